@@ -1,0 +1,1 @@
+//! fuser-dialects: the builtin/func/arith subset we share with MLIR, and our own dialects.

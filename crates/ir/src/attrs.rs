@@ -1,0 +1,106 @@
+//! Attributes of the builtin dialect, as data, including locations (which MLIR also models as
+//! attributes). Attributes are uniqued in the [`Context`](crate::context::Context); an
+//! [`Attr`] is a `Copy` number.
+//!
+//! Invariants: a [`AttrKind::Dictionary`] is sorted by key name (byte order, as MLIR) with
+//! unique keys — build them with [`Context::dictionary`](crate::context::Context::dictionary);
+//! floats are stored as raw bits so that uniquing distinguishes `-0.0` from `0.0` and keeps
+//! NaN payloads; affine maps, integer sets and dialect attributes we do not model are kept as
+//! verbatim text, which round-trips exactly.
+
+use crate::apint::ApInt;
+use crate::types::Type;
+
+/// A uniqued attribute: a dense number into the context's attribute table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Attr(pub(crate) u32);
+
+impl Attr {
+    pub fn as_u32(self) -> u32 {
+        self.0
+    }
+}
+
+/// A uniqued identifier (attribute names, symbol names, file names).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Ident(pub(crate) u32);
+
+/// The payload of a dense elements attribute.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DenseData {
+    /// One scalar attribute (integer, float, bool or complex array) repeated over the shape.
+    Splat(Attr),
+    /// Scalar attributes in row-major order, one per element.
+    Elements(Vec<Attr>),
+    /// `dense<"0x...">`: raw little-endian bytes kept as the hex text (without quotes).
+    Hex(Box<str>),
+}
+
+/// Values of a dense array attribute (`array<i64: 1, 2>`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DenseArrayData {
+    /// Integers (also `i1` as 0/1), sign-interpreted per the element type when printed.
+    Int(Vec<i64>),
+    /// Float bits (f32 stored as its f32 bits widened to u64; f64 as its bits).
+    Float(Vec<u64>),
+}
+
+/// The structure of an attribute.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AttrKind {
+    /// `unit`: present-or-absent flags.
+    Unit,
+    /// `true` / `false`.
+    Bool(bool),
+    /// `42 : i32`; the value has the type's width (64 for `index`).
+    Integer { value: ApInt, ty: Type },
+    /// `1.0 : f32`; `bits` holds the raw IEEE (or other format) bits in the low bits.
+    Float { bits: u128, ty: Type },
+    /// `"text"`; bytes may be any value (escapes like `\FF`); an optional type (`"s" : i32`).
+    String { value: Box<[u8]>, ty: Option<Type> },
+    /// `[a, b]`.
+    Array(Vec<Attr>),
+    /// `{a = 1, b}`: sorted by key.
+    Dictionary(Vec<(Ident, Attr)>),
+    /// `dense<...> : tensor<2xi32>`.
+    DenseElements { ty: Type, data: DenseData },
+    /// `array<i64: 1, 2>`.
+    DenseArray { elem: Type, data: DenseArrayData },
+    /// `@root::@nested::@leaf`.
+    SymbolRef { root: Ident, nested: Vec<Ident> },
+    /// A type used as an attribute.
+    Type(Type),
+    /// `affine_map<...>`: the text between the angle brackets, verbatim.
+    AffineMap(Box<str>),
+    /// `affine_set<...>`: the text between the angle brackets, verbatim.
+    IntegerSet(Box<str>),
+    /// `strided<[s0, s1], offset: o>`; `DYNAMIC` for `?`; `offset` is None when not printed.
+    Strided { strides: Vec<i64>, offset: i64 },
+    /// An attribute of a dialect the context does not model: `#dialect.body` verbatim, or
+    /// `#dialect<"...">` (`pretty == false`).
+    Opaque { dialect: Box<str>, body: Box<str>, pretty: bool },
+    /// `loc(unknown)`.
+    UnknownLoc,
+    /// `loc("file":line:col)`.
+    FileLineColLoc { file: Ident, line: u32, col: u32 },
+    /// `loc("name"(child))` or `loc("name")`.
+    NameLoc { name: Ident, child: Option<Attr> },
+    /// `loc(callsite(callee at caller))`.
+    CallSiteLoc { callee: Attr, caller: Attr },
+    /// `loc(fused<metadata>[a, b])`.
+    FusedLoc { locs: Vec<Attr>, metadata: Option<Attr> },
+}
+
+impl AttrKind {
+    /// True for the location variants.
+    pub fn is_location(&self) -> bool {
+        matches!(
+            self,
+            AttrKind::UnknownLoc
+                | AttrKind::FileLineColLoc { .. }
+                | AttrKind::NameLoc { .. }
+                | AttrKind::CallSiteLoc { .. }
+                | AttrKind::FusedLoc { .. }
+        )
+    }
+}

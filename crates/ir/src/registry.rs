@@ -1,0 +1,239 @@
+//! Op definitions and the dialect registry.
+//!
+//! An [`OpDef`] is the one place that says everything about an op: its name, docs, traits,
+//! operand/result/attribute descriptions (for docs and `--help`), and hooks (verifier, folder,
+//! canonicalization patterns, custom assembly, result names). A [`DialectDef`] groups the ops
+//! of a namespace. Definitions are `'static` data, declared by the dialects crate; the
+//! [`Registry`] is filled once, before a [`Context`](crate::context::Context) is made from it.
+//!
+//! The hook signatures use the abstract parser/printer/rewriter interfaces of
+//! [`asm`](crate::asm) and [`rewrite_api`](crate::rewrite_api), so this module does not depend
+//! on the concrete parser, printer or pattern driver.
+
+use crate::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
+use crate::attrs::Attr;
+use crate::context::Context;
+use crate::diag::Diagnostic;
+use crate::ir::{Ir, OpId, OperationState, Value};
+use crate::rewrite_api::Rewriter;
+use crate::types::Type;
+use rustc_hash::FxHashMap;
+
+/// Op traits, as bit flags.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Traits(pub u32);
+
+impl Traits {
+    pub const NONE: Traits = Traits(0);
+    /// No side effects: dead ops may be erased, identical ops merged.
+    pub const PURE: Traits = Traits(1 << 0);
+    /// Must be the last op of its block.
+    pub const TERMINATOR: Traits = Traits(1 << 1);
+    /// Its regions may not use values defined outside (a pass anchor; runs in parallel).
+    pub const ISOLATED_FROM_ABOVE: Traits = Traits(1 << 2);
+    /// Its blocks need no terminator.
+    pub const NO_TERMINATOR: Traits = Traits(1 << 3);
+    /// Its regions are graph regions (no dominance, single block).
+    pub const GRAPH_REGIONS: Traits = Traits(1 << 4);
+    /// Defines a symbol (`sym_name`).
+    pub const SYMBOL: Traits = Traits(1 << 5);
+    /// Holds a symbol table in its single region.
+    pub const SYMBOL_TABLE: Traits = Traits(1 << 6);
+    /// Each region has at most one block.
+    pub const SINGLE_BLOCK: Traits = Traits(1 << 7);
+    /// Operands may be swapped (folding moves constants right).
+    pub const COMMUTATIVE: Traits = Traits(1 << 8);
+    /// Materializes a constant attribute (folds to its `value`).
+    pub const CONSTANT_LIKE: Traits = Traits(1 << 9);
+    /// Operands and results all have one type.
+    pub const SAME_OPERANDS_AND_RESULT_TYPE: Traits = Traits(1 << 10);
+    /// Returns control to the parent op (e.g. `func.return`).
+    pub const RETURN_LIKE: Traits = Traits(1 << 11);
+    /// May be at the top level of a file next to other ops (no implicit wrapper rules).
+    pub const AFFINE_SCOPE: Traits = Traits(1 << 12);
+
+    pub const fn union(self, other: Traits) -> Traits {
+        Traits(self.0 | other.0)
+    }
+    pub const fn contains(self, other: Traits) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for Traits {
+    type Output = Traits;
+    fn bitor(self, rhs: Traits) -> Traits {
+        self.union(rhs)
+    }
+}
+
+/// Names of the traits, for docs.
+pub const TRAIT_NAMES: &[(Traits, &str)] = &[
+    (Traits::PURE, "Pure"),
+    (Traits::TERMINATOR, "Terminator"),
+    (Traits::ISOLATED_FROM_ABOVE, "IsolatedFromAbove"),
+    (Traits::NO_TERMINATOR, "NoTerminator"),
+    (Traits::GRAPH_REGIONS, "GraphRegions"),
+    (Traits::SYMBOL, "Symbol"),
+    (Traits::SYMBOL_TABLE, "SymbolTable"),
+    (Traits::SINGLE_BLOCK, "SingleBlock"),
+    (Traits::COMMUTATIVE, "Commutative"),
+    (Traits::CONSTANT_LIKE, "ConstantLike"),
+    (Traits::SAME_OPERANDS_AND_RESULT_TYPE, "SameOperandsAndResultType"),
+    (Traits::RETURN_LIKE, "ReturnLike"),
+];
+
+/// A described operand, result, attribute or region (for docs and generic checks).
+#[derive(Clone, Copy, Debug)]
+pub struct ArgDef {
+    pub name: &'static str,
+    /// Human-readable constraint, e.g. "signless integer or index".
+    pub constraint: &'static str,
+    pub kind: ArgKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ArgKind {
+    Single,
+    Optional,
+    Variadic,
+}
+
+/// What a folder produced for one result.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FoldResult {
+    /// The result is this constant (materialized by the dialect's constant hook).
+    Attr(Attr),
+    /// The result is this existing value.
+    Value(Value),
+}
+
+/// Context handed to verifiers.
+pub struct VerifyCtx<'a> {
+    pub ctx: &'a Context,
+    pub ir: &'a Ir,
+}
+
+impl VerifyCtx<'_> {
+    /// An error diagnostic at the op's location: `'name' op message`, as MLIR words it.
+    pub fn op_error(&self, op: OpId, msg: impl std::fmt::Display) -> Diagnostic {
+        let name = self.ctx.op_name_str(self.ir.op_name(op));
+        Diagnostic::error(self.ir.loc(op), format!("'{name}' op {msg}"))
+    }
+}
+
+pub type VerifyFn = fn(&VerifyCtx<'_>, OpId) -> Result<(), Diagnostic>;
+/// `operands[i]` is the constant value of operand `i` when it is known.
+pub type FoldFn = fn(&Context, &Ir, OpId, &[Option<Attr>]) -> Option<Vec<FoldResult>>;
+/// A canonicalization pattern: tries to rewrite `op`; returns true if it changed the IR.
+pub type PatternFn = fn(&mut dyn Rewriter, OpId) -> bool;
+pub type ParseFn = fn(&mut dyn OpAsmParser, &mut OperationState) -> ParseResult<()>;
+pub type PrintFn = fn(&mut dyn OpAsmPrinter, OpId);
+/// Suggests names for results (`%c0`, `%true`): calls the callback with (value, name).
+pub type ResultNamesFn = fn(&Context, &Ir, OpId, &mut dyn FnMut(Value, String));
+/// Creates a constant op of `ty` holding `value`, before the rewriter's insertion point.
+pub type MaterializeFn = fn(&mut dyn Rewriter, Attr, Type, Attr) -> Option<OpId>;
+
+/// A named canonicalization pattern.
+#[derive(Clone, Copy)]
+pub struct PatternDef {
+    pub name: &'static str,
+    pub apply: PatternFn,
+}
+
+/// Everything about one op.
+pub struct OpDef {
+    /// Full name, `dialect.mnemonic`.
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Markdown; may contain ```mlir examples.
+    pub description: &'static str,
+    pub traits: Traits,
+    pub operands: &'static [ArgDef],
+    pub results: &'static [ArgDef],
+    pub attributes: &'static [ArgDef],
+    pub regions: &'static [ArgDef],
+    /// Names of attributes stored as properties (`<{...}>`) in the generic form.
+    pub properties: &'static [&'static str],
+    pub verify: Option<VerifyFn>,
+    pub fold: Option<FoldFn>,
+    pub canonicalize: &'static [PatternDef],
+    pub parse: Option<ParseFn>,
+    pub print: Option<PrintFn>,
+    pub result_names: Option<ResultNamesFn>,
+}
+
+impl OpDef {
+    /// A definition with only a name and traits (fill the rest with struct update syntax).
+    pub const fn new(name: &'static str, traits: Traits) -> OpDef {
+        OpDef {
+            name,
+            summary: "",
+            description: "",
+            traits,
+            operands: &[],
+            results: &[],
+            attributes: &[],
+            regions: &[],
+            properties: &[],
+            verify: None,
+            fold: None,
+            canonicalize: &[],
+            parse: None,
+            print: None,
+            result_names: None,
+        }
+    }
+    pub fn has(&self, t: Traits) -> bool {
+        self.traits.contains(t)
+    }
+    /// The part after the dialect prefix.
+    pub fn mnemonic(&self) -> &'static str {
+        self.name.split_once('.').map(|(_, m)| m).unwrap_or(self.name)
+    }
+}
+
+/// A dialect: a namespace and its ops.
+pub struct DialectDef {
+    pub namespace: &'static str,
+    pub summary: &'static str,
+    pub description: &'static str,
+    pub ops: &'static [&'static OpDef],
+    pub materialize_constant: Option<MaterializeFn>,
+}
+
+/// The registered dialects and ops, by name.
+#[derive(Default)]
+pub struct Registry {
+    dialects: FxHashMap<&'static str, &'static DialectDef>,
+    ops: FxHashMap<&'static str, &'static OpDef>,
+}
+
+impl Registry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a dialect and all its ops (registering twice is harmless).
+    pub fn register(&mut self, d: &'static DialectDef) {
+        self.dialects.insert(d.namespace, d);
+        for &op in d.ops {
+            self.ops.insert(op.name, op);
+        }
+    }
+
+    pub fn op(&self, name: &str) -> Option<&'static OpDef> {
+        self.ops.get(name).copied()
+    }
+
+    pub fn dialect(&self, namespace: &str) -> Option<&'static DialectDef> {
+        self.dialects.get(namespace).copied()
+    }
+
+    /// Registered dialects, sorted by namespace.
+    pub fn dialects(&self) -> Vec<&'static DialectDef> {
+        let mut v: Vec<_> = self.dialects.values().copied().collect();
+        v.sort_by_key(|d| d.namespace);
+        v
+    }
+}

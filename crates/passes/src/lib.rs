@@ -1,0 +1,1 @@
+//! fuser-passes: transformations and the pass registry.

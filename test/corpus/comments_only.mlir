@@ -1,0 +1,4 @@
+// This file has only comments.
+
+// Blank lines above and below.
+

@@ -1,0 +1,10 @@
+// Named and call-site locations.
+"fz.a"() : () -> () loc("name")
+"fz.b"() : () -> () loc("name"("f.mlir":1:2))
+"fz.c"() : () -> () loc("outer"("inner"("f.mlir":5:6)))
+"fz.d"() : () -> () loc(callsite("a" at "b"))
+"fz.e"() : () -> () loc(callsite("callee.py":10:1 at "caller.py":20:2))
+"fz.f"() : () -> () loc(callsite("a" at callsite("b" at "c")))
+"fz.g"() : () -> () loc(callsite(callsite("x" at "y") at "z"))
+"fz.h"() : () -> () loc("n"(unknown))
+"fz.i"() : () -> () loc(callsite("inl"("f.mlir":1:1) at fused["g.mlir":2:2, "h.mlir":3:3]))

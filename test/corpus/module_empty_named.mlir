@@ -1,0 +1,3 @@
+// Empty named module and module with only attributes.
+module @empty {
+}

@@ -1,0 +1,6 @@
+// Two top-level modules are wrapped in an implicit outer module.
+module @a {
+}
+module @b {
+  "fz.x"() : () -> ()
+}

@@ -1,0 +1,11 @@
+// Function types as op signatures and as values/attributes.
+"fz.f0"() : () -> ()
+"fz.f1"() {t = () -> ()} : () -> ()
+"fz.f2"() {t = (i32) -> i32, u = (i32, f32) -> (i64, f64)} : () -> ()
+"fz.f3"() {t = ((i32) -> i64) -> ((f32) -> f64)} : () -> ()
+"fz.f4"() {t = (() -> ()) -> (() -> (), (i1) -> (i1, i1))} : () -> ()
+%f = "fz.fn"() : () -> ((i32, i32) -> i32)
+%g = "fz.fn2"() : () -> ((index) -> ((index) -> index))
+%h:2 = "fz.fns"(%f, %g) : ((i32, i32) -> i32, (index) -> ((index) -> index)) -> (() -> (), (tensor<4xf32>) -> (tensor<4xf32>, i1))
+"fz.single_paren"() : () -> (i32)
+"fz.single_fn_result"() : () -> (() -> ())
