@@ -160,8 +160,9 @@ pub trait OpAsmPrinter {
     fn print_optional_attr_dict_with_keyword(&mut self, dict: Attr, elided: &[&str]);
     /// `@name` with quoting when needed.
     fn print_symbol_name(&mut self, name: &str);
-    /// A block argument declaration: `%arg0: i32` (plus `loc(...)` with debug info).
-    fn print_region_argument(&mut self, v: Value);
+    /// A block argument declaration: `%arg0: i32`, then ` {attrs}` when `attrs` is a non-empty
+    /// dictionary, then ` loc(...)` with debug info.
+    fn print_region_argument(&mut self, v: Value, attrs: Option<Attr>);
     /// A region in `{ ... }` on new lines; the entry block's label and arguments are printed
     /// only when `print_entry_block_args` and it has arguments (or other blocks branch to it).
     fn print_region(&mut self, r: RegionId, print_entry_block_args: bool, print_empty_block: bool);

@@ -161,6 +161,9 @@ pub struct OpDef {
     pub parse: Option<ParseFn>,
     pub print: Option<PrintFn>,
     pub result_names: Option<ResultNamesFn>,
+    /// Dialect whose prefix may be omitted for ops nested in this op's regions, in both the
+    /// parser and the printer (`func.func` sets `func`, so `return` means `func.return`).
+    pub default_dialect: Option<&'static str>,
 }
 
 impl OpDef {
@@ -182,6 +185,7 @@ impl OpDef {
             parse: None,
             print: None,
             result_names: None,
+            default_dialect: None,
         }
     }
     pub fn has(&self, t: Traits) -> bool {
