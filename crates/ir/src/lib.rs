@@ -20,10 +20,17 @@ pub mod attrs;
 pub mod context;
 pub mod diag;
 pub mod ir;
+pub mod pass;
+pub mod parser;
+pub mod printer;
 pub mod registry;
+pub mod rewrite;
 pub mod rewrite_api;
+pub mod split;
 pub mod types;
 pub mod uniquer;
+pub mod verifier;
+pub mod verify_diagnostics;
 
 pub use attrs::{Attr, AttrKind, Ident};
 pub use context::Context;
