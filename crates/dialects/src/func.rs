@@ -145,6 +145,8 @@ fn verify_attr_array(v: &VerifyCtx<'_>, op: OpId, key: &str, what: &str, whats: 
 
 /// A parsed result type with its attribute dictionary entries.
 type ResultWithAttrs = (Type, Vec<(Ident, Attr)>);
+/// A declaration's argument: its type and attribute dictionary, if written.
+type BareArgument = (Type, Option<Attr>);
 
 fn parse_func(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let visibility = VISIBILITIES.iter().copied().find(|k| p.parse_optional_keyword(k));
@@ -165,7 +167,7 @@ fn parse_func(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     p.parse_optional_region(region, &named)?;
 
     let ctx = p.ctx();
-    let arg_list: Vec<(Type, Option<Attr>)> = if named.is_empty() {
+    let arg_list: Vec<BareArgument> = if named.is_empty() {
         unnamed
     } else {
         named.iter().map(|a| (a.ty, a.attrs)).collect()
@@ -194,7 +196,7 @@ fn parse_func(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
 
 /// `(%a: t {attrs}, ...)` for a definition or `(t {attrs}, ...)` for a declaration: returns the
 /// named arguments, or else the bare types with their attribute dictionaries.
-fn parse_func_arguments(p: &mut dyn OpAsmParser) -> ParseResult<(Vec<Argument>, Vec<(Type, Option<Attr>)>)> {
+fn parse_func_arguments(p: &mut dyn OpAsmParser) -> ParseResult<(Vec<Argument>, Vec<BareArgument>)> {
     let mut named = Vec::new();
     let mut unnamed = Vec::new();
     p.parse_punct(Punct::LParen)?;

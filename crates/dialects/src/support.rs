@@ -32,13 +32,16 @@ pub fn printed_attr_dict(ctx: &Context, ir: &Ir, op: OpId) -> Attr {
     ctx.dictionary(entries)
 }
 
+/// Attribute dictionary entries.
+pub type Entries = Vec<(Ident, Attr)>;
+
 /// Splits parsed `attr-dict` entries of a custom form into (properties, discardable): names the
 /// op declares as properties go to the properties, as MLIR does with inherent attributes.
 pub fn split_inherent(
     ctx: &Context,
     def: &OpDef,
-    entries: Vec<(Ident, Attr)>,
-) -> (Vec<(Ident, Attr)>, Vec<(Ident, Attr)>) {
+    entries: Entries,
+) -> (Entries, Entries) {
     entries.into_iter().partition(|(k, _)| def.properties.contains(&ctx.ident_str(*k)))
 }
 

@@ -214,7 +214,11 @@ fn parse_optional_overflow(p: &mut dyn OpAsmParser) -> ParseResult<Option<Overfl
             return Err(p.emit_error_at(offset, "expected valid keyword"));
         };
         if !flags.add_keyword(&kw) {
-            return Err(p.emit_error_at(offset, "expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw"));
+            // MLIR reports the bad keyword, then the attribute parameter it was parsing.
+            p.emit_error_at(offset, "expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw");
+            return Err(p.emit_error(
+                "failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`",
+            ));
         }
         if !p.parse_optional_punct(Punct::Comma) {
             break;
