@@ -106,9 +106,8 @@ fn compute_liveness(ctx: &Context, ir: &Ir, root: OpId) -> Result<FxHashSet<OpId
 /// Non-symbols are liveness roots; non-private symbols are live from the start.
 fn seed_table(ctx: &Context, ir: &Ir, table: OpId, live: &mut FxHashSet<OpId>, worklist: &mut Vec<OpId>) {
     for o in table_ops(ir, table) {
-        if !is_symbol(ctx, ir, o) {
-            worklist.push(o);
-        } else if !is_private(ctx, ir, o) && live.insert(o) {
+        let is_root = !is_symbol(ctx, ir, o) || (!is_private(ctx, ir, o) && live.insert(o));
+        if is_root {
             worklist.push(o);
         }
     }

@@ -376,8 +376,8 @@ impl Rewriter for Driver<'_> {
             self.worklist.remove(o);
             self.constants.remove(o);
         }
-        if let InsertPoint::Before(anchor) = self.ip {
-            if subtree.contains(&anchor) {
+        if let InsertPoint::Before(anchor) = self.ip
+            && subtree.contains(&anchor) {
                 self.ip = match self.ir.op_block(op) {
                     Some(b) => match self.ir.next_op(op) {
                         Some(n) => InsertPoint::Before(n),
@@ -386,7 +386,6 @@ impl Rewriter for Driver<'_> {
                     None => InsertPoint::Unset,
                 };
             }
-        }
         self.ir.erase_op(op);
     }
     fn notify_changed(&mut self, op: OpId) {

@@ -30,11 +30,10 @@ pub fn constant_value(ctx: &Context, ir: &Ir, op: OpId) -> Option<Attr> {
     }
     if let Some(fold) = def.fold {
         let none = vec![None; ir.num_operands(op)];
-        if let Some(rs) = fold(ctx, ir, op, &none) {
-            if let [FoldResult::Attr(a)] = rs.as_slice() {
+        if let Some(rs) = fold(ctx, ir, op, &none)
+            && let [FoldResult::Attr(a)] = rs.as_slice() {
                 return Some(*a);
             }
-        }
     }
     op_attr(ctx, ir, op, "value")
 }
@@ -76,8 +75,8 @@ pub enum Folded {
 pub fn fold_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Folded {
     let Some(def) = ctx.op_def(ir.op_name(op)) else { return Folded::Failed };
     let consts = operand_constants(ctx, ir, op);
-    if let Some(fold) = def.fold {
-        if let Some(rs) = fold(ctx, ir, op, &consts) {
+    if let Some(fold) = def.fold
+        && let Some(rs) = fold(ctx, ir, op, &consts) {
             let own: Vec<Value> = ir.results(op).to_vec();
             let folds_to_self =
                 rs.len() == own.len() && rs.iter().zip(&own).all(|(r, &v)| *r == FoldResult::Value(v));
@@ -88,7 +87,6 @@ pub fn fold_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Folded {
                 return Folded::Results(rs);
             }
         }
-    }
     if def.has(Traits::COMMUTATIVE) && move_constants_last(ir, op, &consts) {
         return Folded::InPlace;
     }

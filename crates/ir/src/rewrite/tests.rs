@@ -142,11 +142,10 @@ impl T {
                 let i = names.iter().position(|&n| n == v).map(|i| i.to_string()).unwrap_or("?".into());
                 s += &format!(" %{i}");
             }
-            if let Some(a) = self.ctx.dict_get(self.ir.attrs(op), "value") {
-                if let AttrKind::Integer { .. } = self.ctx.attr_kind(a) {
+            if let Some(a) = self.ctx.dict_get(self.ir.attrs(op), "value")
+                && let AttrKind::Integer { .. } = self.ctx.attr_kind(a) {
                     s += &format!(" ={}", self.ctx.attr_i64(a).unwrap());
                 }
-            }
             names.extend(self.ir.results(op).iter().copied());
             out.push(s);
         }

@@ -327,7 +327,7 @@ impl<'a> DominanceInfo<'a> {
         let Some(block) = self.ir.op_block(a) else { return false };
         let mut pos = self.positions.borrow_mut();
         let (table, numbered) = &mut *pos;
-        if !numbered.contains_key(&block) {
+        numbered.entry(block).or_insert_with(|| {
             let bound = self.ir.op_index_bound();
             if table.len() < bound {
                 table.resize(bound, 0);
@@ -335,8 +335,8 @@ impl<'a> DominanceInfo<'a> {
             for (i, op) in self.ir.block_ops(block).enumerate() {
                 table[op.index()] = i as u32;
             }
-            numbered.insert(block, ());
-        }
+            
+        });
         table[a.index()] < table[b.index()]
     }
 }

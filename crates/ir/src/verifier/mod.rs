@@ -161,14 +161,13 @@ impl<'a> Verifier<'a> {
             if self.has_trait(op, Traits::GRAPH_REGIONS) && blocks.len() > 1 {
                 return Err(self.op_op_error(op, format!("expects graph region #{i} to have 0 or 1 blocks")));
             }
-            if let Some(&entry) = blocks.first() {
-                if self.block_has_predecessor(r, entry) {
+            if let Some(&entry) = blocks.first()
+                && self.block_has_predecessor(r, entry) {
                     return Err(Box::new(Diagnostic::error(
                         self.ir.loc(op),
                         "entry block of region may not have predecessors",
                     )));
                 }
-            }
         }
         Ok(())
     }
@@ -304,11 +303,10 @@ impl<'a> Verifier<'a> {
                 }
             }
         }
-        if let Some(parent) = self.ir.parent_op(op) {
-            if !self.might_have_trait(parent, Traits::SYMBOL_TABLE) {
+        if let Some(parent) = self.ir.parent_op(op)
+            && !self.might_have_trait(parent, Traits::SYMBOL_TABLE) {
                 return Err(self.op_op_error(op, "symbol's parent must have the SymbolTable trait"));
             }
-        }
         Ok(())
     }
 
