@@ -51,15 +51,15 @@ func.func @dead_and_attrs(%arg0: i32) {
 func.func @dominance(%arg0: i32, %cond: i1) {
   %a = arith.addi %arg0, %arg0 : i32
   "fz.sink"(%a) : (i32) -> ()
-  cf.cond_br %cond, ^bb1, ^bb2
+  "fz.cond_br"(%cond) [^bb1, ^bb2] : (i1) -> ()
 ^bb1:
   %a1 = arith.addi %arg0, %arg0 : i32
   "fz.sink"(%a1) : (i32) -> ()
-  cf.br ^bb3
+  "fz.br"() [^bb3] : () -> ()
 ^bb2:
   %b = arith.muli %arg0, %arg0 : i32
   "fz.sink"(%b) : (i32) -> ()
-  cf.br ^bb3
+  "fz.br"() [^bb3] : () -> ()
 ^bb3:
   %a3 = arith.addi %arg0, %arg0 : i32
   %c = arith.muli %arg0, %arg0 : i32

@@ -21,15 +21,15 @@ func.func @chain() {
 
 // Blocks unreachable from the entry block are erased.
 // CHECK-LABEL: func.func @blocks
-// CHECK-NEXT:    cf.br ^bb1
+// CHECK-NEXT:    "fz.br"()[^bb1] : () -> ()
 // CHECK-NEXT:  ^bb1:
 // CHECK-NEXT:    return
 // CHECK-NEXT:  }
 func.func @blocks(%arg0: i32) {
-  cf.br ^bb2
+  "fz.br"() [^bb2] : () -> ()
 ^bb1:
   "fz.sink"(%arg0) : (i32) -> ()
-  cf.br ^bb2
+  "fz.br"() [^bb2] : () -> ()
 ^bb2:
   return
 }
