@@ -6,7 +6,10 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod registration;
 pub mod symbol_dce;
+
+pub use registration::register_all;
 
 #[cfg(test)]
 pub(crate) mod testutil;

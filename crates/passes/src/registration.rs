@@ -1,0 +1,138 @@
+//! Declarative metadata of the generic passes (name, summary, description, options) and their
+//! registration. The metadata feeds the pass manager, `--help`, `--list-passes` and
+//! `--dump-pass-pipeline`; the algorithms live in one file per pass.
+
+use crate::canonicalize::{CanonicalizeOptions, run_canonicalize};
+use crate::cse::run_cse;
+use crate::dce::{DceOptions, run_dce};
+use crate::symbol_dce::{SymbolDceOptions, run_symbol_dce};
+use fuser_ir::pass::{EnumCase, OptionDef, OptionType, OptionValues, Pass, PassInfo, PassOutcome, PassRegistry};
+use fuser_ir::rewrite::RegionSimplify;
+use fuser_ir::{Context, Diagnostic, Ir, OpId};
+
+/// Registers every pass of this crate.
+pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
+    for info in [&CANONICALIZE, &CSE, &DCE, &SYMBOL_DCE] {
+        registry.register_pass(info)?;
+    }
+    Ok(())
+}
+
+// ----- canonicalize ---------------------------------------------------------------------------
+
+static REGION_SIMPLIFY_CASES: &[EnumCase] = &[
+    EnumCase { name: "disabled", description: "Don't run any control-flow simplification." },
+    EnumCase { name: "normal", description: "Perform simple control-flow simplifications (e.g. dead args elimination)." },
+    EnumCase { name: "aggressive", description: "Perform aggressive control-flow simplification (e.g. block merging)." },
+];
+
+static CANONICALIZE_OPTIONS: &[OptionDef] = &[
+    OptionDef::new("max-iterations", OptionType::Int, "10", "Max. iterations between applying patterns / simplifying regions"),
+    OptionDef::new("max-num-rewrites", OptionType::Int, "-1", "Max. number of pattern rewrites within an iteration"),
+    OptionDef::new("region-simplify", OptionType::Enum(REGION_SIMPLIFY_CASES), "normal", "Perform control flow optimizations to the region tree"),
+    OptionDef::new("test-convergence", OptionType::Bool, "false", "Test only: Fail pass on non-convergence to detect cyclic pattern"),
+    OptionDef::new("top-down", OptionType::Bool, "true", "Seed the worklist in general top-down order"),
+];
+
+/// `canonicalize`.
+pub static CANONICALIZE: PassInfo = PassInfo {
+    name: "canonicalize",
+    display: "Canonicalizer",
+    summary: "Canonicalize operations",
+    description: "Applies every registered op's canonicalization patterns and folders with a \
+greedy worklist driver until a fixpoint (or `max-iterations`). Folded constants are materialized \
+by the op's dialect, deduplicated and hoisted to the start of the nearest isolated region; \
+trivially dead ops and unreachable blocks are erased.",
+    anchor: None,
+    options: CANONICALIZE_OPTIONS,
+    create: |o| {
+        let region_simplify = RegionSimplify::parse(o.get_str("region-simplify"))
+            .ok_or_else(|| format!("invalid region-simplify value '{}'", o.get_str("region-simplify")))?;
+        let opts = CanonicalizeOptions {
+            max_iterations: o.get_int("max-iterations"),
+            max_num_rewrites: o.get_int("max-num-rewrites"),
+            region_simplify,
+            test_convergence: o.get_bool("test-convergence"),
+            top_down: o.get_bool("top-down"),
+        };
+        Ok(Box::new(CanonicalizePass { opts, values: o.clone() }))
+    },
+};
+
+struct CanonicalizePass {
+    opts: CanonicalizeOptions,
+    values: OptionValues,
+}
+
+impl Pass for CanonicalizePass {
+    fn info(&self) -> &'static PassInfo {
+        &CANONICALIZE
+    }
+    fn options(&self) -> OptionValues {
+        self.values.clone()
+    }
+    fn run(&self, ctx: &Context, ir: &mut Ir, op: OpId) -> Result<PassOutcome, Diagnostic> {
+        run_canonicalize(ctx, ir, op, &self.opts).map(PassOutcome::from_changed)
+    }
+}
+
+// ----- option-less passes ---------------------------------------------------------------------
+
+macro_rules! simple_pass {
+    ($pass:ident, $info:ident, $name:literal, $display:literal, $summary:literal, $desc:literal, |$ctx:ident, $ir:ident, $op:ident| $body:expr) => {
+        #[doc = concat!("`", $name, "`.")]
+        pub static $info: PassInfo = PassInfo {
+            name: $name,
+            display: $display,
+            summary: $summary,
+            description: $desc,
+            anchor: None,
+            options: &[],
+            create: |_| Ok(Box::new($pass)),
+        };
+        struct $pass;
+        impl Pass for $pass {
+            fn info(&self) -> &'static PassInfo {
+                &$info
+            }
+            fn run(&self, $ctx: &Context, $ir: &mut Ir, $op: OpId) -> Result<PassOutcome, Diagnostic> {
+                $body
+            }
+        }
+    };
+}
+
+simple_pass!(
+    CsePass,
+    CSE,
+    "cse",
+    "CSE",
+    "Eliminate common sub-expressions",
+    "Merges identical side-effect-free ops (same name, operands, attributes, properties, result \
+types and regions) when one dominates the other, walking the dominator tree with a scoped table. \
+Ops of unregistered dialects may have side effects and are never merged; unused pure ops are erased.",
+    |ctx, ir, op| Ok(PassOutcome::from_changed(run_cse(ctx, ir, op)))
+);
+
+simple_pass!(
+    DcePass,
+    DCE,
+    "dce",
+    "DCE",
+    "Erase dead operations and unreachable blocks",
+    "Erases side-effect-free ops whose results are unused (including dead cycles, by liveness from \
+the ops that must stay) and blocks unreachable from their region's entry.",
+    |ctx, ir, op| Ok(PassOutcome::from_changed(run_dce(ctx, ir, op, &DceOptions::default())))
+);
+
+simple_pass!(
+    SymbolDcePass,
+    SYMBOL_DCE,
+    "symbol-dce",
+    "SymbolDCE",
+    "Eliminate dead symbols",
+    "Erases private symbols (ops with `sym_visibility = \"private\"`) of symbol tables nested in \
+the anchor that no live symbol references, iterating until no more can go. Public symbols are \
+always live; nested references (`@a::@b`) count as uses.",
+    |ctx, ir, op| run_symbol_dce(ctx, ir, op, &SymbolDceOptions::default()).map(PassOutcome::from_changed)
+);
