@@ -11,7 +11,6 @@
 
 use super::float::{float_bits_from_f64, parse_float_literal};
 use super::lexer::{string_value, TokKind};
-use super::types::scan_balanced;
 use super::{PResult, Parser};
 use crate::apint::ApInt;
 use crate::attrs::{Attr, AttrKind, DenseArrayData, DenseData, Ident};
@@ -155,16 +154,17 @@ impl<'a> Parser<'a> {
     /// `attribute-value`, with `ty` the type imposed by the context (no `: type` then).
     pub(crate) fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attr> {
         let start = self.tok.start;
+        // Opaque `#dialect.x<...>` attributes may take a `: type` suffix (a look past their
+        // last token), so they are not memoized.
         let cacheable = ty.is_none()
             && match self.tok.kind {
                 TokKind::LBrace | TokKind::LSquare => true,
-                TokKind::BareIdent | TokKind::HashIdent => self.src.get(self.tok.end) == Some(&b'<'),
+                TokKind::BareIdent => self.src.get(self.tok.end) == Some(&b'<'),
                 _ => false,
             };
-        let extent = if cacheable { scan_balanced(self.src, if self.src[start] == b'{' || self.src[start] == b'[' { start } else { self.tok.end }) } else { None };
-        if let Some(e) = extent {
-            if let Some(&a) = self.attr_cache.get(&self.src[start..e]) {
-                self.reset_to(e);
+        if cacheable {
+            if let Some((end, a)) = self.attr_cache.lookup(self.src, start) {
+                self.reset_to(end);
                 return Ok(a);
             }
         }
@@ -172,10 +172,8 @@ impl<'a> Parser<'a> {
         let r = self.parse_attribute_uncached(ty);
         self.leave_nesting();
         let a = r?;
-        if let Some(e) = extent {
-            if e == self.prev_end {
-                self.attr_cache.insert(&self.src[start..e], a);
-            }
+        if cacheable {
+            self.attr_cache.insert(self.src, start, self.prev_end, a);
         }
         Ok(a)
     }
@@ -315,21 +313,14 @@ impl<'a> Parser<'a> {
     /// An op's attribute dictionary as a dictionary attribute, looked up by its text first.
     pub(crate) fn parse_attr_dict_attr(&mut self) -> PResult<Attr> {
         let start = self.tok.start;
-        let extent = scan_balanced(self.src, start);
-        if let Some(e) = extent {
-            if let Some(&a) = self.attr_cache.get(&self.src[start..e]) {
-                self.reset_to(e);
-                return Ok(a);
-            }
+        if let Some((end, a)) = self.attr_cache.lookup(self.src, start) {
+            self.reset_to(end);
+            return Ok(a);
         }
         let mut entries = Vec::new();
         self.nested(|p| p.parse_attr_dict(&mut entries))?;
         let a = self.ctx.dictionary(entries);
-        if let Some(e) = extent {
-            if e == self.prev_end {
-                self.attr_cache.insert(&self.src[start..e], a);
-            }
-        }
+        self.attr_cache.insert(self.src, start, self.prev_end, a);
         Ok(a)
     }
 

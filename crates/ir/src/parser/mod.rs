@@ -21,6 +21,7 @@
 
 mod asm_impl;
 mod attrs;
+mod cache;
 mod display;
 mod float;
 pub mod lexer;
@@ -89,6 +90,47 @@ fn parse_fragment<T>(ctx: &Context, text: &str, f: impl FnOnce(&mut Parser<'_>) 
     }
 }
 
+/// A hasher for short byte-string keys (SSA names, source slices): 8 bytes per step,
+/// finished with a full-avalanche mix so that both hashbrown's bucket bits and tag bits vary.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct BytesHasher(u64);
+
+impl std::hash::Hasher for BytesHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            h = (h.rotate_left(23) ^ w).wrapping_mul(K);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            h = (h.rotate_left(23) ^ u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 59)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+}
+
+/// A map keyed by byte strings.
+pub(crate) type BytesMap<'a, V> = std::collections::HashMap<&'a [u8], V, std::hash::BuildHasherDefault<BytesHasher>>;
+
 /// One definition (or forward reference) of `%name#number`.
 #[derive(Clone, Copy)]
 struct ValueEntry {
@@ -126,18 +168,20 @@ pub(crate) struct Parser<'a> {
     diag: Option<Diagnostic>,
     depth: usize,
     file_ident: Ident,
-    type_cache: FxHashMap<&'a [u8], Type>,
-    attr_cache: FxHashMap<&'a [u8], Attr>,
-    type_aliases: FxHashMap<&'a [u8], Type>,
-    attr_aliases: FxHashMap<&'a [u8], Attr>,
-    values: FxHashMap<&'a [u8], SmallVec<[ValueEntry; 1]>>,
+    type_cache: cache::PrefixCache<Type>,
+    attr_cache: cache::PrefixCache<Attr>,
+    type_aliases: BytesMap<'a, Type>,
+    attr_aliases: BytesMap<'a, Attr>,
+    values: BytesMap<'a, SmallVec<[ValueEntry; 1]>>,
     /// Placeholders not yet defined, with the offset of their first use.
     forward_refs: FxHashMap<Value, usize>,
     /// Names defined in each open region scope (erased when the region ends).
     scope_defs: Vec<Vec<&'a [u8]>>,
     /// Block names of each open region.
-    block_scopes: Vec<FxHashMap<&'a [u8], BlockEntry>>,
+    block_scopes: Vec<BytesMap<'a, BlockEntry>>,
     deferred_locs: Vec<DeferredLoc<'a>>,
+    /// `(offset, line, line start)` of the last location computed (offsets mostly grow).
+    line_cursor: std::cell::Cell<(usize, u32, usize)>,
     /// A verifier-level error found while parsing (reported only if the parse succeeds).
     deferred_error: Option<Diagnostic>,
     /// Dialect prefix used for unprefixed custom op names (MLIR's default dialect stack).
@@ -145,7 +189,7 @@ pub(crate) struct Parser<'a> {
     /// For each custom op being parsed: its full name and written result count.
     custom_ops: Vec<(String, usize)>,
     /// Generic op names already resolved: spelling (with quotes) -> name info.
-    op_names: FxHashMap<&'a [u8], ops::NameInfo>,
+    op_names: BytesMap<'a, ops::NameInfo>,
 }
 
 impl<'a> Parser<'a> {
@@ -153,6 +197,8 @@ impl<'a> Parser<'a> {
         let src = file.text.as_bytes();
         let mut lex = Lexer::new(src);
         let tok = lex.next();
+        // Large inputs: size the SSA name table once (roughly one value per 100 bytes).
+        let expected_values = if src.len() > (1 << 20) { src.len() / 100 } else { 0 };
         let mut p = Parser {
             ctx,
             ir,
@@ -164,19 +210,20 @@ impl<'a> Parser<'a> {
             diag: None,
             depth: 0,
             file_ident: ctx.ident(&file.name),
-            type_cache: FxHashMap::default(),
-            attr_cache: FxHashMap::default(),
-            type_aliases: FxHashMap::default(),
-            attr_aliases: FxHashMap::default(),
-            values: FxHashMap::default(),
+            type_cache: cache::PrefixCache::default(),
+            attr_cache: cache::PrefixCache::default(),
+            type_aliases: BytesMap::default(),
+            attr_aliases: BytesMap::default(),
+            values: BytesMap::with_capacity_and_hasher(expected_values, Default::default()),
             forward_refs: FxHashMap::default(),
             scope_defs: vec![Vec::new()],
             block_scopes: Vec::new(),
             deferred_locs: Vec::new(),
+            line_cursor: std::cell::Cell::new((0, 1, 0)),
             deferred_error: None,
             default_dialects: vec!["builtin"],
             custom_ops: Vec::new(),
-            op_names: FxHashMap::default(),
+            op_names: BytesMap::default(),
         };
         p.note_lex_error();
         p
@@ -275,9 +322,25 @@ impl<'a> Parser<'a> {
     /// The `FileLineColLoc` of a byte offset.
     pub(crate) fn loc_at(&self, offset: usize) -> Attr {
         let offset = offset.min(self.src.len());
-        let (line, col) = self.file.line_col(offset);
+        let (line, col) = self.line_col(offset);
         let line = line + self.file.first_line.saturating_sub(1);
         self.ctx.intern_attr(AttrKind::FileLineColLoc { file: self.file_ident, line, col })
+    }
+
+    /// (line, col) of an offset in this buffer; scans forward from the previous answer.
+    fn line_col(&self, offset: usize) -> (u32, u32) {
+        let (pos, mut line, mut start) = self.line_cursor.get();
+        if offset < pos {
+            return self.file.line_col(offset);
+        }
+        let seg = &self.src[pos..offset];
+        let newlines = seg.iter().filter(|&&b| b == b'\n').count();
+        if newlines > 0 {
+            line += newlines as u32;
+            start = pos + seg.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        }
+        self.line_cursor.set((offset, line, start));
+        (line, (offset - start) as u32 + 1)
     }
 
     /// Records an error at `offset` (only the first error of a parse is kept).
@@ -425,9 +488,13 @@ impl<'a> Parser<'a> {
             self.ir.erase_value(old);
         }
         let entries = self.values.get_mut(name).expect("entry created above");
+        // Record each name once per scope: on its first real definition.
+        let first_definition = entries.iter().all(|e| e.value.is_none_or(|v| self.forward_refs.contains_key(&v)));
         entries[n] = ValueEntry { value: Some(value), offset };
-        if let Some(scope) = self.scope_defs.last_mut() {
-            scope.push(name);
+        if first_definition {
+            if let Some(scope) = self.scope_defs.last_mut() {
+                scope.push(name);
+            }
         }
         Ok(())
     }
@@ -440,14 +507,19 @@ impl<'a> Parser<'a> {
 
     fn push_scope(&mut self) {
         self.scope_defs.push(Vec::new());
-        self.block_scopes.push(FxHashMap::default());
+        self.block_scopes.push(BytesMap::default());
     }
 
     /// Closes a region scope: its names become invisible; undefined blocks are errors.
     fn pop_scope(&mut self) -> PResult<()> {
         if let Some(names) = self.scope_defs.pop() {
-            for n in names {
-                self.values.remove(n);
+            if names.len() == self.values.len() && self.forward_refs.is_empty() {
+                // Every visible name was defined in this scope (the common flat case).
+                self.values.clear();
+            } else {
+                for n in names {
+                    self.values.remove(n);
+                }
             }
         }
         let blocks = self.block_scopes.pop().unwrap_or_default();

@@ -364,7 +364,8 @@ impl<'a> Parser<'a> {
         self.advance();
         let type_off = self.tok.start;
         let fn_type = self.parse_type()?;
-        let crate::types::TypeKind::Function { inputs, results } = self.ctx.type_kind(fn_type) else {
+        let ctx = self.ctx;
+        let crate::types::TypeKind::Function { inputs, results } = ctx.type_kind(fn_type) else {
             return Err(self.error_at(type_off, "expected function type"));
         };
         state.result_types = results.clone();
@@ -373,7 +374,6 @@ impl<'a> Parser<'a> {
             let msg = format!("expected {} operand type{plural} but had {}", operands.len(), inputs.len());
             return Err(self.error_at(type_off, msg));
         }
-        let inputs = inputs.clone();
         state.operands.reserve(operands.len());
         for (&(name, number, offset), &ty) in operands.iter().zip(inputs.iter()) {
             let v = self.resolve_value(name, number, offset, ty)?;

@@ -581,7 +581,9 @@ fn bench_200k_generic_ops() {
     let t = "tensor<128x64xbf16>";
     let mut s = String::from("\"builtin.module\"() ({\n  %s0 = \"fz.src\"() {shape = [128, 64]} : () -> tensor<128x64xbf16>\n");
     let mut rng = Rng(7);
-    for i in 1..200_000usize {
+    let n: usize = std::env::var("FUSER_BENCH_OPS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+    let runs: usize = std::env::var("FUSER_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    for i in 1..n {
         let a = i - 1 - rng.below(i.min(64));
         let b = i - 1 - rng.below(i.min(64));
         match rng.below(10) {
@@ -593,10 +595,11 @@ fn bench_200k_generic_ops() {
     s.push_str("}) : () -> ()\n");
     let c = ctx();
     let file = SourceFile::new("bench.mlir", Arc::from(s.as_str()));
-    for _ in 0..3 {
+    for _ in 0..runs {
         let mut ir = Ir::new();
-        let t0 = std::time::Instant::now();
+        let cpu = || std::fs::read_to_string("/proc/thread-self/schedstat").ok().and_then(|s| s.split(' ').next()?.parse::<u64>().ok()).unwrap_or(0);
+        let (t0, c0) = (std::time::Instant::now(), cpu());
         parse_source(&c, &mut ir, &file).expect("parses");
-        eprintln!("200k ops ({} MB): {:?}", s.len() >> 20, t0.elapsed());
+        eprintln!("200k ops ({} MB): wall {:?}, cpu {} ms", s.len() >> 20, t0.elapsed(), (cpu() - c0) / 1_000_000);
     }
 }

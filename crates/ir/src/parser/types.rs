@@ -7,81 +7,13 @@
 //! that consumed exactly that extent is remembered (aliases never change once defined, so
 //! equal text always means the same type).
 
-use super::lexer::{is_bare_ident_char, TokKind};
+use super::lexer::TokKind;
 use super::{PResult, Parser};
 use crate::attrs::{Attr, AttrKind};
 use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
 
 /// MLIR's `IntegerType::kMaxWidth`.
 const MAX_INT_WIDTH: u64 = (1 << 24) - 1;
-
-/// Byte index just past the bracket group opening at `i` (`(`, `<`, `[` or `{`), skipping
-/// strings and `->`; `None` on comments, NUL or end of input.
-pub(super) fn scan_balanced(src: &[u8], mut i: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    while i < src.len() {
-        match src[i] {
-            b'(' | b'<' | b'[' | b'{' => depth += 1,
-            b')' | b'>' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            b'-' if src.get(i + 1) == Some(&b'>') => i += 1,
-            b'"' => {
-                i += 1;
-                while i < src.len() && src[i] != b'"' {
-                    if src[i] == b'\\' {
-                        i += 1;
-                    } else if src[i] == b'\n' {
-                        return None;
-                    }
-                    i += 1;
-                }
-            }
-            b'/' | 0 => return None,
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Extent of a non-function type spelled `keyword<...>` or `!dialect.x<...>` starting at `i`.
-fn scan_simple_type(src: &[u8], i: usize) -> Option<usize> {
-    let mut j = i;
-    if src.get(j) == Some(&b'!') {
-        j += 1;
-        while j < src.len() && (src[j].is_ascii_alphanumeric() || matches!(src[j], b'$' | b'.' | b'_' | b'-')) {
-            j += 1;
-        }
-    } else {
-        while j < src.len() && is_bare_ident_char(src[j]) {
-            j += 1;
-        }
-    }
-    if j == i {
-        return None;
-    }
-    if src.get(j) == Some(&b'<') { scan_balanced(src, j) } else { Some(j) }
-}
-
-/// Extent of a function type `(...) -> result` starting at `i`.
-fn scan_function_type(src: &[u8], i: usize) -> Option<usize> {
-    let mut j = scan_balanced(src, i)?;
-    while j < src.len() && matches!(src[j], b' ' | b'\t') {
-        j += 1;
-    }
-    if !src[j..].starts_with(b"->") {
-        return None;
-    }
-    j += 2;
-    while j < src.len() && matches!(src[j], b' ' | b'\t') {
-        j += 1;
-    }
-    if src.get(j) == Some(&b'(') { scan_balanced(src, j) } else { scan_simple_type(src, j) }
-}
 
 impl<'a> Parser<'a> {
     /// `type ::= function-type | non-function-type`.
@@ -90,22 +22,13 @@ impl<'a> Parser<'a> {
             return self.parse_non_function_type();
         }
         let start = self.tok.start;
-        let extent = scan_function_type(self.src, start);
-        if let Some(t) = extent.and_then(|e| self.type_cache.get(&self.src[start..e]).copied()) {
-            self.reset_to(extent.unwrap_or(start));
+        if let Some((end, t)) = self.type_cache.lookup(self.src, start) {
+            self.reset_to(end);
             return Ok(t);
         }
         let t = self.parse_function_type()?;
-        self.remember_type(start, extent, t);
+        self.type_cache.insert(self.src, start, self.prev_end, t);
         Ok(t)
-    }
-
-    fn remember_type(&mut self, start: usize, extent: Option<usize>, t: Type) {
-        if let Some(e) = extent {
-            if e == self.prev_end {
-                self.type_cache.insert(&self.src[start..e], t);
-            }
-        }
     }
 
     /// True if the current token can start a type.
@@ -167,15 +90,16 @@ impl<'a> Parser<'a> {
         let start = self.tok.start;
         let cacheable = matches!(self.tok.kind, TokKind::BareIdent | TokKind::BangIdent)
             && self.src.get(self.tok.end) == Some(&b'<');
-        let extent = if cacheable { scan_simple_type(self.src, start) } else { None };
-        if let Some(e) = extent {
-            if let Some(&t) = self.type_cache.get(&self.src[start..e]) {
-                self.reset_to(e);
+        if cacheable {
+            if let Some((end, t)) = self.type_cache.lookup(self.src, start) {
+                self.reset_to(end);
                 return Ok(t);
             }
         }
         let t = self.parse_non_function_type_uncached()?;
-        self.remember_type(start, extent, t);
+        if cacheable {
+            self.type_cache.insert(self.src, start, self.prev_end, t);
+        }
         Ok(t)
     }
 
