@@ -83,11 +83,7 @@ impl<'a> Parser<'a> {
                     return Err(self.error_at(err_at, msg));
                 }
                 b'<' | b'[' | b'(' | b'{' => stack.push(c),
-                b'-' => {
-                    if self.src.get(i) == Some(&b'>') {
-                        i += 1;
-                    }
-                }
+                b'-' if self.src.get(i) == Some(&b'>') => i += 1,
                 b'>' | b']' | b')' | b'}' => {
                     let open = match c {
                         b'>' => b'<',
@@ -162,11 +158,9 @@ impl<'a> Parser<'a> {
                 TokKind::BareIdent => self.src.get(self.tok.end) == Some(&b'<'),
                 _ => false,
             };
-        if cacheable {
-            if let Some((end, a)) = self.attr_cache.lookup(self.src, start) {
-                self.reset_to(end);
-                return Ok(a);
-            }
+        if let Some((end, a)) = cacheable.then(|| self.attr_cache.lookup(self.src, start)).flatten() {
+            self.reset_to(end);
+            return Ok(a);
         }
         self.enter_nesting()?;
         let r = self.parse_attribute_uncached(ty);
@@ -381,12 +375,10 @@ impl<'a> Parser<'a> {
             return Err(self.error_at(data_off, msg));
         }
         let pretty = is_simple_enough_for_pretty(&data);
-        if let Some(t) = attr_ty {
-            if ty.is_none() {
-                // The attribute model has no type slot for opaque attributes: keep the suffix
-                // in the body so that it prints back.
-                data = format!("{data} : {}", super::display::type_to_string(self.ctx, t));
-            }
+        if let (Some(t), None) = (attr_ty, ty) {
+            // The attribute model has no type slot for opaque attributes: keep the suffix in
+            // the body so that it prints back.
+            data = format!("{data} : {}", super::display::type_to_string(self.ctx, t));
         }
         Ok(self.ctx.intern_attr(AttrKind::Opaque { dialect: dialect.into(), body: data.into(), pretty }))
     }
@@ -596,8 +588,8 @@ impl<'a> Parser<'a> {
             }
         }
         let count: Option<i64> = shape.iter().try_fold(1i64, |a, &d| a.checked_mul(d));
-        if let Some(lit_shape) = &lit.shape {
-            if lit_shape.as_slice() != shape {
+        if let Some(lit_shape) = lit.shape.as_ref().filter(|s| s.as_slice() != shape) {
+            {
                 let msg = format!(
                     "inferred shape of elements literal ([{}]) does not match type ([{}])",
                     join_dims(lit_shape),
@@ -695,7 +687,7 @@ impl<'a> Parser<'a> {
             let msg = format!("elements hex data size is invalid for provided type: '{}'", super::display::type_to_string(self.ctx, ty));
             return Err(self.error_at(loc, msg));
         }
-        let decodable = bits == 1 || bits % 8 == 0;
+        let decodable = bits == 1 || bits.is_multiple_of(8);
         if !decodable || bits > 128 {
             let text = String::from_utf8_lossy(&raw[2..]).into_owned();
             return Ok(DenseData::Hex(text.into()));
@@ -981,7 +973,7 @@ impl<'a> Parser<'a> {
         if !self.is(TokKind::Integer) {
             return Err(self.wrong_token(msg));
         }
-        let v = std::str::from_utf8(self.tok_text()).ok().and_then(|s| parse_u64_literal(s)).and_then(|v| u32::try_from(v).ok());
+        let v = std::str::from_utf8(self.tok_text()).ok().and_then(parse_u64_literal).and_then(|v| u32::try_from(v).ok());
         match v {
             Some(v) => {
                 self.advance();
@@ -1035,14 +1027,9 @@ pub(super) fn parse_u64_literal(s: &str) -> Option<u64> {
     }
 }
 
+/// The raw bits of a value of at most 128 bits.
 fn apint_low_u128(v: &ApInt) -> u128 {
-    let lo = v.zext_or_trunc(128);
-    // Two's-complement words: reassemble from the signed/unsigned helpers.
-    let hi_part = {
-        let shifted = lo.to_string_unsigned();
-        shifted.parse::<u128>().unwrap_or(0)
-    };
-    hi_part
+    v.zext_or_trunc(128).to_i128().map_or(0, |x| x as u128)
 }
 
 /// MLIR's `buildAttributeAPInt`: the literal in `width` bits, or `None` when out of range.
@@ -1212,15 +1199,17 @@ impl<'a> Parser<'a> {
             let mut first = true;
             loop {
                 let e = self.parse_affine_expr(&cx)?;
+                const BAD_CONSTRAINT: &str = "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
                 let is_eq = if self.consume_if(TokKind::Equal) {
-                    self.expect(TokKind::Equal, "expected '=='")?;
                     true
                 } else if self.consume_if(TokKind::Greater) {
-                    self.expect(TokKind::Equal, "expected '>='")?;
                     false
                 } else {
-                    return Err(self.wrong_token("expected '== affine-expr' or '>= affine-expr' at end of affine constraint"));
+                    return Err(self.error_here(BAD_CONSTRAINT));
                 };
+                if !self.consume_if(TokKind::Equal) {
+                    return Err(self.error_here(BAD_CONSTRAINT));
+                }
                 let rhs = self.parse_affine_expr(&cx)?;
                 let lhs = add(e, mul(rhs, E::Const(-1)));
                 if !first {
@@ -1267,10 +1256,12 @@ impl<'a> Parser<'a> {
             let mut lhs = p.parse_affine_term(cx)?;
             loop {
                 if p.consume_if(TokKind::Plus) {
+                    p.check_right_operand()?;
                     let r = p.parse_affine_term(cx)?;
                     lhs = add(lhs, r);
                 } else if p.is(TokKind::Minus) {
                     p.advance();
+                    p.check_right_operand()?;
                     let r = p.parse_affine_term(cx)?;
                     lhs = add(lhs, mul(r, E::Const(-1)));
                 } else {
@@ -1285,16 +1276,25 @@ impl<'a> Parser<'a> {
         let mut lhs = self.parse_affine_factor(cx)?;
         loop {
             if self.consume_if(TokKind::Star) {
+                self.check_right_operand()?;
                 let r = self.parse_affine_factor(cx)?;
                 lhs = mul(lhs, r);
             } else if self.is_kw("floordiv") || self.is_kw("ceildiv") || self.is_kw("mod") {
                 let op = self.str_of(self.tok_text());
                 self.advance();
+                self.check_right_operand()?;
                 let r = self.parse_affine_factor(cx)?;
                 lhs = binary(&op, lhs, r);
             } else {
                 return Ok(lhs);
             }
+        }
+    }
+
+    fn check_right_operand(&mut self) -> PResult<()> {
+        match self.tok.kind {
+            TokKind::LParen | TokKind::Minus | TokKind::Integer | TokKind::BareIdent | TokKind::IntType => Ok(()),
+            _ => Err(self.error_here("missing right operand of binary operator")),
         }
     }
 

@@ -15,8 +15,11 @@ const MIN_LEN: usize = 8;
 /// Candidates kept per 8-byte prefix.
 const MAX_CANDIDATES: usize = 8;
 
+/// Cached parses sharing a prefix: `(start offset, length, value)`.
+type Candidates<V> = SmallVec<[(u32, u32, V); 2]>;
+
 pub(super) struct PrefixCache<V> {
-    map: FxHashMap<u64, SmallVec<[(u32, u32, V); 2]>>,
+    map: FxHashMap<u64, Candidates<V>>,
 }
 
 impl<V> Default for PrefixCache<V> {

@@ -122,7 +122,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Lexes the next token.
-    pub fn next(&mut self) -> Token {
+    pub fn next_token(&mut self) -> Token {
         loop {
             let start = self.pos;
             if start >= self.src.len() {
@@ -377,7 +377,7 @@ mod tests {
         let mut l = Lexer::new(s.as_bytes());
         let mut out = Vec::new();
         loop {
-            let t = l.next();
+            let t = l.next_token();
             out.push(t.kind);
             if t.kind == TokKind::Eof {
                 return out;
@@ -399,14 +399,14 @@ mod tests {
     #[test]
     fn errors_and_strings() {
         let mut l = Lexer::new(br#""a\q""#);
-        let t = l.next();
+        let t = l.next_token();
         assert_eq!((t.kind, t.start, t.error), (TokKind::Error, 2, "unknown escape in string literal"));
         assert_eq!(string_value(br#""a\n\"\41\\""#), b"a\n\"A\\".to_vec());
         let mut l = Lexer::new("% é".as_bytes());
-        assert_eq!(l.next().error, "invalid SSA name");
-        let t = l.next();
+        assert_eq!(l.next_token().error, "invalid SSA name");
+        let t = l.next_token();
         assert_eq!((t.kind, t.end), (TokKind::Error, 4));
-        assert_eq!(l.next().kind, TokKind::Eof);
+        assert_eq!(l.next_token().kind, TokKind::Eof);
         assert_eq!(kinds("a\0b"), vec![TokKind::BareIdent, TokKind::BareIdent, TokKind::Eof]);
     }
 }

@@ -196,7 +196,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn new(ctx: &'a Context, ir: &'a mut Ir, file: &'a SourceFile) -> Self {
         let src = file.text.as_bytes();
         let mut lex = Lexer::new(src);
-        let tok = lex.next();
+        let tok = lex.next_token();
         // Large inputs: size the SSA name table once (roughly one value per 100 bytes).
         let expected_values = if src.len() > (1 << 20) { src.len() / 100 } else { 0 };
         let mut p = Parser {
@@ -253,7 +253,7 @@ impl<'a> Parser<'a> {
     #[inline]
     fn advance(&mut self) {
         self.prev_end = self.tok.end;
-        self.tok = self.lex.next();
+        self.tok = self.lex.next_token();
         if self.tok.kind == TokKind::Error {
             self.note_lex_error();
         }
@@ -269,7 +269,7 @@ impl<'a> Parser<'a> {
     fn reset_to(&mut self, pos: usize) {
         self.prev_end = pos;
         self.lex.reset(pos);
-        self.tok = self.lex.next();
+        self.tok = self.lex.next_token();
         if self.tok.kind == TokKind::Error {
             self.note_lex_error();
         }
@@ -426,20 +426,20 @@ impl<'a> Parser<'a> {
     fn resolve_value(&mut self, name: &'a [u8], number: u32, offset: usize, ty: Type) -> PResult<Value> {
         let n = number as usize;
         let entries = self.values.entry(name).or_default();
-        if let Some(e) = entries.get(n).copied() {
-            if let Some(v) = e.value {
-                let vt = self.ir.value_type(v);
-                if vt == ty {
-                    return Ok(v);
-                }
-                let msg = format!(
-                    "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
-                    String::from_utf8_lossy(name),
-                    type_to_string(self.ctx, ty),
-                    type_to_string(self.ctx, vt)
-                );
-                return Err(self.error_with_note(offset, msg, e.offset, "prior use here"));
+        if let Some(e) = entries.get(n).copied()
+            && let Some(v) = e.value
+        {
+            let vt = self.ir.value_type(v);
+            if vt == ty {
+                return Ok(v);
             }
+            let msg = format!(
+                "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
+                String::from_utf8_lossy(name),
+                type_to_string(self.ctx, ty),
+                type_to_string(self.ctx, vt)
+            );
+            return Err(self.error_with_note(offset, msg, e.offset, "prior use here"));
         }
         if entries.len() <= n {
             if n > 1_000_000 {
@@ -447,10 +447,10 @@ impl<'a> Parser<'a> {
             }
             entries.resize(n + 1, ValueEntry { value: None, offset: 0 });
         }
-        if let Some(v0) = entries[0].value {
-            if !self.forward_refs.contains_key(&v0) {
-                return Err(self.error_at(offset, "reference to invalid result number"));
-            }
+        if let Some(v0) = entries[0].value
+            && !self.forward_refs.contains_key(&v0)
+        {
+            return Err(self.error_at(offset, "reference to invalid result number"));
         }
         let v = self.ir.create_placeholder(ty);
         let entries = self.values.get_mut(name).expect("entry created above");
@@ -491,10 +491,8 @@ impl<'a> Parser<'a> {
         // Record each name once per scope: on its first real definition.
         let first_definition = entries.iter().all(|e| e.value.is_none_or(|v| self.forward_refs.contains_key(&v)));
         entries[n] = ValueEntry { value: Some(value), offset };
-        if first_definition {
-            if let Some(scope) = self.scope_defs.last_mut() {
-                scope.push(name);
-            }
+        if first_definition && let Some(scope) = self.scope_defs.last_mut() {
+            scope.push(name);
         }
         Ok(())
     }

@@ -111,20 +111,46 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `{-# ... #-}` (resources): skipped.
+    /// `{-# key: {...}, ... #-}` with keys `dialect_resources` / `external_resources`; the
+    /// resource bodies are skipped (not validated, not kept).
     fn skip_file_metadata(&mut self) -> PResult<()> {
         self.advance();
+        if self.consume_if(TokKind::MetadataEnd) {
+            return Ok(());
+        }
         loop {
-            match self.tok.kind {
-                TokKind::MetadataEnd => {
-                    self.advance();
-                    return Ok(());
+            if !self.is(TokKind::BareIdent) {
+                return Err(self.wrong_token("expected identifier key in file metadata dictionary"));
+            }
+            let (key, key_at) = (self.tok_text(), self.tok.start);
+            self.advance();
+            self.expect(TokKind::Colon, "expected ':'")?;
+            if key != b"dialect_resources" && key != b"external_resources" {
+                let msg = format!("unknown key '{}' in file metadata dictionary", self.str_of(key));
+                return Err(self.error_at(key_at, msg));
+            }
+            if !self.is(TokKind::LBrace) {
+                return Err(self.wrong_token("expected '{'"));
+            }
+            let mut depth = 0usize;
+            loop {
+                match self.tok.kind {
+                    TokKind::LBrace => depth += 1,
+                    TokKind::RBrace => depth -= 1,
+                    TokKind::Eof => return Err(self.wrong_token("expected '}'")),
+                    TokKind::Error => return Err(super::ParseFailure),
+                    _ => {}
                 }
-                TokKind::Eof => return Err(self.wrong_token("expected '#-}' to end file metadata")),
-                TokKind::Error => return Err(super::ParseFailure),
-                _ => self.advance(),
+                self.advance();
+                if depth == 0 {
+                    break;
+                }
+            }
+            if !self.consume_if(TokKind::Comma) {
+                break;
             }
         }
+        self.expect(TokKind::MetadataEnd, "expected '#-}' to end file metadata")
     }
 
     /// Undefined forward references, deferred location aliases, then verifier-level errors.
@@ -292,8 +318,8 @@ impl<'a> Parser<'a> {
     /// Moves inherent attributes of a registered op from the dictionary to its properties,
     /// creates the op, appends it to `block` and parses a trailing location.
     fn finish_op(&mut self, block: BlockId, mut state: OperationState, def: Option<&'static OpDef>) -> PResult<OpId> {
-        if let Some(def) = def {
-            if state.props.is_none() && !def.properties.is_empty() {
+        if let Some(def) = def.filter(|d| state.props.is_none() && !d.properties.is_empty()) {
+            {
                 let (props, rest): (Vec<_>, Vec<_>) = self
                     .ctx
                     .dict_entries(state.attrs)
@@ -534,11 +560,11 @@ impl<'a> Parser<'a> {
 
     /// A block: its label (optional for the entry block), arguments and operations.
     fn parse_block(&mut self, existing: Option<BlockId>) -> PResult<BlockId> {
-        if let Some(b) = existing {
-            if !self.is(TokKind::CaretIdent) {
-                self.parse_block_body(b)?;
-                return Ok(b);
-            }
+        if let Some(b) = existing
+            && !self.is(TokKind::CaretIdent)
+        {
+            self.parse_block_body(b)?;
+            return Ok(b);
         }
         let name_off = self.tok.start;
         let name = self.tok_text();

@@ -603,3 +603,27 @@ fn bench_200k_generic_ops() {
         eprintln!("200k ops ({} MB): wall {:?}, cpu {} ms", s.len() >> 20, t0.elapsed(), (cpu() - c0) / 1_000_000);
     }
 }
+
+/// Prints the first diagnostic for each `*.mlir` in `$FUSER_PARSE_DIR` as mlir-opt would
+/// (`file:line:col: error: message`), for side-by-side comparison with mlir-opt-19.
+#[test]
+#[ignore]
+fn dump_diagnostics_of_dir() {
+    let Ok(dir) = std::env::var("FUSER_PARSE_DIR") else { return };
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "mlir")) {
+        let text = String::from_utf8_lossy(&std::fs::read(&p).expect("read")).into_owned();
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let c = ctx();
+        let mut ir = Ir::new();
+        let file = SourceFile::new(name.clone(), Arc::from(text.as_str()));
+        match parse_source(&c, &mut ir, &file) {
+            Ok(_) => println!("{name}: <parsed>"),
+            Err(d) => {
+                let (f, l, col) = file_line_col(&c, d.loc).unwrap_or_default();
+                println!("{f}:{l}:{col}: error: {}", d.message.replace('\0', "\\0"));
+            }
+        }
+    }
+}

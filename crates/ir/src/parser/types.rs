@@ -90,11 +90,9 @@ impl<'a> Parser<'a> {
         let start = self.tok.start;
         let cacheable = matches!(self.tok.kind, TokKind::BareIdent | TokKind::BangIdent)
             && self.src.get(self.tok.end) == Some(&b'<');
-        if cacheable {
-            if let Some((end, t)) = self.type_cache.lookup(self.src, start) {
-                self.reset_to(end);
-                return Ok(t);
-            }
+        if let Some((end, t)) = cacheable.then(|| self.type_cache.lookup(self.src, start)).flatten() {
+            self.reset_to(end);
+            return Ok(t);
         }
         let t = self.parse_non_function_type_uncached()?;
         if cacheable {
