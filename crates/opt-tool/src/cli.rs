@@ -73,7 +73,7 @@ pub enum Command {
 }
 
 /// The default marker of `--split-input-file`.
-pub const DEFAULT_SPLIT_MARKER: &str = "// -----";
+pub const DEFAULT_SPLIT_MARKER: &str = fuser_ir::split::DEFAULT_MARKER;
 
 /// How a known flag takes its value.
 #[derive(Clone, Copy, PartialEq)]

@@ -12,7 +12,7 @@ use fuser_ir::pass::adapters::{self, IrPrintFlags};
 use fuser_ir::pass::{
     LogEntry, OpPassManager, PassFilter, PassManager, PassManagerConfig, PassRegistry, PipelineError, TimingNode,
 };
-use fuser_ir::{Context, Diagnostic};
+use fuser_ir::{Context, Diagnostic, split, verify_diagnostics};
 use std::io::{Read, Write};
 use std::sync::Arc;
 use std::time::Instant;
@@ -38,23 +38,20 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
     };
     let name = if opts.input == "-" { "<stdin>".to_string() } else { opts.input.clone() };
     let manager = PassManager { pipeline, config: pass_config(opts) };
-    let chunks = match &opts.split_input {
-        Some(marker) => standins::split_input(&text, marker),
-        None => vec![standins::Chunk { text, first_line: 1 }],
-    };
-    let split = opts.split_input.is_some();
     let mut output = String::new();
     let mut ok = true;
-    for (i, chunk) in chunks.into_iter().enumerate() {
-        if i > 0 {
-            output.push_str(crate::cli::DEFAULT_SPLIT_MARKER);
-            output.push('\n');
-        }
-        let mut source = SourceFile::new(name.clone(), Arc::from(chunk.text));
-        source.first_line = chunk.first_line;
-        ok &= process_chunk(opts, &manager, source, &mut output);
-        if split {
-            output.push('\n');
+    match &opts.split_input {
+        None => ok &= process_chunk(opts, &manager, SourceFile::new(name, Arc::from(text)), &mut output),
+        Some(marker) => {
+            for (i, chunk) in split::split_input(&text, marker).into_iter().enumerate() {
+                if i > 0 {
+                    output.push_str(split::OUTPUT_SEPARATOR);
+                }
+                let source = SourceFile::new(chunk.buffer_name(&name), Arc::from(chunk.text));
+                ok &= process_chunk(opts, &manager, source, &mut output);
+                // mlir-opt ends every chunk's output with an empty line.
+                output.push('\n');
+            }
         }
     }
     write_output(&opts.output, &output, tool) && ok
@@ -174,7 +171,7 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, outp
     if !opts.verify_diagnostics {
         return success;
     }
-    match standins::check_diagnostics(&source, &diags, &ctx) {
+    match verify_diagnostics::check(&source, &without_current_op_notes(diags), &ctx) {
         Ok(()) => true,
         Err(messages) => {
             for m in messages {
@@ -183,6 +180,14 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, outp
             false
         }
     }
+}
+
+/// mlir-opt turns off "see current operation" notes under `--verify-diagnostics`.
+fn without_current_op_notes(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    for d in &mut diags {
+        d.notes.retain(|n| !n.message.starts_with("see current operation:"));
+    }
+    diags
 }
 
 fn read_input(path: &str) -> std::io::Result<String> {
