@@ -91,9 +91,13 @@ fn pass_config(opts: &Options) -> PassManagerConfig {
     };
     let p = &mut c.ir_printing;
     p.before = if opts.print_before_all { PassFilter::All } else { PassFilter::None };
-    p.before.add_names(opts.print_before.iter().cloned().filter(|_| !opts.print_before_all));
+    if !opts.print_before_all {
+        p.before.add_names(opts.print_before.iter().cloned());
+    }
     p.after = if opts.print_after_all { PassFilter::All } else { PassFilter::None };
-    p.after.add_names(opts.print_after.iter().cloned().filter(|_| !opts.print_after_all));
+    if !opts.print_after_all {
+        p.after.add_names(opts.print_after.iter().cloned());
+    }
     if p.before == PassFilter::Names(Vec::new()) {
         p.before = PassFilter::None;
     }

@@ -237,15 +237,10 @@ impl PassManager {
             timing = Some(t);
         }
         let mut log = exec.log;
-        if !ok {
-            if let (Some(path), Some(input)) = (&self.config.crash_reproducer, reproducer_input) {
-                log.push(LogEntry::Diagnostic(self.write_reproducer(
-                    ctx,
-                    path,
-                    &input,
-                    &exec.failures,
-                )));
-            }
+        if !ok
+            && let (Some(path), Some(input)) = (&self.config.crash_reproducer, reproducer_input)
+        {
+            log.push(LogEntry::Diagnostic(self.write_reproducer(ctx, path, &input, &exec.failures)));
         }
         RunOutput {
             success: ok,
@@ -426,16 +421,13 @@ impl<'a> Exec<'a> {
     fn run_pass(&mut self, pass: &dyn Pass, ir: &mut Ir, op: OpId) -> Result<(), Failed> {
         let info = pass.info();
         let op_name = self.op_name(ir, op);
-        if let Some(restricted) = info.anchor {
-            if restricted != op_name {
-                let msg = format!(
-                    "trying to schedule pass '{}' restricted to '{restricted}' on it",
-                    info.display
-                );
-                let d = self.op_error(ir, op, &msg);
-                self.error(d);
-                return Err(Failed);
-            }
+        if let Some(restricted) = info.anchor
+            && restricted != op_name
+        {
+            let msg = format!("trying to schedule pass '{}' restricted to '{restricted}' on it", info.display);
+            let d = self.op_error(ir, op, &msg);
+            self.error(d);
+            return Err(Failed);
         }
         let config = self.config;
         let printing = &config.ir_printing;
@@ -487,11 +479,12 @@ impl<'a> Exec<'a> {
                 return Err(Failed);
             }
         };
-        if !failed && self.config.verify_each {
-            if let Err(diags) = self.verify(ir, op) {
-                pending.extend(diags);
-                failed = true;
-            }
+        if !failed
+            && self.config.verify_each
+            && let Err(diags) = self.verify(ir, op)
+        {
+            pending.extend(diags);
+            failed = true;
         }
         if failed && printing.after_failure {
             self.dump_after_failure(ir, op, info.display, info.name);
@@ -648,14 +641,15 @@ impl<'a> Exec<'a> {
             self.failures.extend(r.failures);
             self.timer.merge(r.timer);
             self.changed |= r.changed;
-            if r.changed && !r.panicked {
-                if let Err(msg) = instrument::catch_panic(|| copy_back(ir, r.detached)) {
-                    self.error(Diagnostic::error(
-                        ctx.unknown_loc(),
-                        format!("internal error: copying a function back after a parallel pass run failed: {msg}"),
-                    ));
-                    ok = false;
-                }
+            if r.changed
+                && !r.panicked
+                && let Err(msg) = instrument::catch_panic(|| copy_back(ir, r.detached))
+            {
+                self.error(Diagnostic::error(
+                    ctx.unknown_loc(),
+                    format!("internal error: copying a function back after a parallel pass run failed: {msg}"),
+                ));
+                ok = false;
             }
         }
         if ok { Ok(()) } else { Err(Failed) }

@@ -322,13 +322,13 @@ fn add_element(
         return Ok(());
     }
     if let Some(info) = registry.pass(e.name) {
-        if let (Some(restricted), Anchor::Op(anchor)) = (info.anchor, pm.anchor()) {
-            if restricted != anchor {
-                return Err(failed(format!(
-                    "Can't add pass '{}' restricted to '{restricted}' on a PassManager intended to run on '{anchor}', did you intend to nest?",
-                    info.display
-                )));
-            }
+        if let (Some(restricted), Anchor::Op(anchor)) = (info.anchor, pm.anchor())
+            && restricted != anchor
+        {
+            return Err(failed(format!(
+                "Can't add pass '{}' restricted to '{restricted}' on a PassManager intended to run on '{anchor}', did you intend to nest?",
+                info.display
+            )));
         }
         let values = OptionValues::parse(info.options, options_text).map_err(&failed)?;
         let pass = (info.create)(&values).map_err(&failed)?;
