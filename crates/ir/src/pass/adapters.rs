@@ -3,8 +3,8 @@
 //! `--verify-each`). They sit behind these small functions so that the pass manager depends
 //! on one signature each.
 //!
-//! Until the printer and verifier land, `print_op` is a minimal structural stand-in and
-//! `verify_op` accepts everything; switching over is one line in each function.
+//! Until the printer lands, `print_op` is a minimal structural stand-in; switching over is one
+//! line.
 
 use crate::context::Context;
 use crate::diag::Diagnostic;
@@ -30,8 +30,7 @@ pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> Strin
 
 /// Verifies `op` and everything nested in it.
 pub fn verify_op(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Vec<Diagnostic>> {
-    let _ = (ctx, ir, op);
-    Ok(())
+    crate::verifier::verify(ctx, ir, op)
 }
 
 /// Stand-in printer: op names and nesting only, in MLIR's generic shape.

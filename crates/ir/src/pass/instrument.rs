@@ -64,12 +64,23 @@ impl IrPrintConfig {
 }
 
 /// `// -----// IR Dump Before CSE (cse) //----- //` followed by the op and a blank line.
-pub fn ir_dump(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags, when: &str, display: &str, name: &str) -> String {
+pub fn ir_dump(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    flags: &IrPrintFlags,
+    when: &str,
+    display: &str,
+    name: &str,
+) -> String {
     let mut flags = flags.clone();
     // Ops below the top are printed with their aliases inline, as MLIR does.
     flags.local_scope |= ir.op_block(op).is_some();
     let text = adapters::print_op(ctx, ir, op, &flags);
-    format!("// -----// IR Dump {when} {display} ({name}) //----- //\n{}\n\n", text.trim_end_matches('\n'))
+    format!(
+        "// -----// IR Dump {when} {display} ({name}) //----- //\n{}\n\n",
+        text.trim_end_matches('\n')
+    )
 }
 
 // ----- fingerprints ------------------------------------------------------------------------
@@ -121,7 +132,10 @@ pub struct TimingNode {
 
 impl TimingNode {
     pub fn new(name: impl Into<String>) -> Self {
-        TimingNode { name: name.into(), ..Default::default() }
+        TimingNode {
+            name: name.into(),
+            ..Default::default()
+        }
     }
 
     /// The child with this name, created at the end if absent.
@@ -159,8 +173,16 @@ impl TimingNode {
         let total_user = self.user.max(self.children.iter().map(|c| c.user).sum());
         let rule = format!("==={}===", "-".repeat(73));
         let mut out = String::new();
-        let _ = writeln!(out, "{rule}\n{:>25}... Execution time report ...\n{rule}", "");
-        let _ = writeln!(out, "  Total Execution Time: {:.4} seconds\n", total_wall.as_secs_f64());
+        let _ = writeln!(
+            out,
+            "{rule}\n{:>25}... Execution time report ...\n{rule}",
+            ""
+        );
+        let _ = writeln!(
+            out,
+            "  Total Execution Time: {:.4} seconds\n",
+            total_wall.as_secs_f64()
+        );
         let _ = writeln!(
             out,
             "{}  ----Wall Time----  ----Name----",
@@ -168,7 +190,12 @@ impl TimingNode {
         );
         let row = |out: &mut String, user: Duration, wall: Duration, depth: usize, name: &str| {
             if show_user {
-                let _ = write!(out, "  {:8.4} ({:5.1}%)", user.as_secs_f64(), percent(user, total_user));
+                let _ = write!(
+                    out,
+                    "  {:8.4} ({:5.1}%)",
+                    user.as_secs_f64(),
+                    percent(user, total_user)
+                );
             }
             let _ = writeln!(
                 out,
@@ -178,7 +205,8 @@ impl TimingNode {
                 "  ".repeat(depth)
             );
         };
-        let mut stack: Vec<(&TimingNode, usize)> = self.children.iter().rev().map(|c| (c, 0)).collect();
+        let mut stack: Vec<(&TimingNode, usize)> =
+            self.children.iter().rev().map(|c| (c, 0)).collect();
         while let Some((node, depth)) = stack.pop() {
             row(&mut out, node.user, node.wall, depth, &node.name);
             stack.extend(node.children.iter().rev().map(|c| (c, depth + 1)));
@@ -198,7 +226,11 @@ impl TimingNode {
 }
 
 fn percent(part: Duration, total: Duration) -> f64 {
-    if total.is_zero() { 0.0 } else { 100.0 * part.as_secs_f64() / total.as_secs_f64() }
+    if total.is_zero() {
+        0.0
+    } else {
+        100.0 * part.as_secs_f64() / total.as_secs_f64()
+    }
 }
 
 // ----- panics ------------------------------------------------------------------------------
@@ -241,7 +273,9 @@ pub fn catch_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     CATCHING.with(|c| c.set(c.get() - 1));
     result.map_err(|payload| {
-        LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| payload_message(payload.as_ref()))
+        LAST_PANIC
+            .with(|p| p.borrow_mut().take())
+            .unwrap_or_else(|| payload_message(payload.as_ref()))
     })
 }
 
@@ -249,7 +283,12 @@ pub fn catch_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 
 /// The reproducer file's text: the IR, then MLIR's `external_resources` trailer naming the
 /// pipeline and the run settings, so `mlir-opt --run-reproducer` style tools can replay it.
-pub fn reproducer_text(ir_text: &str, pipeline: &str, disable_threading: bool, verify_each: bool) -> String {
+pub fn reproducer_text(
+    ir_text: &str,
+    pipeline: &str,
+    disable_threading: bool,
+    verify_each: bool,
+) -> String {
     let escaped = pipeline.replace('\\', "\\\\").replace('"', "\\\"");
     let mut ir_text = ir_text.trim_end_matches('\n').to_string();
     ir_text.push('\n');
@@ -292,7 +331,10 @@ mod tests {
         let text = root.report(false);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], format!("==={}===", "-".repeat(73)));
-        assert_eq!(lines[1], "                         ... Execution time report ...");
+        assert_eq!(
+            lines[1],
+            "                         ... Execution time report ..."
+        );
         assert_eq!(lines[3], "  Total Execution Time: 0.1000 seconds");
         assert_eq!(lines[5], "  ----Wall Time----  ----Name----");
         assert_eq!(lines[6], "    0.0100 ( 10.0%)  Parser");
@@ -300,7 +342,10 @@ mod tests {
         assert_eq!(lines[8], "    0.0200 ( 20.0%)    CSE");
         assert_eq!(lines[9], "    0.0400 ( 40.0%)  Rest");
         assert_eq!(lines[10], "    0.1000 (100.0%)  Total");
-        assert!(root.report(true).contains("  ----User Time----  ----Wall Time----  ----Name----"));
+        assert!(
+            root.report(true)
+                .contains("  ----User Time----  ----Wall Time----  ----Name----")
+        );
     }
 
     #[test]
@@ -312,7 +357,12 @@ mod tests {
 
     #[test]
     fn reproducer_trailer() {
-        let t = reproducer_text("module {\n}\n", "builtin.module(cse, func.func(x{a=\"b c\"}))", true, true);
+        let t = reproducer_text(
+            "module {\n}\n",
+            "builtin.module(cse, func.func(x{a=\"b c\"}))",
+            true,
+            true,
+        );
         assert_eq!(
             t,
             "module {\n}\n\n{-#\n  external_resources: {\n    mlir_reproducer: {\n      pipeline: \"builtin.module(cse, func.func(x{a=\\\"b c\\\"}))\",\n      disable_threading: true,\n      verify_each: true\n    }\n  }\n#-}\n"

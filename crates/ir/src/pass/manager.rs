@@ -11,14 +11,14 @@
 //!   nested run still run (as MLIR does), sequentially the run stops at the first failure.
 //!
 //! Parallelism: with threading on and two or more matching ops, each op is copied into its own
-//! [`Ir`] with [`Ir::clone_op_into`] (the subtree of an isolated op reads nothing from outside
-//! except the op's own operands, which become placeholders), the nested pipeline runs on the
+//! [`Ir`] with [`Ir::clone_op_into`] (the subtree of an isolated op without operands reads
+//! nothing from outside), the nested pipeline runs on the
 //! copies in parallel on a rayon pool with large stacks, and every copy that changed (some pass
 //! said so, or its fingerprint differs) is cloned back in place of the original. Output (IR
 //! dumps, diagnostics, timing) is collected per op and merged in op order, so results do not
 //! depend on scheduling. The only observable difference from the in-place sequential mode is
-//! the order of use lists inside copied ops. A subtree that reads values from outside (broken
-//! isolation) falls back to the sequential in-place mode.
+//! the order of use lists inside copied ops. Ops with operands, and subtrees that read values
+//! from outside (broken isolation), fall back to the sequential in-place mode.
 
 use super::adapters::{self, IrPrintFlags};
 use super::instrument::{self, IrPrintConfig, TimingNode};
@@ -43,7 +43,11 @@ pub enum Anchor {
 
 impl Anchor {
     pub fn parse(name: &str) -> Anchor {
-        if name == "any" { Anchor::Any } else { Anchor::Op(name.to_string()) }
+        if name == "any" {
+            Anchor::Any
+        } else {
+            Anchor::Op(name.to_string())
+        }
     }
     pub fn name(&self) -> &str {
         match self {
@@ -80,7 +84,10 @@ pub struct OpPassManager {
 impl OpPassManager {
     /// An empty pipeline on `anchor` (an op name, or `any`).
     pub fn new(anchor: &str) -> Self {
-        OpPassManager { anchor: Anchor::parse(anchor), elements: Vec::new() }
+        OpPassManager {
+            anchor: Anchor::parse(anchor),
+            elements: Vec::new(),
+        }
     }
 
     /// Parses `anchor(elements)` (MLIR's textual pipeline).
@@ -89,7 +96,11 @@ impl OpPassManager {
     }
 
     /// Parses `elements` (e.g. `func.func(cse),canonicalize`) and appends them.
-    pub fn add_pipeline_text(&mut self, elements: &str, registry: &PassRegistry) -> Result<(), PipelineError> {
+    pub fn add_pipeline_text(
+        &mut self,
+        elements: &str,
+        registry: &PassRegistry,
+    ) -> Result<(), PipelineError> {
         pipeline::add_pipeline_elements(self, elements, registry)
     }
 
@@ -115,12 +126,14 @@ impl OpPassManager {
 
     /// Appends a pass with explicit option values (used by the pipeline parser).
     pub fn add_pass_with_options(&mut self, pass: Box<dyn Pass>, options: OptionValues) {
-        self.elements.push(PipelineElement::Pass(PassEntry { pass, options }));
+        self.elements
+            .push(PipelineElement::Pass(PassEntry { pass, options }));
     }
 
     /// Appends a nested pipeline anchored on `anchor` and returns it.
     pub fn nest(&mut self, anchor: &str) -> &mut OpPassManager {
-        self.elements.push(PipelineElement::Nested(OpPassManager::new(anchor)));
+        self.elements
+            .push(PipelineElement::Nested(OpPassManager::new(anchor)));
         match self.elements.last_mut() {
             Some(PipelineElement::Nested(pm)) => pm,
             _ => unreachable!("a nested manager was just pushed"),
@@ -201,7 +214,10 @@ pub struct PassManager {
 
 impl PassManager {
     pub fn new(pipeline: OpPassManager) -> Self {
-        PassManager { pipeline, config: PassManagerConfig::default() }
+        PassManager {
+            pipeline,
+            config: PassManagerConfig::default(),
+        }
     }
 
     /// Runs the pipeline on `op`.
@@ -221,29 +237,55 @@ impl PassManager {
             timing = Some(t);
         }
         let mut log = exec.log;
-        if !ok {
-            if let (Some(path), Some(input)) = (&self.config.crash_reproducer, reproducer_input) {
-                log.push(LogEntry::Diagnostic(self.write_reproducer(ctx, path, &input, &exec.failures)));
-            }
+        if !ok
+            && let (Some(path), Some(input)) = (&self.config.crash_reproducer, reproducer_input)
+        {
+            log.push(LogEntry::Diagnostic(self.write_reproducer(ctx, path, &input, &exec.failures)));
         }
-        RunOutput { success: ok, log, timing }
+        RunOutput {
+            success: ok,
+            log,
+            timing,
+        }
     }
 
-    fn write_reproducer(&self, ctx: &Context, path: &str, input: &str, failures: &[Failure]) -> Diagnostic {
+    fn write_reproducer(
+        &self,
+        ctx: &Context,
+        path: &str,
+        input: &str,
+        failures: &[Failure],
+    ) -> Diagnostic {
         let text = instrument::reproducer_text(
             input,
             &pipeline::print_pipeline(&self.pipeline, ", "),
             !self.config.threading,
             self.config.verify_each,
         );
-        let loc = failures.first().map(|f| f.loc).unwrap_or_else(|| ctx.unknown_loc());
+        let loc = failures
+            .first()
+            .map(|f| f.loc)
+            .unwrap_or_else(|| ctx.unknown_loc());
         if let Err(e) = std::fs::write(path, text) {
-            return Diagnostic::error(loc, format!("failed to write the crash reproducer to `{path}`: {e}"));
+            return Diagnostic::error(
+                loc,
+                format!("failed to write the crash reproducer to `{path}`: {e}"),
+            );
         }
-        let list: Vec<String> = failures.iter().map(|f| format!("`{}` on {}", f.pass, f.op)).collect();
-        Diagnostic::error(loc, "Failures have been detected while processing an MLIR pass pipeline").with_note(
+        let list: Vec<String> = failures
+            .iter()
+            .map(|f| format!("`{}` on {}", f.pass, f.op))
+            .collect();
+        Diagnostic::error(
             loc,
-            format!("Pipeline failed while executing [{}]: reproducer generated at `{path}`", list.join(", ")),
+            "Failures have been detected while processing an MLIR pass pipeline",
+        )
+        .with_note(
+            loc,
+            format!(
+                "Pipeline failed while executing [{}]: reproducer generated at `{path}`",
+                list.join(", ")
+            ),
         )
     }
 }
@@ -283,7 +325,11 @@ fn thread_pool() -> &'static rayon::ThreadPool {
                 .stack_size(256 << 20)
                 .thread_name(|i| format!("fuser-pass-{i}"))
                 .build()
-                .unwrap_or_else(|_| rayon::ThreadPoolBuilder::new().build().expect("a default rayon pool")),
+                .unwrap_or_else(|_| {
+                    rayon::ThreadPoolBuilder::new()
+                        .build()
+                        .expect("a default rayon pool")
+                }),
         )
     })
 }
@@ -293,8 +339,6 @@ struct Detached {
     original: OpId,
     ir: Ir,
     op: OpId,
-    /// Placeholders standing for the op's operands, with the original values.
-    operands: Vec<(Value, Value)>,
 }
 
 /// What a parallel worker hands back.
@@ -310,7 +354,15 @@ struct WorkerResult {
 
 impl<'a> Exec<'a> {
     fn new(ctx: &'a Context, config: &'a PassManagerConfig) -> Self {
-        Exec { ctx, config, log: Vec::new(), failures: Vec::new(), timer: TimingNode::new("root"), changed: false, panicked: false }
+        Exec {
+            ctx,
+            config,
+            log: Vec::new(),
+            failures: Vec::new(),
+            timer: TimingNode::new("root"),
+            changed: false,
+            panicked: false,
+        }
     }
 
     fn op_name(&self, ir: &Ir, op: OpId) -> &'a str {
@@ -331,23 +383,28 @@ impl<'a> Exec<'a> {
         if !self.config.print_op_on_diagnostic || !d.is_error() {
             return d;
         }
-        let flags = IrPrintFlags { generic: true, debug_info: false, local_scope: true };
-        match instrument::catch_panic(|| adapters::print_op(self.ctx, ir, op, &flags)) {
-            Ok(text) => {
-                let loc = d.loc;
-                d.with_note(loc, format!("see current operation: \n{}", text.trim_end_matches('\n')))
-            }
-            Err(_) => d,
-        }
+        instrument::catch_panic(|| {
+            crate::verifier::with_current_op_note(self.ctx, ir, op, d.clone())
+        })
+        .unwrap_or(d)
     }
 
     /// Runs a pipeline on `op` (checking the anchor first when `check_anchor`).
-    fn run_manager(&mut self, pm: &OpPassManager, ir: &mut Ir, op: OpId, check_anchor: bool) -> Result<(), Failed> {
+    fn run_manager(
+        &mut self,
+        pm: &OpPassManager,
+        ir: &mut Ir,
+        op: OpId,
+        check_anchor: bool,
+    ) -> Result<(), Failed> {
         let name = self.op_name(ir, op);
         if check_anchor && !pm.anchor.matches(name) {
             let d = Diagnostic::error(
                 ir.loc(op),
-                format!("can't run '{}' pass manager on '{name}' op", pm.anchor.name()),
+                format!(
+                    "can't run '{}' pass manager on '{name}' op",
+                    pm.anchor.name()
+                ),
             );
             self.error(d);
             return Err(Failed);
@@ -364,22 +421,31 @@ impl<'a> Exec<'a> {
     fn run_pass(&mut self, pass: &dyn Pass, ir: &mut Ir, op: OpId) -> Result<(), Failed> {
         let info = pass.info();
         let op_name = self.op_name(ir, op);
-        if let Some(restricted) = info.anchor {
-            if restricted != op_name {
-                let msg = format!("trying to schedule pass '{}' restricted to '{restricted}' on it", info.display);
-                let d = self.op_error(ir, op, &msg);
-                self.error(d);
-                return Err(Failed);
-            }
+        if let Some(restricted) = info.anchor
+            && restricted != op_name
+        {
+            let msg = format!("trying to schedule pass '{}' restricted to '{restricted}' on it", info.display);
+            let d = self.op_error(ir, op, &msg);
+            self.error(d);
+            return Err(Failed);
         }
         let config = self.config;
         let printing = &config.ir_printing;
         if printing.before.matches(info.name) {
-            let text = instrument::ir_dump(self.ctx, ir, op, &printing.flags, "Before", info.display, info.name);
+            let text = instrument::ir_dump(
+                self.ctx,
+                ir,
+                op,
+                &printing.flags,
+                "Before",
+                info.display,
+                info.name,
+            );
             self.log.push(LogEntry::Text(text));
         }
         let wants_after = printing.after.matches(info.name);
-        let before_print = (wants_after && printing.after_only_on_change).then(|| instrument::fingerprint(ir, op));
+        let before_print =
+            (wants_after && printing.after_only_on_change).then(|| instrument::fingerprint(ir, op));
 
         let start = Instant::now();
         let result = instrument::catch_panic(|| pass.run(self.ctx, ir, op));
@@ -403,29 +469,42 @@ impl<'a> Exec<'a> {
             Err(panic) => {
                 self.changed = true;
                 self.panicked = true;
-                let msg = format!("internal error: pass '{}' ({}) panicked: {panic}", info.display, info.name);
+                let msg = format!(
+                    "internal error: pass '{}' ({}) panicked: {panic}",
+                    info.display, info.name
+                );
                 self.error(Diagnostic::error(ir.loc(op), msg));
                 self.record_failure(info.display, ir, op);
                 // The IR may be inconsistent after a panic: print nothing more of it.
                 return Err(Failed);
             }
         };
-        if !failed && self.config.verify_each {
-            if let Err(diags) = self.verify(ir, op) {
-                pending.extend(diags);
-                failed = true;
-            }
+        if !failed
+            && self.config.verify_each
+            && let Err(diags) = self.verify(ir, op)
+        {
+            pending.extend(diags);
+            failed = true;
         }
         if failed && printing.after_failure {
             self.dump_after_failure(ir, op, info.display, info.name);
         }
-        self.log.extend(pending.into_iter().map(LogEntry::Diagnostic));
+        self.log
+            .extend(pending.into_iter().map(LogEntry::Diagnostic));
         if failed {
             self.record_failure(info.display, ir, op);
             return Err(Failed);
         }
         if wants_after && before_print.is_none_or(|fp| fp != instrument::fingerprint(ir, op)) {
-            let text = instrument::ir_dump(self.ctx, ir, op, &printing.flags, "After", info.display, info.name);
+            let text = instrument::ir_dump(
+                self.ctx,
+                ir,
+                op,
+                &printing.flags,
+                "After",
+                info.display,
+                info.name,
+            );
             self.log.push(LogEntry::Text(text));
         }
         Ok(())
@@ -434,29 +513,41 @@ impl<'a> Exec<'a> {
     fn dump_after_failure(&mut self, ir: &Ir, op: OpId, display: &str, name: &str) {
         let flags = &self.config.ir_printing.flags;
         let when = format!("{display} Failed");
-        if let Ok(text) = instrument::catch_panic(|| instrument::ir_dump(self.ctx, ir, op, flags, "After", &when, name)) {
+        if let Ok(text) = instrument::catch_panic(|| {
+            instrument::ir_dump(self.ctx, ir, op, flags, "After", &when, name)
+        }) {
             self.log.push(LogEntry::Text(text));
         }
     }
 
     fn record_failure(&mut self, display: &str, ir: &Ir, op: OpId) {
         let op_desc = instrument::describe_op(self.ctx, ir, op);
-        self.failures.push(Failure { pass: display.to_string(), op: op_desc, loc: ir.loc(op) });
+        self.failures.push(Failure {
+            pass: display.to_string(),
+            op: op_desc,
+            loc: ir.loc(op),
+        });
     }
 
     /// Runs the verifier on `op`, returning its diagnostics on failure.
     fn verify(&self, ir: &Ir, op: OpId) -> Result<(), Vec<Diagnostic>> {
         match instrument::catch_panic(|| adapters::verify_op(self.ctx, ir, op)) {
             Ok(result) => result,
-            Err(panic) => {
-                Err(vec![Diagnostic::error(ir.loc(op), format!("internal error: the verifier panicked: {panic}"))])
-            }
+            Err(panic) => Err(vec![Diagnostic::error(
+                ir.loc(op),
+                format!("internal error: the verifier panicked: {panic}"),
+            )]),
         }
     }
 
     /// The ops directly nested in `op` on which `pm` must run; errors for ops that match a
     /// named anchor but cannot be scheduled.
-    fn nested_targets(&mut self, pm: &OpPassManager, ir: &Ir, op: OpId) -> Result<Vec<OpId>, Failed> {
+    fn nested_targets(
+        &mut self,
+        pm: &OpPassManager,
+        ir: &Ir,
+        op: OpId,
+    ) -> Result<Vec<OpId>, Failed> {
         let mut targets = Vec::new();
         for &r in ir.regions(op) {
             for &b in ir.region_blocks(r) {
@@ -468,9 +559,9 @@ impl<'a> Exec<'a> {
                     let def = self.ctx.op_def(ir.op_name(child));
                     let problem = match def {
                         None => Some("trying to schedule a pass on an unregistered operation"),
-                        Some(d) if !d.has(Traits::ISOLATED_FROM_ABOVE) => {
-                            Some("trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'")
-                        }
+                        Some(d) if !d.has(Traits::ISOLATED_FROM_ABOVE) => Some(
+                            "trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'",
+                        ),
                         Some(_) => None,
                     };
                     match (problem, &pm.anchor) {
@@ -493,8 +584,14 @@ impl<'a> Exec<'a> {
         let timer_name = format!("'{}' Pipeline", pm.anchor.name());
         let outer_timer = std::mem::replace(&mut self.timer, TimingNode::new(timer_name.clone()));
         let start = Instant::now();
-        let parallel = self.config.threading && targets.len() > 1 && targets.iter().all(|&t| reads_only_own_operands(ir, t));
-        let result = if parallel { self.run_parallel(pm, ir, &targets) } else { self.run_sequential(pm, ir, &targets) };
+        let parallel = self.config.threading
+            && targets.len() > 1
+            && targets.iter().all(|&t| is_self_contained(ir, t));
+        let result = if parallel {
+            self.run_parallel(pm, ir, &targets)
+        } else {
+            self.run_sequential(pm, ir, &targets)
+        };
         let mut pipeline_timer = std::mem::replace(&mut self.timer, outer_timer);
         if self.config.timing {
             // Wall time is the real elapsed time; user time sums the workers' times.
@@ -508,14 +605,24 @@ impl<'a> Exec<'a> {
         result
     }
 
-    fn run_sequential(&mut self, pm: &OpPassManager, ir: &mut Ir, targets: &[OpId]) -> Result<(), Failed> {
+    fn run_sequential(
+        &mut self,
+        pm: &OpPassManager,
+        ir: &mut Ir,
+        targets: &[OpId],
+    ) -> Result<(), Failed> {
         for &t in targets {
             self.run_manager(pm, ir, t, false)?;
         }
         Ok(())
     }
 
-    fn run_parallel(&mut self, pm: &OpPassManager, ir: &mut Ir, targets: &[OpId]) -> Result<(), Failed> {
+    fn run_parallel(
+        &mut self,
+        pm: &OpPassManager,
+        ir: &mut Ir,
+        targets: &[OpId],
+    ) -> Result<(), Failed> {
         let (ctx, config) = (self.ctx, self.config);
         let shared: &Ir = ir;
         let results: Vec<WorkerResult> = thread_pool().install(|| {
@@ -534,59 +641,62 @@ impl<'a> Exec<'a> {
             self.failures.extend(r.failures);
             self.timer.merge(r.timer);
             self.changed |= r.changed;
-            if r.changed && !r.panicked {
-                if let Err(msg) = instrument::catch_panic(|| copy_back(ir, r.detached)) {
-                    self.error(Diagnostic::error(
-                        ctx.unknown_loc(),
-                        format!("internal error: copying a function back after a parallel pass run failed: {msg}"),
-                    ));
-                    ok = false;
-                }
+            if r.changed
+                && !r.panicked
+                && let Err(msg) = instrument::catch_panic(|| copy_back(ir, r.detached))
+            {
+                self.error(Diagnostic::error(
+                    ctx.unknown_loc(),
+                    format!("internal error: copying a function back after a parallel pass run failed: {msg}"),
+                ));
+                ok = false;
             }
         }
         if ok { Ok(()) } else { Err(Failed) }
     }
 }
 
-/// True if every operand inside `op`'s regions is defined inside `op` (its own operands may
-/// come from outside): the subtree can then be copied into another `Ir` on its own.
-fn reads_only_own_operands(ir: &Ir, op: OpId) -> bool {
-    ir.walk(op, WalkOrder::PreOrder, |o| {
-        if o == op {
-            return WalkResult::Advance;
-        }
-        for i in 0..ir.num_operands(o) {
-            let v = ir.operand(o, i);
-            let inside = match ir.value_def(v) {
-                ValueDef::OpResult { op: def, .. } => ir.is_ancestor(op, def) && def != op,
-                ValueDef::BlockArg { block, .. } => ir.block_parent_op(block).is_some_and(|p| ir.is_ancestor(op, p)),
-                ValueDef::Placeholder => false,
-            };
-            if !inside {
-                return WalkResult::Interrupt;
+/// True if `op` has no operands and every operand inside it is defined inside it: the
+/// subtree can then be copied into another `Ir` on its own and verified there. (An isolated
+/// op with operands runs in place: in a copy its operands would have no definition.)
+fn is_self_contained(ir: &Ir, op: OpId) -> bool {
+    ir.num_operands(op) == 0
+        && ir.walk(op, WalkOrder::PreOrder, |o| {
+            for i in 0..ir.num_operands(o) {
+                let v = ir.operand(o, i);
+                let inside = match ir.value_def(v) {
+                    ValueDef::OpResult { op: def, .. } => ir.is_ancestor(op, def) && def != op,
+                    ValueDef::BlockArg { block, .. } => ir
+                        .block_parent_op(block)
+                        .is_some_and(|p| ir.is_ancestor(op, p)),
+                    ValueDef::Placeholder => false,
+                };
+                if !inside {
+                    return WalkResult::Interrupt;
+                }
             }
-        }
-        WalkResult::Advance
-    })
+            WalkResult::Advance
+        })
 }
 
-/// Copies `op` into a fresh `Ir`, its operands replaced by placeholders.
+/// Copies a self-contained op into a fresh `Ir`.
 fn detach_copy(ir: &Ir, op: OpId) -> Detached {
     let mut copy = Ir::new();
-    let mut map = IrMapping::new();
-    let mut operands = Vec::new();
-    for i in 0..ir.num_operands(op) {
-        let v = ir.operand(op, i);
-        let p = copy.create_placeholder(ir.value_type(v));
-        map.map_value(v, p);
-        operands.push((p, v));
+    let new_op = ir.clone_op_into(op, &mut copy, &mut IrMapping::new());
+    Detached {
+        original: op,
+        ir: copy,
+        op: new_op,
     }
-    let new_op = ir.clone_op_into(op, &mut copy, &mut map);
-    Detached { original: op, ir: copy, op: new_op, operands }
 }
 
 /// Runs `pm` on a detached copy (on a worker thread).
-fn run_detached(ctx: &Context, config: &PassManagerConfig, pm: &OpPassManager, mut d: Detached) -> WorkerResult {
+fn run_detached(
+    ctx: &Context,
+    config: &PassManagerConfig,
+    pm: &OpPassManager,
+    mut d: Detached,
+) -> WorkerResult {
     let mut exec = Exec::new(ctx, config);
     let before = instrument::fingerprint(&d.ir, d.op);
     let start = Instant::now();
@@ -595,24 +705,34 @@ fn run_detached(ctx: &Context, config: &PassManagerConfig, pm: &OpPassManager, m
     let (ok, panicked) = match run {
         Ok(ok) => (ok, false),
         Err(msg) => {
-            exec.error(Diagnostic::error(ctx.unknown_loc(), format!("internal error: a pass pipeline panicked: {msg}")));
+            exec.error(Diagnostic::error(
+                ctx.unknown_loc(),
+                format!("internal error: a pass pipeline panicked: {msg}"),
+            ));
             (false, true)
         }
     };
     let panicked = panicked || exec.panicked;
-    let changed = !panicked && (exec.changed || !d.ir.is_live_op(d.op) || instrument::fingerprint(&d.ir, d.op) != before);
+    let changed = !panicked
+        && (exec.changed
+            || !d.ir.is_live_op(d.op)
+            || instrument::fingerprint(&d.ir, d.op) != before);
     exec.timer.user = elapsed;
     exec.timer.wall = std::time::Duration::ZERO;
-    WorkerResult { detached: d, ok, panicked, changed, log: exec.log, failures: exec.failures, timer: exec.timer }
+    WorkerResult {
+        detached: d,
+        ok,
+        panicked,
+        changed,
+        log: exec.log,
+        failures: exec.failures,
+        timer: exec.timer,
+    }
 }
 
 /// Replaces the original op by the (changed) copy.
 fn copy_back(ir: &mut Ir, d: Detached) {
-    let mut map = IrMapping::new();
-    for &(placeholder, original) in &d.operands {
-        map.map_value(placeholder, original);
-    }
-    let new_op = d.ir.clone_op_into(d.op, ir, &mut map);
+    let new_op = d.ir.clone_op_into(d.op, ir, &mut IrMapping::new());
     ir.insert_op_before(d.original, new_op);
     let new_results: Vec<Value> = ir.results(new_op).to_vec();
     if new_results.len() == ir.num_results(d.original) {

@@ -46,7 +46,10 @@ impl PassInfo {
 
 impl std::fmt::Debug for PassInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PassInfo").field("name", &self.name).field("anchor", &self.anchor).finish()
+        f.debug_struct("PassInfo")
+            .field("name", &self.name)
+            .field("anchor", &self.anchor)
+            .finish()
     }
 }
 
@@ -63,13 +66,22 @@ pub struct PassOutcome {
 
 impl PassOutcome {
     pub fn changed() -> Self {
-        PassOutcome { changed: true, diagnostics: Vec::new() }
+        PassOutcome {
+            changed: true,
+            diagnostics: Vec::new(),
+        }
     }
     pub fn unchanged() -> Self {
-        PassOutcome { changed: false, diagnostics: Vec::new() }
+        PassOutcome {
+            changed: false,
+            diagnostics: Vec::new(),
+        }
     }
     pub fn from_changed(changed: bool) -> Self {
-        PassOutcome { changed, diagnostics: Vec::new() }
+        PassOutcome {
+            changed,
+            diagnostics: Vec::new(),
+        }
     }
     /// Adds a diagnostic (a warning or remark; an error fails the pass).
     pub fn with_diagnostic(mut self, d: Diagnostic) -> Self {
