@@ -6,7 +6,7 @@
 //! stderr. The returned bool is overall success (exit status 0).
 
 use crate::cli::Options;
-use crate::standins;
+use crate::services;
 use fuser_ir::diag::{SourceFile, SourceMgr, render};
 use fuser_ir::pass::adapters::{self, IrPrintFlags};
 use fuser_ir::pass::{
@@ -120,7 +120,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
 
 /// Parses, verifies, runs and prints one buffer; returns success.
 fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, output: &mut String) -> bool {
-    let ctx = Context::new(standins::dialect_registry());
+    let ctx = Context::new(services::dialect_registry());
     ctx.set_allow_unregistered(opts.allow_unregistered);
     let mut sources = SourceMgr::new();
     sources.add(source.clone());
@@ -135,7 +135,7 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, outp
         }
     };
 
-    let parsed = standins::parse_source(&ctx, &source).and_then(|(ir, op)| match adapters::verify_op(&ctx, &ir, op) {
+    let parsed = services::parse_source(&ctx, &source).and_then(|(ir, op)| match adapters::verify_op(&ctx, &ir, op) {
         Ok(()) => Ok((ir, op)),
         Err(errors) => Err(errors),
     });

@@ -8,7 +8,7 @@
 
 mod cli;
 mod driver;
-mod standins;
+mod services;
 
 use cli::Command;
 
@@ -51,14 +51,14 @@ fn install_panic_hook() {
 }
 
 fn run(args: &[String]) -> bool {
-    let passes = standins::pass_registry();
+    let passes = services::pass_registry();
     match cli::parse_args(args, &passes, TOOL) {
         Err(message) => {
             eprintln!("{message}");
             false
         }
         Ok(Command::Help) => {
-            let ctx_registry = standins::dialect_registry();
+            let ctx_registry = services::dialect_registry();
             let dialects: Vec<&str> = ctx_registry.dialects().iter().map(|d| d.namespace).collect();
             print!("{}", cli::help_text(TOOL, &dialects, &passes));
             true
