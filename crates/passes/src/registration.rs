@@ -21,17 +21,17 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
 // ----- canonicalize ---------------------------------------------------------------------------
 
 static REGION_SIMPLIFY_CASES: &[EnumCase] = &[
-    EnumCase { name: "disabled", description: "Don't run any control-flow simplification." },
-    EnumCase { name: "normal", description: "Perform simple control-flow simplifications (e.g. dead args elimination)." },
-    EnumCase { name: "aggressive", description: "Perform aggressive control-flow simplification (e.g. block merging)." },
+    EnumCase { name: "disabled", description: "Leave blocks and control flow alone." },
+    EnumCase { name: "normal", description: "Erase unreachable blocks and dead ops after each iteration." },
+    EnumCase { name: "aggressive", description: "Like normal (identical-block merging is not implemented yet)." },
 ];
 
 static CANONICALIZE_OPTIONS: &[OptionDef] = &[
-    OptionDef::new("max-iterations", OptionType::Int, "10", "Max. iterations between applying patterns / simplifying regions"),
-    OptionDef::new("max-num-rewrites", OptionType::Int, "-1", "Max. number of pattern rewrites within an iteration"),
-    OptionDef::new("region-simplify", OptionType::Enum(REGION_SIMPLIFY_CASES), "normal", "Perform control flow optimizations to the region tree"),
-    OptionDef::new("test-convergence", OptionType::Bool, "false", "Test only: Fail pass on non-convergence to detect cyclic pattern"),
-    OptionDef::new("top-down", OptionType::Bool, "true", "Seed the worklist in general top-down order"),
+    OptionDef::new("max-iterations", OptionType::Int, "10", "Rounds of pattern application and region simplification before giving up (-1: no limit)"),
+    OptionDef::new("max-num-rewrites", OptionType::Int, "-1", "Pattern applications allowed in one round (-1: no limit)"),
+    OptionDef::new("region-simplify", OptionType::Enum(REGION_SIMPLIFY_CASES), "normal", "How much block-level simplification to do between rounds"),
+    OptionDef::new("test-convergence", OptionType::Bool, "false", "Fail when no fixpoint is reached within max-iterations (finds patterns that undo each other)"),
+    OptionDef::new("top-down", OptionType::Bool, "true", "Visit ops in program order when filling the worklist (false: reverse order)"),
 ];
 
 /// `canonicalize`.
