@@ -74,6 +74,9 @@ impl Aliases {
     }
 
     fn mark_non_deferrable(&mut self, idx: u32) {
+        if !self.entries[idx as usize].deferrable {
+            return;
+        }
         let mut stack = vec![idx];
         while let Some(i) = stack.pop() {
             let e = &mut self.entries[i as usize];
@@ -306,7 +309,8 @@ impl Printer<'_> {
         }
         // Registered ops report their properties among their attributes (sorted by name);
         // the properties of unregistered ops are not visited.
-        let registered = ctx.op_def(ir.op_name(op)).is_some();
+        let def = self.op_names.def(ctx, ir.op_name(op));
+        let registered = self.inherent_names(op, def).is_some();
         match ir.props(op) {
             Some(props) if registered && !ctx.dict_entries(props).is_empty() => {
                 let mut all: Vec<(&str, Attr)> = ctx

@@ -138,7 +138,7 @@ impl Printer<'_> {
                 }
                 self.push_char('>');
             }
-            AttrKind::Opaque { dialect, body, .. } => push_dialect_symbol(&mut self.out, '#', dialect, body),
+            AttrKind::Opaque { dialect, body, pretty } => push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty),
             AttrKind::UnknownLoc
             | AttrKind::FileLineColLoc { .. }
             | AttrKind::NameLoc { .. }

@@ -15,9 +15,9 @@
 //!
 //! Assumptions about the stored IR (what the parser produces): opaque dialect attributes and
 //! types keep their symbol data verbatim in `body` (`params<1, 2>` for `#fz.params<1, 2>`,
-//! `"x y"` with its quotes for `#fz<"x y">`); the printer picks the pretty or the `<...>` form
-//! itself, as MLIR does, so `#fz<abc>` prints as `#fz.abc`. Affine maps and integer sets hold
-//! MLIR's canonical text.
+//! `"x y"` with its quotes for `#fz<"x y">`) and `pretty` says which form prints
+//! (`#fz.body` or `#fz<body>`), decided with MLIR's rule ([`is_simple_dialect_body`]), so
+//! `#fz<abc>` prints as `#fz.abc`. Affine maps and integer sets hold MLIR's canonical text.
 //!
 //! Performance: names live in dense vectors indexed by value and block slots, type strings and
 //! attribute dictionaries are printed once per print and cached, and everything is appended to
@@ -38,6 +38,7 @@ use crate::context::Context;
 use crate::ir::{Ir, OpId};
 use crate::types::Type;
 use names::Names;
+pub use state::is_simple_dialect_body;
 use state::{Flags, Printer};
 
 /// What to print (mlir-opt's printing flags).
@@ -59,7 +60,8 @@ pub struct PrintOptions {
 /// the deferred location aliases and one more newline.
 pub fn print_module(ctx: &Context, ir: &Ir, op: OpId, opts: &PrintOptions) -> String {
     let mut p = Printer::new(ctx, ir, Flags::from_options(opts));
-    p.names = Names::compute(ctx, ir, op, opts.generic, !opts.generic);
+    p.out.reserve(ir.num_ops() * 64);
+    p.names = Names::compute(ctx, ir, op, opts.generic, !opts.generic, &mut p.op_names);
     if opts.local_scope {
         p.print_full_op(op);
         p.push_char('\n');
@@ -89,7 +91,7 @@ pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
             None => break,
         }
     }
-    p.names = Names::compute(ctx, ir, root, true, false);
+    p.names = Names::compute(ctx, ir, root, true, false, &mut p.op_names);
     p.print_operation(op);
     p.out
 }

@@ -18,7 +18,7 @@
 //! Storage is dense (`Vec`s indexed by `Value::index()` and `BlockId::index()`) so the hot
 //! printing path does no hashing for names.
 
-use super::state::push_u64;
+use super::state::{push_u64, OpNameCache};
 use crate::context::Context;
 use crate::ir::{BlockId, Ir, OpId, RegionId, Value, ValueDef};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -81,25 +81,37 @@ impl UsedNames {
 /// The numbering walk.
 struct Numberer<'a, 'n> {
     ctx: &'a Context,
+    op_names: &'n mut OpNameCache,
     ir: &'a Ir,
     names: &'n mut Names,
     counters: Counters,
     used: UsedNames,
     /// Use result-name hooks (custom form only).
     custom: bool,
+    /// Regions of the ops numbered since the last clear (to number after their parent region).
+    nested: Vec<RegionId>,
 }
 
 impl Names {
     /// Numbers every value and block under `root` (including `root`'s results).
     /// `unique`: never restart counters in nested regions (the generic form).
     /// `custom`: ask registered ops for result names.
-    pub fn compute(ctx: &Context, ir: &Ir, root: OpId, unique: bool, custom: bool) -> Names {
+    pub fn compute(ctx: &Context, ir: &Ir, root: OpId, unique: bool, custom: bool, op_names: &mut OpNameCache) -> Names {
         let mut names = Names {
             values: vec![UNSET; ir.value_index_bound()],
             blocks: vec![0; ir.block_index_bound()],
             ..Names::default()
         };
-        let mut n = Numberer { ctx, ir, names: &mut names, counters: Counters::default(), used: UsedNames::default(), custom };
+        let mut n = Numberer {
+            ctx,
+            op_names,
+            ir,
+            names: &mut names,
+            counters: Counters::default(),
+            used: UsedNames::default(),
+            custom,
+            nested: Vec::new(),
+        };
         n.used.push_scope();
         let mut stack: Vec<(RegionId, Counters, usize)> = Vec::new();
         for &r in ir.regions(root) {
@@ -114,14 +126,11 @@ impl Names {
                 n.used.pop_scope();
             }
             n.used.push_scope();
+            n.nested.clear();
             n.number_region(region);
             let depth = n.used.depth();
-            for &b in ir.region_blocks(region) {
-                for op in ir.block_ops(b) {
-                    for &r in ir.regions(op) {
-                        stack.push((r, n.counters, depth));
-                    }
-                }
+            for &r in &n.nested {
+                stack.push((r, n.counters, depth));
             }
         }
         names
@@ -232,14 +241,15 @@ impl Numberer<'_, '_> {
 
     fn number_op(&mut self, op: OpId) {
         let ir = self.ir;
+        self.nested.extend_from_slice(ir.regions(op));
         for &succ in ir.successors(op) {
             if let Some(pred) = ir.op_block(op) {
                 self.names.preds.entry(succ.index()).or_default().push(pred);
             }
         }
-        let mut groups: Vec<u32> = vec![0];
+        let mut groups: smallvec::SmallVec<[u32; 2]> = smallvec::smallvec![0];
         if self.custom {
-            if let Some(hook) = self.ctx.op_def(ir.op_name(op)).and_then(|d| d.result_names) {
+            if let Some(hook) = self.op_names.def(self.ctx, ir.op_name(op)).and_then(|d| d.result_names) {
                 let mut suggested: Vec<(Value, String)> = Vec::new();
                 hook(self.ctx, ir, op, &mut |v, name| suggested.push((v, name)));
                 for (v, name) in suggested {
@@ -265,7 +275,7 @@ impl Numberer<'_, '_> {
         }
         if groups.len() != 1 {
             groups.sort_unstable();
-            self.names.groups.insert(op.index(), groups);
+            self.names.groups.insert(op.index(), groups.into_vec());
         }
     }
 

@@ -80,7 +80,7 @@ impl Printer<'_> {
     pub fn run_custom_printer(&mut self, op: OpId) -> bool {
         let (ctx, ir) = (self.ctx, self.ir);
         let name = ctx.op_name_str(ir.op_name(op));
-        let def = ctx.op_def(ir.op_name(op));
+        let def = self.op_names.def(ctx, ir.op_name(op));
         let hook = match def {
             Some(d) => d.print,
             None => None,
@@ -141,7 +141,7 @@ impl Printer<'_> {
     /// The generic form.
     pub fn print_generic(&mut self, op: OpId) {
         let (ctx, ir) = (self.ctx, self.ir);
-        super::state::push_quoted(&mut self.out, ctx.op_name_str(ir.op_name(op)).as_bytes());
+        self.out.push_str(self.op_names.quoted(ctx, ir.op_name(op)));
         self.push_char('(');
         for i in 0..ir.num_operands(op) {
             if i > 0 {
@@ -161,7 +161,7 @@ impl Printer<'_> {
             }
             self.push_char(']');
         }
-        let def = ctx.op_def(ir.op_name(op));
+        let def = self.op_names.def(ctx, ir.op_name(op));
         let (props, attrs) = self.generic_props_and_attrs(op, def);
         if let Some(p) = props {
             self.push(" <");
@@ -210,19 +210,30 @@ impl Printer<'_> {
     fn generic_props_and_attrs(&self, op: OpId, def: Option<&'static OpDef>) -> (Option<Attr>, Attr) {
         let (ctx, ir) = (self.ctx, self.ir);
         let attrs = ir.attrs(op);
-        match (ir.props(op), def) {
-            (Some(p), None) => (Some(p), attrs),
-            (Some(p), Some(_)) => ((!ctx.dict_entries(p).is_empty()).then_some(p), attrs),
-            (None, Some(d)) if !d.properties.is_empty() => {
+        let inherent = self.inherent_names(op, def);
+        match ir.props(op) {
+            Some(p) if inherent.is_none() => (Some(p), attrs),
+            Some(p) => ((!ctx.dict_entries(p).is_empty()).then_some(p), attrs),
+            None => {
+                let Some(names) = inherent.filter(|n| !n.is_empty()) else { return (None, attrs) };
                 let entries = ctx.dict_entries(attrs);
-                if !entries.iter().any(|(k, _)| d.properties.contains(&ctx.ident_str(*k))) {
+                if !entries.iter().any(|(k, _)| names.contains(&ctx.ident_str(*k))) {
                     return (None, attrs);
                 }
                 let (props, rest): (Vec<_>, Vec<_>) =
-                    entries.iter().copied().partition(|(k, _)| d.properties.contains(&ctx.ident_str(*k)));
+                    entries.iter().copied().partition(|(k, _)| names.contains(&ctx.ident_str(*k)));
                 (Some(ctx.dictionary(props)), ctx.dictionary(rest))
             }
-            _ => (None, attrs),
+        }
+    }
+
+    /// The property names of a registered op (`None` for an unregistered op). An unregistered
+    /// `builtin.module` is treated as MLIR's: `sym_name` and `sym_visibility` are properties.
+    pub fn inherent_names(&self, op: OpId, def: Option<&'static OpDef>) -> Option<&'static [&'static str]> {
+        match def {
+            Some(d) => Some(d.properties),
+            None if self.ctx.op_name_str(self.ir.op_name(op)) == BUILTIN_MODULE => Some(&["sym_name", "sym_visibility"]),
+            None => None,
         }
     }
 
@@ -252,11 +263,11 @@ impl Printer<'_> {
     }
 
     /// The dialect whose prefix ops directly in `r` may omit.
-    fn region_default_dialect(&self, r: RegionId) -> &'static str {
+    fn region_default_dialect(&mut self, r: RegionId) -> &'static str {
         let (ctx, ir) = (self.ctx, self.ir);
         let Some(parent) = ir.region_parent(r) else { return "" };
         let name = ir.op_name(parent);
-        match ctx.op_def(name) {
+        match self.op_names.def(ctx, name) {
             Some(d) if d.default_dialect.is_some() => d.default_dialect.unwrap_or(""),
             _ if ctx.op_name_str(name) == BUILTIN_MODULE => "builtin",
             _ => "",
@@ -329,7 +340,7 @@ impl Printer<'_> {
     }
 
     /// Whether `op` is isolated from above (registered with the trait).
-    pub fn is_isolated(&self, op: OpId) -> bool {
-        self.ctx.op_def(self.ir.op_name(op)).is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
+    pub fn is_isolated(&mut self, op: OpId) -> bool {
+        self.op_names.def(self.ctx, self.ir.op_name(op)).is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
     }
 }

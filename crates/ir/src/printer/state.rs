@@ -13,7 +13,8 @@ use super::aliases::Aliases;
 use super::names::Names;
 use super::PrintOptions;
 use crate::context::Context;
-use crate::ir::{Ir, OpId};
+use crate::ir::{Ir, OpId, OpName};
+use crate::registry::OpDef;
 use rustc_hash::FxHashMap;
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
@@ -61,6 +62,8 @@ pub(crate) struct Printer<'a> {
     pub default_dialects: Vec<&'static str>,
     /// The ops whose custom printers are running (innermost last).
     pub op_stack: Vec<OpId>,
+    /// Definitions and quoted spellings of op names.
+    pub op_names: OpNameCache,
     /// Printed text of each type, by type number.
     pub type_cache: Vec<Option<Box<str>>>,
     /// Printed text of non-empty dictionary attributes, by attribute number.
@@ -80,6 +83,7 @@ impl<'a> Printer<'a> {
             collecting: false,
             default_dialects: vec!["builtin"],
             op_stack: Vec::new(),
+            op_names: OpNameCache::default(),
             type_cache: Vec::new(),
             dict_cache: FxHashMap::default(),
         }
@@ -120,6 +124,35 @@ impl<'a> Printer<'a> {
     }
 }
 
+/// Per op name (dense by `OpName` number): its registered definition and its quoted, escaped
+/// spelling for the generic form, looked up once per print.
+#[derive(Default)]
+pub(crate) struct OpNameCache {
+    entries: Vec<Option<(Option<&'static OpDef>, Box<str>)>>,
+}
+
+impl OpNameCache {
+    fn entry(&mut self, ctx: &Context, name: OpName) -> &(Option<&'static OpDef>, Box<str>) {
+        let i = name.0 as usize;
+        if self.entries.len() <= i {
+            self.entries.resize(i + 1, None);
+        }
+        self.entries[i].get_or_insert_with(|| {
+            let mut quoted = String::new();
+            push_quoted(&mut quoted, ctx.op_name_str(name).as_bytes());
+            (ctx.op_def(name), quoted.into())
+        })
+    }
+
+    pub fn def(&mut self, ctx: &Context, name: OpName) -> Option<&'static OpDef> {
+        self.entry(ctx, name).0
+    }
+
+    pub fn quoted(&mut self, ctx: &Context, name: OpName) -> &str {
+        &self.entry(ctx, name).1
+    }
+}
+
 /// Appends the decimal digits of `n`.
 pub(crate) fn push_u64(out: &mut String, mut n: u64) {
     let mut buf = [0u8; 20];
@@ -132,8 +165,9 @@ pub(crate) fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    // The buffer holds ASCII digits only.
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+    for &d in &buf[i..] {
+        out.push(d as char);
+    }
 }
 
 /// MLIR's bare identifier test for attribute names and symbol names:
@@ -189,12 +223,13 @@ pub(crate) fn push_symbol(out: &mut String, s: &str) {
     push_keyword_or_string(out, s);
 }
 
-/// A dialect attribute or type we keep as text: `#dialect.body` when the body is simple
-/// enough (an identifier, optionally followed by one `<...>` group), else `#dialect<body>`.
-pub(crate) fn push_dialect_symbol(out: &mut String, prefix: char, dialect: &str, body: &str) {
+/// A dialect attribute or type we keep as text: `#dialect.body` in the pretty form, else
+/// `#dialect<body>`. The parser decides `pretty` with MLIR's rule ([`is_simple_dialect_body`]
+/// of the symbol data) and may append a ` : type` suffix to a pretty body.
+pub(crate) fn push_dialect_symbol(out: &mut String, prefix: char, dialect: &str, body: &str, pretty: bool) {
     out.push(prefix);
     out.push_str(dialect);
-    if is_simple_dialect_body(body) {
+    if pretty {
         out.push('.');
         out.push_str(body);
     } else {
@@ -204,7 +239,9 @@ pub(crate) fn push_dialect_symbol(out: &mut String, prefix: char, dialect: &str,
     }
 }
 
-fn is_simple_dialect_body(body: &str) -> bool {
+/// MLIR's test for the pretty dialect-symbol form: an identifier (letters, digits, `.`, `_`,
+/// starting with a letter), optionally followed by one `<...>` group.
+pub fn is_simple_dialect_body(body: &str) -> bool {
     let b = body.as_bytes();
     match b.first() {
         Some(c) if c.is_ascii_alphabetic() => {}
@@ -238,12 +275,14 @@ mod tests {
 
     #[test]
     fn dialect_symbols() {
+        assert!(is_simple_dialect_body("abc"));
+        assert!(is_simple_dialect_body("a.b<1>"));
+        assert!(!is_simple_dialect_body("\"x y\""));
+        assert!(!is_simple_dialect_body("9x"));
         let mut s = String::new();
-        push_dialect_symbol(&mut s, '#', "fz", "abc");
-        push_dialect_symbol(&mut s, '#', "fz", "\"x y\"");
-        push_dialect_symbol(&mut s, '!', "fz", "a.b<1>");
-        push_dialect_symbol(&mut s, '!', "fz", "q<2> : i32");
-        assert_eq!(s, "#fz.abc#fz<\"x y\">!fz.a.b<1>!fz<q<2> : i32>");
+        push_dialect_symbol(&mut s, '#', "fz", "typed<1> : i32", true);
+        push_dialect_symbol(&mut s, '!', "fz", "\"x y\"", false);
+        assert_eq!(s, "#fz.typed<1> : i32!fz<\"x y\">");
     }
 
     #[test]

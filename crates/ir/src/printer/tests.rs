@@ -487,7 +487,7 @@ fn scalar_attributes() {
         ("m", ctx.type_attr(ctx.function_type(vec![ctx.integer_type(32)], vec![ctx.function_type(vec![], vec![])]))),
         ("n", ctx.intern_attr(AttrKind::Strided { strides: vec![DYNAMIC, 1], offset: 0 })),
         ("o", ctx.intern_attr(AttrKind::Strided { strides: vec![4], offset: DYNAMIC })),
-        ("p", ctx.intern_attr(AttrKind::Opaque { dialect: "fz".into(), body: "abc".into(), pretty: false })),
+        ("p", ctx.intern_attr(AttrKind::Opaque { dialect: "fz".into(), body: "abc".into(), pretty: true })),
         ("q", ctx.intern_attr(AttrKind::Opaque { dialect: "fz".into(), body: "\"x y\"".into(), pretty: false })),
         ("r", ctx.dictionary(vec![(ctx.ident("1a"), ctx.int_attr(ctx.i64_type(), 1)), (ctx.ident("flag"), ctx.unit_attr())])),
         ("s", ctx.intern_attr(AttrKind::DenseArray { elem: ctx.integer_type(32), data: DenseArrayData::Int(vec![-1, 0, 1]) })),
@@ -541,7 +541,7 @@ fn types() {
         (ctx.intern_type(TypeKind::Tuple(vec![])), "tuple<>"),
         (ctx.function_type(vec![], vec![]), "() -> ()"),
         (ctx.function_type(vec![i8t], vec![i8t, f32t]), "(i8) -> (i8, f32)"),
-        (ctx.intern_type(TypeKind::Opaque { dialect: "fz".into(), body: "abc".into(), pretty: false }), "!fz.abc"),
+        (ctx.intern_type(TypeKind::Opaque { dialect: "fz".into(), body: "abc".into(), pretty: true }), "!fz.abc"),
         (ctx.intern_type(TypeKind::Opaque { dialect: "fz".into(), body: "\"\"".into(), pretty: false }), "!fz<\"\">"),
     ];
     for (t, want) in cases {

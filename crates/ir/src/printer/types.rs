@@ -100,8 +100,8 @@ impl Printer<'_> {
                 self.print_memory_space(*memory_space);
                 self.push_char('>');
             }
-            TypeKind::Opaque { dialect, body, .. } => {
-                push_dialect_symbol(&mut self.out, '!', dialect, body);
+            TypeKind::Opaque { dialect, body, pretty } => {
+                push_dialect_symbol(&mut self.out, '!', dialect, body, *pretty);
             }
         }
     }
