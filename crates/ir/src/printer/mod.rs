@@ -56,13 +56,19 @@ pub struct PrintOptions {
 }
 
 /// Prints `op` (normally the top-level module) exactly as `mlir-opt` prints a whole file:
-/// alias definitions that must come first, the op, a newline, then (unless `local_scope`)
-/// the deferred location aliases and one more newline.
+/// alias definitions that must come first, the op, a newline, then the deferred location
+/// aliases and one more newline.
+///
+/// Like MLIR's `Operation::print`, an op nested in another one, or any op with `local_scope`,
+/// prints on its own without aliases, followed by one newline; its values are numbered from
+/// the closest enclosing op that is isolated from above (`local_scope`) or from the outermost
+/// op, so that the numbers match those of the enclosing printout.
 pub fn print_module(ctx: &Context, ir: &Ir, op: OpId, opts: &PrintOptions) -> String {
     let mut p = Printer::new(ctx, ir, Flags::from_options(opts));
     p.out.reserve(ir.num_ops() * 64);
-    p.names = Names::compute(ctx, ir, op, opts.generic, !opts.generic, &mut p.op_names);
-    if opts.local_scope {
+    let root = p.numbering_root(op, opts.local_scope);
+    p.names = Names::compute(ctx, ir, root, opts.generic, !opts.generic, &mut p.op_names);
+    if opts.local_scope || ir.parent_op(op).is_some() {
         p.print_full_op(op);
         p.push_char('\n');
         return p.out;
@@ -84,13 +90,7 @@ pub fn print_module(ctx: &Context, ir: &Ir, op: OpId, opts: &PrintOptions) -> St
 pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
     let flags = Flags { generic: true, debug_info: false, elide_limit: Some(16) };
     let mut p = Printer::new(ctx, ir, flags);
-    let mut root = op;
-    while !p.is_isolated(root) {
-        match ir.parent_op(root) {
-            Some(parent) => root = parent,
-            None => break,
-        }
-    }
+    let root = p.numbering_root(op, true);
     p.names = Names::compute(ctx, ir, root, true, false, &mut p.op_names);
     p.print_operation(op);
     p.out

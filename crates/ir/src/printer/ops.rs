@@ -339,6 +339,21 @@ impl Printer<'_> {
         }
     }
 
+    /// The op values are numbered from when printing `op`: with `local_scope`, the closest
+    /// ancestor-or-self isolated from above; otherwise (or when there is none) the outermost.
+    pub fn numbering_root(&mut self, op: OpId, local_scope: bool) -> OpId {
+        let mut root = op;
+        loop {
+            if local_scope && self.is_isolated(root) {
+                return root;
+            }
+            match self.ir.parent_op(root) {
+                Some(parent) => root = parent,
+                None => return root,
+            }
+        }
+    }
+
     /// Whether `op` is isolated from above (registered with the trait).
     pub fn is_isolated(&mut self, op: OpId) -> bool {
         self.op_names.def(self.ctx, self.ir.op_name(op)).is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))

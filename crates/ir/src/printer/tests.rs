@@ -769,6 +769,33 @@ fn custom_printers_names_and_default_dialect() {
 }
 
 #[test]
+fn nested_op_prints_alone_numbered_from_isolated_parent() {
+    let mut b = tst_builder();
+    let i32t = b.i(32);
+    let top = b.op("fz.top", &[], &[i32t]);
+    let entry = b.ir.create_block(&[i32t]);
+    let arg = b.ir.block_args(entry)[0];
+    let x = b.op("fz.x", &[arg], &[i32t]);
+    let inner_blk = b.ir.create_block(&[i32t]);
+    let inner_r = b.region(&[inner_blk]);
+    let r = b.op_full("fz.r", &[], &[], &[], vec![inner_r], vec![]);
+    let ret = b.op("tst.ret", &[b.res(x, 0)], &[]);
+    for op in [x, r, ret] {
+        b.ir.append_op(entry, op);
+    }
+    let body = b.region(&[entry]);
+    let f = b.op_full("tst.func", &[], &[], &[("sym_name", b.ctx.string_attr("f"))], vec![body], vec![]);
+    let _m = b.module(&[top, f]);
+    // What mlir-opt prints for `--mlir-print-ir-after` on a function (local scope).
+    let opts = PrintOptions { generic: true, local_scope: true, ..Default::default() };
+    let want = "\"tst.func\"() ({\n^bb0(%arg0: i32):\n  %0 = \"fz.x\"(%arg0) : (i32) -> i32\n  \"fz.r\"() ({\n  ^bb0(%arg1: i32):\n  }) : () -> ()\n  \"tst.ret\"(%0) : (i32) -> ()\n}) {sym_name = \"f\"} : () -> ()\n";
+    assert_eq!(print_module(&b.ctx, &b.ir, f, &opts), want);
+    // Without local scope, numbers come from the whole module.
+    let opts = PrintOptions { generic: true, ..Default::default() };
+    assert!(print_module(&b.ctx, &b.ir, f, &opts).contains("%1 = \"fz.x\"(%arg0)"));
+}
+
+#[test]
 fn diagnostic_elides_large_dense() {
     let mut b = B::new();
     let i32t = b.i(32);
