@@ -90,8 +90,9 @@ impl Aliases {
 
     /// Sorts the entries and assigns the final names.
     pub fn finalize(&mut self) {
-        let mut order: Vec<u32> =
-            (0..self.entries.len() as u32).filter(|&i| self.entries[i as usize].base.is_some()).collect();
+        let mut order: Vec<u32> = (0..self.entries.len() as u32)
+            .filter(|&i| self.entries[i as usize].base.is_some())
+            .collect();
         order.sort_by(|&a, &b| {
             let (ea, eb) = (&self.entries[a as usize], &self.entries[b as usize]);
             let is_type = |e: &Entry| matches!(e.key, Key::Type(_));
@@ -115,7 +116,11 @@ impl Aliases {
                     0
                 }
             };
-            let sigil = if matches!(e.key, Key::Type(_)) { '!' } else { '#' };
+            let sigil = if matches!(e.key, Key::Type(_)) {
+                '!'
+            } else {
+                '#'
+            };
             let mut name = format!("{sigil}{base}");
             if n > 0 {
                 if base.ends_with(|c: char| c.is_ascii_digit()) {
@@ -133,7 +138,11 @@ impl Aliases {
     fn definitions(&self) -> impl Iterator<Item = (Key, &str, bool)> + '_ {
         self.ordered.iter().map(|&i| {
             let e = &self.entries[i as usize];
-            (e.key, self.names[i as usize].as_deref().unwrap_or(""), e.deferrable)
+            (
+                e.key,
+                self.names[i as usize].as_deref().unwrap_or(""),
+                e.deferrable,
+            )
         })
     }
 }
@@ -167,9 +176,12 @@ impl Printer<'_> {
         let idx = self.push_entry(Key::Type(t), base, deferrable);
         *slot(&mut self.aliases.type_entry, t.as_u32()) = idx;
         let mut children = Vec::new();
-        let visit_t = |p: &mut Self, c: Type, ch: &mut Vec<(u32, u32)>| ch.push(p.visit_type(c, deferrable));
+        let visit_t =
+            |p: &mut Self, c: Type, ch: &mut Vec<(u32, u32)>| ch.push(p.visit_type(c, deferrable));
         match kind {
-            TypeKind::Complex(e) | TypeKind::UnrankedTensor { elem: e } => visit_t(self, *e, &mut children),
+            TypeKind::Complex(e) | TypeKind::UnrankedTensor { elem: e } => {
+                visit_t(self, *e, &mut children)
+            }
             TypeKind::Tuple(ts) => {
                 for &c in ts {
                     visit_t(self, c, &mut children);
@@ -187,7 +199,12 @@ impl Printer<'_> {
                 }
             }
             TypeKind::Vector { elem, .. } => visit_t(self, *elem, &mut children),
-            TypeKind::MemRef { elem, layout, memory_space, .. } => {
+            TypeKind::MemRef {
+                elem,
+                layout,
+                memory_space,
+                ..
+            } => {
                 visit_t(self, *elem, &mut children);
                 if let Some(l) = layout.filter(|&l| !self.is_identity_layout(l)) {
                     children.push(self.visit_attr(l, deferrable));
@@ -243,8 +260,12 @@ impl Printer<'_> {
             AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => {
                 children.push(self.visit_type(*ty, deferrable));
             }
-            AttrKind::String { ty: Some(ty), .. } => children.push(self.visit_type(*ty, deferrable)),
-            AttrKind::NameLoc { child: Some(c), .. } if !matches!(ctx.attr_kind(*c), AttrKind::UnknownLoc) => {
+            AttrKind::String { ty: Some(ty), .. } => {
+                children.push(self.visit_type(*ty, deferrable))
+            }
+            AttrKind::NameLoc { child: Some(c), .. }
+                if !matches!(ctx.attr_kind(*c), AttrKind::UnknownLoc) =>
+            {
                 children.push(self.visit_attr(*c, deferrable));
             }
             AttrKind::CallSiteLoc { callee, caller } => {
@@ -266,7 +287,13 @@ impl Printer<'_> {
 
     fn push_entry(&mut self, key: Key, base: Option<&'static str>, deferrable: bool) -> u32 {
         let idx = self.aliases.entries.len() as u32;
-        self.aliases.entries.push(Entry { key, base, depth: base.is_some() as u32, deferrable, children: Vec::new() });
+        self.aliases.entries.push(Entry {
+            key,
+            base,
+            depth: base.is_some() as u32,
+            deferrable,
+            children: Vec::new(),
+        });
         idx
     }
 

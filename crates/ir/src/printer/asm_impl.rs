@@ -6,7 +6,7 @@
 //! aliases are numbered in the order the custom form prints them. Region argument attributes
 //! are not visited, matching mlir-opt.
 
-use super::state::{push_symbol, Elision, Printer};
+use super::state::{Elision, Printer, push_symbol};
 use crate::asm::OpAsmPrinter;
 use crate::attrs::Attr;
 use crate::context::Context;
@@ -131,7 +131,10 @@ impl OpAsmPrinter for Printer<'_> {
     fn current_op(&self) -> OpId {
         // Hooks only run from `run_custom_printer`, which pushes the op first; calling this
         // elsewhere is a programming error.
-        *self.op_stack.last().expect("OpAsmPrinter::current_op called outside an op print hook")
+        *self
+            .op_stack
+            .last()
+            .expect("OpAsmPrinter::current_op called outside an op print hook")
     }
 }
 

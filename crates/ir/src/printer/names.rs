@@ -18,7 +18,7 @@
 //! Storage is dense (`Vec`s indexed by `Value::index()` and `BlockId::index()`) so the hot
 //! printing path does no hashing for names.
 
-use super::state::{push_u64, OpNameCache};
+use super::state::{OpNameCache, push_u64};
 use crate::context::Context;
 use crate::ir::{BlockId, Ir, OpId, RegionId, Value, ValueDef};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -96,7 +96,14 @@ impl Names {
     /// Numbers every value and block under `root` (including `root`'s results).
     /// `unique`: never restart counters in nested regions (the generic form).
     /// `custom`: ask registered ops for result names.
-    pub fn compute(ctx: &Context, ir: &Ir, root: OpId, unique: bool, custom: bool, op_names: &mut OpNameCache) -> Names {
+    pub fn compute(
+        ctx: &Context,
+        ir: &Ir,
+        root: OpId,
+        unique: bool,
+        custom: bool,
+        op_names: &mut OpNameCache,
+    ) -> Names {
         let mut names = Names {
             values: vec![UNSET; ir.value_index_bound()],
             blocks: vec![0; ir.block_index_bound()],
@@ -166,7 +173,9 @@ impl Names {
         if !ir.is_live_value(v) {
             return (v, None);
         }
-        let ValueDef::OpResult { op, index } = ir.value_def(v) else { return (v, None) };
+        let ValueDef::OpResult { op, index } = ir.value_def(v) else {
+            return (v, None);
+        };
         let n = ir.num_results(op) as u32;
         if n == 1 {
             return (v, None);
@@ -176,8 +185,15 @@ impl Names {
         };
         let pos = groups.partition_point(|&g| g <= index);
         let start = if pos == 0 { 0 } else { groups[pos - 1] };
-        let size = if pos < groups.len() { groups[pos] - start } else { n - start };
-        (ir.result(op, start as usize), (size != 1).then_some(index - start))
+        let size = if pos < groups.len() {
+            groups[pos] - start
+        } else {
+            n - start
+        };
+        (
+            ir.result(op, start as usize),
+            (size != 1).then_some(index - start),
+        )
     }
 
     /// Result-group starts of `op` (empty when all results form one group).
@@ -248,28 +264,37 @@ impl Numberer<'_, '_> {
             }
         }
         let mut groups: smallvec::SmallVec<[u32; 2]> = smallvec::smallvec![0];
-        if self.custom {
-            if let Some(hook) = self.op_names.def(self.ctx, ir.op_name(op)).and_then(|d| d.result_names) {
-                let mut suggested: Vec<(Value, String)> = Vec::new();
-                hook(self.ctx, ir, op, &mut |v, name| suggested.push((v, name)));
-                for (v, name) in suggested {
-                    let ValueDef::OpResult { op: owner, index } = ir.value_def(v) else { continue };
-                    if owner != op || self.names.code(v) != UNSET {
-                        continue;
-                    }
-                    if name.is_empty() {
-                        self.set_number(v);
-                    } else {
-                        self.set_name(v, &name);
-                    }
-                    if index != 0 {
-                        groups.push(index);
-                    }
+        let hook = if self.custom {
+            self.op_names
+                .def(self.ctx, ir.op_name(op))
+                .and_then(|d| d.result_names)
+        } else {
+            None
+        };
+        if let Some(hook) = hook {
+            let mut suggested: Vec<(Value, String)> = Vec::new();
+            hook(self.ctx, ir, op, &mut |v, name| suggested.push((v, name)));
+            for (v, name) in suggested {
+                let ValueDef::OpResult { op: owner, index } = ir.value_def(v) else {
+                    continue;
+                };
+                if owner != op || self.names.code(v) != UNSET {
+                    continue;
+                }
+                if name.is_empty() {
+                    self.set_number(v);
+                } else {
+                    self.set_name(v, &name);
+                }
+                if index != 0 {
+                    groups.push(index);
                 }
             }
         }
         let results = ir.results(op);
-        let Some(&first) = results.first() else { return };
+        let Some(&first) = results.first() else {
+            return;
+        };
         if self.names.code(first) == UNSET {
             self.set_number(first);
         }

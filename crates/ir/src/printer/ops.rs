@@ -104,15 +104,14 @@ impl Printer<'_> {
     /// The op name, without the default dialect's prefix when unambiguous.
     fn print_custom_op_name(&mut self, name: &str) {
         let dialect = self.default_dialects.last().copied().unwrap_or("");
-        if !dialect.is_empty() {
-            if let Some(rest) = name.strip_prefix(dialect).and_then(|r| r.strip_prefix('.')) {
-                if !rest.contains('.') {
-                    self.push(rest);
-                    return;
-                }
-            }
+        let short = name
+            .strip_prefix(dialect)
+            .and_then(|r| r.strip_prefix('.'))
+            .filter(|r| !r.contains('.'));
+        match short {
+            Some(rest) if !dialect.is_empty() => self.push(rest),
+            _ => self.push(name),
         }
-        self.push(name);
     }
 
     /// `module @name attributes {...} {` ... `}` for a `builtin.module` without a registered
@@ -121,7 +120,9 @@ impl Printer<'_> {
         use crate::asm::OpAsmPrinter;
         let (ctx, ir) = (self.ctx, self.ir);
         let props = ir.props(op);
-        let sym = props.and_then(|p| ctx.dict_get(p, "sym_name")).or_else(|| ctx.dict_get(ir.attrs(op), "sym_name"));
+        let sym = props
+            .and_then(|p| ctx.dict_get(p, "sym_name"))
+            .or_else(|| ctx.dict_get(ir.attrs(op), "sym_name"));
         if let Some(name) = sym.and_then(|s| ctx.attr_str(s)) {
             self.write(" ");
             self.print_symbol_name(name);
@@ -147,7 +148,8 @@ impl Printer<'_> {
             if i > 0 {
                 self.push(", ");
             }
-            self.names.push_value(ir, &mut self.out, ir.operand(op, i), true);
+            self.names
+                .push_value(ir, &mut self.out, ir.operand(op, i), true);
         }
         self.push_char(')');
         let succs = ir.successors(op);
@@ -192,7 +194,12 @@ impl Printer<'_> {
         }
         self.push(") -> ");
         let results = ir.results(op);
-        if results.len() == 1 && !matches!(ctx.type_kind(ir.value_type(results[0])), crate::types::TypeKind::Function { .. }) {
+        if results.len() == 1
+            && !matches!(
+                ctx.type_kind(ir.value_type(results[0])),
+                crate::types::TypeKind::Function { .. }
+            )
+        {
             self.print_type(ir.value_type(results[0]));
         } else {
             self.push_char('(');
@@ -207,7 +214,11 @@ impl Printer<'_> {
     }
 
     /// The properties to print in `<{...}>` and the attribute dictionary to print after.
-    fn generic_props_and_attrs(&self, op: OpId, def: Option<&'static OpDef>) -> (Option<Attr>, Attr) {
+    fn generic_props_and_attrs(
+        &self,
+        op: OpId,
+        def: Option<&'static OpDef>,
+    ) -> (Option<Attr>, Attr) {
         let (ctx, ir) = (self.ctx, self.ir);
         let attrs = ir.attrs(op);
         let inherent = self.inherent_names(op, def);
@@ -215,13 +226,20 @@ impl Printer<'_> {
             Some(p) if inherent.is_none() => (Some(p), attrs),
             Some(p) => ((!ctx.dict_entries(p).is_empty()).then_some(p), attrs),
             None => {
-                let Some(names) = inherent.filter(|n| !n.is_empty()) else { return (None, attrs) };
+                let Some(names) = inherent.filter(|n| !n.is_empty()) else {
+                    return (None, attrs);
+                };
                 let entries = ctx.dict_entries(attrs);
-                if !entries.iter().any(|(k, _)| names.contains(&ctx.ident_str(*k))) {
+                if !entries
+                    .iter()
+                    .any(|(k, _)| names.contains(&ctx.ident_str(*k)))
+                {
                     return (None, attrs);
                 }
-                let (props, rest): (Vec<_>, Vec<_>) =
-                    entries.iter().copied().partition(|(k, _)| names.contains(&ctx.ident_str(*k)));
+                let (props, rest): (Vec<_>, Vec<_>) = entries
+                    .iter()
+                    .copied()
+                    .partition(|(k, _)| names.contains(&ctx.ident_str(*k)));
                 (Some(ctx.dictionary(props)), ctx.dictionary(rest))
             }
         }
@@ -229,17 +247,28 @@ impl Printer<'_> {
 
     /// The property names of a registered op (`None` for an unregistered op). An unregistered
     /// `builtin.module` is treated as MLIR's: `sym_name` and `sym_visibility` are properties.
-    pub fn inherent_names(&self, op: OpId, def: Option<&'static OpDef>) -> Option<&'static [&'static str]> {
+    pub fn inherent_names(
+        &self,
+        op: OpId,
+        def: Option<&'static OpDef>,
+    ) -> Option<&'static [&'static str]> {
         match def {
             Some(d) => Some(d.properties),
-            None if self.ctx.op_name_str(self.ir.op_name(op)) == BUILTIN_MODULE => Some(&["sym_name", "sym_visibility"]),
+            None if self.ctx.op_name_str(self.ir.op_name(op)) == BUILTIN_MODULE => {
+                Some(&["sym_name", "sym_visibility"])
+            }
             None => None,
         }
     }
 
     /// A region: `{`, its blocks, `}` (the closing brace indented like the op). In the dry run
     /// it visits instead.
-    pub fn print_region_impl(&mut self, r: RegionId, print_entry_args: bool, print_empty_block: bool) {
+    pub fn print_region_impl(
+        &mut self,
+        r: RegionId,
+        print_entry_args: bool,
+        print_empty_block: bool,
+    ) {
         if self.collecting {
             self.collect_region(r, print_entry_args);
             return;
@@ -265,7 +294,9 @@ impl Printer<'_> {
     /// The dialect whose prefix ops directly in `r` may omit.
     fn region_default_dialect(&mut self, r: RegionId) -> &'static str {
         let (ctx, ir) = (self.ctx, self.ir);
-        let Some(parent) = ir.region_parent(r) else { return "" };
+        let Some(parent) = ir.region_parent(r) else {
+            return "";
+        };
         let name = ir.op_name(parent);
         match self.op_names.def(ctx, name) {
             Some(d) if d.default_dialect.is_some() => d.default_dialect.unwrap_or(""),
@@ -323,8 +354,10 @@ impl Printer<'_> {
                 self.names.push_block(&mut self.out, p);
             }
             n => {
-                let mut nums: Vec<(u32, BlockId)> =
-                    preds.iter().map(|&p| (self.names.block_number(p).unwrap_or(u32::MAX), p)).collect();
+                let mut nums: Vec<(u32, BlockId)> = preds
+                    .iter()
+                    .map(|&p| (self.names.block_number(p).unwrap_or(u32::MAX), p))
+                    .collect();
                 nums.sort_by_key(|x| x.0);
                 self.push("  // ");
                 self.push_u64(n as u64);
@@ -356,6 +389,8 @@ impl Printer<'_> {
 
     /// Whether `op` is isolated from above (registered with the trait).
     pub fn is_isolated(&mut self, op: OpId) -> bool {
-        self.op_names.def(self.ctx, self.ir.op_name(op)).is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
+        self.op_names
+            .def(self.ctx, self.ir.op_name(op))
+            .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
     }
 }

@@ -9,9 +9,9 @@
 //!
 //! Invariant: in a dry run nothing is appended to `out`.
 
+use super::PrintOptions;
 use super::aliases::Aliases;
 use super::names::Names;
-use super::PrintOptions;
 use crate::context::Context;
 use crate::ir::{Ir, OpId, OpName};
 use crate::registry::OpDef;
@@ -178,7 +178,9 @@ pub(crate) fn is_bare_identifier(s: &str) -> bool {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {}
         _ => return false,
     }
-    b[1..].iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
+    b[1..]
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
 }
 
 /// Appends `bytes` in quotes with LLVM's escaping: printable ASCII verbatim except `"` and
@@ -226,7 +228,13 @@ pub(crate) fn push_symbol(out: &mut String, s: &str) {
 /// A dialect attribute or type we keep as text: `#dialect.body` in the pretty form, else
 /// `#dialect<body>`. The parser decides `pretty` with MLIR's rule ([`is_simple_dialect_body`]
 /// of the symbol data) and may append a ` : type` suffix to a pretty body.
-pub(crate) fn push_dialect_symbol(out: &mut String, prefix: char, dialect: &str, body: &str, pretty: bool) {
+pub(crate) fn push_dialect_symbol(
+    out: &mut String,
+    prefix: char,
+    dialect: &str,
+    body: &str,
+    pretty: bool,
+) {
     out.push(prefix);
     out.push_str(dialect);
     if pretty {

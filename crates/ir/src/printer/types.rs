@@ -10,9 +10,9 @@
 //! The text of each type is cached per print (types are uniqued, so the cache key is the
 //! type number); aliases (`!tuple`) are looked up first.
 
-use super::state::{push_dialect_symbol, Elision, Printer};
+use super::state::{Elision, Printer, push_dialect_symbol};
 use crate::attrs::{Attr, AttrKind};
-use crate::types::{Signedness, Type, TypeKind, DYNAMIC};
+use crate::types::{DYNAMIC, Signedness, Type, TypeKind};
 
 impl Printer<'_> {
     /// Prints a type, using its alias when it has one.
@@ -62,7 +62,11 @@ impl Printer<'_> {
                 self.push(") -> ");
                 self.print_result_types(results);
             }
-            TypeKind::RankedTensor { shape, elem, encoding } => {
+            TypeKind::RankedTensor {
+                shape,
+                elem,
+                encoding,
+            } => {
                 self.push("tensor<");
                 self.print_shape(shape, None);
                 self.print_type(*elem);
@@ -77,13 +81,22 @@ impl Printer<'_> {
                 self.print_type(*elem);
                 self.push_char('>');
             }
-            TypeKind::Vector { shape, scalable, elem } => {
+            TypeKind::Vector {
+                shape,
+                scalable,
+                elem,
+            } => {
                 self.push("vector<");
                 self.print_shape(shape, Some(scalable));
                 self.print_type(*elem);
                 self.push_char('>');
             }
-            TypeKind::MemRef { shape, elem, layout, memory_space } => {
+            TypeKind::MemRef {
+                shape,
+                elem,
+                layout,
+                memory_space,
+            } => {
                 self.push("memref<");
                 self.print_shape(shape, None);
                 self.print_type(*elem);
@@ -100,7 +113,11 @@ impl Printer<'_> {
                 self.print_memory_space(*memory_space);
                 self.push_char('>');
             }
-            TypeKind::Opaque { dialect, body, pretty } => {
+            TypeKind::Opaque {
+                dialect,
+                body,
+                pretty,
+            } => {
                 push_dialect_symbol(&mut self.out, '!', dialect, body, *pretty);
             }
         }
@@ -173,10 +190,13 @@ impl Printer<'_> {
 
 /// Whether `text` (the inside of `affine_map<...>`) is an identity map with no symbols.
 pub(crate) fn is_identity_map_text(text: &str) -> bool {
-    let Some((dims, results)) = text.split_once(" -> ") else { return false };
-    let (Some(dims), Some(results)) =
-        (dims.strip_prefix('(').and_then(|d| d.strip_suffix(')')), results.strip_prefix('(').and_then(|r| r.strip_suffix(')')))
-    else {
+    let Some((dims, results)) = text.split_once(" -> ") else {
+        return false;
+    };
+    let (Some(dims), Some(results)) = (
+        dims.strip_prefix('(').and_then(|d| d.strip_suffix(')')),
+        results.strip_prefix('(').and_then(|r| r.strip_suffix(')')),
+    ) else {
         return false;
     };
     if dims != results {
@@ -185,7 +205,9 @@ pub(crate) fn is_identity_map_text(text: &str) -> bool {
     if dims.is_empty() {
         return true;
     }
-    dims.split(", ").enumerate().all(|(i, d)| d.strip_prefix('d').and_then(|n| n.parse::<usize>().ok()) == Some(i))
+    dims.split(", ")
+        .enumerate()
+        .all(|(i, d)| d.strip_prefix('d').and_then(|n| n.parse::<usize>().ok()) == Some(i))
 }
 
 #[cfg(test)]
