@@ -30,3 +30,13 @@
 ^bb2:
   "fz.ret"() : () -> ()
 }) : () -> ()
+func.func @cfg_no_args() {
+  "fz.br"() [^bb1] : () -> ()
+^bb1:
+  return
+}
+func.func @cfg_args(%a: i32) {
+  "fz.br"(%a) [^bb1] : (i32) -> ()
+^bb1(%b: i32):
+  return
+}

@@ -1,3 +1,3 @@
-// Empty named module and module with only attributes.
+// An empty named module.
 module @empty {
 }

@@ -1,5 +1,32 @@
-//! fuser-dialects: the builtin/func/arith subset we share with MLIR, and our own dialects.
+//! fuser-dialects: the builtin/func/arith subset we share with MLIR (same names, syntax and
+//! semantics as mlir-opt-19), and our own dialects.
+//!
+//! Every op is a `static` [`OpDef`](fuser_ir::registry::OpDef) declared next to its hooks;
+//! every dialect is a `static` [`DialectDef`](fuser_ir::registry::DialectDef). [`registry`]
+//! registers them all; [`doc::dialect_doc`] renders a dialect's reference page from the same
+//! definitions.
 
 pub mod arith;
 pub mod builtin;
+pub mod doc;
 pub mod func;
+mod support;
+mod symbols;
+
+pub use support::{IntConst, int_attr, int_const, type_str};
+
+use fuser_ir::registry::{DialectDef, Registry};
+
+/// The dialects of this crate, in documentation order.
+pub fn dialects() -> [&'static DialectDef; 3] {
+    [&builtin::BUILTIN, &func::FUNC_DIALECT, &arith::ARITH]
+}
+
+/// Every dialect of fuser, registered.
+pub fn registry() -> Registry {
+    let mut r = Registry::new();
+    for d in dialects() {
+        r.register(d);
+    }
+    r
+}

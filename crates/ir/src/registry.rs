@@ -131,6 +131,10 @@ pub type ParseFn = fn(&mut dyn OpAsmParser, &mut OperationState) -> ParseResult<
 pub type PrintFn = fn(&mut dyn OpAsmPrinter, OpId);
 /// Suggests names for results (`%c0`, `%true`): calls the callback with (value, name).
 pub type ResultNamesFn = fn(&Context, &Ir, OpId, &mut dyn FnMut(Value, String));
+/// The default values of properties that MLIR always materializes (`overflowFlags =
+/// #arith.overflow<none>`): `(name, value)` pairs, added when the op is built or parsed without
+/// them. See [`OpDef::complete_props`].
+pub type DefaultPropsFn = fn(&Context) -> Vec<(&'static str, Attr)>;
 /// Creates a constant op of `ty` holding `value`, before the rewriter's insertion point.
 pub type MaterializeFn = fn(&mut dyn Rewriter, Attr, Type, Attr) -> Option<OpId>;
 
@@ -164,6 +168,9 @@ pub struct OpDef {
     /// Dialect whose prefix may be omitted for ops nested in this op's regions, in both the
     /// parser and the printer (`func.func` sets `func`, so `return` means `func.return`).
     pub default_dialect: Option<&'static str>,
+    /// Default-valued properties; parsers and builders call [`OpDef::complete_props`] so that
+    /// the generic form prints them as mlir-opt does.
+    pub default_props: Option<DefaultPropsFn>,
 }
 
 impl OpDef {
@@ -186,10 +193,24 @@ impl OpDef {
             print: None,
             result_names: None,
             default_dialect: None,
+            default_props: None,
         }
     }
     pub fn has(&self, t: Traits) -> bool {
         self.traits.contains(t)
+    }
+    /// `props` with every default-valued property that is missing added (MLIR stores such
+    /// properties always, so its generic form prints them even when the input omitted them).
+    /// Returns `props` unchanged when the op has no defaults.
+    pub fn complete_props(&self, ctx: &Context, props: Option<Attr>) -> Option<Attr> {
+        let Some(defaults) = self.default_props else { return props };
+        let mut dict = props.unwrap_or_else(|| ctx.empty_dict());
+        for (name, value) in defaults(ctx) {
+            if ctx.dict_get(dict, name).is_none() {
+                dict = ctx.dict_set(dict, name, Some(value));
+            }
+        }
+        Some(dict)
     }
     /// The part after the dialect prefix.
     pub fn mnemonic(&self) -> &'static str {

@@ -1,6 +1,12 @@
 //! fuser-passes: transformations and the pass registry.
+//!
+//! Generic passes: [`canonicalize`], [`cse`], [`dce`], [`symbol_dce`]. Each is a plain function
+//! over an op (the pass anchor) plus an options struct.
 
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
 pub mod symbol_dce;
+
+#[cfg(test)]
+pub(crate) mod testutil;

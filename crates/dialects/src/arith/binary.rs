@@ -1,0 +1,488 @@
+//! The binary integer ops `arith.addi`, `subi`, `muli` (with overflow flags), `divsi`, `divui`,
+//! `remsi`, `remui`: two operands and a result of one signless-integer-like type. Custom form
+//! `arith.addi %a, %b (overflow<nsw, nuw>)? {attrs}? : i32`.
+//!
+//! Folders follow MLIR: identities (`x+0`, `x-0`, `x*1`, `x/1`), absorbing values (`x*0`,
+//! `x%1`), `x-x`, `(a-b)+b`, `(a+b)-b`, and constant evaluation with wrap-around in the type's
+//! width. Division and remainder by zero, and `divsi INT_MIN, -1`, are left alone.
+
+use super::{
+    MOVE_CONSTANT_RIGHT, OverflowFlags, const_of_type, defined_by, fold_to_attr, fold_to_value, splat_int,
+};
+use crate::support::{
+    IntConst, dict_of, empty_state, inherent_attr, int_attr, is_signless_integer_like, printed_attr_dict,
+    split_inherent, type_str,
+};
+use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
+use fuser_ir::attrs::Attr;
+use fuser_ir::context::Context;
+use fuser_ir::diag::Diagnostic;
+use fuser_ir::ir::{Ir, OpId, OperationState, Value};
+use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, Traits, VerifyCtx};
+use fuser_ir::types::Type;
+
+const OPERANDS: &[ArgDef] = &[
+    ArgDef { name: "lhs", constraint: "signless-integer-like", kind: ArgKind::Single },
+    ArgDef { name: "rhs", constraint: "signless-integer-like", kind: ArgKind::Single },
+];
+const RESULTS: &[ArgDef] = &[ArgDef { name: "result", constraint: "signless-integer-like", kind: ArgKind::Single }];
+const FLAGS: &[ArgDef] =
+    &[ArgDef { name: "overflowFlags", constraint: "#arith.overflow<...> (default none)", kind: ArgKind::Optional }];
+const BINARY_TRAITS: Traits = Traits::PURE.union(Traits::SAME_OPERANDS_AND_RESULT_TYPE);
+
+/// The definition of a binary op without overflow flags.
+const fn plain(name: &'static str, commutative: bool) -> OpDef {
+    let traits = if commutative { BINARY_TRAITS.union(Traits::COMMUTATIVE) } else { BINARY_TRAITS };
+    OpDef {
+        operands: OPERANDS,
+        results: RESULTS,
+        verify: Some(verify_binary),
+        parse: Some(parse_binary),
+        print: Some(print_binary),
+        ..OpDef::new(name, traits)
+    }
+}
+
+/// The definition of a binary op with `overflowFlags`.
+const fn with_flags(name: &'static str, commutative: bool) -> OpDef {
+    OpDef {
+        attributes: FLAGS,
+        properties: &["overflowFlags"],
+        parse: Some(parse_binary_with_flags),
+        default_props: Some(default_flags),
+        ..plain(name, commutative)
+    }
+}
+
+fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
+    vec![("overflowFlags", OverflowFlags::default().to_attr(ctx))]
+}
+
+// ----- the ops ------------------------------------------------------------------------------
+
+pub static ADDI: OpDef = OpDef {
+    summary: "integer addition operation",
+    description: "Adds two integers modulo 2^n, where n is the bit width (64 for `index`). \
+`nsw`/`nuw` promise that the addition does not overflow as a signed/unsigned operation (the \
+result is poison otherwise).\n\n\
+```mlir\n%0 = arith.addi %a, %b : i32\n%1 = arith.addi %a, %b overflow<nsw> : index\n```",
+    fold: Some(fold_addi),
+    canonicalize: &[MOVE_CONSTANT_RIGHT],
+    ..with_flags("arith.addi", true)
+};
+
+pub static SUBI: OpDef = OpDef {
+    summary: "integer subtraction operation",
+    description: "Subtracts the second operand from the first modulo 2^n. Overflow flags as for \
+`arith.addi`.\n\n```mlir\n%0 = arith.subi %a, %b : i64\n```",
+    fold: Some(fold_subi),
+    ..with_flags("arith.subi", false)
+};
+
+pub static MULI: OpDef = OpDef {
+    summary: "integer multiplication operation",
+    description: "Multiplies two integers modulo 2^n (the low n bits of the product). Overflow \
+flags as for `arith.addi`.\n\n```mlir\n%0 = arith.muli %a, %b overflow<nsw, nuw> : i32\n```",
+    fold: Some(fold_muli),
+    canonicalize: &[MOVE_CONSTANT_RIGHT],
+    ..with_flags("arith.muli", true)
+};
+
+pub static DIVSI: OpDef = OpDef {
+    summary: "signed integer division operation",
+    description: "Divides two integers read as two's complement, rounding towards zero. \
+Division by zero and `INT_MIN / -1` are undefined behaviour.\n\n\
+```mlir\n%0 = arith.divsi %a, %b : i32\n```",
+    fold: Some(fold_divsi),
+    ..plain("arith.divsi", false)
+};
+
+pub static DIVUI: OpDef = OpDef {
+    summary: "unsigned integer division operation",
+    description: "Divides two integers read as unsigned numbers, rounding towards zero. \
+Division by zero is undefined behaviour.\n\n```mlir\n%0 = arith.divui %a, %b : index\n```",
+    fold: Some(fold_divui),
+    ..plain("arith.divui", false)
+};
+
+pub static REMSI: OpDef = OpDef {
+    summary: "signed integer division remainder operation",
+    description: "The remainder of signed division; its sign is that of the dividend. A zero \
+divisor is undefined behaviour.\n\n```mlir\n%0 = arith.remsi %a, %b : i32\n```",
+    fold: Some(fold_remsi),
+    ..plain("arith.remsi", false)
+};
+
+pub static REMUI: OpDef = OpDef {
+    summary: "unsigned integer division remainder operation",
+    description: "The remainder of unsigned division. A zero divisor is undefined \
+behaviour.\n\n```mlir\n%0 = arith.remui %a, %b : i32\n```",
+    fold: Some(fold_remui),
+    ..plain("arith.remui", false)
+};
+
+/// The state of a binary op `name` (e.g. `"arith.addi"`) on `lhs` and `rhs` of type `ty`; ops
+/// with overflow flags get `overflowFlags = #arith.overflow<none>` as MLIR builds them.
+pub fn binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type, loc: Attr) -> OperationState {
+    let mut state = empty_state(ctx, name, loc);
+    state.operands = vec![lhs, rhs];
+    state.result_types = vec![ty];
+    if [ADDI.name, SUBI.name, MULI.name].contains(&name) {
+        state.props = Some(dict_of(ctx, &[("overflowFlags", OverflowFlags::default().to_attr(ctx))]));
+    }
+    state
+}
+
+// ----- verifier and syntax ------------------------------------------------------------------
+
+fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let (ctx, ir) = (v.ctx, v.ir);
+    if ir.num_operands(op) != 2 {
+        return Err(v.op_error(op, format!("expected 2 operands, but found {}", ir.num_operands(op))));
+    }
+    if ir.num_results(op) != 1 {
+        return Err(v.op_error(op, "requires one result"));
+    }
+    for i in 0..2 {
+        let t = ir.value_type(ir.operand(op, i));
+        if !is_signless_integer_like(ctx, t) {
+            return Err(v.op_error(op, format!("operand #{i} must be signless-integer-like, but got '{}'", type_str(ctx, t))));
+        }
+    }
+    let ty = ir.value_type(ir.result(op, 0));
+    if !is_signless_integer_like(ctx, ty) {
+        return Err(v.op_error(op, format!("result #0 must be signless-integer-like, but got '{}'", type_str(ctx, ty))));
+    }
+    if ir.value_type(ir.operand(op, 0)) != ty || ir.value_type(ir.operand(op, 1)) != ty {
+        return Err(v.op_error(op, "requires the same type for all operands and results"));
+    }
+    if let Some(flags) = inherent_attr(ctx, ir, op, "overflowFlags")
+        && OverflowFlags::from_attr(ctx, flags).is_none()
+    {
+        return Err(v.op_error(op, "attribute 'overflowFlags' failed to satisfy constraint: Integer overflow arith flags"));
+    }
+    Ok(())
+}
+
+fn parse_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    parse_binary_form(p, state, false)
+}
+
+fn parse_binary_with_flags(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    parse_binary_form(p, state, true)
+}
+
+/// `%a, %b (overflow<flags>)? {attrs}? : type`.
+fn parse_binary_form(p: &mut dyn OpAsmParser, state: &mut OperationState, has_flags: bool) -> ParseResult<()> {
+    let lhs = p.parse_operand()?;
+    p.parse_punct(Punct::Comma)?;
+    let rhs = p.parse_operand()?;
+    let flags = if has_flags { parse_optional_overflow(p)? } else { None };
+    let mut entries = Vec::new();
+    p.parse_optional_attr_dict(&mut entries)?;
+    p.parse_punct(Punct::Colon)?;
+    let ty = p.parse_type()?;
+    state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
+    state.result_types = vec![ty];
+    let ctx = p.ctx();
+    let def = ctx.op_def(state.name);
+    let (mut props, attrs) = match def {
+        Some(def) => split_inherent(ctx, def, entries),
+        None => (Vec::new(), entries),
+    };
+    if has_flags {
+        let flags = flags.unwrap_or_default().to_attr(ctx);
+        if !props.iter().any(|(k, _)| ctx.ident_str(*k) == "overflowFlags") {
+            props.push((ctx.ident("overflowFlags"), flags));
+        }
+    }
+    state.props = (!props.is_empty()).then(|| ctx.dictionary(props));
+    state.attrs = ctx.dictionary(attrs);
+    Ok(())
+}
+
+/// `overflow<nsw, nuw>` if present.
+fn parse_optional_overflow(p: &mut dyn OpAsmParser) -> ParseResult<Option<OverflowFlags>> {
+    if !p.parse_optional_keyword("overflow") {
+        return Ok(None);
+    }
+    p.parse_punct(Punct::Less)?;
+    let mut flags = OverflowFlags::default();
+    loop {
+        let offset = p.current_offset();
+        let Some(kw) = p.parse_optional_bare_id() else {
+            return Err(p.emit_error_at(offset, "expected valid keyword"));
+        };
+        if !flags.add_keyword(&kw) {
+            // MLIR reports the bad keyword, then the attribute parameter it was parsing.
+            p.emit_error_at(offset, "expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw");
+            return Err(p.emit_error(
+                "failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`",
+            ));
+        }
+        if !p.parse_optional_punct(Punct::Comma) {
+            break;
+        }
+    }
+    p.parse_punct(Punct::Greater)?;
+    Ok(Some(flags))
+}
+
+fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let (lhs, rhs, ty, flags, dict) = {
+        let (ctx, ir) = (p.ctx(), p.ir());
+        let ops = ir.operands(op);
+        let ty = ir.results(op).first().map(|&r| ir.value_type(r));
+        let flags = inherent_attr(ctx, ir, op, "overflowFlags").and_then(|a| OverflowFlags::from_attr(ctx, a));
+        (ops.first().copied(), ops.get(1).copied(), ty, flags, printed_attr_dict(ctx, ir, op))
+    };
+    let (Some(lhs), Some(rhs), Some(ty)) = (lhs, rhs, ty) else { return };
+    p.write(" ");
+    p.print_operands(&[lhs, rhs]);
+    if let Some(f) = flags.filter(|f| *f != OverflowFlags::default()) {
+        p.write(" overflow<");
+        p.write(f.keywords());
+        p.write(">");
+    }
+    p.print_optional_attr_dict(dict, &["overflowFlags"]);
+    p.write(" : ");
+    p.print_type(ty);
+}
+
+// ----- folders ------------------------------------------------------------------------------
+
+/// The operands, result type and known constant operands of a well-formed binary op.
+struct Inputs {
+    lhs: Value,
+    rhs: Value,
+    ty: Type,
+    l: Option<IntConst>,
+    r: Option<IntConst>,
+}
+
+fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
+    if ir.num_operands(op) != 2 || ir.num_results(op) != 1 {
+        return None;
+    }
+    let ty = ir.value_type(ir.result(op, 0));
+    let known = |i: usize| const_of_type(ctx, operands.get(i).copied().flatten(), ty);
+    Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, l: known(0), r: known(1) })
+}
+
+/// Evaluates `f` on two constants of one width; `f` returns `None` to refuse (e.g. `x / 0`).
+fn eval(ctx: &Context, x: &Inputs, f: impl Fn(IntConst, IntConst) -> Option<u128>) -> Option<Vec<FoldResult>> {
+    let (l, r) = (x.l?, x.r?);
+    let bits = f(l, r)?;
+    fold_to_attr(int_attr(ctx, x.ty, IntConst::new(l.width, bits)))
+}
+
+/// A zero of the op's type (scalar or splat).
+fn zero(ctx: &Context, ty: Type) -> Option<Vec<FoldResult>> {
+    fold_to_attr(splat_int(ctx, ty, 0)?)
+}
+
+/// The operands `(a, b)` of `v` when `v` is produced by op `name`.
+fn operands_of(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option<(Value, Value)> {
+    let d = defined_by(ctx, ir, v, name)?;
+    (ir.num_operands(d) == 2).then(|| (ir.operand(d, 0), ir.operand(d, 1)))
+}
+
+fn fold_addi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if x.r.is_some_and(IntConst::is_zero) {
+        return fold_to_value(x.lhs);
+    }
+    // (a - b) + b  and  b + (a - b)  ->  a
+    if let Some((a, _)) = operands_of(ctx, ir, x.lhs, SUBI.name).filter(|&(_, b)| b == x.rhs) {
+        return fold_to_value(a);
+    }
+    if let Some((a, _)) = operands_of(ctx, ir, x.rhs, SUBI.name).filter(|&(_, b)| b == x.lhs) {
+        return fold_to_value(a);
+    }
+    eval(ctx, &x, |l, r| Some(l.unsigned().wrapping_add(r.unsigned())))
+}
+
+fn fold_subi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if x.lhs == x.rhs {
+        return zero(ctx, x.ty);
+    }
+    if x.r.is_some_and(IntConst::is_zero) {
+        return fold_to_value(x.lhs);
+    }
+    // (a + b) - b  and  (b + a) - b  ->  a
+    if let Some((a, b)) = operands_of(ctx, ir, x.lhs, ADDI.name) {
+        if b == x.rhs {
+            return fold_to_value(a);
+        }
+        if a == x.rhs {
+            return fold_to_value(b);
+        }
+    }
+    eval(ctx, &x, |l, r| Some(l.unsigned().wrapping_sub(r.unsigned())))
+}
+
+fn fold_muli(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if x.r.is_some_and(IntConst::is_zero) {
+        return zero(ctx, x.ty);
+    }
+    if x.r.is_some_and(IntConst::is_one) {
+        return fold_to_value(x.lhs);
+    }
+    eval(ctx, &x, |l, r| Some(l.unsigned().wrapping_mul(r.unsigned())))
+}
+
+fn fold_divui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if x.r.is_some_and(IntConst::is_one) {
+        return fold_to_value(x.lhs);
+    }
+    eval(ctx, &x, |l, r| l.unsigned().checked_div(r.unsigned()))
+}
+
+fn fold_divsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if x.r.is_some_and(IntConst::is_one) {
+        return fold_to_value(x.lhs);
+    }
+    eval(ctx, &x, |l, r| {
+        if r.is_zero() || (l.is_signed_min() && r.is_all_ones()) {
+            return None;
+        }
+        Some(l.signed().wrapping_div(r.signed()) as u128)
+    })
+}
+
+fn fold_remui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if x.r.is_some_and(IntConst::is_one) {
+        return zero(ctx, x.ty);
+    }
+    eval(ctx, &x, |l, r| l.unsigned().checked_rem(r.unsigned()))
+}
+
+fn fold_remsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if x.r.is_some_and(IntConst::is_one) {
+        return zero(ctx, x.ty);
+    }
+    eval(ctx, &x, |l, r| (!r.is_zero()).then(|| l.signed().wrapping_rem(r.signed()) as u128))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::Bench;
+    use super::*;
+
+    fn bin(b: &mut Bench, name: &str, l: Value, r: Value) -> OpId {
+        let ty = b.ir.value_type(l);
+        let state = binary_state(&b.ctx, name, l, r, ty, b.ctx.unknown_loc());
+        b.op(state)
+    }
+
+    #[test]
+    fn identities() {
+        let mut b = Bench::new();
+        let i32t = b.ctx.integer_type(32);
+        let x = b.arg(i32t);
+        let (c0, c1) = (b.int(i32t, 0), b.int(i32t, 1));
+        let add0 = bin(&mut b, "arith.addi", x, c0);
+        let sub0 = bin(&mut b, "arith.subi", x, c0);
+        let mul1 = bin(&mut b, "arith.muli", x, c1);
+        let divs1 = bin(&mut b, "arith.divsi", x, c1);
+        let divu1 = bin(&mut b, "arith.divui", x, c1);
+        for op in [add0, sub0, mul1, divs1, divu1] {
+            assert_eq!(b.fold_value(op), Some(x), "{}", b.ctx.op_name_str(b.ir.op_name(op)));
+        }
+        let mul0 = bin(&mut b, "arith.muli", x, c0);
+        let subxx = bin(&mut b, "arith.subi", x, x);
+        let rems1 = bin(&mut b, "arith.remsi", x, c1);
+        let remu1 = bin(&mut b, "arith.remui", x, c1);
+        for op in [mul0, subxx, rems1, remu1] {
+            assert_eq!(b.fold_int(op), Some(0));
+        }
+    }
+
+    #[test]
+    fn add_sub_cancellation() {
+        let mut b = Bench::new();
+        let i32t = b.ctx.integer_type(32);
+        let (a, c) = (b.arg(i32t), b.arg(i32t));
+        let s = bin(&mut b, "arith.subi", a, c);
+        let s = b.ir.result(s, 0);
+        let r1 = bin(&mut b, "arith.addi", s, c);
+        let r2 = bin(&mut b, "arith.addi", c, s);
+        let p = bin(&mut b, "arith.addi", a, c);
+        let p = b.ir.result(p, 0);
+        let r3 = bin(&mut b, "arith.subi", p, c);
+        let r4 = bin(&mut b, "arith.subi", p, a);
+        assert_eq!(b.fold_value(r1), Some(a));
+        assert_eq!(b.fold_value(r2), Some(a));
+        assert_eq!(b.fold_value(r3), Some(a));
+        assert_eq!(b.fold_value(r4), Some(c));
+    }
+
+    #[test]
+    fn constants_wrap_in_their_width() {
+        let mut b = Bench::new();
+        let i8t = b.ctx.integer_type(8);
+        let (c127, c1) = (b.int(i8t, 127), b.int(i8t, 1));
+        let add = bin(&mut b, "arith.addi", c127, c1);
+        assert_eq!(b.fold_int(add), Some(-128));
+        let i32t = b.ctx.integer_type(32);
+        let (c3, c5) = (b.int(i32t, 3), b.int(i32t, 5));
+        let sub = bin(&mut b, "arith.subi", c3, c5);
+        let mul = bin(&mut b, "arith.muli", c3, c5);
+        assert_eq!(b.fold_int(sub), Some(-2));
+        assert_eq!(b.fold_int(mul), Some(15));
+        let idx = b.ctx.index_type();
+        let (big, two) = (b.int(idx, i64::MAX), b.int(idx, 2));
+        let mul = bin(&mut b, "arith.muli", big, two);
+        assert_eq!(b.fold_int(mul), Some(-2));
+    }
+
+    #[test]
+    fn division_edge_cases() {
+        let mut b = Bench::new();
+        let i32t = b.ctx.integer_type(32);
+        let x = b.arg(i32t);
+        let (c0, cm1, c7, cmin) = (b.int(i32t, 0), b.int(i32t, -1), b.int(i32t, 7), b.int(i32t, i32::MIN as i64));
+        let by_zero = bin(&mut b, "arith.divsi", x, c0);
+        let overflow = bin(&mut b, "arith.divsi", cmin, cm1);
+        let rem_by_zero = bin(&mut b, "arith.remui", c7, c0);
+        let const_by_zero = bin(&mut b, "arith.divui", c7, c0);
+        for op in [by_zero, overflow, rem_by_zero, const_by_zero] {
+            assert_eq!(b.fold(op), None);
+        }
+        let s = bin(&mut b, "arith.divsi", c7, cm1);
+        let u = bin(&mut b, "arith.divui", cm1, c7);
+        let rs = bin(&mut b, "arith.remsi", cmin, cm1);
+        let ru = bin(&mut b, "arith.remui", cm1, c7);
+        let neg = b.int(i32t, -7);
+        let rsn = bin(&mut b, "arith.remsi", neg, c7);
+        assert_eq!(b.fold_int(s), Some(-7));
+        assert_eq!(b.fold_int(u), Some(613566756));
+        assert_eq!(b.fold_int(rs), Some(0));
+        assert_eq!(b.fold_int(ru), Some(3));
+        assert_eq!(b.fold_int(rsn), Some(0));
+    }
+
+    #[test]
+    fn verifier_messages() {
+        let mut b = Bench::new();
+        let i32t = b.ctx.integer_type(32);
+        let f32t = b.ctx.float_type(fuser_ir::types::FloatKind::F32);
+        let x = b.arg(i32t);
+        let y = b.arg(f32t);
+        let ok = bin(&mut b, "arith.addi", x, x);
+        assert_eq!(b.verify(ok), Ok(()));
+        let bad = bin(&mut b, "arith.addi", y, y);
+        assert_eq!(b.verify(bad), Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into()));
+        let mut one = b.empty("arith.addi");
+        one.operands = vec![x];
+        one.result_types = vec![i32t];
+        let one = b.op(one);
+        assert_eq!(b.verify(one), Err("'arith.addi' op expected 2 operands, but found 1".into()));
+    }
+}

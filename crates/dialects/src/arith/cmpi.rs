@@ -1,0 +1,334 @@
+//! `arith.cmpi`: integer comparison with a predicate stored as an `i64` property (`predicate =
+//! 2 : i64` for `slt`); custom form `arith.cmpi slt, %a, %b : i32`. Folds comparisons of a value
+//! with itself and of two constants; a canonicalization pattern moves a constant left operand to
+//! the right, swapping the predicate, as MLIR's folder does.
+
+use super::{const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int};
+use crate::support::{
+    IntConst, dict_of, empty_state, inherent_attr, is_bool_like, is_signless_integer_like, printed_attr_dict,
+    same_shape, split_inherent, type_str,
+};
+use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
+use fuser_ir::attrs::Attr;
+use fuser_ir::context::Context;
+use fuser_ir::diag::Diagnostic;
+use fuser_ir::ir::{Ir, OpId, OperationState, Value};
+use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, PatternDef, Traits, VerifyCtx};
+use fuser_ir::rewrite_api::Rewriter;
+use fuser_ir::types::{Type, TypeKind};
+
+/// The predicates of `arith.cmpi`, numbered as MLIR stores them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CmpPredicate {
+    Eq = 0,
+    Ne = 1,
+    Slt = 2,
+    Sle = 3,
+    Sgt = 4,
+    Sge = 5,
+    Ult = 6,
+    Ule = 7,
+    Ugt = 8,
+    Uge = 9,
+}
+
+impl CmpPredicate {
+    pub const ALL: [CmpPredicate; 10] = [
+        CmpPredicate::Eq,
+        CmpPredicate::Ne,
+        CmpPredicate::Slt,
+        CmpPredicate::Sle,
+        CmpPredicate::Sgt,
+        CmpPredicate::Sge,
+        CmpPredicate::Ult,
+        CmpPredicate::Ule,
+        CmpPredicate::Ugt,
+        CmpPredicate::Uge,
+    ];
+
+    pub fn keyword(self) -> &'static str {
+        ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"][self as usize]
+    }
+    pub fn from_keyword(s: &str) -> Option<CmpPredicate> {
+        Self::ALL.into_iter().find(|p| p.keyword() == s)
+    }
+    pub fn from_i64(v: i64) -> Option<CmpPredicate> {
+        usize::try_from(v).ok().and_then(|i| Self::ALL.get(i).copied())
+    }
+
+    /// The predicate that gives the same answer with the operands swapped.
+    pub fn swapped(self) -> CmpPredicate {
+        use CmpPredicate::*;
+        match self {
+            Eq | Ne => self,
+            Slt => Sgt,
+            Sle => Sge,
+            Sgt => Slt,
+            Sge => Sle,
+            Ult => Ugt,
+            Ule => Uge,
+            Ugt => Ult,
+            Uge => Ule,
+        }
+    }
+
+    /// True when the predicate holds for equal operands.
+    pub fn holds_for_equal(self) -> bool {
+        use CmpPredicate::*;
+        matches!(self, Eq | Sle | Sge | Ule | Uge)
+    }
+
+    /// Evaluates the predicate on two constants of one width.
+    pub fn eval(self, l: IntConst, r: IntConst) -> bool {
+        use CmpPredicate::*;
+        let (ls, rs, lu, ru) = (l.signed(), r.signed(), l.unsigned(), r.unsigned());
+        match self {
+            Eq => lu == ru,
+            Ne => lu != ru,
+            Slt => ls < rs,
+            Sle => ls <= rs,
+            Sgt => ls > rs,
+            Sge => ls >= rs,
+            Ult => lu < ru,
+            Ule => lu <= ru,
+            Ugt => lu > ru,
+            Uge => lu >= ru,
+        }
+    }
+
+    /// The `predicate` property value (`N : i64`).
+    pub fn to_attr(self, ctx: &Context) -> Attr {
+        ctx.int_attr(ctx.i64_type(), self as i64)
+    }
+}
+
+pub static CMPI: OpDef = OpDef {
+    summary: "integer comparison operation",
+    description: "Compares two integers (or vectors/tensors of them, elementwise) with one of \
+the predicates `eq`, `ne`, `slt`, `sle`, `sgt`, `sge`, `ult`, `ule`, `ugt`, `uge` (`s`: as \
+signed numbers, `u`: as unsigned numbers) and yields `i1` (or a same-shaped container of \
+`i1`). The predicate is stored as a 64-bit integer.\n\n\
+```mlir\n%0 = arith.cmpi slt, %a, %b : i32\n```",
+    operands: &[
+        ArgDef { name: "lhs", constraint: "signless-integer-like", kind: ArgKind::Single },
+        ArgDef { name: "rhs", constraint: "signless-integer-like", kind: ArgKind::Single },
+    ],
+    results: &[ArgDef { name: "result", constraint: "bool-like", kind: ArgKind::Single }],
+    attributes: &[ArgDef { name: "predicate", constraint: "64-bit signless integer, 0 to 9", kind: ArgKind::Single }],
+    properties: &["predicate"],
+    verify: Some(verify_cmpi),
+    fold: Some(fold_cmpi),
+    canonicalize: &[CMPI_CONSTANT_RIGHT],
+    parse: Some(parse_cmpi),
+    print: Some(print_cmpi),
+    ..OpDef::new("arith.cmpi", Traits::PURE)
+};
+
+/// The predicate of a `cmpi` op, if well formed.
+pub fn predicate(ctx: &Context, ir: &Ir, op: OpId) -> Option<CmpPredicate> {
+    inherent_attr(ctx, ir, op, "predicate").and_then(|a| ctx.attr_i64(a)).and_then(CmpPredicate::from_i64)
+}
+
+/// `i1` with the shape of `operand_ty` (scalar, vector or tensor).
+fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
+    let i1 = ctx.i1_type();
+    match ctx.type_kind(operand_ty).clone() {
+        TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector { shape, scalable, elem: i1 }),
+        TypeKind::RankedTensor { shape, encoding, .. } => ctx.intern_type(TypeKind::RankedTensor { shape, elem: i1, encoding }),
+        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { elem: i1 }),
+        _ => i1,
+    }
+}
+
+fn verify_cmpi(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let (ctx, ir) = (v.ctx, v.ir);
+    if ir.num_operands(op) != 2 {
+        return Err(v.op_error(op, format!("expected 2 operands, but found {}", ir.num_operands(op))));
+    }
+    if ir.num_results(op) != 1 {
+        return Err(v.op_error(op, "requires one result"));
+    }
+    let Some(pred) = inherent_attr(ctx, ir, op, "predicate") else {
+        return Err(v.op_error(op, "requires attribute 'predicate'"));
+    };
+    if ctx.attr_type(pred) != Some(ctx.i64_type()) || predicate(ctx, ir, op).is_none() {
+        return Err(v.op_error(
+            op,
+            "attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+        ));
+    }
+    for i in 0..2 {
+        let t = ir.value_type(ir.operand(op, i));
+        if !is_signless_integer_like(ctx, t) {
+            return Err(v.op_error(op, format!("operand #{i} must be signless-integer-like, but got '{}'", type_str(ctx, t))));
+        }
+    }
+    let result = ir.value_type(ir.result(op, 0));
+    if !is_bool_like(ctx, result) {
+        return Err(v.op_error(op, format!("result #0 must be bool-like, but got '{}'", type_str(ctx, result))));
+    }
+    let lhs = ir.value_type(ir.operand(op, 0));
+    if lhs != ir.value_type(ir.operand(op, 1)) {
+        return Err(v.op_error(op, "requires all operands to have the same type"));
+    }
+    if !same_shape(ctx, lhs, result) {
+        return Err(v.op_error(op, "failed to verify that result type has i1 element type and same shape as operands"));
+    }
+    Ok(())
+}
+
+fn fold_cmpi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    if ir.num_operands(op) != 2 || ir.num_results(op) != 1 {
+        return None;
+    }
+    let pred = predicate(ctx, ir, op)?;
+    let (lhs, rhs) = (ir.operand(op, 0), ir.operand(op, 1));
+    let result_ty = ir.value_type(ir.result(op, 0));
+    if lhs == rhs {
+        return fold_to_attr(splat_int(ctx, result_ty, pred.holds_for_equal() as i128)?);
+    }
+    let ty = ir.value_type(lhs);
+    let r = const_of_type(ctx, operands.get(1).copied().flatten(), ty);
+    // On i1: `x != false` and `x == true` are `x`.
+    if ty == ctx.i1_type() && result_ty == ty {
+        match (pred, r.map(|c| c.bits)) {
+            (CmpPredicate::Ne, Some(0)) | (CmpPredicate::Eq, Some(1)) => return fold_to_value(lhs),
+            _ => {}
+        }
+    }
+    let l = const_of_type(ctx, operands.first().copied().flatten(), ty)?;
+    fold_to_attr(ctx.bool_attr(pred.eval(l, r?)))
+}
+
+/// Moves a constant left operand to the right, swapping the predicate.
+static CMPI_CONSTANT_RIGHT: PatternDef = PatternDef { name: "arith-cmpi-constant-right", apply: cmpi_constant_right };
+
+fn cmpi_constant_right(rw: &mut dyn Rewriter, op: OpId) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    if ir.num_operands(op) != 2 {
+        return false;
+    }
+    let (l, r) = (ir.operand(op, 0), ir.operand(op, 1));
+    let Some(pred) = predicate(ctx, ir, op) else { return false };
+    if !is_constant_value(ctx, ir, l) || is_constant_value(ctx, ir, r) {
+        return false;
+    }
+    let props = ir.props(op).unwrap_or_else(|| ctx.empty_dict());
+    let props = ctx.dict_set(props, "predicate", Some(pred.swapped().to_attr(ctx)));
+    let ir = rw.ir_mut();
+    ir.set_operand(op, 0, r);
+    ir.set_operand(op, 1, l);
+    ir.set_props(op, Some(props));
+    rw.notify_changed(op);
+    true
+}
+
+fn parse_cmpi(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let offset = p.current_offset();
+    let word = p.parse_optional_bare_id().or_else(|| p.parse_optional_string());
+    let Some(pred) = word.as_deref().and_then(CmpPredicate::from_keyword) else {
+        return Err(p.emit_error_at(
+            offset,
+            "expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge]",
+        ));
+    };
+    p.parse_punct(Punct::Comma)?;
+    let lhs = p.parse_operand()?;
+    p.parse_punct(Punct::Comma)?;
+    let rhs = p.parse_operand()?;
+    let mut entries = Vec::new();
+    p.parse_optional_attr_dict(&mut entries)?;
+    p.parse_punct(Punct::Colon)?;
+    let ty = p.parse_type()?;
+    state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
+    let ctx = p.ctx();
+    state.result_types = vec![bool_like_of(ctx, ty)];
+    let (mut props, attrs) = split_inherent(ctx, &CMPI, entries);
+    props.push((ctx.ident("predicate"), pred.to_attr(ctx)));
+    state.props = Some(ctx.dictionary(props));
+    state.attrs = ctx.dictionary(attrs);
+    Ok(())
+}
+
+fn print_cmpi(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let (pred, operands, dict) = {
+        let (ctx, ir) = (p.ctx(), p.ir());
+        (predicate(ctx, ir, op), ir.operands(op).to_vec(), printed_attr_dict(ctx, ir, op))
+    };
+    let (Some(pred), [lhs, rhs]) = (pred, operands.as_slice()) else { return };
+    let ty = p.ir().value_type(*lhs);
+    p.write(" ");
+    p.write(pred.keyword());
+    p.write(", ");
+    p.print_operands(&[*lhs, *rhs]);
+    p.print_optional_attr_dict(dict, &["predicate"]);
+    p.write(" : ");
+    p.print_type(ty);
+}
+
+/// The state of `arith.cmpi pred, lhs, rhs`.
+pub fn cmpi_state(ctx: &Context, ir: &Ir, pred: CmpPredicate, lhs: Value, rhs: Value, loc: Attr) -> OperationState {
+    let mut state = empty_state(ctx, CMPI.name, loc);
+    state.operands = vec![lhs, rhs];
+    state.result_types = vec![bool_like_of(ctx, ir.value_type(lhs))];
+    state.props = Some(dict_of(ctx, &[("predicate", pred.to_attr(ctx))]));
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::Bench;
+    use super::*;
+
+    fn cmp(b: &mut Bench, p: CmpPredicate, l: Value, r: Value) -> OpId {
+        let state = cmpi_state(&b.ctx, &b.ir, p, l, r, b.ctx.unknown_loc());
+        b.op(state)
+    }
+
+    #[test]
+    fn self_comparisons_fold() {
+        let mut b = Bench::new();
+        let x = b.arg(b.ctx.integer_type(32));
+        for p in CmpPredicate::ALL {
+            let op = cmp(&mut b, p, x, x);
+            assert_eq!(b.fold_int(op), Some(-(p.holds_for_equal() as i128)), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn constant_comparisons_fold_signed_and_unsigned() {
+        let mut b = Bench::new();
+        let i32t = b.ctx.integer_type(32);
+        let (m1, c3) = (b.int(i32t, -1), b.int(i32t, 3));
+        let slt = cmp(&mut b, CmpPredicate::Slt, m1, c3);
+        let ult = cmp(&mut b, CmpPredicate::Ult, m1, c3);
+        assert_eq!(b.fold_int(slt), Some(-1)); // i1 true reads as -1 when signed
+        assert_eq!(b.fold_int(ult), Some(0));
+        let x = b.arg(i32t);
+        let open = cmp(&mut b, CmpPredicate::Slt, c3, x);
+        assert_eq!(b.fold(open), None);
+    }
+
+    #[test]
+    fn i1_identities() {
+        let mut b = Bench::new();
+        let x = b.arg(b.ctx.i1_type());
+        let f = b.constant(b.ctx.bool_attr(false));
+        let ne = cmp(&mut b, CmpPredicate::Ne, x, f);
+        assert_eq!(b.fold_value(ne), Some(x));
+    }
+
+    #[test]
+    fn verifier_checks_predicate_and_result() {
+        let mut b = Bench::new();
+        let i32t = b.ctx.integer_type(32);
+        let x = b.arg(i32t);
+        let op = cmp(&mut b, CmpPredicate::Eq, x, x);
+        assert_eq!(b.verify(op), Ok(()));
+        let r = b.ir.result(op, 0);
+        b.ir.set_value_type(r, i32t);
+        assert_eq!(b.verify(op), Err("'arith.cmpi' op result #0 must be bool-like, but got 'i32'".into()));
+        assert_eq!(CmpPredicate::from_i64(10), None);
+        assert_eq!(CmpPredicate::Slt.swapped(), CmpPredicate::Sgt);
+    }
+}

@@ -1,0 +1,154 @@
+//! `arith.index_cast`: converts between `index` and a signless integer type (or containers of
+//! them); custom form `arith.index_cast %a : i32 to index`. Widening sign-extends, narrowing
+//! truncates (`index` is 64 bits wide for folding). Folds constants and
+//! `index_cast(index_cast(x))` back to `x` when the types round-trip.
+
+use super::{defined_by, fold_to_attr, fold_to_value};
+use crate::support::{
+    IntConst, element_type, empty_state, int_attr, int_const, is_signless_integer_like, printed_attr_dict, same_shape,
+    type_str,
+};
+use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
+use fuser_ir::attrs::Attr;
+use fuser_ir::context::Context;
+use fuser_ir::diag::Diagnostic;
+use fuser_ir::ir::{Ir, OpId, OperationState, Value};
+use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, Traits, VerifyCtx};
+use fuser_ir::types::Type;
+
+pub static INDEX_CAST: OpDef = OpDef {
+    summary: "index cast operation",
+    description: "Casts between `index` and a signless integer type, elementwise for vectors \
+and tensors. Casting to a wider type sign-extends; casting to a narrower type truncates. \
+Exactly one of the two element types must be `index`.\n\n\
+```mlir\n%0 = arith.index_cast %a : i32 to index\n%1 = arith.index_cast %i : index to i64\n```",
+    operands: &[ArgDef { name: "in", constraint: "signless-integer-like", kind: ArgKind::Single }],
+    results: &[ArgDef { name: "out", constraint: "signless-integer-like", kind: ArgKind::Single }],
+    verify: Some(verify_index_cast),
+    fold: Some(fold_index_cast),
+    parse: Some(parse_index_cast),
+    print: Some(print_index_cast),
+    ..OpDef::new("arith.index_cast", Traits::PURE)
+};
+
+fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let (ctx, ir) = (v.ctx, v.ir);
+    if ir.num_operands(op) != 1 {
+        return Err(v.op_error(op, format!("expected 1 operands, but found {}", ir.num_operands(op))));
+    }
+    if ir.num_results(op) != 1 {
+        return Err(v.op_error(op, "requires one result"));
+    }
+    let (from, to) = (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)));
+    for (what, t) in [("operand", from), ("result", to)] {
+        if !is_signless_integer_like(ctx, t) {
+            return Err(v.op_error(
+                op,
+                format!("{what} #0 must be signless-integer-like or memref of signless-integer, but got '{}'", type_str(ctx, t)),
+            ));
+        }
+    }
+    if !same_shape(ctx, from, to) {
+        return Err(v.op_error(op, "requires the same shape for all operands and results"));
+    }
+    let is_index = |t: Type| ctx.type_kind(element_type(ctx, t)).is_index();
+    if is_index(from) == is_index(to) {
+        return Err(v.op_error(
+            op,
+            format!("operand type '{}' and result type '{}' are cast incompatible", type_str(ctx, from), type_str(ctx, to)),
+        ));
+    }
+    Ok(())
+}
+
+fn fold_index_cast(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    if ir.num_operands(op) != 1 || ir.num_results(op) != 1 {
+        return None;
+    }
+    let to = ir.value_type(ir.result(op, 0));
+    let input = ir.operand(op, 0);
+    if let Some(inner) = defined_by(ctx, ir, input, INDEX_CAST.name)
+        && ir.num_operands(inner) == 1
+        && ir.value_type(ir.operand(inner, 0)) == to
+    {
+        return fold_to_value(ir.operand(inner, 0));
+    }
+    let (c, _) = int_const(ctx, operands.first().copied().flatten()?)?;
+    let width = ctx.type_kind(to).int_or_float_width()?;
+    if width > 128 {
+        return None;
+    }
+    fold_to_attr(int_attr(ctx, to, IntConst::new(width, c.signed() as u128)))
+}
+
+fn parse_index_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let operand = p.parse_operand()?;
+    let mut entries = Vec::new();
+    p.parse_optional_attr_dict(&mut entries)?;
+    p.parse_punct(fuser_ir::asm::Punct::Colon)?;
+    let from = p.parse_type()?;
+    p.parse_keyword("to")?;
+    let to = p.parse_type()?;
+    state.operands = vec![p.resolve_operand(&operand, from)?];
+    state.result_types = vec![to];
+    state.attrs = p.ctx().dictionary(entries);
+    Ok(())
+}
+
+fn print_index_cast(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let (input, to, dict) = {
+        let (ctx, ir) = (p.ctx(), p.ir());
+        let input = (ir.num_operands(op) == 1).then(|| ir.operand(op, 0));
+        (input, ir.results(op).first().map(|&r| ir.value_type(r)), printed_attr_dict(ctx, ir, op))
+    };
+    let (Some(input), Some(to)) = (input, to) else { return };
+    let from = p.ir().value_type(input);
+    p.write(" ");
+    p.print_operand(input);
+    p.print_optional_attr_dict(dict, &[]);
+    p.write(" : ");
+    p.print_type(from);
+    p.write(" to ");
+    p.print_type(to);
+}
+
+/// The state of `arith.index_cast input : _ to ty`.
+pub fn index_cast_state(ctx: &Context, input: Value, ty: Type, loc: Attr) -> OperationState {
+    let mut state = empty_state(ctx, INDEX_CAST.name, loc);
+    state.operands = vec![input];
+    state.result_types = vec![ty];
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::Bench;
+    use super::*;
+
+    #[test]
+    fn constants_extend_and_truncate() {
+        let mut b = Bench::new();
+        let (i8t, i32t, idx) = (b.ctx.integer_type(8), b.ctx.integer_type(32), b.ctx.index_type());
+        let loc = b.ctx.unknown_loc();
+        let m5 = b.int(i32t, -5);
+        let widen = b.op(index_cast_state(&b.ctx, m5, idx, loc));
+        assert_eq!(b.fold_int(widen), Some(-5));
+        let c300 = b.int(idx, 300);
+        let narrow = b.op(index_cast_state(&b.ctx, c300, i8t, loc));
+        assert_eq!(b.fold_int(narrow), Some(44));
+    }
+
+    #[test]
+    fn round_trip_cast_folds_and_verifier_rejects_int_to_int() {
+        let mut b = Bench::new();
+        let (i32t, i64t, idx) = (b.ctx.integer_type(32), b.ctx.integer_type(64), b.ctx.index_type());
+        let loc = b.ctx.unknown_loc();
+        let x = b.arg(i32t);
+        let up = b.op(index_cast_state(&b.ctx, x, idx, loc));
+        let up_v = b.ir.result(up, 0);
+        let down = b.op(index_cast_state(&b.ctx, up_v, i32t, loc));
+        assert_eq!(b.fold_value(down), Some(x));
+        let bad = b.op(index_cast_state(&b.ctx, x, i64t, loc));
+        assert_eq!(b.verify(bad), Err("'arith.index_cast' op operand type 'i32' and result type 'i64' are cast incompatible".into()));
+    }
+}

@@ -1,0 +1,278 @@
+//! The `arith` dialect subset on signless integers and `index` (scalars, or vectors/tensors of
+//! them where MLIR allows it): `constant`, `addi`, `subi`, `muli`, `divsi`, `divui`, `remsi`,
+//! `remui`, `cmpi`, `select`, `index_cast`, with MLIR's custom syntax, properties, verifiers and
+//! folders.
+//!
+//! This module holds what the ops share: the dialect definition and its constant
+//! materializer, the overflow flags of `addi`/`subi`/`muli`, the syntax and verifier of the
+//! binary ops, and helpers for folders and canonicalization patterns. Each op's definition and
+//! hooks live together in one submodule.
+//!
+//! Folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in MLIR);
+//! constant vectors/tensors are not folded elementwise.
+
+mod binary;
+mod cmpi;
+mod constant;
+mod index_cast;
+mod select;
+
+pub use binary::{ADDI, DIVSI, DIVUI, MULI, REMSI, REMUI, SUBI, binary_state};
+pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
+pub use constant::{CONSTANT, constant_state};
+pub use index_cast::{INDEX_CAST, index_cast_state};
+pub use select::{SELECT, select_state};
+
+use crate::support::{IntConst, element_type, int_attr, int_const, shape_of};
+use fuser_ir::attrs::{Attr, AttrKind, DenseData};
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId, Value};
+use fuser_ir::registry::{DialectDef, FoldResult, PatternDef, Traits};
+use fuser_ir::rewrite_api::Rewriter;
+use fuser_ir::types::Type;
+
+/// The `arith` dialect.
+pub static ARITH: DialectDef = DialectDef {
+    namespace: "arith",
+    summary: "Basic integer arithmetic, comparisons and casts",
+    description: "The subset of MLIR's arith dialect that fuser implements: integer and index \
+constants, two's-complement arithmetic, comparisons, selection and index casts, with MLIR's \
+syntax, verification and folding. Operands are signless integers or `index`, or vectors and \
+tensors of them.",
+    ops: &[&CONSTANT, &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &CMPI, &SELECT, &INDEX_CAST],
+    materialize_constant: Some(materialize_constant),
+};
+
+/// Builds an `arith.constant` of `ty` holding `value` when the attribute's type is `ty` and
+/// `arith.constant` can hold it (MLIR's `ConstantOp::isBuildableWith`).
+fn materialize_constant(rw: &mut dyn Rewriter, value: Attr, ty: Type, loc: Attr) -> Option<OpId> {
+    let state = {
+        let ctx = rw.ctx();
+        if !constant::is_buildable_with(ctx, value, ty) {
+            return None;
+        }
+        constant_state(ctx, value, loc)?
+    };
+    Some(rw.create_op(state))
+}
+
+// ----- overflow flags -----------------------------------------------------------------------
+
+/// The `#arith.overflow<...>` flags of `addi`/`subi`/`muli`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct OverflowFlags {
+    pub nsw: bool,
+    pub nuw: bool,
+}
+
+impl OverflowFlags {
+    /// `none`, `nsw`, `nuw` or `nsw, nuw`: the body of `overflow<...>` as MLIR prints it.
+    pub fn keywords(self) -> &'static str {
+        match (self.nsw, self.nuw) {
+            (false, false) => "none",
+            (true, false) => "nsw",
+            (false, true) => "nuw",
+            (true, true) => "nsw, nuw",
+        }
+    }
+
+    /// Adds one flag keyword; `false` for an unknown keyword.
+    pub fn add_keyword(&mut self, kw: &str) -> bool {
+        match kw {
+            "none" => {}
+            "nsw" => self.nsw = true,
+            "nuw" => self.nuw = true,
+            _ => return false,
+        }
+        true
+    }
+
+    /// The attribute `#arith.overflow<...>` (kept as an opaque dialect attribute).
+    pub fn to_attr(self, ctx: &Context) -> Attr {
+        ctx.intern_attr(AttrKind::Opaque {
+            dialect: "arith".into(),
+            body: format!("overflow<{}>", self.keywords()).into(),
+            pretty: true,
+        })
+    }
+
+    /// Reads `#arith.overflow<...>`, accepting any spacing and order of the flags.
+    pub fn from_attr(ctx: &Context, a: Attr) -> Option<OverflowFlags> {
+        let AttrKind::Opaque { dialect, body, .. } = ctx.attr_kind(a) else { return None };
+        let inner = body.strip_prefix("overflow")?.trim().strip_prefix('<')?.strip_suffix('>')?;
+        let mut flags = OverflowFlags::default();
+        for kw in inner.split(',') {
+            if !flags.add_keyword(kw.trim()) {
+                return None;
+            }
+        }
+        (&**dialect == "arith").then_some(flags)
+    }
+}
+
+// ----- fold helpers -------------------------------------------------------------------------
+
+/// A folder's answer: this existing value.
+pub(crate) fn fold_to_value(v: Value) -> Option<Vec<FoldResult>> {
+    Some(vec![FoldResult::Value(v)])
+}
+
+/// A folder's answer: this constant.
+pub(crate) fn fold_to_attr(a: Attr) -> Option<Vec<FoldResult>> {
+    Some(vec![FoldResult::Attr(a)])
+}
+
+/// The scalar integer constant in `a` if it has type `ty`.
+pub(crate) fn const_of_type(ctx: &Context, a: Option<Attr>, ty: Type) -> Option<IntConst> {
+    let (c, t) = int_const(ctx, a?)?;
+    (t == ty).then_some(c)
+}
+
+/// An integer constant of type `ty` (scalar, or a splat for static vectors and tensors) whose
+/// every element is `value` (interpreted in the element's width).
+pub(crate) fn splat_int(ctx: &Context, ty: Type, value: i128) -> Option<Attr> {
+    let elem = element_type(ctx, ty);
+    let width = ctx.type_kind(elem).int_or_float_width()?;
+    let scalar = int_attr(ctx, elem, IntConst::new(width.min(128), value as u128));
+    if elem == ty {
+        return Some(scalar);
+    }
+    let (shape, _) = shape_of(ctx, ty)?;
+    if shape.iter().any(|&d| d < 0) {
+        return None;
+    }
+    Some(ctx.intern_attr(AttrKind::DenseElements { ty, data: DenseData::Splat(scalar) }))
+}
+
+/// The op defining `v` when its name is `name`.
+pub(crate) fn defined_by(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option<OpId> {
+    ir.defining_op(v).filter(|&d| ctx.op_name_str(ir.op_name(d)) == name)
+}
+
+/// True when `v` is the result of a constant-like op.
+pub(crate) fn is_constant_value(ctx: &Context, ir: &Ir, v: Value) -> bool {
+    ir.defining_op(v)
+        .and_then(|d| ctx.op_def(ir.op_name(d)))
+        .is_some_and(|def| def.has(Traits::CONSTANT_LIKE))
+}
+
+/// Canonicalization of commutative ops: a constant left operand moves to the right, so that
+/// folders and patterns only look for constants on the right (MLIR does this while folding).
+pub(crate) static MOVE_CONSTANT_RIGHT: PatternDef =
+    PatternDef { name: "arith-commutative-constant-right", apply: move_constant_right };
+
+fn move_constant_right(rw: &mut dyn Rewriter, op: OpId) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    if ir.num_operands(op) != 2 {
+        return false;
+    }
+    let (l, r) = (ir.operand(op, 0), ir.operand(op, 1));
+    if !is_constant_value(ctx, ir, l) || is_constant_value(ctx, ir, r) {
+        return false;
+    }
+    let ir = rw.ir_mut();
+    ir.set_operand(op, 0, r);
+    ir.set_operand(op, 1, l);
+    rw.notify_changed(op);
+    true
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    //! Hand-built IR for folder tests: a block of ops with function arguments as leaves.
+    use crate::support::empty_state;
+    use fuser_ir::attrs::Attr;
+    use fuser_ir::context::Context;
+    use fuser_ir::ir::{BlockId, Ir, OpId, Value};
+    use fuser_ir::registry::FoldResult;
+    use fuser_ir::types::Type;
+
+    pub struct Bench {
+        pub ctx: Context,
+        pub ir: Ir,
+        pub block: BlockId,
+    }
+
+    impl Bench {
+        pub fn new() -> Bench {
+            let ctx = Context::new(crate::registry());
+            let mut ir = Ir::new();
+            let block = ir.create_block(&[]);
+            Bench { ctx, ir, block }
+        }
+        pub fn arg(&mut self, ty: Type) -> Value {
+            self.ir.add_block_arg(self.block, ty, None)
+        }
+        /// Appends an op (state built by `make`) and returns it.
+        pub fn op(&mut self, state: fuser_ir::ir::OperationState) -> OpId {
+            let op = self.ir.create_op(state);
+            self.ir.append_op(self.block, op);
+            op
+        }
+        /// An `arith.constant` result.
+        pub fn constant(&mut self, value: Attr) -> Value {
+            let state = super::constant_state(&self.ctx, value, self.ctx.unknown_loc()).unwrap();
+            let op = self.op(state);
+            self.ir.result(op, 0)
+        }
+        pub fn int(&mut self, ty: Type, v: i64) -> Value {
+            let a = self.ctx.int_attr(ty, v);
+            self.constant(a)
+        }
+        /// Runs the op's folder with the constant operands it can see.
+        pub fn fold(&self, op: OpId) -> Option<Vec<FoldResult>> {
+            let def = self.ctx.op_def(self.ir.op_name(op)).unwrap();
+            let operands: Vec<Option<Attr>> = self
+                .ir
+                .operands(op)
+                .iter()
+                .map(|&v| {
+                    let d = self.ir.defining_op(v)?;
+                    let const_def = self.ctx.op_def(self.ir.op_name(d))?;
+                    const_def.fold?(&self.ctx, &self.ir, d, &[]).and_then(|r| match r.first() {
+                        Some(FoldResult::Attr(a)) => Some(*a),
+                        _ => None,
+                    })
+                })
+                .collect();
+            def.fold.unwrap()(&self.ctx, &self.ir, op, &operands)
+        }
+        /// The folded constant as a signed number, if the fold produced a scalar constant.
+        pub fn fold_int(&self, op: OpId) -> Option<i128> {
+            match self.fold(op)?.as_slice() {
+                [FoldResult::Attr(a)] => crate::support::int_const(&self.ctx, *a).map(|(c, _)| c.signed()),
+                _ => None,
+            }
+        }
+        pub fn fold_value(&self, op: OpId) -> Option<Value> {
+            match self.fold(op)?.as_slice() {
+                [FoldResult::Value(v)] => Some(*v),
+                _ => None,
+            }
+        }
+        pub fn verify(&self, op: OpId) -> Result<(), String> {
+            let def = self.ctx.op_def(self.ir.op_name(op)).unwrap();
+            let v = fuser_ir::registry::VerifyCtx { ctx: &self.ctx, ir: &self.ir };
+            def.verify.unwrap()(&v, op).map_err(|d| d.message)
+        }
+        pub fn empty(&self, name: &str) -> fuser_ir::ir::OperationState {
+            empty_state(&self.ctx, name, self.ctx.unknown_loc())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overflow_flags_round_trip() {
+        let ctx = Context::empty();
+        let f = OverflowFlags { nsw: true, nuw: true };
+        let a = f.to_attr(&ctx);
+        assert_eq!(OverflowFlags::from_attr(&ctx, a), Some(f));
+        let messy = ctx.intern_attr(AttrKind::Opaque { dialect: "arith".into(), body: "overflow<nuw,nsw>".into(), pretty: true });
+        assert_eq!(OverflowFlags::from_attr(&ctx, messy), Some(f));
+        assert_eq!(OverflowFlags::default().keywords(), "none");
+    }
+}

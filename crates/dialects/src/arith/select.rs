@@ -1,0 +1,153 @@
+//! `arith.select`: picks one of two values by an `i1` condition (or elementwise by a
+//! same-shaped `i1` container); custom form `arith.select %c, %a, %b : i32`, or
+//! `: vector<4xi1>, vector<4xi32>` with a container condition. Folds a constant condition,
+//! equal alternatives, and `select %c, true, false` to `%c`.
+
+use super::fold_to_value;
+use crate::support::{empty_state, int_const, is_bool_like, printed_attr_dict, same_shape, type_str};
+use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
+use fuser_ir::attrs::Attr;
+use fuser_ir::context::Context;
+use fuser_ir::diag::Diagnostic;
+use fuser_ir::ir::{Ir, OpId, OperationState, Value};
+use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, Traits, VerifyCtx};
+
+pub static SELECT: OpDef = OpDef {
+    summary: "select operation",
+    description: "Yields `true_value` where the condition is 1 and `false_value` where it is 0. \
+A scalar `i1` condition selects whole values; a vector or tensor of `i1` selects elementwise \
+and must have the shape of the result.\n\n\
+```mlir\n%0 = arith.select %cond, %a, %b : i32\n%1 = arith.select %mask, %v, %w : vector<4xi1>, vector<4xi32>\n```",
+    operands: &[
+        ArgDef { name: "condition", constraint: "bool-like", kind: ArgKind::Single },
+        ArgDef { name: "true_value", constraint: "any type", kind: ArgKind::Single },
+        ArgDef { name: "false_value", constraint: "any type", kind: ArgKind::Single },
+    ],
+    results: &[ArgDef { name: "result", constraint: "any type", kind: ArgKind::Single }],
+    verify: Some(verify_select),
+    fold: Some(fold_select),
+    parse: Some(parse_select),
+    print: Some(print_select),
+    ..OpDef::new("arith.select", Traits::PURE)
+};
+
+fn verify_select(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let (ctx, ir) = (v.ctx, v.ir);
+    if ir.num_operands(op) != 3 {
+        return Err(v.op_error(op, format!("expected 3 operands, but found {}", ir.num_operands(op))));
+    }
+    if ir.num_results(op) != 1 {
+        return Err(v.op_error(op, "requires one result"));
+    }
+    let cond = ir.value_type(ir.operand(op, 0));
+    if !is_bool_like(ctx, cond) {
+        return Err(v.op_error(op, format!("operand #0 must be bool-like, but got '{}'", type_str(ctx, cond))));
+    }
+    let result = ir.value_type(ir.result(op, 0));
+    if ir.value_type(ir.operand(op, 1)) != result || ir.value_type(ir.operand(op, 2)) != result {
+        return Err(v.op_error(op, "failed to verify that all of {true_value, false_value, result} have same type"));
+    }
+    if cond != ctx.i1_type() && !same_shape(ctx, cond, result) {
+        return Err(v.op_error(op, "failed to verify that condition is signless i1 or has matching shape"));
+    }
+    Ok(())
+}
+
+fn fold_select(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    if ir.num_operands(op) != 3 {
+        return None;
+    }
+    let (cond, t, f) = (ir.operand(op, 0), ir.operand(op, 1), ir.operand(op, 2));
+    if t == f {
+        return fold_to_value(t);
+    }
+    let known = |i: usize| operands.get(i).copied().flatten().and_then(|a| int_const(ctx, a)).map(|c| c.0.bits);
+    match known(0) {
+        Some(1) => return fold_to_value(t),
+        Some(0) => return fold_to_value(f),
+        _ => {}
+    }
+    let i1 = ctx.i1_type();
+    let result_is_i1 = ir.num_results(op) == 1 && ir.value_type(ir.result(op, 0)) == i1;
+    if result_is_i1 && ir.value_type(cond) == i1 && known(1) == Some(1) && known(2) == Some(0) {
+        return fold_to_value(cond);
+    }
+    None
+}
+
+fn parse_select(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let operands = p.parse_operand_list()?;
+    if operands.len() != 3 {
+        return Err(p.emit_error("expected 3 operands"));
+    }
+    let mut entries = Vec::new();
+    p.parse_optional_attr_dict(&mut entries)?;
+    p.parse_punct(Punct::Colon)?;
+    let first = p.parse_type()?;
+    let (cond_ty, ty) = if p.parse_optional_punct(Punct::Comma) { (first, p.parse_type()?) } else { (p.ctx().i1_type(), first) };
+    state.operands = vec![
+        p.resolve_operand(&operands[0], cond_ty)?,
+        p.resolve_operand(&operands[1], ty)?,
+        p.resolve_operand(&operands[2], ty)?,
+    ];
+    state.result_types = vec![ty];
+    state.attrs = p.ctx().dictionary(entries);
+    Ok(())
+}
+
+fn print_select(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let (operands, dict) = {
+        let (ctx, ir) = (p.ctx(), p.ir());
+        (ir.operands(op).to_vec(), printed_attr_dict(ctx, ir, op))
+    };
+    let [cond, t, _] = operands.as_slice() else { return };
+    let (cond_ty, ty) = (p.ir().value_type(*cond), p.ir().value_type(*t));
+    p.write(" ");
+    p.print_operands(&operands);
+    p.print_optional_attr_dict(dict, &[]);
+    p.write(" : ");
+    if cond_ty != p.ctx().i1_type() {
+        p.print_type(cond_ty);
+        p.write(", ");
+    }
+    p.print_type(ty);
+}
+
+/// The state of `arith.select cond, t, f`.
+pub fn select_state(ctx: &Context, ir: &Ir, cond: Value, t: Value, f: Value, loc: Attr) -> OperationState {
+    let mut state = empty_state(ctx, SELECT.name, loc);
+    state.operands = vec![cond, t, f];
+    state.result_types = vec![ir.value_type(t)];
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::Bench;
+    use super::*;
+
+    #[test]
+    fn folds() {
+        let mut b = Bench::new();
+        let i32t = b.ctx.integer_type(32);
+        let (c, x, y) = (b.arg(b.ctx.i1_type()), b.arg(i32t), b.arg(i32t));
+        let (t, f) = (b.constant(b.ctx.bool_attr(true)), b.constant(b.ctx.bool_attr(false)));
+        let loc = b.ctx.unknown_loc();
+        let on_true = select_state(&b.ctx, &b.ir, t, x, y, loc);
+        let on_true = b.op(on_true);
+        let on_false = select_state(&b.ctx, &b.ir, f, x, y, loc);
+        let on_false = b.op(on_false);
+        let same = select_state(&b.ctx, &b.ir, c, x, x, loc);
+        let same = b.op(same);
+        let to_cond = select_state(&b.ctx, &b.ir, c, t, f, loc);
+        let to_cond = b.op(to_cond);
+        let open = select_state(&b.ctx, &b.ir, c, x, y, loc);
+        let open = b.op(open);
+        assert_eq!(b.fold_value(on_true), Some(x));
+        assert_eq!(b.fold_value(on_false), Some(y));
+        assert_eq!(b.fold_value(same), Some(x));
+        assert_eq!(b.fold_value(to_cond), Some(c));
+        assert_eq!(b.fold(open), None);
+        assert_eq!(b.verify(open), Ok(()));
+    }
+}

@@ -1,0 +1,2 @@
+// An invalid escape sequence in a string literal.
+"fz.a"() {s = "bad \q escape"} : () -> ()

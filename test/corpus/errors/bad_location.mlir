@@ -1,0 +1,2 @@
+// A malformed location.
+"fz.a"() : () -> () loc("f.mlir":1)

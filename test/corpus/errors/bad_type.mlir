@@ -1,0 +1,2 @@
+// An unknown builtin type keyword.
+%0 = "fz.a"() : () -> i32x

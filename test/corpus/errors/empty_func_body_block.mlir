@@ -1,0 +1,4 @@
+// A func.func body block that is empty.
+func.func @f() {
+^bb0:
+}

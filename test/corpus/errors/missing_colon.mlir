@@ -1,0 +1,3 @@
+// A generic op without its ':' function type.
+"fz.a"()
+"fz.b"() : () -> ()

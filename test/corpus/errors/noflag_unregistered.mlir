@@ -1,0 +1,2 @@
+// Unregistered dialect ops are rejected without --allow-unregistered-dialect.
+%0 = "fz.a"() : () -> i32

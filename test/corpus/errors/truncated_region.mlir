@@ -1,0 +1,3 @@
+// The file ends inside a region.
+"fz.r"() ({
+  "fz.a"() : () -> ()

@@ -1,0 +1,2 @@
+// Reference to an attribute alias that is not defined.
+"fz.a"() {v = #nope} : () -> ()

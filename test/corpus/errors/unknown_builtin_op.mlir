@@ -1,0 +1,2 @@
+// The builtin dialect does not allow unknown operations either.
+"builtin.whatever"() : () -> ()

@@ -1,0 +1,3 @@
+// A string literal that is never closed.
+"fz.a"() {s = "never closed} : () -> ()
+"fz.b"() : () -> ()

@@ -1,0 +1,13 @@
+// Fused locations are canonicalized when built: flattening, dedup, unknown removal.
+"fz.a"() : () -> () loc(fused<"x">["a"])
+"fz.b"() : () -> () loc(fused[])
+"fz.c"() : () -> () loc(fused<"x">[])
+"fz.d"() : () -> () loc(fused[unknown])
+"fz.e"() : () -> () loc(fused[unknown, unknown])
+"fz.f"() : () -> () loc(callsite(unknown at "b"))
+"fz.g"() : () -> () loc(fused<"m">[fused<"m">["a", "b"], "c"])
+"fz.h"() : () -> () loc(fused[fused<"m">["a", "b"], "c"])
+"fz.i"() : () -> () loc(fused["b", "a", "b"])
+"fz.j"() : () -> () loc(fused<"x">[unknown])
+"fz.k"() : () -> () loc(fused<"x">[fused<"x">["a"]])
+"fz.l"() : () -> () loc(fused["a", fused["b", fused["c", "a"]]])
