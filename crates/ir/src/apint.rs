@@ -216,6 +216,25 @@ impl ApInt {
         r
     }
 
+    /// The low `nbytes` bytes of the two's-complement bit pattern, little-endian (bytes past
+    /// the width are zero).
+    pub fn to_le_bytes(&self, nbytes: usize) -> Vec<u8> {
+        (0..nbytes)
+            .map(|i| self.words.get(i / 8).map(|w| (w >> ((i % 8) * 8)) as u8).unwrap_or(0))
+            .collect()
+    }
+
+    /// The value whose bit pattern is `bytes` (little-endian), truncated to `width` bits.
+    pub fn from_le_bytes(width: u32, bytes: &[u8]) -> Self {
+        let mut words = vec![0u64; nwords(width)];
+        for (i, &b) in bytes.iter().enumerate().take(words.len() * 8) {
+            words[i / 8] |= (b as u64) << ((i % 8) * 8);
+        }
+        let mut r = ApInt { width, words: words.into_boxed_slice() };
+        r.clear_unused_bits();
+        r
+    }
+
     /// Unsigned decimal digits.
     pub fn to_string_unsigned(&self) -> String {
         if self.is_zero() {
@@ -278,6 +297,15 @@ mod tests {
         assert!(ApInt::parse_unsigned(&huge, 64).is_none());
         let w = ApInt::parse_unsigned(&"9".repeat(300), 1024).unwrap();
         assert_eq!(w.to_string_unsigned(), "9".repeat(300));
+    }
+
+    #[test]
+    fn byte_round_trip() {
+        let v = ApInt::from_i128(17, -2);
+        assert_eq!(v.to_le_bytes(3), vec![0xFE, 0xFF, 0x01]);
+        assert_eq!(ApInt::from_le_bytes(17, &[0xFE, 0xFF, 0x01]), v);
+        let w = ApInt::parse_unsigned(&"9".repeat(60), 256).unwrap();
+        assert_eq!(ApInt::from_le_bytes(256, &w.to_le_bytes(32)), w);
     }
 
     #[test]
