@@ -143,18 +143,19 @@ pub fn file_line_col(ctx: &Context, loc: Attr) -> Option<(String, u32, u32)> {
 /// and a caret when the source is available.
 pub fn render(ctx: &Context, sources: &SourceMgr, d: &Diagnostic) -> String {
     let mut out = String::new();
-    render_one(ctx, sources, d, &mut out);
+    render_one(ctx, sources, d, true, &mut out);
     for n in &d.notes {
-        render_one(ctx, sources, n, &mut out);
+        // A note at its diagnostic's own location shows no second copy of the source line.
+        render_one(ctx, sources, n, n.loc != d.loc, &mut out);
     }
     out
 }
 
-fn render_one(ctx: &Context, sources: &SourceMgr, d: &Diagnostic, out: &mut String) {
+fn render_one(ctx: &Context, sources: &SourceMgr, d: &Diagnostic, show_source: bool, out: &mut String) {
     match file_line_col(ctx, d.loc) {
         Some((file, line, col)) => {
             let _ = writeln!(out, "{file}:{line}:{col}: {}: {}", d.severity.label(), d.message);
-            if let Some(src) = sources.find(&file) {
+            if let Some(src) = sources.find(&file).filter(|_| show_source) {
                 let local = line + 1 - src.first_line.min(line);
                 if let Some(text) = src.line_text(local) {
                     let _ = writeln!(out, "{text}");

@@ -2,14 +2,10 @@
 //! dumps, "see current operation" notes and crash reproducers) and verifying an op (for
 //! `--verify-each`). They sit behind these small functions so that the pass manager depends
 //! on one signature each.
-//!
-//! Until the printer lands, `print_op` is a minimal structural stand-in; switching over is one
-//! line.
 
 use crate::context::Context;
 use crate::diag::Diagnostic;
 use crate::ir::{Ir, OpId};
-use std::fmt::Write as _;
 
 /// The printing flags the pass manager forwards (mirrors `--mlir-print-*`).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,38 +20,16 @@ pub struct IrPrintFlags {
 
 /// Prints `op` (and everything nested in it) as the top-level op of the output.
 pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> String {
-    let _ = flags;
-    print_structure(ctx, ir, op)
+    let opts = crate::printer::PrintOptions {
+        generic: flags.generic,
+        debug_info: flags.debug_info,
+        local_scope: flags.local_scope,
+        elide_elements_attrs_if_larger: None,
+    };
+    crate::printer::print_module(ctx, ir, op, &opts)
 }
 
 /// Verifies `op` and everything nested in it.
 pub fn verify_op(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Vec<Diagnostic>> {
     crate::verifier::verify(ctx, ir, op)
-}
-
-/// Stand-in printer: op names and nesting only, in MLIR's generic shape.
-fn print_structure(ctx: &Context, ir: &Ir, root: OpId) -> String {
-    let mut out = String::new();
-    let mut stack: Vec<(OpId, usize, bool)> = vec![(root, 0, false)];
-    while let Some((op, depth, closing)) = stack.pop() {
-        let pad = "  ".repeat(depth);
-        if closing {
-            let _ = writeln!(out, "{pad}}})");
-            continue;
-        }
-        let name = ctx.op_name_str(ir.op_name(op));
-        if ir.regions(op).is_empty() {
-            let _ = writeln!(out, "{pad}\"{name}\"()");
-            continue;
-        }
-        let _ = writeln!(out, "{pad}\"{name}\"() ({{");
-        stack.push((op, depth, true));
-        let children: Vec<OpId> = ir
-            .regions(op)
-            .iter()
-            .flat_map(|&r| ir.region_blocks(r).iter().flat_map(|&b| ir.block_ops(b)))
-            .collect();
-        stack.extend(children.into_iter().rev().map(|c| (c, depth + 1, false)));
-    }
-    out
 }

@@ -45,10 +45,11 @@ pub fn current_op_note(ctx: &Context, ir: &Ir, op: OpId) -> Option<Diagnostic> {
     Some(Diagnostic::new(Severity::Note, ir.loc(op), format!("see current operation: {text}")))
 }
 
-/// The op as MLIR streams it into a diagnostic (generic form, local value numbering).
-/// `None` until the printer is available.
-fn op_text_for_diagnostic(_ctx: &Context, _ir: &Ir, _op: OpId) -> Option<String> {
-    None
+/// The op as MLIR streams it into a diagnostic (generic form, local value numbering); an op
+/// that spans several lines starts on a new line, as in mlir-opt's notes.
+fn op_text_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> Option<String> {
+    let text = crate::printer::print_op_for_diagnostic(ctx, ir, op);
+    Some(if text.contains('\n') { format!("\n{text}") } else { text })
 }
 
 /// Attaches the `see current operation` note as the first note.
