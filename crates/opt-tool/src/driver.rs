@@ -48,7 +48,7 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
     };
     let mut ok = true;
     match &opts.split_input {
-        None => ok &= process_chunk(opts, &manager, SourceFile::new(name, Arc::from(text)), &mut sink),
+        None => ok &= process_chunk(opts, &manager, SourceFile::new(name, text), &mut sink),
         Some(marker) => {
             let chunks = split::split_input(&text, marker);
             drop(text);
@@ -206,14 +206,52 @@ fn without_current_op_notes(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags
 }
 
-fn read_input(path: &str) -> std::io::Result<String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
-        Ok(s)
+/// Reads the whole input into one shared buffer (a file is read straight into it: a large
+/// input is held in memory once, not twice).
+fn read_input(path: &str) -> std::io::Result<Arc<str>> {
+    let bytes: Arc<[u8]> = if path == "-" {
+        let mut v = Vec::new();
+        std::io::stdin().read_to_end(&mut v)?;
+        Arc::from(v)
     } else {
-        std::fs::read_to_string(path)
+        read_file_shared(path)?
+    };
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e));
     }
+    // SAFETY: `str` and `[u8]` have the same layout, and the bytes were just checked to be
+    // valid UTF-8.
+    Ok(unsafe { Arc::from_raw(Arc::into_raw(bytes) as *const str) })
+}
+
+fn read_file_shared(path: &str) -> std::io::Result<Arc<[u8]>> {
+    let mut file = std::fs::File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(0);
+    let mut buf: Arc<[std::mem::MaybeUninit<u8>]> = Arc::new_uninit_slice(len);
+    let slots = Arc::get_mut(&mut buf).expect("a new Arc is unique");
+    slots.fill(std::mem::MaybeUninit::new(0));
+    // SAFETY: every element was initialized just above.
+    let mut buf: Arc<[u8]> = unsafe { buf.assume_init() };
+    let slice = Arc::get_mut(&mut buf).expect("a new Arc is unique");
+    let mut filled = 0;
+    while filled < slice.len() {
+        match file.read(&mut slice[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    if filled < len {
+        return Ok(Arc::from(&buf[..filled]));
+    }
+    // The file may have grown since its size was read: take the rest too.
+    let mut rest = Vec::new();
+    file.read_to_end(&mut rest)?;
+    if rest.is_empty() {
+        return Ok(buf);
+    }
+    let mut all = buf.to_vec();
+    all.extend_from_slice(&rest);
+    Ok(Arc::from(all))
 }
 
 /// The output file or stdout, written as the printer produces text. The first write error is
