@@ -58,7 +58,7 @@ impl Ir {
         let d = &self.ops[op];
         OpRecipe {
             name: d.name,
-            operands: d.operands.iter().map(|o| o.value).collect(),
+            operands: d.operands.iter().map(|o| self.values.id_at(o.value)).collect(),
             results: d.results.iter().map(|&r| (r, self.values[r].ty)).collect(),
             successors: d.successors.to_vec(),
             attrs: d.attrs,
