@@ -62,7 +62,7 @@ impl Ir {
             results: d.results.iter().map(|&r| (r, self.values[r].ty)).collect(),
             successors: d.successors.to_vec(),
             attrs: d.attrs,
-            props: d.props,
+            props: (d.props != NO_PROPS).then_some(d.props),
             loc: d.loc,
             regions: d
                 .regions

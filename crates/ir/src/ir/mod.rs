@@ -51,6 +51,9 @@ pub struct OpOperand {
 /// "No entity" in a bare-index link.
 pub(crate) const NIL: u32 = u32::MAX;
 
+/// "No properties" in [`OpData::props`].
+pub(crate) const NO_PROPS: Attr = Attr(u32::MAX);
+
 /// A use-list link stored as bare indices: `(op slot, operand index)`, `op == NIL` for none.
 /// Links only ever point at live ops (an op's operands leave every use list before it is
 /// freed), so they need no generation; the public API turns them into checked handles.
@@ -87,8 +90,9 @@ pub struct OpData {
     pub(crate) parent: u32,
     pub(crate) prev: u32,
     pub(crate) next: u32,
-    /// Properties (`<{...}>`), a dictionary attribute, if any.
-    pub(crate) props: Option<Attr>,
+    /// Properties (`<{...}>`), a dictionary attribute, or [`NO_PROPS`] (a bare number keeps
+    /// the op record small).
+    pub(crate) props: Attr,
     pub(crate) operands: SmallVec<[Operand; 2]>,
     pub(crate) results: SmallVec<[Value; 1]>,
     pub(crate) successors: SmallVec<[BlockId; 0]>,
@@ -283,7 +287,8 @@ impl Ir {
     }
     #[inline]
     pub fn props(&self, op: OpId) -> Option<Attr> {
-        self.ops[op].props
+        let p = self.ops[op].props;
+        (p != NO_PROPS).then_some(p)
     }
     #[inline]
     pub fn loc(&self, op: OpId) -> Attr {
@@ -293,7 +298,7 @@ impl Ir {
         self.ops[op].attrs = dict;
     }
     pub fn set_props(&mut self, op: OpId, props: Option<Attr>) {
-        self.ops[op].props = props;
+        self.ops[op].props = props.unwrap_or(NO_PROPS);
     }
     pub fn set_loc(&mut self, op: OpId, loc: Attr) {
         self.ops[op].loc = loc;

@@ -23,7 +23,7 @@ impl Ir {
             parent: NIL,
             prev: NIL,
             next: NIL,
-            props,
+            props: props.unwrap_or(NO_PROPS),
             operands: operands
                 .iter()
                 .map(|&v| Operand { value: ix(v), prev_use: Link::NONE, next_use: Link::NONE })
