@@ -376,7 +376,7 @@ impl<'a> Parser<'a> {
     fn is_supported_memory_space(&self, a: Attr) -> bool {
         match self.ctx.attr_kind(a) {
             AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_) => true,
-            AttrKind::Opaque { dialect, .. } => self.ctx.dialect(dialect).is_some(),
+            AttrKind::Opaque { dialect, .. } | AttrKind::TypedOpaque { dialect, .. } => self.ctx.dialect(dialect).is_some(),
             _ => false,
         }
     }
