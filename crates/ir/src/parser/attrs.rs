@@ -374,6 +374,7 @@ impl<'a> Parser<'a> {
             );
             return Err(self.error_at(data_off, msg));
         }
+        let data = self.ctx.registry().canonical_attr_body(&dialect, &data).unwrap_or(data);
         let pretty = is_simple_enough_for_pretty(&data);
         let (dialect, body) = (dialect.into(), data.into());
         // A `none` type is the same as no type.
@@ -987,7 +988,9 @@ impl<'a> Parser<'a> {
         if self.consume_if(TokKind::LParen) {
             let child = self.parse_location_instance()?;
             self.expect(TokKind::RParen, "expected ')' after child location of NameLoc")?;
-            return Ok(self.ctx.intern_attr(AttrKind::NameLoc { name, child: Some(child) }));
+            // An unknown child is the same location as no child (MLIR's default child).
+            let child = Some(child).filter(|&c| c != self.ctx.unknown_loc());
+            return Ok(self.ctx.intern_attr(AttrKind::NameLoc { name, child }));
         }
         Ok(self.ctx.intern_attr(AttrKind::NameLoc { name, child: None }))
     }
