@@ -279,6 +279,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn attr_bodies_canonicalize_like_mlir() {
+        assert_eq!(canonical_attr_body("overflow<nuw,nsw>").as_deref(), Some("overflow<nsw, nuw>"));
+        assert_eq!(canonical_attr_body("overflow<none>").as_deref(), Some("overflow<none>"));
+        assert_eq!(canonical_attr_body("fastmath<fast>"), None);
+    }
+
+    #[test]
     fn overflow_flags_round_trip() {
         let ctx = Context::empty();
         let f = OverflowFlags { nsw: true, nuw: true };
