@@ -95,8 +95,35 @@ pub struct OpData {
     pub(crate) props: Attr,
     pub(crate) operands: SmallVec<[Operand; 2]>,
     pub(crate) results: SmallVec<[Value; 1]>,
-    pub(crate) successors: SmallVec<[BlockId; 0]>,
+    /// Successors and regions, boxed because most ops have neither (keeps `OpData` small).
+    pub(crate) extra: Option<Box<OpExtra>>,
+}
+
+/// The rarely present parts of an op.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OpExtra {
+    pub(crate) successors: SmallVec<[BlockId; 2]>,
     pub(crate) regions: SmallVec<[RegionId; 1]>,
+}
+
+impl OpData {
+    #[inline]
+    pub(crate) fn regions(&self) -> &[RegionId] {
+        match &self.extra {
+            Some(e) => &e.regions,
+            None => &[],
+        }
+    }
+    #[inline]
+    pub(crate) fn successors(&self) -> &[BlockId] {
+        match &self.extra {
+            Some(e) => &e.successors,
+            None => &[],
+        }
+    }
+    pub(crate) fn extra_mut(&mut self) -> &mut OpExtra {
+        self.extra.get_or_insert_with(Default::default)
+    }
 }
 
 /// Storage of a block.
@@ -270,15 +297,15 @@ impl Ir {
     }
     #[inline]
     pub fn successors(&self, op: OpId) -> &[BlockId] {
-        &self.ops[op].successors
+        self.ops[op].successors()
     }
     #[inline]
     pub fn regions(&self, op: OpId) -> &[RegionId] {
-        &self.ops[op].regions
+        self.ops[op].regions()
     }
     #[inline]
     pub fn region(&self, op: OpId, i: usize) -> RegionId {
-        self.ops[op].regions[i]
+        self.ops[op].regions()[i]
     }
     /// The discardable attribute dictionary (a dictionary attribute, possibly empty).
     #[inline]
@@ -403,7 +430,7 @@ impl Ir {
     /// Index of the region among its parent's regions.
     pub fn region_index(&self, r: RegionId) -> Option<usize> {
         let p = self.region_parent(r)?;
-        self.ops[p].regions.iter().position(|&x| x == r)
+        self.ops[p].regions().iter().position(|&x| x == r)
     }
 
     // ----- value accessors ------------------------------------------------------------------

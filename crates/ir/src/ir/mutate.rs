@@ -29,8 +29,9 @@ impl Ir {
                 .map(|&v| Operand { value: ix(v), prev_use: Link::NONE, next_use: Link::NONE })
                 .collect(),
             results: SmallVec::new(),
-            successors: successors.into_iter().collect(),
-            regions: SmallVec::new(),
+            extra: (!successors.is_empty() || !regions.is_empty()).then(|| {
+                Box::new(OpExtra { successors: successors.into_iter().collect(), regions: SmallVec::new() })
+            }),
         });
         for i in 0..operands.len() {
             self.link_use(Link { op: ix(op), index: i as u32 });
@@ -58,7 +59,7 @@ impl Ir {
     pub fn attach_region(&mut self, op: OpId, r: RegionId) {
         assert!(self.regions[r].parent == NIL, "region already has a parent op");
         self.regions[r].parent = ix(op);
-        self.ops[op].regions.push(r);
+        self.ops[op].extra_mut().regions.push(r);
     }
 
     /// Creates an empty detached region.
@@ -288,7 +289,7 @@ impl Ir {
         let mut stack = vec![op];
         while let Some(o) = stack.pop() {
             out.push(o);
-            for &r in self.ops[o].regions.iter() {
+            for &r in self.ops[o].regions().iter() {
                 for &b in self.regions[r].blocks.iter() {
                     stack.extend(self.block_ops(b));
                 }
@@ -303,7 +304,7 @@ impl Ir {
         for r in data.results {
             self.values.free(r);
         }
-        for r in data.regions {
+        for r in data.extra.map(|e| e.regions).unwrap_or_default() {
             if let Some(rd) = self.regions.free(r) {
                 for b in rd.blocks {
                     if let Some(bd) = self.blocks.free(b) {
