@@ -450,32 +450,39 @@ fn print_header(dims: usize, syms: usize, out: &mut String) {
 const BAD_CONSTRAINT: &str = "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
 
 impl<'a> Parser<'a> {
-    /// Parses the inside of `affine_map<...>` / `affine_set<...>` and returns it as mlir-opt
-    /// prints it.
+    /// Parses the inside of `affine_map<...>` (`is_map`) or `affine_set<...>` and returns it
+    /// as mlir-opt prints it. Either form is parsed first; the wrong one is then rejected.
     pub(super) fn parse_affine_body(&mut self, is_map: bool) -> PResult<String> {
+        let start = self.tok.start;
         let mut scope = AffineScope { dims: Vec::new(), syms: Vec::new() };
-        self.parse_affine_id_list(TokKind::LParen, TokKind::RParen, &mut scope, true)?;
+        self.parse_affine_id_list(&mut scope, true)?;
         if self.is(TokKind::LSquare) {
-            self.parse_affine_id_list(TokKind::LSquare, TokKind::RSquare, &mut scope, false)?;
+            self.parse_affine_id_list(&mut scope, false)?;
         }
         let mut out = String::new();
         print_header(scope.dims.len(), scope.syms.len(), &mut out);
-        if is_map {
-            self.expect(TokKind::Arrow, "expected '->' or '['")?;
+        let got_map = if self.consume_if(TokKind::Arrow) {
             out.push_str(" -> (");
             self.parse_affine_map_results(&scope, &mut out)?;
-        } else {
-            self.expect(TokKind::Colon, "expected ':' or '['")?;
+            true
+        } else if self.consume_if(TokKind::Colon) {
             out.push_str(" : (");
             self.parse_integer_set_constraints(&scope, &mut out)?;
-        }
+            false
+        } else {
+            return Err(self.wrong_token("expected '->' or ':'"));
+        };
         out.push(')');
-        Ok(out)
+        match (is_map, got_map) {
+            (true, false) => Err(self.error_at(start, "expected AffineMap, but got IntegerSet")),
+            (false, true) => Err(self.error_at(start, "expected IntegerSet, but got AffineMap")),
+            _ => Ok(out),
+        }
     }
 
     /// `( expr, ... )` of an affine map, appended printed and comma-separated to `out`.
     fn parse_affine_map_results(&mut self, scope: &AffineScope, out: &mut String) -> PResult<()> {
-        self.expect(TokKind::LParen, "expected '('")?;
+        self.expect(TokKind::LParen, "expected '(' in affine map range")?;
         if self.consume_if(TokKind::RParen) {
             return Ok(());
         }
@@ -487,12 +494,12 @@ impl<'a> Parser<'a> {
             }
             out.push_str(", ");
         }
-        self.expect(TokKind::RParen, "expected ')'")
+        self.expect(TokKind::RParen, "expected ')' in affine map range")
     }
 
     /// `( constraint, ... )` of an integer set; an empty list is the trivially true `0 == 0`.
     fn parse_integer_set_constraints(&mut self, scope: &AffineScope, out: &mut String) -> PResult<()> {
-        self.expect(TokKind::LParen, "expected '('")?;
+        self.expect(TokKind::LParen, "expected '(' in integer set constraint list")?;
         if self.consume_if(TokKind::RParen) {
             out.push_str("0 == 0");
             return Ok(());
@@ -506,7 +513,7 @@ impl<'a> Parser<'a> {
             }
             out.push_str(", ");
         }
-        self.expect(TokKind::RParen, "expected ')'")
+        self.expect(TokKind::RParen, "expected ')' in integer set constraint list")
     }
 
     /// `a >= b` is `a - b >= 0`, `a <= b` is `b - a >= 0`, `a == b` is `a - b == 0`.
@@ -526,8 +533,15 @@ impl<'a> Parser<'a> {
         Ok(if first == TokKind::Less { (rhs.sub(lhs), false) } else { (lhs.sub(rhs), is_eq) })
     }
 
-    fn parse_affine_id_list(&mut self, open: TokKind, close: TokKind, scope: &mut AffineScope, dims: bool) -> PResult<()> {
-        self.expect(open, if dims { "expected '('" } else { "expected '['" })?;
+    /// `(name, ...)` (dimensions) or `[name, ...]` (symbols).
+    fn parse_affine_id_list(&mut self, scope: &mut AffineScope, dims: bool) -> PResult<()> {
+        let (open, close, what) = if dims {
+            (TokKind::LParen, TokKind::RParen, "dimensional identifier list")
+        } else {
+            (TokKind::LSquare, TokKind::RSquare, "symbol list")
+        };
+        let (open_char, close_char) = if dims { ('(', ')') } else { ('[', ']') };
+        self.expect(open, &format!("expected '{open_char}' in {what}"))?;
         if self.consume_if(close) {
             return Ok(());
         }
@@ -549,13 +563,13 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.expect(close, if dims { "expected ')'" } else { "expected ']'" })
+        self.expect(close, &format!("expected '{close_char}' in {what}"))
     }
 
     /// `expr ::= term (('+' | '-') term)*`, left-associative.
     fn parse_affine_expr(&mut self, scope: &AffineScope) -> PResult<AffineExpr> {
         self.nested(|p| {
-            let mut lhs = p.parse_affine_term(scope)?;
+            let mut lhs = p.parse_affine_term(scope, false)?;
             loop {
                 let negate = match p.tok.kind {
                     TokKind::Plus => false,
@@ -563,16 +577,16 @@ impl<'a> Parser<'a> {
                     _ => return Ok(lhs),
                 };
                 p.advance();
-                p.check_right_operand()?;
-                let rhs = p.parse_affine_term(scope)?;
+                let rhs = p.parse_affine_term(scope, true)?;
                 lhs = if negate { lhs.sub(rhs) } else { add(lhs, rhs) };
             }
         })
     }
 
     /// `term ::= factor (('*' | 'floordiv' | 'ceildiv' | 'mod') factor)*`, left-associative.
-    fn parse_affine_term(&mut self, scope: &AffineScope) -> PResult<AffineExpr> {
-        let mut lhs = self.parse_affine_factor(scope)?;
+    /// `has_lhs`: the term is the right operand of `+` / `-` (for diagnostics).
+    fn parse_affine_term(&mut self, scope: &AffineScope, has_lhs: bool) -> PResult<AffineExpr> {
+        let mut lhs = self.parse_affine_factor(scope, has_lhs)?;
         loop {
             let op = match self.tok.kind {
                 TokKind::Star => BinOp::Mul,
@@ -584,14 +598,13 @@ impl<'a> Parser<'a> {
             };
             let op_at = self.tok.start;
             self.advance();
-            self.check_right_operand()?;
-            let rhs = self.parse_affine_factor(scope)?;
+            let rhs = self.parse_affine_factor(scope, true)?;
             self.check_affine_operands(op, &lhs, &rhs, op_at)?;
             lhs = build(op, lhs, rhs);
         }
     }
 
-    /// Rejects products of two dimension-dependent operands and divisions by one.
+    /// Rejects products of two dimension-dependent operands and dimension-dependent divisors.
     fn check_affine_operands(&mut self, op: BinOp, lhs: &AffineExpr, rhs: &AffineExpr, op_at: usize) -> PResult<()> {
         if rhs.is_symbolic_or_constant() || (op == BinOp::Mul && lhs.is_symbolic_or_constant()) {
             return Ok(());
@@ -603,25 +616,22 @@ impl<'a> Parser<'a> {
         Err(self.error_at(op_at, msg))
     }
 
-    fn check_right_operand(&mut self) -> PResult<()> {
-        match self.tok.kind {
-            TokKind::LParen | TokKind::Minus | TokKind::Integer | TokKind::BareIdent | TokKind::IntType => Ok(()),
-            _ => Err(self.error_here("missing right operand of binary operator")),
-        }
-    }
-
-    /// `factor ::= '(' expr ')' | '-' factor | integer | dim-or-symbol-name`.
-    fn parse_affine_factor(&mut self, scope: &AffineScope) -> PResult<AffineExpr> {
+    /// `factor ::= '(' expr ')' | '-' factor | integer | dim-or-symbol-name`. `has_lhs`: an
+    /// operand precedes this one in the enclosing expression (for diagnostics).
+    fn parse_affine_factor(&mut self, scope: &AffineScope, has_lhs: bool) -> PResult<AffineExpr> {
         match self.tok.kind {
             TokKind::LParen => {
                 self.advance();
+                if self.is(TokKind::RParen) {
+                    return Err(self.error_here("no expression inside parentheses"));
+                }
                 let e = self.parse_affine_expr(scope)?;
                 self.expect(TokKind::RParen, "expected ')'")?;
                 Ok(e)
             }
             TokKind::Minus => {
                 self.advance();
-                let e = self.nested(|p| p.parse_affine_factor(scope))?;
+                let e = self.nested(|p| p.parse_affine_factor(scope, has_lhs))?;
                 Ok(e.neg())
             }
             TokKind::Integer => {
@@ -634,6 +644,14 @@ impl<'a> Parser<'a> {
                     None => Err(self.error_here("constant too large for index")),
                 }
             }
+            TokKind::PercentIdent => Err(self.wrong_token("unexpected ssa identifier")),
+            TokKind::BareIdent if self.is_kw("symbol") => {
+                self.advance();
+                if !self.consume_if(TokKind::LParen) {
+                    return Err(self.wrong_token("expected '(' at start of SSA symbol"));
+                }
+                Err(self.wrong_token("unexpected ssa identifier"))
+            }
             TokKind::BareIdent | TokKind::IntType => {
                 let name = self.tok_text();
                 let e = if let Some(i) = scope.dims.iter().position(|d| d.as_slice() == name) {
@@ -641,12 +659,14 @@ impl<'a> Parser<'a> {
                 } else if let Some(i) = scope.syms.iter().position(|d| d.as_slice() == name) {
                     E::Sym(i as u32)
                 } else {
-                    return Err(self.error_here("use of undeclared identifier"));
+                    return Err(self.wrong_token("use of undeclared identifier"));
                 };
                 self.advance();
                 Ok(e)
             }
-            _ => Err(self.wrong_token("expected affine expression")),
+            TokKind::Plus | TokKind::Star if !has_lhs => Err(self.error_here("missing left operand of binary operator")),
+            _ if has_lhs => Err(self.error_here("missing right operand of binary operator")),
+            _ => Err(self.error_here("expected affine expression")),
         }
     }
 }
@@ -659,4 +679,169 @@ pub(super) fn affine_map_shape(text: &str) -> (usize, bool) {
     let results = text.split_once(" -> (").and_then(|(_, r)| r.strip_suffix(')'));
     let identity_results = (0..dims).map(|i| format!("d{i}")).collect::<Vec<_>>().join(", ");
     (dims, results == Some(identity_results.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    //! (input, mlir-opt-19 output) pairs observed with
+    //! `mlir-opt-19 --allow-unregistered-dialect --mlir-print-local-scope`.
+
+    use super::super::parse_attr_str;
+    use super::*;
+    use crate::attrs::AttrKind;
+    use crate::context::Context;
+
+    /// The stored text of `affine_map<(d0, d1)[s0] -> (<results>)>`'s results.
+    fn map_results(results: &str) -> String {
+        let c = Context::empty();
+        let text = format!("affine_map<(d0, d1)[s0] -> ({results})>");
+        let a = parse_attr_str(&c, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        match c.attr_kind(a) {
+            AttrKind::AffineMap(t) => t.strip_prefix("(d0, d1)[s0] -> (").and_then(|t| t.strip_suffix(')')).unwrap().to_string(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn set_text(text: &str) -> String {
+        let c = Context::empty();
+        let a = parse_attr_str(&c, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        match c.attr_kind(a) {
+            AttrKind::IntegerSet(t) => t.to_string(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn error_of(text: &str) -> String {
+        parse_attr_str(&Context::empty(), text).expect_err(text)
+    }
+
+    #[track_caller]
+    fn check(pairs: &[(&str, &str)]) {
+        for (input, expected) in pairs {
+            assert_eq!(map_results(input), *expected, "input: {input}");
+        }
+    }
+
+    #[test]
+    fn constants_fold() {
+        check(&[
+            ("4 * 2 + 1", "9"),
+            ("-7 floordiv 2", "-4"),
+            ("7 ceildiv -2", "-3"),
+            ("-7 mod 3", "2"),
+            ("5 floordiv 0", "5 floordiv 0"),
+            ("5 mod -2", "5 mod -2"),
+            ("9223372036854775807 + 1", "9223372036854775807 + 1"),
+            ("9223372036854775807 * 2", "9223372036854775807 * 2"),
+            ("-(-d0)", "d0"),
+        ]);
+    }
+
+    #[test]
+    fn additions_are_canonicalized() {
+        check(&[
+            ("0 + d0", "d0"),
+            ("d0 - 1 - 1", "d0 - 2"),
+            ("s0 + d0", "d0 + s0"),
+            ("s0 + (d0 + 1)", "d0 + s0 + 1"),
+            ("(d0 + 2) + d1", "d0 + d1 + 2"),
+            ("3 + d0 * 2 + d0", "d0 * 3 + 3"),
+            ("d0 + d0", "d0 * 2"),
+            ("d0 - d0", "0"),
+            ("d0 * 2 - d0 * 2", "0"),
+            ("d0 - (d1 + d0)", "d0 - (d1 + d0)"),
+            ("d0 - (d0 floordiv 4) * 4", "d0 mod 4"),
+            ("d0 - (d0 floordiv s0) * s0", "d0 mod s0"),
+            ("(d0 floordiv 2) * 2 - d0", "(d0 floordiv 2) * 2 - d0"),
+        ]);
+    }
+
+    #[test]
+    fn products_are_canonicalized() {
+        check(&[
+            ("2 * d0", "d0 * 2"),
+            ("d0 * 1", "d0"),
+            ("d0 * 0", "0"),
+            ("s0 * d0", "d0 * s0"),
+            ("(d0 * 2) * s0", "(d0 * s0) * 2"),
+            ("s0 * 2 * s0", "(s0 * s0) * 2"),
+            ("(-d0) * s0", "-(d0 * s0)"),
+            ("-d0 * 3", "d0 * -3"),
+            ("s0 * (d0 + 1)", "(d0 + 1) * s0"),
+        ]);
+    }
+
+    #[test]
+    fn divisions_and_modulos_simplify_by_known_divisors() {
+        check(&[
+            ("d0 floordiv 1", "d0"),
+            ("d0 ceildiv 1", "d0"),
+            ("d0 mod 1", "0"),
+            ("(d0 * 4) floordiv 2", "d0 * 2"),
+            ("(d0 * 4) floordiv -2", "d0 * -2"),
+            ("(d0 * 4) ceildiv -2", "d0 * -2"),
+            ("(d0 * 4 + d1) floordiv 4", "d0 + d1 floordiv 4"),
+            ("(d1 + d0 * 4) floordiv 2", "d1 floordiv 2 + d0 * 2"),
+            ("(d0 * 6 + d1 * 4) floordiv 2", "d0 * 3 + d1 * 2"),
+            ("(d0 * 4 + d1) ceildiv 4", "(d0 * 4 + d1) ceildiv 4"),
+            ("(d0 * 4 + d1) mod 4", "d1 mod 4"),
+            ("(d0 * 6) mod 4", "(d0 * 6) mod 4"),
+            ("(d0 * 6 + d1 * 4) mod 2", "0"),
+            ("(d0 mod 6) mod 3", "d0 mod 3"),
+            ("(d0 mod 3) mod 6", "(d0 mod 3) mod 6"),
+            ("(d0 floordiv 2) floordiv 3", "(d0 floordiv 2) floordiv 3"),
+            ("d0 mod -3", "d0 mod -3"),
+            ("(d0 * s0) mod s0", "(d0 * s0) mod s0"),
+        ]);
+    }
+
+    #[test]
+    fn printing_parenthesizes_like_mlir() {
+        check(&[
+            ("d0 + -1", "d0 - 1"),
+            ("-d0 floordiv 2", "(-d0) floordiv 2"),
+            ("-(d0 floordiv 2)", "-(d0 floordiv 2)"),
+            ("(d0 ceildiv 6) * -1", "-(d0 ceildiv 6)"),
+            ("((d0 mod 3) ceildiv 5) * -8", "((d0 mod 3) ceildiv 5) * -8"),
+            ("-(d0 + d1)", "-(d0 + d1)"),
+            ("d0 - d1 * 3", "d0 - d1 * 3"),
+            ("d0 - (d1 floordiv 2)", "d0 - d1 floordiv 2"),
+            ("d0 - (d1 floordiv 2) * 3", "d0 - (d1 floordiv 2) * 3"),
+            ("(d0 ceildiv 2) * -3 + d0", "(d0 ceildiv 2) * -3 + d0"),
+            ("d0 + d1 - (d1 + d0)", "d0 + d1 - (d1 + d0)"),
+        ]);
+    }
+
+    #[test]
+    fn integer_sets() {
+        assert_eq!(set_text("affine_set<(d0)[s0] : (d0 <= s0, d0 + 1 >= 0)>"), "(d0)[s0] : (-d0 + s0 >= 0, d0 + 1 >= 0)");
+        assert_eq!(set_text("affine_set<(d0) : ()>"), "(d0) : (0 == 0)");
+        assert_eq!(set_text("affine_set<(d0)[s0]:(d0-s0>=0,d0*2==4)>"), "(d0)[s0] : (d0 - s0 >= 0, d0 * 2 - 4 == 0)");
+    }
+
+    #[test]
+    fn identity_layouts_ignore_symbols() {
+        assert_eq!(affine_map_shape("(d0)[s0] -> (d0)"), (1, true));
+        assert_eq!(affine_map_shape("(d0, d1) -> (d0, d1)"), (2, true));
+        assert_eq!(affine_map_shape("(d0, d1) -> (d1, d0)"), (2, false));
+        assert_eq!(affine_map_shape("() -> ()"), (0, true));
+    }
+
+    #[test]
+    fn diagnostics_match_mlir() {
+        let cases = [
+            ("affine_map<(d0, d1) -> (d0 * d1)>", "1:28: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic"),
+            ("affine_map<(d0, d1) -> (d0 mod (d1 + 1))>", "1:28: non-affine expression: right operand of mod has to be either a constant or symbolic"),
+            ("affine_map<(d0) : (d0 >= 0)>", "1:12: expected AffineMap, but got IntegerSet"),
+            ("affine_map<(d0) -> (d0 d0)>", "1:23: expected ')' in affine map range"),
+            ("affine_map<(d0) -> (   + d0)>", "1:24: missing left operand of binary operator"),
+            ("affine_map<(d0) -> (d0 +   x)>", "1:25: use of undeclared identifier"),
+            ("affine_map<(d0) -> (d0 * (   ))>", "1:30: no expression inside parentheses"),
+            ("affine_set<(d0) : (d0 > 0)>", "1:25: expected '== affine-expr' or '>= affine-expr' at end of affine constraint"),
+        ];
+        for (input, expected) in cases {
+            let e = error_of(input);
+            assert!(e.contains(expected), "{input}: got {e}, expected {expected}");
+        }
+    }
 }
