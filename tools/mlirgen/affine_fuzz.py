@@ -38,7 +38,9 @@ def expr(rng, dims, syms, depth, symbolic=False):
     """Returns (text, is_symbolic_or_constant) of a valid affine expression."""
     if depth <= 0 or rng.random() < 0.25:
         return atom(rng, dims, syms, symbolic)
-    op = rng.choice(["+", "-", "*", "floordiv", "ceildiv", "mod", "neg"])
+    op = rng.choice(["+", "-", "*", "floordiv", "ceildiv", "mod", "neg", "pattern"])
+    if op == "pattern":
+        return pattern(rng, dims, syms, depth - 1, symbolic)
     if op == "neg":
         t, s = expr(rng, dims, syms, depth - 1, symbolic)
         return f"-({t})" if rng.random() < 0.7 else f"-{wrap(t)}", s
@@ -56,6 +58,27 @@ def expr(rng, dims, syms, depth, symbolic=False):
     a, sa = expr(rng, dims, syms, depth - 1, symbolic)
     b, _ = expr(rng, dims, syms, depth - 1, symbolic=True) if rng.random() < 0.4 else atom(rng, [], syms, True)
     return f"{wrap(a)} {op} {wrap(b)}", sa
+
+
+def pattern(rng, dims, syms, depth, symbolic):
+    """Shapes that MLIR's simplifications look for: `e - (e floordiv q) * q`, sums of multiples
+    divided or reduced by a constant, nested `mod`s, repeated terms."""
+    e, se = expr(rng, dims, syms, depth, symbolic)
+    f, sf = expr(rng, dims, syms, depth, symbolic)
+    q = rng.choice([str(rng.choice([1, 2, 3, 4, 6, 8, -2])), rng.choice(syms)] if syms else [str(rng.choice([1, 2, 3, 4, 6, 8, -2]))])
+    c1, c2 = rng.choice([2, 3, 4, 6, 8, 12]), rng.choice([1, 2, 3, 4, 6, -2, -4])
+    forms = [
+        (f"({e}) - (({e}) floordiv {q}) * {q}", se),
+        (f"({e}) + (({e}) floordiv {q}) * -{q}", se),
+        (f"(({e}) floordiv {q}) * {q} - ({e})", se),
+        (f"(({e}) * {c1} + ({f}) * {c2}) floordiv {c2}", se and sf),
+        (f"(({e}) * {c1} + {f}) mod {c2}", se and sf),
+        (f"(({f}) + ({e}) * {c1}) ceildiv {c1}", se and sf),
+        (f"(({e}) mod {c1 * 2}) mod {c1}", se),
+        (f"({e}) * {c1} - ({e}) * {c2}", se),
+        (f"({e}) + {c1} + ({f}) - {c1}", se and sf),
+    ]
+    return rng.choice(forms)
 
 
 def wrap(t):

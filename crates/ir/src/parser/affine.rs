@@ -197,11 +197,12 @@ fn simplify_add(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     fold_into_mod(lhs, rhs)
 }
 
-/// `e + ((e floordiv q) * q) * -1` and `e + (e floordiv c) * -c` (with `c > 0`) are `e mod q`.
+/// `e + ((e floordiv q) * q) * -1` and `e + (e floordiv q) * r` with `r == -q` (as built by
+/// [`AffineExpr::neg`]) are `e mod q`, whatever `q` is. MLIR's first check looks only at the
+/// right operand of the outer binary expression, whatever its operator, and we do the same.
 fn fold_into_mod(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     let E::Bin(rhs_op, rl, rr) = rhs else { return None };
-    let rr_const = rr.as_const();
-    if rr_const == Some(-1) {
+    if rr.as_const() == Some(-1) {
         if let E::Bin(BinOp::Mul, product_lhs, q) = &**rl {
             let E::Bin(BinOp::FloorDiv, dividend, divisor) = &**product_lhs else { return None };
             if divisor == q && &**dividend == lhs {
@@ -213,8 +214,7 @@ fn fold_into_mod(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
         return None;
     }
     let E::Bin(BinOp::FloorDiv, dividend, divisor) = &**rl else { return None };
-    let divisor_const = divisor.as_const().filter(|c| *c > 0)?;
-    if &**dividend == lhs && Some(divisor_const) == rr_const.map(i64::wrapping_neg) {
+    if &**dividend == lhs && **divisor == (**rr).clone().neg() {
         return Some(modulo(lhs.clone(), (**divisor).clone()));
     }
     None
@@ -753,6 +753,13 @@ mod tests {
             ("d0 - (d0 floordiv 4) * 4", "d0 mod 4"),
             ("d0 - (d0 floordiv s0) * s0", "d0 mod s0"),
             ("(d0 floordiv 2) * 2 - d0", "(d0 floordiv 2) * 2 - d0"),
+            ("d0 + (d0 floordiv s0) * (-s0)", "d0 mod s0"),
+            ("d0 + (d0 floordiv -2) * 2", "d0 mod -2"),
+            ("d0 + (d0 floordiv (s0 * 2)) * (s0 * -2)", "d0 mod (s0 * 2)"),
+            ("d0 + (d0 floordiv (-s0)) * s0", "d0 mod (-s0)"),
+            ("d0 + (d0 floordiv (s0 + 1)) * (-s0 - 1)", "d0 + (d0 floordiv (s0 + 1)) * (-s0 - 1)"),
+            ("d0 + ((d0 floordiv s0) * s0) mod -1", "d0 mod s0"),
+            ("(d0 + 1) - ((d0 + 1) floordiv 3) * 3", "d0 - ((d0 + 1) floordiv 3) * 3 + 1"),
         ]);
     }
 
