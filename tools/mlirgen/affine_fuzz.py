@@ -10,10 +10,14 @@ every map is printed inline) and the outputs must be identical. A second pass fe
 random *invalid* expression per file (a product of two dimension-dependent operands, or a
 dimension-dependent divisor) and compares the diagnostics.
 
+With --extract-from FILE..., instead checks every `affine_map<...>` / `affine_set<...>` literal
+found in the given .mlir files (e.g. tools/mlirgen/gen.py outputs), one literal per run.
+
 Prints the first mismatching expressions and a summary; exits 1 on any mismatch.
 """
 import argparse
 import os
+import re
 import random
 import subprocess
 import sys
@@ -120,6 +124,37 @@ def invalid_attr(rng, depth):
     return f"affine_map<{h} -> ({wrap(left)} {op} ({b} + {wrap(a)}))>"
 
 
+def extract_literals(text):
+    """Every `affine_map<...>` / `affine_set<...>` in `text` (`->` and `>=` do not close)."""
+    found = []
+    for m in re.finditer(r"affine_(?:map|set)<", text):
+        i, depth = m.end(), 1
+        while i < len(text) and depth:
+            pair = text[i:i + 2]
+            if pair in ("->", ">="):
+                i += 2
+                continue
+            depth += (text[i] == "<") - (text[i] == ">")
+            i += 1
+        found.append(text[m.start():i])
+    return found
+
+
+def check_extracted(args, files, path):
+    literals = sorted({lit for f in files for lit in extract_literals(open(f, errors="replace").read())})
+    bad = 0
+    for lit in literals:
+        with open(path, "w") as f:
+            f.write(op_line(0, lit))
+        ref, ours = run(args.ref, path), run(args.fuser_opt, path)
+        if ref != ours:
+            bad += 1
+            if bad <= args.show:
+                print(f"{lit}\n  ref:  {ref}\n  ours: {ours}")
+    print(f"affine_fuzz: {len(literals)} distinct literals from {len(files)} files, {bad} mismatches")
+    sys.exit(1 if bad else 0)
+
+
 def run(tool, path):
     p = subprocess.run([tool, "--allow-unregistered-dialect", "--mlir-print-local-scope", path],
                        capture_output=True, text=True, cwd=os.path.dirname(path))
@@ -141,10 +176,13 @@ def main():
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--ref", default="mlir-opt-19")
     ap.add_argument("--show", type=int, default=10)
+    ap.add_argument("--extract-from", nargs="+", metavar="FILE")
     args = ap.parse_args()
     args.fuser_opt = os.path.abspath(args.fuser_opt) if os.sep in args.fuser_opt else args.fuser_opt
     work = tempfile.mkdtemp(prefix="affine-fuzz.")
     path = os.path.join(work, "in.mlir")
+    if args.extract_from:
+        check_extracted(args, args.extract_from, path)
     bad = shown = ref_failed = 0
     for seed in range(args.start, args.start + args.seeds):
         rng = random.Random(seed)
