@@ -19,6 +19,7 @@
 //! attributes together; the parser never panics on any input; on error, `ir` may keep detached
 //! entities of the partial parse (callers discard it).
 
+mod affine;
 mod asm_impl;
 mod attrs;
 mod cache;
