@@ -736,7 +736,10 @@ class Gen:
             n = shape[0]
         ty = "%s<%s%s>" % ("vector" if is_vec else "tensor", "".join("%dx" % d for d in shape), et.canon)
         k = self.r.random()
-        can_hex = et.cls != "opaque" and not (et.cls == "int" and et.width == 1) and n <= 300
+        # mlir-opt-19 keeps the padding bits of hex data for integer widths that are not a
+        # multiple of 8 (docs/dev/mlir-print-rules.md, "Known divergences"): no hex for those.
+        odd_int = et.cls == "int" and et.width % 8 != 0
+        can_hex = et.cls != "opaque" and not odd_int and n <= 300
         if n == 0:
             body = self.choice(["", self.dense_elem_lit(et)] + (["[]"] if len(shape) == 1 else []))
         elif k < 0.2 or not shape:
