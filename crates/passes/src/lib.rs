@@ -6,6 +6,7 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod doc;
 pub mod registration;
 pub mod symbol_dce;
 
