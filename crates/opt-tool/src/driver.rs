@@ -37,6 +37,13 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
         }
     };
     let name = if opts.input == "-" { "<stdin>".to_string() } else { opts.input.clone() };
+    let text = match String::from_utf8(text) {
+        Ok(t) => t,
+        Err(e) => {
+            eprint!("{}", invalid_utf8_diagnostic(&name, e.as_bytes(), e.utf8_error().valid_up_to()));
+            return false;
+        }
+    };
     let manager = PassManager { pipeline, config: pass_config(opts) };
     let mut output = String::new();
     let mut ok = true;
@@ -194,14 +201,28 @@ fn without_current_op_notes(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags
 }
 
-fn read_input(path: &str) -> std::io::Result<String> {
+fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
     if path == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
+        let mut s = Vec::new();
+        std::io::stdin().read_to_end(&mut s)?;
         Ok(s)
     } else {
-        std::fs::read_to_string(path)
+        std::fs::read(path)
     }
+}
+
+/// fuser reads UTF-8 source text only (mlir-opt also accepts other bytes in comments and
+/// strings): an error at the first byte that is not UTF-8, showing its line.
+fn invalid_utf8_diagnostic(name: &str, bytes: &[u8], bad_at: usize) -> String {
+    let ctx = Context::empty();
+    let shown = String::from_utf8_lossy(bytes);
+    let line_start = bytes[..bad_at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = bytes[..bad_at].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let col = (bad_at - line_start) as u32 + 1;
+    let mut sources = SourceMgr::new();
+    sources.add(SourceFile::new(name, Arc::from(shown.as_ref())));
+    let loc = ctx.file_loc(name, line, col);
+    render(&ctx, &sources, &Diagnostic::error(loc, "input is not valid UTF-8"))
 }
 
 fn write_output(path: &str, text: &str, tool: &str) -> bool {
