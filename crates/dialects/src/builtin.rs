@@ -34,12 +34,16 @@ Syntax: `module (@name)? (attributes {...})? { ... }`.\n\n\
     verify: Some(verify_module),
     parse: Some(parse_module),
     print: Some(print_module),
+    // Unprefixed names inside a module resolve to builtin ops, at any depth of modules.
+    default_dialect: Some("builtin"),
     ..OpDef::new(
         "builtin.module",
         Traits::SYMBOL_TABLE
             .union(Traits::ISOLATED_FROM_ABOVE)
             .union(Traits::NO_TERMINATOR)
-            .union(Traits::SINGLE_BLOCK),
+            .union(Traits::SINGLE_BLOCK)
+            // Like MLIR's module: its body is a graph region (uses may precede definitions).
+            .union(Traits::GRAPH_REGIONS),
     )
 };
 

@@ -28,5 +28,6 @@ pub fn registry() -> Registry {
     for d in dialects() {
         r.register(d);
     }
+    r.register_attr_canonicalizer("arith", arith::canonical_attr_body);
     r
 }

@@ -131,6 +131,34 @@ impl<T> Arena<T> {
         value
     }
 
+    /// The handle of the live entry in slot `index` (for links stored as bare indices, which
+    /// always point at live entries). Panics if the slot is free.
+    #[inline]
+    pub fn id_at(&self, index: u32) -> Id<T> {
+        match self.slots.get(index as usize) {
+            Some(Slot { generation, value: Some(_) }) => Id::new(index, *generation),
+            _ => stale(std::any::type_name::<T>(), index, u32::MAX),
+        }
+    }
+
+    /// The live entry in slot `index` (links stored as bare indices). Panics if free.
+    #[inline]
+    pub fn by_index(&self, index: u32) -> &T {
+        match self.slots.get(index as usize) {
+            Some(Slot { value: Some(v), .. }) => v,
+            _ => stale(std::any::type_name::<T>(), index, u32::MAX),
+        }
+    }
+
+    /// Mutable access to the live entry in slot `index`. Panics if free.
+    #[inline]
+    pub fn by_index_mut(&mut self, index: u32) -> &mut T {
+        match self.slots.get_mut(index as usize) {
+            Some(Slot { value: Some(v), .. }) => v,
+            _ => stale(std::any::type_name::<T>(), index, u32::MAX),
+        }
+    }
+
     #[inline]
     pub fn contains(&self, id: Id<T>) -> bool {
         self.get(id).is_some()

@@ -43,6 +43,10 @@ pub enum DenseArrayData {
     Int(Vec<i64>),
     /// Float bits (f32 stored as its f32 bits widened to u64; f64 as its bits).
     Float(Vec<u64>),
+    /// Integers of element types wider than 64 bits (`array<ui128: ...>`), at the type's width.
+    WideInt(Vec<ApInt>),
+    /// Raw bits of floats wider than 64 bits (`f80`, `f128`).
+    WideFloat(Vec<u128>),
 }
 
 /// The structure of an attribute.
@@ -79,6 +83,9 @@ pub enum AttrKind {
     /// An attribute of a dialect the context does not model: `#dialect.body` verbatim, or
     /// `#dialect<"...">` (`pretty == false`).
     Opaque { dialect: Box<str>, body: Box<str>, pretty: bool },
+    /// An [`AttrKind::Opaque`] attribute with a type other than `none`, written after it:
+    /// `#x<"data"> : f16` (the type is not part of the body).
+    TypedOpaque { dialect: Box<str>, body: Box<str>, pretty: bool, ty: Type },
     /// `loc(unknown)`.
     UnknownLoc,
     /// `loc("file":line:col)`.

@@ -252,7 +252,10 @@ impl Context {
     /// The type of a typed attribute (integer, float, typed string, dense).
     pub fn attr_type(&self, a: Attr) -> Option<Type> {
         match self.attr_kind(a) {
-            AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::DenseElements { ty, .. } => Some(*ty),
+            AttrKind::Integer { ty, .. }
+            | AttrKind::Float { ty, .. }
+            | AttrKind::DenseElements { ty, .. }
+            | AttrKind::TypedOpaque { ty, .. } => Some(*ty),
             AttrKind::String { ty, .. } => *ty,
             AttrKind::Bool(_) => Some(self.common.i1),
             _ => None,

@@ -232,7 +232,12 @@ pub struct DialectDef {
 pub struct Registry {
     dialects: FxHashMap<&'static str, &'static DialectDef>,
     ops: FxHashMap<&'static str, &'static OpDef>,
+    attr_canonicalizers: FxHashMap<&'static str, AttrBodyCanonicalizer>,
 }
+
+/// Rewrites the body of a dialect attribute (`overflow<nuw, nsw>` of `#arith.overflow<...>`)
+/// into the form the dialect prints; `None` leaves it as written.
+pub type AttrBodyCanonicalizer = fn(&str) -> Option<String>;
 
 impl Registry {
     pub fn new() -> Self {
@@ -249,6 +254,18 @@ impl Registry {
 
     pub fn op(&self, name: &str) -> Option<&'static OpDef> {
         self.ops.get(name).copied()
+    }
+
+    /// Makes the parser pass the bodies of `#namespace...` attributes through `f`, so that
+    /// attributes a dialect models (but the IR keeps as text) are uniqued in printed form.
+    pub fn register_attr_canonicalizer(&mut self, namespace: &'static str, f: AttrBodyCanonicalizer) {
+        self.attr_canonicalizers.insert(namespace, f);
+    }
+
+    /// The canonical body of the dialect attribute `#namespace<body>`, if its dialect
+    /// registered a canonicalizer that rewrites it.
+    pub fn canonical_attr_body(&self, namespace: &str, body: &str) -> Option<String> {
+        self.attr_canonicalizers.get(namespace).and_then(|f| f(body))
     }
 
     pub fn dialect(&self, namespace: &str) -> Option<&'static DialectDef> {

@@ -8,9 +8,11 @@
 //!
 //! Depends on nothing else in the crate.
 
-use rustc_hash::FxHashMap;
-use std::hash::Hash;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
+use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::borrow::Borrow;
 use std::sync::{Mutex, OnceLock};
 
 const FIRST_SEGMENT_BITS: u32 = 6; // first segment holds 64 entries
@@ -65,51 +67,54 @@ impl<T> AppendVec<T> {
     }
 }
 
-/// Uniques keys of type `K` to dense `u32` numbers.
+/// Uniques keys of type `K` to dense `u32` numbers. Each key is stored once (in the
+/// append-only vector); the hash table holds only numbers.
 pub struct Uniquer<K> {
-    map: Mutex<FxHashMap<K, u32>>,
+    table: Mutex<HashTable<u32>>,
     items: AppendVec<K>,
+    hasher: FxBuildHasher,
 }
 
-impl<K: Eq + Hash + Clone> Default for Uniquer<K> {
+impl<K: Eq + Hash> Default for Uniquer<K> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<K: Eq + Hash + Clone> Uniquer<K> {
+impl<K: Eq + Hash> Uniquer<K> {
     pub fn new() -> Self {
-        Uniquer { map: Mutex::new(FxHashMap::default()), items: AppendVec::new() }
+        Uniquer { table: Mutex::new(HashTable::new()), items: AppendVec::new(), hasher: FxBuildHasher }
     }
 
     /// The number of `key`, allocating one if the key is new.
     pub fn intern(&self, key: K) -> u32 {
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&n) = map.get(&key) {
+        let hash = self.hasher.hash_one(&key);
+        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&n) = table.find(hash, |&n| *self.items.get(n as usize) == key) {
             return n;
         }
-        let n = self.items.push(key.clone());
-        let n = u32::try_from(n).expect("uniquer overflow");
-        map.insert(key, n);
+        self.insert_new(&mut table, hash, key)
+    }
+
+    fn insert_new(&self, table: &mut HashTable<u32>, hash: u64, key: K) -> u32 {
+        let n = u32::try_from(self.items.push(key)).expect("uniquer overflow");
+        table.insert_unique(hash, n, |&m| self.hasher.hash_one(self.items.get(m as usize)));
         n
     }
 
     /// Like [`intern`](Self::intern) but looks a borrowed form up first, cloning only on a miss.
     pub fn intern_ref<Q>(&self, key: &Q) -> u32
     where
-        K: std::borrow::Borrow<Q>,
+        K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
         for<'a> &'a Q: Into<K>,
     {
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&n) = map.get(key) {
+        let hash = self.hasher.hash_one(key);
+        let mut table = self.table.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&n) = table.find(hash, |&n| self.items.get(n as usize).borrow() == key) {
             return n;
         }
-        let owned: K = key.into();
-        let n = self.items.push(owned.clone());
-        let n = u32::try_from(n).expect("uniquer overflow");
-        map.insert(owned, n);
-        n
+        self.insert_new(&mut table, hash, key.into())
     }
 
     #[inline]

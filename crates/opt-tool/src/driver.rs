@@ -12,6 +12,7 @@ use fuser_ir::pass::adapters::{self, IrPrintFlags};
 use fuser_ir::pass::{
     LogEntry, OpPassManager, PassFilter, PassManager, PassManagerConfig, PassRegistry, PipelineError, TimingNode,
 };
+use fuser_ir::printer::{PrintOptions, print_module_to};
 use fuser_ir::{Context, Diagnostic, split, verify_diagnostics};
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -37,31 +38,39 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
         }
     };
     let name = if opts.input == "-" { "<stdin>".to_string() } else { opts.input.clone() };
-    let text = match String::from_utf8(text) {
+    let text = match text {
         Ok(t) => t,
-        Err(e) => {
-            eprint!("{}", invalid_utf8_diagnostic(&name, e.as_bytes(), e.utf8_error().valid_up_to()));
+        Err(bad) => {
+            eprint!("{}", invalid_utf8_diagnostic(&name, &bad));
             return false;
         }
     };
     let manager = PassManager { pipeline, config: pass_config(opts) };
-    let mut output = String::new();
+    let mut sink = match open_output(&opts.output) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{tool}: cannot open output file '{}': {e}", opts.output);
+            return false;
+        }
+    };
     let mut ok = true;
     match &opts.split_input {
-        None => ok &= process_chunk(opts, &manager, SourceFile::new(name, Arc::from(text)), &mut output),
+        None => ok &= process_chunk(opts, &manager, SourceFile::new(name, text), &mut sink),
         Some(marker) => {
-            for (i, chunk) in split::split_input(&text, marker).into_iter().enumerate() {
+            let chunks = split::split_input(&text, marker);
+            drop(text);
+            for (i, chunk) in chunks.into_iter().enumerate() {
                 if i > 0 {
-                    output.push_str(split::OUTPUT_SEPARATOR);
+                    sink.write(split::OUTPUT_SEPARATOR.as_bytes());
                 }
                 let source = SourceFile::new(chunk.buffer_name(&name), Arc::from(chunk.text));
-                ok &= process_chunk(opts, &manager, source, &mut output);
+                ok &= process_chunk(opts, &manager, source, &mut sink);
                 // mlir-opt ends every chunk's output with an empty line.
-                output.push('\n');
+                sink.write(b"\n");
             }
         }
     }
-    write_output(&opts.output, &output, tool) && ok
+    sink.finish(&opts.output, tool) && ok
 }
 
 /// A diagnostic without location, rendered like MLIR's `<unknown>:0: error: ...`.
@@ -126,7 +135,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
 }
 
 /// Parses, verifies, runs and prints one buffer; returns success.
-fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, output: &mut String) -> bool {
+fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink: &mut OutputSink) -> bool {
     let ctx = Context::new(services::dialect_registry());
     ctx.set_allow_unregistered(opts.allow_unregistered);
     let mut sources = SourceMgr::new();
@@ -165,11 +174,14 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, outp
             }
             if result.success {
                 let out_start = Instant::now();
-                let text = adapters::print_op(&ctx, &ir, op, &print_flags(opts));
-                output.push_str(&text);
-                if !text.ends_with('\n') {
-                    output.push('\n');
-                }
+                let f = print_flags(opts);
+                let print_opts = PrintOptions {
+                    generic: f.generic,
+                    debug_info: f.debug_info,
+                    local_scope: f.local_scope,
+                    elide_elements_attrs_if_larger: None,
+                };
+                sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());
                 success = true;
             }
@@ -201,19 +213,35 @@ fn without_current_op_notes(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags
 }
 
-fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
-    if path == "-" {
-        let mut s = Vec::new();
-        std::io::stdin().read_to_end(&mut s)?;
-        Ok(s)
+/// Reads the whole input into one shared buffer (a file is read straight into it: a large
+/// input is held in memory once, not twice). Input that is not UTF-8 comes back as
+/// `Ok(Err(InvalidUtf8))`.
+fn read_input(path: &str) -> std::io::Result<Result<Arc<str>, InvalidUtf8>> {
+    let bytes: Arc<[u8]> = if path == "-" {
+        let mut v = Vec::new();
+        std::io::stdin().read_to_end(&mut v)?;
+        Arc::from(v)
     } else {
-        std::fs::read(path)
+        read_file_shared(path)?
+    };
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        return Ok(Err(InvalidUtf8 { bad_at: e.valid_up_to(), bytes }));
     }
+    // SAFETY: `str` and `[u8]` have the same layout, and the bytes were just checked to be
+    // valid UTF-8.
+    Ok(Ok(unsafe { Arc::from_raw(Arc::into_raw(bytes) as *const str) }))
+}
+
+/// Input bytes that are not UTF-8, and the offset of the first bad byte.
+struct InvalidUtf8 {
+    bytes: Arc<[u8]>,
+    bad_at: usize,
 }
 
 /// fuser reads UTF-8 source text only (mlir-opt also accepts other bytes in comments and
 /// strings): an error at the first byte that is not UTF-8, showing its line.
-fn invalid_utf8_diagnostic(name: &str, bytes: &[u8], bad_at: usize) -> String {
+fn invalid_utf8_diagnostic(name: &str, input: &InvalidUtf8) -> String {
+    let (bytes, bad_at) = (&input.bytes[..], input.bad_at);
     let ctx = Context::empty();
     let shown = String::from_utf8_lossy(bytes);
     let line_start = bytes[..bad_at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -225,20 +253,83 @@ fn invalid_utf8_diagnostic(name: &str, bytes: &[u8], bad_at: usize) -> String {
     render(&ctx, &sources, &Diagnostic::error(loc, "input is not valid UTF-8"))
 }
 
-fn write_output(path: &str, text: &str, tool: &str) -> bool {
-    let result = if path == "-" {
-        let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes()).and_then(|_| out.flush())
+fn read_file_shared(path: &str) -> std::io::Result<Arc<[u8]>> {
+    let mut file = std::fs::File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(0);
+    let mut buf: Arc<[std::mem::MaybeUninit<u8>]> = Arc::new_uninit_slice(len);
+    let slots = Arc::get_mut(&mut buf).expect("a new Arc is unique");
+    slots.fill(std::mem::MaybeUninit::new(0));
+    // SAFETY: every element was initialized just above.
+    let mut buf: Arc<[u8]> = unsafe { buf.assume_init() };
+    let slice = Arc::get_mut(&mut buf).expect("a new Arc is unique");
+    let mut filled = 0;
+    while filled < slice.len() {
+        match file.read(&mut slice[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    if filled < len {
+        return Ok(Arc::from(&buf[..filled]));
+    }
+    // The file may have grown since its size was read: take the rest too.
+    let mut rest = Vec::new();
+    file.read_to_end(&mut rest)?;
+    if rest.is_empty() {
+        return Ok(buf);
+    }
+    let mut all = buf.to_vec();
+    all.extend_from_slice(&rest);
+    Ok(Arc::from(all))
+}
+
+/// The output file or stdout, written as the printer produces text. The first write error is
+/// kept and reported once, at the end; a closed pipe (e.g. `| head`) is not an error.
+struct OutputSink {
+    writer: Box<dyn Write>,
+    error: Option<std::io::Error>,
+}
+
+fn open_output(path: &str) -> std::io::Result<OutputSink> {
+    let writer: Box<dyn Write> = if path == "-" {
+        Box::new(std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()))
     } else {
-        std::fs::write(path, text)
+        Box::new(std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(path)?))
     };
-    match result {
-        Ok(()) => true,
-        // A closed pipe (e.g. `| head`) is not an error worth reporting loudly.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
-        Err(e) => {
-            eprintln!("{tool}: cannot write output '{path}': {e}");
-            false
+    Ok(OutputSink { writer, error: None })
+}
+
+impl OutputSink {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.error.is_none() {
+            if let Err(e) = self.writer.write_all(bytes) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn print_module(&mut self, ctx: &Context, ir: &fuser_ir::Ir, op: fuser_ir::OpId, opts: &PrintOptions) {
+        if self.error.is_none() {
+            if let Err(e) = print_module_to(ctx, ir, op, opts, &mut self.writer) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Flushes; returns false (after reporting) on a write error other than a closed pipe.
+    fn finish(mut self, path: &str, tool: &str) -> bool {
+        if self.error.is_none() {
+            if let Err(e) = self.writer.flush() {
+                self.error = Some(e);
+            }
+        }
+        match self.error {
+            None => true,
+            Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
+            Some(e) => {
+                eprintln!("{tool}: cannot write output '{path}': {e}");
+                false
+            }
         }
     }
 }

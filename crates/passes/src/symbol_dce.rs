@@ -51,8 +51,11 @@ fn has_trait(ctx: &Context, ir: &Ir, op: OpId, t: Traits) -> bool {
 fn is_symbol_table(ctx: &Context, ir: &Ir, op: OpId) -> bool {
     has_trait(ctx, ir, op, Traits::SYMBOL_TABLE) && ir.regions(op).len() == 1
 }
+/// A symbol: an op with the Symbol trait, or a named symbol table (`module @m` is an optional
+/// symbol, as in MLIR: a symbol only when it has a name).
 fn is_symbol(ctx: &Context, ir: &Ir, op: OpId) -> bool {
     has_trait(ctx, ir, op, Traits::SYMBOL)
+        || (has_trait(ctx, ir, op, Traits::SYMBOL_TABLE) && op_attr(ctx, ir, op, "sym_name").is_some())
 }
 fn is_private(ctx: &Context, ir: &Ir, op: OpId) -> bool {
     op_attr(ctx, ir, op, "sym_visibility").and_then(|a| ctx.attr_str(a)) == Some("private")

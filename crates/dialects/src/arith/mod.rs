@@ -110,6 +110,19 @@ impl OverflowFlags {
     }
 }
 
+/// The arith attributes in printed form: `overflow<nuw,nsw>` becomes `overflow<nsw, nuw>`.
+/// Other bodies are left as written.
+pub fn canonical_attr_body(body: &str) -> Option<String> {
+    let inner = body.strip_prefix("overflow")?.trim().strip_prefix('<')?.strip_suffix('>')?;
+    let mut flags = OverflowFlags::default();
+    for kw in inner.split(',') {
+        if !flags.add_keyword(kw.trim()) {
+            return None;
+        }
+    }
+    Some(format!("overflow<{}>", flags.keywords()))
+}
+
 // ----- fold helpers -------------------------------------------------------------------------
 
 /// A folder's answer: this existing value.
@@ -264,6 +277,13 @@ pub(crate) mod test_util {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attr_bodies_canonicalize_like_mlir() {
+        assert_eq!(canonical_attr_body("overflow<nuw,nsw>").as_deref(), Some("overflow<nsw, nuw>"));
+        assert_eq!(canonical_attr_body("overflow<none>").as_deref(), Some("overflow<none>"));
+        assert_eq!(canonical_attr_body("fastmath<fast>"), None);
+    }
 
     #[test]
     fn overflow_flags_round_trip() {

@@ -58,14 +58,14 @@ impl Ir {
         let d = &self.ops[op];
         OpRecipe {
             name: d.name,
-            operands: d.operands.iter().map(|o| o.value).collect(),
+            operands: d.operands.iter().map(|o| self.values.id_at(o.value)).collect(),
             results: d.results.iter().map(|&r| (r, self.values[r].ty)).collect(),
-            successors: d.successors.to_vec(),
+            successors: d.successors().to_vec(),
             attrs: d.attrs,
-            props: d.props,
+            props: (d.props != NO_PROPS).then_some(d.props),
             loc: d.loc,
             regions: d
-                .regions
+                .regions()
                 .iter()
                 .map(|&r| {
                     self.regions[r]

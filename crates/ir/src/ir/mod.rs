@@ -48,45 +48,110 @@ pub struct OpOperand {
     pub index: u32,
 }
 
-#[derive(Clone, Debug)]
-pub(crate) struct Operand {
-    pub(crate) value: Value,
-    pub(crate) prev_use: Option<OpOperand>,
-    pub(crate) next_use: Option<OpOperand>,
+/// "No entity" in a bare-index link.
+pub(crate) const NIL: u32 = u32::MAX;
+
+/// "No properties" in [`OpData::props`].
+pub(crate) const NO_PROPS: Attr = Attr(u32::MAX);
+
+/// A use-list link stored as bare indices: `(op slot, operand index)`, `op == NIL` for none.
+/// Links only ever point at live ops (an op's operands leave every use list before it is
+/// freed), so they need no generation; the public API turns them into checked handles.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Link {
+    pub(crate) op: u32,
+    pub(crate) index: u32,
 }
 
-/// Storage of an operation. Read it through [`Ir`]'s accessors.
+impl Link {
+    pub(crate) const NONE: Link = Link { op: NIL, index: 0 };
+    #[inline]
+    pub(crate) fn is_none(self) -> bool {
+        self.op == NIL
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Operand {
+    /// Slot index of the value read (always live).
+    pub(crate) value: u32,
+    pub(crate) prev_use: Link,
+    pub(crate) next_use: Link,
+}
+
+/// Storage of an operation. Read it through [`Ir`]'s accessors. Links to the parent block and
+/// sibling ops are bare slot indices (`NIL` for none): they always name live entities.
 #[derive(Clone, Debug)]
 pub struct OpData {
     pub(crate) name: OpName,
-    pub(crate) operands: SmallVec<[Operand; 2]>,
-    pub(crate) results: SmallVec<[Value; 1]>,
-    pub(crate) successors: SmallVec<[BlockId; 0]>,
-    pub(crate) regions: SmallVec<[RegionId; 1]>,
     /// A dictionary attribute (possibly empty) of discardable attributes.
     pub(crate) attrs: Attr,
-    /// Properties (`<{...}>`), a dictionary attribute, if any.
-    pub(crate) props: Option<Attr>,
     pub(crate) loc: Attr,
-    pub(crate) parent: Option<BlockId>,
-    pub(crate) prev: Option<OpId>,
-    pub(crate) next: Option<OpId>,
+    pub(crate) parent: u32,
+    pub(crate) prev: u32,
+    pub(crate) next: u32,
+    /// Properties (`<{...}>`), a dictionary attribute, or [`NO_PROPS`] (a bare number keeps
+    /// the op record small).
+    pub(crate) props: Attr,
+    pub(crate) operands: SmallVec<[Operand; 2]>,
+    pub(crate) results: SmallVec<[Value; 1]>,
+    /// Successors and regions, boxed because most ops have neither (keeps `OpData` small).
+    pub(crate) extra: Option<Box<OpExtra>>,
+}
+
+/// The rarely present parts of an op.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OpExtra {
+    pub(crate) successors: SmallVec<[BlockId; 2]>,
+    pub(crate) regions: SmallVec<[RegionId; 1]>,
+}
+
+impl OpData {
+    #[inline]
+    pub(crate) fn regions(&self) -> &[RegionId] {
+        match &self.extra {
+            Some(e) => &e.regions,
+            None => &[],
+        }
+    }
+    #[inline]
+    pub(crate) fn successors(&self) -> &[BlockId] {
+        match &self.extra {
+            Some(e) => &e.successors,
+            None => &[],
+        }
+    }
+    pub(crate) fn extra_mut(&mut self) -> &mut OpExtra {
+        self.extra.get_or_insert_with(Default::default)
+    }
 }
 
 /// Storage of a block.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct BlockData {
     pub(crate) args: SmallVec<[Value; 2]>,
-    pub(crate) first: Option<OpId>,
-    pub(crate) last: Option<OpId>,
-    pub(crate) parent: Option<RegionId>,
+    pub(crate) first: u32,
+    pub(crate) last: u32,
+    pub(crate) parent: u32,
+}
+
+impl Default for BlockData {
+    fn default() -> Self {
+        BlockData { args: SmallVec::new(), first: NIL, last: NIL, parent: NIL }
+    }
 }
 
 /// Storage of a region.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RegionData {
     pub(crate) blocks: Vec<BlockId>,
-    pub(crate) parent: Option<OpId>,
+    pub(crate) parent: u32,
+}
+
+impl Default for RegionData {
+    fn default() -> Self {
+        RegionData { blocks: Vec::new(), parent: NIL }
+    }
 }
 
 /// Where a value comes from.
@@ -98,12 +163,45 @@ pub enum ValueDef {
     Placeholder,
 }
 
+/// Packed form of [`ValueDef`]: owner slot (`NIL` for a placeholder) and the index, with the
+/// top bit set for a block argument.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct PackedDef {
+    owner: u32,
+    index: u32,
+}
+
+const BLOCK_ARG_BIT: u32 = 1 << 31;
+
+impl PackedDef {
+    pub(crate) const PLACEHOLDER: PackedDef = PackedDef { owner: NIL, index: 0 };
+    pub(crate) fn result(op: OpId, index: u32) -> PackedDef {
+        PackedDef { owner: op.index() as u32, index }
+    }
+    pub(crate) fn block_arg(block: BlockId, index: u32) -> PackedDef {
+        PackedDef { owner: block.index() as u32, index: index | BLOCK_ARG_BIT }
+    }
+    pub(crate) fn is_placeholder(self) -> bool {
+        self.owner == NIL
+    }
+    /// The defining op's slot, for an op result.
+    pub(crate) fn result_owner(self) -> Option<u32> {
+        (self.owner != NIL && self.index & BLOCK_ARG_BIT == 0).then_some(self.owner)
+    }
+    pub(crate) fn arg_owner(self) -> Option<u32> {
+        (self.owner != NIL && self.index & BLOCK_ARG_BIT != 0).then_some(self.owner)
+    }
+    pub(crate) fn position(self) -> u32 {
+        self.index & !BLOCK_ARG_BIT
+    }
+}
+
 /// Storage of a value.
 #[derive(Clone, Debug)]
 pub struct ValueData {
     pub(crate) ty: Type,
-    pub(crate) def: ValueDef,
-    pub(crate) first_use: Option<OpOperand>,
+    pub(crate) def: PackedDef,
+    pub(crate) first_use: Link,
     /// Location of a block argument (results use their op's location).
     pub(crate) loc: Option<Attr>,
 }
@@ -179,11 +277,11 @@ impl Ir {
     }
     #[inline]
     pub fn operand(&self, op: OpId, i: usize) -> Value {
-        self.ops[op].operands[i].value
+        self.values.id_at(self.ops[op].operands[i].value)
     }
     /// The operand values (allocates a small vector; use [`operand`](Self::operand) in loops).
     pub fn operands(&self, op: OpId) -> SmallVec<[Value; 4]> {
-        self.ops[op].operands.iter().map(|o| o.value).collect()
+        self.ops[op].operands.iter().map(|o| self.values.id_at(o.value)).collect()
     }
     #[inline]
     pub fn results(&self, op: OpId) -> &[Value] {
@@ -199,15 +297,15 @@ impl Ir {
     }
     #[inline]
     pub fn successors(&self, op: OpId) -> &[BlockId] {
-        &self.ops[op].successors
+        self.ops[op].successors()
     }
     #[inline]
     pub fn regions(&self, op: OpId) -> &[RegionId] {
-        &self.ops[op].regions
+        self.ops[op].regions()
     }
     #[inline]
     pub fn region(&self, op: OpId, i: usize) -> RegionId {
-        self.ops[op].regions[i]
+        self.ops[op].regions()[i]
     }
     /// The discardable attribute dictionary (a dictionary attribute, possibly empty).
     #[inline]
@@ -216,7 +314,8 @@ impl Ir {
     }
     #[inline]
     pub fn props(&self, op: OpId) -> Option<Attr> {
-        self.ops[op].props
+        let p = self.ops[op].props;
+        (p != NO_PROPS).then_some(p)
     }
     #[inline]
     pub fn loc(&self, op: OpId) -> Attr {
@@ -226,7 +325,7 @@ impl Ir {
         self.ops[op].attrs = dict;
     }
     pub fn set_props(&mut self, op: OpId, props: Option<Attr>) {
-        self.ops[op].props = props;
+        self.ops[op].props = props.unwrap_or(NO_PROPS);
     }
     pub fn set_loc(&mut self, op: OpId, loc: Attr) {
         self.ops[op].loc = loc;
@@ -237,21 +336,42 @@ impl Ir {
     /// The block holding `op`, if it is attached.
     #[inline]
     pub fn op_block(&self, op: OpId) -> Option<BlockId> {
-        self.ops[op].parent
+        self.block_at(self.ops[op].parent)
     }
     /// The op owning the region that holds `op`'s block.
     pub fn parent_op(&self, op: OpId) -> Option<OpId> {
-        let b = self.ops[op].parent?;
-        let r = self.blocks[b].parent?;
-        self.regions[r].parent
+        let b = self.ops[op].parent;
+        if b == NIL {
+            return None;
+        }
+        let r = self.blocks.by_index(b).parent;
+        if r == NIL {
+            return None;
+        }
+        self.op_at(self.regions.by_index(r).parent)
     }
     #[inline]
     pub fn next_op(&self, op: OpId) -> Option<OpId> {
-        self.ops[op].next
+        self.op_at(self.ops[op].next)
     }
     #[inline]
     pub fn prev_op(&self, op: OpId) -> Option<OpId> {
-        self.ops[op].prev
+        self.op_at(self.ops[op].prev)
+    }
+
+    // ----- bare-index links to handles ------------------------------------------------------
+
+    #[inline]
+    pub(crate) fn op_at(&self, i: u32) -> Option<OpId> {
+        (i != NIL).then(|| self.ops.id_at(i))
+    }
+    #[inline]
+    pub(crate) fn block_at(&self, i: u32) -> Option<BlockId> {
+        (i != NIL).then(|| self.blocks.id_at(i))
+    }
+    #[inline]
+    pub(crate) fn region_at(&self, i: u32) -> Option<RegionId> {
+        (i != NIL).then(|| self.regions.id_at(i))
     }
 
     // ----- block accessors ------------------------------------------------------------------
@@ -262,19 +382,23 @@ impl Ir {
     }
     #[inline]
     pub fn first_op(&self, b: BlockId) -> Option<OpId> {
-        self.blocks[b].first
+        self.op_at(self.blocks[b].first)
     }
     #[inline]
     pub fn last_op(&self, b: BlockId) -> Option<OpId> {
-        self.blocks[b].last
+        self.op_at(self.blocks[b].last)
     }
     #[inline]
     pub fn block_region(&self, b: BlockId) -> Option<RegionId> {
-        self.blocks[b].parent
+        self.region_at(self.blocks[b].parent)
     }
     /// The op owning the region of `b`.
     pub fn block_parent_op(&self, b: BlockId) -> Option<OpId> {
-        self.regions[self.blocks[b].parent?].parent
+        let r = self.blocks[b].parent;
+        if r == NIL {
+            return None;
+        }
+        self.op_at(self.regions.by_index(r).parent)
     }
     /// The ops of a block, in order. The iterator reads `next` links lazily: do not erase the
     /// op it is about to visit next while iterating (collect first, or use `next_op` by hand).
@@ -282,11 +406,11 @@ impl Ir {
         BlockOps { ir: self, cur: self.blocks[b].first }
     }
     pub fn block_is_empty(&self, b: BlockId) -> bool {
-        self.blocks[b].first.is_none()
+        self.blocks[b].first == NIL
     }
     /// Position of the block in its region.
     pub fn block_index(&self, b: BlockId) -> Option<usize> {
-        let r = self.blocks[b].parent?;
+        let r = self.block_region(b)?;
         self.regions[r].blocks.iter().position(|&x| x == b)
     }
 
@@ -298,15 +422,15 @@ impl Ir {
     }
     #[inline]
     pub fn region_parent(&self, r: RegionId) -> Option<OpId> {
-        self.regions[r].parent
+        self.op_at(self.regions[r].parent)
     }
     pub fn region_entry(&self, r: RegionId) -> Option<BlockId> {
         self.regions[r].blocks.first().copied()
     }
     /// Index of the region among its parent's regions.
     pub fn region_index(&self, r: RegionId) -> Option<usize> {
-        let p = self.regions[r].parent?;
-        self.ops[p].regions.iter().position(|&x| x == r)
+        let p = self.region_parent(r)?;
+        self.ops[p].regions().iter().position(|&x| x == r)
     }
 
     // ----- value accessors ------------------------------------------------------------------
@@ -320,21 +444,26 @@ impl Ir {
     }
     #[inline]
     pub fn value_def(&self, v: Value) -> ValueDef {
-        self.values[v].def
+        let d = self.values[v].def;
+        if let Some(op) = d.result_owner() {
+            ValueDef::OpResult { op: self.ops.id_at(op), index: d.position() }
+        } else if let Some(block) = d.arg_owner() {
+            ValueDef::BlockArg { block: self.blocks.id_at(block), index: d.position() }
+        } else {
+            ValueDef::Placeholder
+        }
     }
     /// The op defining `v`, for an op result.
     pub fn defining_op(&self, v: Value) -> Option<OpId> {
-        match self.values[v].def {
-            ValueDef::OpResult { op, .. } => Some(op),
-            _ => None,
-        }
+        self.values[v].def.result_owner().map(|op| self.ops.id_at(op))
     }
     /// The block in which `v` is defined (the block of its op, or its block for an argument).
     pub fn value_block(&self, v: Value) -> Option<BlockId> {
-        match self.values[v].def {
-            ValueDef::OpResult { op, .. } => self.ops[op].parent,
-            ValueDef::BlockArg { block, .. } => Some(block),
-            ValueDef::Placeholder => None,
+        let d = self.values[v].def;
+        if let Some(op) = d.result_owner() {
+            self.block_at(self.ops.by_index(op).parent)
+        } else {
+            d.arg_owner().map(|b| self.blocks.id_at(b))
         }
     }
     pub fn value_loc(&self, v: Value) -> Option<Attr> {
@@ -348,14 +477,17 @@ impl Ir {
 /// Iterator over the ops of a block.
 pub struct BlockOps<'a> {
     ir: &'a Ir,
-    cur: Option<OpId>,
+    cur: u32,
 }
 
 impl Iterator for BlockOps<'_> {
     type Item = OpId;
     fn next(&mut self) -> Option<OpId> {
-        let op = self.cur?;
-        self.cur = self.ir.ops[op].next;
+        if self.cur == NIL {
+            return None;
+        }
+        let op = self.ir.ops.id_at(self.cur);
+        self.cur = self.ir.ops.by_index(self.cur).next;
         Some(op)
     }
 }

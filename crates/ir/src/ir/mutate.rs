@@ -2,29 +2,39 @@
 
 use super::*;
 
+/// Slot index of a handle, for bare-index links.
+#[inline]
+fn ix<T>(id: crate::arena::Id<T>) -> u32 {
+    id.index() as u32
+}
+
 impl Ir {
     /// Creates a detached operation from `state`; its regions become owned by it.
     pub fn create_op(&mut self, state: OperationState) -> OpId {
         let OperationState { name, operands, result_types, successors, regions, attrs, props, loc } =
             state;
+        for &v in &operands {
+            assert!(self.values.contains(v), "create_op: an operand is a stale value handle");
+        }
         let op = self.ops.alloc(OpData {
             name,
+            attrs,
+            loc,
+            parent: NIL,
+            prev: NIL,
+            next: NIL,
+            props: props.unwrap_or(NO_PROPS),
             operands: operands
                 .iter()
-                .map(|&value| Operand { value, prev_use: None, next_use: None })
+                .map(|&v| Operand { value: ix(v), prev_use: Link::NONE, next_use: Link::NONE })
                 .collect(),
             results: SmallVec::new(),
-            successors: successors.into_iter().collect(),
-            regions: SmallVec::new(),
-            attrs,
-            props,
-            loc,
-            parent: None,
-            prev: None,
-            next: None,
+            extra: (!successors.is_empty() || !regions.is_empty()).then(|| {
+                Box::new(OpExtra { successors: successors.into_iter().collect(), regions: SmallVec::new() })
+            }),
         });
         for i in 0..operands.len() {
-            self.link_use(OpOperand { op, index: i as u32 });
+            self.link_use(Link { op: ix(op), index: i as u32 });
         }
         let results: SmallVec<[Value; 1]> = result_types
             .iter()
@@ -32,8 +42,8 @@ impl Ir {
             .map(|(i, &ty)| {
                 self.values.alloc(ValueData {
                     ty,
-                    def: ValueDef::OpResult { op, index: i as u32 },
-                    first_use: None,
+                    def: PackedDef::result(op, i as u32),
+                    first_use: Link::NONE,
                     loc: None,
                 })
             })
@@ -47,9 +57,9 @@ impl Ir {
 
     /// Gives a detached region to `op` as its last region.
     pub fn attach_region(&mut self, op: OpId, r: RegionId) {
-        assert!(self.regions[r].parent.is_none(), "region already has a parent op");
-        self.regions[r].parent = Some(op);
-        self.ops[op].regions.push(r);
+        assert!(self.regions[r].parent == NIL, "region already has a parent op");
+        self.regions[r].parent = ix(op);
+        self.ops[op].extra_mut().regions.push(r);
     }
 
     /// Creates an empty detached region.
@@ -71,8 +81,8 @@ impl Ir {
         let index = self.blocks[b].args.len() as u32;
         let v = self.values.alloc(ValueData {
             ty,
-            def: ValueDef::BlockArg { block: b, index },
-            first_use: None,
+            def: PackedDef::block_arg(b, index),
+            first_use: Link::NONE,
             loc,
         });
         self.blocks[b].args.push(v);
@@ -87,64 +97,66 @@ impl Ir {
         self.values.free(v);
         for j in i..self.blocks[b].args.len() {
             let a = self.blocks[b].args[j];
-            self.values[a].def = ValueDef::BlockArg { block: b, index: j as u32 };
+            self.values[a].def = PackedDef::block_arg(b, j as u32);
         }
     }
 
     /// Creates a forward-reference value of type `ty` (used by the parser; replace its uses
     /// and erase it with [`erase_value`](Self::erase_value) once the definition is known).
     pub fn create_placeholder(&mut self, ty: Type) -> Value {
-        self.values.alloc(ValueData { ty, def: ValueDef::Placeholder, first_use: None, loc: None })
+        self.values.alloc(ValueData { ty, def: PackedDef::PLACEHOLDER, first_use: Link::NONE, loc: None })
     }
 
     /// Frees a placeholder value that has no uses left.
     pub fn erase_value(&mut self, v: Value) {
-        assert!(matches!(self.values[v].def, ValueDef::Placeholder), "only placeholders can be erased directly");
+        assert!(self.values[v].def.is_placeholder(), "only placeholders can be erased directly");
         assert!(!self.has_uses(v), "erasing a placeholder with uses");
         self.values.free(v);
     }
 
     /// Appends a detached block to a region.
     pub fn append_block(&mut self, r: RegionId, b: BlockId) {
-        assert!(self.blocks[b].parent.is_none(), "block already in a region");
-        self.blocks[b].parent = Some(r);
+        assert!(self.blocks[b].parent == NIL, "block already in a region");
+        self.blocks[b].parent = ix(r);
         self.regions[r].blocks.push(b);
     }
 
     /// Inserts a detached block at position `pos` of a region.
     pub fn insert_block(&mut self, r: RegionId, pos: usize, b: BlockId) {
-        assert!(self.blocks[b].parent.is_none(), "block already in a region");
-        self.blocks[b].parent = Some(r);
+        assert!(self.blocks[b].parent == NIL, "block already in a region");
+        self.blocks[b].parent = ix(r);
         self.regions[r].blocks.insert(pos, b);
     }
 
     /// Takes a block out of its region (it keeps its ops).
     pub fn detach_block(&mut self, b: BlockId) {
-        if let Some(r) = self.blocks[b].parent.take() {
-            self.regions[r].blocks.retain(|&x| x != b);
+        let r = std::mem::replace(&mut self.blocks[b].parent, NIL);
+        if r != NIL {
+            self.regions.by_index_mut(r).blocks.retain(|&x| x != b);
         }
     }
 
     /// Appends a detached op at the end of a block.
     pub fn append_op(&mut self, b: BlockId, op: OpId) {
-        assert!(self.ops[op].parent.is_none(), "op already in a block");
+        assert!(self.ops[op].parent == NIL, "op already in a block");
         let last = self.blocks[b].last;
         {
             let d = &mut self.ops[op];
-            d.parent = Some(b);
+            d.parent = ix(b);
             d.prev = last;
-            d.next = None;
+            d.next = NIL;
         }
-        match last {
-            Some(l) => self.ops[l].next = Some(op),
-            None => self.blocks[b].first = Some(op),
+        if last == NIL {
+            self.blocks[b].first = ix(op);
+        } else {
+            self.ops.by_index_mut(last).next = ix(op);
         }
-        self.blocks[b].last = Some(op);
+        self.blocks[b].last = ix(op);
     }
 
     /// Inserts a detached op at the start of a block.
     pub fn prepend_op(&mut self, b: BlockId, op: OpId) {
-        match self.blocks[b].first {
+        match self.first_op(b) {
             Some(f) => self.insert_op_before(f, op),
             None => self.append_op(b, op),
         }
@@ -152,28 +164,30 @@ impl Ir {
 
     /// Inserts a detached op right before `anchor`.
     pub fn insert_op_before(&mut self, anchor: OpId, op: OpId) {
-        assert!(self.ops[op].parent.is_none(), "op already in a block");
-        let b = self.ops[anchor].parent.expect("anchor op is not in a block");
+        assert!(self.ops[op].parent == NIL, "op already in a block");
+        let b = self.ops[anchor].parent;
+        assert!(b != NIL, "anchor op is not in a block");
         let prev = self.ops[anchor].prev;
         {
             let d = &mut self.ops[op];
-            d.parent = Some(b);
+            d.parent = b;
             d.prev = prev;
-            d.next = Some(anchor);
+            d.next = ix(anchor);
         }
-        self.ops[anchor].prev = Some(op);
-        match prev {
-            Some(p) => self.ops[p].next = Some(op),
-            None => self.blocks[b].first = Some(op),
+        self.ops[anchor].prev = ix(op);
+        if prev == NIL {
+            self.blocks.by_index_mut(b).first = ix(op);
+        } else {
+            self.ops.by_index_mut(prev).next = ix(op);
         }
     }
 
     /// Inserts a detached op right after `anchor`.
     pub fn insert_op_after(&mut self, anchor: OpId, op: OpId) {
-        match self.ops[anchor].next {
+        match self.next_op(anchor) {
             Some(n) => self.insert_op_before(n, op),
             None => {
-                let b = self.ops[anchor].parent.expect("anchor op is not in a block");
+                let b = self.op_block(anchor).expect("anchor op is not in a block");
                 self.append_op(b, op)
             }
         }
@@ -181,15 +195,21 @@ impl Ir {
 
     /// Unlinks an op from its block; it stays alive (detached) with its uses intact.
     pub fn detach_op(&mut self, op: OpId) {
-        let Some(b) = self.ops[op].parent.take() else { return };
-        let (prev, next) = (self.ops[op].prev.take(), self.ops[op].next.take());
-        match prev {
-            Some(p) => self.ops[p].next = next,
-            None => self.blocks[b].first = next,
+        let b = std::mem::replace(&mut self.ops[op].parent, NIL);
+        if b == NIL {
+            return;
         }
-        match next {
-            Some(n) => self.ops[n].prev = prev,
-            None => self.blocks[b].last = prev,
+        let prev = std::mem::replace(&mut self.ops[op].prev, NIL);
+        let next = std::mem::replace(&mut self.ops[op].next, NIL);
+        if prev == NIL {
+            self.blocks.by_index_mut(b).first = next;
+        } else {
+            self.ops.by_index_mut(prev).next = next;
+        }
+        if next == NIL {
+            self.blocks.by_index_mut(b).last = prev;
+        } else {
+            self.ops.by_index_mut(next).prev = prev;
         }
     }
 
@@ -207,7 +227,7 @@ impl Ir {
 
     /// Moves all ops of `from` to the end of `to` (O(ops moved)).
     pub fn splice_block_ops(&mut self, from: BlockId, to: BlockId) {
-        while let Some(op) = self.blocks[from].first {
+        while let Some(op) = self.first_op(from) {
             self.detach_op(op);
             self.append_op(to, op);
         }
@@ -217,10 +237,9 @@ impl Ir {
     /// the op (a programming error: replace the uses first).
     pub fn erase_op(&mut self, op: OpId) {
         for &r in self.ops[op].results.iter() {
-            if let Some(u) = self.values[r].first_use {
-                if !self.is_ancestor(op, u.op) {
-                    panic!("erase_op: a result of the op still has uses; replace them first");
-                }
+            let u = self.values[r].first_use;
+            if !u.is_none() && !self.is_ancestor(op, self.ops.id_at(u.op)) {
+                panic!("erase_op: a result of the op still has uses; replace them first");
             }
         }
         self.detach_op(op);
@@ -228,13 +247,17 @@ impl Ir {
         // each other in any order, then free storage.
         let mut subtree = Vec::new();
         self.collect_subtree(op, &mut subtree);
-        for &o in &subtree {
-            for i in 0..self.ops[o].operands.len() {
-                self.unlink_use(OpOperand { op: o, index: i as u32 });
-            }
-        }
+        self.unlink_all_operands(&subtree);
         for &o in &subtree {
             self.free_op_storage(o);
+        }
+    }
+
+    fn unlink_all_operands(&mut self, ops: &[OpId]) {
+        for &o in ops {
+            for i in 0..self.ops[o].operands.len() {
+                self.unlink_use(Link { op: ix(o), index: i as u32 });
+            }
         }
     }
 
@@ -247,11 +270,7 @@ impl Ir {
         for &o in &ops {
             self.collect_subtree(o, &mut subtree);
         }
-        for &o in &subtree {
-            for i in 0..self.ops[o].operands.len() {
-                self.unlink_use(OpOperand { op: o, index: i as u32 });
-            }
-        }
+        self.unlink_all_operands(&subtree);
         for &a in self.blocks[b].args.iter() {
             assert!(self.values[a].first_use.is_none(), "erase_block: a block argument still has uses");
         }
@@ -270,13 +289,9 @@ impl Ir {
         let mut stack = vec![op];
         while let Some(o) = stack.pop() {
             out.push(o);
-            for &r in self.ops[o].regions.iter() {
+            for &r in self.ops[o].regions().iter() {
                 for &b in self.regions[r].blocks.iter() {
-                    let mut cur = self.blocks[b].first;
-                    while let Some(c) = cur {
-                        stack.push(c);
-                        cur = self.ops[c].next;
-                    }
+                    stack.extend(self.block_ops(b));
                 }
             }
         }
@@ -289,7 +304,7 @@ impl Ir {
         for r in data.results {
             self.values.free(r);
         }
-        for r in data.regions {
+        for r in data.extra.map(|e| e.regions).unwrap_or_default() {
             if let Some(rd) = self.regions.free(r) {
                 for b in rd.blocks {
                     if let Some(bd) = self.blocks.free(b) {
@@ -318,12 +333,12 @@ impl Ir {
     pub fn region_contains(&self, r: RegionId, op: OpId) -> bool {
         let mut cur = op;
         loop {
-            let Some(b) = self.ops[cur].parent else { return false };
-            let Some(pr) = self.blocks[b].parent else { return false };
+            let Some(b) = self.op_block(cur) else { return false };
+            let Some(pr) = self.block_region(b) else { return false };
             if pr == r {
                 return true;
             }
-            match self.regions[pr].parent {
+            match self.region_parent(pr) {
                 Some(p) => cur = p,
                 None => return false,
             }

@@ -1,96 +1,114 @@
 //! Use lists: every operand is a node in the doubly linked list of uses of the value it reads.
 //! Linking, unlinking and retargeting one use is O(1); replacing all uses is O(uses).
+//!
+//! Links are bare `(op slot, operand index)` pairs ([`Link`]); they always point at live ops.
 
-use super::{Ir, OpId, OpOperand, Value};
+use super::{Ir, Link, OpId, OpOperand, Operand, Value};
 
 impl Ir {
     #[inline]
-    pub(crate) fn operand_node(&self, u: OpOperand) -> &super::Operand {
-        &self.ops[u.op].operands[u.index as usize]
+    pub(crate) fn node(&self, u: Link) -> &Operand {
+        &self.ops.by_index(u.op).operands[u.index as usize]
     }
     #[inline]
-    fn operand_node_mut(&mut self, u: OpOperand) -> &mut super::Operand {
-        &mut self.ops[u.op].operands[u.index as usize]
+    fn node_mut(&mut self, u: Link) -> &mut Operand {
+        &mut self.ops.by_index_mut(u.op).operands[u.index as usize]
+    }
+    #[inline]
+    fn to_operand(&self, u: Link) -> OpOperand {
+        OpOperand { op: self.ops.id_at(u.op), index: u.index }
     }
 
     /// Puts the operand `u` (whose `value` field is already set) at the head of its value's
     /// use list.
-    pub(crate) fn link_use(&mut self, u: OpOperand) {
-        let v = self.operand_node(u).value;
-        let head = self.values[v].first_use;
+    pub(crate) fn link_use(&mut self, u: Link) {
+        let v = self.node(u).value;
+        let head = self.values.by_index(v).first_use;
         {
-            let node = self.operand_node_mut(u);
-            node.prev_use = None;
+            let node = self.node_mut(u);
+            node.prev_use = Link::NONE;
             node.next_use = head;
         }
-        if let Some(h) = head {
-            self.operand_node_mut(h).prev_use = Some(u);
+        if !head.is_none() {
+            self.node_mut(head).prev_use = u;
         }
-        self.values[v].first_use = Some(u);
+        self.values.by_index_mut(v).first_use = u;
     }
 
     /// Takes the operand `u` off its value's use list (its `value` field is left as is).
-    pub(crate) fn unlink_use(&mut self, u: OpOperand) {
+    pub(crate) fn unlink_use(&mut self, u: Link) {
         let (v, prev, next) = {
-            let n = self.operand_node(u);
+            let n = self.node(u);
             (n.value, n.prev_use, n.next_use)
         };
-        match prev {
-            Some(p) => self.operand_node_mut(p).next_use = next,
-            None => self.values[v].first_use = next,
+        if prev.is_none() {
+            self.values.by_index_mut(v).first_use = next;
+        } else {
+            self.node_mut(prev).next_use = next;
         }
-        if let Some(n) = next {
-            self.operand_node_mut(n).prev_use = prev;
+        if !next.is_none() {
+            self.node_mut(next).prev_use = prev;
         }
-        let node = self.operand_node_mut(u);
-        node.prev_use = None;
-        node.next_use = None;
+        let node = self.node_mut(u);
+        node.prev_use = Link::NONE;
+        node.next_use = Link::NONE;
     }
 
     /// Rewrites the links of neighbours that point at `(op, from)` to point at `(op, to)`.
     /// Used when operand slots shift.
-    pub(crate) fn retarget_use_links(&mut self, op: OpId, from: u32, to: u32) {
-        let old = OpOperand { op, index: from };
-        let new = OpOperand { op, index: to };
+    fn retarget_use_links(&mut self, op: OpId, from: u32, to: u32) {
+        let slot = op.index() as u32;
+        let old = Link { op: slot, index: from };
+        let new = Link { op: slot, index: to };
         let (v, prev, next) = {
-            let n = self.operand_node(new);
+            let n = self.node(new);
             (n.value, n.prev_use, n.next_use)
         };
-        match prev {
-            Some(p) => self.operand_node_mut(p).next_use = Some(new),
-            None => {
-                debug_assert_eq!(self.values[v].first_use, Some(old));
-                self.values[v].first_use = Some(new);
-            }
+        if prev.is_none() {
+            debug_assert_eq!(self.values.by_index(v).first_use, old);
+            self.values.by_index_mut(v).first_use = new;
+        } else {
+            self.node_mut(prev).next_use = new;
         }
-        if let Some(n) = next {
-            self.operand_node_mut(n).prev_use = Some(new);
+        if !next.is_none() {
+            self.node_mut(next).prev_use = new;
         }
+    }
+
+    #[inline]
+    fn link(op: OpId, i: usize) -> Link {
+        Link { op: op.index() as u32, index: i as u32 }
     }
 
     /// Sets operand `i` of `op` to `v`. O(1).
     pub fn set_operand(&mut self, op: OpId, i: usize, v: Value) {
-        let u = OpOperand { op, index: i as u32 };
-        if self.operand_node(u).value == v {
+        let vi = v.index() as u32;
+        assert!(self.values.contains(v), "set_operand: stale value handle");
+        let u = Self::link(op, i);
+        if self.ops[op].operands[i].value == vi {
             return;
         }
         self.unlink_use(u);
-        self.operand_node_mut(u).value = v;
+        self.node_mut(u).value = vi;
         self.link_use(u);
+    }
+
+    fn new_operand(&self, v: Value) -> Operand {
+        assert!(self.values.contains(v), "operand is a stale value handle");
+        Operand { value: v.index() as u32, prev_use: Link::NONE, next_use: Link::NONE }
     }
 
     /// Replaces the whole operand list of `op`. O(old + new).
     pub fn set_operands(&mut self, op: OpId, values: &[Value]) {
         let n = self.ops[op].operands.len();
         for i in 0..n {
-            self.unlink_use(OpOperand { op, index: i as u32 });
+            self.unlink_use(Self::link(op, i));
         }
+        let fresh: Vec<Operand> = values.iter().map(|&v| self.new_operand(v)).collect();
         self.ops[op].operands.clear();
-        for &v in values {
-            self.ops[op].operands.push(super::Operand { value: v, prev_use: None, next_use: None });
-        }
+        self.ops[op].operands.extend(fresh);
         for i in 0..values.len() {
-            self.link_use(OpOperand { op, index: i as u32 });
+            self.link_use(Self::link(op, i));
         }
     }
 
@@ -98,16 +116,17 @@ impl Ir {
     pub fn insert_operand(&mut self, op: OpId, i: usize, v: Value) {
         let n = self.ops[op].operands.len();
         assert!(i <= n, "operand index {i} out of range (op has {n})");
-        self.ops[op].operands.insert(i, super::Operand { value: v, prev_use: None, next_use: None });
+        let node = self.new_operand(v);
+        self.ops[op].operands.insert(i, node);
         for j in (i + 1..=n).rev() {
             self.retarget_use_links(op, j as u32 - 1, j as u32);
         }
-        self.link_use(OpOperand { op, index: i as u32 });
+        self.link_use(Self::link(op, i));
     }
 
     /// Removes operand number `i` (shifting later operands down).
     pub fn erase_operand(&mut self, op: OpId, i: usize) {
-        self.unlink_use(OpOperand { op, index: i as u32 });
+        self.unlink_use(Self::link(op, i));
         self.ops[op].operands.remove(i);
         let n = self.ops[op].operands.len();
         for j in i..n {
@@ -121,14 +140,12 @@ impl Ir {
     }
 
     pub fn has_uses(&self, v: Value) -> bool {
-        self.values[v].first_use.is_some()
+        !self.values[v].first_use.is_none()
     }
 
     pub fn has_one_use(&self, v: Value) -> bool {
-        match self.values[v].first_use {
-            Some(u) => self.operand_node(u).next_use.is_none(),
-            None => false,
-        }
+        let u = self.values[v].first_use;
+        !u.is_none() && self.node(u).next_use.is_none()
     }
 
     /// True if no result of `op` has a use.
@@ -141,9 +158,15 @@ impl Ir {
         if from == to {
             return;
         }
-        while let Some(u) = self.values[from].first_use {
+        assert!(self.values.contains(to), "replace_all_uses: stale replacement value");
+        let to_index = to.index() as u32;
+        loop {
+            let u = self.values[from].first_use;
+            if u.is_none() {
+                break;
+            }
             self.unlink_use(u);
-            self.operand_node_mut(u).value = to;
+            self.node_mut(u).value = to_index;
             self.link_use(u);
         }
     }
@@ -171,14 +194,17 @@ impl Ir {
 /// Iterator over the uses of a value.
 pub struct Uses<'a> {
     ir: &'a Ir,
-    cur: Option<OpOperand>,
+    cur: Link,
 }
 
 impl Iterator for Uses<'_> {
     type Item = OpOperand;
     fn next(&mut self) -> Option<OpOperand> {
-        let u = self.cur?;
-        self.cur = self.ir.operand_node(u).next_use;
-        Some(u)
+        if self.cur.is_none() {
+            return None;
+        }
+        let u = self.cur;
+        self.cur = self.ir.node(u).next_use;
+        Some(self.ir.to_operand(u))
     }
 }

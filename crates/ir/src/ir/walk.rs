@@ -59,12 +59,12 @@ impl Ir {
 
     /// Pushes the ops directly nested in `op` so that popping yields them in program order.
     fn push_children_reversed(&self, op: OpId, stack: &mut Vec<OpId>) {
-        for &r in self.ops[op].regions.iter().rev() {
+        for &r in self.ops[op].regions().iter().rev() {
             for &b in self.regions[r].blocks.iter().rev() {
-                let mut cur = self.blocks[b].last;
+                let mut cur = self.last_op(b);
                 while let Some(c) = cur {
                     stack.push(c);
-                    cur = self.ops[c].prev;
+                    cur = self.prev_op(c);
                 }
             }
         }

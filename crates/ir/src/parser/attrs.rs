@@ -350,7 +350,7 @@ impl<'a> Parser<'a> {
 
     fn parse_extended_attr(&mut self, ty: Option<Type>) -> PResult<Attr> {
         let tok_start = self.tok.start;
-        let (dialect, mut data, data_off) = match self.parse_extended_symbol(false)? {
+        let (dialect, data, data_off) = match self.parse_extended_symbol(false)? {
             Extended::Alias(name) => {
                 return match self.attr_aliases.get(name).copied() {
                     Some(a) => Ok(a),
@@ -374,13 +374,15 @@ impl<'a> Parser<'a> {
             );
             return Err(self.error_at(data_off, msg));
         }
+        let data = self.ctx.registry().canonical_attr_body(&dialect, &data).unwrap_or(data);
         let pretty = is_simple_enough_for_pretty(&data);
-        if let (Some(t), None) = (attr_ty, ty) {
-            // The attribute model has no type slot for opaque attributes: keep the suffix in
-            // the body so that it prints back.
-            data = format!("{data} : {}", super::display::type_to_string(self.ctx, t));
-        }
-        Ok(self.ctx.intern_attr(AttrKind::Opaque { dialect: dialect.into(), body: data.into(), pretty }))
+        let (dialect, body) = (dialect.into(), data.into());
+        // A `none` type is the same as no type.
+        let kind = match attr_ty.filter(|&t| !matches!(self.ctx.type_kind(t), TypeKind::None)) {
+            Some(ty) => AttrKind::TypedOpaque { dialect, body, pretty, ty },
+            None => AttrKind::Opaque { dialect, body, pretty },
+        };
+        Ok(self.ctx.intern_attr(kind))
     }
 
     // ----- numbers ----------------------------------------------------------------------------
@@ -610,9 +612,9 @@ impl<'a> Parser<'a> {
             let a = self.dense_scalar(neg, kind, s, e, scalar, &scalar_kind)?;
             scalars.push(a);
         }
-        if let Some((s, _)) = lit.hex {
-            // Hex payload for a non-numeric element type: keep the text.
-            let _ = s;
+        if let Some((s, e)) = lit.hex {
+            // A lone string for a non-numeric element type is a splat string element.
+            scalars.push(self.dense_scalar(false, TokKind::String, s, e, scalar, &scalar_kind)?);
         }
         let elems: Vec<Attr> = if is_complex {
             scalars.chunks(2).map(|c| self.ctx.array_attr(c.to_vec())).collect()
@@ -636,10 +638,11 @@ impl<'a> Parser<'a> {
                 match kind {
                     TokKind::Float => Err(self.error_at(s, "expected integer elements, but parsed floating-point")),
                     TokKind::BareIdent => {
-                        if width != 1 || signedness != Signedness::Signless {
+                        // Any 1-bit integer type (i1, si1, ui1) takes `true`/`false`.
+                        if width != 1 || sk.is_index() {
                             return Err(self.error_at(s, "expected i1 type for 'true' or 'false' values"));
                         }
-                        Ok(self.ctx.bool_attr(spelling == b"true"))
+                        Ok(self.int_attr(ApInt::from_u128(1, (spelling == b"true") as u128), scalar))
                     }
                     TokKind::Integer => match build_apint(spelling, width, signedness, neg) {
                         Some(v) => Ok(self.int_attr(v, scalar)),
@@ -679,9 +682,21 @@ impl<'a> Parser<'a> {
             return Err(self.error_at(s, "expected string containing hex digits starting with `0x`"));
         };
         let bits = self.ctx.type_kind(scalar).int_or_float_width().unwrap_or(8);
+        let count = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d as usize));
+        if bits == 1 && !is_complex {
+            return match unpack_bool_hex(&bytes, count) {
+                Some(values) => {
+                    let elems = values.into_iter().map(|b| self.int_attr(ApInt::from_u128(1, b as u128), scalar)).collect();
+                    Ok(splat_or_elements(elems))
+                }
+                None => {
+                    let msg = format!("elements hex data size is invalid for provided type: '{}'", super::display::type_to_string(self.ctx, ty));
+                    Err(self.error_at(loc, msg))
+                }
+            };
+        }
         let byte_width = if bits == 1 { 1 } else { (bits as usize).div_ceil(8) };
         let per_elem = byte_width * if is_complex { 2 } else { 1 };
-        let count = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d as usize));
         let ok = bytes.len() == per_elem || Some(bytes.len()) == count.and_then(|c| c.checked_mul(per_elem));
         if !ok {
             let msg = format!("elements hex data size is invalid for provided type: '{}'", super::display::type_to_string(self.ctx, ty));
@@ -749,11 +764,20 @@ impl<'a> Parser<'a> {
             }
             self.expect(TokKind::Greater, "expected '>' to close an array attribute")?;
         }
-        let data = if is_float { DenseArrayData::Float(floats) } else { DenseArrayData::Int(ints) };
+        let data = match (is_float, width > 64) {
+            (true, false) => DenseArrayData::Float(floats.into_iter().map(|b| b as u64).collect()),
+            (true, true) => DenseArrayData::WideFloat(floats),
+            (false, false) => {
+                let unsigned = matches!(kind, TypeKind::Integer { signedness: Signedness::Unsigned, .. });
+                DenseArrayData::Int(ints.iter().map(|v| narrow_dense_array_int(v, unsigned)).collect())
+            }
+            (false, true) => DenseArrayData::WideInt(ints),
+        };
         Ok(self.ctx.intern_attr(AttrKind::DenseArray { elem, data }))
     }
 
-    fn parse_dense_array_int(&mut self, kind: &TypeKind, _elem: Type) -> PResult<i64> {
+    /// One integer of an `array<iN: ...>` at the element type's width (`i1` as 0/1).
+    fn parse_dense_array_int(&mut self, kind: &TypeKind, _elem: Type) -> PResult<ApInt> {
         let negative = self.consume_if(TokKind::Minus);
         let (width, signedness) = match *kind {
             TypeKind::Integer { width, signedness } => (width, signedness),
@@ -763,7 +787,7 @@ impl<'a> Parser<'a> {
             if width != 1 {
                 return Err(self.error_here("expected i1 type for 'true' or 'false' values"));
             }
-            let v = self.is_kw("true") as i64;
+            let v = ApInt::from_u128(1, self.is_kw("true") as u128);
             self.advance();
             return Ok(v);
         }
@@ -772,29 +796,27 @@ impl<'a> Parser<'a> {
         }
         let spelling = self.tok_text();
         self.advance();
-        let v = build_apint(spelling, width, signedness, negative);
-        let v = v.and_then(|v| if width == 1 { Some(!v.is_zero() as i64) } else if signedness == Signedness::Unsigned { v.to_u64().map(|u| u as i64) } else { v.to_i64() });
-        match v {
+        match build_apint(spelling, width, signedness, negative) {
             Some(v) => Ok(v),
             None => Err(self.error_here("integer constant out of range")),
         }
     }
 
-    fn parse_dense_array_float(&mut self, kind: &TypeKind) -> PResult<u64> {
+    /// One float of an `array<fN: ...>` as raw bits.
+    fn parse_dense_array_float(&mut self, kind: &TypeKind) -> PResult<u128> {
         let negative = self.consume_if(TokKind::Minus);
         let TypeKind::Float(k) = *kind else { return Err(self.error_here("expected float type")) };
         let tok = self.tok;
         match tok.kind {
             TokKind::Integer => {
                 self.advance();
-                let bits = self.float_from_integer_literal(tok.start, self.text(tok), negative, k)?;
-                Ok(bits as u64)
+                self.float_from_integer_literal(tok.start, self.text(tok), negative, k)
             }
             TokKind::Float => {
                 let Some(v) = parse_float_literal(self.text(tok)) else { return Err(self.error_here("floating point value too large for attribute")) };
                 self.advance();
                 let v = if negative { -v } else { v };
-                Ok(float_bits_from_f64(v, k) as u64)
+                Ok(float_bits_from_f64(v, k))
             }
             _ => Err(self.error_here("expected integer or floating point literal")),
         }
@@ -958,13 +980,17 @@ impl<'a> Parser<'a> {
             let line = self.parse_loc_number("expected integer line number in FileLineColLoc")?;
             self.expect(TokKind::Colon, "expected ':' in FileLineColLoc")?;
             let col = self.parse_loc_number("expected integer column number in FileLineColLoc")?;
-            return Ok(self.ctx.file_loc(&s, line, col));
+            // MLIR names a file location without a file name "-" (as for standard input).
+            let file = if s.is_empty() { "-" } else { s.as_str() };
+            return Ok(self.ctx.file_loc(file, line, col));
         }
         let name = self.ctx.ident(&s);
         if self.consume_if(TokKind::LParen) {
             let child = self.parse_location_instance()?;
             self.expect(TokKind::RParen, "expected ')' after child location of NameLoc")?;
-            return Ok(self.ctx.intern_attr(AttrKind::NameLoc { name, child: Some(child) }));
+            // An unknown child is the same location as no child (MLIR's default child).
+            let child = Some(child).filter(|&c| c != self.ctx.unknown_loc());
+            return Ok(self.ctx.intern_attr(AttrKind::NameLoc { name, child }));
         }
         Ok(self.ctx.intern_attr(AttrKind::NameLoc { name, child: None }))
     }
@@ -995,6 +1021,17 @@ struct DenseLiteral {
     hex: Option<(usize, usize)>,
 }
 
+/// An element of an `array<...>` of at most 64 bits as stored in [`DenseArrayData::Int`]:
+/// sign-extended for signed and signless types, zero-extended (then reinterpreted) for
+/// unsigned ones, 0/1 for 1-bit types.
+fn narrow_dense_array_int(v: &ApInt, unsigned: bool) -> i64 {
+    if v.width() == 1 {
+        return !v.is_zero() as i64;
+    }
+    let value = if unsigned { v.to_u64().map(|u| u as i64) } else { v.to_i64() };
+    value.unwrap_or(0)
+}
+
 fn join_dims(d: &[i64]) -> String {
     d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -1004,6 +1041,20 @@ fn splat_or_elements(elems: Vec<Attr>) -> DenseData {
         Some(&first) if elems.iter().all(|&e| e == first) => DenseData::Splat(first),
         _ => DenseData::Elements(elems),
     }
+}
+
+/// The elements of a 1-bit dense hex payload: one byte `0x00`/`0xFF` is a splat; otherwise
+/// the bytes hold one bit per element, least significant bit first, and must be exactly
+/// `ceil(count / 8)` bytes long. `None` when the size fits neither form.
+fn unpack_bool_hex(bytes: &[u8], count: Option<usize>) -> Option<Vec<bool>> {
+    if let [b @ (0x00 | 0xFF)] = bytes {
+        return Some(vec![*b != 0]);
+    }
+    let count = count?;
+    if bytes.len() != count.div_ceil(8) {
+        return None;
+    }
+    Some((0..count).map(|i| bytes[i / 8] >> (i % 8) & 1 == 1).collect())
 }
 
 fn decode_hex(raw: &[u8]) -> Option<Vec<u8>> {

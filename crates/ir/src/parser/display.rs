@@ -246,6 +246,8 @@ fn write_attr(ctx: &Context, a: Attr, out: &mut String, depth: usize) {
             let items: Vec<String> = match data {
                 DenseArrayData::Int(v) => v.iter().map(|x| x.to_string()).collect(),
                 DenseArrayData::Float(v) => v.iter().map(|x| format!("0x{x:X}")).collect(),
+                DenseArrayData::WideInt(v) => v.iter().map(|x| x.to_string_signed()).collect(),
+                DenseArrayData::WideFloat(v) => v.iter().map(|x| format!("0x{x:X}")).collect(),
             };
             if !items.is_empty() {
                 out.push_str(": ");
@@ -276,6 +278,11 @@ fn write_attr(ctx: &Context, a: Attr, out: &mut String, depth: usize) {
         }
         AttrKind::Opaque { dialect, body, pretty } => {
             let _ = if *pretty { write!(out, "#{dialect}.{body}") } else { write!(out, "#{dialect}<{body}>") };
+        }
+        AttrKind::TypedOpaque { dialect, body, pretty, ty } => {
+            let _ = if *pretty { write!(out, "#{dialect}.{body}") } else { write!(out, "#{dialect}<{body}>") };
+            out.push_str(" : ");
+            write_type(ctx, *ty, out, depth + 1);
         }
         AttrKind::UnknownLoc
         | AttrKind::FileLineColLoc { .. }

@@ -206,8 +206,6 @@ impl<'a> Parser<'a> {
         let src = file.text.as_bytes();
         let mut lex = Lexer::new(src);
         let tok = lex.next_token();
-        // Large inputs: size the SSA name table once (roughly one value per 100 bytes).
-        let expected_values = if src.len() > (1 << 20) { src.len() / 100 } else { 0 };
         let mut p = Parser {
             ctx,
             ir,
@@ -224,7 +222,7 @@ impl<'a> Parser<'a> {
             attr_cache: cache::PrefixCache::default(),
             type_aliases: BytesMap::default(),
             attr_aliases: BytesMap::default(),
-            values: BytesMap::with_capacity_and_hasher(expected_values, Default::default()),
+            values: BytesMap::default(),
             forward_refs: FxHashMap::default(),
             scope_defs: vec![Vec::new()],
             block_scopes: Vec::new(),

@@ -326,6 +326,10 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        if let Some(def) = def {
+            // MLIR stores default-valued properties always, whichever form the op was parsed from.
+            state.props = def.complete_props(self.ctx, state.props);
+        }
         let op = self.ir.create_op(state);
         self.ir.append_op(block, op);
         self.parse_trailing_location(LocTarget::Op(op))?;

@@ -627,3 +627,35 @@ fn dump_diagnostics_of_dir() {
         }
     }
 }
+
+#[test]
+fn compat_attribute_canonical_forms() {
+    let c = ctx();
+    c.set_allow_unregistered(true);
+    let a = |s: &str| parse_attr_str(&c, s).unwrap_or_else(|e| panic!("{s}: {e}"));
+    let k = |s: &str| c.attr_kind(a(s)).clone();
+    // Every 1-bit integer type takes true/false; equal elements make a splat.
+    assert!(matches!(k("dense<[1, true]> : tensor<2xui1>"), AttrKind::DenseElements { data: DenseData::Splat(_), .. }));
+    assert_eq!(a("dense<[true]> : tensor<1xsi1>"), a("dense<true> : tensor<1xsi1>"));
+    // i1 hex payloads are bit-packed (LSB first); one byte 0x00/0xFF is a splat.
+    assert_eq!(a("dense<\"0x02\"> : tensor<3xi1>"), a("dense<[false, true, false]> : tensor<3xi1>"));
+    assert_eq!(a("dense<\"0xFF\"> : tensor<16xi1>"), a("dense<true> : tensor<16xi1>"));
+    assert!(parse_attr_str(&c, "dense<\"0x01\"> : tensor<9xi1>").is_err());
+    // A lone string is a splat string element.
+    assert!(matches!(k("dense<\"ab\"> : tensor<2x!fz.s>"), AttrKind::DenseElements { data: DenseData::Splat(_), .. }));
+    // Dense arrays wider than 64 bits keep their values.
+    assert!(matches!(k("array<ui128: 340282366920938463463374607431768211455>"), AttrKind::DenseArray { data: DenseArrayData::WideInt(v), .. } if v[0].to_string_unsigned() == "340282366920938463463374607431768211455"));
+    assert!(matches!(k("array<f80: 0x401396B4380000000000>"), AttrKind::DenseArray { data: DenseArrayData::WideFloat(v), .. } if v == [0x4013_96B4_3800_0000_0000]));
+    // An opaque attribute's trailing type is kept apart from its body; `none` is no type.
+    assert!(matches!(k("#x<\"]\"> : f16"), AttrKind::TypedOpaque { body, .. } if &*body == "\"]\""));
+    assert!(matches!(k("#x<\"a\"> : none"), AttrKind::Opaque { .. }));
+}
+
+#[test]
+fn compat_location_canonical_forms() {
+    let c = ctx();
+    let a = |s: &str| parse_attr_str(&c, s).unwrap_or_else(|e| panic!("{s}: {e}"));
+    assert_eq!(a("loc(\"\":1:2)"), c.file_loc("-", 1, 2));
+    assert_eq!(a("loc(\"n\"(unknown))"), a("loc(\"n\")"));
+    assert_eq!(a("loc(\"n\"(fused[]))"), a("loc(\"n\")"));
+}

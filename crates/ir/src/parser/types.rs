@@ -376,7 +376,7 @@ impl<'a> Parser<'a> {
     fn is_supported_memory_space(&self, a: Attr) -> bool {
         match self.ctx.attr_kind(a) {
             AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_) => true,
-            AttrKind::Opaque { dialect, .. } => self.ctx.dialect(dialect).is_some(),
+            AttrKind::Opaque { dialect, .. } | AttrKind::TypedOpaque { dialect, .. } => self.ctx.dialect(dialect).is_some(),
             _ => false,
         }
     }
@@ -387,6 +387,8 @@ impl<'a> Parser<'a> {
             AttrKind::AffineMap(text) => {
                 let text = text.to_string();
                 let (dims, identity) = super::attrs::affine_map_shape(&text);
+                // Like MLIR's `AffineMap::isIdentity`, symbols do not matter.
+                let identity = identity || super::attrs::affine_map_shape(&without_symbol_list(&text)).1;
                 if dims != rank {
                     return Err(self.error_at(at, format!("memref layout mismatch between rank and affine map: {rank} != {dims}")));
                 }
@@ -424,5 +426,14 @@ impl<'a> Parser<'a> {
         }
         let pretty = super::attrs::is_simple_enough_for_pretty(&data);
         Ok(self.ctx.intern_type(TypeKind::Opaque { dialect: dialect.into(), body: data.into(), pretty }))
+    }
+}
+
+/// An affine map's text without its symbol list: `(d0)[s0] -> (d0)` becomes `(d0) -> (d0)`.
+fn without_symbol_list(text: &str) -> String {
+    let Some((dims, rest)) = text.split_once(')') else { return text.to_string() };
+    match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        Some((_, after)) => format!("{dims}){after}"),
+        None => text.to_string(),
     }
 }

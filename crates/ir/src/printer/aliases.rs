@@ -260,7 +260,7 @@ impl Printer<'_> {
             AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => {
                 children.push(self.visit_type(*ty, deferrable));
             }
-            AttrKind::String { ty: Some(ty), .. } => {
+            AttrKind::String { ty: Some(ty), .. } | AttrKind::TypedOpaque { ty, .. } => {
                 children.push(self.visit_type(*ty, deferrable))
             }
             AttrKind::NameLoc { child: Some(c), .. }

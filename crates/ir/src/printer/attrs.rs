@@ -158,6 +158,15 @@ impl Printer<'_> {
                 body,
                 pretty,
             } => push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty),
+            AttrKind::TypedOpaque {
+                dialect,
+                body,
+                pretty,
+                ty,
+            } => {
+                push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty);
+                self.print_type_suffix(*ty, elision);
+            }
             AttrKind::UnknownLoc
             | AttrKind::FileLineColLoc { .. }
             | AttrKind::NameLoc { .. }
@@ -225,6 +234,7 @@ impl Printer<'_> {
         self.print_type_impl(elem);
         let ctx = self.ctx;
         let elem_kind = ctx.type_kind(elem);
+        let unsigned = matches!(elem_kind, TypeKind::Integer { signedness: Signedness::Unsigned, .. });
         match data {
             DenseArrayData::Int(values) => {
                 let is_bool = matches!(elem_kind, TypeKind::Integer { width: 1, .. });
@@ -232,23 +242,39 @@ impl Printer<'_> {
                     self.push(if i == 0 { ": " } else { ", " });
                     if is_bool {
                         self.push(if v != 0 { "true" } else { "false" });
+                    } else if unsigned {
+                        self.push_u64(v as u64);
                     } else {
                         self.print_int_or_question_free(v);
                     }
                 }
             }
-            DenseArrayData::Float(values) => {
-                let kind = match elem_kind {
-                    TypeKind::Float(k) => *k,
-                    _ => FloatKind::F64,
-                };
-                for (i, &v) in values.iter().enumerate() {
+            DenseArrayData::WideInt(values) => {
+                for (i, v) in values.iter().enumerate() {
                     self.push(if i == 0 { ": " } else { ", " });
-                    write_float(&mut self.out, kind, v as u128);
+                    let text = if unsigned { v.to_string_unsigned() } else { v.to_string_signed() };
+                    self.push(&text);
                 }
             }
+            DenseArrayData::Float(values) => {
+                let values: Vec<u128> = values.iter().map(|&v| v as u128).collect();
+                self.print_dense_array_floats(elem_kind, &values);
+            }
+            DenseArrayData::WideFloat(values) => self.print_dense_array_floats(elem_kind, values),
         }
         self.push_char('>');
+    }
+
+    /// `: a, b, ...` for the raw bits of a float dense array.
+    fn print_dense_array_floats(&mut self, elem_kind: &TypeKind, values: &[u128]) {
+        let kind = match elem_kind {
+            TypeKind::Float(k) => *k,
+            _ => FloatKind::F64,
+        };
+        for (i, &v) in values.iter().enumerate() {
+            self.push(if i == 0 { ": " } else { ", " });
+            write_float(&mut self.out, kind, v);
+        }
     }
 
     fn print_int_or_question_free(&mut self, v: i64) {

@@ -643,8 +643,24 @@ pub(crate) fn write_float(out: &mut String, kind: FloatKind, bits: u128) -> bool
         }
         out.truncate(start);
     }
+    let bits = if kind == FloatKind::F80 { canonical_x87_bits(bits) } else { bits };
     let _ = write!(out, "0x{bits:X}");
     true
+}
+
+/// The bits LLVM's APFloat gives back for an x87 pattern it does not keep verbatim: an
+/// "unnormal" (non-zero exponent, integer bit clear) is a NaN and reads back with the exponent
+/// all ones; a pseudo-denormal (zero exponent, integer bit set) reads back with exponent 1.
+/// Sign and significand are kept.
+fn canonical_x87_bits(bits: u128) -> u128 {
+    let exp_field = (bits >> 64) & 0x7FFF;
+    let int_bit = (bits >> 63) & 1 == 1;
+    let with_exp = |e: u128| (bits & !(0x7FFF << 64)) | (e << 64);
+    match (exp_field, int_bit) {
+        (0, true) => with_exp(1),
+        (0x7FFF, _) | (0, false) | (_, true) => bits,
+        (_, false) => with_exp(0x7FFF),
+    }
 }
 
 /// The literal as a new string (convenience for tests and callers outside the printer).
@@ -718,6 +734,13 @@ mod tests {
         for &(v, want) in cases {
             assert_eq!(f32s(v), want, "value {v:e}");
         }
+    }
+
+    #[test]
+    fn x87_unnormals_print_as_llvm_nans() {
+        // Integer bit clear with a normal exponent: LLVM reads a NaN, exponent all ones.
+        assert_eq!(format_float(F80, 0xB8E9_182A_8241_1442_45A5), "0xFFFF182A8241144245A5");
+        assert_eq!(format_float(F80, 0x7FFF_8000_0000_0000_0001), "0x7FFF8000000000000001");
     }
 
     #[test]

@@ -66,12 +66,37 @@ pub struct PrintOptions {
 pub fn print_module(ctx: &Context, ir: &Ir, op: OpId, opts: &PrintOptions) -> String {
     let mut p = Printer::new(ctx, ir, Flags::from_options(opts));
     p.out.reserve(ir.num_ops() * 64);
+    print_top_level(&mut p, op, opts);
+    p.out
+}
+
+/// Like [`print_module`], but streams the text to `sink` as it is produced (the whole file
+/// is never held in memory).
+pub fn print_module_to(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    opts: &PrintOptions,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut p = Printer::new(ctx, ir, Flags::from_options(opts));
+    p.sink = Some(sink);
+    print_top_level(&mut p, op, opts);
+    p.flush_to_sink();
+    match p.sink_error.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn print_top_level(p: &mut Printer<'_>, op: OpId, opts: &PrintOptions) {
+    let (ctx, ir) = (p.ctx, p.ir);
     let root = p.numbering_root(op, opts.local_scope);
     p.names = Names::compute(ctx, ir, root, opts.generic, !opts.generic, &mut p.op_names);
     if opts.local_scope || ir.parent_op(op).is_some() {
         p.print_full_op(op);
         p.push_char('\n');
-        return p.out;
+        return;
     }
     p.collect_aliases(op);
     p.print_alias_definitions(false);
@@ -79,7 +104,6 @@ pub fn print_module(ctx: &Context, ir: &Ir, op: OpId, opts: &PrintOptions) -> St
     p.push_char('\n');
     p.print_alias_definitions(true);
     p.push_char('\n');
-    p.out
 }
 
 /// Prints one op (with its regions) as mlir-opt does in a diagnostic note

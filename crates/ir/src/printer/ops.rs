@@ -336,6 +336,7 @@ impl Printer<'_> {
         for op in ir.block_ops(b) {
             self.print_full_op(op);
             self.push_char('\n');
+            self.maybe_flush();
         }
         self.indent -= 2;
     }

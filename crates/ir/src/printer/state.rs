@@ -68,6 +68,11 @@ pub(crate) struct Printer<'a> {
     pub type_cache: Vec<Option<Box<str>>>,
     /// Printed text of non-empty dictionary attributes, by attribute number.
     pub dict_cache: FxHashMap<u32, Box<str>>,
+    /// Where finished text goes when streaming ([`super::print_module_to`]); `None` keeps
+    /// everything in `out`.
+    pub sink: Option<&'a mut dyn std::io::Write>,
+    /// The first write error of the sink (printing stops writing after it).
+    pub sink_error: Option<std::io::Error>,
 }
 
 impl<'a> Printer<'a> {
@@ -86,7 +91,32 @@ impl<'a> Printer<'a> {
             op_names: OpNameCache::default(),
             type_cache: Vec::new(),
             dict_cache: FxHashMap::default(),
+            sink: None,
+            sink_error: None,
         }
+    }
+
+    /// Bytes buffered before a streaming printer hands them to its sink.
+    const FLUSH_THRESHOLD: usize = 1 << 16;
+
+    /// Between two ops: hands the buffered text to the sink once enough has accumulated, so
+    /// printing a huge module needs no second copy of the file in memory.
+    #[inline]
+    pub fn maybe_flush(&mut self) {
+        if self.out.len() >= Self::FLUSH_THRESHOLD && !self.collecting {
+            self.flush_to_sink();
+        }
+    }
+
+    /// Hands everything buffered to the sink (no-op without a sink).
+    pub fn flush_to_sink(&mut self) {
+        let Some(sink) = self.sink.as_mut() else { return };
+        if self.sink_error.is_none() {
+            if let Err(e) = sink.write_all(self.out.as_bytes()) {
+                self.sink_error = Some(e);
+            }
+        }
+        self.out.clear();
     }
 
     #[inline]

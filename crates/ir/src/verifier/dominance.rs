@@ -282,12 +282,13 @@ impl<'a> DominanceInfo<'a> {
     /// `a` properly dominates `b`; with `enclosing_ok`, an op also dominates the ops nested in
     /// it.
     pub fn op_properly_dominates(&self, a: OpId, mut b: OpId, enclosing_ok: bool) -> bool {
-        if a == b {
-            return false;
-        }
         let ir = self.ir;
         let (Some(a_block), Some(mut b_block)) = (ir.op_block(a), ir.op_block(b)) else { return false };
         let Some(ra) = ir.block_region(a_block) else { return false };
+        if a == b {
+            // An op properly dominates itself only in a graph region (`%x = "op"(%x)`).
+            return !self.has_ssa_dominance(ra);
+        }
         if ir.block_region(b_block) != Some(ra) {
             match find_ancestor_op_in_region(ir, ra, b) {
                 Some(anc) => b = anc,
