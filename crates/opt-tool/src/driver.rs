@@ -64,9 +64,8 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
                     sink.write(split::OUTPUT_SEPARATOR.as_bytes());
                 }
                 let source = SourceFile::new(chunk.buffer_name(&name), Arc::from(chunk.text));
+                // A chunk that fails prints nothing; a printed module ends with an empty line.
                 ok &= process_chunk(opts, &manager, source, &mut sink);
-                // mlir-opt ends every chunk's output with an empty line.
-                sink.write(b"\n");
             }
         }
     }
@@ -198,7 +197,12 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
         Ok(()) => true,
         Err(messages) => {
             for m in messages {
-                eprintln!("{m}");
+                // Rendered diagnostics end with their own newline.
+                if m.ends_with('\n') {
+                    eprint!("{m}");
+                } else {
+                    eprintln!("{m}");
+                }
             }
             false
         }
