@@ -127,19 +127,34 @@ impl ApInt {
         if digits.is_empty() {
             return None;
         }
-        // Accumulate into words with enough room for the width plus one spare word.
+        // Accumulate into words with enough room for the width plus one spare word. Digits are
+        // taken in chunks that fit a word, and only the words in use are multiplied, so a long
+        // literal for a wide type costs O(digits^2 / 64) rather than O(digits * width).
         let n = nwords(width) + 1;
         let mut words = vec![0u64; n];
-        for c in digits.chars() {
-            let d = c.to_digit(radix as u32)? as u64;
-            let mut carry = d as u128;
-            for w in words.iter_mut() {
-                let t = (*w as u128) * radix as u128 + carry;
+        let mut used = 0usize;
+        let chunk_len = if radix == 16 { 15 } else { 19 };
+        let bytes = digits.as_bytes();
+        for chunk in bytes.chunks(chunk_len) {
+            let mut scale = 1u128;
+            let mut value = 0u128;
+            for &c in chunk {
+                value = value * radix as u128 + (c as char).to_digit(radix as u32)? as u128;
+                scale *= radix as u128;
+            }
+            let mut carry = value;
+            for w in words[..used].iter_mut() {
+                let t = (*w as u128) * scale + carry;
                 *w = t as u64;
                 carry = t >> 64;
             }
-            if carry != 0 {
-                return None;
+            while carry != 0 {
+                if used == n {
+                    return None;
+                }
+                words[used] = carry as u64;
+                carry >>= 64;
+                used += 1;
             }
             if words[n - 1] != 0 {
                 return None; // grew past width + 64 bits
@@ -242,7 +257,14 @@ impl ApInt {
         }
         let mut words: Vec<u64> = self.words.to_vec();
         let mut digits = Vec::new();
-        while words.iter().any(|&w| w != 0) {
+        // Only the words below the highest non-zero one take part in each division.
+        let trim = |words: &mut Vec<u64>| {
+            while words.last() == Some(&0) {
+                words.pop();
+            }
+        };
+        trim(&mut words);
+        while !words.is_empty() {
             // Divide by 10^19 for speed.
             const CHUNK: u64 = 10_000_000_000_000_000_000;
             let mut rem: u128 = 0;
@@ -252,7 +274,8 @@ impl ApInt {
                 rem = cur % CHUNK as u128;
             }
             let mut rem = rem as u64;
-            let last = words.iter().all(|&w| w == 0);
+            trim(&mut words);
+            let last = words.is_empty();
             for _ in 0..19 {
                 digits.push(b'0' + (rem % 10) as u8);
                 rem /= 10;
@@ -297,6 +320,19 @@ mod tests {
         assert!(ApInt::parse_unsigned(&huge, 64).is_none());
         let w = ApInt::parse_unsigned(&"9".repeat(300), 1024).unwrap();
         assert_eq!(w.to_string_unsigned(), "9".repeat(300));
+        assert_eq!(ApInt::parse_unsigned("0x123456789abcdef0123", 128).unwrap().to_string_unsigned(), "5373003642731685151011");
+    }
+
+    #[test]
+    fn long_literals_for_wide_types_parse_quickly() {
+        // 16777215 bits hold about 5 million decimal digits; 20000 digits must not cost
+        // digits * width.
+        let v = ApInt::parse_unsigned(&format!("1{}", "0".repeat(20_000)), 16_777_215).unwrap();
+        assert!(!v.is_zero());
+        assert!(ApInt::parse_unsigned(&"9".repeat(20_000), 64).is_none());
+        assert!(ApInt::parse_unsigned(&"f".repeat(5_000), 16_777_215).is_none());
+        assert!(ApInt::parse_unsigned(&format!("0x{}", "f".repeat(5_000)), 16_777_215).is_some());
+        assert_eq!(v.to_string_unsigned().len(), 20_001);
     }
 
     #[test]

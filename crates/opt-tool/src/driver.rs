@@ -38,6 +38,13 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
         }
     };
     let name = if opts.input == "-" { "<stdin>".to_string() } else { opts.input.clone() };
+    let text = match text {
+        Ok(t) => t,
+        Err(bad) => {
+            eprint!("{}", invalid_utf8_diagnostic(&name, &bad));
+            return false;
+        }
+    };
     let manager = PassManager { pipeline, config: pass_config(opts) };
     let mut sink = match open_output(&opts.output) {
         Ok(s) => s,
@@ -57,9 +64,8 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
                     sink.write(split::OUTPUT_SEPARATOR.as_bytes());
                 }
                 let source = SourceFile::new(chunk.buffer_name(&name), Arc::from(chunk.text));
+                // A chunk that fails prints nothing; a printed module ends with an empty line.
                 ok &= process_chunk(opts, &manager, source, &mut sink);
-                // mlir-opt ends every chunk's output with an empty line.
-                sink.write(b"\n");
             }
         }
     }
@@ -191,7 +197,12 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
         Ok(()) => true,
         Err(messages) => {
             for m in messages {
-                eprintln!("{m}");
+                // Rendered diagnostics end with their own newline.
+                if m.ends_with('\n') {
+                    eprint!("{m}");
+                } else {
+                    eprintln!("{m}");
+                }
             }
             false
         }
@@ -207,8 +218,9 @@ fn without_current_op_notes(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 }
 
 /// Reads the whole input into one shared buffer (a file is read straight into it: a large
-/// input is held in memory once, not twice).
-fn read_input(path: &str) -> std::io::Result<Arc<str>> {
+/// input is held in memory once, not twice). Input that is not UTF-8 comes back as
+/// `Ok(Err(InvalidUtf8))`.
+fn read_input(path: &str) -> std::io::Result<Result<Arc<str>, InvalidUtf8>> {
     let bytes: Arc<[u8]> = if path == "-" {
         let mut v = Vec::new();
         std::io::stdin().read_to_end(&mut v)?;
@@ -217,11 +229,32 @@ fn read_input(path: &str) -> std::io::Result<Arc<str>> {
         read_file_shared(path)?
     };
     if let Err(e) = std::str::from_utf8(&bytes) {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e));
+        return Ok(Err(InvalidUtf8 { bad_at: e.valid_up_to(), bytes }));
     }
     // SAFETY: `str` and `[u8]` have the same layout, and the bytes were just checked to be
     // valid UTF-8.
-    Ok(unsafe { Arc::from_raw(Arc::into_raw(bytes) as *const str) })
+    Ok(Ok(unsafe { Arc::from_raw(Arc::into_raw(bytes) as *const str) }))
+}
+
+/// Input bytes that are not UTF-8, and the offset of the first bad byte.
+struct InvalidUtf8 {
+    bytes: Arc<[u8]>,
+    bad_at: usize,
+}
+
+/// fuser reads UTF-8 source text only (mlir-opt also accepts other bytes in comments and
+/// strings): an error at the first byte that is not UTF-8, showing its line.
+fn invalid_utf8_diagnostic(name: &str, input: &InvalidUtf8) -> String {
+    let (bytes, bad_at) = (&input.bytes[..], input.bad_at);
+    let ctx = Context::empty();
+    let shown = String::from_utf8_lossy(bytes);
+    let line_start = bytes[..bad_at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = bytes[..bad_at].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let col = (bad_at - line_start) as u32 + 1;
+    let mut sources = SourceMgr::new();
+    sources.add(SourceFile::new(name, Arc::from(shown.as_ref())));
+    let loc = ctx.file_loc(name, line, col);
+    render(&ctx, &sources, &Diagnostic::error(loc, "input is not valid UTF-8"))
 }
 
 fn read_file_shared(path: &str) -> std::io::Result<Arc<[u8]>> {

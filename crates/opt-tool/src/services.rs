@@ -23,10 +23,8 @@ pub fn pass_registry() -> PassRegistry {
 /// Parses a source buffer into a top-level op (a `builtin.module`).
 pub fn parse_source(ctx: &Context, source: &SourceFile) -> Result<(Ir, OpId), Vec<Diagnostic>> {
     let mut ir = Ir::new();
-    match fuser_ir::parser::parse_source(ctx, &mut ir, source) {
-        Ok(op) => Ok((ir, op)),
-        Err(d) => Err(vec![d]),
-    }
+    let op = fuser_ir::parser::parse_source_all(ctx, &mut ir, source)?;
+    Ok((ir, op))
 }
 
 #[cfg(test)]

@@ -53,13 +53,18 @@ impl<'a> OpAsmParser for Parser<'a> {
     fn ir_mut(&mut self) -> &mut Ir {
         self.ir
     }
+    // A custom parser's explicit errors are all reported, as MLIR's `emitError` does.
     fn emit_error(&mut self, msg: &str) -> ParseFailure {
         let m = self.custom_msg(msg);
-        self.error_here(m)
+        let mut at = self.tok.start;
+        if self.tok.kind == TokKind::Eof {
+            at = at.saturating_sub(1);
+        }
+        self.error_also(at, m)
     }
     fn emit_error_at(&mut self, offset: usize, msg: &str) -> ParseFailure {
         let m = self.custom_msg(msg);
-        self.error_at(offset, m)
+        self.error_also(offset, m)
     }
     fn current_offset(&self) -> usize {
         self.tok.start

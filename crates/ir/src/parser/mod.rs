@@ -53,10 +53,18 @@ type PResult<T> = Result<T, ParseFailure>;
 /// explicit `module` when the file holds exactly one top-level op which is a builtin.module,
 /// otherwise a new implicit module wrapping all top-level ops (as mlir-opt does).
 pub fn parse_source(ctx: &Context, ir: &mut Ir, src: &SourceFile) -> Result<OpId, Diagnostic> {
+    parse_source_all(ctx, ir, src).map_err(|mut diags| diags.swap_remove(0))
+}
+
+/// Like [`parse_source`], but returns every diagnostic of a failed parse in the order
+/// mlir-opt emits them (never empty on error). Most failures give one; some give several:
+/// each undefined block of a region, each undeclared SSA value, and custom op parsers that
+/// emit more than one error.
+pub fn parse_source_all(ctx: &Context, ir: &mut Ir, src: &SourceFile) -> Result<OpId, Vec<Diagnostic>> {
     let mut p = Parser::new(ctx, ir, src);
     match p.parse_top_level() {
         Ok(op) => Ok(op),
-        Err(ParseFailure) => Err(p.take_diag()),
+        Err(ParseFailure) => Err(p.take_diags()),
     }
 }
 
@@ -166,7 +174,10 @@ pub(crate) struct Parser<'a> {
     tok: Token,
     /// End offset of the last consumed token.
     prev_end: usize,
+    /// The first error of the parse; internal parse errors after it are dropped.
     diag: Option<Diagnostic>,
+    /// Errors reported after `diag` that mlir-opt also prints (see [`Parser::error_also`]).
+    more_diags: Vec<Diagnostic>,
     depth: usize,
     file_ident: Ident,
     type_cache: cache::PrefixCache<Type>,
@@ -183,8 +194,6 @@ pub(crate) struct Parser<'a> {
     deferred_locs: Vec<DeferredLoc<'a>>,
     /// `(offset, line, line start)` of the last location computed (offsets mostly grow).
     line_cursor: std::cell::Cell<(usize, u32, usize)>,
-    /// A verifier-level error found while parsing (reported only if the parse succeeds).
-    deferred_error: Option<Diagnostic>,
     /// Dialect prefix used for unprefixed custom op names (MLIR's default dialect stack).
     default_dialects: Vec<&'static str>,
     /// For each custom op being parsed: its full name and written result count.
@@ -207,6 +216,7 @@ impl<'a> Parser<'a> {
             tok,
             prev_end: 0,
             diag: None,
+            more_diags: Vec::new(),
             depth: 0,
             file_ident: ctx.ident(&file.name),
             type_cache: cache::PrefixCache::default(),
@@ -219,7 +229,6 @@ impl<'a> Parser<'a> {
             block_scopes: Vec::new(),
             deferred_locs: Vec::new(),
             line_cursor: std::cell::Cell::new((0, 1, 0)),
-            deferred_error: None,
             default_dialects: vec!["builtin"],
             custom_ops: Vec::new(),
             op_names: BytesMap::default(),
@@ -230,6 +239,13 @@ impl<'a> Parser<'a> {
 
     fn take_diag(&mut self) -> Diagnostic {
         self.diag.take().unwrap_or_else(|| Diagnostic::error(self.ctx.unknown_loc(), "parse failed"))
+    }
+
+    /// The first error and those reported after it with [`Parser::error_also`].
+    fn take_diags(&mut self) -> Vec<Diagnostic> {
+        let mut all = vec![self.take_diag()];
+        all.append(&mut self.more_diags);
+        all
     }
 
     // ----- tokens -----------------------------------------------------------------------------
@@ -347,6 +363,21 @@ impl<'a> Parser<'a> {
         if self.diag.is_none() {
             let loc = self.loc_at(offset);
             self.diag = Some(Diagnostic::error(loc, msg));
+        }
+        ParseFailure
+    }
+
+    /// Records an error at `offset` even when an error was already recorded: for the places
+    /// where mlir-opt reports several errors (each undefined block, each undeclared value, a
+    /// custom parser's explicit errors). Suppressed while the current token is a lexer error,
+    /// which the lexer has already reported (as MLIR abandons such diagnostics).
+    pub(crate) fn error_also(&mut self, offset: usize, msg: impl Into<String>) -> ParseFailure {
+        if self.diag.is_none() {
+            return self.error_at(offset, msg);
+        }
+        if self.tok.kind != TokKind::Error {
+            let loc = self.loc_at(offset);
+            self.more_diags.push(Diagnostic::error(loc, msg));
         }
         ParseFailure
     }
@@ -520,9 +551,14 @@ impl<'a> Parser<'a> {
             }
         }
         let blocks = self.block_scopes.pop().unwrap_or_default();
-        if let Some(off) = blocks.values().filter(|b| !b.defined).map(|b| b.offset).min() {
-            return Err(self.error_at(off, "reference to an undefined block"));
+        let mut undefined: Vec<usize> = blocks.values().filter(|b| !b.defined).map(|b| b.offset).collect();
+        if undefined.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        undefined.sort_unstable();
+        for off in undefined {
+            self.error_also(off, "reference to an undefined block");
+        }
+        Err(ParseFailure)
     }
 }

@@ -8,7 +8,6 @@ use super::lexer::{string_value, TokKind};
 use super::{DeferredLoc, PResult, Parser};
 use crate::asm::{Argument, OpAsmParser, ParseResult};
 use crate::attrs::{Attr, AttrKind};
-use crate::diag::Diagnostic;
 use crate::ir::{BlockId, OpId, OpName, OperationState, RegionId, Value};
 use crate::registry::{OpDef, ParseFn, Traits};
 use smallvec::SmallVec;
@@ -153,17 +152,18 @@ impl<'a> Parser<'a> {
         self.expect(TokKind::MetadataEnd, "expected '#-}' to end file metadata")
     }
 
-    /// Undefined forward references, deferred location aliases, then verifier-level errors.
+    /// Undefined forward references, then deferred location aliases.
     fn finalize(&mut self, top: BlockId) -> PResult<()> {
-        if let Some(&off) = self.forward_refs.values().min() {
-            return Err(self.error_at(off, "use of undeclared SSA value name"));
+        if !self.forward_refs.is_empty() {
+            let mut offsets: Vec<usize> = self.forward_refs.values().copied().collect();
+            offsets.sort_unstable();
+            for off in offsets {
+                self.error_also(off, "use of undeclared SSA value name");
+            }
+            return Err(super::ParseFailure);
         }
         if !self.deferred_locs.is_empty() {
             self.resolve_deferred_locs(top)?;
-        }
-        if let Some(d) = self.deferred_error.take() {
-            self.diag = Some(d);
-            return Err(super::ParseFailure);
         }
         Ok(())
     }
@@ -304,14 +304,8 @@ impl<'a> Parser<'a> {
             loc,
         };
         self.parse_generic_after_name(&mut state, info.def)?;
-        if info.def.is_none() && info.dialect_registered && self.deferred_error.is_none() {
-            let name = self.ctx.op_name_str(info.name);
-            let dialect = name.split_once('.').map_or(name, |(d, _)| d);
-            let msg = format!(
-                "unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
-            );
-            self.deferred_error = Some(Diagnostic::error(loc, msg));
-        }
+        // An unregistered op of a registered dialect parses fine; the verifier rejects it
+        // (with the `see current operation` note, as mlir-opt does).
         self.finish_op(block, state, info.def)
     }
 
@@ -480,7 +474,7 @@ impl<'a> Parser<'a> {
                 let mut names: Vec<&str> = self.ctx.registry().dialects().iter().map(|d| d.namespace).collect();
                 names.sort_unstable();
                 let note = format!(
-                    "Registered dialects: {} ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-the-difference-between-dialect-registration-and-dialect-loading",
+                    "Registered dialects: {} ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management",
                     names.join(", ")
                 );
                 return Err(self.error_with_note(name_off, msg, name_off, &note));

@@ -424,16 +424,23 @@ fn nul_bytes_and_unicode_are_tolerated() {
 }
 
 #[test]
-fn unregistered_op_in_registered_dialect_is_reported_after_parsing() {
+fn unregistered_op_in_registered_dialect_parses_and_the_verifier_rejects_it() {
     use crate::registry::{DialectDef, Registry};
     static D: DialectDef = DialectDef { namespace: "arith", summary: "", description: "", ops: &[], materialize_constant: None };
     let mut r = Registry::new();
     r.register(&D);
     let c = Context::new(r);
+    let src = "\"arith.foo\"() : () -> ()\n\"arith.bar\"() : () -> ()\n";
+    let mut ir = Ir::new();
+    let file = SourceFile::new("t.mlir", Arc::from(src));
+    let m = parse_source(&c, &mut ir, &file).expect("parses");
+    let errors = crate::verifier::verify(&c, &ir, m).expect_err("verifier rejects arith.foo");
     assert_eq!(
-        err_in(&c, "\"arith.foo\"() : () -> ()\n\"arith.bar\"() : () -> ()\n"),
-        "1:1: unregistered operation 'arith.foo' found in dialect ('arith') that does not allow unknown operations"
+        errors[0].message,
+        "unregistered operation 'arith.foo' found in dialect ('arith') that does not allow unknown operations"
     );
+    assert_eq!(file_line_col(&c, errors[0].loc).map(|(_, l, col)| (l, col)), Some((1, 1)));
+    assert!(errors[0].notes[0].message.starts_with("see current operation: "));
     assert_eq!(err_in(&c, "\"arith.foo\"() : () -> ()\n%x = \"arith.b\"(%y) : (i32) -> i32\n"), "2:16: use of undeclared SSA value name");
     assert_eq!(err_in(&c, "arith.foo\n"), "1:1: custom op 'arith.foo' is unknown");
 }
