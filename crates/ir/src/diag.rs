@@ -155,7 +155,8 @@ fn render_one(ctx: &Context, sources: &SourceMgr, d: &Diagnostic, show_source: b
     match file_line_col(ctx, d.loc) {
         Some((file, line, col)) => {
             let _ = writeln!(out, "{file}:{line}:{col}: {}: {}", d.severity.label(), d.message);
-            if let Some(src) = sources.find(&file).filter(|_| show_source) {
+            // Line 0 (an implicit op's location) has no source line to show, as in MLIR.
+            if let Some(src) = sources.find(&file).filter(|_| show_source && line > 0) {
                 let local = line + 1 - src.first_line.min(line);
                 if let Some(text) = src.line_text(local) {
                     let _ = writeln!(out, "{text}");
