@@ -3,9 +3,6 @@
 
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(any(cse))' | FileCheck %s
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(any(cse))' --dump-pass-pipeline -o %t 2>&1 | FileCheck %s --check-prefix=DUMP
-// REQUIRES: mlir-opt
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(any(cse))' | FileCheck %s
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(any(cse))' --dump-pass-pipeline -o %t 2>&1 | FileCheck %s --check-prefix=DUMP
 
 // CHECK-LABEL: func.func @f
 // CHECK-NEXT:    arith.muli

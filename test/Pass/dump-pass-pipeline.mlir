@@ -4,10 +4,6 @@
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce,builtin.module(cse))' --dump-pass-pipeline -o %t 2>&1 | FileCheck %s
 // RUN: fuser-opt %s --cse --symbol-dce --dump-pass-pipeline -o %t 2>&1 | FileCheck %s --check-prefix=FLAGS
 // RUN: fuser-opt %s --dump-pass-pipeline -o %t 2>&1 | FileCheck %s --check-prefix=EMPTY
-// REQUIRES: mlir-opt
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(func.func(cse,canonicalize),symbol-dce,builtin.module(cse))' --dump-pass-pipeline -o %t 2>&1 | FileCheck %s
-// RUN: mlir-opt %s --cse --symbol-dce --dump-pass-pipeline -o %t 2>&1 | FileCheck %s --check-prefix=FLAGS
-// RUN: mlir-opt %s --dump-pass-pipeline -o %t 2>&1 | FileCheck %s --check-prefix=EMPTY
 
 // CHECK:      Pass Manager with 3 passes:
 // CHECK-NEXT: builtin.module(func.func(cse,canonicalize{{[{] *}}max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}),symbol-dce,builtin.module(cse))

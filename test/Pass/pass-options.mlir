@@ -8,14 +8,6 @@
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(canonicalize{region-simplify=bogus})' 2>&1 | FileCheck %s --check-prefix=BADENUM
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(canonicalize{top-down=maybe})' 2>&1 | FileCheck %s --check-prefix=BADBOOL
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations})' 2>&1 | FileCheck %s --check-prefix=NOVALUE
-// REQUIRES: mlir-opt
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=3 region-simplify=disabled top-down=false})' --dump-pass-pipeline -o %t 2>&1 | FileCheck %s --check-prefix=DUMP
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(canonicalize{top-down})' | FileCheck %s
-// RUN: not mlir-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=abc})' 2>&1 | FileCheck %s --check-prefix=BADINT
-// RUN: not mlir-opt %s --pass-pipeline='builtin.module(func.func(canonicalize{no-such=1}))' 2>&1 | FileCheck %s --check-prefix=NOSUCH
-// RUN: not mlir-opt %s --pass-pipeline='builtin.module(canonicalize{region-simplify=bogus})' 2>&1 | FileCheck %s --check-prefix=BADENUM
-// RUN: not mlir-opt %s --pass-pipeline='builtin.module(canonicalize{top-down=maybe})' 2>&1 | FileCheck %s --check-prefix=BADBOOL
-// RUN: not mlir-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations})' 2>&1 | FileCheck %s --check-prefix=NOVALUE
 
 // mlir-opt-19 also has the list options disable-patterns/enable-patterns, which print as
 // nothing (hence its extra spaces after `{`).

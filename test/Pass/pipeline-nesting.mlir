@@ -4,10 +4,6 @@
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(cse))' | FileCheck %s --check-prefix=FUNC
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(builtin.module(func.func(cse)))' | FileCheck %s --check-prefix=INNER
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(cse)' | FileCheck %s --check-prefix=ALL
-// REQUIRES: mlir-opt
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(func.func(cse))' | FileCheck %s --check-prefix=FUNC
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(builtin.module(func.func(cse)))' | FileCheck %s --check-prefix=INNER
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(cse)' | FileCheck %s --check-prefix=ALL
 
 // FUNC-LABEL: func.func @outer
 // FUNC-NEXT:    %[[A:.*]] = arith.addi %arg0, %arg0 : i32

@@ -4,9 +4,6 @@
 
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-after-all -o %t 2>&1 | FileCheck %s
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-after-all --mlir-disable-threading -o %t 2>&1 | FileCheck %s
-// REQUIRES: mlir-opt
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-after-all -o %t 2>&1 | FileCheck %s
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-after-all --mlir-disable-threading -o %t 2>&1 | FileCheck %s
 
 // CHECK:      // -----// IR Dump After CSE (cse) //----- //
 // CHECK-NEXT: func.func @f(%arg0: i32) -> i32 attributes {m = affine_map<(d0) -> (d0)>} {

@@ -2,8 +2,6 @@
 // the op it ran on: the second cse and the canonicalize on the unchanged @g print nothing.
 
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(cse,cse,canonicalize))' --mlir-print-ir-after-all --mlir-print-ir-after-change -o %t 2>&1 | FileCheck %s
-// REQUIRES: mlir-opt
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(func.func(cse,cse,canonicalize))' --mlir-print-ir-after-all --mlir-print-ir-after-change -o %t 2>&1 | FileCheck %s
 
 // CHECK:      // -----// IR Dump After CSE (cse) //----- //
 // CHECK-NEXT: func.func @f(%arg0: i32) -> i32 {

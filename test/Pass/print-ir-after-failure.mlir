@@ -3,8 +3,6 @@
 // (fuser-opt also reports why it failed; mlir-opt-19 fails silently.)
 
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize{test-convergence max-iterations=1})' --mlir-print-ir-after-failure -o %t 2>&1 | FileCheck %s
-// REQUIRES: mlir-opt
-// RUN: not mlir-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize{test-convergence max-iterations=1})' --mlir-print-ir-after-failure -o %t 2>&1 | FileCheck %s
 
 // CHECK-NOT:  IR Dump After CSE
 // CHECK:      // -----// IR Dump After Canonicalizer Failed (canonicalize) //----- //

@@ -3,9 +3,6 @@
 
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-before=cse --mlir-print-ir-after=canonicalize -o %t 2>&1 | FileCheck %s
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-before-all -o %t 2>&1 | FileCheck %s --check-prefix=BEFORE
-// REQUIRES: mlir-opt
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-before=cse --mlir-print-ir-after=canonicalize -o %t 2>&1 | FileCheck %s
-// RUN: mlir-opt %s --pass-pipeline='builtin.module(func.func(cse),canonicalize)' --mlir-print-ir-before-all -o %t 2>&1 | FileCheck %s --check-prefix=BEFORE
 
 // CHECK:      // -----// IR Dump Before CSE (cse) //----- //
 // CHECK-NEXT: func.func @f(%arg0: i32) -> i32 {
