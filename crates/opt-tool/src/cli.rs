@@ -129,8 +129,16 @@ fn parse_bool(flag: &str, value: &str) -> Result<bool, String> {
     match value {
         "true" | "TRUE" | "True" | "1" => Ok(true),
         "false" | "FALSE" | "False" | "0" => Ok(false),
-        _ => Err(format!("for the --{flag} option: '{value}' is invalid value for boolean argument! Try 0 or 1")),
+        _ => Err(format!(
+            "for the {} option: '{value}' is invalid value for boolean argument! Try 0 or 1",
+            dashed(flag)
+        )),
     }
+}
+
+/// A flag as LLVM's messages spell it: one dash for one-letter names (`-o`), else two.
+fn dashed(name: &str) -> String {
+    if name.chars().count() == 1 { format!("-{name}") } else { format!("--{name}") }
 }
 
 /// Parses the arguments (without the program name).
@@ -165,7 +173,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
         };
         let value = match kind {
             Arity::Bool => Some(match &inline_value {
-                Some(v) => parse_bool(name, v)?.to_string(),
+                Some(v) => parse_bool(name, v).map_err(|e| format!("{tool}: {e}"))?.to_string(),
                 None => "true".to_string(),
             }),
             Arity::OptionalValue => inline_value,
@@ -175,7 +183,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
                     i += 1;
                     Some(args[i - 1].clone())
                 }
-                None => return Err(format!("{tool}: for the --{name} option: requires a value!")),
+                None => return Err(format!("{tool}: for the {} option: requires a value!", dashed(name))),
             },
         };
         let flag = value.as_deref() == Some("true");

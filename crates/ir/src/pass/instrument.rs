@@ -64,10 +64,14 @@ impl IrPrintConfig {
 }
 
 /// `// -----// IR Dump Before CSE (cse) //----- //` followed by the op and a blank line.
+/// `nested` says that `op` is below the root of the run (possibly detached into its own `Ir`
+/// for a parallel run).
+#[allow(clippy::too_many_arguments)]
 pub fn ir_dump(
     ctx: &Context,
     ir: &Ir,
     op: OpId,
+    nested: bool,
     flags: &IrPrintFlags,
     when: &str,
     display: &str,
@@ -75,10 +79,13 @@ pub fn ir_dump(
 ) -> String {
     let mut flags = flags.clone();
     // Ops below the top are printed with their aliases inline, as MLIR does.
-    flags.local_scope |= ir.op_block(op).is_some();
+    flags.local_scope |= nested;
     let text = adapters::print_op(ctx, ir, op, &flags);
+    // MLIR's module-scope printer of a top-level op ends with an empty line, so the dump of
+    // the root ends with two empty lines, and that of a nested op (or in local scope) with one.
+    let extra = if flags.local_scope { "" } else { "\n" };
     format!(
-        "// -----// IR Dump {when} {display} ({name}) //----- //\n{}\n\n",
+        "// -----// IR Dump {when} {display} ({name}) //----- //\n{}\n{extra}\n",
         text.trim_end_matches('\n')
     )
 }

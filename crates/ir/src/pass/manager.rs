@@ -313,6 +313,8 @@ struct Exec<'a> {
     changed: bool,
     /// A pass panicked: the IR it ran on may be inconsistent.
     panicked: bool,
+    /// This thread runs on an op detached from the root (a parallel nested run).
+    detached: bool,
 }
 
 /// The pool used for parallel nested pipelines: worker stacks as large as the tools' main
@@ -362,6 +364,7 @@ impl<'a> Exec<'a> {
             timer: TimingNode::new("root"),
             changed: false,
             panicked: false,
+            detached: false,
         }
     }
 
@@ -436,6 +439,7 @@ impl<'a> Exec<'a> {
                 self.ctx,
                 ir,
                 op,
+                self.detached || ir.op_block(op).is_some(),
                 &printing.flags,
                 "Before",
                 info.display,
@@ -500,6 +504,7 @@ impl<'a> Exec<'a> {
                 self.ctx,
                 ir,
                 op,
+                self.detached || ir.op_block(op).is_some(),
                 &printing.flags,
                 "After",
                 info.display,
@@ -514,7 +519,8 @@ impl<'a> Exec<'a> {
         let flags = &self.config.ir_printing.flags;
         let when = format!("{display} Failed");
         if let Ok(text) = instrument::catch_panic(|| {
-            instrument::ir_dump(self.ctx, ir, op, flags, "After", &when, name)
+            let nested = self.detached || ir.op_block(op).is_some();
+            instrument::ir_dump(self.ctx, ir, op, nested, flags, "After", &when, name)
         }) {
             self.log.push(LogEntry::Text(text));
         }
@@ -698,6 +704,7 @@ fn run_detached(
     mut d: Detached,
 ) -> WorkerResult {
     let mut exec = Exec::new(ctx, config);
+    exec.detached = true;
     let before = instrument::fingerprint(&d.ir, d.op);
     let start = Instant::now();
     let run = instrument::catch_panic(|| exec.run_manager(pm, &mut d.ir, d.op, false).is_ok());

@@ -303,8 +303,11 @@ fn add_element(
 ) -> Result<(), PipelineError> {
     let options_text = e.options.unwrap_or("");
     let failed = |msg: String| {
+        // LLVM's option parser ends its "no such option" message with a newline of its own,
+        // which shows as an empty line before the "failed to add" line.
+        let sep = if msg.starts_with("<Pass-Options-Parser>") { "\n\n" } else { "\n" };
         PipelineError::Plain(format!(
-            "{msg}\nfailed to add `{}` with options `{options_text}`",
+            "{msg}{sep}failed to add `{}` with options `{options_text}`",
             e.name
         ))
     };

@@ -411,11 +411,11 @@ fn located_errors_like_mlir() {
 fn option_errors_name_the_pass() {
     assert_eq!(
         parse_err("builtin.module(canonicalize{max-iteration=3})"),
-        "<Pass-Options-Parser>: no such option max-iteration\nfailed to add `canonicalize` with options `max-iteration=3`"
+        "<Pass-Options-Parser>: no such option max-iteration\n\nfailed to add `canonicalize` with options `max-iteration=3`"
     );
     assert_eq!(
         parse_err("builtin.module(func.func(cse{a=1}))"),
-        "<Pass-Options-Parser>: no such option a\nfailed to add `cse` with options `a=1`\nfailed to add `func.func` with options `` to inner pipeline"
+        "<Pass-Options-Parser>: no such option a\n\nfailed to add `cse` with options `a=1`\nfailed to add `func.func` with options `` to inner pipeline"
     );
     assert!(parse_err("builtin.module(test-func-only)")
         .starts_with("Can't add pass 'TestFuncOnly' restricted to 'func.func' on a PassManager intended to run on 'builtin.module', did you intend to nest?"));

@@ -1,0 +1,19 @@
+// --list-passes (and the pass section of --help) lists every registered pass with its options
+// (fuser-opt's own list, so only fuser-opt is checked).
+
+// RUN: fuser-opt --list-passes | FileCheck %s
+// RUN: fuser-opt --help | FileCheck %s
+
+// CHECK:      Passes:
+// CHECK-NEXT:   --canonicalize -   Canonicalize operations
+// CHECK-NEXT:     --max-iterations=<long> - {{.*}}(default: 10)
+// CHECK-NEXT:     --max-num-rewrites=<long> - {{.*}}(default: -1)
+// CHECK-NEXT:     --region-simplify=<value> - {{.*}}(default: normal)
+// CHECK-NEXT:       =disabled
+// CHECK-NEXT:       =normal
+// CHECK-NEXT:       =aggressive
+// CHECK-NEXT:     --test-convergence - {{.*}}(default: false)
+// CHECK-NEXT:     --top-down - {{.*}}(default: true)
+// CHECK-NEXT:   --cse -   Eliminate common sub-expressions
+// CHECK-NEXT:   --dce -   Erase dead operations and unreachable blocks
+// CHECK-NEXT:   --symbol-dce -   Eliminate dead symbols
