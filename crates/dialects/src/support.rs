@@ -10,7 +10,7 @@ use fuser_ir::attrs::{Attr, AttrKind, Ident};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::OpDef;
-use fuser_ir::types::{Signedness, Type, TypeKind, DYNAMIC};
+use fuser_ir::types::{Signedness, Type, TypeKind};
 
 // ----- inherent attributes ------------------------------------------------------------------
 
@@ -125,42 +125,9 @@ pub fn same_shape(ctx: &Context, a: Type, b: Type) -> bool {
     unranked(a) == unranked(b) && shape_of(ctx, a) == shape_of(ctx, b)
 }
 
-/// A short MLIR spelling of a type, for diagnostics. Covers the builtin types these dialects
-/// use; anything else falls back to its opaque text or a generic placeholder.
+/// A type as MLIR spells it in diagnostics (the printer's form).
 pub fn type_str(ctx: &Context, t: Type) -> String {
-    let dims = |shape: &[i64]| {
-        shape.iter().map(|&d| if d == DYNAMIC { "?x".to_string() } else { format!("{d}x") }).collect::<String>()
-    };
-    let list = |ts: &[Type]| ts.iter().map(|&t| type_str(ctx, t)).collect::<Vec<_>>().join(", ");
-    match ctx.type_kind(t) {
-        TypeKind::Integer { width, signedness } => match signedness {
-            Signedness::Signless => format!("i{width}"),
-            Signedness::Signed => format!("si{width}"),
-            Signedness::Unsigned => format!("ui{width}"),
-        },
-        TypeKind::Index => "index".into(),
-        TypeKind::Float(k) => k.keyword().into(),
-        TypeKind::None => "none".into(),
-        TypeKind::Complex(e) => format!("complex<{}>", type_str(ctx, *e)),
-        TypeKind::Tuple(ts) => format!("tuple<{}>", list(ts)),
-        TypeKind::Function { inputs, results } => {
-            let res = match results.as_slice() {
-                [one] if !matches!(ctx.type_kind(*one), TypeKind::Function { .. }) => type_str(ctx, *one),
-                _ => format!("({})", list(results)),
-            };
-            format!("({}) -> {res}", list(inputs))
-        }
-        TypeKind::RankedTensor { shape, elem, encoding: None } => {
-            format!("tensor<{}{}>", dims(shape), type_str(ctx, *elem))
-        }
-        TypeKind::UnrankedTensor { elem } => format!("tensor<*x{}>", type_str(ctx, *elem)),
-        TypeKind::Vector { shape, scalable, elem } if scalable.iter().all(|s| !s) => {
-            format!("vector<{}{}>", dims(shape), type_str(ctx, *elem))
-        }
-        TypeKind::Opaque { dialect, body, pretty: true } => format!("!{dialect}.{body}"),
-        TypeKind::Opaque { dialect, body, pretty: false } => format!("!{dialect}<{body:?}>"),
-        _ => "<<type>>".into(),
-    }
+    fuser_ir::printer::print_type(ctx, t)
 }
 
 /// `'t1', 't2'`: a type list as MLIR streams it into diagnostics.

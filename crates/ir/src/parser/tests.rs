@@ -399,7 +399,7 @@ fn locations() {
     assert_eq!(ir.loc(ir.first_op(b).unwrap()), c.file_loc("x.py", 3, 4));
     assert!(matches!(c.attr_kind(ir.value_loc(ir.block_args(b)[0]).unwrap()), AttrKind::NameLoc { .. }));
     assert_eq!(err("\"fz.a\"() : () -> () loc(#nope)\n"), "1:25: operation location alias was never defined");
-    assert_eq!(err("#a = 1\n\"fz.a\"() : () -> () loc(#a)\n"), "2:25: expected location, but found '1'");
+    assert_eq!(err("#a = 1\n\"fz.a\"() : () -> () loc(#a)\n"), "2:25: expected location, but found '1 : i64'");
 }
 
 #[test]
