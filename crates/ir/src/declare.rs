@@ -305,6 +305,16 @@ impl OpDef {
         }
     }
 
+    /// The declared structure (if any), then the op's `verify` hook: what the verifier runs for
+    /// the op itself, less the trait checks. Hooks of declared ops may assume the structure is
+    /// valid, so call this rather than `verify` directly.
+    pub fn verify_structure_and_hook(&self, v: &crate::registry::VerifyCtx<'_>, op: OpId) -> Result<(), crate::diag::Diagnostic> {
+        if let Some(decl) = self.decl {
+            crate::verifier::declared::verify_declared(v, decl, op)?;
+        }
+        self.verify.map_or(Ok(()), |hook| hook(v, op))
+    }
+
     /// The inherent attribute (property or attribute) called `name`.
     pub fn attr_named(&self, ctx: &Context, ir: &Ir, op: OpId, name: &str) -> Option<Attr> {
         inherent_attr(ctx, ir, op, name)

@@ -3,7 +3,11 @@
 //! `remui`, `cmpi`, `select`, `index_cast`, with MLIR's custom syntax, properties, verifiers and
 //! folders.
 //!
-//! This module holds what the ops share: the dialect definition and its constant
+//! Every op is declared with [`fuser_ir::declare_op!`]: operand/result counts, required
+//! properties, attribute and type constraints are checked by the generic structural verifier,
+//! so the ops' `verify` hooks only check what relates operands, results and properties.
+//!
+//! This module holds what the ops share: the type constraints, the dialect definition and its constant
 //! materializer, the overflow flags of `addi`/`subi`/`muli`, the syntax and verifier of the
 //! binary ops, and helpers for folders and canonicalization patterns. Each op's definition and
 //! hooks live together in one submodule.
@@ -23,8 +27,9 @@ pub use constant::{CONSTANT, constant_state};
 pub use index_cast::{INDEX_CAST, index_cast_state};
 pub use select::{SELECT, select_state};
 
-use crate::support::{IntConst, element_type, int_attr, int_const, shape_of};
+use crate::support::{IntConst, element_type, int_attr, int_const, is_bool_like, is_signless_integer_like, shape_of};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
+use fuser_ir::declare::TypeConstraint;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::{DialectDef, FoldResult, PatternDef, Traits};
@@ -55,6 +60,14 @@ fn materialize_constant(rw: &mut dyn Rewriter, value: Attr, ty: Type, loc: Attr)
     };
     Some(rw.create_op(state))
 }
+
+// ----- type constraints ---------------------------------------------------------------------
+
+/// MLIR's `SignlessIntegerLike`: a signless integer or `index`, or a vector/tensor of them.
+pub(crate) const SIGNLESS_INTEGER_LIKE: TypeConstraint =
+    TypeConstraint::new("signless-integer-like", is_signless_integer_like);
+/// MLIR's `BoolLike`: `i1`, or a vector/tensor of `i1`.
+pub(crate) const BOOL_LIKE: TypeConstraint = TypeConstraint::new("bool-like", is_bool_like);
 
 // ----- overflow flags -----------------------------------------------------------------------
 
@@ -266,7 +279,7 @@ pub(crate) mod test_util {
         pub fn verify(&self, op: OpId) -> Result<(), String> {
             let def = self.ctx.op_def(self.ir.op_name(op)).unwrap();
             let v = fuser_ir::registry::VerifyCtx { ctx: &self.ctx, ir: &self.ir };
-            def.verify.unwrap()(&v, op).map_err(|d| d.message)
+            def.verify_structure_and_hook(&v, op).map_err(|d| d.message)
         }
         pub fn empty(&self, name: &str) -> fuser_ir::ir::OperationState {
             empty_state(&self.ctx, name, self.ctx.unknown_loc())
