@@ -298,6 +298,35 @@ mod tests {
         assert_eq!(canonical_attr_body("fastmath<fast>"), None);
     }
 
+    /// The declared structure gives mlir-opt-19's messages, before the ops' own hooks.
+    #[test]
+    fn declared_structure_matches_mlir_messages() {
+        use super::test_util::Bench;
+        let mut b = Bench::new();
+        let (i32t, f32t) = (b.ctx.integer_type(32), b.ctx.float_type(fuser_ir::types::FloatKind::F32));
+        let (x, f) = (b.arg(i32t), b.arg(f32t));
+        let mut c = constant_state(&b.ctx, b.ctx.int_attr(i32t, 1), b.ctx.unknown_loc()).unwrap();
+        c.operands = vec![x];
+        let c = b.op(c);
+        assert_eq!(b.verify(c), Err("'arith.constant' op requires zero operands".into()));
+        let mut no_value = b.empty("arith.constant");
+        no_value.result_types = vec![i32t];
+        let no_value = b.op(no_value);
+        assert_eq!(b.verify(no_value), Err("'arith.constant' op requires attribute 'value'".into()));
+        let mut cast = b.empty("arith.index_cast");
+        cast.result_types = vec![b.ctx.index_type()];
+        let cast = b.op(cast);
+        assert_eq!(b.verify(cast), Err("'arith.index_cast' op requires a single operand".into()));
+        // Type constraints come before SameOperandsAndResultType, as in MLIR.
+        let mixed = b.op(binary_state(&b.ctx, "arith.addi", f, x, i32t, b.ctx.unknown_loc()));
+        assert_eq!(b.verify(mixed), Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into()));
+        let mut cmp = cmpi_state(&b.ctx, &b.ir, CmpPredicate::Eq, x, x, b.ctx.unknown_loc());
+        cmp.props = None;
+        let cmp = b.op(cmp);
+        assert_eq!(b.verify(cmp), Err("'arith.cmpi' op requires attribute 'predicate'".into()));
+        assert_eq!(ADDI.operand_named(&b.ctx, &b.ir, mixed, "rhs"), Some(x));
+    }
+
     #[test]
     fn overflow_flags_round_trip() {
         let ctx = Context::empty();
