@@ -8,7 +8,8 @@
 //! 4. [`context`], [`registry`], [`asm`], [`rewrite_api`], [`diag`]: the shared context (uniquing
 //!    plus the registry of op definitions) and the abstract interfaces op hooks are written
 //!    against. These five form one layer: op definitions name the parser/printer/rewriter
-//!    interfaces, the context holds the definitions.
+//!    interfaces, the context holds the definitions. [`declare`] belongs here too: the
+//!    `declare_op!` macro and the declared op structure an `OpDef` may carry.
 //! 5. Parser, printer, verifier, pattern driver and pass manager, built on the layers below.
 //!
 //! The crate knows no dialect: builtin/func/arith and our dialects live in `fuser-dialects`.
@@ -18,6 +19,7 @@ pub mod arena;
 pub mod asm;
 pub mod attrs;
 pub mod context;
+pub mod declare;
 pub mod diag;
 pub mod ir;
 pub mod pass;

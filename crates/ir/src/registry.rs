@@ -171,6 +171,9 @@ pub struct OpDef {
     /// Default-valued properties; parsers and builders call [`OpDef::complete_props`] so that
     /// the generic form prints them as mlir-opt does.
     pub default_props: Option<DefaultPropsFn>,
+    /// The declared structure (ops made with [`declare_op!`](crate::declare_op)): checked by
+    /// the verifier before `verify` (counts, segments, attributes, type constraints).
+    pub decl: Option<&'static crate::declare::OpDecl>,
 }
 
 impl OpDef {
@@ -194,6 +197,7 @@ impl OpDef {
             result_names: None,
             default_dialect: None,
             default_props: None,
+            decl: None,
         }
     }
     pub fn has(&self, t: Traits) -> bool {

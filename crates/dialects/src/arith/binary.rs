@@ -7,52 +7,22 @@
 //! width. Division and remainder by zero, and `divsi INT_MIN, -1`, are left alone.
 
 use super::{
-    MOVE_CONSTANT_RIGHT, OverflowFlags, const_of_type, defined_by, fold_to_attr, fold_to_value, splat_int,
+    MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, const_of_type, defined_by, fold_to_attr, fold_to_value,
+    splat_int,
 };
-use crate::support::{
-    IntConst, dict_of, empty_state, inherent_attr, int_attr, is_signless_integer_like, printed_attr_dict,
-    split_inherent, type_str,
-};
+use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, Traits, VerifyCtx};
+use fuser_ir::declare::AttrConstraint;
+use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::Type;
 
-const OPERANDS: &[ArgDef] = &[
-    ArgDef { name: "lhs", constraint: "signless-integer-like", kind: ArgKind::Single },
-    ArgDef { name: "rhs", constraint: "signless-integer-like", kind: ArgKind::Single },
-];
-const RESULTS: &[ArgDef] = &[ArgDef { name: "result", constraint: "signless-integer-like", kind: ArgKind::Single }];
-const FLAGS: &[ArgDef] =
-    &[ArgDef { name: "overflowFlags", constraint: "#arith.overflow<...> (default none)", kind: ArgKind::Optional }];
-const BINARY_TRAITS: Traits = Traits::PURE.union(Traits::SAME_OPERANDS_AND_RESULT_TYPE);
-
-/// The definition of a binary op without overflow flags.
-const fn plain(name: &'static str, commutative: bool) -> OpDef {
-    let traits = if commutative { BINARY_TRAITS.union(Traits::COMMUTATIVE) } else { BINARY_TRAITS };
-    OpDef {
-        operands: OPERANDS,
-        results: RESULTS,
-        verify: Some(verify_binary),
-        parse: Some(parse_binary),
-        print: Some(print_binary),
-        ..OpDef::new(name, traits)
-    }
-}
-
-/// The definition of a binary op with `overflowFlags`.
-const fn with_flags(name: &'static str, commutative: bool) -> OpDef {
-    OpDef {
-        attributes: FLAGS,
-        properties: &["overflowFlags"],
-        parse: Some(parse_binary_with_flags),
-        default_props: Some(default_flags),
-        ..plain(name, commutative)
-    }
-}
+/// `overflowFlags`: MLIR's `Arith_IntegerOverflowAttr` (defaults to `none`).
+const OVERFLOW_FLAGS: AttrConstraint =
+    AttrConstraint::new("Integer overflow arith flags", |ctx, a| OverflowFlags::from_attr(ctx, a).is_some()).optional();
 
 fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
     vec![("overflowFlags", OverflowFlags::default().to_attr(ctx))]
@@ -60,66 +30,115 @@ fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
 
 // ----- the ops ------------------------------------------------------------------------------
 
-pub static ADDI: OpDef = OpDef {
-    summary: "integer addition operation",
-    description: "Adds two integers modulo 2^n, where n is the bit width (64 for `index`). \
+fuser_ir::declare_op! {
+    pub static ADDI: "arith.addi" {
+        summary: "integer addition operation",
+        description: "Adds two integers modulo 2^n, where n is the bit width (64 for `index`). \
 `nsw`/`nuw` promise that the addition does not overflow as a signed/unsigned operation (the \
 result is poison otherwise).\n\n\
 ```mlir\n%0 = arith.addi %a, %b : i32\n%1 = arith.addi %a, %b overflow<nsw> : index\n```",
-    fold: Some(fold_addi),
-    canonicalize: &[MOVE_CONSTANT_RIGHT],
-    ..with_flags("arith.addi", true)
-};
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        properties: { overflowFlags: OVERFLOW_FLAGS },
+        hooks: {
+            verify: verify_binary,
+            fold: fold_addi,
+            canonicalize: &[MOVE_CONSTANT_RIGHT],
+            parse: parse_binary_with_flags,
+            print: print_binary,
+            default_props: default_flags,
+        },
+    }
+}
 
-pub static SUBI: OpDef = OpDef {
-    summary: "integer subtraction operation",
-    description: "Subtracts the second operand from the first modulo 2^n. Overflow flags as for \
+fuser_ir::declare_op! {
+    pub static SUBI: "arith.subi" {
+        summary: "integer subtraction operation",
+        description: "Subtracts the second operand from the first modulo 2^n. Overflow flags as for \
 `arith.addi`.\n\n```mlir\n%0 = arith.subi %a, %b : i64\n```",
-    fold: Some(fold_subi),
-    ..with_flags("arith.subi", false)
-};
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        properties: { overflowFlags: OVERFLOW_FLAGS },
+        hooks: {
+            verify: verify_binary,
+            fold: fold_subi,
+            parse: parse_binary_with_flags,
+            print: print_binary,
+            default_props: default_flags,
+        },
+    }
+}
 
-pub static MULI: OpDef = OpDef {
-    summary: "integer multiplication operation",
-    description: "Multiplies two integers modulo 2^n (the low n bits of the product). Overflow \
+fuser_ir::declare_op! {
+    pub static MULI: "arith.muli" {
+        summary: "integer multiplication operation",
+        description: "Multiplies two integers modulo 2^n (the low n bits of the product). Overflow \
 flags as for `arith.addi`.\n\n```mlir\n%0 = arith.muli %a, %b overflow<nsw, nuw> : i32\n```",
-    fold: Some(fold_muli),
-    canonicalize: &[MOVE_CONSTANT_RIGHT],
-    ..with_flags("arith.muli", true)
-};
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        properties: { overflowFlags: OVERFLOW_FLAGS },
+        hooks: {
+            verify: verify_binary,
+            fold: fold_muli,
+            canonicalize: &[MOVE_CONSTANT_RIGHT],
+            parse: parse_binary_with_flags,
+            print: print_binary,
+            default_props: default_flags,
+        },
+    }
+}
 
-pub static DIVSI: OpDef = OpDef {
-    summary: "signed integer division operation",
-    description: "Divides two integers read as two's complement, rounding towards zero. \
+fuser_ir::declare_op! {
+    pub static DIVSI: "arith.divsi" {
+        summary: "signed integer division operation",
+        description: "Divides two integers read as two's complement, rounding towards zero. \
 Division by zero and `INT_MIN / -1` are undefined behaviour.\n\n\
 ```mlir\n%0 = arith.divsi %a, %b : i32\n```",
-    fold: Some(fold_divsi),
-    ..plain("arith.divsi", false)
-};
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        hooks: { verify: verify_binary, fold: fold_divsi, parse: parse_binary, print: print_binary },
+    }
+}
 
-pub static DIVUI: OpDef = OpDef {
-    summary: "unsigned integer division operation",
-    description: "Divides two integers read as unsigned numbers, rounding towards zero. \
+fuser_ir::declare_op! {
+    pub static DIVUI: "arith.divui" {
+        summary: "unsigned integer division operation",
+        description: "Divides two integers read as unsigned numbers, rounding towards zero. \
 Division by zero is undefined behaviour.\n\n```mlir\n%0 = arith.divui %a, %b : index\n```",
-    fold: Some(fold_divui),
-    ..plain("arith.divui", false)
-};
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        hooks: { verify: verify_binary, fold: fold_divui, parse: parse_binary, print: print_binary },
+    }
+}
 
-pub static REMSI: OpDef = OpDef {
-    summary: "signed integer division remainder operation",
-    description: "The remainder of signed division; its sign is that of the dividend. A zero \
+fuser_ir::declare_op! {
+    pub static REMSI: "arith.remsi" {
+        summary: "signed integer division remainder operation",
+        description: "The remainder of signed division; its sign is that of the dividend. A zero \
 divisor is undefined behaviour.\n\n```mlir\n%0 = arith.remsi %a, %b : i32\n```",
-    fold: Some(fold_remsi),
-    ..plain("arith.remsi", false)
-};
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        hooks: { verify: verify_binary, fold: fold_remsi, parse: parse_binary, print: print_binary },
+    }
+}
 
-pub static REMUI: OpDef = OpDef {
-    summary: "unsigned integer division remainder operation",
-    description: "The remainder of unsigned division. A zero divisor is undefined \
+fuser_ir::declare_op! {
+    pub static REMUI: "arith.remui" {
+        summary: "unsigned integer division remainder operation",
+        description: "The remainder of unsigned division. A zero divisor is undefined \
 behaviour.\n\n```mlir\n%0 = arith.remui %a, %b : i32\n```",
-    fold: Some(fold_remui),
-    ..plain("arith.remui", false)
-};
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        hooks: { verify: verify_binary, fold: fold_remui, parse: parse_binary, print: print_binary },
+    }
+}
 
 /// The state of a binary op `name` (e.g. `"arith.addi"`) on `lhs` and `rhs` of type `ty`; ops
 /// with overflow flags get `overflowFlags = #arith.overflow<none>` as MLIR builds them.
@@ -135,31 +154,13 @@ pub fn binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type,
 
 // ----- verifier and syntax ------------------------------------------------------------------
 
+/// What the declaration does not say: both operands have exactly the result type (the
+/// `SameOperandsAndResultType` trait also accepts shapes that differ only in dynamic sizes).
 fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
-    let (ctx, ir) = (v.ctx, v.ir);
-    if ir.num_operands(op) != 2 {
-        return Err(v.op_error(op, format!("expected 2 operands, but found {}", ir.num_operands(op))));
-    }
-    if ir.num_results(op) != 1 {
-        return Err(v.op_error(op, "requires one result"));
-    }
-    for i in 0..2 {
-        let t = ir.value_type(ir.operand(op, i));
-        if !is_signless_integer_like(ctx, t) {
-            return Err(v.op_error(op, format!("operand #{i} must be signless-integer-like, but got '{}'", type_str(ctx, t))));
-        }
-    }
+    let ir = v.ir;
     let ty = ir.value_type(ir.result(op, 0));
-    if !is_signless_integer_like(ctx, ty) {
-        return Err(v.op_error(op, format!("result #0 must be signless-integer-like, but got '{}'", type_str(ctx, ty))));
-    }
     if ir.value_type(ir.operand(op, 0)) != ty || ir.value_type(ir.operand(op, 1)) != ty {
         return Err(v.op_error(op, "requires the same type for all operands and results"));
-    }
-    if let Some(flags) = inherent_attr(ctx, ir, op, "overflowFlags")
-        && OverflowFlags::from_attr(ctx, flags).is_none()
-    {
-        return Err(v.op_error(op, "attribute 'overflowFlags' failed to satisfy constraint: Integer overflow arith flags"));
     }
     Ok(())
 }

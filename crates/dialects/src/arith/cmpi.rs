@@ -3,17 +3,15 @@
 //! with itself and of two constants; a canonicalization pattern moves a constant left operand to
 //! the right, swapping the predicate, as MLIR's folder does.
 
-use super::{const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int};
-use crate::support::{
-    IntConst, dict_of, empty_state, inherent_attr, is_bool_like, is_signless_integer_like, printed_attr_dict,
-    same_shape, split_inherent, type_str,
-};
+use super::{BOOL_LIKE, SIGNLESS_INTEGER_LIKE, const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int};
+use crate::support::{IntConst, dict_of, empty_state, inherent_attr, printed_attr_dict, same_shape, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, PatternDef, Traits, VerifyCtx};
+use fuser_ir::declare::AttrConstraint;
+use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
 use fuser_ir::rewrite_api::Rewriter;
 use fuser_ir::types::{Type, TypeKind};
 
@@ -102,27 +100,37 @@ impl CmpPredicate {
     }
 }
 
-pub static CMPI: OpDef = OpDef {
-    summary: "integer comparison operation",
-    description: "Compares two integers (or vectors/tensors of them, elementwise) with one of \
+/// `predicate`: an `i64` in `0..=9` (MLIR's `Arith_CmpIPredicateAttr`).
+const PREDICATE: AttrConstraint = AttrConstraint::new(
+    "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+    is_predicate_attr,
+);
+
+fn is_predicate_attr(ctx: &Context, a: Attr) -> bool {
+    ctx.attr_type(a) == Some(ctx.i64_type()) && ctx.attr_i64(a).and_then(CmpPredicate::from_i64).is_some()
+}
+
+fuser_ir::declare_op! {
+    pub static CMPI: "arith.cmpi" {
+        summary: "integer comparison operation",
+        description: "Compares two integers (or vectors/tensors of them, elementwise) with one of \
 the predicates `eq`, `ne`, `slt`, `sle`, `sgt`, `sge`, `ult`, `ule`, `ugt`, `uge` (`s`: as \
 signed numbers, `u`: as unsigned numbers) and yields `i1` (or a same-shaped container of \
 `i1`). The predicate is stored as a 64-bit integer.\n\n\
 ```mlir\n%0 = arith.cmpi slt, %a, %b : i32\n```",
-    operands: &[
-        ArgDef { name: "lhs", constraint: "signless-integer-like", kind: ArgKind::Single },
-        ArgDef { name: "rhs", constraint: "signless-integer-like", kind: ArgKind::Single },
-    ],
-    results: &[ArgDef { name: "result", constraint: "bool-like", kind: ArgKind::Single }],
-    attributes: &[ArgDef { name: "predicate", constraint: "64-bit signless integer, 0 to 9", kind: ArgKind::Single }],
-    properties: &["predicate"],
-    verify: Some(verify_cmpi),
-    fold: Some(fold_cmpi),
-    canonicalize: &[CMPI_CONSTANT_RIGHT],
-    parse: Some(parse_cmpi),
-    print: Some(print_cmpi),
-    ..OpDef::new("arith.cmpi", Traits::PURE)
-};
+        traits: [PURE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: BOOL_LIKE },
+        properties: { predicate: PREDICATE },
+        hooks: {
+            verify: verify_cmpi,
+            fold: fold_cmpi,
+            canonicalize: &[CMPI_CONSTANT_RIGHT],
+            parse: parse_cmpi,
+            print: print_cmpi,
+        },
+    }
+}
 
 /// The predicate of a `cmpi` op, if well formed.
 pub fn predicate(ctx: &Context, ir: &Ir, op: OpId) -> Option<CmpPredicate> {
@@ -140,33 +148,11 @@ fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
     }
 }
 
+/// What the declaration does not say: both operands have one type, and the result has its
+/// shape.
 fn verify_cmpi(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
-    if ir.num_operands(op) != 2 {
-        return Err(v.op_error(op, format!("expected 2 operands, but found {}", ir.num_operands(op))));
-    }
-    if ir.num_results(op) != 1 {
-        return Err(v.op_error(op, "requires one result"));
-    }
-    let Some(pred) = inherent_attr(ctx, ir, op, "predicate") else {
-        return Err(v.op_error(op, "requires attribute 'predicate'"));
-    };
-    if ctx.attr_type(pred) != Some(ctx.i64_type()) || predicate(ctx, ir, op).is_none() {
-        return Err(v.op_error(
-            op,
-            "attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
-        ));
-    }
-    for i in 0..2 {
-        let t = ir.value_type(ir.operand(op, i));
-        if !is_signless_integer_like(ctx, t) {
-            return Err(v.op_error(op, format!("operand #{i} must be signless-integer-like, but got '{}'", type_str(ctx, t))));
-        }
-    }
     let result = ir.value_type(ir.result(op, 0));
-    if !is_bool_like(ctx, result) {
-        return Err(v.op_error(op, format!("result #0 must be bool-like, but got '{}'", type_str(ctx, result))));
-    }
     let lhs = ir.value_type(ir.operand(op, 0));
     if lhs != ir.value_type(ir.operand(op, 1)) {
         return Err(v.op_error(op, "requires all operands to have the same type"));

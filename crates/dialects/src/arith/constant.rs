@@ -8,25 +8,29 @@ use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, Traits, VerifyCtx};
+use fuser_ir::declare::{ANY_TYPE, AttrConstraint};
+use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::{Type, TypeKind};
 
-pub static CONSTANT: OpDef = OpDef {
-    summary: "integer, index or floating-point constant",
-    description: "Produces a constant of the type of its `value` attribute: an integer or \
+fuser_ir::declare_op! {
+    pub static CONSTANT: "arith.constant" {
+        summary: "integer, index or floating-point constant",
+        description: "Produces a constant of the type of its `value` attribute: an integer or \
 index literal, a boolean (`true`/`false` for `i1`), a float, or a dense vector/tensor.\n\n\
 Syntax: `arith.constant (attributes)? value`.\n\n\
 ```mlir\n%c42_i32 = arith.constant 42 : i32\n%c0 = arith.constant 0 : index\n%true = arith.constant true\n```",
-    results: &[ArgDef { name: "result", constraint: "any type", kind: ArgKind::Single }],
-    attributes: &[ArgDef { name: "value", constraint: "typed attribute", kind: ArgKind::Single }],
-    properties: &["value"],
-    verify: Some(verify_constant),
-    fold: Some(fold_constant),
-    parse: Some(parse_constant),
-    print: Some(print_constant),
-    result_names: Some(constant_result_names),
-    ..OpDef::new("arith.constant", Traits::PURE.union(Traits::CONSTANT_LIKE))
-};
+        traits: [PURE | CONSTANT_LIKE],
+        results: { result: ANY_TYPE },
+        properties: { value: AttrConstraint::any("typed attribute") },
+        hooks: {
+            verify: verify_constant,
+            fold: fold_constant,
+            parse: parse_constant,
+            print: print_constant,
+            result_names: constant_result_names,
+        },
+    }
+}
 
 /// True when `value` can be the `value` of an `arith.constant` of type `ty`.
 pub(super) fn is_buildable_with(ctx: &Context, value: Attr, ty: Type) -> bool {
@@ -37,14 +41,10 @@ pub(super) fn is_buildable_with(ctx: &Context, value: Attr, ty: Type) -> bool {
     holds_value && ctx.attr_type(value) == Some(ty)
 }
 
+/// What the declaration does not say: `value` has the result type, which is signless if an
+/// integer, and is a kind of attribute `arith.constant` can hold.
 fn verify_constant(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
-    if ir.num_operands(op) != 0 {
-        return Err(v.op_error(op, format!("expected 0 operands, but found {}", ir.num_operands(op))));
-    }
-    if ir.num_results(op) != 1 {
-        return Err(v.op_error(op, "requires one result"));
-    }
     let Some(value) = inherent_attr(ctx, ir, op, "value") else {
         return Err(v.op_error(op, "requires attribute 'value'"));
     };

@@ -13,41 +13,33 @@ use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, Traits, VerifyCtx};
+use fuser_ir::declare::TypeConstraint;
+use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::Type;
 
-pub static INDEX_CAST: OpDef = OpDef {
-    summary: "index cast operation",
-    description: "Casts between `index` and a signless integer type, elementwise for vectors \
+/// MLIR's `SignlessIntegerLikeOrMemRef` (memrefs are not modelled, so only the first half
+/// is accepted).
+const INTEGER_LIKE_OR_MEMREF: TypeConstraint =
+    TypeConstraint::new("signless-integer-like or memref of signless-integer", is_signless_integer_like);
+
+fuser_ir::declare_op! {
+    pub static INDEX_CAST: "arith.index_cast" {
+        summary: "index cast operation",
+        description: "Casts between `index` and a signless integer type, elementwise for vectors \
 and tensors. Casting to a wider type sign-extends; casting to a narrower type truncates. \
 Exactly one of the two element types must be `index`.\n\n\
 ```mlir\n%0 = arith.index_cast %a : i32 to index\n%1 = arith.index_cast %i : index to i64\n```",
-    operands: &[ArgDef { name: "in", constraint: "signless-integer-like", kind: ArgKind::Single }],
-    results: &[ArgDef { name: "out", constraint: "signless-integer-like", kind: ArgKind::Single }],
-    verify: Some(verify_index_cast),
-    fold: Some(fold_index_cast),
-    parse: Some(parse_index_cast),
-    print: Some(print_index_cast),
-    ..OpDef::new("arith.index_cast", Traits::PURE)
-};
+        traits: [PURE],
+        operands: { in: INTEGER_LIKE_OR_MEMREF },
+        results: { out: INTEGER_LIKE_OR_MEMREF },
+        hooks: { verify: verify_index_cast, fold: fold_index_cast, parse: parse_index_cast, print: print_index_cast },
+    }
+}
 
+/// What the declaration does not say: the shapes agree and exactly one side is `index`.
 fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
-    if ir.num_operands(op) != 1 {
-        return Err(v.op_error(op, format!("expected 1 operands, but found {}", ir.num_operands(op))));
-    }
-    if ir.num_results(op) != 1 {
-        return Err(v.op_error(op, "requires one result"));
-    }
     let (from, to) = (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)));
-    for (what, t) in [("operand", from), ("result", to)] {
-        if !is_signless_integer_like(ctx, t) {
-            return Err(v.op_error(
-                op,
-                format!("{what} #0 must be signless-integer-like or memref of signless-integer, but got '{}'", type_str(ctx, t)),
-            ));
-        }
-    }
     if !same_shape(ctx, from, to) {
         return Err(v.op_error(op, "requires the same shape for all operands and results"));
     }

@@ -3,7 +3,11 @@
 //! `remui`, `cmpi`, `select`, `index_cast`, with MLIR's custom syntax, properties, verifiers and
 //! folders.
 //!
-//! This module holds what the ops share: the dialect definition and its constant
+//! Every op is declared with [`fuser_ir::declare_op!`]: operand/result counts, required
+//! properties, attribute and type constraints are checked by the generic structural verifier,
+//! so the ops' `verify` hooks only check what relates operands, results and properties.
+//!
+//! This module holds what the ops share: the type constraints, the dialect definition and its constant
 //! materializer, the overflow flags of `addi`/`subi`/`muli`, the syntax and verifier of the
 //! binary ops, and helpers for folders and canonicalization patterns. Each op's definition and
 //! hooks live together in one submodule.
@@ -23,8 +27,9 @@ pub use constant::{CONSTANT, constant_state};
 pub use index_cast::{INDEX_CAST, index_cast_state};
 pub use select::{SELECT, select_state};
 
-use crate::support::{IntConst, element_type, int_attr, int_const, shape_of};
+use crate::support::{IntConst, element_type, int_attr, int_const, is_bool_like, is_signless_integer_like, shape_of};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
+use fuser_ir::declare::TypeConstraint;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::{DialectDef, FoldResult, PatternDef, Traits};
@@ -55,6 +60,14 @@ fn materialize_constant(rw: &mut dyn Rewriter, value: Attr, ty: Type, loc: Attr)
     };
     Some(rw.create_op(state))
 }
+
+// ----- type constraints ---------------------------------------------------------------------
+
+/// MLIR's `SignlessIntegerLike`: a signless integer or `index`, or a vector/tensor of them.
+pub(crate) const SIGNLESS_INTEGER_LIKE: TypeConstraint =
+    TypeConstraint::new("signless-integer-like", is_signless_integer_like);
+/// MLIR's `BoolLike`: `i1`, or a vector/tensor of `i1`.
+pub(crate) const BOOL_LIKE: TypeConstraint = TypeConstraint::new("bool-like", is_bool_like);
 
 // ----- overflow flags -----------------------------------------------------------------------
 
@@ -266,7 +279,7 @@ pub(crate) mod test_util {
         pub fn verify(&self, op: OpId) -> Result<(), String> {
             let def = self.ctx.op_def(self.ir.op_name(op)).unwrap();
             let v = fuser_ir::registry::VerifyCtx { ctx: &self.ctx, ir: &self.ir };
-            def.verify.unwrap()(&v, op).map_err(|d| d.message)
+            def.verify_structure_and_hook(&v, op).map_err(|d| d.message)
         }
         pub fn empty(&self, name: &str) -> fuser_ir::ir::OperationState {
             empty_state(&self.ctx, name, self.ctx.unknown_loc())
@@ -283,6 +296,35 @@ mod tests {
         assert_eq!(canonical_attr_body("overflow<nuw,nsw>").as_deref(), Some("overflow<nsw, nuw>"));
         assert_eq!(canonical_attr_body("overflow<none>").as_deref(), Some("overflow<none>"));
         assert_eq!(canonical_attr_body("fastmath<fast>"), None);
+    }
+
+    /// The declared structure gives mlir-opt-19's messages, before the ops' own hooks.
+    #[test]
+    fn declared_structure_matches_mlir_messages() {
+        use super::test_util::Bench;
+        let mut b = Bench::new();
+        let (i32t, f32t) = (b.ctx.integer_type(32), b.ctx.float_type(fuser_ir::types::FloatKind::F32));
+        let (x, f) = (b.arg(i32t), b.arg(f32t));
+        let mut c = constant_state(&b.ctx, b.ctx.int_attr(i32t, 1), b.ctx.unknown_loc()).unwrap();
+        c.operands = vec![x];
+        let c = b.op(c);
+        assert_eq!(b.verify(c), Err("'arith.constant' op requires zero operands".into()));
+        let mut no_value = b.empty("arith.constant");
+        no_value.result_types = vec![i32t];
+        let no_value = b.op(no_value);
+        assert_eq!(b.verify(no_value), Err("'arith.constant' op requires attribute 'value'".into()));
+        let mut cast = b.empty("arith.index_cast");
+        cast.result_types = vec![b.ctx.index_type()];
+        let cast = b.op(cast);
+        assert_eq!(b.verify(cast), Err("'arith.index_cast' op requires a single operand".into()));
+        // Type constraints come before SameOperandsAndResultType, as in MLIR.
+        let mixed = b.op(binary_state(&b.ctx, "arith.addi", f, x, i32t, b.ctx.unknown_loc()));
+        assert_eq!(b.verify(mixed), Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into()));
+        let mut cmp = cmpi_state(&b.ctx, &b.ir, CmpPredicate::Eq, x, x, b.ctx.unknown_loc());
+        cmp.props = None;
+        let cmp = b.op(cmp);
+        assert_eq!(b.verify(cmp), Err("'arith.cmpi' op requires attribute 'predicate'".into()));
+        assert_eq!(ADDI.operand_named(&b.ctx, &b.ir, mixed, "rhs"), Some(x));
     }
 
     #[test]

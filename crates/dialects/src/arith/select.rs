@@ -3,46 +3,35 @@
 //! `: vector<4xi1>, vector<4xi32>` with a container condition. Folds a constant condition,
 //! equal alternatives, and `select %c, true, false` to `%c`.
 
-use super::fold_to_value;
-use crate::support::{empty_state, int_const, is_bool_like, printed_attr_dict, same_shape, type_str};
+use super::{BOOL_LIKE, fold_to_value};
+use crate::support::{empty_state, int_const, printed_attr_dict, same_shape};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{ArgDef, ArgKind, FoldResult, OpDef, Traits, VerifyCtx};
+use fuser_ir::declare::ANY_TYPE;
+use fuser_ir::registry::{FoldResult, VerifyCtx};
 
-pub static SELECT: OpDef = OpDef {
-    summary: "select operation",
-    description: "Yields `true_value` where the condition is 1 and `false_value` where it is 0. \
+fuser_ir::declare_op! {
+    pub static SELECT: "arith.select" {
+        summary: "select operation",
+        description: "Yields `true_value` where the condition is 1 and `false_value` where it is 0. \
 A scalar `i1` condition selects whole values; a vector or tensor of `i1` selects elementwise \
 and must have the shape of the result.\n\n\
 ```mlir\n%0 = arith.select %cond, %a, %b : i32\n%1 = arith.select %mask, %v, %w : vector<4xi1>, vector<4xi32>\n```",
-    operands: &[
-        ArgDef { name: "condition", constraint: "bool-like", kind: ArgKind::Single },
-        ArgDef { name: "true_value", constraint: "any type", kind: ArgKind::Single },
-        ArgDef { name: "false_value", constraint: "any type", kind: ArgKind::Single },
-    ],
-    results: &[ArgDef { name: "result", constraint: "any type", kind: ArgKind::Single }],
-    verify: Some(verify_select),
-    fold: Some(fold_select),
-    parse: Some(parse_select),
-    print: Some(print_select),
-    ..OpDef::new("arith.select", Traits::PURE)
-};
+        traits: [PURE],
+        operands: { condition: BOOL_LIKE, true_value: ANY_TYPE, false_value: ANY_TYPE },
+        results: { result: ANY_TYPE },
+        hooks: { verify: verify_select, fold: fold_select, parse: parse_select, print: print_select },
+    }
+}
 
+/// What the declaration does not say: both alternatives have the result type; a container
+/// condition has the result's shape.
 fn verify_select(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
-    if ir.num_operands(op) != 3 {
-        return Err(v.op_error(op, format!("expected 3 operands, but found {}", ir.num_operands(op))));
-    }
-    if ir.num_results(op) != 1 {
-        return Err(v.op_error(op, "requires one result"));
-    }
     let cond = ir.value_type(ir.operand(op, 0));
-    if !is_bool_like(ctx, cond) {
-        return Err(v.op_error(op, format!("operand #0 must be bool-like, but got '{}'", type_str(ctx, cond))));
-    }
     let result = ir.value_type(ir.result(op, 0));
     if ir.value_type(ir.operand(op, 1)) != result || ir.value_type(ir.operand(op, 2)) != result {
         return Err(v.op_error(op, "failed to verify that all of {true_value, false_value, result} have same type"));

@@ -3,7 +3,8 @@
 //!
 //! Order of checks, as MLIR does it (the first failure stops verification):
 //! 1. A depth-first walk of the op tree. On *entering* an op: operands are live, the traits and
-//!    the op's `verify` hook (registered ops), graph regions have at most one block, entry blocks
+//!    the op's `verify` hook (registered ops; declared ops first check their declared
+//!    structure, see [`declared`]), graph regions have at most one block, entry blocks
 //!    have no predecessors. On entering a block: a terminator is present unless allowed absent,
 //!    only the last op has successors. On *leaving* a block: successors stay in the region, the
 //!    last op may be a terminator. On leaving an op: the nested isolated-from-above ops are
@@ -18,6 +19,7 @@
 //! Errors located at an op carry MLIR's `see current operation: <op>` note first; it is built
 //! by [`current_op_note`] (the op in generic form, from the printer).
 
+pub mod declared;
 pub mod dominance;
 
 use crate::attrs::AttrKind;
@@ -180,8 +182,15 @@ impl<'a> Verifier<'a> {
             .any(|&b| self.ir.block_ops(b).any(|o| self.ir.successors(o).contains(&target)))
     }
 
-    /// Traits first, then the op's own hook (MLIR's `verifyInvariants`).
+    /// The declared structure first (MLIR's structural traits and `OpInvariants`), then the
+    /// other traits, then the op's own hook (MLIR's `verifyInvariants`).
     fn verify_invariants(&self, op: OpId, def: &OpDef) -> VResult {
+        if let Some(decl) = def.decl {
+            let vctx = VerifyCtx { ctx: self.ctx, ir: self.ir };
+            if let Err(d) = declared::verify_declared(&vctx, decl, op) {
+                return Err(Box::new(with_current_op_note(self.ctx, self.ir, op, d)));
+            }
+        }
         if def.has(Traits::TERMINATOR) {
             let last = self.ir.op_block(op).and_then(|b| self.ir.last_op(b));
             if last != Some(op) {
