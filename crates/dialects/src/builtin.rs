@@ -74,7 +74,9 @@ fn verify_module(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     for (k, _) in ctx.dict_entries(ir.attrs(op)) {
         let key = ctx.ident_str(*k);
         if !key.contains('.') {
-            return Err(v.op_error(op, format!("can only contain attributes with dialect-prefixed names, found: '{key}'")));
+            return Err(
+                v.op_error(op, format!("can only contain attributes with dialect-prefixed names, found: '{key}'"))
+            );
         }
     }
     Ok(())
@@ -237,7 +239,10 @@ mod tests {
         let m = ir.create_op(state);
         ir.set_attrs(m, dict_of(&ctx, &[("x", ctx.unit_attr())]));
         let err = verify(&ctx, &ir, m).unwrap_err();
-        assert_eq!(err.message, "'builtin.module' op can only contain attributes with dialect-prefixed names, found: 'x'");
+        assert_eq!(
+            err.message,
+            "'builtin.module' op can only contain attributes with dialect-prefixed names, found: 'x'"
+        );
         ir.set_attrs(m, ctx.empty_dict());
         let b = ir.region_entry(ir.region(m, 0)).unwrap();
         ir.add_block_arg(b, ctx.i1_type(), None);

@@ -12,10 +12,10 @@
 
 use crate::builtin::print_type_list;
 use crate::support::{
-    dict_of, empty_state, flat_symbol, inherent_attr, printed_attr_dict, quoted_types, split_inherent,
-    symbol_display, type_str, value_types,
+    dict_of, empty_state, flat_symbol, inherent_attr, printed_attr_dict, quoted_types, split_inherent, symbol_display,
+    type_str, value_types,
 };
-use crate::symbols::{resolve_from, verify_visibility, VISIBILITIES};
+use crate::symbols::{VISIBILITIES, resolve_from, verify_visibility};
 use fuser_ir::asm::{Argument, OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::{Attr, AttrKind, Ident};
 use fuser_ir::context::Context;
@@ -90,13 +90,16 @@ fn verify_func(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
         Some(_) => {}
     }
     let Some((inputs, results)) = signature(ctx, ir, op) else {
-        return Err(v.op_error(op, "attribute 'function_type' failed to satisfy constraint: type attribute of function type"));
+        return Err(
+            v.op_error(op, "attribute 'function_type' failed to satisfy constraint: type attribute of function type")
+        );
     };
     verify_attr_array(v, op, "arg_attrs", "argument", "arguments", inputs.len())?;
     verify_attr_array(v, op, "res_attrs", "result", "results", results.len())?;
     verify_visibility(v, op)?;
     let Some(entry) = ir.region_entry(ir.region(op, 0)) else {
-        let public = inherent_attr(ctx, ir, op, "sym_visibility").and_then(|a| ctx.attr_str(a)).is_none_or(|s| s == "public");
+        let public =
+            inherent_attr(ctx, ir, op, "sym_visibility").and_then(|a| ctx.attr_str(a)).is_none_or(|s| s == "public");
         if public {
             return Err(v.op_error(op, "symbol declaration cannot have public visibility"));
         }
@@ -104,7 +107,9 @@ fn verify_func(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     };
     let args = ir.block_args(entry);
     if args.len() != inputs.len() {
-        return Err(v.op_error(op, format!("entry block must have {} arguments to match function signature", inputs.len())));
+        return Err(
+            v.op_error(op, format!("entry block must have {} arguments to match function signature", inputs.len()))
+        );
     }
     for (i, (&arg, &want)) in args.iter().zip(inputs).enumerate() {
         let got = ir.value_type(arg);
@@ -123,12 +128,22 @@ fn verify_func(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 }
 
 /// Checks `arg_attrs`/`res_attrs`: an array of dictionaries with one entry per argument/result.
-fn verify_attr_array(v: &VerifyCtx<'_>, op: OpId, key: &str, what: &str, whats: &str, n: usize) -> Result<(), Diagnostic> {
+fn verify_attr_array(
+    v: &VerifyCtx<'_>,
+    op: OpId,
+    key: &str,
+    what: &str,
+    whats: &str,
+    n: usize,
+) -> Result<(), Diagnostic> {
     let Some(a) = inherent_attr(v.ctx, v.ir, op, key) else { return Ok(()) };
     let elems = match v.ctx.attr_kind(a) {
         AttrKind::Array(e) if e.iter().all(|x| matches!(v.ctx.attr_kind(*x), AttrKind::Dictionary(_))) => e,
         _ => {
-            return Err(v.op_error(op, format!("attribute '{key}' failed to satisfy constraint: Array of dictionary attributes")));
+            return Err(v.op_error(
+                op,
+                format!("attribute '{key}' failed to satisfy constraint: Array of dictionary attributes"),
+            ));
         }
     };
     if elems.len() != n {
@@ -167,11 +182,8 @@ fn parse_func(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     p.parse_optional_region(region, &named)?;
 
     let ctx = p.ctx();
-    let arg_list: Vec<BareArgument> = if named.is_empty() {
-        unnamed
-    } else {
-        named.iter().map(|a| (a.ty, a.attrs)).collect()
-    };
+    let arg_list: Vec<BareArgument> =
+        if named.is_empty() { unnamed } else { named.iter().map(|a| (a.ty, a.attrs)).collect() };
     let inputs: Vec<Type> = arg_list.iter().map(|a| a.0).collect();
     let result_types: Vec<Type> = results.iter().map(|r| r.0).collect();
     let mut props = vec![
@@ -271,9 +283,7 @@ fn func_view(ctx: &Context, ir: &Ir, op: OpId) -> FuncView {
             AttrKind::Array(e) => e.clone(),
             _ => Vec::new(),
         });
-        (0..n)
-            .map(|i| elems.as_ref().and_then(|e| e.get(i).copied()).filter(|&d| d != ctx.empty_dict()))
-            .collect()
+        (0..n).map(|i| elems.as_ref().and_then(|e| e.get(i).copied()).filter(|&d| d != ctx.empty_dict())).collect()
     };
     let region = ir.regions(op).first().copied();
     FuncView {
@@ -401,7 +411,9 @@ fn verify_return(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let fname = symbol_display(symbol_name(ctx, ir, func).unwrap_or(""));
     let n = ir.num_operands(op);
     if n != results.len() {
-        return Err(v.op_error(op, format!("has {n} operands, but enclosing function ({fname}) returns {}", results.len())));
+        return Err(
+            v.op_error(op, format!("has {n} operands, but enclosing function ({fname}) returns {}", results.len()))
+        );
     }
     for (i, &want) in results.iter().enumerate() {
         let got = ir.value_type(ir.operand(op, i));
@@ -611,7 +623,8 @@ mod tests {
 
     impl Fixture {
         fn func(&mut self, name: &str, inputs: Vec<Type>, results: Vec<Type>, body: bool) -> (OpId, Option<BlockId>) {
-            let (state, entry) = func_state(&self.ctx, &mut self.ir, name, inputs, results, body, self.ctx.unknown_loc());
+            let (state, entry) =
+                func_state(&self.ctx, &mut self.ir, name, inputs, results, body, self.ctx.unknown_loc());
             let f = self.ir.create_op(state);
             self.ir.append_op(self.module_block, f);
             (f, entry)
@@ -655,7 +668,10 @@ mod tests {
         let arg = fx.ir.block_args(entry)[0];
         let ret = fx.ir.create_op(return_state(&fx.ctx, &[arg], fx.ctx.unknown_loc()));
         fx.ir.append_op(entry, ret);
-        assert_eq!(fx.verify(&RETURN, ret), Err("'func.return' op has 1 operands, but enclosing function (@f) returns 0".into()));
+        assert_eq!(
+            fx.verify(&RETURN, ret),
+            Err("'func.return' op has 1 operands, but enclosing function (@f) returns 0".into())
+        );
         let (_, entry2) = fx.func("g", vec![i32t], vec![fx.ctx.integer_type(64)], true);
         let entry2 = entry2.unwrap();
         let arg2 = fx.ir.block_args(entry2)[0];

@@ -17,9 +17,7 @@ use fuser_ir::types::{Signedness, Type, TypeKind};
 /// An inherent attribute of `op`: from its properties, else from its discardable dictionary
 /// (IR built by hand or parsed generically without `<{...}>` may keep it there).
 pub fn inherent_attr(ctx: &Context, ir: &Ir, op: OpId, name: &str) -> Option<Attr> {
-    ir.props(op)
-        .and_then(|p| ctx.dict_get(p, name))
-        .or_else(|| ctx.dict_get(ir.attrs(op), name))
+    ir.props(op).and_then(|p| ctx.dict_get(p, name)).or_else(|| ctx.dict_get(ir.attrs(op), name))
 }
 
 /// The dictionary printed by `attr-dict` in a custom form: the discardable attributes plus the
@@ -37,11 +35,7 @@ pub type Entries = Vec<(Ident, Attr)>;
 
 /// Splits parsed `attr-dict` entries of a custom form into (properties, discardable): names the
 /// op declares as properties go to the properties, as MLIR does with inherent attributes.
-pub fn split_inherent(
-    ctx: &Context,
-    def: &OpDef,
-    entries: Entries,
-) -> (Entries, Entries) {
+pub fn split_inherent(ctx: &Context, def: &OpDef, entries: Entries) -> (Entries, Entries) {
     entries.into_iter().partition(|(k, _)| def.properties.contains(&ctx.ident_str(*k)))
 }
 

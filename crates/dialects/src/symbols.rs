@@ -43,9 +43,7 @@ pub fn nearest_symbol_table(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpId> {
 pub fn lookup_in_table(ctx: &Context, ir: &Ir, table: OpId, name: &str) -> Option<OpId> {
     let region = *ir.regions(table).first()?;
     let block = ir.region_entry(region)?;
-    ir.block_ops(block).find(|&o| {
-        inherent_attr(ctx, ir, o, "sym_name").and_then(|a| ctx.attr_str(a)) == Some(name)
-    })
+    ir.block_ops(block).find(|&o| inherent_attr(ctx, ir, o, "sym_name").and_then(|a| ctx.attr_str(a)) == Some(name))
 }
 
 /// Resolves a flat symbol reference made by `user` through its nearest symbol table.

@@ -19,12 +19,7 @@ fn corpus_dir() -> PathBuf {
 }
 
 fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOptions {
-    PrintOptions {
-        generic,
-        debug_info,
-        local_scope,
-        elide_elements_attrs_if_larger: None,
-    }
+    PrintOptions { generic, debug_info, local_scope, elide_elements_attrs_if_larger: None }
 }
 
 /// The print modes of the corpus (see test/corpus/lib.sh).
@@ -41,11 +36,7 @@ fn modes() -> Vec<(&'static str, PrintOptions)> {
 /// A unified-diff-like report of the first differing line.
 fn first_mismatch(want: &str, got: &str) -> String {
     let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
-    let i = w
-        .iter()
-        .zip(&g)
-        .position(|(a, b)| a != b)
-        .unwrap_or(w.len().min(g.len()));
+    let i = w.iter().zip(&g).position(|(a, b)| a != b).unwrap_or(w.len().min(g.len()));
     let mut out = format!("@@ line {} @@\n", i + 1);
     for l in &w[i.saturating_sub(3)..i] {
         out += &format!(" {l}\n");
@@ -74,11 +65,7 @@ fn corpus_prints_like_mlir_opt() {
     inputs.sort();
     let (mut checked, mut failures) = (0usize, Vec::new());
     for path in inputs {
-        let base = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
+        let base = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         if !base.starts_with(&only) {
             continue;
         }
@@ -95,24 +82,17 @@ fn corpus_prints_like_mlir_opt() {
             }
         };
         for (mode, opts) in modes() {
-            let Ok(want) = std::fs::read_to_string(dir.join(format!("{base}.{mode}.golden")))
-            else {
+            let Ok(want) = std::fs::read_to_string(dir.join(format!("{base}.{mode}.golden"))) else {
                 continue;
             };
             let got = print_module(&ctx, &ir, top, &opts);
             checked += 1;
             if got != want {
-                failures.push(format!(
-                    "{base}.{mode}.golden differs:\n{}",
-                    first_mismatch(&want, &got)
-                ));
+                failures.push(format!("{base}.{mode}.golden differs:\n{}", first_mismatch(&want, &got)));
             }
         }
     }
-    eprintln!(
-        "corpus: {checked} goldens checked, {} failures",
-        failures.len()
-    );
+    eprintln!("corpus: {checked} goldens checked, {} failures", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -129,15 +109,8 @@ fn quoted_ops(stderr: &str) -> Vec<String> {
             continue;
         }
         // Multi-line: the op follows, up to the next diagnostic line.
-        let is_diag = |s: &str| {
-            s.split_once(": ")
-                .is_some_and(|(head, _)| head.contains(".mlir:"))
-        };
-        let body: Vec<&str> = lines[i + 1..]
-            .iter()
-            .copied()
-            .take_while(|s| !is_diag(s))
-            .collect();
+        let is_diag = |s: &str| s.split_once(": ").is_some_and(|(head, _)| head.contains(".mlir:"));
+        let body: Vec<&str> = lines[i + 1..].iter().copied().take_while(|s| !is_diag(s)).collect();
         out.push(body.join("\n"));
     }
     out
@@ -159,11 +132,7 @@ fn diagnostic_notes_print_like_mlir_opt() {
     inputs.sort();
     let (mut checked, mut failures) = (0usize, Vec::new());
     for path in inputs {
-        let base = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
+        let base = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         let Ok(stderr) = std::fs::read_to_string(dir.join(format!("{base}.stderr.golden"))) else {
             continue;
         };
@@ -187,16 +156,10 @@ fn diagnostic_notes_print_like_mlir_opt() {
         for q in quoted {
             checked += 1;
             if !printed.contains(&q) {
-                failures.push(format!(
-                    "{base}: no op prints as\n{q}\nprinted ops:\n{}",
-                    printed.join("\n")
-                ));
+                failures.push(format!("{base}: no op prints as\n{q}\nprinted ops:\n{}", printed.join("\n")));
             }
         }
     }
-    eprintln!(
-        "diagnostic notes: {checked} checked, {} failures",
-        failures.len()
-    );
+    eprintln!("diagnostic notes: {checked} checked, {} failures", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -25,5 +25,8 @@ fn checked_in_docs_match_definitions() {
             stale.push(path.display().to_string());
         }
     }
-    assert!(stale.is_empty(), "stale docs (regenerate with UPDATE_DOCS=1 cargo test -p fuser-dialects --test docs): {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "stale docs (regenerate with UPDATE_DOCS=1 cargo test -p fuser-dialects --test docs): {stale:?}"
+    );
 }

@@ -24,7 +24,9 @@ impl MockPrinter<'_> {
         match self.ctx.attr_kind(a) {
             AttrKind::Unit => String::new(),
             AttrKind::Bool(b) => b.to_string(),
-            AttrKind::Integer { value, ty } if with_type => format!("{} : {}", value.to_string_signed(), type_str(self.ctx, *ty)),
+            AttrKind::Integer { value, ty } if with_type => {
+                format!("{} : {}", value.to_string_signed(), type_str(self.ctx, *ty))
+            }
             AttrKind::Integer { value, .. } => value.to_string_signed(),
             AttrKind::String { value, .. } => format!("{:?}", String::from_utf8_lossy(value)),
             AttrKind::Opaque { dialect, body, .. } => format!("#{dialect}.{body}"),

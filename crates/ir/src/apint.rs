@@ -234,9 +234,7 @@ impl ApInt {
     /// The low `nbytes` bytes of the two's-complement bit pattern, little-endian (bytes past
     /// the width are zero).
     pub fn to_le_bytes(&self, nbytes: usize) -> Vec<u8> {
-        (0..nbytes)
-            .map(|i| self.words.get(i / 8).map(|w| (w >> ((i % 8) * 8)) as u8).unwrap_or(0))
-            .collect()
+        (0..nbytes).map(|i| self.words.get(i / 8).map(|w| (w >> ((i % 8) * 8)) as u8).unwrap_or(0)).collect()
     }
 
     /// The value whose bit pattern is `bytes` (little-endian), truncated to `width` bits.
@@ -293,11 +291,7 @@ impl ApInt {
 
     /// Signed decimal digits (two's complement interpretation).
     pub fn to_string_signed(&self) -> String {
-        if self.is_negative() {
-            format!("-{}", self.negate().to_string_unsigned())
-        } else {
-            self.to_string_unsigned()
-        }
+        if self.is_negative() { format!("-{}", self.negate().to_string_unsigned()) } else { self.to_string_unsigned() }
     }
 }
 
@@ -320,7 +314,10 @@ mod tests {
         assert!(ApInt::parse_unsigned(&huge, 64).is_none());
         let w = ApInt::parse_unsigned(&"9".repeat(300), 1024).unwrap();
         assert_eq!(w.to_string_unsigned(), "9".repeat(300));
-        assert_eq!(ApInt::parse_unsigned("0x123456789abcdef0123", 128).unwrap().to_string_unsigned(), "5373003642731685151011");
+        assert_eq!(
+            ApInt::parse_unsigned("0x123456789abcdef0123", 128).unwrap().to_string_unsigned(),
+            "5373003642731685151011"
+        );
     }
 
     #[test]

@@ -182,9 +182,10 @@ impl<T> Arena<T> {
 
     /// Live entries with their handles, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (Id<T>, &T)> {
-        self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.value.as_ref().map(|v| (Id::new(i as u32, s.generation), v))
-        })
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.value.as_ref().map(|v| (Id::new(i as u32, s.generation), v)))
     }
 }
 

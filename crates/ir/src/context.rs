@@ -216,10 +216,7 @@ impl Context {
     /// Looks a key up in a dictionary attribute.
     pub fn dict_get(&self, dict: Attr, key: &str) -> Option<Attr> {
         let entries = self.dict_entries(dict);
-        entries
-            .binary_search_by(|(k, _)| self.ident_str(*k).cmp(key))
-            .ok()
-            .map(|i| entries[i].1)
+        entries.binary_search_by(|(k, _)| self.ident_str(*k).cmp(key)).ok().map(|i| entries[i].1)
     }
 
     /// A copy of `dict` with `key` set to `value` (`None` removes it).

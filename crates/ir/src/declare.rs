@@ -195,7 +195,13 @@ impl OpDecl {
 
     /// The index range of each declared group of `list` in the op, or why it cannot be known.
     /// Without segment sizes, a count that cannot fit gives `CountMismatch`.
-    pub fn group_ranges(&self, ctx: &Context, ir: &Ir, op: OpId, list: ValueList) -> Result<Vec<Range<usize>>, SegmentError> {
+    pub fn group_ranges(
+        &self,
+        ctx: &Context,
+        ir: &Ir,
+        op: OpId,
+        list: ValueList,
+    ) -> Result<Vec<Range<usize>>, SegmentError> {
         let groups = self.groups(list);
         let count = match list {
             ValueList::Operands => ir.num_operands(op),
@@ -230,7 +236,14 @@ fn sizes_from_count(groups: &[Decl<TypeConstraint>], count: usize) -> Result<Vec
 }
 
 /// The sizes recorded in the segment attribute `name` (props first, then attributes).
-fn segment_sizes(ctx: &Context, ir: &Ir, op: OpId, name: &str, groups: usize, count: usize) -> Result<Vec<usize>, SegmentError> {
+fn segment_sizes(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    name: &str,
+    groups: usize,
+    count: usize,
+) -> Result<Vec<usize>, SegmentError> {
     let Some(attr) = inherent_attr(ctx, ir, op, name) else {
         return if count == 0 { Ok(vec![0; groups]) } else { Err(SegmentError::CountMismatch { count, total: 0 }) };
     };
@@ -308,7 +321,11 @@ impl OpDef {
     /// The declared structure (if any), then the op's `verify` hook: what the verifier runs for
     /// the op itself, less the trait checks. Hooks of declared ops may assume the structure is
     /// valid, so call this rather than `verify` directly.
-    pub fn verify_structure_and_hook(&self, v: &crate::registry::VerifyCtx<'_>, op: OpId) -> Result<(), crate::diag::Diagnostic> {
+    pub fn verify_structure_and_hook(
+        &self,
+        v: &crate::registry::VerifyCtx<'_>,
+        op: OpId,
+    ) -> Result<(), crate::diag::Diagnostic> {
         if let Some(decl) = self.decl {
             crate::verifier::declared::verify_declared(v, decl, op)?;
         }

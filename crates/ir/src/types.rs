@@ -122,34 +122,62 @@ impl FloatKind {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TypeKind {
     /// `i32`, `si8`, `ui64`, `i1`.
-    Integer { width: u32, signedness: Signedness },
+    Integer {
+        width: u32,
+        signedness: Signedness,
+    },
     Index,
     Float(FloatKind),
     None,
     Complex(Type),
     Tuple(Vec<Type>),
     /// `(i32, f32) -> (i1)`.
-    Function { inputs: Vec<Type>, results: Vec<Type> },
+    Function {
+        inputs: Vec<Type>,
+        results: Vec<Type>,
+    },
     /// `tensor<4x?xf32, #enc>`.
-    RankedTensor { shape: Vec<i64>, elem: Type, encoding: Option<Attr> },
-    UnrankedTensor { elem: Type },
+    RankedTensor {
+        shape: Vec<i64>,
+        elem: Type,
+        encoding: Option<Attr>,
+    },
+    UnrankedTensor {
+        elem: Type,
+    },
     /// `vector<4x[8]xf32>`: `scalable[i]` marks a `[n]` dimension.
-    Vector { shape: Vec<i64>, scalable: Vec<bool>, elem: Type },
+    Vector {
+        shape: Vec<i64>,
+        scalable: Vec<bool>,
+        elem: Type,
+    },
     /// `memref<4x?xf32, strided<[?, 1]>, 1>`.
-    MemRef { shape: Vec<i64>, elem: Type, layout: Option<Attr>, memory_space: Option<Attr> },
-    UnrankedMemRef { elem: Type, memory_space: Option<Attr> },
+    MemRef {
+        shape: Vec<i64>,
+        elem: Type,
+        layout: Option<Attr>,
+        memory_space: Option<Attr>,
+    },
+    UnrankedMemRef {
+        elem: Type,
+        memory_space: Option<Attr>,
+    },
     /// A type of a dialect the context does not model: `!dialect.body` where `body` is kept
     /// verbatim (e.g. `tile<128x32xbf16, "l1">`), or `!dialect<"...">` (`pretty == false`).
-    Opaque { dialect: Box<str>, body: Box<str>, pretty: bool },
+    Opaque {
+        dialect: Box<str>,
+        body: Box<str>,
+        pretty: bool,
+    },
 }
 
 impl TypeKind {
     /// The shape of a shaped type (tensor, vector, memref), ranked only.
     pub fn shape(&self) -> Option<&[i64]> {
         match self {
-            TypeKind::RankedTensor { shape, .. }
-            | TypeKind::Vector { shape, .. }
-            | TypeKind::MemRef { shape, .. } => Some(shape),
+            TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. } | TypeKind::MemRef { shape, .. } => {
+                Some(shape)
+            }
             _ => None,
         }
     }

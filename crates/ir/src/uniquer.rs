@@ -10,9 +10,9 @@
 
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
+use std::borrow::Borrow;
 use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::borrow::Borrow;
 use std::sync::{Mutex, OnceLock};
 
 const FIRST_SEGMENT_BITS: u32 = 6; // first segment holds 64 entries
@@ -150,8 +150,7 @@ mod tests {
     fn concurrent_interning_agrees() {
         let u = Uniquer::<u64>::new();
         let results: Vec<Vec<u32>> = std::thread::scope(|s| {
-            let hs: Vec<_> =
-                (0..4).map(|_| s.spawn(|| (0..500u64).map(|k| u.intern(k)).collect())).collect();
+            let hs: Vec<_> = (0..4).map(|_| s.spawn(|| (0..500u64).map(|k| u.intern(k)).collect())).collect();
             hs.into_iter().map(|h| h.join().unwrap()).collect()
         });
         for r in &results[1..] {

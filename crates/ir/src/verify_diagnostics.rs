@@ -38,9 +38,9 @@ pub fn check(source: &SourceFile, diags: &[Diagnostic], ctx: &Context) -> Result
     for d in diags.iter().flat_map(|d| std::iter::once(d).chain(d.notes.iter())) {
         let pos = file_line_col(ctx, d.loc).filter(|(f, _, _)| *f == source.name);
         let line = pos.as_ref().map(|p| p.1);
-        let hit = expected.iter_mut().find(|e| {
-            !e.matched && e.severity == d.severity && e.line == line && message_matches(e, &d.message)
-        });
+        let hit = expected
+            .iter_mut()
+            .find(|e| !e.matched && e.severity == d.severity && e.line == line && message_matches(e, &d.message));
         match hit {
             Some(e) => e.matched = true,
             None => {
@@ -340,9 +340,7 @@ mod mini_regex {
             }
             Node::Start => i == 0 && match_seq(rest, t, i, k),
             Node::End => i == t.len() && match_seq(rest, t, i, k),
-            Node::Group(alts) => {
-                alts.iter().any(|alt| match_seq(alt, t, i, &mut |j| match_seq(rest, t, j, k)))
-            }
+            Node::Group(alts) => alts.iter().any(|alt| match_seq(alt, t, i, &mut |j| match_seq(rest, t, j, k))),
             Node::Repeat(node, min, max) => match_repeat(node, *min, *max, rest, t, i, k),
         }
     }

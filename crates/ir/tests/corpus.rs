@@ -24,58 +24,29 @@ fn corpus_dir() -> PathBuf {
 const MODES: &[(&str, PrintOptions)] = &[
     (
         "generic",
-        PrintOptions {
-            generic: true,
-            debug_info: false,
-            local_scope: false,
-            elide_elements_attrs_if_larger: None,
-        },
+        PrintOptions { generic: true, debug_info: false, local_scope: false, elide_elements_attrs_if_larger: None },
     ),
     (
         "custom",
-        PrintOptions {
-            generic: false,
-            debug_info: false,
-            local_scope: false,
-            elide_elements_attrs_if_larger: None,
-        },
+        PrintOptions { generic: false, debug_info: false, local_scope: false, elide_elements_attrs_if_larger: None },
     ),
     (
         "debuginfo",
-        PrintOptions {
-            generic: true,
-            debug_info: true,
-            local_scope: false,
-            elide_elements_attrs_if_larger: None,
-        },
+        PrintOptions { generic: true, debug_info: true, local_scope: false, elide_elements_attrs_if_larger: None },
     ),
     (
         "debuginfo-local",
-        PrintOptions {
-            generic: true,
-            debug_info: true,
-            local_scope: true,
-            elide_elements_attrs_if_larger: None,
-        },
+        PrintOptions { generic: true, debug_info: true, local_scope: true, elide_elements_attrs_if_larger: None },
     ),
     (
         "custom-debuginfo",
-        PrintOptions {
-            generic: false,
-            debug_info: true,
-            local_scope: false,
-            elide_elements_attrs_if_larger: None,
-        },
+        PrintOptions { generic: false, debug_info: true, local_scope: false, elide_elements_attrs_if_larger: None },
     ),
 ];
 
 /// Whether the input needs registered dialects (custom forms or registered ops).
 fn needs_dialects(input: &str, generic_golden: &str) -> bool {
-    let registered_op = [
-        "\"func.",
-        "\"arith.",
-        "\"builtin.unrealized_conversion_cast\"",
-    ];
+    let registered_op = ["\"func.", "\"arith.", "\"builtin.unrealized_conversion_cast\""];
     registered_op.iter().any(|p| generic_golden.contains(p))
         || input.lines().any(|l| {
             let t = l.trim_start();
@@ -86,11 +57,7 @@ fn needs_dialects(input: &str, generic_golden: &str) -> bool {
 /// A unified-diff-like report of the first differing line.
 fn first_mismatch(want: &str, got: &str) -> String {
     let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
-    let i = w
-        .iter()
-        .zip(&g)
-        .position(|(a, b)| a != b)
-        .unwrap_or(w.len().min(g.len()));
+    let i = w.iter().zip(&g).position(|(a, b)| a != b).unwrap_or(w.len().min(g.len()));
     let from = i.saturating_sub(3);
     let mut out = format!("@@ line {} @@\n", i + 1);
     for l in &w[from..i] {
@@ -119,14 +86,8 @@ fn corpus_unregistered_ops_print_like_mlir_opt() {
     inputs.sort();
     let (mut checked, mut failures) = (0usize, Vec::new());
     for path in inputs {
-        let base = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
-        let Ok(generic_golden) =
-            std::fs::read_to_string(dir.join(format!("{base}.generic.golden")))
-        else {
+        let base = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let Ok(generic_golden) = std::fs::read_to_string(dir.join(format!("{base}.generic.golden"))) else {
             continue;
         };
         let input = std::fs::read_to_string(&path).unwrap_or_default();
@@ -145,23 +106,16 @@ fn corpus_unregistered_ops_print_like_mlir_opt() {
             }
         };
         for (mode, opts) in MODES {
-            let Ok(want) = std::fs::read_to_string(dir.join(format!("{base}.{mode}.golden")))
-            else {
+            let Ok(want) = std::fs::read_to_string(dir.join(format!("{base}.{mode}.golden"))) else {
                 continue;
             };
             let got = print_module(&ctx, &ir, top, opts);
             checked += 1;
             if got != want {
-                failures.push(format!(
-                    "{base}.{mode}.golden differs:\n{}",
-                    first_mismatch(&want, &got)
-                ));
+                failures.push(format!("{base}.{mode}.golden differs:\n{}", first_mismatch(&want, &got)));
             }
         }
     }
-    eprintln!(
-        "corpus: {checked} goldens checked, {} failures",
-        failures.len()
-    );
+    eprintln!("corpus: {checked} goldens checked, {} failures", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -15,17 +15,15 @@ fn build(ctx: &Context, ir: &mut Ir, n: usize) -> OpId {
     let f32t = ctx.float_type(FloatKind::F32);
     let tensor = ctx.tensor_type(vec![4096, 8192], f32t, None);
     let loc = ctx.file_loc("perf.mlir", 1, 1);
-    let st = |name: &str, operands: Vec<fuser_ir::Value>, results: Vec<fuser_ir::Type>, attrs| {
-        OperationState {
-            name: ctx.op_name(name),
-            operands,
-            result_types: results,
-            successors: vec![],
-            regions: vec![],
-            attrs,
-            props: None,
-            loc,
-        }
+    let st = |name: &str, operands: Vec<fuser_ir::Value>, results: Vec<fuser_ir::Type>, attrs| OperationState {
+        name: ctx.op_name(name),
+        operands,
+        result_types: results,
+        successors: vec![],
+        regions: vec![],
+        attrs,
+        props: None,
+        loc,
     };
     let module_block = ir.create_block(&[]);
     let mut made = 0;
@@ -39,12 +37,7 @@ fn build(ctx: &Context, ir: &mut Ir, n: usize) -> OpId {
                 let dict = ctx.dictionary(vec![(ctx.ident("value"), value)]);
                 ir.create_op(st("fz.constant", vec![], vec![i32t], dict))
             } else {
-                ir.create_op(st(
-                    "fz.add",
-                    vec![last, args[0]],
-                    vec![tensor],
-                    ctx.empty_dict(),
-                ))
+                ir.create_op(st("fz.add", vec![last, args[0]], vec![tensor], ctx.empty_dict()))
             };
             ir.append_op(body, op);
             if i % 3 != 0 {
@@ -96,22 +89,15 @@ fn prints_200k_generic_ops_quickly() {
     let ctx = Context::empty();
     let mut ir = Ir::new();
     let m = build(&ctx, &mut ir, 200_000);
-    let opts = PrintOptions {
-        generic: true,
-        ..Default::default()
-    };
+    let opts = PrintOptions { generic: true, ..Default::default() };
     let mut text = String::new();
     let elapsed = best_time(|| text = print_module(&ctx, &ir, m, &opts));
     let custom = best_time(|| drop(print_module(&ctx, &ir, m, &PrintOptions::default())));
-    eprintln!(
-        "printed {} ops, {} bytes: generic {:?}, custom {:?}",
-        ir.num_ops(),
-        text.len(),
-        elapsed,
-        custom
-    );
+    eprintln!("printed {} ops, {} bytes: generic {:?}, custom {:?}", ir.num_ops(), text.len(), elapsed, custom);
     assert_eq!(text.lines().count(), ir.num_ops() + 2 * 200 + 2);
-    assert!(text.contains(" = \"fz.add\"(%1, %arg0) : (tensor<4096x8192xf32>, tensor<4096x8192xf32>) -> tensor<4096x8192xf32>\n"));
+    assert!(text.contains(
+        " = \"fz.add\"(%1, %arg0) : (tensor<4096x8192xf32>, tensor<4096x8192xf32>) -> tensor<4096x8192xf32>\n"
+    ));
     if !cfg!(debug_assertions) {
         assert!(elapsed.as_secs_f64() < 0.2, "printing took {elapsed:?}");
     }

@@ -93,7 +93,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("help", "", "Display available options"),
     ("list-passes", "", "List the registered passes and pass pipelines with their options"),
     ("mlir-disable-threading", "", "Run nested pass pipelines sequentially, in place"),
-    ("mlir-pass-pipeline-crash-reproducer", "=<string>", "Write a .mlir reproducer file at the given path if the pass manager crashes or fails"),
+    (
+        "mlir-pass-pipeline-crash-reproducer",
+        "=<string>",
+        "Write a .mlir reproducer file at the given path if the pass manager crashes or fails",
+    ),
     ("mlir-print-debuginfo", "", "Print debug info (locations) in the output"),
     ("mlir-print-ir-after", "=<pass-arg>", "Print IR after the given passes (comma-separated, repeatable)"),
     ("mlir-print-ir-after-all", "", "Print IR after each pass"),
@@ -104,23 +108,49 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
     ("mlir-timing", "", "Display execution times"),
-    ("pass-pipeline", "=<string>", "Textual description of the pass pipeline to run, e.g. 'builtin.module(func.func(cse))'"),
-    ("split-input-file", "[=<string>]", "Split the input file into chunks at the given or default marker ('// -----') and process each chunk independently"),
+    (
+        "pass-pipeline",
+        "=<string>",
+        "Textual description of the pass pipeline to run, e.g. 'builtin.module(func.func(cse))'",
+    ),
+    (
+        "split-input-file",
+        "[=<string>]",
+        "Split the input file into chunks at the given or default marker ('// -----') and process each chunk independently",
+    ),
     ("verify-diagnostics", "", "Check that emitted diagnostics match expected-* lines on the corresponding line"),
-    ("verify-each", "", "Run the verifier after each transformation pass (default: true; --verify-each=false turns it off)"),
+    (
+        "verify-each",
+        "",
+        "Run the verifier after each transformation pass (default: true; --verify-each=false turns it off)",
+    ),
     ("version", "", "Display the version of this program"),
 ];
 
 fn arity(name: &str) -> Option<Arity> {
     Some(match name {
-        "o" | "pass-pipeline" | "mlir-print-ir-before" | "mlir-print-ir-after" | "mlir-pass-pipeline-crash-reproducer" => {
-            Arity::Value
-        }
+        "o"
+        | "pass-pipeline"
+        | "mlir-print-ir-before"
+        | "mlir-print-ir-after"
+        | "mlir-pass-pipeline-crash-reproducer" => Arity::Value,
         "split-input-file" => Arity::OptionalValue,
-        "allow-unregistered-dialect" | "mlir-print-op-generic" | "mlir-print-debuginfo" | "mlir-print-local-scope"
-        | "verify-diagnostics" | "verify-each" | "mlir-disable-threading" | "mlir-timing" | "mlir-print-ir-after-all"
-        | "mlir-print-ir-before-all" | "mlir-print-ir-after-change" | "mlir-print-ir-after-failure"
-        | "dump-pass-pipeline" | "list-passes" | "help" | "version" => Arity::Bool,
+        "allow-unregistered-dialect"
+        | "mlir-print-op-generic"
+        | "mlir-print-debuginfo"
+        | "mlir-print-local-scope"
+        | "verify-diagnostics"
+        | "verify-each"
+        | "mlir-disable-threading"
+        | "mlir-timing"
+        | "mlir-print-ir-after-all"
+        | "mlir-print-ir-before-all"
+        | "mlir-print-ir-after-change"
+        | "mlir-print-ir-after-failure"
+        | "dump-pass-pipeline"
+        | "list-passes"
+        | "help"
+        | "version" => Arity::Bool,
         _ => return None,
     })
 }
@@ -129,10 +159,9 @@ fn parse_bool(flag: &str, value: &str) -> Result<bool, String> {
     match value {
         "true" | "TRUE" | "True" | "1" => Ok(true),
         "false" | "FALSE" | "False" | "0" => Ok(false),
-        _ => Err(format!(
-            "for the {} option: '{value}' is invalid value for boolean argument! Try 0 or 1",
-            dashed(flag)
-        )),
+        _ => {
+            Err(format!("for the {} option: '{value}' is invalid value for boolean argument! Try 0 or 1", dashed(flag)))
+        }
     }
 }
 

@@ -126,11 +126,7 @@ fn pass_config(opts: &Options) -> PassManagerConfig {
 }
 
 fn print_flags(opts: &Options) -> IrPrintFlags {
-    IrPrintFlags {
-        generic: opts.print_generic,
-        debug_info: opts.print_debuginfo,
-        local_scope: opts.print_local_scope,
-    }
+    IrPrintFlags { generic: opts.print_generic, debug_info: opts.print_debuginfo, local_scope: opts.print_local_scope }
 }
 
 /// Parses, verifies, runs and prints one buffer; returns success.

@@ -62,14 +62,11 @@ fn main() {
                 Some(Ok(p)) => Some(p.as_path()),
                 Some(Err(e)) => return Err(e.clone().into()),
             };
-            case.run(external, &suite.tmp_root.join("filecheck-diff"))
-                .map_err(Failed::from)
+            case.run(external, &suite.tmp_root.join("filecheck-diff")).map_err(Failed::from)
         }));
     }
     for (name, f) in HARNESS_TESTS {
-        trials.push(Trial::test(format!("harness/{name}"), move || {
-            f().map_err(Failed::from)
-        }));
+        trials.push(Trial::test(format!("harness/{name}"), move || f().map_err(Failed::from)));
     }
     trials.sort_by(|a, b| a.name().cmp(b.name()));
     libtest_mimic::run(&args, trials).exit();
@@ -81,39 +78,24 @@ impl Suite {
         let root = manifest.join("../..");
         let root = root.canonicalize().unwrap_or(root);
         // The binary lives in target/<profile>/; keep our scratch space next to it.
-        let bin_dir = Path::new(env!("CARGO_BIN_EXE_fuser-opt"))
-            .parent()
-            .map(Path::to_path_buf);
+        let bin_dir = Path::new(env!("CARGO_BIN_EXE_fuser-opt")).parent().map(Path::to_path_buf);
         let tmp_root = bin_dir.unwrap_or_else(std::env::temp_dir).join("lit-tmp");
-        let external_filecheck = std::env::var("FUSER_FILECHECK")
-            .ok()
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                let p = PathBuf::from(&s);
-                let found = if s.contains('/') {
-                    p.is_file().then_some(p)
-                } else {
-                    shell::find_on_path(&s)
-                };
-                found.ok_or_else(|| format!("FUSER_FILECHECK={s}: no such program"))
-            });
+        let external_filecheck = std::env::var("FUSER_FILECHECK").ok().filter(|s| !s.is_empty()).map(|s| {
+            let p = PathBuf::from(&s);
+            let found = if s.contains('/') { p.is_file().then_some(p) } else { shell::find_on_path(&s) };
+            found.ok_or_else(|| format!("FUSER_FILECHECK={s}: no such program"))
+        });
         let verbose = std::env::var("FUSER_LIT_VERBOSE").is_ok_and(|v| !v.is_empty() && v != "0");
         let timeout = std::env::var("FUSER_LIT_TIMEOUT")
             .ok()
             .and_then(|v| v.parse().ok())
             .map_or(Duration::from_secs(300), Duration::from_secs);
-        let mut features = vec![
-            "fuser-opt".to_string(),
-            std::env::consts::OS.to_string(),
-            std::env::consts::ARCH.to_string(),
-        ];
+        let mut features =
+            vec!["fuser-opt".to_string(), std::env::consts::OS.to_string(), std::env::consts::ARCH.to_string()];
         if option_env!("CARGO_BIN_EXE_fuser-run").is_some() {
             features.push("fuser-run".into());
         }
-        if shell::find_on_path("mlir-opt")
-            .or_else(|| shell::find_on_path("mlir-opt-19"))
-            .is_some()
-        {
+        if shell::find_on_path("mlir-opt").or_else(|| shell::find_on_path("mlir-opt-19")).is_some() {
             features.push("mlir-opt".into());
         }
         if external_filecheck.is_some() {
@@ -122,14 +104,7 @@ impl Suite {
         if cfg!(debug_assertions) {
             features.push("debug".into());
         }
-        Suite {
-            root,
-            tmp_root,
-            external_filecheck,
-            verbose,
-            timeout,
-            features,
-        }
+        Suite { root, tmp_root, external_filecheck, verbose, timeout, features }
     }
 }
 
@@ -139,10 +114,9 @@ fn discover(suite: &Arc<Suite>, trials: &mut Vec<Trial>) {
     let mut errors = Vec::new();
     walk(&suite.root.join("test"), &mut files, &mut errors);
     for (dir, err) in errors {
-        trials.push(Trial::test(
-            format!("discovery/{}", rel_name(&suite.root, &dir)),
-            move || Err(format!("cannot list test directory: {err}").into()),
-        ));
+        trials.push(Trial::test(format!("discovery/{}", rel_name(&suite.root, &dir)), move || {
+            Err(format!("cannot list test directory: {err}").into())
+        }));
     }
     files.sort();
     for path in files {
@@ -150,9 +124,7 @@ fn discover(suite: &Arc<Suite>, trials: &mut Vec<Trial>) {
         let text = match std::fs::read(&path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
-                trials.push(Trial::test(name, move || {
-                    Err(format!("cannot read test file: {e}").into())
-                }));
+                trials.push(Trial::test(name, move || Err(format!("cannot read test file: {e}").into())));
                 continue;
             }
         };
@@ -164,9 +136,7 @@ fn discover(suite: &Arc<Suite>, trials: &mut Vec<Trial>) {
         }
         let suite = suite.clone();
         let trial_name = name.clone();
-        trials.push(Trial::ignorable_test(name, move || {
-            run_file(&suite, &trial_name, &path, &text)
-        }));
+        trials.push(Trial::ignorable_test(name, move || run_file(&suite, &trial_name, &path, &text)));
     }
 }
 
@@ -197,10 +167,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, String)
 
 fn rel_name(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 /// Runs one test file.
@@ -210,42 +177,27 @@ fn run_file(suite: &Suite, name: &str, path: &Path, text: &str) -> Result<Comple
     let eval = |list: &[String], what: &str| -> Result<Vec<String>, Failed> {
         let mut hits = Vec::new();
         for expr in list {
-            if run_line::eval_feature_expr(expr, &has)
-                .map_err(|e| format!("{name}: {what}: {e}"))?
-            {
+            if run_line::eval_feature_expr(expr, &has).map_err(|e| format!("{name}: {what}: {e}"))? {
                 hits.push(expr.clone());
             }
         }
         Ok(hits)
     };
-    let missing: Vec<String> = spec
-        .requires
-        .iter()
-        .filter(|e| !run_line::eval_feature_expr(e, &has).unwrap_or(false))
-        .cloned()
-        .collect();
+    let missing: Vec<String> =
+        spec.requires.iter().filter(|e| !run_line::eval_feature_expr(e, &has).unwrap_or(false)).cloned().collect();
     if !missing.is_empty() {
-        return Ok(Completion::ignored_with(format!(
-            "UNSUPPORTED: REQUIRES {} not met",
-            missing.join(", ")
-        )));
+        return Ok(Completion::ignored_with(format!("UNSUPPORTED: REQUIRES {} not met", missing.join(", "))));
     }
     let unsupported = eval(&spec.unsupported, "UNSUPPORTED")?;
     if !unsupported.is_empty() {
-        return Ok(Completion::ignored_with(format!(
-            "UNSUPPORTED: {}",
-            unsupported.join(", ")
-        )));
+        return Ok(Completion::ignored_with(format!("UNSUPPORTED: {}", unsupported.join(", "))));
     }
     let xfail = !eval(&spec.xfail, "XFAIL")?.is_empty();
 
     let tmp_dir = suite.tmp_root.join(format!("{name}.d"));
     let _ = std::fs::remove_dir_all(&tmp_dir);
-    std::fs::create_dir_all(&tmp_dir)
-        .map_err(|e| format!("cannot create {}: {e}", tmp_dir.display()))?;
-    let stem = path
-        .file_name()
-        .map_or("test".into(), |s| s.to_string_lossy().into_owned());
+    std::fs::create_dir_all(&tmp_dir).map_err(|e| format!("cannot create {}: {e}", tmp_dir.display()))?;
+    let stem = path.file_name().map_or("test".into(), |s| s.to_string_lossy().into_owned());
     let source_dir = path.parent().unwrap_or(Path::new("/"));
     let subst = run_line::Substitutions {
         source: path.display().to_string(),
@@ -273,21 +225,15 @@ fn run_file(suite: &Suite, name: &str, path: &Path, text: &str) -> Result<Comple
         if suite.verbose {
             eprintln!("[{name}] {}", header.trim_end());
         }
-        let script = run_line::lex(&run.text)
-            .and_then(|t| run_line::parse(&t))
-            .map(|mut s| {
-                run_line::substitute_script(&mut s, &subst);
-                s
-            });
+        let script = run_line::lex(&run.text).and_then(|t| run_line::parse(&t)).map(|mut s| {
+            run_line::substitute_script(&mut s, &subst);
+            s
+        });
         let script = match script {
             Ok(s) => s,
             Err(e) => {
                 // A malformed RUN line is a test bug: fail even under XFAIL.
-                return Err(format!(
-                    "{name}:{}: malformed RUN line: {e}\n  {}",
-                    run.line, run.text
-                )
-                .into());
+                return Err(format!("{name}:{}: malformed RUN line: {e}\n  {}", run.line, run.text).into());
             }
         };
         ctx.log.push_str(&header);
@@ -298,20 +244,14 @@ fn run_file(suite: &Suite, name: &str, path: &Path, text: &str) -> Result<Comple
                 break;
             }
             Err(e) => {
-                return Err(
-                    format!("{}\n{name}:{}: error: {e}", ctx.log.trim_end(), run.line).into(),
-                );
+                return Err(format!("{}\n{name}:{}: error: {e}", ctx.log.trim_end(), run.line).into());
             }
         }
     }
     match (failure, xfail) {
         (None, false) => Ok(Completion::Completed),
         (Some(_), true) => Ok(Completion::Completed),
-        (None, true) => Err(format!(
-            "{name}: XPASS: the test passed but is marked XFAIL\n{}",
-            ctx.log
-        )
-        .into()),
+        (None, true) => Err(format!("{name}: XPASS: the test passed but is marked XFAIL\n{}", ctx.log).into()),
         (Some(msg), false) => Err(format!(
             "{}\n{msg}\n(temporary directory: {}; run with FUSER_LIT_VERBOSE=1 to echo commands)",
             ctx.log.trim_end(),
@@ -349,22 +289,14 @@ fn words(s: &str) -> Result<Vec<String>, String> {
 }
 
 fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Result<(), String> {
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!("{what}: got {got:?}, want {want:?}"))
-    }
+    if got == want { Ok(()) } else { Err(format!("{what}: got {got:?}, want {want:?}")) }
 }
 
 fn lex_quotes() -> Result<(), String> {
     expect(
         "pipeline option",
         words("fuser-opt %s --pass-pipeline='builtin.module(cse, canonicalize)'")?,
-        vec![
-            "fuser-opt".into(),
-            "%s".into(),
-            "--pass-pipeline=builtin.module(cse, canonicalize)".into(),
-        ],
+        vec!["fuser-opt".into(), "%s".into(), "--pass-pipeline=builtin.module(cse, canonicalize)".into()],
     )?;
     expect(
         "double quotes",
@@ -372,11 +304,7 @@ fn lex_quotes() -> Result<(), String> {
         vec!["echo".into(), "a \"b\" | c".into(), "x y".into()],
     )?;
     expect("glued", words(r#"a'b'"c"d"#)?, vec!["abcd".to_string()])?;
-    expect(
-        "empty string",
-        words("echo ''")?,
-        vec!["echo".to_string(), String::new()],
-    )
+    expect("empty string", words("echo ''")?, vec!["echo".to_string(), String::new()])
 }
 
 fn lex_operators() -> Result<(), String> {
@@ -411,20 +339,14 @@ fn lex_operators() -> Result<(), String> {
         .map(|s| s.to_string())
         .collect::<Vec<_>>(),
     )?;
-    expect(
-        "count 2",
-        words("count 2")?,
-        vec!["count".to_string(), "2".to_string()],
-    )?;
+    expect("count 2", words("count 2")?, vec!["count".to_string(), "2".to_string()])?;
     let script = run_line::parse(&run_line::lex("not cat x 2>&1 | FileCheck %s && true")?)?;
     expect("items", script.items.len(), 2)?;
     expect("stages", script.items[0].1.commands.len(), 2)
 }
 
 fn lex_errors() -> Result<(), String> {
-    for bad in [
-        "echo 'x", "echo \"x", "a &", "a | | b", "a |", "a >", "", "x >&2",
-    ] {
+    for bad in ["echo 'x", "echo \"x", "a &", "a | | b", "a |", "a >", "", "x >&2"] {
         let r = run_line::lex(bad).and_then(|t| run_line::parse(&t));
         if r.is_ok() {
             return Err(format!("'{bad}' should be rejected"));
@@ -438,11 +360,7 @@ fn parse_continuations() -> Result<(), String> {
         "// RUN: fuser-opt %s \\\n// RUN:   | FileCheck %s\n// CHECK: RUN: no\n  // XFAIL: *\n//RUN:true\n",
     )?;
     expect("runs", spec.run_lines.len(), 2)?;
-    expect(
-        "joined",
-        spec.run_lines[0].text.as_str(),
-        "fuser-opt %s    | FileCheck %s",
-    )?;
+    expect("joined", spec.run_lines[0].text.as_str(), "fuser-opt %s    | FileCheck %s")?;
     expect("line", spec.run_lines[1].line, 5)?;
     expect("xfail", spec.xfail, vec!["*".to_string()])?;
     if run_line::parse_test_file("// RUN: a \\\n").is_ok() {
@@ -483,36 +401,21 @@ fn feature_expressions() -> Result<(), String> {
 }
 
 fn canonicalize() -> Result<(), String> {
-    expect(
-        "runs",
-        filecheck::canonicalize("a \t  b\r\n\tc\r", false),
-        "a b\n c\r".to_string(),
-    )?;
-    expect(
-        "strict",
-        filecheck::canonicalize("a \t b\r\n", true),
-        "a \t b\n".to_string(),
-    )
+    expect("runs", filecheck::canonicalize("a \t  b\r\n\tc\r", false), "a b\n c\r".to_string())?;
+    expect("strict", filecheck::canonicalize("a \t b\r\n", true), "a \t b\n".to_string())
 }
 
 fn negated_classes() -> Result<(), String> {
     for (pattern, want) in [
         ("a [[V:[^ ]+]] b", r"a [[V:[^ \n]+]] b"),
         ("{{[^])]*}} [[X]] [[#N+1]]", r"{{[^])\n]*}} [[X]] [[#N+1]]"),
-        (
-            "{{[^[:digit:]]+}}{{[a-z]}}",
-            r"{{[^[:digit:]\n]+}}{{[a-z]}}",
-        ),
+        ("{{[^[:digit:]]+}}{{[a-z]}}", r"{{[^[:digit:]\n]+}}{{[a-z]}}"),
         (r"{{\[^x}}", r"{{\[^x}}"),
         ("plain [^x] text", "plain [^x] text"),
         ("{{[^x", "{{[^x"),
         ("x{{a|b}}y", "x{{(?:a|b)}}y"),
     ] {
-        expect(
-            pattern,
-            filecheck::rewrite_for_litcheck(pattern),
-            want.to_string(),
-        )?;
+        expect(pattern, filecheck::rewrite_for_litcheck(pattern), want.to_string())?;
     }
     Ok(())
 }

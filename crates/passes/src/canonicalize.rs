@@ -12,7 +12,7 @@
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId};
-use fuser_ir::rewrite::{apply_patterns_greedily, GreedyConfig, RegionSimplify};
+use fuser_ir::rewrite::{GreedyConfig, RegionSimplify, apply_patterns_greedily};
 
 /// Options of `canonicalize`.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,7 +58,12 @@ impl CanonicalizeOptions {
 
 /// Canonicalizes everything nested in `root`; returns whether the IR changed, or an error when
 /// `test_convergence` is set and no fixpoint was reached.
-pub fn run_canonicalize(ctx: &Context, ir: &mut Ir, root: OpId, opts: &CanonicalizeOptions) -> Result<bool, Diagnostic> {
+pub fn run_canonicalize(
+    ctx: &Context,
+    ir: &mut Ir,
+    root: OpId,
+    opts: &CanonicalizeOptions,
+) -> Result<bool, Diagnostic> {
     apply_patterns_greedily(ctx, ir, root, &opts.greedy_config())
 }
 

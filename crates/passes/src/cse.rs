@@ -24,7 +24,7 @@ use fuser_ir::context::Context;
 use fuser_ir::ir::{BlockId, Ir, OpId, RegionId, Value};
 use fuser_ir::registry::Traits;
 use fuser_ir::rewrite::fold::is_trivially_dead;
-use fuser_ir::verifier::dominance::{region_has_ssa_dominance, DomTree};
+use fuser_ir::verifier::dominance::{DomTree, region_has_ssa_dominance};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::{Hash, Hasher};
 
@@ -270,19 +270,15 @@ fn ops_equivalent_mapped(
         let (x, y) = (ir.operand(a, i), ir.operand(b, i));
         map.get(&x).copied().unwrap_or(x) == y
     });
-    let successors_equal = ir
-        .successors(a)
-        .iter()
-        .zip(ir.successors(b))
-        .all(|(x, y)| blocks.get(x).copied().unwrap_or(*x) == *y);
+    let successors_equal =
+        ir.successors(a).iter().zip(ir.successors(b)).all(|(x, y)| blocks.get(x).copied().unwrap_or(*x) == *y);
     if !(types_equal && operands_equal && successors_equal) {
         return false;
     }
     for (&x, &y) in ir.results(a).iter().zip(ir.results(b)) {
         map.insert(x, y);
     }
-    let regions: Vec<(RegionId, RegionId)> =
-        ir.regions(a).iter().copied().zip(ir.regions(b).iter().copied()).collect();
+    let regions: Vec<(RegionId, RegionId)> = ir.regions(a).iter().copied().zip(ir.regions(b).iter().copied()).collect();
     regions.into_iter().all(|(ra, rb)| regions_equivalent(ir, ra, rb, map, blocks))
 }
 

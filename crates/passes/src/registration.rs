@@ -27,11 +27,36 @@ static REGION_SIMPLIFY_CASES: &[EnumCase] = &[
 ];
 
 static CANONICALIZE_OPTIONS: &[OptionDef] = &[
-    OptionDef::new("max-iterations", OptionType::Int, "10", "Rounds of pattern application and region simplification before giving up (-1: no limit)"),
-    OptionDef::new("max-num-rewrites", OptionType::Int, "-1", "Pattern applications allowed in one round (-1: no limit)"),
-    OptionDef::new("region-simplify", OptionType::Enum(REGION_SIMPLIFY_CASES), "normal", "How much block-level simplification to do between rounds"),
-    OptionDef::new("test-convergence", OptionType::Bool, "false", "Fail when no fixpoint is reached within max-iterations (finds patterns that undo each other)"),
-    OptionDef::new("top-down", OptionType::Bool, "true", "Visit ops in program order when filling the worklist (false: reverse order)"),
+    OptionDef::new(
+        "max-iterations",
+        OptionType::Int,
+        "10",
+        "Rounds of pattern application and region simplification before giving up (-1: no limit)",
+    ),
+    OptionDef::new(
+        "max-num-rewrites",
+        OptionType::Int,
+        "-1",
+        "Pattern applications allowed in one round (-1: no limit)",
+    ),
+    OptionDef::new(
+        "region-simplify",
+        OptionType::Enum(REGION_SIMPLIFY_CASES),
+        "normal",
+        "How much block-level simplification to do between rounds",
+    ),
+    OptionDef::new(
+        "test-convergence",
+        OptionType::Bool,
+        "false",
+        "Fail when no fixpoint is reached within max-iterations (finds patterns that undo each other)",
+    ),
+    OptionDef::new(
+        "top-down",
+        OptionType::Bool,
+        "true",
+        "Visit ops in program order when filling the worklist (false: reverse order)",
+    ),
 ];
 
 /// `canonicalize`.

@@ -259,6 +259,9 @@ mod tests {
         assert!(err.message.starts_with("operation contains potentially unknown symbol table"));
         let (f, _) = t.root();
         let err = run_symbol_dce(&t.ctx, &mut t.ir, f, &SymbolDceOptions::default()).unwrap_err();
-        assert_eq!(err.message, "'p.func' op  was scheduled to run under SymbolDCE, but does not define a symbol table");
+        assert_eq!(
+            err.message,
+            "'p.func' op  was scheduled to run under SymbolDCE, but does not define a symbol table"
+        );
     }
 }

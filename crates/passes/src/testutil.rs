@@ -195,9 +195,10 @@ impl T {
                 s += &format!(" %{i}");
             }
             if let Some(a) = self.ctx.dict_get(self.ir.attrs(op), "value")
-                && let AttrKind::Integer { .. } = self.ctx.attr_kind(a) {
-                    s += &format!(" ={}", self.ctx.attr_i64(a).unwrap_or(0));
-                }
+                && let AttrKind::Integer { .. } = self.ctx.attr_kind(a)
+            {
+                s += &format!(" ={}", self.ctx.attr_i64(a).unwrap_or(0));
+            }
             names.extend(self.ir.results(op).iter().copied());
             out.push(s);
         }

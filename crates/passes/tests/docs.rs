@@ -14,5 +14,8 @@ fn checked_in_pass_docs_match_metadata() {
         return;
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(have == want, "docs/passes.md is stale: regenerate with UPDATE_DOCS=1 cargo test -p fuser-passes --test docs");
+    assert!(
+        have == want,
+        "docs/passes.md is stale: regenerate with UPDATE_DOCS=1 cargo test -p fuser-passes --test docs"
+    );
 }

@@ -14,9 +14,9 @@ use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, pr
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
+use fuser_ir::declare::AttrConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::declare::AttrConstraint;
 use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::Type;
 
@@ -479,7 +479,10 @@ mod tests {
         let ok = bin(&mut b, "arith.addi", x, x);
         assert_eq!(b.verify(ok), Ok(()));
         let bad = bin(&mut b, "arith.addi", y, y);
-        assert_eq!(b.verify(bad), Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into()));
+        assert_eq!(
+            b.verify(bad),
+            Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into())
+        );
         let mut one = b.empty("arith.addi");
         one.operands = vec![x];
         one.result_types = vec![i32t];

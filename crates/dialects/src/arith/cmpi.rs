@@ -3,14 +3,16 @@
 //! with itself and of two constants; a canonicalization pattern moves a constant left operand to
 //! the right, swapping the predicate, as MLIR's folder does.
 
-use super::{BOOL_LIKE, SIGNLESS_INTEGER_LIKE, const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int};
+use super::{
+    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int,
+};
 use crate::support::{IntConst, dict_of, empty_state, inherent_attr, printed_attr_dict, same_shape, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
+use fuser_ir::declare::AttrConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::declare::AttrConstraint;
 use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
 use fuser_ir::rewrite_api::Rewriter;
 use fuser_ir::types::{Type, TypeKind};
@@ -101,10 +103,8 @@ impl CmpPredicate {
 }
 
 /// `predicate`: an `i64` in `0..=9` (MLIR's `Arith_CmpIPredicateAttr`).
-const PREDICATE: AttrConstraint = AttrConstraint::new(
-    "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
-    is_predicate_attr,
-);
+const PREDICATE: AttrConstraint =
+    AttrConstraint::new("allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9", is_predicate_attr);
 
 fn is_predicate_attr(ctx: &Context, a: Attr) -> bool {
     ctx.attr_type(a) == Some(ctx.i64_type()) && ctx.attr_i64(a).and_then(CmpPredicate::from_i64).is_some()
@@ -142,7 +142,9 @@ fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
     let i1 = ctx.i1_type();
     match ctx.type_kind(operand_ty).clone() {
         TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector { shape, scalable, elem: i1 }),
-        TypeKind::RankedTensor { shape, encoding, .. } => ctx.intern_type(TypeKind::RankedTensor { shape, elem: i1, encoding }),
+        TypeKind::RankedTensor { shape, encoding, .. } => {
+            ctx.intern_type(TypeKind::RankedTensor { shape, elem: i1, encoding })
+        }
         TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { elem: i1 }),
         _ => i1,
     }

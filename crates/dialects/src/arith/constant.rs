@@ -6,9 +6,9 @@ use crate::support::{dict_of, empty_state, inherent_attr, int_const, printed_att
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
+use fuser_ir::declare::{ANY_TYPE, AttrConstraint};
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::declare::{ANY_TYPE, AttrConstraint};
 use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::{Type, TypeKind};
 
@@ -115,7 +115,11 @@ fn int_constant_name(ctx: &Context, value: Attr) -> Option<String> {
         TypeKind::Index | TypeKind::Integer { .. } => {
             let AttrKind::Integer { value: v, .. } = ctx.attr_kind(value) else { return None };
             let digits = v.to_string_signed();
-            Some(if ctx.type_kind(ty).is_index() { format!("c{digits}") } else { format!("c{digits}_{}", type_str(ctx, ty)) })
+            Some(if ctx.type_kind(ty).is_index() {
+                format!("c{digits}")
+            } else {
+                format!("c{digits}_{}", type_str(ctx, ty))
+            })
         }
         _ => None,
     }
@@ -169,6 +173,9 @@ mod tests {
         assert_eq!(b.fold(op), Some(vec![FoldResult::Attr(b.ctx.int_attr(i32t, 7))]));
         assert_eq!(b.verify(op), Ok(()));
         b.ir.set_value_type(c, b.ctx.integer_type(64));
-        assert_eq!(b.verify(op), Err("'arith.constant' op failed to verify that all of {value, result} have same type".into()));
+        assert_eq!(
+            b.verify(op),
+            Err("'arith.constant' op failed to verify that all of {value, result} have same type".into())
+        );
     }
 }

@@ -11,9 +11,9 @@ use crate::support::{
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
+use fuser_ir::declare::TypeConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::declare::TypeConstraint;
 use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::Type;
 
@@ -47,7 +47,11 @@ fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     if is_index(from) == is_index(to) {
         return Err(v.op_error(
             op,
-            format!("operand type '{}' and result type '{}' are cast incompatible", type_str(ctx, from), type_str(ctx, to)),
+            format!(
+                "operand type '{}' and result type '{}' are cast incompatible",
+                type_str(ctx, from),
+                type_str(ctx, to)
+            ),
         ));
     }
     Ok(())
@@ -141,6 +145,9 @@ mod tests {
         let down = b.op(index_cast_state(&b.ctx, up_v, i32t, loc));
         assert_eq!(b.fold_value(down), Some(x));
         let bad = b.op(index_cast_state(&b.ctx, x, i64t, loc));
-        assert_eq!(b.verify(bad), Err("'arith.index_cast' op operand type 'i32' and result type 'i64' are cast incompatible".into()));
+        assert_eq!(
+            b.verify(bad),
+            Err("'arith.index_cast' op operand type 'i32' and result type 'i64' are cast incompatible".into())
+        );
     }
 }

@@ -29,8 +29,8 @@ pub use select::{SELECT, select_state};
 
 use crate::support::{IntConst, element_type, int_attr, int_const, is_bool_like, is_signless_integer_like, shape_of};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
-use fuser_ir::declare::TypeConstraint;
 use fuser_ir::context::Context;
+use fuser_ir::declare::TypeConstraint;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::{DialectDef, FoldResult, PatternDef, Traits};
 use fuser_ir::rewrite_api::Rewriter;
@@ -177,9 +177,7 @@ pub(crate) fn defined_by(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option
 
 /// True when `v` is the result of a constant-like op.
 pub(crate) fn is_constant_value(ctx: &Context, ir: &Ir, v: Value) -> bool {
-    ir.defining_op(v)
-        .and_then(|d| ctx.op_def(ir.op_name(d)))
-        .is_some_and(|def| def.has(Traits::CONSTANT_LIKE))
+    ir.defining_op(v).and_then(|d| ctx.op_def(ir.op_name(d))).is_some_and(|def| def.has(Traits::CONSTANT_LIKE))
 }
 
 /// Canonicalization of commutative ops: a constant left operand moves to the right, so that
@@ -319,7 +317,10 @@ mod tests {
         assert_eq!(b.verify(cast), Err("'arith.index_cast' op requires a single operand".into()));
         // Type constraints come before SameOperandsAndResultType, as in MLIR.
         let mixed = b.op(binary_state(&b.ctx, "arith.addi", f, x, i32t, b.ctx.unknown_loc()));
-        assert_eq!(b.verify(mixed), Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into()));
+        assert_eq!(
+            b.verify(mixed),
+            Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into())
+        );
         let mut cmp = cmpi_state(&b.ctx, &b.ir, CmpPredicate::Eq, x, x, b.ctx.unknown_loc());
         cmp.props = None;
         let cmp = b.op(cmp);
@@ -333,7 +334,11 @@ mod tests {
         let f = OverflowFlags { nsw: true, nuw: true };
         let a = f.to_attr(&ctx);
         assert_eq!(OverflowFlags::from_attr(&ctx, a), Some(f));
-        let messy = ctx.intern_attr(AttrKind::Opaque { dialect: "arith".into(), body: "overflow<nuw,nsw>".into(), pretty: true });
+        let messy = ctx.intern_attr(AttrKind::Opaque {
+            dialect: "arith".into(),
+            body: "overflow<nuw,nsw>".into(),
+            pretty: true,
+        });
         assert_eq!(OverflowFlags::from_attr(&ctx, messy), Some(f));
         assert_eq!(OverflowFlags::default().keywords(), "none");
     }

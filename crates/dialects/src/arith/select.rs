@@ -8,9 +8,9 @@ use crate::support::{empty_state, int_const, printed_attr_dict, same_shape};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
+use fuser_ir::declare::ANY_TYPE;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::declare::ANY_TYPE;
 use fuser_ir::registry::{FoldResult, VerifyCtx};
 
 fuser_ir::declare_op! {
@@ -73,7 +73,8 @@ fn parse_select(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseRes
     p.parse_optional_attr_dict(&mut entries)?;
     p.parse_punct(Punct::Colon)?;
     let first = p.parse_type()?;
-    let (cond_ty, ty) = if p.parse_optional_punct(Punct::Comma) { (first, p.parse_type()?) } else { (p.ctx().i1_type(), first) };
+    let (cond_ty, ty) =
+        if p.parse_optional_punct(Punct::Comma) { (first, p.parse_type()?) } else { (p.ctx().i1_type(), first) };
     state.operands = vec![
         p.resolve_operand(&operands[0], cond_ty)?,
         p.resolve_operand(&operands[1], ty)?,

@@ -117,7 +117,11 @@ fn expansion_fills_the_op_def() {
     let operands: Vec<_> = GATHER.operands.iter().map(|a| (a.name, a.constraint, a.kind)).collect();
     assert_eq!(
         operands,
-        [("source", "any type", ArgKind::Single), ("indices", "index", ArgKind::Variadic), ("mask", "32-bit integer", ArgKind::Optional)]
+        [
+            ("source", "any type", ArgKind::Single),
+            ("indices", "index", ArgKind::Variadic),
+            ("mask", "32-bit integer", ArgKind::Optional)
+        ]
     );
     assert_eq!(GATHER.properties, &["label", "note"]);
     assert_eq!(GATHER.attributes.iter().map(|a| a.name).collect::<Vec<_>>(), ["label", "note"]);
@@ -135,9 +139,15 @@ fn expansion_fills_the_op_def() {
 fn counts_use_mlir_wording() {
     let ok = r#""t.fixed"(%n, %n) ({}) {name = "x"} : (i32, i32) -> ()"#;
     assert_eq!(check(ok), "ok");
-    assert_eq!(check(r#""t.fixed"(%n) ({}) {name = "x"} : (i32) -> ()"#), "'t.fixed' op expected 2 operands, but found 1");
+    assert_eq!(
+        check(r#""t.fixed"(%n) ({}) {name = "x"} : (i32) -> ()"#),
+        "'t.fixed' op expected 2 operands, but found 1"
+    );
     assert_eq!(check(r#""t.fixed"(%n, %n) {name = "x"} : (i32, i32) -> ()"#), "'t.fixed' op requires one region");
-    assert_eq!(check(r#"%r = "t.fixed"(%n, %n) ({}) {name = "x"} : (i32, i32) -> i32"#), "'t.fixed' op requires zero results");
+    assert_eq!(
+        check(r#"%r = "t.fixed"(%n, %n) ({}) {name = "x"} : (i32, i32) -> i32"#),
+        "'t.fixed' op requires zero results"
+    );
     assert_eq!(check(r#""t.none"(%n) : (i32) -> ()"#), "'t.none' op requires zero operands");
     assert_eq!(check(r#""t.none"() ({}) : () -> ()"#), "'t.none' op requires zero regions");
     assert_eq!(check(r#""t.one"() ({}, {}) : () -> (i32, i32)"#), "'t.one' op requires a single operand");
@@ -213,7 +223,10 @@ fn segment_sizes_are_checked() {
 #[test]
 fn attributes_are_checked_before_types_and_the_hook_runs_last() {
     let seg = "operandSegmentSizes = array<i32: 1, 0, 0>";
-    assert_eq!(check(&format!("%g = \"t.gather\"(%f) <{{{seg}}}> : (f32) -> i32")), "'t.gather' op requires attribute 'label'");
+    assert_eq!(
+        check(&format!("%g = \"t.gather\"(%f) <{{{seg}}}> : (f32) -> i32")),
+        "'t.gather' op requires attribute 'label'"
+    );
     assert_eq!(
         check(&format!("%g = \"t.gather\"(%f) <{{label = 1 : i32, {seg}}}> : (f32) -> i32")),
         "'t.gather' op attribute 'label' failed to satisfy constraint: string attribute"
@@ -224,11 +237,11 @@ fn attributes_are_checked_before_types_and_the_hook_runs_last() {
     );
     // Inherent attributes may also sit in the discardable dictionary.
     assert_eq!(check(&format!("%g = \"t.gather\"(%f) <{{{seg}}}> {{label = \"l\"}} : (f32) -> i32")), "ok");
-    assert_eq!(check(&format!("%g = \"t.gather\"(%s) <{{label = \"l\", {seg}}}> : (i7) -> i32")), "'t.gather' op hook ran");
     assert_eq!(
-        check(r#""t.fixed"(%f, %n) ({}) : (f32, i32) -> ()"#),
-        "'t.fixed' op requires attribute 'name'"
+        check(&format!("%g = \"t.gather\"(%s) <{{label = \"l\", {seg}}}> : (i7) -> i32")),
+        "'t.gather' op hook ran"
     );
+    assert_eq!(check(r#""t.fixed"(%f, %n) ({}) : (f32, i32) -> ()"#), "'t.fixed' op requires attribute 'name'");
     assert_eq!(
         check(r#""t.fixed"(%f, %n) ({}) {name = "x"} : (f32, i32) -> ()"#),
         "'t.fixed' op operand #0 must be 32-bit integer, but got 'f32'"

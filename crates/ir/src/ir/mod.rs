@@ -157,8 +157,14 @@ impl Default for RegionData {
 /// Where a value comes from.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ValueDef {
-    OpResult { op: OpId, index: u32 },
-    BlockArg { block: BlockId, index: u32 },
+    OpResult {
+        op: OpId,
+        index: u32,
+    },
+    BlockArg {
+        block: BlockId,
+        index: u32,
+    },
     /// A forward reference created by the parser, to be replaced by the real definition.
     Placeholder,
 }

@@ -11,8 +11,7 @@ fn ix<T>(id: crate::arena::Id<T>) -> u32 {
 impl Ir {
     /// Creates a detached operation from `state`; its regions become owned by it.
     pub fn create_op(&mut self, state: OperationState) -> OpId {
-        let OperationState { name, operands, result_types, successors, regions, attrs, props, loc } =
-            state;
+        let OperationState { name, operands, result_types, successors, regions, attrs, props, loc } = state;
         for &v in &operands {
             assert!(self.values.contains(v), "create_op: an operand is a stale value handle");
         }
@@ -29,9 +28,8 @@ impl Ir {
                 .map(|&v| Operand { value: ix(v), prev_use: Link::NONE, next_use: Link::NONE })
                 .collect(),
             results: SmallVec::new(),
-            extra: (!successors.is_empty() || !regions.is_empty()).then(|| {
-                Box::new(OpExtra { successors: successors.into_iter().collect(), regions: SmallVec::new() })
-            }),
+            extra: (!successors.is_empty() || !regions.is_empty())
+                .then(|| Box::new(OpExtra { successors: successors.into_iter().collect(), regions: SmallVec::new() })),
         });
         for i in 0..operands.len() {
             self.link_use(Link { op: ix(op), index: i as u32 });
@@ -79,12 +77,7 @@ impl Ir {
     /// Appends an argument to a block.
     pub fn add_block_arg(&mut self, b: BlockId, ty: Type, loc: Option<Attr>) -> Value {
         let index = self.blocks[b].args.len() as u32;
-        let v = self.values.alloc(ValueData {
-            ty,
-            def: PackedDef::block_arg(b, index),
-            first_use: Link::NONE,
-            loc,
-        });
+        let v = self.values.alloc(ValueData { ty, def: PackedDef::block_arg(b, index), first_use: Link::NONE, loc });
         self.blocks[b].args.push(v);
         v
     }

@@ -100,7 +100,9 @@ impl AffineExpr {
             E::Dim(_) | E::Sym(_) => 1,
             E::Const(c) => c.wrapping_abs(),
             E::Bin(BinOp::Mul, l, r) => l.largest_known_divisor().wrapping_mul(r.largest_known_divisor()),
-            E::Bin(BinOp::Add | BinOp::Mod, l, r) => gcd(l.largest_known_divisor() as u64, r.largest_known_divisor() as u64) as i64,
+            E::Bin(BinOp::Add | BinOp::Mod, l, r) => {
+                gcd(l.largest_known_divisor() as u64, r.largest_known_divisor() as u64) as i64
+            }
             E::Bin(BinOp::FloorDiv | BinOp::CeilDiv, l, r) => match r.as_const() {
                 Some(c) if c != 0 => {
                     let lhs_div = l.largest_known_divisor();
@@ -610,8 +612,14 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         let msg = match op {
-            BinOp::Mul => "non-affine expression: at least one of the multiply operands has to be either a constant or symbolic".to_string(),
-            _ => format!("non-affine expression: right operand of{}has to be either a constant or symbolic", op.spelling()),
+            BinOp::Mul => {
+                "non-affine expression: at least one of the multiply operands has to be either a constant or symbolic"
+                    .to_string()
+            }
+            _ => format!(
+                "non-affine expression: right operand of{}has to be either a constant or symbolic",
+                op.spelling()
+            ),
         };
         Err(self.error_at(op_at, msg))
     }
@@ -664,7 +672,9 @@ impl<'a> Parser<'a> {
                 self.advance();
                 Ok(e)
             }
-            TokKind::Plus | TokKind::Star if !has_lhs => Err(self.error_here("missing left operand of binary operator")),
+            TokKind::Plus | TokKind::Star if !has_lhs => {
+                Err(self.error_here("missing left operand of binary operator"))
+            }
             _ if has_lhs => Err(self.error_here("missing right operand of binary operator")),
             _ => Err(self.error_here("expected affine expression")),
         }
@@ -697,7 +707,9 @@ mod tests {
         let text = format!("affine_map<(d0, d1)[s0] -> ({results})>");
         let a = parse_attr_str(&c, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
         match c.attr_kind(a) {
-            AttrKind::AffineMap(t) => t.strip_prefix("(d0, d1)[s0] -> (").and_then(|t| t.strip_suffix(')')).unwrap().to_string(),
+            AttrKind::AffineMap(t) => {
+                t.strip_prefix("(d0, d1)[s0] -> (").and_then(|t| t.strip_suffix(')')).unwrap().to_string()
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -821,7 +833,10 @@ mod tests {
 
     #[test]
     fn integer_sets() {
-        assert_eq!(set_text("affine_set<(d0)[s0] : (d0 <= s0, d0 + 1 >= 0)>"), "(d0)[s0] : (-d0 + s0 >= 0, d0 + 1 >= 0)");
+        assert_eq!(
+            set_text("affine_set<(d0)[s0] : (d0 <= s0, d0 + 1 >= 0)>"),
+            "(d0)[s0] : (-d0 + s0 >= 0, d0 + 1 >= 0)"
+        );
         assert_eq!(set_text("affine_set<(d0) : ()>"), "(d0) : (0 == 0)");
         assert_eq!(set_text("affine_set<(d0)[s0]:(d0-s0>=0,d0*2==4)>"), "(d0)[s0] : (d0 - s0 >= 0, d0 * 2 - 4 == 0)");
     }
@@ -837,14 +852,23 @@ mod tests {
     #[test]
     fn diagnostics_match_mlir() {
         let cases = [
-            ("affine_map<(d0, d1) -> (d0 * d1)>", "1:28: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic"),
-            ("affine_map<(d0, d1) -> (d0 mod (d1 + 1))>", "1:28: non-affine expression: right operand of mod has to be either a constant or symbolic"),
+            (
+                "affine_map<(d0, d1) -> (d0 * d1)>",
+                "1:28: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic",
+            ),
+            (
+                "affine_map<(d0, d1) -> (d0 mod (d1 + 1))>",
+                "1:28: non-affine expression: right operand of mod has to be either a constant or symbolic",
+            ),
             ("affine_map<(d0) : (d0 >= 0)>", "1:12: expected AffineMap, but got IntegerSet"),
             ("affine_map<(d0) -> (d0 d0)>", "1:23: expected ')' in affine map range"),
             ("affine_map<(d0) -> (   + d0)>", "1:24: missing left operand of binary operator"),
             ("affine_map<(d0) -> (d0 +   x)>", "1:25: use of undeclared identifier"),
             ("affine_map<(d0) -> (d0 * (   ))>", "1:30: no expression inside parentheses"),
-            ("affine_set<(d0) : (d0 > 0)>", "1:25: expected '== affine-expr' or '>= affine-expr' at end of affine constraint"),
+            (
+                "affine_set<(d0) : (d0 > 0)>",
+                "1:25: expected '== affine-expr' or '>= affine-expr' at end of affine constraint",
+            ),
         ];
         for (input, expected) in cases {
             let e = error_of(input);

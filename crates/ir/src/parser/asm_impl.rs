@@ -3,8 +3,8 @@
 //! messages, as MLIR's `AsmParserImpl` words them) are prefixed with `custom op 'NAME' `;
 //! errors of the underlying grammar (types, attributes, punctuation) are not, as in MLIR.
 
-use super::lexer::{string_value, TokKind};
 use super::Parser;
+use super::lexer::{TokKind, string_value};
 use crate::asm::{Argument, OpAsmParser, ParseFailure, ParseResult, Punct, UnresolvedOperand};
 use crate::attrs::{Attr, Ident};
 use crate::context::Context;

@@ -10,11 +10,11 @@
 //! re-printed the way mlir-opt prints them); opaque dialect symbols keep their body verbatim.
 
 use super::float::{float_bits_from_f64, parse_float_literal};
-use super::lexer::{string_value, TokKind};
+use super::lexer::{TokKind, string_value};
 use super::{PResult, Parser};
 use crate::apint::ApInt;
 use crate::attrs::{Attr, AttrKind, DenseArrayData, DenseData, Ident};
-use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
+use crate::types::{DYNAMIC, FloatKind, Signedness, Type, TypeKind};
 
 /// The result of reading an `!...` / `#...` token.
 pub(super) enum Extended<'a> {
@@ -133,8 +133,18 @@ impl<'a> Parser<'a> {
             | TokKind::String => true,
             TokKind::BareIdent => matches!(
                 self.tok_text(),
-                b"affine_map" | b"affine_set" | b"dense" | b"dense_resource" | b"false" | b"true" | b"loc" | b"sparse"
-                    | b"unit" | b"array" | b"strided" | b"distinct"
+                b"affine_map"
+                    | b"affine_set"
+                    | b"dense"
+                    | b"dense_resource"
+                    | b"false"
+                    | b"true"
+                    | b"loc"
+                    | b"sparse"
+                    | b"unit"
+                    | b"array"
+                    | b"strided"
+                    | b"distinct"
             ),
             _ => false,
         }
@@ -295,7 +305,8 @@ impl<'a> Parser<'a> {
                 return Err(self.error_here(format!("duplicate key '{name}' in dictionary attribute")));
             }
             self.advance();
-            let value = if self.consume_if(TokKind::Equal) { self.parse_attribute(None)? } else { self.ctx.unit_attr() };
+            let value =
+                if self.consume_if(TokKind::Equal) { self.parse_attribute(None)? } else { self.ctx.unit_attr() };
             out.push((key, value));
             if !self.consume_if(TokKind::Comma) {
                 break;
@@ -427,14 +438,23 @@ impl<'a> Parser<'a> {
     }
 
     /// MLIR's `parseFloatFromIntegerLiteral`: a hex literal giving the raw bits.
-    fn float_from_integer_literal(&mut self, at: usize, spelling: &[u8], negative: bool, k: FloatKind) -> PResult<u128> {
+    fn float_from_integer_literal(
+        &mut self,
+        at: usize,
+        spelling: &[u8],
+        negative: bool,
+        k: FloatKind,
+    ) -> PResult<u128> {
         let is_hex = spelling.len() > 1 && spelling[1] == b'x';
         if !is_hex {
             if self.diag.is_none() {
                 let loc = self.loc_at(at);
                 self.diag = Some(
-                    crate::diag::Diagnostic::error(loc, "unexpected decimal integer literal for a floating point value")
-                        .with_note(loc, "add a trailing dot to make the literal a float"),
+                    crate::diag::Diagnostic::error(
+                        loc,
+                        "unexpected decimal integer literal for a floating point value",
+                    )
+                    .with_note(loc, "add a trailing dot to make the literal a float"),
                 );
             }
             return Err(super::ParseFailure);
@@ -559,7 +579,9 @@ impl<'a> Parser<'a> {
                 match &first {
                     None => first = Some(this),
                     Some(f) if *f != this => {
-                        return Err(self.error_here("tensor literal is invalid; ranks are not consistent between elements"));
+                        return Err(
+                            self.error_here("tensor literal is invalid; ranks are not consistent between elements")
+                        );
                     }
                     _ => {}
                 }
@@ -576,7 +598,14 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn dense_data(&mut self, loc: usize, ty: Type, shape: &[i64], elem: Type, lit: &DenseLiteral) -> PResult<DenseData> {
+    fn dense_data(
+        &mut self,
+        loc: usize,
+        ty: Type,
+        shape: &[i64],
+        elem: Type,
+        lit: &DenseLiteral,
+    ) -> PResult<DenseData> {
         let elem_kind = self.ctx.type_kind(elem).clone();
         let (scalar, is_complex) = match elem_kind {
             TypeKind::Complex(s) => (s, true),
@@ -616,15 +645,20 @@ impl<'a> Parser<'a> {
             // A lone string for a non-numeric element type is a splat string element.
             scalars.push(self.dense_scalar(false, TokKind::String, s, e, scalar, &scalar_kind)?);
         }
-        let elems: Vec<Attr> = if is_complex {
-            scalars.chunks(2).map(|c| self.ctx.array_attr(c.to_vec())).collect()
-        } else {
-            scalars
-        };
+        let elems: Vec<Attr> =
+            if is_complex { scalars.chunks(2).map(|c| self.ctx.array_attr(c.to_vec())).collect() } else { scalars };
         Ok(splat_or_elements(elems))
     }
 
-    fn dense_scalar(&mut self, neg: bool, kind: TokKind, s: usize, e: usize, scalar: Type, sk: &TypeKind) -> PResult<Attr> {
+    fn dense_scalar(
+        &mut self,
+        neg: bool,
+        kind: TokKind,
+        s: usize,
+        e: usize,
+        scalar: Type,
+        sk: &TypeKind,
+    ) -> PResult<Attr> {
         let spelling = &self.src[s..e];
         match *sk {
             TypeKind::Integer { .. } | TypeKind::Index => {
@@ -676,7 +710,17 @@ impl<'a> Parser<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn dense_hex(&mut self, loc: usize, s: usize, e: usize, ty: Type, shape: &[i64], elem: Type, scalar: Type, is_complex: bool) -> PResult<DenseData> {
+    fn dense_hex(
+        &mut self,
+        loc: usize,
+        s: usize,
+        e: usize,
+        ty: Type,
+        shape: &[i64],
+        elem: Type,
+        scalar: Type,
+        is_complex: bool,
+    ) -> PResult<DenseData> {
         let raw = string_value(&self.src[s..e]);
         let Some(bytes) = decode_hex(&raw) else {
             return Err(self.error_at(s, "expected string containing hex digits starting with `0x`"));
@@ -686,11 +730,15 @@ impl<'a> Parser<'a> {
         if bits == 1 && !is_complex {
             return match unpack_bool_hex(&bytes, count) {
                 Some(values) => {
-                    let elems = values.into_iter().map(|b| self.int_attr(ApInt::from_u128(1, b as u128), scalar)).collect();
+                    let elems =
+                        values.into_iter().map(|b| self.int_attr(ApInt::from_u128(1, b as u128), scalar)).collect();
                     Ok(splat_or_elements(elems))
                 }
                 None => {
-                    let msg = format!("elements hex data size is invalid for provided type: '{}'", super::display::type_to_string(self.ctx, ty));
+                    let msg = format!(
+                        "elements hex data size is invalid for provided type: '{}'",
+                        super::display::type_to_string(self.ctx, ty)
+                    );
                     Err(self.error_at(loc, msg))
                 }
             };
@@ -699,7 +747,10 @@ impl<'a> Parser<'a> {
         let per_elem = byte_width * if is_complex { 2 } else { 1 };
         let ok = bytes.len() == per_elem || Some(bytes.len()) == count.and_then(|c| c.checked_mul(per_elem));
         if !ok {
-            let msg = format!("elements hex data size is invalid for provided type: '{}'", super::display::type_to_string(self.ctx, ty));
+            let msg = format!(
+                "elements hex data size is invalid for provided type: '{}'",
+                super::display::type_to_string(self.ctx, ty)
+            );
             return Err(self.error_at(loc, msg));
         }
         let decodable = bits == 1 || bits.is_multiple_of(8);
@@ -723,7 +774,8 @@ impl<'a> Parser<'a> {
             scalars.push(a);
         }
         let _ = elem;
-        let elems: Vec<Attr> = if is_complex { scalars.chunks(2).map(|c| self.ctx.array_attr(c.to_vec())).collect() } else { scalars };
+        let elems: Vec<Attr> =
+            if is_complex { scalars.chunks(2).map(|c| self.ctx.array_attr(c.to_vec())).collect() } else { scalars };
         Ok(splat_or_elements(elems))
     }
 
@@ -740,7 +792,10 @@ impl<'a> Parser<'a> {
             TypeKind::Index => 64,
             TypeKind::Float(k) => k.width(),
             _ => {
-                let msg = format!("expected integer or float type, got: '{}'", super::display::type_to_string(self.ctx, elem));
+                let msg = format!(
+                    "expected integer or float type, got: '{}'",
+                    super::display::type_to_string(self.ctx, elem)
+                );
                 return Err(self.error_at(ty_at, msg));
             }
         };
@@ -813,7 +868,9 @@ impl<'a> Parser<'a> {
                 self.float_from_integer_literal(tok.start, self.text(tok), negative, k)
             }
             TokKind::Float => {
-                let Some(v) = parse_float_literal(self.text(tok)) else { return Err(self.error_here("floating point value too large for attribute")) };
+                let Some(v) = parse_float_literal(self.text(tok)) else {
+                    return Err(self.error_here("floating point value too large for attribute"));
+                };
                 self.advance();
                 let v = if negative { -v } else { v };
                 Ok(float_bits_from_f64(v, k))
@@ -875,7 +932,11 @@ impl<'a> Parser<'a> {
         let text = self.parse_affine_body(is_map)?;
         let what = if is_map { "expected '>' in affine map" } else { "expected '>' in integer set" };
         self.expect(TokKind::Greater, what)?;
-        Ok(self.ctx.intern_attr(if is_map { AttrKind::AffineMap(text.into()) } else { AttrKind::IntegerSet(text.into()) }))
+        Ok(self.ctx.intern_attr(if is_map {
+            AttrKind::AffineMap(text.into())
+        } else {
+            AttrKind::IntegerSet(text.into())
+        }))
     }
 
     // ----- locations --------------------------------------------------------------------------
@@ -889,7 +950,8 @@ impl<'a> Parser<'a> {
         if self.is(TokKind::HashIdent) {
             let a = self.parse_extended_attr(None)?;
             if !self.ctx.attr_kind(a).is_location() {
-                let msg = format!("expected location attribute, but got{}", super::display::attr_to_string(self.ctx, a));
+                let msg =
+                    format!("expected location attribute, but got{}", super::display::attr_to_string(self.ctx, a));
                 return Err(self.error_here(msg));
             }
             return Ok(a);
@@ -964,7 +1026,9 @@ impl<'a> Parser<'a> {
         if out.is_empty() {
             return match metadata {
                 None => self.ctx.unknown_loc(),
-                Some(m) => self.ctx.intern_attr(AttrKind::FusedLoc { locs: vec![self.ctx.unknown_loc()], metadata: Some(m) }),
+                Some(m) => {
+                    self.ctx.intern_attr(AttrKind::FusedLoc { locs: vec![self.ctx.unknown_loc()], metadata: Some(m) })
+                }
             };
         }
         if out.len() == 1 && metadata.is_none() {
@@ -999,7 +1063,8 @@ impl<'a> Parser<'a> {
         if !self.is(TokKind::Integer) {
             return Err(self.wrong_token(msg));
         }
-        let v = std::str::from_utf8(self.tok_text()).ok().and_then(parse_u64_literal).and_then(|v| u32::try_from(v).ok());
+        let v =
+            std::str::from_utf8(self.tok_text()).ok().and_then(parse_u64_literal).and_then(|v| u32::try_from(v).ok());
         match v {
             Some(v) => {
                 self.advance();

@@ -85,7 +85,9 @@ fn encode(v: f64, f: &Format) -> u64 {
     let man_all = (1u64 << f.man_bits) - 1;
     let nan = |neg: bool| -> u64 {
         match f.style {
-            Style::Ieee => (exp_all << f.man_bits) | (1u64 << f.man_bits.saturating_sub(1)) | if neg { sign_bit } else { 0 },
+            Style::Ieee => {
+                (exp_all << f.man_bits) | (1u64 << f.man_bits.saturating_sub(1)) | if neg { sign_bit } else { 0 }
+            }
             Style::Fn => (exp_all << f.man_bits) | man_all | if neg { sign_bit } else { 0 },
             Style::Fnuz => sign_bit,
             Style::Finite => 0,

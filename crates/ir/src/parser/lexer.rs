@@ -313,7 +313,12 @@ impl<'a> Lexer<'a> {
                 b'"' => return Token::new(TokKind::String, start, self.pos),
                 b'\n' | 0x0B | 0x0C => {
                     let at = self.pos - 1;
-                    return Token { kind: TokKind::Error, start: at, end: self.pos, error: "expected '\"' in string literal" };
+                    return Token {
+                        kind: TokKind::Error,
+                        start: at,
+                        end: self.pos,
+                        error: "expected '\"' in string literal",
+                    };
                 }
                 b'\\' => {
                     let n = self.at(self.pos);
@@ -323,7 +328,12 @@ impl<'a> Lexer<'a> {
                         self.pos += 2;
                     } else {
                         let at = self.pos - 1;
-                        return Token { kind: TokKind::Error, start: at, end: self.pos, error: "unknown escape in string literal" };
+                        return Token {
+                            kind: TokKind::Error,
+                            start: at,
+                            end: self.pos,
+                            error: "unknown escape in string literal",
+                        };
                     }
                 }
                 _ => {}
@@ -390,9 +400,32 @@ mod tests {
         use TokKind::*;
         assert_eq!(
             kinds(r#"%0:2 = "fz.a"(%x#1) : (i32) -> !fz.t<4> // c"#),
-            vec![PercentIdent, Colon, Integer, Equal, String, LParen, PercentIdent, HashIdent, RParen, Colon, LParen, IntType, RParen, Arrow, BangIdent, Less, Integer, Greater, Eof]
+            vec![
+                PercentIdent,
+                Colon,
+                Integer,
+                Equal,
+                String,
+                LParen,
+                PercentIdent,
+                HashIdent,
+                RParen,
+                Colon,
+                LParen,
+                IntType,
+                RParen,
+                Arrow,
+                BangIdent,
+                Less,
+                Integer,
+                Greater,
+                Eof
+            ]
         );
-        assert_eq!(kinds("1.5e-3 0x1F 0xf32 4xf32 x"), vec![Float, Integer, Integer, Integer, BareIdent, BareIdent, Eof]);
+        assert_eq!(
+            kinds("1.5e-3 0x1F 0xf32 4xf32 x"),
+            vec![Float, Integer, Integer, Integer, BareIdent, BareIdent, Eof]
+        );
         assert_eq!(kinds("{-# #-} ... @\"q\" @a.b"), vec![MetadataBegin, MetadataEnd, Ellipsis, AtIdent, AtIdent, Eof]);
     }
 

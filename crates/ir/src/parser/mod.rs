@@ -83,11 +83,7 @@ fn parse_fragment<T>(ctx: &Context, text: &str, f: impl FnOnce(&mut Parser<'_>) 
     let mut ir = Ir::new();
     let mut p = Parser::new(ctx, &mut ir, &file);
     let result = f(&mut p).and_then(|v| {
-        if p.tok.kind == TokKind::Eof {
-            Ok(v)
-        } else {
-            Err(p.error_here("unexpected trailing characters"))
-        }
+        if p.tok.kind == TokKind::Eof { Ok(v) } else { Err(p.error_here("unexpected trailing characters")) }
     });
     match result {
         Ok(v) => Ok(v),

@@ -4,7 +4,7 @@
 //! (`loc(#alias)` may name an alias defined later in the file), alias definitions, and the
 //! implicit `builtin.module` wrapper.
 
-use super::lexer::{string_value, TokKind};
+use super::lexer::{TokKind, string_value};
 use super::{DeferredLoc, PResult, Parser};
 use crate::asm::{Argument, OpAsmParser, ParseResult};
 use crate::attrs::{Attr, AttrKind};
@@ -416,7 +416,11 @@ impl<'a> Parser<'a> {
                 return Err(self.error_here("result number not allowed in argument list"));
             }
             let digits = &self.tok_text()[1..];
-            match std::str::from_utf8(digits).ok().filter(|d| d.bytes().all(|c| c.is_ascii_digit())).and_then(|d| d.parse::<u32>().ok()) {
+            match std::str::from_utf8(digits)
+                .ok()
+                .filter(|d| d.bytes().all(|c| c.is_ascii_digit()))
+                .and_then(|d| d.parse::<u32>().ok())
+            {
                 Some(n) => number = n,
                 None => return Err(self.error_here("invalid SSA value result number")),
             }
@@ -441,7 +445,10 @@ impl<'a> Parser<'a> {
             return Ok(e.block);
         }
         let b = self.ir.create_block(&[]);
-        self.block_scopes.last_mut().expect("checked non-empty").insert(name, super::BlockEntry { block: b, offset: off, defined: false });
+        self.block_scopes
+            .last_mut()
+            .expect("checked non-empty")
+            .insert(name, super::BlockEntry { block: b, offset: off, defined: false });
         Ok(b)
     }
 
@@ -668,7 +675,8 @@ impl<'a> Parser<'a> {
             match self.attr_aliases.get(name).copied() {
                 Some(a) => {
                     if !self.ctx.attr_kind(a).is_location() {
-                        let msg = format!("expected location, but found '{}'", super::display::attr_to_string(self.ctx, a));
+                        let msg =
+                            format!("expected location, but found '{}'", super::display::attr_to_string(self.ctx, a));
                         return Err(self.error_at(offset, msg));
                     }
                     a

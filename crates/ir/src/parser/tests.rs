@@ -4,7 +4,7 @@
 use super::*;
 use crate::attrs::{DenseArrayData, DenseData};
 use crate::diag::file_line_col;
-use crate::types::{FloatKind, Signedness, TypeKind, DYNAMIC};
+use crate::types::{DYNAMIC, FloatKind, Signedness, TypeKind};
 
 fn ctx() -> Context {
     let c = Context::empty();
@@ -144,9 +144,14 @@ fn scoping_and_ssa_errors() {
     );
     // ... but outer values are visible inside, and a name may be reused after the region.
     let c = ctx();
-    parse(&c, "%y = \"fz.a\"() : () -> i32\n\"fz.r\"() ({\n  %x = \"fz.u\"(%y) : (i32) -> i32\n}) : () -> ()\n%x = \"fz.b\"() : () -> i32\n");
+    parse(
+        &c,
+        "%y = \"fz.a\"() : () -> i32\n\"fz.r\"() ({\n  %x = \"fz.u\"(%y) : (i32) -> i32\n}) : () -> ()\n%x = \"fz.b\"() : () -> i32\n",
+    );
     assert_eq!(
-        err("\"fz.graph\"() ({\n  \"fz.use\"(%v) : (i32) -> ()\n  \"fz.use\"(%v) : (i64) -> ()\n  %v = \"fz.def\"() : () -> i32\n}) : () -> ()\n"),
+        err(
+            "\"fz.graph\"() ({\n  \"fz.use\"(%v) : (i32) -> ()\n  \"fz.use\"(%v) : (i64) -> ()\n  %v = \"fz.def\"() : () -> i32\n}) : () -> ()\n"
+        ),
         "3:12: use of value '%v' expects different type than prior uses: 'i64' vs 'i32' | note 2:12: prior use here"
     );
     assert_eq!(
@@ -157,13 +162,21 @@ fn scoping_and_ssa_errors() {
         err("\"fz.use\"(%v) : (f32) -> ()\n%v = \"fz.def\"() : () -> i32\n"),
         "2:1: definition of SSA value '%v#0' has type 'i32' | note 1:10: previously used here with type 'f32'"
     );
-    assert_eq!(err("%0:2 = \"fz.a\"() : () -> (i32, i32)\n\"fz.b\"(%0#2) : (i32) -> ()\n"), "2:8: reference to invalid result number");
+    assert_eq!(
+        err("%0:2 = \"fz.a\"() : () -> (i32, i32)\n\"fz.b\"(%0#2) : (i32) -> ()\n"),
+        "2:8: reference to invalid result number"
+    );
     assert_eq!(err("%0:2 = \"fz.a\"() : () -> i32\n"), "1:1: operation defines 1 results but was provided 2 to bind");
     assert_eq!(err("%0 = \"fz.a\"() : () -> ()\n"), "1:1: cannot name an operation with no results");
-    assert_eq!(err("%0 = \"fz.a\"() : () -> i32\n\"fz.b\"(%0) : () -> ()\n"), "2:14: expected 1 operand type\0 but had 0");
+    assert_eq!(
+        err("%0 = \"fz.a\"() : () -> i32\n\"fz.b\"(%0) : () -> ()\n"),
+        "2:14: expected 1 operand type\0 but had 0"
+    );
     assert_eq!(err("\"fz.b\"() : (i32, i32) -> ()\n"), "1:12: expected 0 operand types but had 2");
     assert_eq!(
-        err("\"fz.cfg\"() ({\n^bb0(%x: i32):\n  \"fz.br\"(%x) [^bb1] : (i32) -> ()\n^bb1(%x: i32):\n  \"fz.ret\"() : () -> ()\n}) : () -> ()\n"),
+        err(
+            "\"fz.cfg\"() ({\n^bb0(%x: i32):\n  \"fz.br\"(%x) [^bb1] : (i32) -> ()\n^bb1(%x: i32):\n  \"fz.ret\"() : () -> ()\n}) : () -> ()\n"
+        ),
         "4:6: redefinition of SSA value '%x' | note 2:6: previously defined here"
     );
 }
@@ -171,10 +184,15 @@ fn scoping_and_ssa_errors() {
 #[test]
 fn block_errors() {
     assert_eq!(
-        err("\"fz.cfg\"() ({\n  \"fz.br\"() [^bb1] : () -> ()\n^bb1:\n  \"fz.ret\"() : () -> ()\n^bb1:\n  \"fz.ret\"() : () -> ()\n}) : () -> ()\n"),
+        err(
+            "\"fz.cfg\"() ({\n  \"fz.br\"() [^bb1] : () -> ()\n^bb1:\n  \"fz.ret\"() : () -> ()\n^bb1:\n  \"fz.ret\"() : () -> ()\n}) : () -> ()\n"
+        ),
         "5:1: redefinition of block '^bb1'"
     );
-    assert_eq!(err("\"fz.cfg\"() ({\n  \"fz.br\"() [^nowhere] : () -> ()\n}) : () -> ()\n"), "2:14: reference to an undefined block");
+    assert_eq!(
+        err("\"fz.cfg\"() ({\n  \"fz.br\"() [^nowhere] : () -> ()\n}) : () -> ()\n"),
+        "2:14: reference to an undefined block"
+    );
     assert_eq!(err("\"fz.r\"() ({\n  \"fz.a\"() : () -> ()\n"), "2:22: expected operation name in quotes");
 }
 
@@ -187,7 +205,10 @@ fn token_level_errors_match_mlir_columns() {
     assert_eq!(err("%0 = \"fz.a\"() : () -> tensor<[4]xf32>\n"), "1:30: expected non-function type");
     assert_eq!(err("%0 = \"fz.a\"() : () -> tensor<2xtensor<3xi8>>\n"), "1:32: invalid tensor element type");
     assert_eq!(err("\"fz.b\"(%0) {k = [1, 2\n"), "1:22: expected ',' or ']'");
-    assert_eq!(err("\"fz.a\"() {dup = 1 : i32, dup = 2 : i32} : () -> ()\n"), "1:26: duplicate key 'dup' in dictionary attribute");
+    assert_eq!(
+        err("\"fz.a\"() {dup = 1 : i32, dup = 2 : i32} : () -> ()\n"),
+        "1:26: duplicate key 'dup' in dictionary attribute"
+    );
     assert_eq!(err("\"fz.a\"() {v = #nope} : () -> ()\n"), "1:20: undefined symbol alias id 'nope'");
     assert_eq!(err("%0 = \"fz.a\"() : () -> !fz.t<[1, 2>\n"), "1:28: unbalanced '[' character in pretty dialect name");
     assert_eq!(err("!t = i32\n!t = i64\n"), "2:1: redefinition of type alias id 't'");
@@ -195,12 +216,18 @@ fn token_level_errors_match_mlir_columns() {
     assert_eq!(err("% = 1"), "1:1: invalid SSA name");
     assert_eq!(err("\"fz.a\"() {s = \"abc} : () -> ()"), "1:31: expected '\"' in string literal");
     // An error on the next line is reported after the previous token, before comments.
-    assert_eq!(err("\"fz.a\"() // comment\n\n  // more\n  \"fz.b\"() : () -> ()"), "1:9: expected ':' followed by operation type");
+    assert_eq!(
+        err("\"fz.a\"() // comment\n\n  // more\n  \"fz.b\"() : () -> ()"),
+        "1:9: expected ':' followed by operation type"
+    );
 }
 
 #[test]
 fn numeric_attribute_errors() {
-    assert_eq!(err("\"fz.a\"() {v = 0x7FC000000 : f32} : () -> ()\n"), "1:15: hexadecimal float constant out of range for type");
+    assert_eq!(
+        err("\"fz.a\"() {v = 0x7FC000000 : f32} : () -> ()\n"),
+        "1:15: hexadecimal float constant out of range for type"
+    );
     assert_eq!(err("\"fz.a\"() {v = 2 : i1} : () -> ()\n"), "1:15: integer constant out of range for attribute");
     assert_eq!(err("\"fz.a\"() {v = 256 : i8} : () -> ()\n"), "1:15: integer constant out of range for attribute");
     assert_eq!(err("\"fz.a\"() {v = -0 : i32} : () -> ()\n"), "1:16: integer constant out of range for attribute");
@@ -208,16 +235,31 @@ fn numeric_attribute_errors() {
         err("\"fz.a\"() {v = 1 : f32} : () -> ()\n"),
         "1:15: unexpected decimal integer literal for a floating point value | note 1:15: add a trailing dot to make the literal a float"
     );
-    assert_eq!(err("\"fz.a\"() {v = dense<[1, 2]> : tensor<2xf32>} : () -> ()\n"), "1:44: expected floating-point elements, but parsed integer");
+    assert_eq!(
+        err("\"fz.a\"() {v = dense<[1, 2]> : tensor<2xf32>} : () -> ()\n"),
+        "1:44: expected floating-point elements, but parsed integer"
+    );
     assert_eq!(
         err("\"fz.a\"() {v = dense<[1, 2, 3]> : tensor<2xi32>} : () -> ()\n"),
         "1:32: inferred shape of elements literal ([3]) does not match type ([2])"
     );
-    assert_eq!(err("\"fz.a\"() {v = dense<> : tensor<2xi32>} : () -> ()"), "1:23: parsed zero elements, but type ('tensor<2xi32>') expected at least 1");
-    assert_eq!(err("\"fz.a\"() {v = 99999999999999999999999} : () -> ()"), "1:15: integer constant out of range for attribute");
-    assert_eq!(err("\"fz.a\"() {a = array<f32: 1.0, 2>} : () -> ()"), "1:31: unexpected decimal integer literal for a floating point value | note 1:31: add a trailing dot to make the literal a float");
+    assert_eq!(
+        err("\"fz.a\"() {v = dense<> : tensor<2xi32>} : () -> ()"),
+        "1:23: parsed zero elements, but type ('tensor<2xi32>') expected at least 1"
+    );
+    assert_eq!(
+        err("\"fz.a\"() {v = 99999999999999999999999} : () -> ()"),
+        "1:15: integer constant out of range for attribute"
+    );
+    assert_eq!(
+        err("\"fz.a\"() {a = array<f32: 1.0, 2>} : () -> ()"),
+        "1:31: unexpected decimal integer literal for a floating point value | note 1:31: add a trailing dot to make the literal a float"
+    );
     assert_eq!(err("\"fz.a\"() {m = affine_map<(d0) -> (d1)>} : () -> ()\n"), "1:35: use of undeclared identifier");
-    assert_eq!(err("\"fz.a\"() {v = 1.0 : i32} : () -> ()\n"), "1:24: floating point value not valid for specified type");
+    assert_eq!(
+        err("\"fz.a\"() {v = 1.0 : i32} : () -> ()\n"),
+        "1:24: floating point value not valid for specified type"
+    );
 }
 
 #[test]
@@ -225,7 +267,10 @@ fn type_errors() {
     let e = |t: &str| err(&format!("%0 = \"fz.a\"() : () -> {t}\n"));
     assert_eq!(e("vector<0x4xf32>"), "1:34: vector types must have positive constant sizes");
     assert_eq!(e("vector<[4x]xf32>"), "1:32: missing ']' closing scalable dimension");
-    assert_eq!(e("memref<4xf32, affine_map<(d0,d1)->(d0)>>"), "1:23: memref layout mismatch between rank and affine map: 1 != 2");
+    assert_eq!(
+        e("memref<4xf32, affine_map<(d0,d1)->(d0)>>"),
+        "1:23: memref layout mismatch between rank and affine map: 1 != 2"
+    );
     assert_eq!(e("memref<4xf32, strided<[1, 2]>>"), "1:23: expected the number of strides to match the rank");
     assert_eq!(e("memref<*xf32, strided<[1]>>"), "1:49: cannot have affine map for unranked memref type");
     assert_eq!(e("memref<4xf32, 1, 2>"), "1:41: multiple memory spaces specified in memref type");
@@ -257,8 +302,13 @@ fn unregistered_dialect_rules() {
         "1:6: #\"fz\"<\"\"x y\"\"> : 'none' attribute created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"
     );
     let e = err("fz.bad\n");
-    assert!(e.starts_with("1:1: Dialect `fz' not found for custom op 'fz.bad'  | note 1:1: Registered dialects:"), "{e}");
-    assert!(err("foo\n").starts_with("1:1: Dialect `builtin' not found for custom op 'foo'  (tried 'builtin.foo' as well)"));
+    assert!(
+        e.starts_with("1:1: Dialect `fz' not found for custom op 'fz.bad'  | note 1:1: Registered dialects:"),
+        "{e}"
+    );
+    assert!(
+        err("foo\n").starts_with("1:1: Dialect `builtin' not found for custom op 'foo'  (tried 'builtin.foo' as well)")
+    );
 }
 
 #[test]
@@ -291,7 +341,10 @@ fn types_parse_into_the_model() {
     assert!(matches!(k("tensor<*xf32>"), TypeKind::UnrankedTensor { .. }));
     assert!(matches!(k("tensor<4xf32, #fz.enc<1>>"), TypeKind::RankedTensor { encoding: Some(_), .. }));
     assert!(matches!(k("vector<4x[8]xf32>"), TypeKind::Vector { ref scalable, .. } if scalable == &[false, true]));
-    assert!(matches!(k("memref<4x?xf32, strided<[?, 1], offset: ?>, 1>"), TypeKind::MemRef { layout: Some(_), memory_space: Some(_), .. }));
+    assert!(matches!(
+        k("memref<4x?xf32, strided<[?, 1], offset: ?>, 1>"),
+        TypeKind::MemRef { layout: Some(_), memory_space: Some(_), .. }
+    ));
     assert!(matches!(k("memref<4xf32, 0>"), TypeKind::MemRef { layout: None, memory_space: None, .. }));
     assert!(matches!(k("memref<4x4xf32, affine_map<(d0, d1) -> (d0, d1)>>"), TypeKind::MemRef { layout: None, .. }));
     assert!(matches!(k("memref<*xf32, 1>"), TypeKind::UnrankedMemRef { memory_space: Some(_), .. }));
@@ -305,7 +358,10 @@ fn types_parse_into_the_model() {
         TypeKind::Opaque { dialect, body, pretty } => (dialect.to_string(), body.to_string(), pretty),
         other => panic!("{other:?}"),
     };
-    assert_eq!(o("!fz.tile<128x32xbf16, \"l1>\", [(a)], {b}>"), ("fz".into(), "tile<128x32xbf16, \"l1>\", [(a)], {b}>".into(), true));
+    assert_eq!(
+        o("!fz.tile<128x32xbf16, \"l1>\", [(a)], {b}>"),
+        ("fz".into(), "tile<128x32xbf16, \"l1>\", [(a)], {b}>".into(), true)
+    );
     assert_eq!(o("!fz<\"abc\">"), ("fz".into(), "\"abc\"".into(), false));
     assert_eq!(o("!fz<abc>"), ("fz".into(), "abc".into(), true));
     assert_eq!(t("!fz<abc>"), t("!fz.abc"));
@@ -323,7 +379,9 @@ fn attributes_parse_into_the_model() {
     assert_eq!(k("1 : i1"), AttrKind::Bool(true));
     assert_eq!(a("true"), a("-1 : i1"));
     match k("340282366920938463463374607431768211455 : ui128") {
-        AttrKind::Integer { value, .. } => assert_eq!(value.to_string_unsigned(), "340282366920938463463374607431768211455"),
+        AttrKind::Integer { value, .. } => {
+            assert_eq!(value.to_string_unsigned(), "340282366920938463463374607431768211455")
+        }
         o => panic!("{o:?}"),
     }
     let fbits = |s: &str| match k(s) {
@@ -347,17 +405,33 @@ fn attributes_parse_into_the_model() {
     assert_eq!(keys, ["b", "flag", "quoted key"]);
     assert!(matches!(k("[1, \"x\", [], {}]"), AttrKind::Array(v) if v.len() == 4));
     assert!(matches!(k("dense<1.0> : tensor<4xf32>"), AttrKind::DenseElements { data: DenseData::Splat(_), .. }));
-    assert!(matches!(k("dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>"), AttrKind::DenseElements { data: DenseData::Elements(v), .. } if v.len() == 4));
+    assert!(
+        matches!(k("dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>"), AttrKind::DenseElements { data: DenseData::Elements(v), .. } if v.len() == 4)
+    );
     assert_eq!(a("dense<[7, 7]> : tensor<2xi32>"), a("dense<7> : tensor<2xi32>"));
     assert_eq!(a("dense<\"0x0100000002000000\"> : tensor<2xi32>"), a("dense<[1, 2]> : tensor<2xi32>"));
     assert_eq!(a("dense<\"0x01000000\"> : tensor<3xi32>"), a("dense<1> : tensor<3xi32>"));
-    assert!(matches!(k("dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>"), AttrKind::DenseElements { data: DenseData::Splat(_), .. }));
-    assert!(matches!(k("dense<[true, false]> : tensor<2xi1>"), AttrKind::DenseElements { data: DenseData::Elements(_), .. }));
-    assert!(matches!(k("dense<> : tensor<0xi32>"), AttrKind::DenseElements { data: DenseData::Elements(v), .. } if v.is_empty()));
-    assert!(matches!(k("array<i64: 1, -2>"), AttrKind::DenseArray { data: DenseArrayData::Int(v), .. } if v == [1, -2]));
+    assert!(matches!(
+        k("dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>"),
+        AttrKind::DenseElements { data: DenseData::Splat(_), .. }
+    ));
+    assert!(matches!(
+        k("dense<[true, false]> : tensor<2xi1>"),
+        AttrKind::DenseElements { data: DenseData::Elements(_), .. }
+    ));
+    assert!(
+        matches!(k("dense<> : tensor<0xi32>"), AttrKind::DenseElements { data: DenseData::Elements(v), .. } if v.is_empty())
+    );
+    assert!(
+        matches!(k("array<i64: 1, -2>"), AttrKind::DenseArray { data: DenseArrayData::Int(v), .. } if v == [1, -2])
+    );
     assert!(matches!(k("array<i32>"), AttrKind::DenseArray { data: DenseArrayData::Int(v), .. } if v.is_empty()));
-    assert!(matches!(k("array<i1: true, false>"), AttrKind::DenseArray { data: DenseArrayData::Int(v), .. } if v == [1, 0]));
-    assert!(matches!(k("array<f32: 1.0, 0x3F800000>"), AttrKind::DenseArray { data: DenseArrayData::Float(v), .. } if v == [0x3F80_0000, 0x3F80_0000]));
+    assert!(
+        matches!(k("array<i1: true, false>"), AttrKind::DenseArray { data: DenseArrayData::Int(v), .. } if v == [1, 0])
+    );
+    assert!(
+        matches!(k("array<f32: 1.0, 0x3F800000>"), AttrKind::DenseArray { data: DenseArrayData::Float(v), .. } if v == [0x3F80_0000, 0x3F80_0000])
+    );
     match k("@a::@b::@\"q q\"") {
         AttrKind::SymbolRef { root, nested } => {
             assert_eq!(c.ident_str(root), "a");
@@ -371,10 +445,15 @@ fn attributes_parse_into_the_model() {
     assert_eq!(k("#fz.x<1, [2]>"), AttrKind::Opaque { dialect: "fz".into(), body: "x<1, [2]>".into(), pretty: true });
     assert_eq!(
         k("affine_map<(d0,d1)[s0]->(d1,  d0 + s0*2, d0 floordiv 2, 2*d0, d0 + -1, -d0, (d0+1) mod 3)>"),
-        AttrKind::AffineMap("(d0, d1)[s0] -> (d1, d0 + s0 * 2, d0 floordiv 2, d0 * 2, d0 - 1, -d0, (d0 + 1) mod 3)".into())
+        AttrKind::AffineMap(
+            "(d0, d1)[s0] -> (d1, d0 + s0 * 2, d0 floordiv 2, d0 * 2, d0 - 1, -d0, (d0 + 1) mod 3)".into()
+        )
     );
     assert_eq!(k("affine_map<() -> ()>"), AttrKind::AffineMap("() -> ()".into()));
-    assert_eq!(k("affine_set<(d0)[s0]:(d0-s0>=0,d0==0)>"), AttrKind::IntegerSet("(d0)[s0] : (d0 - s0 >= 0, d0 == 0)".into()));
+    assert_eq!(
+        k("affine_set<(d0)[s0]:(d0-s0>=0,d0==0)>"),
+        AttrKind::IntegerSet("(d0)[s0] : (d0 - s0 >= 0, d0 == 0)".into())
+    );
 }
 
 #[test]
@@ -389,10 +468,15 @@ fn locations() {
     assert!(matches!(k("loc(callsite(\"a\" at \"b\":1:2))"), AttrKind::CallSiteLoc { .. }));
     assert_eq!(k("loc(fused[])"), AttrKind::UnknownLoc);
     assert_eq!(a("loc(fused[\"a\"])"), a("loc(\"a\")"));
-    assert!(matches!(k("loc(fused[fused[\"a\", \"b\"], \"c\", unknown])"), AttrKind::FusedLoc { locs, metadata: None } if locs.len() == 3));
+    assert!(
+        matches!(k("loc(fused[fused[\"a\", \"b\"], \"c\", unknown])"), AttrKind::FusedLoc { locs, metadata: None } if locs.len() == 3)
+    );
     assert!(matches!(k("loc(fused<\"m\">[])"), AttrKind::FusedLoc { locs, metadata: Some(_) } if locs.len() == 1));
     // Trailing location aliases may be defined after their use (mlir-opt prints them last).
-    let (ir, m) = parse(&c, "\"fz.a\"() ({\n^bb0(%x: i32 loc(#loc2)):\n  \"fz.t\"() : () -> () loc(#loc1)\n}) : () -> () loc(#loc1)\n#loc1 = loc(\"x.py\":3:4)\n#loc2 = loc(\"y\")\n");
+    let (ir, m) = parse(
+        &c,
+        "\"fz.a\"() ({\n^bb0(%x: i32 loc(#loc2)):\n  \"fz.t\"() : () -> () loc(#loc1)\n}) : () -> () loc(#loc1)\n#loc1 = loc(\"x.py\":3:4)\n#loc2 = loc(\"y\")\n",
+    );
     let op = body_ops(&ir, m)[0];
     assert_eq!(ir.loc(op), c.file_loc("x.py", 3, 4));
     let b = ir.region_blocks(ir.region(op, 0))[0];
@@ -426,7 +510,8 @@ fn nul_bytes_and_unicode_are_tolerated() {
 #[test]
 fn unregistered_op_in_registered_dialect_parses_and_the_verifier_rejects_it() {
     use crate::registry::{DialectDef, Registry};
-    static D: DialectDef = DialectDef { namespace: "arith", summary: "", description: "", ops: &[], materialize_constant: None };
+    static D: DialectDef =
+        DialectDef { namespace: "arith", summary: "", description: "", ops: &[], materialize_constant: None };
     let mut r = Registry::new();
     r.register(&D);
     let c = Context::new(r);
@@ -441,7 +526,10 @@ fn unregistered_op_in_registered_dialect_parses_and_the_verifier_rejects_it() {
     );
     assert_eq!(file_line_col(&c, errors[0].loc).map(|(_, l, col)| (l, col)), Some((1, 1)));
     assert!(errors[0].notes[0].message.starts_with("see current operation: "));
-    assert_eq!(err_in(&c, "\"arith.foo\"() : () -> ()\n%x = \"arith.b\"(%y) : (i32) -> i32\n"), "2:16: use of undeclared SSA value name");
+    assert_eq!(
+        err_in(&c, "\"arith.foo\"() : () -> ()\n%x = \"arith.b\"(%y) : (i32) -> i32\n"),
+        "2:16: use of undeclared SSA value name"
+    );
     assert_eq!(err_in(&c, "arith.foo\n"), "1:1: custom op 'arith.foo' is unknown");
 }
 
@@ -462,9 +550,14 @@ fn nesting_is_capped() {
             let deep_fn = format!("%0 = \"fz.a\"() : () -> {}i32{}", "(() -> ".repeat(3000), ")".repeat(3000));
             let msg = err_in(&c, &deep_fn);
             assert!(msg.contains("nesting too deep"), "{msg}");
-            let deep_dense = format!("\"fz.a\"() {{a = dense<{}1{}> : tensor<i32>}} : () -> ()", "[".repeat(3000), "]".repeat(3000));
+            let deep_dense =
+                format!("\"fz.a\"() {{a = dense<{}1{}> : tensor<i32>}} : () -> ()", "[".repeat(3000), "]".repeat(3000));
             assert!(err_in(&c, &deep_dense).contains("nesting too deep"));
-            let deep_affine = format!("\"fz.a\"() {{a = affine_map<(d0) -> ({}d0{})>}} : () -> ()", "(".repeat(3000), ")".repeat(3000));
+            let deep_affine = format!(
+                "\"fz.a\"() {{a = affine_map<(d0) -> ({}d0{})>}} : () -> ()",
+                "(".repeat(3000),
+                ")".repeat(3000)
+            );
             assert!(err_in(&c, &deep_affine).contains("nesting too deep"));
         })
         .expect("spawn")
@@ -586,7 +679,8 @@ fn split_chunk_lines_are_offset() {
 #[ignore]
 fn bench_200k_generic_ops() {
     let t = "tensor<128x64xbf16>";
-    let mut s = String::from("\"builtin.module\"() ({\n  %s0 = \"fz.src\"() {shape = [128, 64]} : () -> tensor<128x64xbf16>\n");
+    let mut s =
+        String::from("\"builtin.module\"() ({\n  %s0 = \"fz.src\"() {shape = [128, 64]} : () -> tensor<128x64xbf16>\n");
     let mut rng = Rng(7);
     let n: usize = std::env::var("FUSER_BENCH_OPS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
     let runs: usize = std::env::var("FUSER_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
@@ -604,7 +698,12 @@ fn bench_200k_generic_ops() {
     let file = SourceFile::new("bench.mlir", Arc::from(s.as_str()));
     for _ in 0..runs {
         let mut ir = Ir::new();
-        let cpu = || std::fs::read_to_string("/proc/thread-self/schedstat").ok().and_then(|s| s.split(' ').next()?.parse::<u64>().ok()).unwrap_or(0);
+        let cpu = || {
+            std::fs::read_to_string("/proc/thread-self/schedstat")
+                .ok()
+                .and_then(|s| s.split(' ').next()?.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
         let (t0, c0) = (std::time::Instant::now(), cpu());
         parse_source(&c, &mut ir, &file).expect("parses");
         eprintln!("200k ops ({} MB): wall {:?}, cpu {} ms", s.len() >> 20, t0.elapsed(), (cpu() - c0) / 1_000_000);
@@ -651,8 +750,12 @@ fn compat_attribute_canonical_forms() {
     // A lone string is a splat string element.
     assert!(matches!(k("dense<\"ab\"> : tensor<2x!fz.s>"), AttrKind::DenseElements { data: DenseData::Splat(_), .. }));
     // Dense arrays wider than 64 bits keep their values.
-    assert!(matches!(k("array<ui128: 340282366920938463463374607431768211455>"), AttrKind::DenseArray { data: DenseArrayData::WideInt(v), .. } if v[0].to_string_unsigned() == "340282366920938463463374607431768211455"));
-    assert!(matches!(k("array<f80: 0x401396B4380000000000>"), AttrKind::DenseArray { data: DenseArrayData::WideFloat(v), .. } if v == [0x4013_96B4_3800_0000_0000]));
+    assert!(
+        matches!(k("array<ui128: 340282366920938463463374607431768211455>"), AttrKind::DenseArray { data: DenseArrayData::WideInt(v), .. } if v[0].to_string_unsigned() == "340282366920938463463374607431768211455")
+    );
+    assert!(
+        matches!(k("array<f80: 0x401396B4380000000000>"), AttrKind::DenseArray { data: DenseArrayData::WideFloat(v), .. } if v == [0x4013_96B4_3800_0000_0000])
+    );
     // An opaque attribute's trailing type is kept apart from its body; `none` is no type.
     assert!(matches!(k("#x<\"]\"> : f16"), AttrKind::TypedOpaque { body, .. } if &*body == "\"]\""));
     assert!(matches!(k("#x<\"a\"> : none"), AttrKind::Opaque { .. }));

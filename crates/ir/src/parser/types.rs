@@ -10,7 +10,7 @@
 use super::lexer::TokKind;
 use super::{PResult, Parser};
 use crate::attrs::{Attr, AttrKind};
-use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
+use crate::types::{DYNAMIC, FloatKind, Signedness, Type, TypeKind};
 
 /// MLIR's `IntegerType::kMaxWidth`.
 const MAX_INT_WIDTH: u64 = (1 << 24) - 1;
@@ -376,7 +376,9 @@ impl<'a> Parser<'a> {
     fn is_supported_memory_space(&self, a: Attr) -> bool {
         match self.ctx.attr_kind(a) {
             AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_) => true,
-            AttrKind::Opaque { dialect, .. } | AttrKind::TypedOpaque { dialect, .. } => self.ctx.dialect(dialect).is_some(),
+            AttrKind::Opaque { dialect, .. } | AttrKind::TypedOpaque { dialect, .. } => {
+                self.ctx.dialect(dialect).is_some()
+            }
             _ => false,
         }
     }
@@ -390,7 +392,10 @@ impl<'a> Parser<'a> {
                 // Like MLIR's `AffineMap::isIdentity`, symbols do not matter.
                 let identity = identity || super::attrs::affine_map_shape(&without_symbol_list(&text)).1;
                 if dims != rank {
-                    return Err(self.error_at(at, format!("memref layout mismatch between rank and affine map: {rank} != {dims}")));
+                    return Err(self.error_at(
+                        at,
+                        format!("memref layout mismatch between rank and affine map: {rank} != {dims}"),
+                    ));
                 }
                 Ok(if identity { None } else { Some(layout) })
             }

@@ -84,10 +84,7 @@ pub fn ir_dump(
     // MLIR's module-scope printer of a top-level op ends with an empty line, so the dump of
     // the root ends with two empty lines, and that of a nested op (or in local scope) with one.
     let extra = if flags.local_scope { "" } else { "\n" };
-    format!(
-        "// -----// IR Dump {when} {display} ({name}) //----- //\n{}\n{extra}\n",
-        text.trim_end_matches('\n')
-    )
+    format!("// -----// IR Dump {when} {display} ({name}) //----- //\n{}\n{extra}\n", text.trim_end_matches('\n'))
 }
 
 // ----- fingerprints ------------------------------------------------------------------------
@@ -139,10 +136,7 @@ pub struct TimingNode {
 
 impl TimingNode {
     pub fn new(name: impl Into<String>) -> Self {
-        TimingNode {
-            name: name.into(),
-            ..Default::default()
-        }
+        TimingNode { name: name.into(), ..Default::default() }
     }
 
     /// The child with this name, created at the end if absent.
@@ -180,29 +174,13 @@ impl TimingNode {
         let total_user = self.user.max(self.children.iter().map(|c| c.user).sum());
         let rule = format!("==={}===", "-".repeat(73));
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{rule}\n{:>25}... Execution time report ...\n{rule}",
-            ""
-        );
-        let _ = writeln!(
-            out,
-            "  Total Execution Time: {:.4} seconds\n",
-            total_wall.as_secs_f64()
-        );
-        let _ = writeln!(
-            out,
-            "{}  ----Wall Time----  ----Name----",
-            if show_user { "  ----User Time----" } else { "" }
-        );
+        let _ = writeln!(out, "{rule}\n{:>25}... Execution time report ...\n{rule}", "");
+        let _ = writeln!(out, "  Total Execution Time: {:.4} seconds\n", total_wall.as_secs_f64());
+        let _ =
+            writeln!(out, "{}  ----Wall Time----  ----Name----", if show_user { "  ----User Time----" } else { "" });
         let row = |out: &mut String, user: Duration, wall: Duration, depth: usize, name: &str| {
             if show_user {
-                let _ = write!(
-                    out,
-                    "  {:8.4} ({:5.1}%)",
-                    user.as_secs_f64(),
-                    percent(user, total_user)
-                );
+                let _ = write!(out, "  {:8.4} ({:5.1}%)", user.as_secs_f64(), percent(user, total_user));
             }
             let _ = writeln!(
                 out,
@@ -212,32 +190,21 @@ impl TimingNode {
                 "  ".repeat(depth)
             );
         };
-        let mut stack: Vec<(&TimingNode, usize)> =
-            self.children.iter().rev().map(|c| (c, 0)).collect();
+        let mut stack: Vec<(&TimingNode, usize)> = self.children.iter().rev().map(|c| (c, 0)).collect();
         while let Some((node, depth)) = stack.pop() {
             row(&mut out, node.user, node.wall, depth, &node.name);
             stack.extend(node.children.iter().rev().map(|c| (c, depth + 1)));
         }
         let covered_wall: Duration = self.children.iter().map(|c| c.wall).sum();
         let covered_user: Duration = self.children.iter().map(|c| c.user).sum();
-        row(
-            &mut out,
-            total_user.saturating_sub(covered_user),
-            total_wall.saturating_sub(covered_wall),
-            0,
-            "Rest",
-        );
+        row(&mut out, total_user.saturating_sub(covered_user), total_wall.saturating_sub(covered_wall), 0, "Rest");
         row(&mut out, total_user, total_wall, 0, "Total");
         out
     }
 }
 
 fn percent(part: Duration, total: Duration) -> f64 {
-    if total.is_zero() {
-        0.0
-    } else {
-        100.0 * part.as_secs_f64() / total.as_secs_f64()
-    }
+    if total.is_zero() { 0.0 } else { 100.0 * part.as_secs_f64() / total.as_secs_f64() }
 }
 
 // ----- panics ------------------------------------------------------------------------------
@@ -280,9 +247,7 @@ pub fn catch_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     CATCHING.with(|c| c.set(c.get() - 1));
     result.map_err(|payload| {
-        LAST_PANIC
-            .with(|p| p.borrow_mut().take())
-            .unwrap_or_else(|| payload_message(payload.as_ref()))
+        LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| payload_message(payload.as_ref()))
     })
 }
 
@@ -290,12 +255,7 @@ pub fn catch_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 
 /// The reproducer file's text: the IR, then MLIR's `external_resources` trailer naming the
 /// pipeline and the run settings, so `mlir-opt --run-reproducer` style tools can replay it.
-pub fn reproducer_text(
-    ir_text: &str,
-    pipeline: &str,
-    disable_threading: bool,
-    verify_each: bool,
-) -> String {
+pub fn reproducer_text(ir_text: &str, pipeline: &str, disable_threading: bool, verify_each: bool) -> String {
     let escaped = pipeline.replace('\\', "\\\\").replace('"', "\\\"");
     let mut ir_text = ir_text.trim_end_matches('\n').to_string();
     ir_text.push('\n');
@@ -338,10 +298,7 @@ mod tests {
         let text = root.report(false);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], format!("==={}===", "-".repeat(73)));
-        assert_eq!(
-            lines[1],
-            "                         ... Execution time report ..."
-        );
+        assert_eq!(lines[1], "                         ... Execution time report ...");
         assert_eq!(lines[3], "  Total Execution Time: 0.1000 seconds");
         assert_eq!(lines[5], "  ----Wall Time----  ----Name----");
         assert_eq!(lines[6], "    0.0100 ( 10.0%)  Parser");
@@ -349,10 +306,7 @@ mod tests {
         assert_eq!(lines[8], "    0.0200 ( 20.0%)    CSE");
         assert_eq!(lines[9], "    0.0400 ( 40.0%)  Rest");
         assert_eq!(lines[10], "    0.1000 (100.0%)  Total");
-        assert!(
-            root.report(true)
-                .contains("  ----User Time----  ----Wall Time----  ----Name----")
-        );
+        assert!(root.report(true).contains("  ----User Time----  ----Wall Time----  ----Name----"));
     }
 
     #[test]
@@ -364,12 +318,7 @@ mod tests {
 
     #[test]
     fn reproducer_trailer() {
-        let t = reproducer_text(
-            "module {\n}\n",
-            "builtin.module(cse, func.func(x{a=\"b c\"}))",
-            true,
-            true,
-        );
+        let t = reproducer_text("module {\n}\n", "builtin.module(cse, func.func(x{a=\"b c\"}))", true, true);
         assert_eq!(
             t,
             "module {\n}\n\n{-#\n  external_resources: {\n    mlir_reproducer: {\n      pipeline: \"builtin.module(cse, func.func(x{a=\\\"b c\\\"}))\",\n      disable_threading: true,\n      verify_each: true\n    }\n  }\n#-}\n"

@@ -43,11 +43,7 @@ pub enum Anchor {
 
 impl Anchor {
     pub fn parse(name: &str) -> Anchor {
-        if name == "any" {
-            Anchor::Any
-        } else {
-            Anchor::Op(name.to_string())
-        }
+        if name == "any" { Anchor::Any } else { Anchor::Op(name.to_string()) }
     }
     pub fn name(&self) -> &str {
         match self {
@@ -84,10 +80,7 @@ pub struct OpPassManager {
 impl OpPassManager {
     /// An empty pipeline on `anchor` (an op name, or `any`).
     pub fn new(anchor: &str) -> Self {
-        OpPassManager {
-            anchor: Anchor::parse(anchor),
-            elements: Vec::new(),
-        }
+        OpPassManager { anchor: Anchor::parse(anchor), elements: Vec::new() }
     }
 
     /// Parses `anchor(elements)` (MLIR's textual pipeline).
@@ -96,11 +89,7 @@ impl OpPassManager {
     }
 
     /// Parses `elements` (e.g. `func.func(cse),canonicalize`) and appends them.
-    pub fn add_pipeline_text(
-        &mut self,
-        elements: &str,
-        registry: &PassRegistry,
-    ) -> Result<(), PipelineError> {
+    pub fn add_pipeline_text(&mut self, elements: &str, registry: &PassRegistry) -> Result<(), PipelineError> {
         pipeline::add_pipeline_elements(self, elements, registry)
     }
 
@@ -126,14 +115,12 @@ impl OpPassManager {
 
     /// Appends a pass with explicit option values (used by the pipeline parser).
     pub fn add_pass_with_options(&mut self, pass: Box<dyn Pass>, options: OptionValues) {
-        self.elements
-            .push(PipelineElement::Pass(PassEntry { pass, options }));
+        self.elements.push(PipelineElement::Pass(PassEntry { pass, options }));
     }
 
     /// Appends a nested pipeline anchored on `anchor` and returns it.
     pub fn nest(&mut self, anchor: &str) -> &mut OpPassManager {
-        self.elements
-            .push(PipelineElement::Nested(OpPassManager::new(anchor)));
+        self.elements.push(PipelineElement::Nested(OpPassManager::new(anchor)));
         match self.elements.last_mut() {
             Some(PipelineElement::Nested(pm)) => pm,
             _ => unreachable!("a nested manager was just pushed"),
@@ -214,19 +201,13 @@ pub struct PassManager {
 
 impl PassManager {
     pub fn new(pipeline: OpPassManager) -> Self {
-        PassManager {
-            pipeline,
-            config: PassManagerConfig::default(),
-        }
+        PassManager { pipeline, config: PassManagerConfig::default() }
     }
 
     /// Runs the pipeline on `op`.
     pub fn run(&self, ctx: &Context, ir: &mut Ir, op: OpId) -> RunOutput {
-        let reproducer_input = self
-            .config
-            .crash_reproducer
-            .as_ref()
-            .map(|_| adapters::print_op(ctx, ir, op, &IrPrintFlags::default()));
+        let reproducer_input =
+            self.config.crash_reproducer.as_ref().map(|_| adapters::print_op(ctx, ir, op, &IrPrintFlags::default()));
         let mut exec = Exec::new(ctx, &self.config);
         let start = Instant::now();
         let ok = exec.run_manager(&self.pipeline, ir, op, true).is_ok();
@@ -237,55 +218,27 @@ impl PassManager {
             timing = Some(t);
         }
         let mut log = exec.log;
-        if !ok
-            && let (Some(path), Some(input)) = (&self.config.crash_reproducer, reproducer_input)
-        {
+        if !ok && let (Some(path), Some(input)) = (&self.config.crash_reproducer, reproducer_input) {
             log.push(LogEntry::Diagnostic(self.write_reproducer(ctx, path, &input, &exec.failures)));
         }
-        RunOutput {
-            success: ok,
-            log,
-            timing,
-        }
+        RunOutput { success: ok, log, timing }
     }
 
-    fn write_reproducer(
-        &self,
-        ctx: &Context,
-        path: &str,
-        input: &str,
-        failures: &[Failure],
-    ) -> Diagnostic {
+    fn write_reproducer(&self, ctx: &Context, path: &str, input: &str, failures: &[Failure]) -> Diagnostic {
         let text = instrument::reproducer_text(
             input,
             &pipeline::print_pipeline(&self.pipeline, ", "),
             !self.config.threading,
             self.config.verify_each,
         );
-        let loc = failures
-            .first()
-            .map(|f| f.loc)
-            .unwrap_or_else(|| ctx.unknown_loc());
+        let loc = failures.first().map(|f| f.loc).unwrap_or_else(|| ctx.unknown_loc());
         if let Err(e) = std::fs::write(path, text) {
-            return Diagnostic::error(
-                loc,
-                format!("failed to write the crash reproducer to `{path}`: {e}"),
-            );
+            return Diagnostic::error(loc, format!("failed to write the crash reproducer to `{path}`: {e}"));
         }
-        let list: Vec<String> = failures
-            .iter()
-            .map(|f| format!("`{}` on {}", f.pass, f.op))
-            .collect();
-        Diagnostic::error(
+        let list: Vec<String> = failures.iter().map(|f| format!("`{}` on {}", f.pass, f.op)).collect();
+        Diagnostic::error(loc, "Failures have been detected while processing an MLIR pass pipeline").with_note(
             loc,
-            "Failures have been detected while processing an MLIR pass pipeline",
-        )
-        .with_note(
-            loc,
-            format!(
-                "Pipeline failed while executing [{}]: reproducer generated at `{path}`",
-                list.join(", ")
-            ),
+            format!("Pipeline failed while executing [{}]: reproducer generated at `{path}`", list.join(", ")),
         )
     }
 }
@@ -327,11 +280,7 @@ fn thread_pool() -> &'static rayon::ThreadPool {
                 .stack_size(256 << 20)
                 .thread_name(|i| format!("fuser-pass-{i}"))
                 .build()
-                .unwrap_or_else(|_| {
-                    rayon::ThreadPoolBuilder::new()
-                        .build()
-                        .expect("a default rayon pool")
-                }),
+                .unwrap_or_else(|_| rayon::ThreadPoolBuilder::new().build().expect("a default rayon pool")),
         )
     })
 }
@@ -386,29 +335,15 @@ impl<'a> Exec<'a> {
         if !self.config.print_op_on_diagnostic || !d.is_error() {
             return d;
         }
-        instrument::catch_panic(|| {
-            crate::verifier::with_current_op_note(self.ctx, ir, op, d.clone())
-        })
-        .unwrap_or(d)
+        instrument::catch_panic(|| crate::verifier::with_current_op_note(self.ctx, ir, op, d.clone())).unwrap_or(d)
     }
 
     /// Runs a pipeline on `op` (checking the anchor first when `check_anchor`).
-    fn run_manager(
-        &mut self,
-        pm: &OpPassManager,
-        ir: &mut Ir,
-        op: OpId,
-        check_anchor: bool,
-    ) -> Result<(), Failed> {
+    fn run_manager(&mut self, pm: &OpPassManager, ir: &mut Ir, op: OpId, check_anchor: bool) -> Result<(), Failed> {
         let name = self.op_name(ir, op);
         if check_anchor && !pm.anchor.matches(name) {
-            let d = Diagnostic::error(
-                ir.loc(op),
-                format!(
-                    "can't run '{}' pass manager on '{name}' op",
-                    pm.anchor.name()
-                ),
-            );
+            let d =
+                Diagnostic::error(ir.loc(op), format!("can't run '{}' pass manager on '{name}' op", pm.anchor.name()));
             self.error(d);
             return Err(Failed);
         }
@@ -448,8 +383,7 @@ impl<'a> Exec<'a> {
             self.log.push(LogEntry::Text(text));
         }
         let wants_after = printing.after.matches(info.name);
-        let before_print =
-            (wants_after && printing.after_only_on_change).then(|| instrument::fingerprint(ir, op));
+        let before_print = (wants_after && printing.after_only_on_change).then(|| instrument::fingerprint(ir, op));
 
         let start = Instant::now();
         let result = instrument::catch_panic(|| pass.run(self.ctx, ir, op));
@@ -473,10 +407,7 @@ impl<'a> Exec<'a> {
             Err(panic) => {
                 self.changed = true;
                 self.panicked = true;
-                let msg = format!(
-                    "internal error: pass '{}' ({}) panicked: {panic}",
-                    info.display, info.name
-                );
+                let msg = format!("internal error: pass '{}' ({}) panicked: {panic}", info.display, info.name);
                 self.error(Diagnostic::error(ir.loc(op), msg));
                 self.record_failure(info.display, ir, op);
                 // The IR may be inconsistent after a panic: print nothing more of it.
@@ -493,8 +424,7 @@ impl<'a> Exec<'a> {
         if failed && printing.after_failure {
             self.dump_after_failure(ir, op, info.display, info.name);
         }
-        self.log
-            .extend(pending.into_iter().map(LogEntry::Diagnostic));
+        self.log.extend(pending.into_iter().map(LogEntry::Diagnostic));
         if failed {
             self.record_failure(info.display, ir, op);
             return Err(Failed);
@@ -528,32 +458,22 @@ impl<'a> Exec<'a> {
 
     fn record_failure(&mut self, display: &str, ir: &Ir, op: OpId) {
         let op_desc = instrument::describe_op(self.ctx, ir, op);
-        self.failures.push(Failure {
-            pass: display.to_string(),
-            op: op_desc,
-            loc: ir.loc(op),
-        });
+        self.failures.push(Failure { pass: display.to_string(), op: op_desc, loc: ir.loc(op) });
     }
 
     /// Runs the verifier on `op`, returning its diagnostics on failure.
     fn verify(&self, ir: &Ir, op: OpId) -> Result<(), Vec<Diagnostic>> {
         match instrument::catch_panic(|| adapters::verify_op(self.ctx, ir, op)) {
             Ok(result) => result,
-            Err(panic) => Err(vec![Diagnostic::error(
-                ir.loc(op),
-                format!("internal error: the verifier panicked: {panic}"),
-            )]),
+            Err(panic) => {
+                Err(vec![Diagnostic::error(ir.loc(op), format!("internal error: the verifier panicked: {panic}"))])
+            }
         }
     }
 
     /// The ops directly nested in `op` on which `pm` must run; errors for ops that match a
     /// named anchor but cannot be scheduled.
-    fn nested_targets(
-        &mut self,
-        pm: &OpPassManager,
-        ir: &Ir,
-        op: OpId,
-    ) -> Result<Vec<OpId>, Failed> {
+    fn nested_targets(&mut self, pm: &OpPassManager, ir: &Ir, op: OpId) -> Result<Vec<OpId>, Failed> {
         let mut targets = Vec::new();
         for &r in ir.regions(op) {
             for &b in ir.region_blocks(r) {
@@ -565,9 +485,9 @@ impl<'a> Exec<'a> {
                     let def = self.ctx.op_def(ir.op_name(child));
                     let problem = match def {
                         None => Some("trying to schedule a pass on an unregistered operation"),
-                        Some(d) if !d.has(Traits::ISOLATED_FROM_ABOVE) => Some(
-                            "trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'",
-                        ),
+                        Some(d) if !d.has(Traits::ISOLATED_FROM_ABOVE) => {
+                            Some("trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'")
+                        }
                         Some(_) => None,
                     };
                     match (problem, &pm.anchor) {
@@ -590,14 +510,8 @@ impl<'a> Exec<'a> {
         let timer_name = format!("'{}' Pipeline", pm.anchor.name());
         let outer_timer = std::mem::replace(&mut self.timer, TimingNode::new(timer_name.clone()));
         let start = Instant::now();
-        let parallel = self.config.threading
-            && targets.len() > 1
-            && targets.iter().all(|&t| is_self_contained(ir, t));
-        let result = if parallel {
-            self.run_parallel(pm, ir, &targets)
-        } else {
-            self.run_sequential(pm, ir, &targets)
-        };
+        let parallel = self.config.threading && targets.len() > 1 && targets.iter().all(|&t| is_self_contained(ir, t));
+        let result = if parallel { self.run_parallel(pm, ir, &targets) } else { self.run_sequential(pm, ir, &targets) };
         let mut pipeline_timer = std::mem::replace(&mut self.timer, outer_timer);
         if self.config.timing {
             // Wall time is the real elapsed time; user time sums the workers' times.
@@ -611,24 +525,14 @@ impl<'a> Exec<'a> {
         result
     }
 
-    fn run_sequential(
-        &mut self,
-        pm: &OpPassManager,
-        ir: &mut Ir,
-        targets: &[OpId],
-    ) -> Result<(), Failed> {
+    fn run_sequential(&mut self, pm: &OpPassManager, ir: &mut Ir, targets: &[OpId]) -> Result<(), Failed> {
         for &t in targets {
             self.run_manager(pm, ir, t, false)?;
         }
         Ok(())
     }
 
-    fn run_parallel(
-        &mut self,
-        pm: &OpPassManager,
-        ir: &mut Ir,
-        targets: &[OpId],
-    ) -> Result<(), Failed> {
+    fn run_parallel(&mut self, pm: &OpPassManager, ir: &mut Ir, targets: &[OpId]) -> Result<(), Failed> {
         let (ctx, config) = (self.ctx, self.config);
         let shared: &Ir = ir;
         let results: Vec<WorkerResult> = thread_pool().install(|| {
@@ -672,9 +576,9 @@ fn is_self_contained(ir: &Ir, op: OpId) -> bool {
                 let v = ir.operand(o, i);
                 let inside = match ir.value_def(v) {
                     ValueDef::OpResult { op: def, .. } => ir.is_ancestor(op, def) && def != op,
-                    ValueDef::BlockArg { block, .. } => ir
-                        .block_parent_op(block)
-                        .is_some_and(|p| ir.is_ancestor(op, p)),
+                    ValueDef::BlockArg { block, .. } => {
+                        ir.block_parent_op(block).is_some_and(|p| ir.is_ancestor(op, p))
+                    }
                     ValueDef::Placeholder => false,
                 };
                 if !inside {
@@ -689,20 +593,11 @@ fn is_self_contained(ir: &Ir, op: OpId) -> bool {
 fn detach_copy(ir: &Ir, op: OpId) -> Detached {
     let mut copy = Ir::new();
     let new_op = ir.clone_op_into(op, &mut copy, &mut IrMapping::new());
-    Detached {
-        original: op,
-        ir: copy,
-        op: new_op,
-    }
+    Detached { original: op, ir: copy, op: new_op }
 }
 
 /// Runs `pm` on a detached copy (on a worker thread).
-fn run_detached(
-    ctx: &Context,
-    config: &PassManagerConfig,
-    pm: &OpPassManager,
-    mut d: Detached,
-) -> WorkerResult {
+fn run_detached(ctx: &Context, config: &PassManagerConfig, pm: &OpPassManager, mut d: Detached) -> WorkerResult {
     let mut exec = Exec::new(ctx, config);
     exec.detached = true;
     let before = instrument::fingerprint(&d.ir, d.op);
@@ -720,21 +615,11 @@ fn run_detached(
         }
     };
     let panicked = panicked || exec.panicked;
-    let changed = !panicked
-        && (exec.changed
-            || !d.ir.is_live_op(d.op)
-            || instrument::fingerprint(&d.ir, d.op) != before);
+    let changed =
+        !panicked && (exec.changed || !d.ir.is_live_op(d.op) || instrument::fingerprint(&d.ir, d.op) != before);
     exec.timer.user = elapsed;
     exec.timer.wall = std::time::Duration::ZERO;
-    WorkerResult {
-        detached: d,
-        ok,
-        panicked,
-        changed,
-        log: exec.log,
-        failures: exec.failures,
-        timer: exec.timer,
-    }
+    WorkerResult { detached: d, ok, panicked, changed, log: exec.log, failures: exec.failures, timer: exec.timer }
 }
 
 /// Replaces the original op by the (changed) copy.

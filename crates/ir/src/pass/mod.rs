@@ -17,12 +17,9 @@ pub mod pipeline;
 pub mod registry;
 
 pub use adapters::IrPrintFlags;
-pub use instrument::{
-    IrPrintConfig, PassFilter, TimingNode, catch_panic, panic_is_being_caught, record_panic,
-};
+pub use instrument::{IrPrintConfig, PassFilter, TimingNode, catch_panic, panic_is_being_caught, record_panic};
 pub use manager::{
-    Anchor, LogEntry, OpPassManager, PassEntry, PassManager, PassManagerConfig, PipelineElement,
-    RunOutput,
+    Anchor, LogEntry, OpPassManager, PassEntry, PassManager, PassManagerConfig, PipelineElement, RunOutput,
 };
 pub use options::{EnumCase, OptionDef, OptionType, OptionValue, OptionValues};
 pub use pass::{CreatePassFn, Pass, PassInfo, PassOutcome};

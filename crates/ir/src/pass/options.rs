@@ -65,33 +65,11 @@ pub struct OptionDef {
 }
 
 impl OptionDef {
-    pub const fn new(
-        name: &'static str,
-        ty: OptionType,
-        default: &'static str,
-        description: &'static str,
-    ) -> Self {
-        OptionDef {
-            name,
-            description,
-            ty,
-            list: false,
-            default,
-        }
+    pub const fn new(name: &'static str, ty: OptionType, default: &'static str, description: &'static str) -> Self {
+        OptionDef { name, description, ty, list: false, default }
     }
-    pub const fn list(
-        name: &'static str,
-        ty: OptionType,
-        default: &'static str,
-        description: &'static str,
-    ) -> Self {
-        OptionDef {
-            name,
-            description,
-            ty,
-            list: true,
-            default,
-        }
+    pub const fn list(name: &'static str, ty: OptionType, default: &'static str, description: &'static str) -> Self {
+        OptionDef { name, description, ty, list: true, default }
     }
 }
 
@@ -129,10 +107,7 @@ impl OptionValue {
 
 /// Writes a string value, quoting it when it would not parse back as one value.
 fn write_string(out: &mut String, s: &str, in_list: bool) {
-    let needs_quotes = s
-        .chars()
-        .any(|c| c.is_whitespace() || (in_list && c == ','))
-        || !brackets_balanced(s);
+    let needs_quotes = s.chars().any(|c| c.is_whitespace() || (in_list && c == ',')) || !brackets_balanced(s);
     if !needs_quotes {
         out.push_str(s);
     } else if !s.contains('"') {
@@ -171,10 +146,7 @@ impl OptionValues {
     pub fn defaults(defs: &'static [OptionDef]) -> Result<Self, String> {
         let values = defs
             .iter()
-            .map(|d| {
-                parse_value(d, d.default)
-                    .map_err(|e| format!("bad default of option '{}': {e}", d.name))
-            })
+            .map(|d| parse_value(d, d.default).map_err(|e| format!("bad default of option '{}': {e}", d.name)))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(OptionValues { defs, values })
     }
@@ -210,9 +182,7 @@ impl OptionValues {
 
     /// Sets one option from its textual value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let i = self
-            .index(name)
-            .ok_or_else(|| format!("<Pass-Options-Parser>: no such option {name}"))?;
+        let i = self.index(name).ok_or_else(|| format!("<Pass-Options-Parser>: no such option {name}"))?;
         self.values[i] = parse_value(&self.defs[i], value)?;
         Ok(())
     }
@@ -343,10 +313,7 @@ fn scan_value_end(text: &str, start: usize) -> Result<usize, String> {
             q @ (b'"' | b'\'') => match text[i + 1..].find(q as char) {
                 Some(rel) => i += rel + 1,
                 None => {
-                    return Err(format!(
-                        "unterminated quote in option value '{}'",
-                        &text[start..]
-                    ));
+                    return Err(format!("unterminated quote in option value '{}'", &text[start..]));
                 }
             },
             b'{' | b'(' | b'[' => depth += 1,
@@ -362,11 +329,7 @@ fn scan_value_end(text: &str, start: usize) -> Result<usize, String> {
 /// Removes one pair of matching outer quotes.
 fn unquote(s: &str) -> &str {
     let b = s.as_bytes();
-    if b.len() >= 2 && (b[0] == b'"' || b[0] == b'\'') && b[b.len() - 1] == b[0] {
-        &s[1..s.len() - 1]
-    } else {
-        s
-    }
+    if b.len() >= 2 && (b[0] == b'"' || b[0] == b'\'') && b[b.len() - 1] == b[0] { &s[1..s.len() - 1] } else { s }
 }
 
 /// Splits a list value on commas outside quotes and brackets.
@@ -417,19 +380,15 @@ fn parse_scalar(def: &OptionDef, text: &str) -> Result<OptionValue, String> {
         OptionType::Bool => match text {
             "true" | "TRUE" | "True" | "1" | "" => Ok(OptionValue::Bool(true)),
             "false" | "FALSE" | "False" | "0" => Ok(OptionValue::Bool(false)),
-            _ => Err(format!(
-                "for the --{name} option: '{text}' is invalid value for boolean argument! Try 0 or 1"
-            )),
+            _ => Err(format!("for the --{name} option: '{text}' is invalid value for boolean argument! Try 0 or 1")),
         },
-        OptionType::Int => parse_int(text).map(OptionValue::Int).ok_or_else(|| {
-            format!("for the --{name} option: '{text}' value invalid for long argument!")
-        }),
+        OptionType::Int => parse_int(text)
+            .map(OptionValue::Int)
+            .ok_or_else(|| format!("for the --{name} option: '{text}' value invalid for long argument!")),
         OptionType::String => Ok(OptionValue::String(text.to_string())),
         OptionType::Enum(cases) => match cases.iter().find(|c| c.name == text) {
             Some(c) => Ok(OptionValue::Enum(c.name.to_string())),
-            None => Err(format!(
-                "for the --{name} option: Cannot find option named '{text}'!"
-            )),
+            None => Err(format!("for the --{name} option: Cannot find option named '{text}'!")),
         },
     }
 }
@@ -440,10 +399,7 @@ fn parse_int(text: &str) -> Option<i64> {
         Some(rest) => (true, rest),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
     };
-    let magnitude = if let Some(h) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
+    let magnitude = if let Some(h) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
         i128::from_str_radix(h, 16).ok()?
     } else if let Some(b) = digits.strip_prefix("0b") {
         i128::from_str_radix(b, 2).ok()?
@@ -461,18 +417,9 @@ mod tests {
     use super::*;
 
     const REGION: &[EnumCase] = &[
-        EnumCase {
-            name: "disabled",
-            description: "none",
-        },
-        EnumCase {
-            name: "normal",
-            description: "simple",
-        },
-        EnumCase {
-            name: "aggressive",
-            description: "more",
-        },
+        EnumCase { name: "disabled", description: "none" },
+        EnumCase { name: "normal", description: "simple" },
+        EnumCase { name: "aggressive", description: "more" },
     ];
     static CANON: &[OptionDef] = &[
         OptionDef::new("top-down", OptionType::Bool, "true", ""),
@@ -511,20 +458,12 @@ mod tests {
             text,
             "disable-patterns=a,\"b c\" enable-patterns=x,y label=\"p{q} r\" max-iterations=3 region-simplify=aggressive sizes=1,2 top-down=false"
         );
-        assert_eq!(
-            OptionValues::parse(CANON, &text).unwrap(),
-            v,
-            "canonical form parses back"
-        );
+        assert_eq!(OptionValues::parse(CANON, &text).unwrap(), v, "canonical form parses back");
     }
 
     #[test]
     fn bare_bool_last_wins_lists_append_and_nested_brackets() {
-        let v = OptionValues::parse(
-            CANON,
-            "top-down max-iterations=1 max-iterations=0x10 sizes=4 sizes=5,6",
-        )
-        .unwrap();
+        let v = OptionValues::parse(CANON, "top-down max-iterations=1 max-iterations=0x10 sizes=4 sizes=5,6").unwrap();
         assert!(v.get_bool("top-down"));
         assert_eq!(v.get_int("max-iterations"), 16);
         assert_eq!(v.get_int_list("sizes"), [4, 5, 6]);
@@ -535,26 +474,14 @@ mod tests {
     #[test]
     fn errors_use_llvm_wording() {
         let err = |t: &str| OptionValues::parse(CANON, t).unwrap_err();
-        assert_eq!(
-            err("max-iteration=3"),
-            "<Pass-Options-Parser>: no such option max-iteration"
-        );
-        assert_eq!(
-            err("max-iterations=x"),
-            "for the --max-iterations option: 'x' value invalid for long argument!"
-        );
-        assert_eq!(
-            err("max-iterations"),
-            "for the --max-iterations option: requires a value!"
-        );
+        assert_eq!(err("max-iteration=3"), "<Pass-Options-Parser>: no such option max-iteration");
+        assert_eq!(err("max-iterations=x"), "for the --max-iterations option: 'x' value invalid for long argument!");
+        assert_eq!(err("max-iterations"), "for the --max-iterations option: requires a value!");
         assert_eq!(
             err("top-down=3"),
             "for the --top-down option: '3' is invalid value for boolean argument! Try 0 or 1"
         );
-        assert_eq!(
-            err("region-simplify=foo"),
-            "for the --region-simplify option: Cannot find option named 'foo'!"
-        );
+        assert_eq!(err("region-simplify=foo"), "for the --region-simplify option: Cannot find option named 'foo'!");
         assert_eq!(
             err("max-iterations=3,top-down=false"),
             "for the --max-iterations option: '3,top-down=false' value invalid for long argument!"

@@ -46,10 +46,7 @@ impl PassInfo {
 
 impl std::fmt::Debug for PassInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PassInfo")
-            .field("name", &self.name)
-            .field("anchor", &self.anchor)
-            .finish()
+        f.debug_struct("PassInfo").field("name", &self.name).field("anchor", &self.anchor).finish()
     }
 }
 
@@ -66,22 +63,13 @@ pub struct PassOutcome {
 
 impl PassOutcome {
     pub fn changed() -> Self {
-        PassOutcome {
-            changed: true,
-            diagnostics: Vec::new(),
-        }
+        PassOutcome { changed: true, diagnostics: Vec::new() }
     }
     pub fn unchanged() -> Self {
-        PassOutcome {
-            changed: false,
-            diagnostics: Vec::new(),
-        }
+        PassOutcome { changed: false, diagnostics: Vec::new() }
     }
     pub fn from_changed(changed: bool) -> Self {
-        PassOutcome {
-            changed,
-            diagnostics: Vec::new(),
-        }
+        PassOutcome { changed, diagnostics: Vec::new() }
     }
     /// Adds a diagnostic (a warning or remark; an error fails the pass).
     pub fn with_diagnostic(mut self, d: Diagnostic) -> Self {
@@ -97,9 +85,8 @@ pub trait Pass: Send + Sync {
     /// The option values this pass was created with (for `--dump-pass-pipeline`). The default
     /// reports the declared defaults; a pass with options should return its own.
     fn options(&self) -> OptionValues {
-        OptionValues::defaults(self.info().options).unwrap_or_else(|_| {
-            OptionValues::defaults(&[]).expect("an empty option list always has defaults")
-        })
+        OptionValues::defaults(self.info().options)
+            .unwrap_or_else(|_| OptionValues::defaults(&[]).expect("an empty option list always has defaults"))
     }
 
     /// Runs on `op` (whose name matches the pass's anchor, if it has one).

@@ -26,22 +26,14 @@ pub const MAX_PIPELINE_NESTING: usize = 512;
 pub enum PipelineError {
     /// A structural or naming error at a byte offset of `source` (the text inside the outer
     /// anchor, which is what MLIR shows).
-    Located {
-        source: String,
-        offset: usize,
-        message: String,
-    },
+    Located { source: String, offset: usize, message: String },
     /// An error without a position (missing anchor, bad options).
     Plain(String),
 }
 
 impl PipelineError {
     fn at(source: &str, offset: usize, message: impl Into<String>) -> Self {
-        PipelineError::Located {
-            source: source.to_string(),
-            offset,
-            message: message.into(),
-        }
+        PipelineError::Located { source: source.to_string(), offset, message: message.into() }
     }
 }
 
@@ -50,23 +42,13 @@ impl fmt::Display for PipelineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PipelineError::Plain(m) => f.write_str(m),
-            PipelineError::Located {
-                source,
-                offset,
-                message,
-            } => {
+            PipelineError::Located { source, offset, message } => {
                 let offset = (*offset).min(source.len());
                 let line_start = source[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
                 let line_no = source[..offset].matches('\n').count() + 1;
-                let line_end = source[offset..]
-                    .find('\n')
-                    .map(|i| offset + i)
-                    .unwrap_or(source.len());
+                let line_end = source[offset..].find('\n').map(|i| offset + i).unwrap_or(source.len());
                 let col = source[line_start..offset].chars().count() + 1;
-                writeln!(
-                    f,
-                    "MLIR Textual PassPipeline Parser:{line_no}:{col}: error: {message}"
-                )?;
+                writeln!(f, "MLIR Textual PassPipeline Parser:{line_no}:{col}: error: {message}")?;
                 writeln!(f, "{}", &source[line_start..line_end])?;
                 writeln!(f, "{}^", " ".repeat(col - 1))
             }
@@ -86,13 +68,11 @@ struct RawElement<'s> {
 }
 
 /// The message MLIR gives when the text is not `anchor(...)`.
-const NOT_WRAPPED: &str = "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'";
+const NOT_WRAPPED: &str =
+    "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'";
 
 /// Parses a full pipeline `anchor(elements)` into a manager anchored on `anchor`.
-pub fn parse_pass_pipeline(
-    text: &str,
-    registry: &PassRegistry,
-) -> Result<OpPassManager, PipelineError> {
+pub fn parse_pass_pipeline(text: &str, registry: &PassRegistry) -> Result<OpPassManager, PipelineError> {
     let text = text.trim();
     let (anchor, inner) = match (text.find('('), text.ends_with(')')) {
         (Some(open), true) => (text[..open].trim(), &text[open + 1..text.len() - 1]),
@@ -108,19 +88,11 @@ pub fn parse_pass_pipeline(
 
 /// Parses `elements` (the text inside an anchor, e.g. `func.func(cse),canonicalize`) and
 /// appends them to `pm`. An empty or all-blank text adds nothing.
-pub fn add_pipeline_elements(
-    pm: &mut OpPassManager,
-    text: &str,
-    registry: &PassRegistry,
-) -> Result<(), PipelineError> {
+pub fn add_pipeline_elements(pm: &mut OpPassManager, text: &str, registry: &PassRegistry) -> Result<(), PipelineError> {
     if text.trim().is_empty() {
         return Ok(());
     }
-    let mut parser = StructureParser {
-        src: text,
-        pos: 0,
-        depth: 0,
-    };
+    let mut parser = StructureParser { src: text, pos: 0, depth: 0 };
     let elements = parser.parse_list(None)?;
     resolve_elements(pm, &elements, text, registry)
 }
@@ -175,11 +147,7 @@ impl<'s> StructureParser<'s> {
                     None => return Ok(out),
                 },
                 Some(_) => {
-                    return Err(PipelineError::at(
-                        self.src,
-                        self.pos,
-                        "expected ',' after parsing pipeline",
-                    ));
+                    return Err(PipelineError::at(self.src, self.pos, "expected ',' after parsing pipeline"));
                 }
             }
         }
@@ -196,23 +164,14 @@ impl<'s> StructureParser<'s> {
         }
         let name = self.src[name_offset..self.pos].trim();
         self.skip_ws();
-        let mut element = RawElement {
-            name,
-            name_offset,
-            options: None,
-            nested: None,
-        };
+        let mut element = RawElement { name, name_offset, options: None, nested: None };
         match self.peek() {
             Some(b'{') => element.options = Some(self.parse_options_block()?),
             Some(b'(') => {
                 self.pos += 1;
                 self.depth += 1;
                 if self.depth > MAX_PIPELINE_NESTING {
-                    return Err(PipelineError::at(
-                        self.src,
-                        self.pos,
-                        "pipeline nesting is too deep",
-                    ));
+                    return Err(PipelineError::at(self.src, self.pos, "pipeline nesting is too deep"));
                 }
                 let open = self.pos;
                 element.nested = Some(self.parse_list(Some(open))?);
@@ -248,11 +207,7 @@ impl<'s> StructureParser<'s> {
             }
             i += 1;
         }
-        Err(PipelineError::at(
-            self.src,
-            open,
-            "missing closing '}' while processing pass options",
-        ))
+        Err(PipelineError::at(self.src, open, "missing closing '}' while processing pass options"))
     }
 }
 
@@ -271,11 +226,7 @@ fn resolve_elements(
     Ok(())
 }
 
-fn check_names(
-    elements: &[RawElement<'_>],
-    source: &str,
-    registry: &PassRegistry,
-) -> Result<(), PipelineError> {
+fn check_names(elements: &[RawElement<'_>], source: &str, registry: &PassRegistry) -> Result<(), PipelineError> {
     for e in elements {
         match &e.nested {
             Some(inner) if !e.name.is_empty() => check_names(inner, source, registry)?,
@@ -284,10 +235,7 @@ fn check_names(
                 return Err(PipelineError::at(
                     source,
                     e.name_offset,
-                    format!(
-                        "'{}' does not refer to a registered pass or pass pipeline",
-                        e.name
-                    ),
+                    format!("'{}' does not refer to a registered pass or pass pipeline", e.name),
                 ));
             }
         }
@@ -306,19 +254,15 @@ fn add_element(
         // LLVM's option parser ends its "no such option" message with a newline of its own,
         // which shows as an empty line before the "failed to add" line.
         let sep = if msg.starts_with("<Pass-Options-Parser>") { "\n\n" } else { "\n" };
-        PipelineError::Plain(format!(
-            "{msg}{sep}failed to add `{}` with options `{options_text}`",
-            e.name
-        ))
+        PipelineError::Plain(format!("{msg}{sep}failed to add `{}` with options `{options_text}`", e.name))
     };
     if let Some(inner) = &e.nested {
         let nested = pm.nest(e.name);
         for element in inner {
             add_element(nested, element, source, registry).map_err(|err| match err {
-                PipelineError::Plain(m) => PipelineError::Plain(format!(
-                    "{m}\nfailed to add `{}` with options `` to inner pipeline",
-                    e.name
-                )),
+                PipelineError::Plain(m) => {
+                    PipelineError::Plain(format!("{m}\nfailed to add `{}` with options `` to inner pipeline", e.name))
+                }
                 located => located,
             })?;
         }
@@ -345,10 +289,7 @@ fn add_element(
     Err(PipelineError::at(
         source,
         e.name_offset,
-        format!(
-            "'{}' does not refer to a registered pass or pass pipeline",
-            e.name
-        ),
+        format!("'{}' does not refer to a registered pass or pass pipeline", e.name),
     ))
 }
 

@@ -11,8 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Builds a named pipeline into `pm` (the manager the pipeline name appeared in).
-pub type BuildPipelineFn =
-    fn(&OptionValues, &PassRegistry, &mut OpPassManager) -> Result<(), String>;
+pub type BuildPipelineFn = fn(&OptionValues, &PassRegistry, &mut OpPassManager) -> Result<(), String>;
 
 /// A named pipeline (`tp-default`), declared as a `static`.
 pub struct PipelineInfo {
@@ -55,15 +54,9 @@ impl PassRegistry {
             .passes
             .get(name)
             .map(|p| *p as *const PassInfo as *const ())
-            .or_else(|| {
-                self.pipelines
-                    .get(name)
-                    .map(|p| *p as *const PipelineInfo as *const ())
-            });
+            .or_else(|| self.pipelines.get(name).map(|p| *p as *const PipelineInfo as *const ()));
         match existing {
-            Some(e) if e != entry => Err(format!(
-                "a pass or pipeline named '{name}' is already registered"
-            )),
+            Some(e) if e != entry => Err(format!("a pass or pipeline named '{name}' is already registered")),
             _ => Ok(()),
         }
     }
@@ -112,23 +105,12 @@ const HELP_COLUMN: usize = 57;
 
 /// `  --name   -   summary` then one line per option and per enum case.
 fn write_entry(out: &mut String, indent: &str, name: &str, summary: &str, options: &[OptionDef]) {
-    write_help_line(
-        out,
-        &format!("{indent}  --{name}"),
-        &format!("-   {summary}"),
-    );
+    write_help_line(out, &format!("{indent}  --{name}"), &format!("-   {summary}"));
     let mut sorted: Vec<&OptionDef> = options.iter().collect();
     sorted.sort_by_key(|o| o.name);
     for o in sorted {
-        let placeholder =
-            o.ty.help_placeholder()
-                .map(|p| format!("={p}"))
-                .unwrap_or_default();
-        let default = if o.default.is_empty() {
-            String::new()
-        } else {
-            format!(" (default: {})", o.default)
-        };
+        let placeholder = o.ty.help_placeholder().map(|p| format!("={p}")).unwrap_or_default();
+        let default = if o.default.is_empty() { String::new() } else { format!(" (default: {})", o.default) };
         write_help_line(
             out,
             &format!("{indent}    --{}{placeholder}", o.name),
@@ -136,11 +118,7 @@ fn write_entry(out: &mut String, indent: &str, name: &str, summary: &str, option
         );
         if let OptionType::Enum(cases) = o.ty {
             for c in cases {
-                write_help_line(
-                    out,
-                    &format!("{indent}      ={}", c.name),
-                    &format!("-   {}", c.description),
-                );
+                write_help_line(out, &format!("{indent}      ={}", c.name), &format!("-   {}", c.description));
             }
         }
     }
@@ -166,12 +144,7 @@ mod tests {
             Ok(PassOutcome::unchanged())
         }
     }
-    static NOP_OPTS: &[OptionDef] = &[OptionDef::new(
-        "level",
-        OptionType::Int,
-        "2",
-        "How hard to try",
-    )];
+    static NOP_OPTS: &[OptionDef] = &[OptionDef::new("level", OptionType::Int, "2", "How hard to try")];
     static NOP: PassInfo = PassInfo {
         name: "nop",
         display: "Nop",
@@ -181,11 +154,7 @@ mod tests {
         options: NOP_OPTS,
         create: |_| Ok(Box::new(Nop)),
     };
-    static NOP2: PassInfo = PassInfo {
-        name: "nop",
-        display: "Nop2",
-        ..NOP
-    };
+    static NOP2: PassInfo = PassInfo { name: "nop", display: "Nop2", ..NOP };
 
     #[test]
     fn register_lookup_and_listing() {

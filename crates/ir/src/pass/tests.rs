@@ -9,35 +9,15 @@ use crate::{Attr, Context};
 
 // ----- test ops ----------------------------------------------------------------------------
 
-static MODULE: OpDef = OpDef::new(
-    "builtin.module",
-    Traits::ISOLATED_FROM_ABOVE
-        .union(Traits::SYMBOL_TABLE)
-        .union(Traits::NO_TERMINATOR),
-);
-static FUNC: OpDef = OpDef::new(
-    "func.func",
-    Traits::ISOLATED_FROM_ABOVE.union(Traits::SYMBOL),
-);
+static MODULE: OpDef =
+    OpDef::new("builtin.module", Traits::ISOLATED_FROM_ABOVE.union(Traits::SYMBOL_TABLE).union(Traits::NO_TERMINATOR));
+static FUNC: OpDef = OpDef::new("func.func", Traits::ISOLATED_FROM_ABOVE.union(Traits::SYMBOL));
 static PLAIN: OpDef = OpDef::new("test.plain", Traits::NONE);
-static ISOLATED: OpDef = OpDef::new(
-    "test.isolated",
-    Traits::ISOLATED_FROM_ABOVE.union(Traits::NO_TERMINATOR),
-);
-static BUILTIN: DialectDef = DialectDef {
-    namespace: "builtin",
-    summary: "",
-    description: "",
-    ops: &[&MODULE],
-    materialize_constant: None,
-};
-static FUNC_D: DialectDef = DialectDef {
-    namespace: "func",
-    summary: "",
-    description: "",
-    ops: &[&FUNC],
-    materialize_constant: None,
-};
+static ISOLATED: OpDef = OpDef::new("test.isolated", Traits::ISOLATED_FROM_ABOVE.union(Traits::NO_TERMINATOR));
+static BUILTIN: DialectDef =
+    DialectDef { namespace: "builtin", summary: "", description: "", ops: &[&MODULE], materialize_constant: None };
+static FUNC_D: DialectDef =
+    DialectDef { namespace: "func", summary: "", description: "", ops: &[&FUNC], materialize_constant: None };
 static TEST_D: DialectDef = DialectDef {
     namespace: "test",
     summary: "",
@@ -56,13 +36,7 @@ fn context() -> Context {
     ctx
 }
 
-fn state(
-    ctx: &Context,
-    name: &str,
-    operands: Vec<crate::Value>,
-    results: usize,
-    attrs: Attr,
-) -> OperationState {
+fn state(ctx: &Context, name: &str, operands: Vec<crate::Value>, results: usize, attrs: Attr) -> OperationState {
     OperationState {
         name: ctx.op_name(name),
         operands,
@@ -133,24 +107,13 @@ fn describe(ctx: &Context, ir: &Ir, root: OpId) -> String {
             .operands(o)
             .iter()
             .map(|&v| match ir.defining_op(v) {
-                Some(d) => format!(
-                    "op{}",
-                    ops.iter().position(|&x| x == d).map_or(-1, |i| i as i64)
-                ),
+                Some(d) => format!("op{}", ops.iter().position(|&x| x == d).map_or(-1, |i| i as i64)),
                 None => "arg".to_string(),
             })
             .collect();
-        let attrs: Vec<String> = ctx
-            .dict_entries(ir.attrs(o))
-            .iter()
-            .map(|(k, v)| format!("{}={v:?}", ctx.ident_str(*k)))
-            .collect();
-        out += &format!(
-            "{} {{{}}} ({})\n",
-            ctx.op_name_str(ir.op_name(o)),
-            attrs.join(","),
-            operands.join(",")
-        );
+        let attrs: Vec<String> =
+            ctx.dict_entries(ir.attrs(o)).iter().map(|(k, v)| format!("{}={v:?}", ctx.ident_str(*k))).collect();
+        out += &format!("{} {{{}}} ({})\n", ctx.op_name_str(ir.op_name(o)), attrs.join(","), operands.join(","));
     }
     out
 }
@@ -177,12 +140,7 @@ macro_rules! test_pass {
                 self.0.clone()
             }
             #[allow(unused_variables)]
-            fn run(
-                &self,
-                $ctx: &Context,
-                $ir: &mut Ir,
-                $op: OpId,
-            ) -> Result<PassOutcome, Diagnostic> {
+            fn run(&self, $ctx: &Context, $ir: &mut Ir, $op: OpId) -> Result<PassOutcome, Diagnostic> {
                 let _ = &self.0;
                 $body
             }
@@ -190,122 +148,52 @@ macro_rules! test_pass {
     };
 }
 
-static REGION_CASES: &[EnumCase] = &[
-    EnumCase {
-        name: "disabled",
-        description: "Off",
-    },
-    EnumCase {
-        name: "normal",
-        description: "Simple",
-    },
-];
+static REGION_CASES: &[EnumCase] =
+    &[EnumCase { name: "disabled", description: "Off" }, EnumCase { name: "normal", description: "Simple" }];
 static CANON_OPTS: &[OptionDef] = &[
     OptionDef::new("top-down", OptionType::Bool, "true", "Top down"),
     OptionDef::new("max-iterations", OptionType::Int, "10", "Max iterations"),
     OptionDef::new("max-num-rewrites", OptionType::Int, "-1", "Max rewrites"),
-    OptionDef::new(
-        "region-simplify",
-        OptionType::Enum(REGION_CASES),
-        "normal",
-        "Region simplification",
-    ),
-    OptionDef::new(
-        "test-convergence",
-        OptionType::Bool,
-        "false",
-        "Test convergence",
-    ),
+    OptionDef::new("region-simplify", OptionType::Enum(REGION_CASES), "normal", "Region simplification"),
+    OptionDef::new("test-convergence", OptionType::Bool, "false", "Test convergence"),
     OptionDef::list("disable-patterns", OptionType::String, "", "Disabled"),
     OptionDef::list("enable-patterns", OptionType::String, "", "Enabled"),
 ];
 
-test_pass!(Noop, NOOP, "cse", "CSE", None, &[], |ctx, ir, op| {
+test_pass!(Noop, NOOP, "cse", "CSE", None, &[], |ctx, ir, op| { Ok(PassOutcome::unchanged()) });
+test_pass!(Canon, CANON, "canonicalize", "Canonicalizer", None, CANON_OPTS, |ctx, ir, op| {
     Ok(PassOutcome::unchanged())
 });
-test_pass!(
-    Canon,
-    CANON,
-    "canonicalize",
-    "Canonicalizer",
-    None,
-    CANON_OPTS,
-    |ctx, ir, op| { Ok(PassOutcome::unchanged()) }
-);
-test_pass!(
-    EraseDead,
-    ERASE_DEAD,
-    "test-erase-dead",
-    "TestEraseDead",
-    None,
-    &[],
-    |ctx, ir, op| {
-        let dead: Vec<OpId> = ir
-            .nested_ops(op)
-            .into_iter()
-            .filter(|&o| ctx.op_name_str(ir.op_name(o)) == "x.dead")
-            .collect();
-        for &d in &dead {
-            ir.erase_op(d);
-        }
-        let marked = ctx.dict_set(ir.attrs(op), "visited", Some(ctx.unit_attr()));
-        ir.set_attrs(op, marked);
-        Ok(PassOutcome::changed())
+test_pass!(EraseDead, ERASE_DEAD, "test-erase-dead", "TestEraseDead", None, &[], |ctx, ir, op| {
+    let dead: Vec<OpId> =
+        ir.nested_ops(op).into_iter().filter(|&o| ctx.op_name_str(ir.op_name(o)) == "x.dead").collect();
+    for &d in &dead {
+        ir.erase_op(d);
     }
-);
-test_pass!(
-    Panics,
-    PANICS,
-    "test-panic",
-    "TestPanic",
-    None,
-    &[],
-    |ctx, ir, op| {
-        if ctx
-            .dict_get(ir.attrs(op), "sym_name")
-            .and_then(|a| ctx.attr_str(a))
-            == Some("f1")
-        {
-            panic!("deliberate failure in f1");
-        }
-        Ok(PassOutcome::unchanged())
+    let marked = ctx.dict_set(ir.attrs(op), "visited", Some(ctx.unit_attr()));
+    ir.set_attrs(op, marked);
+    Ok(PassOutcome::changed())
+});
+test_pass!(Panics, PANICS, "test-panic", "TestPanic", None, &[], |ctx, ir, op| {
+    if ctx.dict_get(ir.attrs(op), "sym_name").and_then(|a| ctx.attr_str(a)) == Some("f1") {
+        panic!("deliberate failure in f1");
     }
-);
-test_pass!(
-    Fails,
-    FAILS,
-    "test-fail",
-    "TestFail",
-    None,
-    &[],
-    |ctx, ir, op| { Err(Diagnostic::error(ir.loc(op), "test-fail always fails")) }
-);
-test_pass!(
-    OnFunc,
-    ON_FUNC,
-    "test-func-only",
-    "TestFuncOnly",
-    Some("func.func"),
-    &[],
-    |ctx, ir, op| { Ok(PassOutcome::unchanged()) }
-);
+    Ok(PassOutcome::unchanged())
+});
+test_pass!(Fails, FAILS, "test-fail", "TestFail", None, &[], |ctx, ir, op| {
+    Err(Diagnostic::error(ir.loc(op), "test-fail always fails"))
+});
+test_pass!(OnFunc, ON_FUNC, "test-func-only", "TestFuncOnly", Some("func.func"), &[], |ctx, ir, op| {
+    Ok(PassOutcome::unchanged())
+});
 
 static PIPE: PipelineInfo = PipelineInfo {
     name: "test-pipe",
     summary: "A named pipeline",
     description: "",
-    options: &[OptionDef::new(
-        "erase",
-        OptionType::Bool,
-        "false",
-        "Erase dead ops",
-    )],
+    options: &[OptionDef::new("erase", OptionType::Bool, "false", "Erase dead ops")],
     build: |o, reg, pm| {
-        let text = if o.get_bool("erase") {
-            "func.func(test-erase-dead),cse"
-        } else {
-            "cse"
-        };
+        let text = if o.get_bool("erase") { "func.func(test-erase-dead),cse" } else { "cse" };
         pm.add_pipeline_text(text, reg).map_err(|e| e.to_string())
     },
 };
@@ -340,37 +228,24 @@ fn canonical_dump_matches_mlir() {
         "builtin.module(func.func(cse,canonicalize{  max-iterations=3 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true}),cse)"
     );
     assert_eq!(pm.len(), 2);
-    assert_eq!(
-        parse(&pm.to_pipeline_string())
-            .unwrap()
-            .to_pipeline_string(),
-        pm.to_pipeline_string()
-    );
+    assert_eq!(parse(&pm.to_pipeline_string()).unwrap().to_pipeline_string(), pm.to_pipeline_string());
 }
 
 #[test]
 fn whitespace_any_anchor_nesting_and_empty() {
-    let pm =
-        parse(" builtin.module( cse , func.func (canonicalize {top-down=false}) , any(any(cse)) )")
-            .unwrap();
+    let pm = parse(" builtin.module( cse , func.func (canonicalize {top-down=false}) , any(any(cse)) )").unwrap();
     assert_eq!(
         pm.to_pipeline_string(),
         "builtin.module(cse,func.func(canonicalize{  max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=false}),any(any(cse)))"
     );
-    assert_eq!(
-        parse("builtin.module()").unwrap().to_pipeline_string(),
-        "builtin.module()"
-    );
+    assert_eq!(parse("builtin.module()").unwrap().to_pipeline_string(), "builtin.module()");
     assert_eq!(parse("any(cse)").unwrap().anchor(), &Anchor::Any);
 }
 
 #[test]
 fn named_pipeline_expands_with_options() {
     let pm = parse("builtin.module(test-pipe{erase=true},test-pipe)").unwrap();
-    assert_eq!(
-        pm.to_pipeline_string(),
-        "builtin.module(func.func(test-erase-dead),cse,cse)"
-    );
+    assert_eq!(pm.to_pipeline_string(), "builtin.module(func.func(test-erase-dead),cse,cse)");
 }
 
 #[test]
@@ -385,20 +260,17 @@ fn located_errors_like_mlir() {
     assert!(parse_err("builtin.module(func.func(cse)").starts_with(
         "MLIR Textual PassPipeline Parser:1:11: error: encountered unbalanced parentheses while parsing pipeline"
     ));
-    assert!(parse_err("builtin.module(cse{a=1)").starts_with(
-        "MLIR Textual PassPipeline Parser:1:4: error: missing closing '}' while processing pass options"
-    ));
+    assert!(
+        parse_err("builtin.module(cse{a=1)").starts_with(
+            "MLIR Textual PassPipeline Parser:1:4: error: missing closing '}' while processing pass options"
+        )
+    );
     assert!(parse_err("builtin.module(cse,)").starts_with(
         "MLIR Textual PassPipeline Parser:1:5: error: '' does not refer to a registered pass or pass pipeline"
     ));
     assert!(parse_err("builtin.module(func.func())").contains(":1:11: error: '' does not refer"));
-    assert!(
-        parse_err("builtin.module(cse canonicalize)")
-            .contains(":1:1: error: 'cse canonicalize' does not")
-    );
-    assert!(
-        parse_err("builtin.module(func.func(cse,fuse-all))").contains(":1:15: error: 'fuse-all'")
-    );
+    assert!(parse_err("builtin.module(cse canonicalize)").contains(":1:1: error: 'cse canonicalize' does not"));
+    assert!(parse_err("builtin.module(func.func(cse,fuse-all))").contains(":1:15: error: 'fuse-all'"));
     for bad in ["cse", "", "builtin.module(cse)x", "(cse)"] {
         assert_eq!(
             parse_err(bad),
@@ -432,11 +304,10 @@ fn run(text: &str, threading: bool, n: usize) -> (Context, Ir, OpId, RunOutput) 
     pm.config.threading = threading;
     pm.config.print_op_on_diagnostic = false;
     let out = pm.run(&ctx, &mut ir, m);
-    if let Some(d) = out.diagnostics().find(|d| {
-        !d.message.contains("test-")
-            && !d.message.contains("schedule")
-            && !d.message.contains("can't run")
-    }) {
+    if let Some(d) = out
+        .diagnostics()
+        .find(|d| !d.message.contains("test-") && !d.message.contains("schedule") && !d.message.contains("can't run"))
+    {
         panic!("unexpected diagnostic: {d:?}");
     }
     (ctx, ir, m, out)
@@ -447,29 +318,18 @@ fn nested_pipeline_runs_on_direct_children_only() {
     let (ctx, ir, m, out) = run("builtin.module(func.func(test-erase-dead))", false, 3);
     assert!(out.success);
     let text = describe(&ctx, &ir, m);
-    assert_eq!(
-        text.matches("x.dead").count(),
-        1,
-        "only the isolated op keeps its dead op:\n{text}"
-    );
+    assert_eq!(text.matches("x.dead").count(), 1, "only the isolated op keeps its dead op:\n{text}");
     assert_eq!(text.matches("visited").count(), 3);
 }
 
 #[test]
 fn parallel_and_sequential_give_identical_ir() {
-    for pipeline in [
-        "builtin.module(func.func(test-erase-dead,cse))",
-        "builtin.module(any(test-erase-dead))",
-    ] {
+    for pipeline in ["builtin.module(func.func(test-erase-dead,cse))", "builtin.module(any(test-erase-dead))"] {
         let (ctx, ir_seq, m_seq, out_seq) = run(pipeline, false, 8);
         let (ctx2, ir_par, m_par, out_par) = run(pipeline, true, 8);
         assert!(out_seq.success && out_par.success);
         // Same registry and insertion order: uniqued numbers agree across the two contexts.
-        assert_eq!(
-            describe(&ctx, &ir_seq, m_seq),
-            describe(&ctx2, &ir_par, m_par),
-            "{pipeline}"
-        );
+        assert_eq!(describe(&ctx, &ir_seq, m_seq), describe(&ctx2, &ir_par, m_par), "{pipeline}");
         assert_eq!(ir_seq.num_ops(), ir_par.num_ops());
     }
 }
@@ -483,20 +343,14 @@ fn any_skips_non_isolated_and_named_anchor_rejects() {
     let (_, _, _, out) = run("builtin.module(test.plain(cse))", true, 1);
     assert!(!out.success);
     let msg = &out.diagnostics().next().unwrap().message;
-    assert_eq!(
-        msg,
-        "'test.plain' op trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'"
-    );
+    assert_eq!(msg, "'test.plain' op trying to schedule a pass on an operation not marked as 'IsolatedFromAbove'");
     let (_, _, _, out) = run("builtin.module(x.ret(cse))", true, 1);
     assert_eq!(
         out.diagnostics().next().unwrap().message,
         "'x.ret' op trying to schedule a pass on an unregistered operation"
     );
     let (_, _, _, out) = run("func.func(cse)", true, 1);
-    assert_eq!(
-        out.diagnostics().next().unwrap().message,
-        "can't run 'func.func' pass manager on 'builtin.module' op"
-    );
+    assert_eq!(out.diagnostics().next().unwrap().message, "can't run 'func.func' pass manager on 'builtin.module' op");
 }
 
 #[test]
@@ -506,9 +360,9 @@ fn panic_becomes_diagnostic_in_both_modes() {
         assert!(!out.success);
         let msgs: Vec<&str> = out.diagnostics().map(|d| d.message.as_str()).collect();
         assert_eq!(msgs.len(), 1, "{msgs:?}");
-        assert!(msgs[0].starts_with(
-            "internal error: pass 'TestPanic' (test-panic) panicked: deliberate failure in f1"
-        ));
+        assert!(
+            msgs[0].starts_with("internal error: pass 'TestPanic' (test-panic) panicked: deliberate failure in f1")
+        );
     }
 }
 
@@ -526,12 +380,8 @@ fn ir_printing_headers_and_change_filter() {
     let ctx = context();
     let mut ir = Ir::new();
     let m = module(&ctx, &mut ir, 2);
-    let mut pm =
-        PassManager::new(parse("builtin.module(func.func(cse,test-erase-dead),cse)").unwrap());
-    pm.config
-        .ir_printing
-        .before
-        .add_names(["test-erase-dead".to_string()]);
+    let mut pm = PassManager::new(parse("builtin.module(func.func(cse,test-erase-dead),cse)").unwrap());
+    pm.config.ir_printing.before.add_names(["test-erase-dead".to_string()]);
     pm.config.ir_printing.after = PassFilter::All;
     pm.config.ir_printing.after_only_on_change = true;
     let out = pm.run(&ctx, &mut ir, m);
@@ -556,10 +406,7 @@ fn ir_printing_headers_and_change_filter() {
         LogEntry::Text(t) => t.clone(),
         _ => unreachable!(),
     };
-    assert!(
-        first.ends_with("}\n\n") || first.ends_with(")\n\n"),
-        "{first:?}"
-    );
+    assert!(first.ends_with("}\n\n") || first.ends_with(")\n\n"), "{first:?}");
 }
 
 #[test]
@@ -581,10 +428,7 @@ fn after_failure_dump_and_reproducer() {
     );
     let diags: Vec<&Diagnostic> = out.diagnostics().collect();
     assert_eq!(diags[0].message, "test-fail always fails");
-    assert_eq!(
-        diags[1].message,
-        "Failures have been detected while processing an MLIR pass pipeline"
-    );
+    assert_eq!(diags[1].message, "Failures have been detected while processing an MLIR pass pipeline");
     assert_eq!(
         diags[1].notes[0].message,
         format!(
@@ -602,19 +446,14 @@ fn timing_tree_has_pipeline_and_pass_nodes() {
         let ctx = context();
         let mut ir = Ir::new();
         let m = module(&ctx, &mut ir, 4);
-        let mut pm =
-            PassManager::new(parse("builtin.module(func.func(cse,test-erase-dead),cse)").unwrap());
+        let mut pm = PassManager::new(parse("builtin.module(func.func(cse,test-erase-dead),cse)").unwrap());
         pm.config.threading = threading;
         pm.config.timing = true;
         let out = pm.run(&ctx, &mut ir, m);
         let t = out.timing.unwrap();
         let names: Vec<&str> = t.children.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["'func.func' Pipeline", "CSE"]);
-        let inner: Vec<&str> = t.children[0]
-            .children
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect();
+        let inner: Vec<&str> = t.children[0].children.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(inner, ["CSE", "TestEraseDead"]);
     }
 }

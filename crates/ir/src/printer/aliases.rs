@@ -90,16 +90,12 @@ impl Aliases {
 
     /// Sorts the entries and assigns the final names.
     pub fn finalize(&mut self) {
-        let mut order: Vec<u32> = (0..self.entries.len() as u32)
-            .filter(|&i| self.entries[i as usize].base.is_some())
-            .collect();
+        let mut order: Vec<u32> =
+            (0..self.entries.len() as u32).filter(|&i| self.entries[i as usize].base.is_some()).collect();
         order.sort_by(|&a, &b| {
             let (ea, eb) = (&self.entries[a as usize], &self.entries[b as usize]);
             let is_type = |e: &Entry| matches!(e.key, Key::Type(_));
-            ea.depth
-                .cmp(&eb.depth)
-                .then_with(|| is_type(eb).cmp(&is_type(ea)))
-                .then_with(|| ea.base.cmp(&eb.base))
+            ea.depth.cmp(&eb.depth).then_with(|| is_type(eb).cmp(&is_type(ea))).then_with(|| ea.base.cmp(&eb.base))
         });
         self.names = (0..self.entries.len()).map(|_| None).collect();
         let mut counts: Vec<(&'static str, u32)> = Vec::new();
@@ -116,11 +112,7 @@ impl Aliases {
                     0
                 }
             };
-            let sigil = if matches!(e.key, Key::Type(_)) {
-                '!'
-            } else {
-                '#'
-            };
+            let sigil = if matches!(e.key, Key::Type(_)) { '!' } else { '#' };
             let mut name = format!("{sigil}{base}");
             if n > 0 {
                 if base.ends_with(|c: char| c.is_ascii_digit()) {
@@ -138,11 +130,7 @@ impl Aliases {
     fn definitions(&self) -> impl Iterator<Item = (Key, &str, bool)> + '_ {
         self.ordered.iter().map(|&i| {
             let e = &self.entries[i as usize];
-            (
-                e.key,
-                self.names[i as usize].as_deref().unwrap_or(""),
-                e.deferrable,
-            )
+            (e.key, self.names[i as usize].as_deref().unwrap_or(""), e.deferrable)
         })
     }
 }
@@ -176,12 +164,9 @@ impl Printer<'_> {
         let idx = self.push_entry(Key::Type(t), base, deferrable);
         *slot(&mut self.aliases.type_entry, t.as_u32()) = idx;
         let mut children = Vec::new();
-        let visit_t =
-            |p: &mut Self, c: Type, ch: &mut Vec<(u32, u32)>| ch.push(p.visit_type(c, deferrable));
+        let visit_t = |p: &mut Self, c: Type, ch: &mut Vec<(u32, u32)>| ch.push(p.visit_type(c, deferrable));
         match kind {
-            TypeKind::Complex(e) | TypeKind::UnrankedTensor { elem: e } => {
-                visit_t(self, *e, &mut children)
-            }
+            TypeKind::Complex(e) | TypeKind::UnrankedTensor { elem: e } => visit_t(self, *e, &mut children),
             TypeKind::Tuple(ts) => {
                 for &c in ts {
                     visit_t(self, c, &mut children);
@@ -199,12 +184,7 @@ impl Printer<'_> {
                 }
             }
             TypeKind::Vector { elem, .. } => visit_t(self, *elem, &mut children),
-            TypeKind::MemRef {
-                elem,
-                layout,
-                memory_space,
-                ..
-            } => {
+            TypeKind::MemRef { elem, layout, memory_space, .. } => {
                 visit_t(self, *elem, &mut children);
                 if let Some(l) = layout.filter(|&l| !self.is_identity_layout(l)) {
                     children.push(self.visit_attr(l, deferrable));
@@ -263,9 +243,7 @@ impl Printer<'_> {
             AttrKind::String { ty: Some(ty), .. } | AttrKind::TypedOpaque { ty, .. } => {
                 children.push(self.visit_type(*ty, deferrable))
             }
-            AttrKind::NameLoc { child: Some(c), .. }
-                if !matches!(ctx.attr_kind(*c), AttrKind::UnknownLoc) =>
-            {
+            AttrKind::NameLoc { child: Some(c), .. } if !matches!(ctx.attr_kind(*c), AttrKind::UnknownLoc) => {
                 children.push(self.visit_attr(*c, deferrable));
             }
             AttrKind::CallSiteLoc { callee, caller } => {
@@ -287,13 +265,7 @@ impl Printer<'_> {
 
     fn push_entry(&mut self, key: Key, base: Option<&'static str>, deferrable: bool) -> u32 {
         let idx = self.aliases.entries.len() as u32;
-        self.aliases.entries.push(Entry {
-            key,
-            base,
-            depth: base.is_some() as u32,
-            deferrable,
-            children: Vec::new(),
-        });
+        self.aliases.entries.push(Entry { key, base, depth: base.is_some() as u32, deferrable, children: Vec::new() });
         idx
     }
 
@@ -395,12 +367,8 @@ impl Printer<'_> {
     /// `#map = affine_map<...>` lines of the aliases printed before the op (or after it, for
     /// `deferred`), each followed by a newline.
     pub fn print_alias_definitions(&mut self, deferred: bool) {
-        let defs: Vec<(Key, Box<str>)> = self
-            .aliases
-            .definitions()
-            .filter(|d| d.2 == deferred)
-            .map(|(k, name, _)| (k, name.into()))
-            .collect();
+        let defs: Vec<(Key, Box<str>)> =
+            self.aliases.definitions().filter(|d| d.2 == deferred).map(|(k, name, _)| (k, name.into())).collect();
         for (key, name) in defs {
             self.push(&name);
             self.push(" = ");

@@ -131,10 +131,7 @@ impl OpAsmPrinter for Printer<'_> {
     fn current_op(&self) -> OpId {
         // Hooks only run from `run_custom_printer`, which pushes the op first; calling this
         // elsewhere is a programming error.
-        *self
-            .op_stack
-            .last()
-            .expect("OpAsmPrinter::current_op called outside an op print hook")
+        *self.op_stack.last().expect("OpAsmPrinter::current_op called outside an op print hook")
     }
 }
 

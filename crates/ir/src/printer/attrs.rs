@@ -13,9 +13,7 @@
 //! allows it (op locations, not block arguments).
 
 use super::float::write_float;
-use super::state::{
-    Elision, Printer, push_dialect_symbol, push_keyword_or_string, push_quoted, push_symbol,
-};
+use super::state::{Elision, Printer, push_dialect_symbol, push_keyword_or_string, push_quoted, push_symbol};
 use crate::attrs::{Attr, AttrKind, DenseArrayData};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 
@@ -37,33 +35,18 @@ impl Printer<'_> {
             AttrKind::Bool(b) => self.push(if *b { "true" } else { "false" }),
             AttrKind::Integer { value, ty } => {
                 let (unsigned, is_bool) = match ctx.type_kind(*ty) {
-                    TypeKind::Integer {
-                        width: 1,
-                        signedness: Signedness::Signless,
-                    } => (false, true),
-                    TypeKind::Integer {
-                        signedness: Signedness::Unsigned,
-                        ..
-                    } => (true, false),
+                    TypeKind::Integer { width: 1, signedness: Signedness::Signless } => (false, true),
+                    TypeKind::Integer { signedness: Signedness::Unsigned, .. } => (true, false),
                     _ => (false, false),
                 };
                 if is_bool {
                     self.push(if value.is_zero() { "false" } else { "true" });
                     return;
                 }
-                let text = if unsigned {
-                    value.to_string_unsigned()
-                } else {
-                    value.to_string_signed()
-                };
+                let text = if unsigned { value.to_string_unsigned() } else { value.to_string_signed() };
                 self.push(&text);
-                let is_i64 = matches!(
-                    ctx.type_kind(*ty),
-                    TypeKind::Integer {
-                        width: 64,
-                        signedness: Signedness::Signless
-                    }
-                );
+                let is_i64 =
+                    matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless });
                 if !(elision == Elision::May && is_i64) {
                     self.print_type_suffix(*ty, elision);
                 }
@@ -153,17 +136,10 @@ impl Printer<'_> {
                 }
                 self.push_char('>');
             }
-            AttrKind::Opaque {
-                dialect,
-                body,
-                pretty,
-            } => push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty),
-            AttrKind::TypedOpaque {
-                dialect,
-                body,
-                pretty,
-                ty,
-            } => {
+            AttrKind::Opaque { dialect, body, pretty } => {
+                push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty)
+            }
+            AttrKind::TypedOpaque { dialect, body, pretty, ty } => {
                 push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty);
                 self.print_type_suffix(*ty, elision);
             }
@@ -313,9 +289,7 @@ impl Printer<'_> {
             }
             AttrKind::NameLoc { name, child } => {
                 push_quoted(&mut self.out, ctx.ident_str(*name).as_bytes());
-                if let Some(c) =
-                    child.filter(|&c| !matches!(ctx.attr_kind(c), AttrKind::UnknownLoc))
-                {
+                if let Some(c) = child.filter(|&c| !matches!(ctx.attr_kind(c), AttrKind::UnknownLoc)) {
                     self.push_char('(');
                     self.print_location_body(c, false);
                     self.push_char(')');

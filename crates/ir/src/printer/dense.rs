@@ -71,14 +71,10 @@ enum Payload {
 impl Printer<'_> {
     fn scalar_of(&self, t: Type) -> Option<Scalar> {
         match self.ctx.type_kind(t) {
-            TypeKind::Integer { width, signedness } => Some(Scalar::Int {
-                width: *width,
-                unsigned: *signedness == Signedness::Unsigned,
-            }),
-            TypeKind::Index => Some(Scalar::Int {
-                width: 64,
-                unsigned: false,
-            }),
+            TypeKind::Integer { width, signedness } => {
+                Some(Scalar::Int { width: *width, unsigned: *signedness == Signedness::Unsigned })
+            }
+            TypeKind::Index => Some(Scalar::Int { width: 64, unsigned: false }),
             TypeKind::Float(k) => Some(Scalar::Float(*k)),
             _ => None,
         }
@@ -89,10 +85,7 @@ impl Printer<'_> {
             return ElemKind::Scalar(s);
         }
         match self.ctx.type_kind(elem) {
-            TypeKind::Complex(inner) => self
-                .scalar_of(*inner)
-                .map(ElemKind::Complex)
-                .unwrap_or(ElemKind::Str),
+            TypeKind::Complex(inner) => self.scalar_of(*inner).map(ElemKind::Complex).unwrap_or(ElemKind::Str),
             _ => ElemKind::Str,
         }
     }
@@ -102,14 +95,10 @@ impl Printer<'_> {
     pub fn print_dense_elements(&mut self, ty: Type, data: &DenseData) {
         let ctx = self.ctx;
         let (shape, elem): (&[i64], Option<Type>) = match ctx.type_kind(ty) {
-            TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => {
-                (shape, Some(*elem))
-            }
+            TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => (shape, Some(*elem)),
             other => (&[], other.element_type()),
         };
-        let count = shape.iter().try_fold(1usize, |acc, &d| {
-            usize::try_from(d).ok().and_then(|d| acc.checked_mul(d))
-        });
+        let count = shape.iter().try_fold(1usize, |acc, &d| usize::try_from(d).ok().and_then(|d| acc.checked_mul(d)));
         let count = count.unwrap_or(0);
         let kind = elem.map(|e| self.elem_kind(e)).unwrap_or(ElemKind::Str);
         if kind == ElemKind::Str {
@@ -134,9 +123,7 @@ impl Printer<'_> {
                 if n > 100 {
                     self.print_hex_buffer(kind, &bytes);
                 } else {
-                    self.print_nested(shape, n, |p, i| {
-                        p.print_element(kind, &bytes[i * stride..(i + 1) * stride])
-                    });
+                    self.print_nested(shape, n, |p, i| p.print_element(kind, &bytes[i * stride..(i + 1) * stride]));
                 }
                 self.push_char('>');
             }
@@ -164,9 +151,7 @@ impl Printer<'_> {
                     if raw.len() == 1 && (raw[0] == 0 || raw[0] == 0xFF) {
                         return Payload::Splat(vec![raw[0] & 1]);
                     }
-                    (0..count)
-                        .map(|i| raw.get(i / 8).map(|b| (b >> (i % 8)) & 1).unwrap_or(0))
-                        .collect()
+                    (0..count).map(|i| raw.get(i / 8).map(|b| (b >> (i % 8)) & 1).unwrap_or(0)).collect()
                 } else {
                     raw
                 };
@@ -233,19 +218,11 @@ impl Printer<'_> {
     fn print_scalar(&mut self, s: Scalar, bytes: &[u8]) {
         match s {
             Scalar::Int { width: 1, .. } => {
-                self.push(if bytes.first().copied().unwrap_or(0) & 1 == 1 {
-                    "true"
-                } else {
-                    "false"
-                })
+                self.push(if bytes.first().copied().unwrap_or(0) & 1 == 1 { "true" } else { "false" })
             }
             Scalar::Int { width, unsigned } => {
                 let v = ApInt::from_le_bytes(width, bytes);
-                let text = if unsigned {
-                    v.to_string_unsigned()
-                } else {
-                    v.to_string_signed()
-                };
+                let text = if unsigned { v.to_string_unsigned() } else { v.to_string_signed() };
                 self.push(&text);
             }
             Scalar::Float(k) => {
@@ -286,11 +263,8 @@ impl Printer<'_> {
             return;
         }
         let rank = shape.len().max(1);
-        let dims: Vec<usize> = if shape.is_empty() {
-            vec![n]
-        } else {
-            shape.iter().map(|&d| d.max(1) as usize).collect()
-        };
+        let dims: Vec<usize> =
+            if shape.is_empty() { vec![n] } else { shape.iter().map(|&d| d.max(1) as usize).collect() };
         let mut counter = vec![0usize; rank];
         let mut open = 0usize;
         for idx in 0..n {
@@ -332,14 +306,8 @@ impl Printer<'_> {
             DenseData::Elements(v) => v.clone(),
             DenseData::Hex(_) => Vec::new(),
         };
-        let splat = matches!(data, DenseData::Splat(_))
-            || (!elems.is_empty() && elems.iter().all(|&e| e == elems[0]));
-        if !splat
-            && self
-                .flags
-                .elide_limit
-                .is_some_and(|limit| elems.len() > limit)
-        {
+        let splat = matches!(data, DenseData::Splat(_)) || (!elems.is_empty() && elems.iter().all(|&e| e == elems[0]));
+        if !splat && self.flags.elide_limit.is_some_and(|limit| elems.len() > limit) {
             self.push("dense_resource<__elided__>");
             return;
         }
@@ -348,9 +316,7 @@ impl Printer<'_> {
             push_quoted(&mut self.out, text(elems[0]));
         } else {
             let _ = count;
-            self.print_nested(shape, elems.len(), |p, i| {
-                push_quoted(&mut p.out, text(elems[i]))
-            });
+            self.print_nested(shape, elems.len(), |p, i| push_quoted(&mut p.out, text(elems[i])));
         }
         self.push_char('>');
     }
@@ -360,13 +326,7 @@ impl Printer<'_> {
 /// are ignored.
 fn decode_hex(text: &str) -> Vec<u8> {
     let t = text.trim_matches('"');
-    let t = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
-    let digits: Vec<u8> = t
-        .bytes()
-        .filter_map(|c| (c as char).to_digit(16).map(|d| d as u8))
-        .collect();
+    let t = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
+    let digits: Vec<u8> = t.bytes().filter_map(|c| (c as char).to_digit(16).map(|d| d as u8)).collect();
     digits.chunks_exact(2).map(|p| (p[0] << 4) | p[1]).collect()
 }

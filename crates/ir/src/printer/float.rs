@@ -130,10 +130,7 @@ impl BigUint {
     }
 
     fn cmp_big(&self, other: &BigUint) -> Ordering {
-        self.limbs
-            .len()
-            .cmp(&other.limbs.len())
-            .then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
+        self.limbs.len().cmp(&other.limbs.len()).then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
     }
 }
 
@@ -184,12 +181,7 @@ fn format_of(kind: FloatKind) -> Format {
         F80 => (15, 63, 16383, Specials::Ieee),
         F8E8M0FNU => (8, 0, 127, Specials::Ieee),
     };
-    Format {
-        exp_bits,
-        frac_bits,
-        bias,
-        specials,
-    }
+    Format { exp_bits, frac_bits, bias, specials }
 }
 
 /// Bits of precision (significand bits including the implicit one), as LLVM's semantics.
@@ -204,21 +196,12 @@ fn precision(kind: FloatKind) -> u32 {
 /// A decoded value: `(-1)^negative * significand * 2^exp`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Decoded {
-    Finite {
-        negative: bool,
-        significand: u128,
-        exp: i32,
-        min_exp_binade: bool,
-    },
+    Finite { negative: bool, significand: u128, exp: i32, min_exp_binade: bool },
     InfOrNan,
 }
 
 fn mask(width: u32) -> u128 {
-    if width >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << width) - 1
-    }
+    if width >= 128 { u128::MAX } else { (1u128 << width) - 1 }
 }
 
 fn decode(kind: FloatKind, bits: u128) -> Decoded {
@@ -229,12 +212,7 @@ fn decode(kind: FloatKind, bits: u128) -> Decoded {
             if bits == 0xFF {
                 Decoded::InfOrNan
             } else {
-                Decoded::Finite {
-                    negative: false,
-                    significand: 1,
-                    exp: bits as i32 - 127,
-                    min_exp_binade: bits == 0,
-                }
+                Decoded::Finite { negative: false, significand: 1, exp: bits as i32 - 127, min_exp_binade: bits == 0 }
             }
         }
         _ => decode_binary(format_of(kind), bits),
@@ -259,12 +237,7 @@ fn decode_binary(f: Format, bits: u128) -> Decoded {
     }
     let min_exp = 1 - f.bias - f.frac_bits as i32;
     if exp_field == 0 {
-        Decoded::Finite {
-            negative,
-            significand: frac,
-            exp: min_exp,
-            min_exp_binade: true,
-        }
+        Decoded::Finite { negative, significand: frac, exp: min_exp, min_exp_binade: true }
     } else {
         Decoded::Finite {
             negative,
@@ -284,17 +257,8 @@ fn decode_x87(bits: u128) -> Decoded {
     if exp_field == 0x7FFF || (exp_field != 0 && !int_bit) {
         return Decoded::InfOrNan;
     }
-    let exp = if exp_field == 0 {
-        1 - 16383 - 63
-    } else {
-        exp_field - 16383 - 63
-    };
-    Decoded::Finite {
-        negative,
-        significand,
-        exp,
-        min_exp_binade: exp_field <= 1,
-    }
+    let exp = if exp_field == 0 { 1 - 16383 - 63 } else { exp_field - 16383 - 63 };
+    Decoded::Finite { negative, significand, exp, min_exp_binade: exp_field <= 1 }
 }
 
 // ----- APFloat::toString ---------------------------------------------------------------------
@@ -343,10 +307,7 @@ fn to_decimal(significand: u128, exp2: i32, precision: u32) -> Decimal {
         }
     }
     round_digits(&mut digits, &mut exp, precision as usize);
-    Decimal {
-        digits_lsb_first: digits,
-        exp,
-    }
+    Decimal { digits_lsb_first: digits, exp }
 }
 
 /// Rounds the digit string (least significant first) to `precision` digits, half up.
@@ -476,19 +437,8 @@ struct Finite {
 
 /// `APFloat::toString(str, precision, max_padding, truncate_zero)` for a finite value.
 /// Returns the decimal it printed (None for zero).
-fn to_string(
-    out: &mut String,
-    v: Finite,
-    precision: u32,
-    max_padding: u32,
-    truncate_zero: bool,
-) -> Option<Decimal> {
-    let Finite {
-        kind,
-        negative,
-        significand,
-        exp2,
-    } = v;
+fn to_string(out: &mut String, v: Finite, precision: u32, max_padding: u32, truncate_zero: bool) -> Option<Decimal> {
+    let Finite { kind, negative, significand, exp2 } = v;
     if significand == 0 {
         if negative {
             out.push('-');
@@ -506,11 +456,7 @@ fn to_string(
         }
         return None;
     }
-    let precision = if precision == 0 {
-        2 + self::precision(kind) * 59 / 196
-    } else {
-        precision
-    };
+    let precision = if precision == 0 { 2 + self::precision(kind) * 59 / 196 } else { precision };
     let dec = to_decimal(significand, exp2, precision);
     layout_decimal(out, negative, &dec, precision, max_padding, truncate_zero);
     Some(dec)
@@ -521,14 +467,8 @@ fn to_string(
 /// Whether the decimal `dec` (as printed) reads back as exactly the given finite value.
 fn round_trips(kind: FloatKind, text: &str, dec: &Decimal, value: Decoded, bits: u128) -> bool {
     match kind {
-        FloatKind::F32 => text
-            .parse::<f32>()
-            .map(|f| f.to_bits() as u128 == bits)
-            .unwrap_or(false),
-        FloatKind::F64 => text
-            .parse::<f64>()
-            .map(|f| f.to_bits() as u128 == bits)
-            .unwrap_or(false),
+        FloatKind::F32 => text.parse::<f32>().map(|f| f.to_bits() as u128 == bits).unwrap_or(false),
+        FloatKind::F64 => text.parse::<f64>().map(|f| f.to_bits() as u128 == bits).unwrap_or(false),
         FloatKind::F80 | FloatKind::F128 => rounds_to(dec, value, precision(kind)),
         // With at most 11 bits of precision, a 6-digit decimal is always within half an ulp
         // (it is off by less than 1e-5 relative; half an ulp is at least 2^-12 relative).
@@ -539,13 +479,7 @@ fn round_trips(kind: FloatKind, text: &str, dec: &Decimal, value: Decoded, bits:
 /// Exact test: does `dec` round (to nearest, ties to even) to the finite `value` whose
 /// significand has `p` bits when normal?
 fn rounds_to(dec: &Decimal, value: Decoded, p: u32) -> bool {
-    let Decoded::Finite {
-        significand: m,
-        exp: x,
-        min_exp_binade,
-        ..
-    } = value
-    else {
+    let Decoded::Finite { significand: m, exp: x, min_exp_binade, .. } = value else {
         return false;
     };
     if m == 0 {
@@ -563,11 +497,8 @@ fn rounds_to(dec: &Decimal, value: Decoded, p: u32) -> bool {
     let upper = (BigUint::from_u128(2 * m + 1), x - 1);
     // lower = (2m - 1) * 2^(x - 1), or (4m - 1) * 2^(x - 2) at the bottom of a binade.
     let at_binade_bottom = m == 1u128 << (p - 1) && !min_exp_binade;
-    let lower = if at_binade_bottom {
-        (BigUint::from_u128(4 * m - 1), x - 2)
-    } else {
-        (BigUint::from_u128(2 * m - 1), x - 1)
-    };
+    let lower =
+        if at_binade_bottom { (BigUint::from_u128(4 * m - 1), x - 2) } else { (BigUint::from_u128(2 * m - 1), x - 1) };
     let cmp_upper = compare_scaled(&d, dec.exp, &upper.0, upper.1);
     let cmp_lower = compare_scaled(&d, dec.exp, &lower.0, lower.1);
     let below_upper = cmp_upper == Ordering::Less || (cmp_upper == Ordering::Equal && even);
@@ -614,20 +545,9 @@ fn compare_scaled(a: &BigUint, e10: i32, b: &BigUint, e2: i32) -> Ordering {
 pub(crate) fn write_float(out: &mut String, kind: FloatKind, bits: u128) -> bool {
     let bits = bits & mask(kind.width());
     let value = decode(kind, bits);
-    if let Decoded::Finite {
-        negative,
-        significand,
-        exp,
-        ..
-    } = value
-    {
+    if let Decoded::Finite { negative, significand, exp, .. } = value {
         let start = out.len();
-        let finite = Finite {
-            kind,
-            negative,
-            significand,
-            exp2: exp,
-        };
+        let finite = Finite { kind, negative, significand, exp2: exp };
         let dec = to_string(out, finite, 6, 0, false);
         let exact = match &dec {
             None => true,
@@ -747,16 +667,10 @@ mod tests {
     fn specials_print_as_hex() {
         assert_eq!(format_float(F32, 0x7FC0_0000), "0x7FC00000");
         assert_eq!(format_float(F32, 0xFF80_0000), "0xFF800000");
-        assert_eq!(
-            format_float(F64, 0x7FF8_0000_0000_0000),
-            "0x7FF8000000000000"
-        );
+        assert_eq!(format_float(F64, 0x7FF8_0000_0000_0000), "0x7FF8000000000000");
         assert_eq!(format_float(F16, 0x7C00), "0x7C00");
         assert_eq!(format_float(BF16, 0x7FC0), "0x7FC0");
-        assert_eq!(
-            format_float(F80, 0x7FFF_8000_0000_0000_0000),
-            "0x7FFF8000000000000000"
-        );
+        assert_eq!(format_float(F80, 0x7FFF_8000_0000_0000_0000), "0x7FFF8000000000000000");
     }
 
     #[test]
@@ -783,19 +697,10 @@ mod tests {
     fn extended_formats() {
         // 1.0 and the f64 value nearest 0.1 (MLIR parses decimal literals through a double, so
         // `0.1 : f80` holds this value) in x87 extended precision.
-        assert_eq!(
-            format_float(F80, 0x3FFF_8000_0000_0000_0000),
-            "1.000000e+00"
-        );
-        assert_eq!(
-            format_float(F80, 0x3FFB_CCCC_CCCC_CCCC_D000),
-            "0.100000000000000005551"
-        );
+        assert_eq!(format_float(F80, 0x3FFF_8000_0000_0000_0000), "1.000000e+00");
+        assert_eq!(format_float(F80, 0x3FFB_CCCC_CCCC_CCCC_D000), "0.100000000000000005551");
         // The same two values in binary128.
-        assert_eq!(
-            format_float(F128, 0x3FFF_0000_0000_0000_0000_0000_0000_0000),
-            "1.000000e+00"
-        );
+        assert_eq!(format_float(F128, 0x3FFF_0000_0000_0000_0000_0000_0000_0000), "1.000000e+00");
         assert_eq!(
             format_float(F128, 0x3FFB_9999_9999_9999_A000_0000_0000_0000),
             "0.100000000000000005551115123125782702"

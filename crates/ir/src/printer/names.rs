@@ -185,15 +185,8 @@ impl Names {
         };
         let pos = groups.partition_point(|&g| g <= index);
         let start = if pos == 0 { 0 } else { groups[pos - 1] };
-        let size = if pos < groups.len() {
-            groups[pos] - start
-        } else {
-            n - start
-        };
-        (
-            ir.result(op, start as usize),
-            (size != 1).then_some(index - start),
-        )
+        let size = if pos < groups.len() { groups[pos] - start } else { n - start };
+        (ir.result(op, start as usize), (size != 1).then_some(index - start))
     }
 
     /// Result-group starts of `op` (empty when all results form one group).
@@ -264,13 +257,8 @@ impl Numberer<'_, '_> {
             }
         }
         let mut groups: smallvec::SmallVec<[u32; 2]> = smallvec::smallvec![0];
-        let hook = if self.custom {
-            self.op_names
-                .def(self.ctx, ir.op_name(op))
-                .and_then(|d| d.result_names)
-        } else {
-            None
-        };
+        let hook =
+            if self.custom { self.op_names.def(self.ctx, ir.op_name(op)).and_then(|d| d.result_names) } else { None };
         if let Some(hook) = hook {
             let mut suggested: Vec<(Value, String)> = Vec::new();
             hook(self.ctx, ir, op, &mut |v, name| suggested.push((v, name)));

@@ -104,10 +104,7 @@ impl Printer<'_> {
     /// The op name, without the default dialect's prefix when unambiguous.
     fn print_custom_op_name(&mut self, name: &str) {
         let dialect = self.default_dialects.last().copied().unwrap_or("");
-        let short = name
-            .strip_prefix(dialect)
-            .and_then(|r| r.strip_prefix('.'))
-            .filter(|r| !r.contains('.'));
+        let short = name.strip_prefix(dialect).and_then(|r| r.strip_prefix('.')).filter(|r| !r.contains('.'));
         match short {
             Some(rest) if !dialect.is_empty() => self.push(rest),
             _ => self.push(name),
@@ -120,9 +117,7 @@ impl Printer<'_> {
         use crate::asm::OpAsmPrinter;
         let (ctx, ir) = (self.ctx, self.ir);
         let props = ir.props(op);
-        let sym = props
-            .and_then(|p| ctx.dict_get(p, "sym_name"))
-            .or_else(|| ctx.dict_get(ir.attrs(op), "sym_name"));
+        let sym = props.and_then(|p| ctx.dict_get(p, "sym_name")).or_else(|| ctx.dict_get(ir.attrs(op), "sym_name"));
         if let Some(name) = sym.and_then(|s| ctx.attr_str(s)) {
             self.write(" ");
             self.print_symbol_name(name);
@@ -148,8 +143,7 @@ impl Printer<'_> {
             if i > 0 {
                 self.push(", ");
             }
-            self.names
-                .push_value(ir, &mut self.out, ir.operand(op, i), true);
+            self.names.push_value(ir, &mut self.out, ir.operand(op, i), true);
         }
         self.push_char(')');
         let succs = ir.successors(op);
@@ -195,10 +189,7 @@ impl Printer<'_> {
         self.push(") -> ");
         let results = ir.results(op);
         if results.len() == 1
-            && !matches!(
-                ctx.type_kind(ir.value_type(results[0])),
-                crate::types::TypeKind::Function { .. }
-            )
+            && !matches!(ctx.type_kind(ir.value_type(results[0])), crate::types::TypeKind::Function { .. })
         {
             self.print_type(ir.value_type(results[0]));
         } else {
@@ -214,11 +205,7 @@ impl Printer<'_> {
     }
 
     /// The properties to print in `<{...}>` and the attribute dictionary to print after.
-    fn generic_props_and_attrs(
-        &self,
-        op: OpId,
-        def: Option<&'static OpDef>,
-    ) -> (Option<Attr>, Attr) {
+    fn generic_props_and_attrs(&self, op: OpId, def: Option<&'static OpDef>) -> (Option<Attr>, Attr) {
         let (ctx, ir) = (self.ctx, self.ir);
         let attrs = ir.attrs(op);
         let inherent = self.inherent_names(op, def);
@@ -230,16 +217,11 @@ impl Printer<'_> {
                     return (None, attrs);
                 };
                 let entries = ctx.dict_entries(attrs);
-                if !entries
-                    .iter()
-                    .any(|(k, _)| names.contains(&ctx.ident_str(*k)))
-                {
+                if !entries.iter().any(|(k, _)| names.contains(&ctx.ident_str(*k))) {
                     return (None, attrs);
                 }
-                let (props, rest): (Vec<_>, Vec<_>) = entries
-                    .iter()
-                    .copied()
-                    .partition(|(k, _)| names.contains(&ctx.ident_str(*k)));
+                let (props, rest): (Vec<_>, Vec<_>) =
+                    entries.iter().copied().partition(|(k, _)| names.contains(&ctx.ident_str(*k)));
                 (Some(ctx.dictionary(props)), ctx.dictionary(rest))
             }
         }
@@ -247,11 +229,7 @@ impl Printer<'_> {
 
     /// The property names of a registered op (`None` for an unregistered op). An unregistered
     /// `builtin.module` is treated as MLIR's: `sym_name` and `sym_visibility` are properties.
-    pub fn inherent_names(
-        &self,
-        op: OpId,
-        def: Option<&'static OpDef>,
-    ) -> Option<&'static [&'static str]> {
+    pub fn inherent_names(&self, op: OpId, def: Option<&'static OpDef>) -> Option<&'static [&'static str]> {
         match def {
             Some(d) => Some(d.properties),
             None if self.ctx.op_name_str(self.ir.op_name(op)) == BUILTIN_MODULE => {
@@ -263,12 +241,7 @@ impl Printer<'_> {
 
     /// A region: `{`, its blocks, `}` (the closing brace indented like the op). In the dry run
     /// it visits instead.
-    pub fn print_region_impl(
-        &mut self,
-        r: RegionId,
-        print_entry_args: bool,
-        print_empty_block: bool,
-    ) {
+    pub fn print_region_impl(&mut self, r: RegionId, print_entry_args: bool, print_empty_block: bool) {
         if self.collecting {
             self.collect_region(r, print_entry_args);
             return;
@@ -355,10 +328,8 @@ impl Printer<'_> {
                 self.names.push_block(&mut self.out, p);
             }
             n => {
-                let mut nums: Vec<(u32, BlockId)> = preds
-                    .iter()
-                    .map(|&p| (self.names.block_number(p).unwrap_or(u32::MAX), p))
-                    .collect();
+                let mut nums: Vec<(u32, BlockId)> =
+                    preds.iter().map(|&p| (self.names.block_number(p).unwrap_or(u32::MAX), p)).collect();
                 nums.sort_by_key(|x| x.0);
                 self.push("  // ");
                 self.push_u64(n as u64);
@@ -390,8 +361,6 @@ impl Printer<'_> {
 
     /// Whether `op` is isolated from above (registered with the trait).
     pub fn is_isolated(&mut self, op: OpId) -> bool {
-        self.op_names
-            .def(self.ctx, self.ir.op_name(op))
-            .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
+        self.op_names.def(self.ctx, self.ir.op_name(op)).is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
     }
 }

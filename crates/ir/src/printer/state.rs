@@ -28,11 +28,7 @@ pub(crate) struct Flags {
 
 impl Flags {
     pub fn from_options(o: &PrintOptions) -> Flags {
-        Flags {
-            generic: o.generic,
-            debug_info: o.debug_info,
-            elide_limit: o.elide_elements_attrs_if_larger,
-        }
+        Flags { generic: o.generic, debug_info: o.debug_info, elide_limit: o.elide_elements_attrs_if_larger }
     }
 }
 
@@ -208,9 +204,7 @@ pub(crate) fn is_bare_identifier(s: &str) -> bool {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {}
         _ => return false,
     }
-    b[1..]
-        .iter()
-        .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
+    b[1..].iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
 }
 
 /// Appends `bytes` in quotes with LLVM's escaping: printable ASCII verbatim except `"` and
@@ -258,13 +252,7 @@ pub(crate) fn push_symbol(out: &mut String, s: &str) {
 /// A dialect attribute or type we keep as text: `#dialect.body` in the pretty form, else
 /// `#dialect<body>`. The parser decides `pretty` with MLIR's rule ([`is_simple_dialect_body`]
 /// of the symbol data) and may append a ` : type` suffix to a pretty body.
-pub(crate) fn push_dialect_symbol(
-    out: &mut String,
-    prefix: char,
-    dialect: &str,
-    body: &str,
-    pretty: bool,
-) {
+pub(crate) fn push_dialect_symbol(out: &mut String, prefix: char, dialect: &str, body: &str, pretty: bool) {
     out.push(prefix);
     out.push_str(dialect);
     if pretty {

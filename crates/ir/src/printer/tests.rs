@@ -24,11 +24,7 @@ impl B {
     fn with_registry(r: Registry) -> B {
         let ctx = Context::new(r);
         ctx.set_allow_unregistered(true);
-        B {
-            ctx,
-            ir: Ir::new(),
-            line: 0,
-        }
+        B { ctx, ir: Ir::new(), line: 0 }
     }
 
     fn next_loc(&mut self) -> Attr {
@@ -68,12 +64,7 @@ impl B {
     }
 
     fn dict(&self, entries: &[(&str, Attr)]) -> Attr {
-        self.ctx.dictionary(
-            entries
-                .iter()
-                .map(|&(k, v)| (self.ctx.ident(k), v))
-                .collect(),
-        )
+        self.ctx.dictionary(entries.iter().map(|&(k, v)| (self.ctx.ident(k), v)).collect())
     }
 
     fn res(&self, op: OpId, i: usize) -> Value {
@@ -105,26 +96,14 @@ impl B {
     }
 
     fn print(&self, op: OpId, generic: bool) -> String {
-        print_module(
-            &self.ctx,
-            &self.ir,
-            op,
-            &PrintOptions {
-                generic,
-                ..Default::default()
-            },
-        )
+        print_module(&self.ctx, &self.ir, op, &PrintOptions { generic, ..Default::default() })
     }
 
     fn print_attr_in_op(&mut self, attrs: &[(&str, Attr)]) -> String {
         let op = self.op_full("fz.a", &[], &[], attrs, vec![], vec![]);
         let m = self.module(&[op]);
         let text = self.print(m, true);
-        text.lines()
-            .find(|l| l.contains("\"fz.a\""))
-            .unwrap_or("")
-            .trim()
-            .to_string()
+        text.lines().find(|l| l.contains("\"fz.a\"")).unwrap_or("").trim().to_string()
     }
 }
 
@@ -132,21 +111,13 @@ impl B {
 fn empty_module_generic_and_custom() {
     let mut b = B::new();
     let m = b.module(&[]);
-    assert_eq!(
-        b.print(m, true),
-        "\"builtin.module\"() ({\n^bb0:\n}) : () -> ()\n\n"
-    );
+    assert_eq!(b.print(m, true), "\"builtin.module\"() ({\n^bb0:\n}) : () -> ()\n\n");
     assert_eq!(b.print(m, false), "module {\n}\n\n");
 }
 
 /// The IR of test/corpus/value_numbering.mlir.
 fn value_numbering_ir(b: &mut B) -> OpId {
-    let (i32t, i1t, idx, f32t) = (
-        b.i(32),
-        b.i(1),
-        b.ctx.index_type(),
-        b.ctx.float_type(FloatKind::F32),
-    );
+    let (i32t, i1t, idx, f32t) = (b.i(32), b.i(1), b.ctx.index_type(), b.ctx.float_type(FloatKind::F32));
     let top0 = b.op("fz.src", &[], &[i32t]);
     // fz.r1
     let blk = b.ir.create_block(&[i32t]);
@@ -282,11 +253,7 @@ fn value_numbering_custom_restarts_siblings() {
 fn debuginfo_location_aliases() {
     let mut b = B::new();
     let m = value_numbering_ir(&mut b);
-    let opts = PrintOptions {
-        generic: true,
-        debug_info: true,
-        ..Default::default()
-    };
+    let opts = PrintOptions { generic: true, debug_info: true, ..Default::default() };
     // Checked against mlir-opt-19 (see `dump_for_mlir_opt_cross_check`). Block arguments have
     // no location here, so they print (and are aliased) as unknown, before the op.
     let want = r#"#loc3 = loc(unknown)
@@ -344,45 +311,24 @@ fn debuginfo_location_aliases() {
 
 "#;
     assert_eq!(print_module(&b.ctx, &b.ir, m, &opts), want);
-    let local = PrintOptions {
-        generic: true,
-        debug_info: true,
-        local_scope: true,
-        ..Default::default()
-    };
+    let local = PrintOptions { generic: true, debug_info: true, local_scope: true, ..Default::default() };
     let text = print_module(&b.ctx, &b.ir, m, &local);
-    assert!(
-        text.ends_with("}) : () -> () loc(\"t.mlir\":19:1)\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("    %13 = \"fz.x\"(%arg4) : (i32) -> i32 loc(\"t.mlir\":2:1)\n"),
-        "{text}"
-    );
+    assert!(text.ends_with("}) : () -> () loc(\"t.mlir\":19:1)\n"), "{text}");
+    assert!(text.contains("    %13 = \"fz.x\"(%arg4) : (i32) -> i32 loc(\"t.mlir\":2:1)\n"), "{text}");
 }
 
 /// Ops with nested locations (named, call-site, fused with metadata, name around unknown).
 fn nested_locs_ir(b: &mut B) -> OpId {
     let ctx = &b.ctx;
     let f12 = ctx.file_loc("f.mlir", 1, 2);
-    let name = |n: &str, child: Option<Attr>| {
-        ctx.intern_attr(AttrKind::NameLoc {
-            name: ctx.ident(n),
-            child,
-        })
-    };
+    let name = |n: &str, child: Option<Attr>| ctx.intern_attr(AttrKind::NameLoc { name: ctx.ident(n), child });
     let named = name("name", Some(f12));
     let inner = name("inner", Some(ctx.file_loc("f.mlir", 5, 6)));
     let outer = name("outer", Some(inner));
     let n_unknown = name("n", Some(ctx.unknown_loc()));
-    let cs = ctx.intern_attr(AttrKind::CallSiteLoc {
-        callee: name("a", None),
-        caller: name("b", None),
-    });
-    let fused = ctx.intern_attr(AttrKind::FusedLoc {
-        locs: vec![name("a", None), f12],
-        metadata: Some(ctx.string_attr("x")),
-    });
+    let cs = ctx.intern_attr(AttrKind::CallSiteLoc { callee: name("a", None), caller: name("b", None) });
+    let fused =
+        ctx.intern_attr(AttrKind::FusedLoc { locs: vec![name("a", None), f12], metadata: Some(ctx.string_attr("x")) });
     let mut ops = Vec::new();
     for (i, loc) in [named, outer, n_unknown, cs, fused].into_iter().enumerate() {
         let op = b.op(&format!("fz.o{i}"), &[], &[]);
@@ -398,11 +344,7 @@ fn nested_locs_ir(b: &mut B) -> OpId {
 fn nested_location_aliases_sort_by_depth() {
     let mut b = B::new();
     let m = nested_locs_ir(&mut b);
-    let opts = PrintOptions {
-        generic: true,
-        debug_info: true,
-        ..Default::default()
-    };
+    let opts = PrintOptions { generic: true, debug_info: true, ..Default::default() };
     // Checked against mlir-opt-19: leaves first (visit order), then each deeper level.
     let want = r#""builtin.module"() ({
   "fz.o0"() : () -> () loc(#loc6)
@@ -434,20 +376,11 @@ fn results_successors_and_pred_comments() {
     // ^bb0: %c, %v, cond_br -> ^bb1, ^bb2 ; ^bb1: br ^bb3(%v); ^bb2: %w, br ^bb3(%w);
     // ^bb3(%x): switch -> ^bb4, ^bb5, ^bb4 ; ^bb4: ret ; ^bb5: ret %x
     let one = [i32t];
-    let bb: Vec<BlockId> = (0..6)
-        .map(|i| b.ir.create_block(if i == 3 { &one[..] } else { &[] }))
-        .collect();
+    let bb: Vec<BlockId> = (0..6).map(|i| b.ir.create_block(if i == 3 { &one[..] } else { &[] })).collect();
     let c = b.op("fz.cond", &[], &[i1t]);
     let v = b.op("fz.val", &[], &[i32t]);
     let (cv, vv) = (b.res(c, 0), b.res(v, 0));
-    let cbr = b.op_full(
-        "fz.cond_br",
-        &[cv, vv],
-        &[],
-        &[],
-        vec![],
-        vec![bb[1], bb[2]],
-    );
+    let cbr = b.op_full("fz.cond_br", &[cv, vv], &[], &[], vec![], vec![bb[1], bb[2]]);
     for op in [c, v, cbr] {
         b.ir.append_op(bb[0], op);
     }
@@ -459,14 +392,7 @@ fn results_successors_and_pred_comments() {
     b.ir.append_op(bb[2], w);
     b.ir.append_op(bb[2], br2);
     let x = b.ir.block_args(bb[3])[0];
-    let sw = b.op_full(
-        "fz.switch",
-        &[x],
-        &[],
-        &[],
-        vec![],
-        vec![bb[4], bb[5], bb[4]],
-    );
+    let sw = b.op_full("fz.switch", &[x], &[], &[], vec![], vec![bb[4], bb[5], bb[4]]);
     b.ir.append_op(bb[3], sw);
     let r0 = b.op("fz.ret", &[], &[]);
     b.ir.append_op(bb[4], r0);
@@ -522,25 +448,13 @@ fn regions_empty_and_with_empty_blocks() {
 fn properties_generic_form() {
     let mut b = B::new();
     let p = b.dict(&[("p", b.ctx.int_attr(b.ctx.i64_type(), 3))]);
-    let op = b.op_full(
-        "fz.p1",
-        &[],
-        &[],
-        &[("q", b.ctx.unit_attr())],
-        vec![],
-        vec![],
-    );
+    let op = b.op_full("fz.p1", &[], &[], &[("q", b.ctx.unit_attr())], vec![], vec![]);
     b.ir.set_props(op, Some(p));
     let op2 = b.op("fz.p5", &[], &[]);
     b.ir.set_props(op2, Some(b.ctx.empty_dict()));
     let m = b.module(&[op, op2]);
     let text = b.print(m, true);
-    assert!(
-        text.contains(
-            "  \"fz.p1\"() <{p = 3 : i64}> {q} : () -> ()\n  \"fz.p5\"() <{}> : () -> ()\n"
-        ),
-        "{text}"
-    );
+    assert!(text.contains("  \"fz.p1\"() <{p = 3 : i64}> {q} : () -> ()\n  \"fz.p5\"() <{}> : () -> ()\n"), "{text}");
 }
 
 #[test]
@@ -548,42 +462,20 @@ fn scalar_attributes() {
     let mut b = B::new();
     let ctx = &b.ctx;
     let i8t = ctx.integer_type(8);
-    let ui8 = ctx.intern_type(TypeKind::Integer {
-        width: 8,
-        signedness: Signedness::Unsigned,
-    });
-    let si1 = ctx.intern_type(TypeKind::Integer {
-        width: 1,
-        signedness: Signedness::Signed,
-    });
+    let ui8 = ctx.intern_type(TypeKind::Integer { width: 8, signedness: Signedness::Unsigned });
+    let si1 = ctx.intern_type(TypeKind::Integer { width: 1, signedness: Signedness::Signed });
     let f64t = ctx.float_type(FloatKind::F64);
     let f32t = ctx.float_type(FloatKind::F32);
     let float = |ty: Type, v: f64| {
-        let bits = if ty == f32t {
-            (v as f32).to_bits() as u128
-        } else {
-            v.to_bits() as u128
-        };
+        let bits = if ty == f32t { (v as f32).to_bits() as u128 } else { v.to_bits() as u128 };
         ctx.intern_attr(AttrKind::Float { bits, ty })
     };
     let attrs = [
         ("a", ctx.int_attr(i8t, -1)),
-        (
-            "b",
-            ctx.intern_attr(AttrKind::Integer {
-                value: ApInt::from_i128(8, 200),
-                ty: ui8,
-            }),
-        ),
+        ("b", ctx.intern_attr(AttrKind::Integer { value: ApInt::from_i128(8, 200), ty: ui8 })),
         ("c", ctx.int_attr(ctx.i64_type(), 5)),
         ("d", ctx.int_attr(ctx.i1_type(), 1)),
-        (
-            "e",
-            ctx.intern_attr(AttrKind::Integer {
-                value: ApInt::from_i128(1, -1),
-                ty: si1,
-            }),
-        ),
+        ("e", ctx.intern_attr(AttrKind::Integer { value: ApInt::from_i128(1, -1), ty: si1 })),
         ("f", float(f64t, 1.0)),
         ("g", float(f32t, 0.1)),
         (
@@ -596,58 +488,14 @@ fn scalar_attributes() {
             ]),
         ),
         ("i", ctx.string_attr("say \"hi\"\n")),
-        (
-            "j",
-            ctx.intern_attr(AttrKind::String {
-                value: b"s".as_slice().into(),
-                ty: Some(ctx.integer_type(32)),
-            }),
-        ),
+        ("j", ctx.intern_attr(AttrKind::String { value: b"s".as_slice().into(), ty: Some(ctx.integer_type(32)) })),
         ("k", ctx.unit_attr()),
-        (
-            "l",
-            ctx.intern_attr(AttrKind::SymbolRef {
-                root: ctx.ident("a"),
-                nested: vec![ctx.ident("b c")],
-            }),
-        ),
-        (
-            "m",
-            ctx.type_attr(ctx.function_type(
-                vec![ctx.integer_type(32)],
-                vec![ctx.function_type(vec![], vec![])],
-            )),
-        ),
-        (
-            "n",
-            ctx.intern_attr(AttrKind::Strided {
-                strides: vec![DYNAMIC, 1],
-                offset: 0,
-            }),
-        ),
-        (
-            "o",
-            ctx.intern_attr(AttrKind::Strided {
-                strides: vec![4],
-                offset: DYNAMIC,
-            }),
-        ),
-        (
-            "p",
-            ctx.intern_attr(AttrKind::Opaque {
-                dialect: "fz".into(),
-                body: "abc".into(),
-                pretty: true,
-            }),
-        ),
-        (
-            "q",
-            ctx.intern_attr(AttrKind::Opaque {
-                dialect: "fz".into(),
-                body: "\"x y\"".into(),
-                pretty: false,
-            }),
-        ),
+        ("l", ctx.intern_attr(AttrKind::SymbolRef { root: ctx.ident("a"), nested: vec![ctx.ident("b c")] })),
+        ("m", ctx.type_attr(ctx.function_type(vec![ctx.integer_type(32)], vec![ctx.function_type(vec![], vec![])]))),
+        ("n", ctx.intern_attr(AttrKind::Strided { strides: vec![DYNAMIC, 1], offset: 0 })),
+        ("o", ctx.intern_attr(AttrKind::Strided { strides: vec![4], offset: DYNAMIC })),
+        ("p", ctx.intern_attr(AttrKind::Opaque { dialect: "fz".into(), body: "abc".into(), pretty: true })),
+        ("q", ctx.intern_attr(AttrKind::Opaque { dialect: "fz".into(), body: "\"x y\"".into(), pretty: false })),
         (
             "r",
             ctx.dictionary(vec![
@@ -666,19 +514,10 @@ fn scalar_attributes() {
             "t",
             ctx.intern_attr(AttrKind::DenseArray {
                 elem: f64t,
-                data: DenseArrayData::Float(vec![
-                    0.30000000000000004f64.to_bits(),
-                    1234567f64.to_bits(),
-                ]),
+                data: DenseArrayData::Float(vec![0.30000000000000004f64.to_bits(), 1234567f64.to_bits()]),
             }),
         ),
-        (
-            "u",
-            ctx.intern_attr(AttrKind::DenseArray {
-                elem: ctx.i1_type(),
-                data: DenseArrayData::Int(vec![]),
-            }),
-        ),
+        ("u", ctx.intern_attr(AttrKind::DenseArray { elem: ctx.i1_type(), data: DenseArrayData::Int(vec![]) })),
         ("v", ctx.file_loc("x.mlir", 1, 2)),
     ];
     let line = b.print_attr_in_op(&attrs);
@@ -695,32 +534,13 @@ fn types() {
     let f32t = ctx.float_type(FloatKind::F32);
     let i8t = ctx.integer_type(8);
     let cases: Vec<(Type, &str)> = vec![
-        (
-            ctx.intern_type(TypeKind::Integer {
-                width: 17,
-                signedness: Signedness::Unsigned,
-            }),
-            "ui17",
-        ),
-        (
-            ctx.tensor_type(vec![4, DYNAMIC], f32t, None),
-            "tensor<4x?xf32>",
-        ),
+        (ctx.intern_type(TypeKind::Integer { width: 17, signedness: Signedness::Unsigned }), "ui17"),
+        (ctx.tensor_type(vec![4, DYNAMIC], f32t, None), "tensor<4x?xf32>"),
         (ctx.tensor_type(vec![], f32t, None), "tensor<f32>"),
+        (ctx.tensor_type(vec![2], i8t, Some(ctx.int_attr(ctx.i64_type(), 42))), "tensor<2xi8, 42 : i64>"),
+        (ctx.intern_type(TypeKind::UnrankedTensor { elem: f32t }), "tensor<*xf32>"),
         (
-            ctx.tensor_type(vec![2], i8t, Some(ctx.int_attr(ctx.i64_type(), 42))),
-            "tensor<2xi8, 42 : i64>",
-        ),
-        (
-            ctx.intern_type(TypeKind::UnrankedTensor { elem: f32t }),
-            "tensor<*xf32>",
-        ),
-        (
-            ctx.intern_type(TypeKind::Vector {
-                shape: vec![4, 8],
-                scalable: vec![false, true],
-                elem: f32t,
-            }),
+            ctx.intern_type(TypeKind::Vector { shape: vec![4, 8], scalable: vec![false, true], elem: f32t }),
             "vector<4x[8]xf32>",
         ),
         (
@@ -736,10 +556,7 @@ fn types() {
             ctx.intern_type(TypeKind::MemRef {
                 shape: vec![4],
                 elem: f32t,
-                layout: Some(ctx.intern_attr(AttrKind::Strided {
-                    strides: vec![1],
-                    offset: 0,
-                })),
+                layout: Some(ctx.intern_attr(AttrKind::Strided { strides: vec![1], offset: 0 })),
                 memory_space: Some(ctx.int_attr(ctx.integer_type(32), 0)),
             }),
             "memref<4xf32, strided<[1]>>",
@@ -754,26 +571,9 @@ fn types() {
         (ctx.intern_type(TypeKind::Complex(f32t)), "complex<f32>"),
         (ctx.intern_type(TypeKind::Tuple(vec![])), "tuple<>"),
         (ctx.function_type(vec![], vec![]), "() -> ()"),
-        (
-            ctx.function_type(vec![i8t], vec![i8t, f32t]),
-            "(i8) -> (i8, f32)",
-        ),
-        (
-            ctx.intern_type(TypeKind::Opaque {
-                dialect: "fz".into(),
-                body: "abc".into(),
-                pretty: true,
-            }),
-            "!fz.abc",
-        ),
-        (
-            ctx.intern_type(TypeKind::Opaque {
-                dialect: "fz".into(),
-                body: "\"\"".into(),
-                pretty: false,
-            }),
-            "!fz<\"\">",
-        ),
+        (ctx.function_type(vec![i8t], vec![i8t, f32t]), "(i8) -> (i8, f32)"),
+        (ctx.intern_type(TypeKind::Opaque { dialect: "fz".into(), body: "abc".into(), pretty: true }), "!fz.abc"),
+        (ctx.intern_type(TypeKind::Opaque { dialect: "fz".into(), body: "\"\"".into(), pretty: false }), "!fz<\"\">"),
     ];
     for (t, want) in cases {
         assert_eq!(print_type(ctx, t), want);
@@ -790,102 +590,48 @@ fn dense_elements() {
     let ctx = &b.ctx;
     let i32t = ctx.integer_type(32);
     let i8t = ctx.integer_type(8);
-    let ints = |ty: Type, vs: &[i64]| {
-        DenseData::Elements(vs.iter().map(|&v| ctx.int_attr(ty, v)).collect())
-    };
+    let ints = |ty: Type, vs: &[i64]| DenseData::Elements(vs.iter().map(|&v| ctx.int_attr(ty, v)).collect());
     let t = |shape: Vec<i64>, e: Type| ctx.tensor_type(shape, e, None);
     assert_eq!(
-        print_attr(
-            ctx,
-            dense(ctx, t(vec![2, 2], i8t), ints(i8t, &[1, 2, 3, -1]))
-        ),
+        print_attr(ctx, dense(ctx, t(vec![2, 2], i8t), ints(i8t, &[1, 2, 3, -1]))),
         "dense<[[1, 2], [3, -1]]> : tensor<2x2xi8>"
     );
+    assert_eq!(print_attr(ctx, dense(ctx, t(vec![3], i32t), ints(i32t, &[5, 5, 5]))), "dense<5> : tensor<3xi32>");
+    assert_eq!(print_attr(ctx, dense(ctx, t(vec![0], i32t), ints(i32t, &[]))), "dense<> : tensor<0xi32>");
     assert_eq!(
-        print_attr(ctx, dense(ctx, t(vec![3], i32t), ints(i32t, &[5, 5, 5]))),
-        "dense<5> : tensor<3xi32>"
-    );
-    assert_eq!(
-        print_attr(ctx, dense(ctx, t(vec![0], i32t), ints(i32t, &[]))),
-        "dense<> : tensor<0xi32>"
-    );
-    assert_eq!(
-        print_attr(
-            ctx,
-            dense(
-                ctx,
-                t(vec![0], i32t),
-                DenseData::Splat(ctx.int_attr(i32t, 5))
-            )
-        ),
+        print_attr(ctx, dense(ctx, t(vec![0], i32t), DenseData::Splat(ctx.int_attr(i32t, 5)))),
         "dense<5> : tensor<0xi32>"
     );
     assert_eq!(
-        print_attr(
-            ctx,
-            dense(
-                ctx,
-                t(vec![4], i32t),
-                DenseData::Hex("0x01000000020000000300000004000000".into())
-            )
-        ),
+        print_attr(ctx, dense(ctx, t(vec![4], i32t), DenseData::Hex("0x01000000020000000300000004000000".into()))),
         "dense<[1, 2, 3, 4]> : tensor<4xi32>"
     );
     assert_eq!(
-        print_attr(
-            ctx,
-            dense(ctx, t(vec![4], i32t), DenseData::Hex("0x0A000000".into()))
-        ),
+        print_attr(ctx, dense(ctx, t(vec![4], i32t), DenseData::Hex("0x0A000000".into()))),
         "dense<10> : tensor<4xi32>"
     );
     let i1 = ctx.i1_type();
     let bools: Vec<Attr> = (0..101).map(|i| ctx.bool_attr(i % 3 == 0)).collect();
     assert_eq!(
-        print_attr(
-            ctx,
-            dense(ctx, t(vec![101], i1), DenseData::Elements(bools))
-        ),
+        print_attr(ctx, dense(ctx, t(vec![101], i1), DenseData::Elements(bools))),
         "dense<\"0x49922449922449922449922409\"> : tensor<101xi1>"
     );
     let f32t = ctx.float_type(FloatKind::F32);
     let cf = ctx.intern_type(TypeKind::Complex(f32t));
-    let fl = |v: f32| {
-        ctx.intern_attr(AttrKind::Float {
-            bits: v.to_bits() as u128,
-            ty: f32t,
-        })
-    };
+    let fl = |v: f32| ctx.intern_attr(AttrKind::Float { bits: v.to_bits() as u128, ty: f32t });
     let cplx = |a: f32, b: f32| ctx.array_attr(vec![fl(a), fl(b)]);
     assert_eq!(
-        print_attr(
-            ctx,
-            dense(
-                ctx,
-                t(vec![2], cf),
-                DenseData::Elements(vec![cplx(1.0, 0.0), cplx(0.5, -0.5)])
-            )
-        ),
+        print_attr(ctx, dense(ctx, t(vec![2], cf), DenseData::Elements(vec![cplx(1.0, 0.0), cplx(0.5, -0.5)]))),
         "dense<[(1.000000e+00,0.000000e+00), (5.000000e-01,-5.000000e-01)]> : tensor<2xcomplex<f32>>"
     );
     let big: Vec<i64> = (0..101).collect();
     let text = print_attr(ctx, dense(ctx, t(vec![101], i32t), ints(i32t, &big)));
-    assert!(
-        text.starts_with("dense<\"0x00000000010000000200000003000000"),
-        "{text}"
-    );
-    let strs = ctx.intern_type(TypeKind::Opaque {
-        dialect: "fz".into(),
-        body: "str".into(),
-        pretty: true,
-    });
+    assert!(text.starts_with("dense<\"0x00000000010000000200000003000000"), "{text}");
+    let strs = ctx.intern_type(TypeKind::Opaque { dialect: "fz".into(), body: "str".into(), pretty: true });
     assert_eq!(
         print_attr(
             ctx,
-            dense(
-                ctx,
-                t(vec![2], strs),
-                DenseData::Elements(vec![ctx.string_attr("a"), ctx.string_attr("bc")])
-            )
+            dense(ctx, t(vec![2], strs), DenseData::Elements(vec![ctx.string_attr("a"), ctx.string_attr("bc")]))
         ),
         "dense<[\"a\", \"bc\"]> : tensor<2x!fz.str>"
     );
@@ -906,14 +652,7 @@ fn affine_map_and_tuple_aliases() {
     let nested = ctx.intern_type(TypeKind::Tuple([vec![i1; 16], vec![t17]].concat()));
     let loc_attr = ctx.file_loc("x.mlir", 1, 1);
     let (s_, l_) = (set, loc_attr);
-    let a = b.op_full(
-        "fz.a",
-        &[],
-        &[],
-        &[("s", s_), ("m", m1), ("l", l_)],
-        vec![],
-        vec![],
-    );
+    let a = b.op_full("fz.a", &[], &[], &[("s", s_), ("m", m1), ("l", l_)], vec![], vec![]);
     let pb = b.dict(&[("p", m2)]);
     let bop = b.op_full("fz.b", &[], &[], &[("a", m3)], vec![], vec![]);
     b.ir.set_props(bop, Some(pb));
@@ -933,11 +672,7 @@ fn affine_map_and_tuple_aliases() {
 
 "#;
     assert_eq!(b.print(m, true), want);
-    let local = PrintOptions {
-        generic: true,
-        local_scope: true,
-        ..Default::default()
-    };
+    let local = PrintOptions { generic: true, local_scope: true, ..Default::default() };
     let text = print_module(&b.ctx, &b.ir, m, &local);
     assert!(text.starts_with("\"builtin.module\"() ({\n  \"fz.a\"() {l = loc(\"x.mlir\":1:1), m = affine_map<(d0) -> (d0 + 7)>, s = affine_set<(d0) : (d0 >= 0)>}"), "{text}");
 }
@@ -957,10 +692,7 @@ fn print_const(p: &mut dyn OpAsmPrinter, op: OpId) {
 }
 
 fn const_names(ctx: &Context, ir: &Ir, op: OpId, f: &mut dyn FnMut(Value, String)) {
-    if let Some(v) = ctx
-        .dict_get(ir.attrs(op), "value")
-        .and_then(|a| ctx.attr_i64(a))
-    {
+    if let Some(v) = ctx.dict_get(ir.attrs(op), "value").and_then(|a| ctx.attr_i64(a)) {
         f(ir.result(op, 0), format!("c{v}"));
     }
 }
@@ -968,16 +700,9 @@ fn const_names(ctx: &Context, ir: &Ir, op: OpId, f: &mut dyn FnMut(Value, String
 fn print_func(p: &mut dyn OpAsmPrinter, op: OpId) {
     let (name, region, args) = {
         let (ctx, ir) = (p.ctx(), p.ir());
-        let name = ctx
-            .dict_get(ir.attrs(op), "sym_name")
-            .and_then(|a| ctx.attr_str(a))
-            .unwrap_or("")
-            .to_string();
+        let name = ctx.dict_get(ir.attrs(op), "sym_name").and_then(|a| ctx.attr_str(a)).unwrap_or("").to_string();
         let r = ir.region(op, 0);
-        let args = ir
-            .region_entry(r)
-            .map(|b| ir.block_args(b).to_vec())
-            .unwrap_or_default();
+        let args = ir.region_entry(r).map(|b| ir.block_args(b).to_vec()).unwrap_or_default();
         (name, r, args)
     };
     p.write(" ");
@@ -1009,24 +734,15 @@ fn print_ret(p: &mut dyn OpAsmPrinter, op: OpId) {
     }
 }
 
-static T_CONST: OpDef = OpDef {
-    print: Some(print_const),
-    result_names: Some(const_names),
-    ..OpDef::new("tst.const", Traits::PURE)
-};
+static T_CONST: OpDef =
+    OpDef { print: Some(print_const), result_names: Some(const_names), ..OpDef::new("tst.const", Traits::PURE) };
 static T_FUNC: OpDef = OpDef {
     print: Some(print_func),
     default_dialect: Some("tst"),
     ..OpDef::new("tst.func", Traits::ISOLATED_FROM_ABOVE)
 };
-static T_RET: OpDef = OpDef {
-    print: Some(print_ret),
-    ..OpDef::new("tst.ret", Traits::TERMINATOR)
-};
-static T_ADD: OpDef = OpDef {
-    properties: &["flags"],
-    ..OpDef::new("tst.add", Traits::PURE)
-};
+static T_RET: OpDef = OpDef { print: Some(print_ret), ..OpDef::new("tst.ret", Traits::TERMINATOR) };
+static T_ADD: OpDef = OpDef { properties: &["flags"], ..OpDef::new("tst.add", Traits::PURE) };
 static TST: DialectDef = DialectDef {
     namespace: "tst",
     summary: "",
@@ -1045,61 +761,26 @@ fn tst_builder() -> B {
 fn custom_printers_names_and_default_dialect() {
     let mut b = tst_builder();
     let i32t = b.i(32);
-    let c0 = b.op_full(
-        "tst.const",
-        &[],
-        &[i32t],
-        &[("value", b.ctx.int_attr(i32t, 0))],
-        vec![],
-        vec![],
-    );
-    let c0b = b.op_full(
-        "tst.const",
-        &[],
-        &[i32t],
-        &[("value", b.ctx.int_attr(i32t, 0))],
-        vec![],
-        vec![],
-    );
+    let c0 = b.op_full("tst.const", &[], &[i32t], &[("value", b.ctx.int_attr(i32t, 0))], vec![], vec![]);
+    let c0b = b.op_full("tst.const", &[], &[i32t], &[("value", b.ctx.int_attr(i32t, 0))], vec![], vec![]);
     let c1 = b.op_full(
         "tst.const",
         &[],
         &[i32t],
-        &[
-            ("value", b.ctx.int_attr(i32t, 1)),
-            ("z.tag", b.ctx.unit_attr()),
-        ],
+        &[("value", b.ctx.int_attr(i32t, 1)), ("z.tag", b.ctx.unit_attr())],
         vec![],
         vec![],
     );
     let entry = b.ir.create_block(&[i32t]);
     let arg = b.ir.block_args(entry)[0];
     let flags = b.ctx.string_attr("none");
-    let add = b.op_full(
-        "tst.add",
-        &[b.res(c0, 0), arg],
-        &[i32t],
-        &[("flags", flags)],
-        vec![],
-        vec![],
-    );
-    let ret = b.op(
-        "tst.ret",
-        &[b.res(add, 0), b.res(c0b, 0), b.res(c1, 0)],
-        &[],
-    );
+    let add = b.op_full("tst.add", &[b.res(c0, 0), arg], &[i32t], &[("flags", flags)], vec![], vec![]);
+    let ret = b.op("tst.ret", &[b.res(add, 0), b.res(c0b, 0), b.res(c1, 0)], &[]);
     for op in [c0, c0b, c1, add, ret] {
         b.ir.append_op(entry, op);
     }
     let body = b.region(&[entry]);
-    let f = b.op_full(
-        "tst.func",
-        &[],
-        &[],
-        &[("sym_name", b.ctx.string_attr("f"))],
-        vec![body],
-        vec![],
-    );
+    let f = b.op_full("tst.func", &[], &[], &[("sym_name", b.ctx.string_attr("f"))], vec![body], vec![]);
     let outer_ret = b.op("tst.ret", &[], &[]);
     let m = b.module(&[f, outer_ret]);
     let want = r#"module {
@@ -1134,10 +815,7 @@ fn custom_printers_names_and_default_dialect() {
         print_op_for_diagnostic(&b.ctx, &b.ir, add),
         r#"%3 = "tst.add"(%0, %arg0) <{flags = "none"}> : (i32, i32) -> i32"#
     );
-    assert!(
-        print_op_for_diagnostic(&b.ctx, &b.ir, f)
-            .starts_with("\"tst.func\"() ({\n^bb0(%arg0: i32):\n  %0 = ")
-    );
+    assert!(print_op_for_diagnostic(&b.ctx, &b.ir, f).starts_with("\"tst.func\"() ({\n^bb0(%arg0: i32):\n  %0 = "));
 }
 
 #[test]
@@ -1156,28 +834,14 @@ fn nested_op_prints_alone_numbered_from_isolated_parent() {
         b.ir.append_op(entry, op);
     }
     let body = b.region(&[entry]);
-    let f = b.op_full(
-        "tst.func",
-        &[],
-        &[],
-        &[("sym_name", b.ctx.string_attr("f"))],
-        vec![body],
-        vec![],
-    );
+    let f = b.op_full("tst.func", &[], &[], &[("sym_name", b.ctx.string_attr("f"))], vec![body], vec![]);
     let _m = b.module(&[top, f]);
     // What mlir-opt prints for `--mlir-print-ir-after` on a function (local scope).
-    let opts = PrintOptions {
-        generic: true,
-        local_scope: true,
-        ..Default::default()
-    };
+    let opts = PrintOptions { generic: true, local_scope: true, ..Default::default() };
     let want = "\"tst.func\"() ({\n^bb0(%arg0: i32):\n  %0 = \"fz.x\"(%arg0) : (i32) -> i32\n  \"fz.r\"() ({\n  ^bb0(%arg1: i32):\n  }) : () -> ()\n  \"tst.ret\"(%0) : (i32) -> ()\n}) {sym_name = \"f\"} : () -> ()\n";
     assert_eq!(print_module(&b.ctx, &b.ir, f, &opts), want);
     // Without local scope, numbers come from the whole module.
-    let opts = PrintOptions {
-        generic: true,
-        ..Default::default()
-    };
+    let opts = PrintOptions { generic: true, ..Default::default() };
     assert!(print_module(&b.ctx, &b.ir, f, &opts).contains("%1 = \"fz.x\"(%arg0)"));
 }
 
@@ -1227,26 +891,9 @@ fn dump_for_mlir_opt_cross_check() {
     let m = nested_locs_ir(&mut b);
     cases.push(("nested_locs", b, m));
     for (name, b, m) in &cases {
-        let local = PrintOptions {
-            generic: true,
-            debug_info: true,
-            local_scope: true,
-            ..Default::default()
-        };
-        let full = PrintOptions {
-            generic: true,
-            debug_info: true,
-            ..Default::default()
-        };
-        std::fs::write(
-            format!("{dir}/{name}.input.mlir"),
-            print_module(&b.ctx, &b.ir, *m, &local),
-        )
-        .unwrap();
-        std::fs::write(
-            format!("{dir}/{name}.expected"),
-            print_module(&b.ctx, &b.ir, *m, &full),
-        )
-        .unwrap();
+        let local = PrintOptions { generic: true, debug_info: true, local_scope: true, ..Default::default() };
+        let full = PrintOptions { generic: true, debug_info: true, ..Default::default() };
+        std::fs::write(format!("{dir}/{name}.input.mlir"), print_module(&b.ctx, &b.ir, *m, &local)).unwrap();
+        std::fs::write(format!("{dir}/{name}.expected"), print_module(&b.ctx, &b.ir, *m, &full)).unwrap();
     }
 }

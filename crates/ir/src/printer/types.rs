@@ -62,11 +62,7 @@ impl Printer<'_> {
                 self.push(") -> ");
                 self.print_result_types(results);
             }
-            TypeKind::RankedTensor {
-                shape,
-                elem,
-                encoding,
-            } => {
+            TypeKind::RankedTensor { shape, elem, encoding } => {
                 self.push("tensor<");
                 self.print_shape(shape, None);
                 self.print_type(*elem);
@@ -81,22 +77,13 @@ impl Printer<'_> {
                 self.print_type(*elem);
                 self.push_char('>');
             }
-            TypeKind::Vector {
-                shape,
-                scalable,
-                elem,
-            } => {
+            TypeKind::Vector { shape, scalable, elem } => {
                 self.push("vector<");
                 self.print_shape(shape, Some(scalable));
                 self.print_type(*elem);
                 self.push_char('>');
             }
-            TypeKind::MemRef {
-                shape,
-                elem,
-                layout,
-                memory_space,
-            } => {
+            TypeKind::MemRef { shape, elem, layout, memory_space } => {
                 self.push("memref<");
                 self.print_shape(shape, None);
                 self.print_type(*elem);
@@ -113,11 +100,7 @@ impl Printer<'_> {
                 self.print_memory_space(*memory_space);
                 self.push_char('>');
             }
-            TypeKind::Opaque {
-                dialect,
-                body,
-                pretty,
-            } => {
+            TypeKind::Opaque { dialect, body, pretty } => {
                 push_dialect_symbol(&mut self.out, '!', dialect, body, *pretty);
             }
         }
@@ -205,9 +188,7 @@ pub(crate) fn is_identity_map_text(text: &str) -> bool {
     if dims.is_empty() {
         return true;
     }
-    dims.split(", ")
-        .enumerate()
-        .all(|(i, d)| d.strip_prefix('d').and_then(|n| n.parse::<usize>().ok()) == Some(i))
+    dims.split(", ").enumerate().all(|(i, d)| d.strip_prefix('d').and_then(|n| n.parse::<usize>().ok()) == Some(i))
 }
 
 #[cfg(test)]

@@ -377,15 +377,16 @@ impl Rewriter for Driver<'_> {
             self.constants.remove(o);
         }
         if let InsertPoint::Before(anchor) = self.ip
-            && subtree.contains(&anchor) {
-                self.ip = match self.ir.op_block(op) {
-                    Some(b) => match self.ir.next_op(op) {
-                        Some(n) => InsertPoint::Before(n),
-                        None => InsertPoint::End(b),
-                    },
-                    None => InsertPoint::Unset,
-                };
-            }
+            && subtree.contains(&anchor)
+        {
+            self.ip = match self.ir.op_block(op) {
+                Some(b) => match self.ir.next_op(op) {
+                    Some(n) => InsertPoint::Before(n),
+                    None => InsertPoint::End(b),
+                },
+                None => InsertPoint::Unset,
+            };
+        }
         self.ir.erase_op(op);
     }
     fn notify_changed(&mut self, op: OpId) {

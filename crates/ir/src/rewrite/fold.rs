@@ -31,9 +31,10 @@ pub fn constant_value(ctx: &Context, ir: &Ir, op: OpId) -> Option<Attr> {
     if let Some(fold) = def.fold {
         let none = vec![None; ir.num_operands(op)];
         if let Some(rs) = fold(ctx, ir, op, &none)
-            && let [FoldResult::Attr(a)] = rs.as_slice() {
-                return Some(*a);
-            }
+            && let [FoldResult::Attr(a)] = rs.as_slice()
+        {
+            return Some(*a);
+        }
     }
     op_attr(ctx, ir, op, "value")
 }
@@ -76,17 +77,17 @@ pub fn fold_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Folded {
     let Some(def) = ctx.op_def(ir.op_name(op)) else { return Folded::Failed };
     let consts = operand_constants(ctx, ir, op);
     if let Some(fold) = def.fold
-        && let Some(rs) = fold(ctx, ir, op, &consts) {
-            let own: Vec<Value> = ir.results(op).to_vec();
-            let folds_to_self =
-                rs.len() == own.len() && rs.iter().zip(&own).all(|(r, &v)| *r == FoldResult::Value(v));
-            if rs.is_empty() || folds_to_self {
-                return Folded::InPlace;
-            }
-            if rs.len() == own.len() {
-                return Folded::Results(rs);
-            }
+        && let Some(rs) = fold(ctx, ir, op, &consts)
+    {
+        let own: Vec<Value> = ir.results(op).to_vec();
+        let folds_to_self = rs.len() == own.len() && rs.iter().zip(&own).all(|(r, &v)| *r == FoldResult::Value(v));
+        if rs.is_empty() || folds_to_self {
+            return Folded::InPlace;
         }
+        if rs.len() == own.len() {
+            return Folded::Results(rs);
+        }
+    }
     if def.has(Traits::COMMUTATIVE) && move_constants_last(ir, op, &consts) {
         return Folded::InPlace;
     }
@@ -118,8 +119,7 @@ pub fn insertion_region(ctx: &Context, ir: &Ir, block: BlockId) -> Option<Region
     loop {
         let r = ir.block_region(b)?;
         let Some(parent) = ir.region_parent(r) else { return Some(r) };
-        let might_be_isolated =
-            ctx.op_def(ir.op_name(parent)).is_none_or(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
+        let might_be_isolated = ctx.op_def(ir.op_name(parent)).is_none_or(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
         match ir.op_block(parent) {
             Some(pb) if !might_be_isolated => b = pb,
             _ => return Some(r),

@@ -130,10 +130,7 @@ pub fn region_dce(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
     if dead_roots.is_empty() {
         return false;
     }
-    let dead_ops: Vec<OpId> = dead_roots
-        .iter()
-        .flat_map(|&o| ir.collect_ops(o, WalkOrder::PreOrder))
-        .collect();
+    let dead_ops: Vec<OpId> = dead_roots.iter().flat_map(|&o| ir.collect_ops(o, WalkOrder::PreOrder)).collect();
     let dead_set: FxHashSet<OpId> = dead_ops.iter().copied().collect();
     // A dead op whose results are read by a surviving op (only in invalid IR) is kept.
     let unsafe_roots: FxHashSet<OpId> = dead_roots

@@ -51,10 +51,8 @@ fn materialize(rw: &mut dyn Rewriter, value: Attr, ty: Type, loc: Attr) -> Optio
     Some(rw.create_op(st))
 }
 
-static C_CONST: OpDef = OpDef {
-    fold: Some(fold_const),
-    ..OpDef::new("c.const", Traits(Traits::CONSTANT_LIKE.0 | Traits::PURE.0))
-};
+static C_CONST: OpDef =
+    OpDef { fold: Some(fold_const), ..OpDef::new("c.const", Traits(Traits::CONSTANT_LIKE.0 | Traits::PURE.0)) };
 static C_ADD: OpDef =
     OpDef { fold: Some(fold_add), ..OpDef::new("c.add", Traits(Traits::PURE.0 | Traits::COMMUTATIVE.0)) };
 static C_NEG: OpDef = OpDef {
@@ -143,9 +141,10 @@ impl T {
                 s += &format!(" %{i}");
             }
             if let Some(a) = self.ctx.dict_get(self.ir.attrs(op), "value")
-                && let AttrKind::Integer { .. } = self.ctx.attr_kind(a) {
-                    s += &format!(" ={}", self.ctx.attr_i64(a).unwrap());
-                }
+                && let AttrKind::Integer { .. } = self.ctx.attr_kind(a)
+            {
+                s += &format!(" ={}", self.ctx.attr_i64(a).unwrap());
+            }
             names.extend(self.ir.results(op).iter().copied());
             out.push(s);
         }

@@ -157,10 +157,9 @@ fn check_value_types(v: &VerifyCtx<'_>, decl: &OpDecl, op: OpId, list: ValueList
             let ty = ir.value_type(value);
             if !type_accepts(&d.constraint, ctx, ty) {
                 let spelled = crate::printer::print_type(ctx, ty);
-                return Err(v.op_error(
-                    op,
-                    format!("{noun} #{i} must be {}, but got '{spelled}'", d.constraint.description),
-                ));
+                return Err(
+                    v.op_error(op, format!("{noun} #{i} must be {}, but got '{spelled}'", d.constraint.description))
+                );
             }
         }
     }

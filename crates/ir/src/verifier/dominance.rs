@@ -59,8 +59,7 @@ impl DomTree {
     /// Computes the dominator tree of `region` (an empty region gives an empty tree).
     pub fn compute(ir: &Ir, region: RegionId) -> DomTree {
         let blocks = reverse_post_order(ir, region);
-        let number: FxHashMap<BlockId, u32> =
-            blocks.iter().enumerate().map(|(i, &b)| (b, i as u32)).collect();
+        let number: FxHashMap<BlockId, u32> = blocks.iter().enumerate().map(|(i, &b)| (b, i as u32)).collect();
         let preds = predecessor_numbers(ir, &blocks, &number);
         let idom = immediate_dominators(&preds);
         let mut children = vec![Vec::new(); blocks.len()];
@@ -336,7 +335,6 @@ impl<'a> DominanceInfo<'a> {
             for (i, op) in self.ir.block_ops(block).enumerate() {
                 table[op.index()] = i as u32;
             }
-            
         });
         table[a.index()] < table[b.index()]
     }

@@ -27,8 +27,8 @@ use crate::context::Context;
 use crate::diag::{Diagnostic, Severity};
 use crate::ir::{BlockId, Ir, OpId, RegionId, ValueDef};
 use crate::registry::{OpDef, Traits, VerifyCtx};
-use crate::types::{Type, TypeKind, DYNAMIC};
-use dominance::{region_is_ancestor, DominanceInfo};
+use crate::types::{DYNAMIC, Type, TypeKind};
+use dominance::{DominanceInfo, region_is_ancestor};
 use rustc_hash::FxHashMap;
 
 /// Verifies `op` and everything nested in it. Like mlir-opt, verification stops at the first
@@ -165,21 +165,19 @@ impl<'a> Verifier<'a> {
                 return Err(self.op_op_error(op, format!("expects graph region #{i} to have 0 or 1 blocks")));
             }
             if let Some(&entry) = blocks.first()
-                && self.block_has_predecessor(r, entry) {
-                    return Err(Box::new(Diagnostic::error(
-                        self.ir.loc(op),
-                        "entry block of region may not have predecessors",
-                    )));
-                }
+                && self.block_has_predecessor(r, entry)
+            {
+                return Err(Box::new(Diagnostic::error(
+                    self.ir.loc(op),
+                    "entry block of region may not have predecessors",
+                )));
+            }
         }
         Ok(())
     }
 
     fn block_has_predecessor(&self, r: RegionId, target: BlockId) -> bool {
-        self.ir
-            .region_blocks(r)
-            .iter()
-            .any(|&b| self.ir.block_ops(b).any(|o| self.ir.successors(o).contains(&target)))
+        self.ir.region_blocks(r).iter().any(|&b| self.ir.block_ops(b).any(|o| self.ir.successors(o).contains(&target)))
     }
 
     /// The declared structure first (MLIR's structural traits and `OpInvariants`), then the
@@ -275,9 +273,9 @@ impl<'a> Verifier<'a> {
     fn compatible_shapes(&self, a: Type, b: Type) -> bool {
         let shape = |t: Type| -> Option<Option<&[i64]>> {
             match self.ctx.type_kind(t) {
-                TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. } | TypeKind::MemRef { shape, .. } => {
-                    Some(Some(shape.as_slice()))
-                }
+                TypeKind::RankedTensor { shape, .. }
+                | TypeKind::Vector { shape, .. }
+                | TypeKind::MemRef { shape, .. } => Some(Some(shape.as_slice())),
                 TypeKind::UnrankedTensor { .. } | TypeKind::UnrankedMemRef { .. } => Some(None),
                 _ => None,
             }
@@ -302,21 +300,23 @@ impl<'a> Verifier<'a> {
                 Some(s) => {
                     return Err(self.op_op_error(
                         op,
-                        format!("visibility expected to be one of [\"public\", \"private\", \"nested\"], but got \"{s}\""),
+                        format!(
+                            "visibility expected to be one of [\"public\", \"private\", \"nested\"], but got \"{s}\""
+                        ),
                     ));
                 }
                 None => {
-                    return Err(self.op_op_error(
-                        op,
-                        "requires visibility attribute 'sym_visibility' to be a string attribute",
-                    ));
+                    return Err(
+                        self.op_op_error(op, "requires visibility attribute 'sym_visibility' to be a string attribute")
+                    );
                 }
             }
         }
         if let Some(parent) = self.ir.parent_op(op)
-            && !self.might_have_trait(parent, Traits::SYMBOL_TABLE) {
-                return Err(self.op_op_error(op, "symbol's parent must have the SymbolTable trait"));
-            }
+            && !self.might_have_trait(parent, Traits::SYMBOL_TABLE)
+        {
+            return Err(self.op_op_error(op, "symbol's parent must have the SymbolTable trait"));
+        }
         Ok(())
     }
 
@@ -440,11 +440,7 @@ impl<'a> Verifier<'a> {
             if self.may_be_valid_without_terminator(b) {
                 return Ok(());
             }
-            let loc = self
-                .ir
-                .block_parent_op(b)
-                .map(|p| self.ir.loc(p))
-                .unwrap_or_else(|| self.ctx.unknown_loc());
+            let loc = self.ir.block_parent_op(b).map(|p| self.ir.loc(p)).unwrap_or_else(|| self.ctx.unknown_loc());
             return Err(Box::new(Diagnostic::error(loc, "empty block: expect at least a terminator")));
         };
         for o in self.ir.block_ops(b) {

@@ -83,7 +83,14 @@ impl Builder {
         (m, bs[0])
     }
     /// A `t.func` named `name` in `parent` with `nblocks` blocks.
-    pub fn func(&mut self, parent: BlockId, name: &str, nblocks: usize, args: &[Type], line: u32) -> (OpId, Vec<BlockId>) {
+    pub fn func(
+        &mut self,
+        parent: BlockId,
+        name: &str,
+        nblocks: usize,
+        args: &[Type],
+        line: u32,
+    ) -> (OpId, Vec<BlockId>) {
         let (r, bs) = self.region(nblocks, args);
         let f = self.op("t.func", &[], &[], vec![r], line);
         self.set_attr(f, "sym_name", self.ctx.string_attr(name));
@@ -317,7 +324,10 @@ fn dominance_across_blocks_and_block_arguments() {
     b.br(bs[1], bs[2], 4);
     b.add(bs[2], "t.add", &[xv, xv], &[i32], 5);
     b.add(bs[2], "t.ret", &[], &[], 6);
-    assert_eq!(b.error(m), "5: operand #0 does not dominate this use | 3: operand defined here (op in the same region)");
+    assert_eq!(
+        b.error(m),
+        "5: operand #0 does not dominate this use | 3: operand defined here (op in the same region)"
+    );
 
     let mut b = Builder::new();
     let (m, body) = b.module();
@@ -365,7 +375,10 @@ fn use_in_nested_region_of_later_value() {
     b.ir.append_op(bs[0], holder);
     b.ir.append_op(bs[0], late);
     b.add(bs[0], "t.ret", &[], &[], 6);
-    assert_eq!(b.error(m), "3: operand #0 does not dominate this use | 5: operand defined here (op in a parent region)");
+    assert_eq!(
+        b.error(m),
+        "3: operand #0 does not dominate this use | 5: operand defined here (op in a parent region)"
+    );
 }
 
 #[test]
@@ -395,7 +408,10 @@ fn unregistered_regions_have_no_order_within_a_block_but_cfg_dominance_holds() {
     b.add(rb2[2], "u.t", &[], &[], 12);
     let holder2 = b.op("u.r", &[], &[], vec![r2], 7);
     b.ir.insert_op_before(b.ir.last_op(bs[0]).unwrap(), holder2);
-    assert_eq!(b.error(m), "11: operand #0 does not dominate this use | 9: operand defined here (op in the same region)");
+    assert_eq!(
+        b.error(m),
+        "11: operand #0 does not dominate this use | 9: operand defined here (op in the same region)"
+    );
 }
 
 #[test]

@@ -35,14 +35,7 @@ const fn case(
     input: &'static str,
     llvm: i32,
 ) -> Case {
-    Case {
-        num,
-        name,
-        flags,
-        check,
-        input,
-        llvm,
-    }
+    Case { num, name, flags, check, input, llvm }
 }
 
 #[rustfmt::skip]
@@ -172,12 +165,7 @@ impl Case {
     /// Runs the case in-process (and through `external` if given). `Err` explains a
     /// disagreement with the recorded LLVM status.
     pub fn run(&self, external: Option<&Path>, scratch: &Path) -> Result<(), String> {
-        let args: Vec<String> = self
-            .flags
-            .iter()
-            .map(|s| s.to_string())
-            .chain(["check.txt".to_string()])
-            .collect();
+        let args: Vec<String> = self.flags.iter().map(|s| s.to_string()).chain(["check.txt".to_string()]).collect();
         let ours = match filecheck::parse_args(&args) {
             Ok(opts) => filecheck::run(&opts, "check.txt", self.check, "<stdin>", self.input),
             Err(e) => filecheck::Outcome { code: 2, stderr: e },
@@ -191,8 +179,7 @@ impl Case {
         }
         if let Some(bin) = external {
             let dir = scratch.join(format!("case-{:03}", self.num));
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let check = dir.join("check.txt");
             let input = dir.join("input.txt");
             std::fs::write(&check, self.check).map_err(|e| e.to_string())?;

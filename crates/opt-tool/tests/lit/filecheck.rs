@@ -121,9 +121,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             if let Some(v) = &inline_value {
                 return Ok(v.clone());
             }
-            let v = args
-                .get(*i)
-                .ok_or(format!("FileCheck: option '{arg}' requires a value"))?;
+            let v = args.get(*i).ok_or(format!("FileCheck: option '{arg}' requires a value"))?;
             *i += 1;
             Ok(v.clone())
         };
@@ -131,20 +129,15 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
             match inline.as_deref() {
                 None | Some("true") | Some("1") => Ok(true),
                 Some("false") | Some("0") => Ok(false),
-                Some(v) => Err(format!(
-                    "FileCheck: invalid boolean value '{v}' for '{arg}'"
-                )),
+                Some(v) => Err(format!("FileCheck: invalid boolean value '{v}' for '{arg}'")),
             }
         };
         match name {
             "check-prefix" => o.check_prefixes.push(value(&mut i)?),
-            "check-prefixes" => o
-                .check_prefixes
-                .extend(value(&mut i)?.split(',').map(str::to_string)),
-            "comment-prefixes" => o
-                .comment_prefixes
-                .get_or_insert_with(Vec::new)
-                .extend(value(&mut i)?.split(',').map(str::to_string)),
+            "check-prefixes" => o.check_prefixes.extend(value(&mut i)?.split(',').map(str::to_string)),
+            "comment-prefixes" => {
+                o.comment_prefixes.get_or_insert_with(Vec::new).extend(value(&mut i)?.split(',').map(str::to_string))
+            }
             "implicit-check-not" => o.implicit_check_not.push(value(&mut i)?),
             "input-file" => o.input_file = Some(value(&mut i)?),
             "match-full-lines" => o.match_full_lines = flag(&inline_value)?,
@@ -168,9 +161,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
         0 => return Err("FileCheck: no check file given".into()),
         1 => o.check_file = Some(positional.remove(0)),
         _ => {
-            return Err(format!(
-                "FileCheck: too many positional arguments: {positional:?}"
-            ));
+            return Err(format!("FileCheck: too many positional arguments: {positional:?}"));
         }
     }
     Ok(o)
@@ -199,13 +190,7 @@ pub fn canonicalize(text: &str, strict: bool) -> String {
 
 /// Runs FileCheck: `check_text` is the check file (named `check_name` in messages),
 /// `input` the text to verify (named `input_name`).
-pub fn run(
-    opts: &Options,
-    check_name: &str,
-    check_text: &str,
-    input_name: &str,
-    input: &str,
-) -> Outcome {
+pub fn run(opts: &Options, check_name: &str, check_text: &str, input_name: &str, input: &str) -> Outcome {
     if let Err(msg) = validate_prefixes(opts) {
         return Outcome::usage(msg);
     }
@@ -214,10 +199,7 @@ pub fn run(
         match d.parse::<CliVariable>() {
             Ok(_) => defines.push(d.clone()),
             Err(e) => {
-                return Outcome::usage(format!(
-                    "FileCheck: invalid -D definition '{d}': {}",
-                    e.trim()
-                ));
+                return Outcome::usage(format!("FileCheck: invalid -D definition '{d}': {}", e.trim()));
             }
         }
     }
@@ -241,10 +223,7 @@ pub fn run(
         errors: String::new(),
     };
     if checker.check_input() {
-        Outcome {
-            code: 0,
-            stderr: String::new(),
-        }
+        Outcome { code: 0, stderr: String::new() }
     } else {
         let mut stderr = checker.errors;
         stderr.push_str(&dump_input(input_name, &input));
@@ -259,28 +238,18 @@ fn is_valid_prefix(p: &str) -> bool {
 }
 
 fn check_prefixes(opts: &Options) -> Vec<String> {
-    if opts.check_prefixes.is_empty() {
-        vec!["CHECK".to_string()]
-    } else {
-        opts.check_prefixes.clone()
-    }
+    if opts.check_prefixes.is_empty() { vec!["CHECK".to_string()] } else { opts.check_prefixes.clone() }
 }
 
 fn comment_prefixes(opts: &Options) -> Vec<String> {
-    opts.comment_prefixes
-        .clone()
-        .unwrap_or_else(|| vec!["COM".to_string(), "RUN".to_string()])
+    opts.comment_prefixes.clone().unwrap_or_else(|| vec!["COM".to_string(), "RUN".to_string()])
 }
 
 fn validate_prefixes(opts: &Options) -> Result<(), String> {
     let mut seen: Vec<&str> = Vec::new();
     let checks = check_prefixes(opts);
     let comments = comment_prefixes(opts);
-    for (p, what) in checks
-        .iter()
-        .map(|p| (p, "check"))
-        .chain(comments.iter().map(|p| (p, "comment")))
-    {
+    for (p, what) in checks.iter().map(|p| (p, "check")).chain(comments.iter().map(|p| (p, "comment"))) {
         if !is_valid_prefix(p) {
             return Err(format!(
                 "error: supplied {what} prefix must start with a letter and contain only \
@@ -385,13 +354,7 @@ fn is_word_byte(b: u8) -> bool {
 enum TypeResult {
     None,
     Comment(usize),
-    Check {
-        kind: Kind,
-        count: usize,
-        literal: bool,
-        after: usize,
-        misspelled: bool,
-    },
+    Check { kind: Kind, count: usize, literal: bool, after: usize, misspelled: bool },
     BadNot,
     BadCount,
 }
@@ -404,23 +367,13 @@ fn find_check_type(text: &str, pos: usize, prefix: &str, is_comment: bool) -> Ty
         return TypeResult::None;
     }
     if is_comment {
-        return if rest.starts_with(':') {
-            TypeResult::Comment(rest_start + 1)
-        } else {
-            TypeResult::None
-        };
+        return if rest.starts_with(':') { TypeResult::Comment(rest_start + 1) } else { TypeResult::None };
     }
     // Consumes `:` or `{LITERAL[, LITERAL]}:` at `at`.
     let modifiers = |at: usize, kind: Kind, count: usize, misspelled: bool| -> TypeResult {
         let r = &text[at..];
         if r.starts_with(':') {
-            return TypeResult::Check {
-                kind,
-                count,
-                literal: false,
-                after: at + 1,
-                misspelled,
-            };
+            return TypeResult::Check { kind, count, literal: false, after: at + 1, misspelled };
         }
         let Some(mut r) = r.strip_prefix('{') else {
             return TypeResult::None;
@@ -439,13 +392,7 @@ fn find_check_type(text: &str, pos: usize, prefix: &str, is_comment: bool) -> Ty
             }
         }
         match r.strip_prefix("}:") {
-            Some(x) => TypeResult::Check {
-                kind,
-                count,
-                literal,
-                after: text.len() - x.len(),
-                misspelled,
-            },
+            Some(x) => TypeResult::Check { kind, count, literal, after: text.len() - x.len(), misspelled },
             None => TypeResult::None,
         }
     };
@@ -477,23 +424,10 @@ fn find_check_type(text: &str, pos: usize, prefix: &str, is_comment: bool) -> Ty
         if !after_num.starts_with(':') && !after_num.starts_with('{') {
             return TypeResult::BadCount;
         }
-        return modifiers(
-            text.len() - after_num.len(),
-            Kind::Plain,
-            count as usize,
-            misspelled,
-        );
+        return modifiers(text.len() - after_num.len(), Kind::Plain, count as usize, misspelled);
     }
-    for bad in [
-        "DAG-NOT:",
-        "NOT-DAG:",
-        "NEXT-NOT:",
-        "NOT-NEXT:",
-        "SAME-NOT:",
-        "NOT-SAME:",
-        "EMPTY-NOT:",
-        "NOT-EMPTY:",
-    ] {
+    for bad in ["DAG-NOT:", "NOT-DAG:", "NEXT-NOT:", "NOT-NEXT:", "SAME-NOT:", "NOT-SAME:", "EMPTY-NOT:", "NOT-EMPTY:"]
+    {
         if r.starts_with(bad) {
             return TypeResult::BadNot;
         }
@@ -542,9 +476,8 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
     let mut used: Vec<&str> = Vec::new();
     let mut dirs: Vec<Directive> = Vec::new();
     let mut strings: Vec<CheckString> = Vec::new();
-    let implicit: Vec<(Kind, PatRef)> = (0..opts.implicit_check_not.len())
-        .map(|i| (Kind::Not, PatRef::Implicit(i)))
-        .collect();
+    let implicit: Vec<(Kind, PatRef)> =
+        (0..opts.implicit_check_not.len()).map(|i| (Kind::Not, PatRef::Implicit(i))).collect();
     let mut pending = implicit.clone();
 
     let mut pos = 0; // start of the unscanned buffer
@@ -558,9 +491,7 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
             while i < text.len() && best.is_none() {
                 if text.is_char_boundary(i) {
                     for &(p, c) in &all {
-                        if text[i..].starts_with(p)
-                            && best.is_none_or(|(_, bp, _)| p.len() > bp.len())
-                        {
+                        if text[i..].starts_with(p) && best.is_none_or(|(_, bp, _)| p.len() > bp.len()) {
                             best = Some((i, p, c));
                         }
                     }
@@ -584,10 +515,7 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
             }
             search = j;
         };
-        line += bytes[line_counted_to..ppos]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        line += bytes[line_counted_to..ppos].iter().filter(|&&b| b == b'\n').count();
         line_counted_to = ppos;
         let (kind, count, literal, after) = match ty {
             TypeResult::None => {
@@ -596,16 +524,11 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
                 continue;
             }
             TypeResult::Comment(after) => {
-                pos = text[after..]
-                    .find(['\n', '\r'])
-                    .map_or(text.len(), |e| after + e);
+                pos = text[after..].find(['\n', '\r']).map_or(text.len(), |e| after + e);
                 continue;
             }
             TypeResult::BadNot => {
-                return Err(ScanError {
-                    pos: Some(ppos),
-                    msg: format!("unsupported -NOT combo on prefix '{prefix}'"),
-                });
+                return Err(ScanError { pos: Some(ppos), msg: format!("unsupported -NOT combo on prefix '{prefix}'") });
             }
             TypeResult::BadCount => {
                 return Err(ScanError {
@@ -613,23 +536,13 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
                     msg: format!("invalid count in -COUNT specification on prefix '{prefix}'"),
                 });
             }
-            TypeResult::Check {
-                misspelled: true,
-                after,
-                ..
-            } => {
+            TypeResult::Check { misspelled: true, after, .. } => {
                 return Err(ScanError {
                     pos: Some(ppos),
                     msg: format!("misspelled directive '{}'", &text[ppos..after]),
                 });
             }
-            TypeResult::Check {
-                kind,
-                count,
-                literal,
-                after,
-                misspelled: false,
-            } => (kind, count, literal, after),
+            TypeResult::Check { kind, count, literal, after, misspelled: false } => (kind, count, literal, after),
         };
         if !used.contains(&prefix) {
             used.push(prefix);
@@ -640,9 +553,7 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
                 pstart += 1;
             }
         }
-        let eol = text[pstart..]
-            .find(['\n', '\r'])
-            .map_or(text.len(), |e| pstart + e);
+        let eol = text[pstart..].find(['\n', '\r']).map_or(text.len(), |e| pstart + e);
         pos = eol;
         let mut pattern = &text[pstart..eol];
         if !full_strict {
@@ -657,9 +568,7 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
         if !pattern.is_empty() && kind == Kind::Empty {
             return Err(ScanError {
                 pos: Some(pstart),
-                msg: format!(
-                    "found non-empty check string for empty check with prefix '{prefix}:'"
-                ),
+                msg: format!("found non-empty check string for empty check with prefix '{prefix}:'"),
             });
         }
         if kind == Kind::Label && !literal && has_variable(pattern) {
@@ -693,35 +602,21 @@ fn scan(opts: &Options, text: &str) -> Result<Program, ScanError> {
             pending.push((kind, PatRef::Dir(idx)));
             continue;
         }
-        strings.push(CheckString {
-            dir: Some(idx),
-            dag_nots: std::mem::replace(&mut pending, implicit.clone()),
-        });
+        strings.push(CheckString { dir: Some(idx), dag_nots: std::mem::replace(&mut pending, implicit.clone()) });
     }
     if !pending.is_empty() {
-        strings.push(CheckString {
-            dir: None,
-            dag_nots: pending,
-        });
+        strings.push(CheckString { dir: None, dag_nots: pending });
     }
 
-    let unused: Vec<&String> = checks
-        .iter()
-        .filter(|p| !used.contains(&p.as_str()))
-        .collect();
+    let unused: Vec<&String> = checks.iter().filter(|p| !used.contains(&p.as_str())).collect();
     let none_found = unused.len() == checks.len();
     let some_unused = !opts.allow_unused_prefixes && !unused.is_empty();
-    if (none_found || some_unused)
-        && (opts.implicit_check_not.is_empty() || !opts.check_prefixes.is_empty())
-    {
+    if (none_found || some_unused) && (opts.implicit_check_not.is_empty() || !opts.check_prefixes.is_empty()) {
         let list: Vec<String> = unused.iter().map(|p| format!("'{p}:'")).collect();
         let plural = if unused.len() > 1 { "es" } else { "" };
         return Err(ScanError {
             pos: None,
-            msg: format!(
-                "no check strings found with prefix{plural} {}",
-                list.join(", ")
-            ),
+            msg: format!("no check strings found with prefix{plural} {}", list.join(", ")),
         });
     }
     Ok(Program { dirs, strings })
@@ -752,35 +647,18 @@ impl Env {
             .map(|d| {
                 let def = d.trim_start_matches('#');
                 let name_part = def.split('=').next().unwrap_or("");
-                let name = name_part
-                    .rsplit(',')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_string();
+                let name = name_part.rsplit(',').next().unwrap_or("").trim().to_string();
                 (name, d.clone())
             })
             .collect();
-        Env {
-            cli,
-            local: BTreeMap::new(),
-            global: BTreeMap::new(),
-        }
+        Env { cli, local: BTreeMap::new(), global: BTreeMap::new() }
     }
 
     /// Whether `name` (with `$` for globals) has a value.
     fn is_defined(&self, name: &str) -> bool {
         let bare = name.trim_start_matches('$');
-        let bound = if name.starts_with('$') {
-            self.global.contains_key(bare)
-        } else {
-            self.local.contains_key(bare)
-        };
-        bound
-            || self
-                .cli
-                .iter()
-                .any(|(n, _)| n.trim_start_matches('$') == bare)
+        let bound = if name.starts_with('$') { self.global.contains_key(bare) } else { self.local.contains_key(bare) };
+        bound || self.cli.iter().any(|(n, _)| n.trim_start_matches('$') == bare)
     }
 
     fn clear_locals(&mut self) {
@@ -830,11 +708,7 @@ fn referenced_names(pattern: &str) -> Vec<String> {
         let end = body.find("]]").unwrap_or(body.len());
         let block = &body[..end];
         // In `[[NAME:regex]]` only NAME is a name; in `[[#...]]` every identifier may be.
-        let scan = if block.starts_with('#') {
-            block
-        } else {
-            block.split(':').next().unwrap_or("")
-        };
+        let scan = if block.starts_with('#') { block } else { block.split(':').next().unwrap_or("") };
         let mut word = String::new();
         for c in scan.chars().chain([' ']) {
             if c.is_ascii_alphanumeric() || c == '_' {
@@ -899,12 +773,7 @@ fn undefined_uses(pattern: &str, is_defined: &dyn Fn(&str) -> bool) -> Vec<Strin
                 let w = std::mem::take(&mut word);
                 let name = w.trim_start_matches('$');
                 let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-                if is_name
-                    && c != '('
-                    && !FUNCTIONS.contains(&name)
-                    && !is_defined(&w)
-                    && !missing.contains(&w)
-                {
+                if is_name && c != '(' && !FUNCTIONS.contains(&name) && !is_defined(&w) && !missing.contains(&w) {
                     missing.push(w);
                 }
             }
@@ -925,11 +794,8 @@ fn undefined_uses(pattern: &str, is_defined: &dyn Fn(&str) -> bool) -> Vec<Strin
                 continue;
             }
             None => {
-                let ok =
-                    block.starts_with('@') || here.iter().any(|h| h == block) || is_defined(block);
-                let valid = block
-                    .trim_start_matches('$')
-                    .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+                let ok = block.starts_with('@') || here.iter().any(|h| h == block) || is_defined(block);
+                let valid = block.trim_start_matches('$').starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
                 if !ok && valid && !missing.iter().any(|m| m == block) {
                     missing.push(block.to_string());
                 }
@@ -943,27 +809,14 @@ fn undefined_uses(pattern: &str, is_defined: &dyn Fn(&str) -> bool) -> Vec<Strin
 /// `%x,` style spec that re-creates a numeric format in a `-D#` definition.
 fn format_spec(f: NumberFormat) -> String {
     let prec = |p: u8| {
-        if p == 0 {
-            String::new()
-        } else {
-            format!(".{p}")
-        }
+        if p == 0 { String::new() } else { format!(".{p}") }
     };
     match f {
         NumberFormat::Unsigned { precision } => format!("%{}u,", prec(precision)),
         NumberFormat::Signed { precision } => format!("%{}d,", prec(precision)),
-        NumberFormat::Hex {
-            precision,
-            require_prefix,
-            casing,
-        } => {
+        NumberFormat::Hex { precision, require_prefix, casing } => {
             let upper = format!("{casing:?}") == "Upper";
-            format!(
-                "%{}{}{},",
-                if require_prefix { "#" } else { "" },
-                prec(precision),
-                if upper { "X" } else { "x" }
-            )
+            format!("%{}{}{},", if require_prefix { "#" } else { "" }, prec(precision), if upper { "X" } else { "x" })
         }
     }
 }
@@ -1006,9 +859,7 @@ impl Checker<'_> {
             let mut region_end = self.input.len();
             let mut j = i;
             while j < strings.len() {
-                let is_label = strings[j]
-                    .dir
-                    .is_some_and(|d| self.program.dirs[d].kind == Kind::Label);
+                let is_label = strings[j].dir.is_some_and(|d| self.program.dirs[d].kind == Kind::Label);
                 if !is_label {
                     j += 1;
                     continue;
@@ -1063,11 +914,8 @@ impl Checker<'_> {
                 return false;
             };
             let name = &body[..end];
-            let value = if let Some(g) = name.strip_prefix('$') {
-                self.env.global.get(g)
-            } else {
-                self.env.local.get(name)
-            };
+            let value =
+                if let Some(g) = name.strip_prefix('$') { self.env.global.get(g) } else { self.env.local.get(name) };
             if !matches!(value, Some(Var::Str(v)) if v.is_empty()) {
                 return false;
             }
@@ -1084,33 +932,16 @@ impl Checker<'_> {
     }
 
     /// Searches `[from, to)` for the first match of pattern `p`. Updates variables.
-    fn find(
-        &mut self,
-        p: PatRef,
-        from: usize,
-        to: usize,
-    ) -> Result<Option<(usize, usize)>, FindError> {
+    fn find(&mut self, p: PatRef, from: usize, to: usize) -> Result<Option<(usize, usize)>, FindError> {
         let to = to.min(self.input.len());
         let from = from.min(to);
         let hay = &self.input[from..to];
         let (line, prefix, literal, pattern, kind) = match p {
             PatRef::Dir(d) => {
                 let d = &self.program.dirs[d];
-                (
-                    d.line,
-                    d.prefix.as_str(),
-                    d.literal,
-                    d.pattern.as_str(),
-                    d.kind,
-                )
+                (d.line, d.prefix.as_str(), d.literal, d.pattern.as_str(), d.kind)
             }
-            PatRef::Implicit(i) => (
-                1,
-                "CHECK",
-                false,
-                self.opts.implicit_check_not[i].as_str(),
-                Kind::Not,
-            ),
+            PatRef::Implicit(i) => (1, "CHECK", false, self.opts.implicit_check_not[i].as_str(), Kind::Not),
         };
         if kind == Kind::Empty {
             // LLVM compiles CHECK-EMPTY to `\n$`; the match starts after the newline.
@@ -1127,10 +958,7 @@ impl Checker<'_> {
             let missing = undefined_uses(pattern, &|n| env.is_defined(n));
             if !missing.is_empty() {
                 let list: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
-                return Err(FindError::Pattern(format!(
-                    "undefined variable: {}",
-                    list.join(", ")
-                )));
+                return Err(FindError::Pattern(format!("undefined variable: {}", list.join(", "))));
             }
         }
         if !literal && self.substitutes_to_empty(pattern, kind) {
@@ -1163,13 +991,7 @@ impl Checker<'_> {
     }
 
     /// LLVM `FileCheckString::Check` on `[from, to)`; returns (match pos, match len).
-    fn match_string(
-        &mut self,
-        idx: usize,
-        from: usize,
-        to: usize,
-        label_scan: bool,
-    ) -> Option<(usize, usize)> {
+    fn match_string(&mut self, idx: usize, from: usize, to: usize, label_scan: bool) -> Option<(usize, usize)> {
         let s = &self.program.strings[idx];
         let mut last_pos = from;
         let mut not_strings = Vec::new();
@@ -1196,11 +1018,7 @@ impl Checker<'_> {
                 }
                 Ok(None) => {
                     let what = if dir.count > 1 {
-                        format!(
-                            "{}: expected string not found in input ({n} out of {})",
-                            dir.name(),
-                            dir.count
-                        )
+                        format!("{}: expected string not found in input ({n} out of {})", dir.name(), dir.count)
                     } else {
                         format!("{}: expected string not found in input", dir.name())
                     };
@@ -1240,13 +1058,7 @@ impl Checker<'_> {
                 return None;
             }
             if dir.kind == Kind::Same && newlines != 0 {
-                self.error_at_pattern(
-                    &dir,
-                    &format!(
-                        "{}: is not on the same line as the previous match",
-                        dir.name()
-                    ),
-                );
+                self.error_at_pattern(&dir, &format!("{}: is not on the same line as the previous match", dir.name()));
                 self.note_input(first_pos, "'same' match is here");
                 self.note_input(last_pos, "previous match ended here");
                 return None;
@@ -1281,13 +1093,7 @@ impl Checker<'_> {
     }
 
     /// LLVM `CheckDag`: returns the end of the last DAG group (or `from`).
-    fn check_dag(
-        &mut self,
-        idx: usize,
-        from: usize,
-        to: usize,
-        not_strings: &mut Vec<PatRef>,
-    ) -> Option<usize> {
+    fn check_dag(&mut self, idx: usize, from: usize, to: usize, not_strings: &mut Vec<PatRef>) -> Option<usize> {
         let dag_nots = self.program.strings[idx].dag_nots.clone();
         if dag_nots.is_empty() {
             return Some(from);
@@ -1332,10 +1138,7 @@ impl Checker<'_> {
                     }
                     Ok(None) => {
                         let name = self.pat_name(p);
-                        self.error_at_ref(
-                            p,
-                            &format!("{name}: expected string not found in input"),
-                        );
+                        self.error_at_ref(p, &format!("{name}: expected string not found in input"));
                         self.note_input(start, "scanning from here");
                         self.note_variables(p, start);
                         if skipped_overlaps > 0 {
@@ -1381,16 +1184,8 @@ impl Checker<'_> {
             Some(d) => self.error_at_pattern(&d, msg),
             None => {
                 let PatRef::Implicit(i) = p else { return };
-                let pat = self
-                    .opts
-                    .implicit_check_not
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    self.errors,
-                    "command line: error: {msg}\n  --implicit-check-not='{pat}'"
-                );
+                let pat = self.opts.implicit_check_not.get(i).cloned().unwrap_or_default();
+                let _ = writeln!(self.errors, "command line: error: {msg}\n  --implicit-check-not='{pat}'");
             }
         }
     }
@@ -1417,21 +1212,12 @@ impl Checker<'_> {
                 continue;
             }
             seen.push(name.to_string());
-            let value = if let Some(g) = name.strip_prefix('$') {
-                self.env.global.get(g)
-            } else {
-                self.env.local.get(name)
-            };
+            let value =
+                if let Some(g) = name.strip_prefix('$') { self.env.global.get(g) } else { self.env.local.get(name) };
             let shown = match value {
                 Some(Var::Str(v)) => format!("\"{v}\""),
                 Some(Var::Num(n, _)) => n.to_string(),
-                None => match self
-                    .env
-                    .cli
-                    .iter()
-                    .rev()
-                    .find(|(n, _)| n == valid || n == name)
-                {
+                None => match self.env.cli.iter().rev().find(|(n, _)| n == valid || n == name) {
                     Some((_, raw)) => format!("(from -D{raw})"),
                     None => "undefined".to_string(),
                 },
@@ -1456,11 +1242,7 @@ fn located(name: &str, text: &str, pos: usize, severity: &str, msg: &str) -> Str
     let line_end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
     let line_no = text[..pos].matches('\n').count() + 1;
     let col = text[line_start..pos].chars().count() + 1;
-    format!(
-        "{name}:{line_no}:{col}: {severity}: {msg}\n{}\n{}^\n",
-        &text[line_start..line_end],
-        " ".repeat(col - 1)
-    )
+    format!("{name}:{line_no}:{col}: {severity}: {msg}\n{}\n{}^\n", &text[line_start..line_end], " ".repeat(col - 1))
 }
 
 /// The input with line numbers, as LLVM's `--dump-input=fail` shows it (without the
@@ -1469,11 +1251,7 @@ fn dump_input(name: &str, input: &str) -> String {
     const MAX_LINES: usize = 400;
     let mut out = format!("\nInput file: {name}\nFull input was:\n<<<<<<\n");
     let lines: Vec<&str> = input.split('\n').collect();
-    let n = if input.ends_with('\n') {
-        lines.len() - 1
-    } else {
-        lines.len()
-    };
+    let n = if input.ends_with('\n') { lines.len() - 1 } else { lines.len() };
     for (i, line) in lines.iter().take(n).enumerate() {
         if i == MAX_LINES {
             let _ = writeln!(out, "       ... ({} more lines)", n - MAX_LINES);
@@ -1655,28 +1433,15 @@ fn query(spec: &QuerySpec<'_>, hay: &str, env: &Env) -> Result<Option<Found>, Fi
         variables: env.definitions(spec.pattern),
         ..Default::default()
     };
-    let config = Config {
-        options,
-        ..Config::default()
-    };
-    let check_file =
-        config
-            .source_manager
-            .load(SourceLanguage::Unknown, FileName::from("check"), check);
-    let input_file = config.source_manager.load(
-        SourceLanguage::Unknown,
-        FileName::from("input"),
-        hay.to_string(),
-    );
+    let config = Config { options, ..Config::default() };
+    let check_file = config.source_manager.load(SourceLanguage::Unknown, FileName::from("check"), check);
+    let input_file = config.source_manager.load(SourceLanguage::Unknown, FileName::from("input"), hay.to_string());
     let mut test = Test::new(check_file, &config);
     // litcheck is a library we do not control; a panic inside it becomes a pattern error
     // of this directive instead of taking the whole test down.
-    let verified =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| test.verify(input_file)));
+    let verified = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| test.verify(input_file)));
     let Ok(verified) = verified else {
-        return Err(FindError::Pattern(
-            "internal error: litcheck panicked while matching this pattern".into(),
-        ));
+        return Err(FindError::Pattern("internal error: litcheck panicked while matching this pattern".into()));
     };
     match verified {
         Ok(matches) => {
@@ -1688,9 +1453,7 @@ fn query(spec: &QuerySpec<'_>, hay: &str, env: &Env) -> Result<Option<Found>, Fi
             for c in m.captures {
                 use litcheck_filecheck::ast::Capture;
                 let tv = match c.capture {
-                    Capture::Implicit(tv)
-                    | Capture::Explicit(tv)
-                    | Capture::Mapped { with: tv, .. } => tv,
+                    Capture::Implicit(tv) | Capture::Explicit(tv) | Capture::Mapped { with: tv, .. } => tv,
                     Capture::Ignore(_) | Capture::All(_) => continue,
                 };
                 let (global, name) = match tv.name {
@@ -1706,19 +1469,12 @@ fn query(spec: &QuerySpec<'_>, hay: &str, env: &Env) -> Result<Option<Found>, Fi
                 captures.push((global, name, var));
             }
             let end = range.end.min(hay.len());
-            Ok(Some(Found {
-                start: range.start.min(end),
-                end,
-                captures,
-            }))
+            Ok(Some(Found { start: range.start.min(end), end, captures }))
         }
         Err(report) => {
             if let Some(tf) = report.downcast_ref::<TestFailed>() {
                 let only_no_match = !tf.errors.is_empty()
-                    && tf
-                        .errors
-                        .iter()
-                        .all(|e| matches!(e, CheckFailedError::MatchNoneButExpected { .. }));
+                    && tf.errors.iter().all(|e| matches!(e, CheckFailedError::MatchNoneButExpected { .. }));
                 if only_no_match {
                     return Ok(None);
                 }

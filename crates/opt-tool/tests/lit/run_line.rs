@@ -68,10 +68,7 @@ pub fn parse_test_file(text: &str) -> Result<TestSpec, String> {
                     r.text.push_str(content);
                     r
                 }
-                None => RunLine {
-                    line: line_no,
-                    text: content.trim_start().to_string(),
-                },
+                None => RunLine { line: line_no, text: content.trim_start().to_string() },
             };
             if continues {
                 pending = Some(run);
@@ -81,30 +78,18 @@ pub fn parse_test_file(text: &str) -> Result<TestSpec, String> {
             continue;
         }
         if let Some(r) = &pending {
-            return Err(format!(
-                "RUN line at line {} ends with '\\' but line {line_no} is not a RUN line",
-                r.line
-            ));
+            return Err(format!("RUN line at line {} ends with '\\' but line {line_no} is not a RUN line", r.line));
         }
-        for (kw, list) in [
-            ("XFAIL", &mut spec.xfail),
-            ("UNSUPPORTED", &mut spec.unsupported),
-            ("REQUIRES", &mut spec.requires),
-        ] {
+        for (kw, list) in
+            [("XFAIL", &mut spec.xfail), ("UNSUPPORTED", &mut spec.unsupported), ("REQUIRES", &mut spec.requires)]
+        {
             if let Some(body) = directive(line, kw) {
-                list.extend(
-                    body.split(',')
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty()),
-                );
+                list.extend(body.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()));
             }
         }
     }
     if let Some(r) = pending {
-        return Err(format!(
-            "RUN line at line {} ends with '\\' at the end of the file",
-            r.line
-        ));
+        return Err(format!("RUN line at line {} ends with '\\' at the end of the file", r.line));
     }
     Ok(spec)
 }
@@ -205,9 +190,7 @@ pub fn lex(s: &str) -> Result<Vec<Tok>, String> {
                         match chars.get(i) {
                             None => return Err(format!("unterminated double quote in: {s}")),
                             Some('"') => break,
-                            Some('\\')
-                                if matches!(chars.get(i + 1), Some('"' | '\\' | '$' | '`')) =>
-                            {
+                            Some('\\') if matches!(chars.get(i + 1), Some('"' | '\\' | '$' | '`')) => {
                                 word.push(chars[i + 1]);
                                 i += 1;
                             }
@@ -268,14 +251,13 @@ pub fn parse(tokens: &[Tok]) -> Result<Script, String> {
     let mut cmd = Command::default();
     let mut connector = Connector::Always;
     let mut i = 0;
-    let finish_cmd =
-        |cmd: &mut Command, pipeline: &mut Pipeline, what: &str| -> Result<(), String> {
-            if cmd.argv.is_empty() {
-                return Err(format!("missing command before '{what}'"));
-            }
-            pipeline.commands.push(std::mem::take(cmd));
-            Ok(())
-        };
+    let finish_cmd = |cmd: &mut Command, pipeline: &mut Pipeline, what: &str| -> Result<(), String> {
+        if cmd.argv.is_empty() {
+            return Err(format!("missing command before '{what}'"));
+        }
+        pipeline.commands.push(std::mem::take(cmd));
+        Ok(())
+    };
     while i < tokens.len() {
         match &tokens[i] {
             Tok::Word(w) => cmd.argv.push(w.clone()),
@@ -295,9 +277,7 @@ pub fn parse(tokens: &[Tok]) -> Result<Script, String> {
                     _ => ";",
                 };
                 finish_cmd(&mut cmd, &mut pipeline, name)?;
-                script
-                    .items
-                    .push((connector, std::mem::take(&mut pipeline)));
+                script.items.push((connector, std::mem::take(&mut pipeline)));
                 connector = match op {
                     Tok::AndAnd => Connector::And,
                     Tok::OrOr => Connector::Or,
@@ -372,10 +352,7 @@ pub fn substitute_script(script: &mut Script, subst: &Substitutions) {
 
 /// Quotes a word for display so that the printed command can be pasted into a shell.
 pub fn shell_quote(w: &str) -> String {
-    if !w.is_empty()
-        && w.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%^".contains(c))
-    {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%^".contains(c)) {
         w.to_string()
     } else {
         format!("'{}'", w.replace('\'', r"'\''"))
@@ -427,9 +404,7 @@ pub fn eval_feature_expr(expr: &str, has: &dyn Fn(&str) -> bool) -> Result<bool,
             }
             toks.push(cs[start..i].iter().collect());
         } else {
-            return Err(format!(
-                "unexpected character '{c}' in feature expression '{expr}'"
-            ));
+            return Err(format!("unexpected character '{c}' in feature expression '{expr}'"));
         }
     }
     struct P<'a> {
@@ -485,20 +460,12 @@ pub fn eval_feature_expr(expr: &str, has: &dyn Fn(&str) -> bool) -> Result<bool,
                 }
                 "true" | "*" => Ok(true),
                 "false" => Ok(false),
-                ")" | "&&" | "||" => Err(format!(
-                    "unexpected '{t}' in feature expression '{}'",
-                    self.expr
-                )),
+                ")" | "&&" | "||" => Err(format!("unexpected '{t}' in feature expression '{}'", self.expr)),
                 name => Ok((self.has)(name)),
             }
         }
     }
-    let mut p = P {
-        toks: &toks,
-        pos: 0,
-        has,
-        expr,
-    };
+    let mut p = P { toks: &toks, pos: 0, has, expr };
     let v = p.or()?;
     if p.pos != toks.len() {
         return Err(format!("trailing tokens in feature expression '{expr}'"));

@@ -109,11 +109,7 @@ fn indent(text: &str) -> String {
 impl Context {
     fn resolve(&self, path: &str) -> PathBuf {
         let p = Path::new(path);
-        if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            self.cwd.join(p)
-        }
+        if p.is_absolute() { p.to_path_buf() } else { self.cwd.join(p) }
     }
 
     /// Runs a whole RUN line. `Ok(true)` when it succeeded.
@@ -133,12 +129,7 @@ impl Context {
     }
 
     fn run_pipeline(&mut self, pipeline: &Pipeline) -> ShellResult<bool> {
-        let text = pipeline
-            .commands
-            .iter()
-            .map(display_command)
-            .collect::<Vec<_>>()
-            .join(" | ");
+        let text = pipeline.commands.iter().map(display_command).collect::<Vec<_>>().join(" | ");
         if self.verbose {
             eprintln!("[{}] $ {text}", self.name);
         }
@@ -170,11 +161,7 @@ impl Context {
 
     /// Runs one command with its redirections; returns its status, what goes down the
     /// pipe (stdout, plus stderr if merged into it), and the stderr left for the log.
-    fn run_command(
-        &mut self,
-        cmd: &Command,
-        pipe_in: Vec<u8>,
-    ) -> ShellResult<(Status, Vec<u8>, Vec<u8>)> {
+    fn run_command(&mut self, cmd: &Command, pipe_in: Vec<u8>) -> ShellResult<(Status, Vec<u8>, Vec<u8>)> {
         #[derive(Clone, PartialEq)]
         enum Target {
             Pipe,
@@ -188,8 +175,7 @@ impl Context {
             match r {
                 Redir::In => {
                     let p = self.resolve(path);
-                    stdin = std::fs::read(&p)
-                        .map_err(|e| format!("cannot read '{}': {e}", p.display()))?;
+                    stdin = std::fs::read(&p).map_err(|e| format!("cannot read '{}': {e}", p.display()))?;
                 }
                 Redir::Out => out_t = Target::File(self.resolve(path), false),
                 Redir::Append => out_t = Target::File(self.resolve(path), true),
@@ -213,8 +199,7 @@ impl Context {
                     .truncate(!*append)
                     .open(p)
                     .map_err(|e| format!("cannot write '{}': {e}", p.display()))?;
-                f.write_all(bytes)
-                    .map_err(|e| format!("cannot write '{}': {e}", p.display()))?;
+                f.write_all(bytes).map_err(|e| format!("cannot write '{}': {e}", p.display()))?;
             }
             Ok(())
         };
@@ -226,11 +211,7 @@ impl Context {
                 logged_err = output.stderr;
             }
         }
-        let piped = if out_t == Target::Pipe {
-            output.stdout
-        } else {
-            Vec::new()
-        };
+        let piped = if out_t == Target::Pipe { output.stdout } else { Vec::new() };
         Ok((output.status, piped, logged_err))
     }
 
@@ -244,17 +225,9 @@ impl Context {
             if merge {
                 let mut all = stdout;
                 all.extend(stderr);
-                Output {
-                    status: Status::Code(status),
-                    stdout: all,
-                    stderr: Vec::new(),
-                }
+                Output { status: Status::Code(status), stdout: all, stderr: Vec::new() }
             } else {
-                Output {
-                    status: Status::Code(status),
-                    stdout,
-                    stderr,
-                }
+                Output { status: Status::Code(status), stdout, stderr }
             }
         };
         match name.as_str() {
@@ -267,22 +240,15 @@ impl Context {
                     return Err("'not' needs a command".into());
                 }
                 let mut inner = self.exec(rest, stdin, merge)?;
-                let ok = if crash {
-                    inner.status.crashed()
-                } else {
-                    !inner.status.success() && !inner.status.crashed()
-                };
+                let ok =
+                    if crash { inner.status.crashed() } else { !inner.status.success() && !inner.status.crashed() };
                 if !crash && inner.status.crashed() {
                     let note = format!(
                         "not: '{}' crashed ({}); `not` only inverts ordinary failures, use `not --crash` to expect a crash\n",
                         rest[0],
                         inner.status.describe()
                     );
-                    let sink = if merge {
-                        &mut inner.stdout
-                    } else {
-                        &mut inner.stderr
-                    };
+                    let sink = if merge { &mut inner.stdout } else { &mut inner.stderr };
                     sink.extend_from_slice(note.as_bytes());
                 }
                 inner.status = Status::Code(if ok { 0 } else { 1 });
@@ -307,11 +273,7 @@ impl Context {
                 if got == expected {
                     Ok(builtin(0, Vec::new(), Vec::new()))
                 } else {
-                    Ok(builtin(
-                        1,
-                        Vec::new(),
-                        format!("Expected {expected} lines, got {got}.\n").into_bytes(),
-                    ))
+                    Ok(builtin(1, Vec::new(), format!("Expected {expected} lines, got {got}.\n").into_bytes()))
                 }
             }
             "cat" => {
@@ -353,10 +315,7 @@ impl Context {
                 }
                 let mut text = rest.join(" ");
                 if escapes {
-                    text = text
-                        .replace("\\n", "\n")
-                        .replace("\\t", "\t")
-                        .replace("\\\\", "\\");
+                    text = text.replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\");
                 }
                 if newline {
                     text.push('\n');
@@ -366,10 +325,7 @@ impl Context {
             "true" | ":" => Ok(builtin(0, Vec::new(), Vec::new())),
             "false" => Ok(builtin(1, Vec::new(), Vec::new())),
             "diff" => {
-                let files: Vec<&String> = args
-                    .iter()
-                    .filter(|a| !a.starts_with('-') || *a == "-")
-                    .collect();
+                let files: Vec<&String> = args.iter().filter(|a| !a.starts_with('-') || *a == "-").collect();
                 let [a, b] = files[..] else {
                     return Err("usage: diff [-u] FILE1 FILE2".into());
                 };
@@ -378,8 +334,7 @@ impl Context {
                         return Ok(stdin.clone());
                     }
                     let p = self.resolve(f);
-                    std::fs::read(&p)
-                        .map_err(|e| format!("diff: cannot read '{}': {e}", p.display()))
+                    std::fs::read(&p).map_err(|e| format!("diff: cannot read '{}': {e}", p.display()))
                 };
                 let (x, y) = (read(a)?, read(b)?);
                 if x == y {
@@ -387,11 +342,7 @@ impl Context {
                 }
                 let (xs, ys) = (String::from_utf8_lossy(&x), String::from_utf8_lossy(&y));
                 let (xl, yl): (Vec<&str>, Vec<&str>) = (xs.lines().collect(), ys.lines().collect());
-                let first = xl
-                    .iter()
-                    .zip(&yl)
-                    .position(|(p, q)| p != q)
-                    .unwrap_or(xl.len().min(yl.len()));
+                let first = xl.iter().zip(&yl).position(|(p, q)| p != q).unwrap_or(xl.len().min(yl.len()));
                 let msg = format!(
                     "--- {a}\n+++ {b}\nfirst difference at line {}:\n-{}\n+{}\n",
                     first + 1,
@@ -403,28 +354,18 @@ impl Context {
             "rm" => {
                 for a in args.iter().filter(|a| !a.starts_with('-')) {
                     let p = self.resolve(a);
-                    if !p.starts_with(&self.tmp_root)
-                        || p.components().any(|c| c.as_os_str() == "..")
-                    {
+                    if !p.starts_with(&self.tmp_root) || p.components().any(|c| c.as_os_str() == "..") {
                         return Err(format!(
                             "rm: refusing to delete '{}' outside {}",
                             p.display(),
                             self.tmp_root.display()
                         ));
                     }
-                    let r = if p.is_dir() {
-                        std::fs::remove_dir_all(&p)
-                    } else {
-                        std::fs::remove_file(&p)
-                    };
+                    let r = if p.is_dir() { std::fs::remove_dir_all(&p) } else { std::fs::remove_file(&p) };
                     if let Err(e) = r
                         && !args.iter().any(|f| f.starts_with('-') && f.contains('f'))
                     {
-                        return Ok(builtin(
-                            1,
-                            Vec::new(),
-                            format!("rm: {a}: {e}\n").into_bytes(),
-                        ));
+                        return Ok(builtin(1, Vec::new(), format!("rm: {a}: {e}\n").into_bytes()));
                     }
                 }
                 Ok(builtin(0, Vec::new(), Vec::new()))
@@ -432,11 +373,7 @@ impl Context {
             "mkdir" => {
                 for a in args.iter().filter(|a| !a.starts_with('-')) {
                     if let Err(e) = std::fs::create_dir_all(self.resolve(a)) {
-                        return Ok(builtin(
-                            1,
-                            Vec::new(),
-                            format!("mkdir: {a}: {e}\n").into_bytes(),
-                        ));
+                        return Ok(builtin(1, Vec::new(), format!("mkdir: {a}: {e}\n").into_bytes()));
                     }
                 }
                 Ok(builtin(0, Vec::new(), Vec::new()))
@@ -459,13 +396,7 @@ impl Context {
         let check_text = match std::fs::read(&check_path) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
-                return (
-                    2,
-                    format!(
-                        "FileCheck: cannot read check file '{}': {e}\n",
-                        check_path.display()
-                    ),
-                );
+                return (2, format!("FileCheck: cannot read check file '{}': {e}\n", check_path.display()));
             }
         };
         let (input_name, input_text) = match &opts.input_file {
@@ -474,42 +405,25 @@ impl Context {
                 match std::fs::read(&p) {
                     Ok(b) => (f.clone(), String::from_utf8_lossy(&b).into_owned()),
                     Err(e) => {
-                        return (
-                            2,
-                            format!("FileCheck: cannot read input file '{}': {e}\n", p.display()),
-                        );
+                        return (2, format!("FileCheck: cannot read input file '{}': {e}\n", p.display()));
                     }
                 }
             }
-            _ => (
-                "<stdin>".to_string(),
-                String::from_utf8_lossy(stdin).into_owned(),
-            ),
+            _ => ("<stdin>".to_string(), String::from_utf8_lossy(stdin).into_owned()),
         };
         let outcome = filecheck::run(&opts, &check_arg, &check_text, &input_name, &input_text);
         (outcome.code, outcome.stderr)
     }
 
     /// Runs an external program with a timeout, feeding `stdin` and collecting output.
-    fn spawn(
-        &mut self,
-        path: &Path,
-        args: &[String],
-        stdin: Vec<u8>,
-        merge: bool,
-    ) -> ShellResult<Output> {
+    fn spawn(&mut self, path: &Path, args: &[String], stdin: Vec<u8>, merge: bool) -> ShellResult<Output> {
         let fail = |e: std::io::Error| format!("cannot run '{}': {e}", path.display());
         let mut process = Process::new(path);
-        process
-            .args(args)
-            .current_dir(&self.cwd)
-            .stdin(Stdio::piped());
+        process.args(args).current_dir(&self.cwd).stdin(Stdio::piped());
         let mut merged_reader = None;
         if merge {
             let (reader, writer) = std::io::pipe().map_err(fail)?;
-            process
-                .stdout(writer.try_clone().map_err(fail)?)
-                .stderr(writer);
+            process.stdout(writer.try_clone().map_err(fail)?).stderr(writer);
             merged_reader = Some(reader);
         } else {
             process.stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -563,20 +477,14 @@ impl Context {
         };
         let _ = writer.join();
         let stdout = out_thread.join().unwrap_or_default();
-        let stderr = err_thread
-            .map(|t| t.join().unwrap_or_default())
-            .unwrap_or_default();
+        let stderr = err_thread.map(|t| t.join().unwrap_or_default()).unwrap_or_default();
         use std::os::unix::process::ExitStatusExt;
         let status = match (status.code(), status.signal()) {
             (Some(c), _) => Status::Code(c),
             (None, Some(s)) => Status::Signal(s),
             (None, None) => Status::Code(-1),
         };
-        Ok(Output {
-            status,
-            stdout,
-            stderr,
-        })
+        Ok(Output { status, stdout, stderr })
     }
 }
 
@@ -593,17 +501,9 @@ fn resolve_program(name: &str) -> ShellResult<PathBuf> {
     }
     if name.contains('/') {
         let p = PathBuf::from(name);
-        return if p.is_file() {
-            Ok(p)
-        } else {
-            Err(format!("command not found: {name}"))
-        };
+        return if p.is_file() { Ok(p) } else { Err(format!("command not found: {name}")) };
     }
-    let candidates: Vec<&str> = if name == "mlir-opt" {
-        vec!["mlir-opt", "mlir-opt-19"]
-    } else {
-        vec![name]
-    };
+    let candidates: Vec<&str> = if name == "mlir-opt" { vec!["mlir-opt", "mlir-opt-19"] } else { vec![name] };
     for c in &candidates {
         if let Some(p) = find_on_path(c) {
             return Ok(p);
@@ -619,7 +519,5 @@ fn resolve_program(name: &str) -> ShellResult<PathBuf> {
 /// Looks a program up on `PATH`.
 pub fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
