@@ -18,7 +18,7 @@ use fuser_ir::registry::{ArgDef, ArgKind, DialectDef, OpDef, Traits, VerifyCtx};
 // ----- builtin.module -----------------------------------------------------------------------
 
 pub static MODULE: OpDef = OpDef {
-    summary: "A top level container operation",
+    summary: "The container of a program: one block of ops, a symbol table",
     description: "A `module` holds one block of operations and no terminator. It is a symbol \
 table (the functions and other symbols it contains have unique names) and is isolated from \
 above: nothing inside it uses a value defined outside. A module may have a name, which makes \
@@ -140,7 +140,7 @@ pub fn module_state(ctx: &Context, ir: &mut Ir, name: Option<&str>, loc: Attr) -
 // ----- builtin.unrealized_conversion_cast ---------------------------------------------------
 
 pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
-    summary: "An unrealized conversion from one set of types to another",
+    summary: "A placeholder cast between types, left by partial conversions",
     description: "Holds a conversion between values of one type system and another that a \
 partial lowering has not resolved yet. It has no semantics of its own; a later pass removes \
 pairs of casts that cancel out.\n\n\

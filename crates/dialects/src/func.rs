@@ -50,7 +50,7 @@ pub fn is_declaration(ir: &Ir, func: OpId) -> bool {
 // ----- func.func ----------------------------------------------------------------------------
 
 pub static FUNC: OpDef = OpDef {
-    summary: "An operation with a name containing a single `SSACFG` region",
+    summary: "A named function: a symbol whose body is one SSA region",
     description: "Defines a function: a symbol with a signature (`function_type`) and a body \
 region whose entry block arguments are the function's arguments. Without a body it declares \
 an external function, which must not be public. Values defined outside the function cannot be \
@@ -389,7 +389,7 @@ pub fn func_state(
 // ----- func.return --------------------------------------------------------------------------
 
 pub static RETURN: OpDef = OpDef {
-    summary: "Function return operation",
+    summary: "Returns values from the enclosing function",
     description: "Terminates the body of a `func.func` and returns its operands as the \
 function's results; their number and types must match the function's result types.\n\n\
 Syntax: `return (attributes)? (%v, ... : type, ...)?`.\n\n\
@@ -475,7 +475,7 @@ pub fn return_state(ctx: &Context, values: &[Value], loc: Attr) -> OperationStat
 // ----- func.call ----------------------------------------------------------------------------
 
 pub static CALL: OpDef = OpDef {
-    summary: "Call operation",
+    summary: "Calls a function by its symbol",
     description: "Calls the function named by the `callee` symbol with the operands and yields \
 its results. When the callee can be found in the nearest enclosing symbol table, the operand \
 and result types must match its signature.\n\n\

@@ -32,7 +32,7 @@ fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
 
 fuser_ir::declare_op! {
     pub static ADDI: "arith.addi" {
-        summary: "integer addition operation",
+        summary: "Adds two integers (wrapping)",
         description: "Adds two integers modulo 2^n, where n is the bit width (64 for `index`). \
 `nsw`/`nuw` promise that the addition does not overflow as a signed/unsigned operation (the \
 result is poison otherwise).\n\n\
@@ -54,7 +54,7 @@ result is poison otherwise).\n\n\
 
 fuser_ir::declare_op! {
     pub static SUBI: "arith.subi" {
-        summary: "integer subtraction operation",
+        summary: "Subtracts two integers (wrapping)",
         description: "Subtracts the second operand from the first modulo 2^n. Overflow flags as for \
 `arith.addi`.\n\n```mlir\n%0 = arith.subi %a, %b : i64\n```",
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
@@ -73,7 +73,7 @@ fuser_ir::declare_op! {
 
 fuser_ir::declare_op! {
     pub static MULI: "arith.muli" {
-        summary: "integer multiplication operation",
+        summary: "Multiplies two integers (wrapping)",
         description: "Multiplies two integers modulo 2^n (the low n bits of the product). Overflow \
 flags as for `arith.addi`.\n\n```mlir\n%0 = arith.muli %a, %b overflow<nsw, nuw> : i32\n```",
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
@@ -93,7 +93,7 @@ flags as for `arith.addi`.\n\n```mlir\n%0 = arith.muli %a, %b overflow<nsw, nuw>
 
 fuser_ir::declare_op! {
     pub static DIVSI: "arith.divsi" {
-        summary: "signed integer division operation",
+        summary: "Signed division rounding towards zero",
         description: "Divides two integers read as two's complement, rounding towards zero. \
 Division by zero and `INT_MIN / -1` are undefined behaviour.\n\n\
 ```mlir\n%0 = arith.divsi %a, %b : i32\n```",
@@ -106,7 +106,7 @@ Division by zero and `INT_MIN / -1` are undefined behaviour.\n\n\
 
 fuser_ir::declare_op! {
     pub static DIVUI: "arith.divui" {
-        summary: "unsigned integer division operation",
+        summary: "Unsigned division",
         description: "Divides two integers read as unsigned numbers, rounding towards zero. \
 Division by zero is undefined behaviour.\n\n```mlir\n%0 = arith.divui %a, %b : index\n```",
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
@@ -118,7 +118,7 @@ Division by zero is undefined behaviour.\n\n```mlir\n%0 = arith.divui %a, %b : i
 
 fuser_ir::declare_op! {
     pub static REMSI: "arith.remsi" {
-        summary: "signed integer division remainder operation",
+        summary: "Remainder of signed division",
         description: "The remainder of signed division; its sign is that of the dividend. A zero \
 divisor is undefined behaviour.\n\n```mlir\n%0 = arith.remsi %a, %b : i32\n```",
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
@@ -130,7 +130,7 @@ divisor is undefined behaviour.\n\n```mlir\n%0 = arith.remsi %a, %b : i32\n```",
 
 fuser_ir::declare_op! {
     pub static REMUI: "arith.remui" {
-        summary: "unsigned integer division remainder operation",
+        summary: "Remainder of unsigned division",
         description: "The remainder of unsigned division. A zero divisor is undefined \
 behaviour.\n\n```mlir\n%0 = arith.remui %a, %b : i32\n```",
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],

@@ -112,7 +112,7 @@ fn is_predicate_attr(ctx: &Context, a: Attr) -> bool {
 
 fuser_ir::declare_op! {
     pub static CMPI: "arith.cmpi" {
-        summary: "integer comparison operation",
+        summary: "Compares two integers with a predicate",
         description: "Compares two integers (or vectors/tensors of them, elementwise) with one of \
 the predicates `eq`, `ne`, `slt`, `sle`, `sgt`, `sge`, `ult`, `ule`, `ugt`, `uge` (`s`: as \
 signed numbers, `u`: as unsigned numbers) and yields `i1` (or a same-shaped container of \

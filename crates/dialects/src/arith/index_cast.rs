@@ -24,7 +24,7 @@ const INTEGER_LIKE_OR_MEMREF: TypeConstraint =
 
 fuser_ir::declare_op! {
     pub static INDEX_CAST: "arith.index_cast" {
-        summary: "index cast operation",
+        summary: "Converts between index and a signless integer",
         description: "Casts between `index` and a signless integer type, elementwise for vectors \
 and tensors. Casting to a wider type sign-extends; casting to a narrower type truncates. \
 Exactly one of the two element types must be `index`.\n\n\

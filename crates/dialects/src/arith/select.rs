@@ -15,7 +15,7 @@ use fuser_ir::registry::{FoldResult, VerifyCtx};
 
 fuser_ir::declare_op! {
     pub static SELECT: "arith.select" {
-        summary: "select operation",
+        summary: "Picks one of two values by an i1 condition",
         description: "Yields `true_value` where the condition is 1 and `false_value` where it is 0. \
 A scalar `i1` condition selects whole values; a vector or tensor of `i1` selects elementwise \
 and must have the shape of the result.\n\n\
