@@ -5,7 +5,7 @@
 // RUN: fuser-opt --help | FileCheck %s
 
 // CHECK:      Passes:
-// CHECK-NEXT:   --canonicalize -   Canonicalize operations
+// CHECK-NEXT:   --canonicalize -   Fold ops and apply their canonicalization patterns to a fixpoint
 // CHECK-NEXT:     --max-iterations=<long> - {{.*}}(default: 10)
 // CHECK-NEXT:     --max-num-rewrites=<long> - {{.*}}(default: -1)
 // CHECK-NEXT:     --region-simplify=<value> - {{.*}}(default: normal)
@@ -14,6 +14,6 @@
 // CHECK-NEXT:       =aggressive
 // CHECK-NEXT:     --test-convergence - {{.*}}(default: false)
 // CHECK-NEXT:     --top-down - {{.*}}(default: true)
-// CHECK-NEXT:   --cse -   Eliminate common sub-expressions
+// CHECK-NEXT:   --cse -   Merge identical side-effect-free ops
 // CHECK-NEXT:   --dce -   Erase dead operations and unreachable blocks
-// CHECK-NEXT:   --symbol-dce -   Eliminate dead symbols
+// CHECK-NEXT:   --symbol-dce -   Erase private symbols nothing refers to

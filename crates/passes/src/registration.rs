@@ -63,7 +63,7 @@ static CANONICALIZE_OPTIONS: &[OptionDef] = &[
 pub static CANONICALIZE: PassInfo = PassInfo {
     name: "canonicalize",
     display: "Canonicalizer",
-    summary: "Canonicalize operations",
+    summary: "Fold ops and apply their canonicalization patterns to a fixpoint",
     description: "Applies every registered op's canonicalization patterns and folders with a \
 greedy worklist driver until a fixpoint (or `max-iterations`). Folded constants are materialized \
 by the op's dialect, deduplicated and hoisted to the start of the nearest isolated region; \
@@ -132,7 +132,7 @@ simple_pass!(
     CSE,
     "cse",
     "CSE",
-    "Eliminate common sub-expressions",
+    "Merge identical side-effect-free ops",
     "Merges identical side-effect-free ops (same name, operands, attributes, properties, result \
 types and regions) when one dominates the other, walking the dominator tree with a scoped table. \
 Ops of unregistered dialects may have side effects and are never merged; unused pure ops are erased.",
@@ -155,7 +155,7 @@ simple_pass!(
     SYMBOL_DCE,
     "symbol-dce",
     "SymbolDCE",
-    "Eliminate dead symbols",
+    "Erase private symbols nothing refers to",
     "Erases private symbols (ops with `sym_visibility = \"private\"`) of symbol tables nested in \
 the anchor that no live symbol references, iterating until no more can go. Public symbols are \
 always live; nested references (`@a::@b`) count as uses.",
