@@ -23,6 +23,9 @@ mod affine;
 mod asm_impl;
 mod attrs;
 mod cache;
+mod dialect;
+#[cfg(test)]
+mod dialect_tests;
 mod display;
 mod float;
 pub mod lexer;
