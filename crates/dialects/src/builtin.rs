@@ -211,6 +211,9 @@ pub static BUILTIN: DialectDef = DialectDef {
     description: "The subset of MLIR's builtin dialect that fuser implements. Its ops print \
 without the `builtin.` prefix.",
     ops: &[&MODULE, &UNREALIZED_CONVERSION_CAST],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: None,
 };
 

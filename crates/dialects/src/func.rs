@@ -598,6 +598,9 @@ pub static FUNC_DIALECT: DialectDef = DialectDef {
     description: "The subset of MLIR's func dialect that fuser implements: function \
 definitions and declarations, direct calls, and returns, with MLIR's syntax and semantics.",
     ops: &[&FUNC, &RETURN, &CALL],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: None,
 };
 

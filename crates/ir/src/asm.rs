@@ -170,3 +170,46 @@ pub trait OpAsmPrinter {
     /// The op being printed (for hooks that print nested ops generically).
     fn current_op(&self) -> OpId;
 }
+
+/// What a registered dialect type or attribute `parse` hook can ask of the parser. The hook is
+/// called just after the mnemonic (`!host.buf` / `#test_d.level`), at the `<` of the parameters
+/// when there are any, and must consume exactly the parameters (`<...>` included). Errors point
+/// into the source text of the type or attribute.
+pub trait DialectAsmParser {
+    fn ctx(&self) -> &Context;
+    /// Emits an error at the current token and returns the failure marker.
+    fn emit_error(&mut self, msg: &str) -> ParseFailure;
+    fn emit_error_at(&mut self, offset: usize, msg: &str) -> ParseFailure;
+    fn current_offset(&self) -> usize;
+    fn parse_optional_punct(&mut self, p: Punct) -> bool;
+    fn parse_punct(&mut self, p: Punct) -> ParseResult<()>;
+    fn parse_optional_keyword(&mut self, kw: &str) -> bool;
+    /// Any bare identifier (`device`, `DIDx`), or an error `expected {what}`.
+    fn parse_any_keyword(&mut self, what: &str) -> ParseResult<String>;
+    fn parse_optional_string(&mut self) -> Option<String>;
+    fn parse_integer(&mut self) -> ParseResult<i64>;
+    /// `4x?x8x`: the extents of a ranked shape followed by `x` each (`?` is `DYNAMIC`), as in
+    /// `tensor<4x?x8xf32>`; stops before the element type.
+    fn parse_dimension_list(&mut self) -> ParseResult<Vec<i64>>;
+    fn parse_type(&mut self) -> ParseResult<Type>;
+    fn parse_attribute(&mut self) -> ParseResult<Attr>;
+}
+
+/// What a registered dialect type or attribute `print` hook can ask of the printer. The printer
+/// has already written `!dialect.mnemonic` (or `#dialect.mnemonic`); the hook writes the rest.
+pub trait DialectAsmPrinter {
+    fn ctx(&self) -> &Context;
+    fn write(&mut self, s: &str);
+    fn print_type(&mut self, t: Type);
+    fn print_attribute(&mut self, a: Attr);
+    /// `4x?x8x` (each extent followed by `x`).
+    fn print_dimension_list(&mut self, shape: &[i64]) {
+        for &d in shape {
+            if d == crate::types::DYNAMIC {
+                self.write("?x");
+            } else {
+                self.write(&format!("{d}x"));
+            }
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //! unique keys — build them with [`Context::dictionary`](crate::context::Context::dictionary);
 //! floats are stored as raw bits so that uniquing distinguishes `-0.0` from `0.0` and keeps
 //! NaN payloads; affine maps, integer sets and dialect attributes we do not model are kept as
-//! verbatim text, which round-trips exactly.
+//! verbatim text, which round-trips exactly. Attributes of registered dialects that declare
+//! them are [`AttrKind::Dialect`]: structured parameters ([`DialectData`]).
 
 use crate::apint::ApInt;
 use crate::types::Type;
@@ -49,6 +50,47 @@ pub enum DenseArrayData {
     WideFloat(Vec<u128>),
 }
 
+/// One parameter of a registered dialect type or attribute, as its parse hook produced it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DialectParam {
+    Type(Type),
+    Attr(Attr),
+    /// A plain integer (an extent, a level): `?` extents are [`DYNAMIC`](crate::types::DYNAMIC).
+    Int(i64),
+    /// A bare keyword (`device`, `DIDx`).
+    Keyword(Box<str>),
+    /// A list of parameters (`[DIDx, DIDy]`, a shape).
+    List(Vec<DialectParam>),
+}
+
+impl DialectParam {
+    pub fn as_type(&self) -> Option<Type> {
+        if let DialectParam::Type(t) = self { Some(*t) } else { None }
+    }
+    pub fn as_attr(&self) -> Option<Attr> {
+        if let DialectParam::Attr(a) = self { Some(*a) } else { None }
+    }
+    pub fn as_int(&self) -> Option<i64> {
+        if let DialectParam::Int(i) = self { Some(*i) } else { None }
+    }
+    pub fn as_keyword(&self) -> Option<&str> {
+        if let DialectParam::Keyword(k) = self { Some(k) } else { None }
+    }
+    pub fn as_list(&self) -> Option<&[DialectParam]> {
+        if let DialectParam::List(l) = self { Some(l) } else { None }
+    }
+}
+
+/// The uniqued data of a registered dialect type ([`TypeKind::Dialect`](crate::types::TypeKind))
+/// or attribute ([`AttrKind::Dialect`]): `!dialect.mnemonic<params>`. Only built after the
+/// definition's verify hook accepted `params`, so passes may read them without re-checking.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct DialectData {
+    pub dialect: Box<str>,
+    pub mnemonic: Box<str>,
+    pub params: Vec<DialectParam>,
+}
+
 /// The structure of an attribute.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum AttrKind {
@@ -86,6 +128,9 @@ pub enum AttrKind {
     /// An [`AttrKind::Opaque`] attribute with a type other than `none`, written after it:
     /// `#x<"data"> : f16` (the type is not part of the body).
     TypedOpaque { dialect: Box<str>, body: Box<str>, pretty: bool, ty: Type },
+    /// An attribute of a registered dialect that declares it (`#test_d.level<3>`): parsed,
+    /// verified and printed by the dialect's [`AttrDef`](crate::registry::AttrDef) hooks.
+    Dialect(DialectData),
     /// `loc(unknown)`.
     UnknownLoc,
     /// `loc("file":line:col)`.

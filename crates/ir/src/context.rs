@@ -6,7 +6,7 @@
 //! [`Ir`](crate::ir::Ir); a context outlives every `Ir` built against it.
 
 use crate::apint::ApInt;
-use crate::attrs::{Attr, AttrKind, Ident};
+use crate::attrs::{Attr, AttrKind, DialectData, DialectParam, Ident};
 use crate::ir::OpName;
 use crate::registry::{DialectDef, OpDef, Registry};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
@@ -144,7 +144,54 @@ impl Context {
         self.intern_type(TypeKind::RankedTensor { shape, elem, encoding })
     }
 
+    /// `!dialect.mnemonic<params>` of a registered dialect that declares it, after its verify
+    /// hook accepted `params`; the error message otherwise.
+    pub fn dialect_type(&self, dialect: &str, mnemonic: &str, params: Vec<DialectParam>) -> Result<Type, String> {
+        let data = self.checked_dialect_data(dialect, mnemonic, params, true)?;
+        Ok(self.intern_type(TypeKind::Dialect(data)))
+    }
+    /// The parameters of `t` when it is the registered dialect type `dialect.mnemonic`.
+    pub fn dialect_type_params(&self, t: Type, dialect: &str, mnemonic: &str) -> Option<&[DialectParam]> {
+        match self.type_kind(t) {
+            TypeKind::Dialect(d) if &*d.dialect == dialect && &*d.mnemonic == mnemonic => Some(&d.params),
+            _ => None,
+        }
+    }
+
+    /// Looks up the definition of `dialect.mnemonic` and runs its verify hook on `params`.
+    fn checked_dialect_data(
+        &self,
+        dialect: &str,
+        mnemonic: &str,
+        params: Vec<DialectParam>,
+        is_type: bool,
+    ) -> Result<DialectData, String> {
+        let d = self.dialect(dialect).ok_or_else(|| format!("dialect '{dialect}' is not registered"))?;
+        let def = if is_type { d.type_def(mnemonic) } else { d.attr_def(mnemonic) };
+        let def = def.ok_or_else(|| {
+            format!("dialect '{dialect}' declares no {} '{mnemonic}'", if is_type { "type" } else { "attribute" })
+        })?;
+        if let Some(verify) = def.verify {
+            verify(self, &params)?;
+        }
+        Ok(DialectData { dialect: dialect.into(), mnemonic: mnemonic.into(), params })
+    }
+
     // ----- attributes -----------------------------------------------------------------------
+
+    /// `#dialect.mnemonic<params>` of a registered dialect that declares it, after its verify
+    /// hook accepted `params`; the error message otherwise.
+    pub fn dialect_attr(&self, dialect: &str, mnemonic: &str, params: Vec<DialectParam>) -> Result<Attr, String> {
+        let data = self.checked_dialect_data(dialect, mnemonic, params, false)?;
+        Ok(self.intern_attr(AttrKind::Dialect(data)))
+    }
+    /// The parameters of `a` when it is the registered dialect attribute `dialect.mnemonic`.
+    pub fn dialect_attr_params(&self, a: Attr, dialect: &str, mnemonic: &str) -> Option<&[DialectParam]> {
+        match self.attr_kind(a) {
+            AttrKind::Dialect(d) if &*d.dialect == dialect && &*d.mnemonic == mnemonic => Some(&d.params),
+            _ => None,
+        }
+    }
 
     pub fn intern_attr(&self, kind: AttrKind) -> Attr {
         Attr(self.attrs.intern(kind))

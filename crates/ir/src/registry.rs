@@ -3,15 +3,17 @@
 //! An [`OpDef`] is the one place that says everything about an op: its name, docs, traits,
 //! operand/result/attribute descriptions (for docs and `--help`), and hooks (verifier, folder,
 //! canonicalization patterns, custom assembly, result names). A [`DialectDef`] groups the ops
-//! of a namespace. Definitions are `'static` data, declared by the dialects crate; the
+//! of a namespace, and declares its types and attributes ([`SymbolDef`]: parse, verify and
+//! print hooks over structured parameters). Definitions are `'static` data, declared by the dialects crate; the
 //! [`Registry`] is filled once, before a [`Context`](crate::context::Context) is made from it.
 //!
 //! The hook signatures use the abstract parser/printer/rewriter interfaces of
 //! [`asm`](crate::asm) and [`rewrite_api`](crate::rewrite_api), so this module does not depend
 //! on the concrete parser, printer or pattern driver.
 
-use crate::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
+use crate::asm::{DialectAsmParser, DialectAsmPrinter, OpAsmParser, OpAsmPrinter, ParseResult};
 use crate::attrs::Attr;
+use crate::attrs::DialectParam;
 use crate::context::Context;
 use crate::diag::Diagnostic;
 use crate::ir::{Ir, OpId, OperationState, Value};
@@ -222,13 +224,51 @@ impl OpDef {
     }
 }
 
-/// A dialect: a namespace and its ops.
+/// Parses the parameters of a dialect type or attribute (see [`DialectAsmParser`]).
+pub type ParamsParseFn = fn(&mut dyn DialectAsmParser) -> ParseResult<Vec<DialectParam>>;
+/// Checks parameters; the message becomes an error at the mnemonic (parser) or is returned by
+/// [`Context::dialect_type`] / [`Context::dialect_attr`].
+pub type ParamsVerifyFn = fn(&Context, &[DialectParam]) -> Result<(), String>;
+/// Prints the parameters (everything after the mnemonic, `<...>` included).
+pub type ParamsPrintFn = fn(&mut dyn DialectAsmPrinter, &[DialectParam]);
+
+/// A type (`!ns.mnemonic<...>`) or attribute (`#ns.mnemonic<...>`) a dialect declares; its
+/// values are [`TypeKind::Dialect`](crate::types::TypeKind) / [`AttrKind::Dialect`](
+/// crate::attrs::AttrKind) holding what `parse` returned.
+pub struct SymbolDef {
+    pub mnemonic: &'static str,
+    pub summary: &'static str,
+    pub parse: ParamsParseFn,
+    pub verify: Option<ParamsVerifyFn>,
+    pub print: ParamsPrintFn,
+}
+pub type TypeDef = SymbolDef;
+pub type AttrDef = SymbolDef;
+
+/// A dialect: a namespace, its ops, types and attributes.
 pub struct DialectDef {
     pub namespace: &'static str,
     pub summary: &'static str,
     pub description: &'static str,
     pub ops: &'static [&'static OpDef],
     pub materialize_constant: Option<MaterializeFn>,
+    /// Declared types. A `!ns.x` that is not declared is an error, also with
+    /// `--allow-unregistered-dialect` (as mlir-opt).
+    pub types: &'static [&'static TypeDef],
+    /// Declared attributes. A `#ns.x` that is not declared is an error unless `opaque_attrs`.
+    pub attrs: &'static [&'static AttrDef],
+    /// Undeclared attributes are kept as opaque text (for dialects whose attributes are not
+    /// modelled as [`AttrDef`]s yet, like `#arith.overflow<...>`).
+    pub opaque_attrs: bool,
+}
+
+impl DialectDef {
+    pub fn type_def(&self, mnemonic: &str) -> Option<&'static TypeDef> {
+        self.types.iter().copied().find(|d| d.mnemonic == mnemonic)
+    }
+    pub fn attr_def(&self, mnemonic: &str) -> Option<&'static AttrDef> {
+        self.attrs.iter().copied().find(|d| d.mnemonic == mnemonic)
+    }
 }
 
 /// The registered dialects and ops, by name.

@@ -2,9 +2,10 @@
 //! [`Context`](crate::context::Context); a [`Type`] is a `Copy` number, so comparing two types is
 //! comparing two numbers.
 //!
-//! Shapes use [`DYNAMIC`] for a `?` dimension. Dialect types of dialects we do not model (and,
-//! for now, of our own dialects) are [`TypeKind::Opaque`]: the text after `!` kept verbatim,
-//! which round-trips exactly as mlir-opt prints unregistered dialect types.
+//! Shapes use [`DYNAMIC`] for a `?` dimension. Types of unregistered dialects are
+//! [`TypeKind::Opaque`]: the text after `!` kept verbatim, which round-trips exactly as mlir-opt
+//! prints unregistered dialect types. Types a registered dialect declares are
+//! [`TypeKind::Dialect`]: structured parameters produced by the dialect's parse hook.
 //!
 //! Imports only `attrs` handles (for encodings and layouts), never higher modules.
 
@@ -162,6 +163,9 @@ pub enum TypeKind {
         elem: Type,
         memory_space: Option<Attr>,
     },
+    /// A type a registered dialect declares (`!test_d.pair<i32, f32>`): parsed, verified and
+    /// printed by the dialect's [`TypeDef`](crate::registry::TypeDef) hooks.
+    Dialect(crate::attrs::DialectData),
     /// A type of a dialect the context does not model: `!dialect.body` where `body` is kept
     /// verbatim (e.g. `tile<128x32xbf16, "l1">`), or `!dialect<"...">` (`pretty == false`).
     Opaque {

@@ -59,6 +59,9 @@ static P_DIALECT: DialectDef = DialectDef {
     summary: "",
     description: "",
     ops: &[&P_CONST, &P_ADD, &P_RET, &P_BR, &P_WRAP, &P_PWRAP, &P_FUNC, &P_MODULE, &P_FN],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: Some(materialize),
 };
 

@@ -45,6 +45,9 @@ constants, two's-complement arithmetic, comparisons, selection and index casts, 
 syntax, verification and folding. Operands are signless integers or `index`, or vectors and \
 tensors of them.",
     ops: &[&CONSTANT, &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &CMPI, &SELECT, &INDEX_CAST],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: true,
     materialize_constant: Some(materialize_constant),
 };
 

@@ -83,6 +83,9 @@ static T: DialectDef = DialectDef {
     summary: "",
     description: "",
     ops: &[&GATHER, &FIXED, &OPT, &ONE, &NONE],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: None,
 };
 

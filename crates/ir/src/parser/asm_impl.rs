@@ -11,7 +11,7 @@ use crate::context::Context;
 use crate::ir::{BlockId, Ir, RegionId, Value};
 use crate::types::Type;
 
-fn punct_kind(p: Punct) -> TokKind {
+pub(super) fn punct_kind(p: Punct) -> TokKind {
     match p {
         Punct::Comma => TokKind::Comma,
         Punct::Colon => TokKind::Colon,

@@ -20,8 +20,10 @@ use crate::types::{DYNAMIC, FloatKind, Signedness, Type, TypeKind};
 pub(super) enum Extended<'a> {
     /// `!name` / `#name`: an alias.
     Alias(&'a [u8]),
-    /// A dialect symbol: namespace, body text and the offset to report problems at.
-    Dialect { dialect: String, data: String, data_off: usize },
+    /// A dialect symbol: namespace, body text and the offset to report problems at. `verbatim`:
+    /// `data` is the source text at `data_off` (the pretty form `!d.body`), not the contents of
+    /// a quoted `!d<"body">`.
+    Dialect { dialect: String, data: String, data_off: usize, verbatim: bool },
 }
 
 /// MLIR's rule for printing a dialect symbol as `!dialect.body` rather than `!dialect<body>`.
@@ -56,12 +58,12 @@ impl<'a> Parser<'a> {
         if !is_pretty {
             let (s, e) = self.parse_dialect_symbol_body()?;
             let data = self.str_of(&self.src[s + 1..e - 1]);
-            return Ok(Extended::Dialect { dialect, data, data_off: tok.start });
+            return Ok(Extended::Dialect { dialect, data, data_off: tok.start, verbatim: false });
         }
         let data_start = tok.start + 1 + dialect.len() + 1;
         let end = if has_body { self.parse_dialect_symbol_body()?.1 } else { tok.end };
         let data = self.str_of(&self.src[data_start.min(end)..end]);
-        Ok(Extended::Dialect { dialect, data, data_off: data_start })
+        Ok(Extended::Dialect { dialect, data, data_off: data_start, verbatim: true })
     }
 
     /// Scans a `<...>` dialect body at the current `<` token, balancing `<>`, `[]`, `()`, `{}`
@@ -361,7 +363,7 @@ impl<'a> Parser<'a> {
 
     fn parse_extended_attr(&mut self, ty: Option<Type>) -> PResult<Attr> {
         let tok_start = self.tok.start;
-        let (dialect, data, data_off) = match self.parse_extended_symbol(false)? {
+        let (dialect, data, data_off, verbatim) = match self.parse_extended_symbol(false)? {
             Extended::Alias(name) => {
                 return match self.attr_aliases.get(name).copied() {
                     Some(a) => Ok(a),
@@ -371,7 +373,7 @@ impl<'a> Parser<'a> {
                     }
                 };
             }
-            Extended::Dialect { dialect, data, data_off } => (dialect, data, data_off),
+            Extended::Dialect { dialect, data, data_off, verbatim } => (dialect, data, data_off, verbatim),
         };
         let _ = tok_start;
         let mut attr_ty = ty;
@@ -384,6 +386,13 @@ impl<'a> Parser<'a> {
                 "#\"{dialect}\"<\"{data}\"> : '{tyname}' attribute created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"
             );
             return Err(self.error_at(data_off, msg));
+        }
+        let symbol = super::dialect::Symbol { dialect: &dialect, data: &data, data_off, verbatim };
+        if let Some(data) = self.parse_registered_dialect_symbol(symbol, false)? {
+            if attr_ty.is_some_and(|t| !matches!(self.ctx.type_kind(t), TypeKind::None)) {
+                return Err(self.error_at(data_off, format!("'#{dialect}.{}' takes no type", data.mnemonic)));
+            }
+            return Ok(self.ctx.intern_attr(AttrKind::Dialect(data)));
         }
         let data = self.ctx.registry().canonical_attr_body(&dialect, &data).unwrap_or(data);
         let pretty = is_simple_enough_for_pretty(&data);

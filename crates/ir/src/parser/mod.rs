@@ -5,7 +5,8 @@
 //! diagnostics, SSA and block scopes, the public entry points), `types` (type grammar), `attrs`
 //! (attribute grammar, locations, dense literals, affine maps), `float` (float literal
 //! conversion), `ops` (operations, regions, blocks, top level), `asm_impl` (the
-//! [`OpAsmParser`](crate::asm::OpAsmParser) custom op hooks use), `display` (types and
+//! [`OpAsmParser`](crate::asm::OpAsmParser) custom op hooks use), `dialect` (types and
+//! attributes of registered dialects, through their hooks), `display` (types and
 //! attributes in diagnostic messages).
 //!
 //! Behaviour follows mlir-opt-19 (messages and caret columns included): the first diagnostic
@@ -23,6 +24,9 @@ mod affine;
 mod asm_impl;
 mod attrs;
 mod cache;
+mod dialect;
+#[cfg(test)]
+mod dialect_tests;
 mod display;
 mod float;
 pub mod lexer;

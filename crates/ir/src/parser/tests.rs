@@ -510,8 +510,16 @@ fn nul_bytes_and_unicode_are_tolerated() {
 #[test]
 fn unregistered_op_in_registered_dialect_parses_and_the_verifier_rejects_it() {
     use crate::registry::{DialectDef, Registry};
-    static D: DialectDef =
-        DialectDef { namespace: "arith", summary: "", description: "", ops: &[], materialize_constant: None };
+    static D: DialectDef = DialectDef {
+        namespace: "arith",
+        summary: "",
+        description: "",
+        ops: &[],
+        types: &[],
+        attrs: &[],
+        opaque_attrs: true,
+        materialize_constant: None,
+    };
     let mut r = Registry::new();
     r.register(&D);
     let c = Context::new(r);

@@ -189,7 +189,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `(dim 'x')*` with `?` for dynamic sizes.
-    fn parse_dimension_list_ranked(&mut self) -> PResult<Vec<i64>> {
+    pub(super) fn parse_dimension_list_ranked(&mut self) -> PResult<Vec<i64>> {
         let mut dims = Vec::new();
         while matches!(self.tok.kind, TokKind::Integer | TokKind::Question) {
             if self.consume_if(TokKind::Question) {
@@ -240,6 +240,7 @@ impl<'a> Parser<'a> {
                 | TypeKind::Complex(_)
                 | TypeKind::Vector { .. }
                 | TypeKind::Opaque { .. }
+                | TypeKind::Dialect(_)
         )
     }
 
@@ -361,7 +362,8 @@ impl<'a> Parser<'a> {
             | TypeKind::Complex(_)
             | TypeKind::MemRef { .. }
             | TypeKind::Vector { .. }
-            | TypeKind::UnrankedMemRef { .. } => true,
+            | TypeKind::UnrankedMemRef { .. }
+            | TypeKind::Dialect(_) => true,
             // Types of registered dialects may implement the element interface; opaque types
             // of unregistered dialects do not.
             TypeKind::Opaque { dialect, .. } => self.ctx.dialect(dialect).is_some(),
@@ -411,7 +413,7 @@ impl<'a> Parser<'a> {
 
     /// `!alias`, `!dialect.body`, `!dialect.name<...>` or `!dialect<...>`.
     fn parse_extended_type(&mut self) -> PResult<Type> {
-        let (dialect, data, data_off) = match self.parse_extended_symbol(true)? {
+        let (dialect, data, data_off, verbatim) = match self.parse_extended_symbol(true)? {
             super::attrs::Extended::Alias(name) => {
                 return match self.type_aliases.get(name).copied() {
                     Some(t) => Ok(t),
@@ -421,13 +423,19 @@ impl<'a> Parser<'a> {
                     }
                 };
             }
-            super::attrs::Extended::Dialect { dialect, data, data_off } => (dialect, data, data_off),
+            super::attrs::Extended::Dialect { dialect, data, data_off, verbatim } => {
+                (dialect, data, data_off, verbatim)
+            }
         };
         if !self.ctx.allows_unregistered() && self.ctx.dialect(&dialect).is_none() {
             let msg = format!(
                 "`!\"{dialect}\"<\"{data}\">` type created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used"
             );
             return Err(self.error_at(data_off, msg));
+        }
+        let symbol = super::dialect::Symbol { dialect: &dialect, data: &data, data_off, verbatim };
+        if let Some(data) = self.parse_registered_dialect_symbol(symbol, true)? {
+            return Ok(self.ctx.intern_type(TypeKind::Dialect(data)));
         }
         let pretty = super::attrs::is_simple_enough_for_pretty(&data);
         Ok(self.ctx.intern_type(TypeKind::Opaque { dialect: dialect.into(), body: data.into(), pretty }))

@@ -14,15 +14,34 @@ static MODULE: OpDef =
 static FUNC: OpDef = OpDef::new("func.func", Traits::ISOLATED_FROM_ABOVE.union(Traits::SYMBOL));
 static PLAIN: OpDef = OpDef::new("test.plain", Traits::NONE);
 static ISOLATED: OpDef = OpDef::new("test.isolated", Traits::ISOLATED_FROM_ABOVE.union(Traits::NO_TERMINATOR));
-static BUILTIN: DialectDef =
-    DialectDef { namespace: "builtin", summary: "", description: "", ops: &[&MODULE], materialize_constant: None };
-static FUNC_D: DialectDef =
-    DialectDef { namespace: "func", summary: "", description: "", ops: &[&FUNC], materialize_constant: None };
+static BUILTIN: DialectDef = DialectDef {
+    namespace: "builtin",
+    summary: "",
+    description: "",
+    ops: &[&MODULE],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
+    materialize_constant: None,
+};
+static FUNC_D: DialectDef = DialectDef {
+    namespace: "func",
+    summary: "",
+    description: "",
+    ops: &[&FUNC],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
+    materialize_constant: None,
+};
 static TEST_D: DialectDef = DialectDef {
     namespace: "test",
     summary: "",
     description: "",
     ops: &[&PLAIN, &ISOLATED],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: None,
 };
 

@@ -199,6 +199,7 @@ impl Printer<'_> {
                     children.push(self.visit_attr(m, deferrable));
                 }
             }
+            TypeKind::Dialect(data) => self.visit_dialect_params(&data.params, deferrable, &mut children),
             _ => {}
         }
         self.finish_entry(idx, children)
@@ -236,6 +237,7 @@ impl Printer<'_> {
                 }
             }
             AttrKind::Type(t) => children.push(self.visit_type(*t, deferrable)),
+            AttrKind::Dialect(data) => self.visit_dialect_params(&data.params, deferrable, &mut children),
             AttrKind::DenseElements { ty, .. } => children.push(self.visit_type(*ty, deferrable)),
             AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => {
                 children.push(self.visit_type(*ty, deferrable));

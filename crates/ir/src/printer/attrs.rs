@@ -139,6 +139,7 @@ impl Printer<'_> {
             AttrKind::Opaque { dialect, body, pretty } => {
                 push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty)
             }
+            AttrKind::Dialect(data) => self.print_dialect_symbol('#', data),
             AttrKind::TypedOpaque { dialect, body, pretty, ty } => {
                 push_dialect_symbol(&mut self.out, '#', dialect, body, *pretty);
                 self.print_type_suffix(*ty, elision);

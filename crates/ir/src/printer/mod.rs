@@ -11,7 +11,8 @@
 //! - `aliases`: the alias dry run and alias numbering (`#map`, `#loc3`, `!tuple`);
 //! - `types`, `attrs`, `dense`, `float`: types, attributes, locations, dense elements, floats;
 //! - `ops`: ops, regions, blocks, generic and custom forms;
-//! - `asm_impl`: the `OpAsmPrinter` implementation.
+//! - `asm_impl`: the `OpAsmPrinter` implementation;
+//! - `dialect`: registered dialect types and attributes (print hooks, `DialectAsmPrinter`).
 //!
 //! Assumptions about the stored IR (what the parser produces): opaque dialect attributes and
 //! types keep their symbol data verbatim in `body` (`params<1, 2>` for `#fz.params<1, 2>`,
@@ -27,6 +28,7 @@ mod aliases;
 mod asm_impl;
 mod attrs;
 mod dense;
+mod dialect;
 pub mod float;
 mod names;
 mod ops;

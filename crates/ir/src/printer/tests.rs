@@ -748,6 +748,9 @@ static TST: DialectDef = DialectDef {
     summary: "",
     description: "",
     ops: &[&T_CONST, &T_FUNC, &T_RET, &T_ADD],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: None,
 };
 

@@ -103,6 +103,7 @@ impl Printer<'_> {
             TypeKind::Opaque { dialect, body, pretty } => {
                 push_dialect_symbol(&mut self.out, '!', dialect, body, *pretty);
             }
+            TypeKind::Dialect(data) => self.print_dialect_symbol('!', data),
         }
     }
 

@@ -67,6 +67,9 @@ static C_DIALECT: DialectDef = DialectDef {
     summary: "",
     description: "",
     ops: &[&C_CONST, &C_ADD, &C_NEG, &C_FUNC, &C_RET, &C_BR],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: Some(materialize),
 };
 

@@ -26,6 +26,9 @@ static T_DIALECT: DialectDef = DialectDef {
     summary: "",
     description: "",
     ops: &[&T_MODULE, &T_FUNC, &T_RET, &T_BR, &T_ADD, &T_SRC],
+    types: &[],
+    attrs: &[],
+    opaque_attrs: false,
     materialize_constant: None,
 };
 
