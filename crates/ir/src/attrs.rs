@@ -130,7 +130,7 @@ pub enum AttrKind {
     TypedOpaque { dialect: Box<str>, body: Box<str>, pretty: bool, ty: Type },
     /// An attribute of a registered dialect that declares it (`#test_d.level<3>`): parsed,
     /// verified and printed by the dialect's [`AttrDef`](crate::registry::AttrDef) hooks.
-    Dialect(DialectData),
+    Dialect(Box<DialectData>),
     /// `loc(unknown)`.
     UnknownLoc,
     /// `loc("file":line:col)`.

@@ -148,7 +148,7 @@ impl Context {
     /// hook accepted `params`; the error message otherwise.
     pub fn dialect_type(&self, dialect: &str, mnemonic: &str, params: Vec<DialectParam>) -> Result<Type, String> {
         let data = self.checked_dialect_data(dialect, mnemonic, params, true)?;
-        Ok(self.intern_type(TypeKind::Dialect(data)))
+        Ok(self.intern_type(TypeKind::Dialect(Box::new(data))))
     }
     /// The parameters of `t` when it is the registered dialect type `dialect.mnemonic`.
     pub fn dialect_type_params(&self, t: Type, dialect: &str, mnemonic: &str) -> Option<&[DialectParam]> {
@@ -183,7 +183,7 @@ impl Context {
     /// hook accepted `params`; the error message otherwise.
     pub fn dialect_attr(&self, dialect: &str, mnemonic: &str, params: Vec<DialectParam>) -> Result<Attr, String> {
         let data = self.checked_dialect_data(dialect, mnemonic, params, false)?;
-        Ok(self.intern_attr(AttrKind::Dialect(data)))
+        Ok(self.intern_attr(AttrKind::Dialect(Box::new(data))))
     }
     /// The parameters of `a` when it is the registered dialect attribute `dialect.mnemonic`.
     pub fn dialect_attr_params(&self, a: Attr, dialect: &str, mnemonic: &str) -> Option<&[DialectParam]> {

@@ -165,7 +165,7 @@ pub enum TypeKind {
     },
     /// A type a registered dialect declares (`!test_d.pair<i32, f32>`): parsed, verified and
     /// printed by the dialect's [`TypeDef`](crate::registry::TypeDef) hooks.
-    Dialect(crate::attrs::DialectData),
+    Dialect(Box<crate::attrs::DialectData>),
     /// A type of a dialect the context does not model: `!dialect.body` where `body` is kept
     /// verbatim (e.g. `tile<128x32xbf16, "l1">`), or `!dialect<"...">` (`pretty == false`).
     Opaque {

@@ -392,7 +392,7 @@ impl<'a> Parser<'a> {
             if attr_ty.is_some_and(|t| !matches!(self.ctx.type_kind(t), TypeKind::None)) {
                 return Err(self.error_at(data_off, format!("'#{dialect}.{}' takes no type", data.mnemonic)));
             }
-            return Ok(self.ctx.intern_attr(AttrKind::Dialect(data)));
+            return Ok(self.ctx.intern_attr(AttrKind::Dialect(Box::new(data))));
         }
         let data = self.ctx.registry().canonical_attr_body(&dialect, &data).unwrap_or(data);
         let pretty = is_simple_enough_for_pretty(&data);

@@ -435,7 +435,7 @@ impl<'a> Parser<'a> {
         }
         let symbol = super::dialect::Symbol { dialect: &dialect, data: &data, data_off, verbatim };
         if let Some(data) = self.parse_registered_dialect_symbol(symbol, true)? {
-            return Ok(self.ctx.intern_type(TypeKind::Dialect(data)));
+            return Ok(self.ctx.intern_type(TypeKind::Dialect(Box::new(data))));
         }
         let pretty = super::attrs::is_simple_enough_for_pretty(&data);
         Ok(self.ctx.intern_type(TypeKind::Opaque { dialect: dialect.into(), body: data.into(), pretty }))
