@@ -5,66 +5,20 @@
 //! must equal mlir-opt-19's byte for byte. `FUSER_CORPUS_DIR` overrides the corpus location;
 //! `FUSER_CORPUS_ONLY=prefix` restricts the run to inputs whose name starts with `prefix`.
 
+#[path = "../../ir/tests/support/corpus.rs"]
+mod support;
+
 use fuser_ir::diag::SourceFile;
-use fuser_ir::printer::{PrintOptions, print_module};
 use fuser_ir::{Context, Ir};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("FUSER_CORPUS_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/corpus"),
-    }
-}
-
-fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOptions {
-    PrintOptions { generic, debug_info, local_scope, elide_elements_attrs_if_larger: None }
-}
-
-/// The print modes of the corpus (see test/corpus/lib.sh).
-fn modes() -> Vec<(&'static str, PrintOptions)> {
-    vec![
-        ("generic", opts(true, false, false)),
-        ("custom", opts(false, false, false)),
-        ("debuginfo", opts(true, true, false)),
-        ("debuginfo-local", opts(true, true, true)),
-        ("custom-debuginfo", opts(false, true, false)),
-    ]
-}
-
-/// A unified-diff-like report of the first differing line.
-fn first_mismatch(want: &str, got: &str) -> String {
-    let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
-    let i = w.iter().zip(&g).position(|(a, b)| a != b).unwrap_or(w.len().min(g.len()));
-    let mut out = format!("@@ line {} @@\n", i + 1);
-    for l in &w[i.saturating_sub(3)..i] {
-        out += &format!(" {l}\n");
-    }
-    for l in w.iter().skip(i).take(3) {
-        out += &format!("-{l}\n");
-    }
-    for l in g.iter().skip(i).take(3) {
-        out += &format!("+{l}\n");
-    }
-    out
-}
+use support::{check_goldens, corpus_dir, mlir_inputs};
 
 #[test]
 fn corpus_prints_like_mlir_opt() {
     let dir = corpus_dir();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("no corpus at {}", dir.display());
-        return;
-    };
     let only = std::env::var("FUSER_CORPUS_ONLY").unwrap_or_default();
-    let mut inputs: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    inputs.sort();
     let (mut checked, mut failures) = (0usize, Vec::new());
-    for path in inputs {
+    for path in mlir_inputs(&dir) {
         let base = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         if !base.starts_with(&only) {
             continue;
@@ -81,18 +35,10 @@ fn corpus_prints_like_mlir_opt() {
                 continue;
             }
         };
-        for (mode, opts) in modes() {
-            let Ok(want) = std::fs::read_to_string(dir.join(format!("{base}.{mode}.golden"))) else {
-                continue;
-            };
-            let got = print_module(&ctx, &ir, top, &opts);
-            checked += 1;
-            if got != want {
-                failures.push(format!("{base}.{mode}.golden differs:\n{}", first_mismatch(&want, &got)));
-            }
-        }
+        check_goldens(&ctx, &ir, top, &dir, &base, &mut checked, &mut failures);
     }
     eprintln!("corpus: {checked} goldens checked, {} failures", failures.len());
+    assert!(checked > 0, "no golden file was checked: is the corpus at {}?", dir.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -122,16 +68,8 @@ fn quoted_ops(stderr: &str) -> Vec<String> {
 #[test]
 fn diagnostic_notes_print_like_mlir_opt() {
     let dir = corpus_dir().join("errors");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    let mut inputs: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    inputs.sort();
     let (mut checked, mut failures) = (0usize, Vec::new());
-    for path in inputs {
+    for path in mlir_inputs(&dir) {
         let base = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         let Ok(stderr) = std::fs::read_to_string(dir.join(format!("{base}.stderr.golden"))) else {
             continue;
@@ -161,5 +99,6 @@ fn diagnostic_notes_print_like_mlir_opt() {
         }
     }
     eprintln!("diagnostic notes: {checked} checked, {} failures", failures.len());
+    assert!(checked > 0, "no diagnostic note was checked: is the corpus at {}?", dir.display());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
