@@ -202,16 +202,20 @@ impl<'a> Parser<'a> {
         Ok(dims)
     }
 
+    /// `*x` (unranked: `(true, [])`) or a ranked dimension list `4x?x` (`(false, dims)`), as
+    /// tensor and memref types start.
+    fn parse_shape_prefix(&mut self) -> PResult<(bool, Vec<i64>)> {
+        if self.consume_if(TokKind::Star) {
+            self.parse_x_in_dimension_list()?;
+            return Ok((true, Vec::new()));
+        }
+        Ok((false, self.parse_dimension_list_ranked()?))
+    }
+
     fn parse_tensor_type(&mut self) -> PResult<Type> {
         self.advance();
         self.expect(TokKind::Less, "expected '<' in tensor type")?;
-        let unranked = self.consume_if(TokKind::Star);
-        let dims = if unranked {
-            self.parse_x_in_dimension_list()?;
-            Vec::new()
-        } else {
-            self.parse_dimension_list_ranked()?
-        };
+        let (unranked, dims) = self.parse_shape_prefix()?;
         let elem_off = self.tok.start;
         let elem = self.parse_type()?;
         let mut encoding = None;
@@ -297,13 +301,7 @@ impl<'a> Parser<'a> {
         let memref_off = self.tok.start;
         self.advance();
         self.expect(TokKind::Less, "expected '<' in memref type")?;
-        let unranked = self.consume_if(TokKind::Star);
-        let shape = if unranked {
-            self.parse_x_in_dimension_list()?;
-            Vec::new()
-        } else {
-            self.parse_dimension_list_ranked()?
-        };
+        let (unranked, shape) = self.parse_shape_prefix()?;
         let elem_off = self.tok.start;
         let elem = self.parse_type()?;
         if !self.is_valid_memref_element(elem) {
