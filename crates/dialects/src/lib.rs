@@ -10,6 +10,7 @@ pub mod arith;
 pub mod builtin;
 pub mod doc;
 pub mod func;
+pub mod host;
 mod support;
 mod symbols;
 
@@ -18,8 +19,8 @@ pub use support::{IntConst, int_attr, int_const, type_str};
 use fuser_ir::registry::{DialectDef, Registry};
 
 /// The dialects of this crate, in documentation order.
-pub fn dialects() -> [&'static DialectDef; 3] {
-    [&builtin::BUILTIN, &func::FUNC_DIALECT, &arith::ARITH]
+pub fn dialects() -> [&'static DialectDef; 4] {
+    [&builtin::BUILTIN, &func::FUNC_DIALECT, &arith::ARITH, &host::HOST]
 }
 
 /// Every dialect of fuser, registered.

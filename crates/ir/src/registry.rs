@@ -238,6 +238,8 @@ pub type ParamsPrintFn = fn(&mut dyn DialectAsmPrinter, &[DialectParam]);
 pub struct SymbolDef {
     pub mnemonic: &'static str,
     pub summary: &'static str,
+    /// Markdown for the reference page: syntax, meaning of each parameter, ```mlir examples.
+    pub description: &'static str,
     pub parse: ParamsParseFn,
     pub verify: Option<ParamsVerifyFn>,
     pub print: ParamsPrintFn,

@@ -49,13 +49,26 @@ fn print_level(p: &mut dyn DialectAsmPrinter, params: &[DialectParam]) {
     p.write(&format!("<{}>", params[0].as_int().unwrap_or(0)));
 }
 
-static PAIR: TypeDef =
-    TypeDef { mnemonic: "pair", summary: "two types", parse: parse_pair, verify: None, print: print_pair };
-static TOKEN: TypeDef =
-    TypeDef { mnemonic: "token", summary: "", parse: parse_nothing, verify: None, print: print_nothing };
+static PAIR: TypeDef = TypeDef {
+    mnemonic: "pair",
+    summary: "two types",
+    description: "",
+    parse: parse_pair,
+    verify: None,
+    print: print_pair,
+};
+static TOKEN: TypeDef = TypeDef {
+    mnemonic: "token",
+    summary: "",
+    description: "",
+    parse: parse_nothing,
+    verify: None,
+    print: print_nothing,
+};
 static LEVEL: AttrDef = AttrDef {
     mnemonic: "level",
     summary: "a level",
+    description: "",
     parse: parse_level,
     verify: Some(verify_level),
     print: print_level,
