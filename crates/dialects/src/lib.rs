@@ -8,9 +8,12 @@
 
 pub mod arith;
 pub mod builtin;
+pub mod comm;
 pub mod doc;
 pub mod func;
+pub mod fusion;
 pub mod host;
+pub mod reduction;
 mod support;
 mod symbols;
 
@@ -19,8 +22,8 @@ pub use support::{IntConst, int_attr, int_const, type_str};
 use fuser_ir::registry::{DialectDef, Registry};
 
 /// The dialects of this crate, in documentation order.
-pub fn dialects() -> [&'static DialectDef; 4] {
-    [&builtin::BUILTIN, &func::FUNC_DIALECT, &arith::ARITH, &host::HOST]
+pub fn dialects() -> [&'static DialectDef; 6] {
+    [&builtin::BUILTIN, &func::FUNC_DIALECT, &arith::ARITH, &fusion::FUSION, &host::HOST, &comm::COMM]
 }
 
 /// Every dialect of fuser, registered.
