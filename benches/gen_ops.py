@@ -17,7 +17,7 @@ Every value has type tensor<128x64xbf16>; operands are picked among the 64 most
 recently defined values that are visible at that point.
 
 With `nested`, every run of 1000 ops is wrapped in a region op
-`"host.for"(%s0) ({ ^bb0(%ivI: index): ... "host.yield"() : () -> () }) : (T) -> ()`,
+`"hx.for"(%s0) ({ ^bb0(%ivI: index): ... "hx.yield"() : () -> () }) : (T) -> ()`,
 so the file has N/1000 extra region ops (and their yields) and the values defined
 inside one loop body are not used by the next.
 """
@@ -42,7 +42,7 @@ def generate(n, nested, seed, out):
     un_ty = "(%s) -> %s" % (TENSOR, TENSOR)
     for i in range(1, n):
         if nested and (i - 1) % CHUNK == 0:
-            w('  "host.for"(%%s0) ({\n  ^bb0(%%iv%d: index):\n' % i)
+            w('  "hx.for"(%%s0) ({\n  ^bb0(%%iv%d: index):\n' % i)
             indent = "    "
             visible = ["%s0"]
         window = visible[-WINDOW:]
@@ -59,7 +59,7 @@ def generate(n, nested, seed, out):
               % (indent, i, a, i % 7, un_ty))
         visible.append("%%s%d" % i)
         if nested and (i % CHUNK == 0 or i == n - 1):
-            w('    "host.yield"() : () -> ()\n  }) : (%s) -> ()\n' % TENSOR)
+            w('    "hx.yield"() : () -> ()\n  }) : (%s) -> ()\n' % TENSOR)
             indent = "  "
             visible = ["%s0"]
     w("}) : () -> ()\n")

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 const TENSOR: &str = "tensor<128x64xbf16>";
 
-/// A generic-form module of about `n` ops; every 1,000 ops sit in a `"host.for"` region.
+/// A generic-form module of about `n` ops; every 1,000 ops sit in a `"hx.for"` region.
 pub fn generic_ops(n: usize, seed: u64) -> String {
     let mut rng = SplitMix(seed);
     let mut out = String::with_capacity(n * 140);
@@ -18,10 +18,10 @@ pub fn generic_ops(n: usize, seed: u64) -> String {
     for i in 1..n {
         if (i - 1) % 1000 == 0 {
             if i > 1 {
-                out.push_str("    \"host.yield\"() : () -> ()\n");
+                out.push_str("    \"hx.yield\"() : () -> ()\n");
                 let _ = writeln!(out, "  }}) : ({TENSOR}) -> ()");
             }
-            let _ = writeln!(out, "  \"host.for\"(%s0) ({{\n  ^bb0(%iv{i}: index):");
+            let _ = writeln!(out, "  \"hx.for\"(%s0) ({{\n  ^bb0(%iv{i}: index):");
             visible.truncate(1);
         }
         let window = &visible[visible.len().saturating_sub(64)..];
@@ -48,7 +48,7 @@ pub fn generic_ops(n: usize, seed: u64) -> String {
         visible.push(i);
     }
     if n > 1 {
-        out.push_str("    \"host.yield\"() : () -> ()\n");
+        out.push_str("    \"hx.yield\"() : () -> ()\n");
         let _ = writeln!(out, "  }}) : ({TENSOR}) -> ()");
     }
     out.push_str("}) : () -> ()\n");

@@ -42,7 +42,7 @@ REGISTERED_DIALECTS = {
     "ptr", "quant", "rocdl", "scf", "shape", "sparse_tensor", "spirv", "tensor",
     "test", "tosa", "transform", "ub", "vector", "x86vector", "xegpu", "sdbm",
 }
-DIALECTS = ["fz", "host", "comm_k", "zz", "q9", "my_d", "x", "fuse", "k_"]
+DIALECTS = ["fz", "hst", "comm_k", "zz", "q9", "my_d", "x", "fuse", "k_"]
 OP_NAMES = ["op0", "op1", "op3", "x", "y", "compute", "yield", "load", "store",
             "a.b", "with-dash", "s$", "launch", "ret", "br", "sw", "z_9"]
 INHERENT_KEYS = {"sym_name", "function_type", "arg_attrs", "res_attrs",
@@ -672,7 +672,7 @@ class Gen:
             if e.cls == "int" and e.width < 2:
                 e = T("i16", "int", width=16)
             return T("complex<%s>" % e.canon, "complex", width=e.width)
-        return T(self.choice(["!fz.str", "!host.s", "!zz<\"str\">"]), "opaque")
+        return T(self.choice(["!fz.str", "!hx.s", "!zz<\"str\">"]), "opaque")
 
     def dense_elem_lit(self, et):
         if et.cls == "int" or et.cls == "index":
@@ -1042,7 +1042,7 @@ class Gen:
     def unreg_op(self, ctx, local, ops, allow_regions=True):
         op = Op("%s.%s" % (self.choice(DIALECTS), self.choice(OP_NAMES)))
         if self.p(0.02):
-            op.name = self.choice(['fz.a\\22b', 'host.é', 'x.tab\\09', 'fz.Q w'])
+            op.name = self.choice(['fz.a\\22b', 'hx.é', 'x.tab\\09', 'fz.Q w'])
         avail = local + ctx.visible
         for _ in range(self.r.randint(0, 4) if avail else 0):
             op.operands.append(self.choice(avail))
