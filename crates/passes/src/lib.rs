@@ -9,6 +9,7 @@ pub mod canonicalize;
 pub mod cse;
 pub mod dce;
 pub mod doc;
+pub mod fusion;
 pub mod host;
 pub mod registration;
 pub mod symbol_dce;

@@ -589,11 +589,58 @@ fn is_self_contained(ir: &Ir, op: OpId) -> bool {
         })
 }
 
-/// Copies a self-contained op into a fresh `Ir`.
+/// Copies a self-contained op into a fresh `Ir`, inside a *symbol context*: shells of its
+/// ancestors holding copies of the sibling ops a pass may look up (symbols such as meshes and
+/// function signatures), so that symbol lookups from the copy see what they would see in
+/// place. Siblings with regions are copied as empty shells (a function becomes a declaration);
+/// siblings with operands are left out. Only the op itself is verified and copied back.
 fn detach_copy(ir: &Ir, op: OpId) -> Detached {
     let mut copy = Ir::new();
     let new_op = ir.clone_op_into(op, &mut copy, &mut IrMapping::new());
+    place_in_symbol_context(ir, op, &mut copy, new_op);
     Detached { original: op, ir: copy, op: new_op }
+}
+
+/// Puts `copied` (the copy of `orig`) into shells of `orig`'s ancestors, next to copies of
+/// their cheap siblings, recursively up to the top.
+fn place_in_symbol_context(ir: &Ir, orig: OpId, copy: &mut Ir, copied: OpId) {
+    let (Some(block), Some(parent)) = (ir.op_block(orig), ir.parent_op(orig)) else { return };
+    let Some(region) = ir.block_region(block) else { return };
+    let region_index = ir.region_index(region).unwrap_or(0);
+    let arg_types: Vec<crate::types::Type> = ir.block_args(block).iter().map(|&v| ir.value_type(v)).collect();
+    let new_block = copy.create_block(&arg_types);
+    for sib in ir.block_ops(block) {
+        if sib == orig {
+            copy.append_op(new_block, copied);
+        } else if ir.num_operands(sib) == 0 {
+            let c = if ir.regions(sib).is_empty() {
+                ir.clone_op_into(sib, copy, &mut IrMapping::new())
+            } else {
+                shell_of(ir, sib, copy)
+            };
+            copy.append_op(new_block, c);
+        }
+    }
+    let shell = shell_of(ir, parent, copy);
+    let target = copy.regions(shell)[region_index];
+    copy.append_block(target, new_block);
+    place_in_symbol_context(ir, parent, copy, shell);
+}
+
+/// An op like `op` (name, attributes, properties, location, result types) with as many regions,
+/// all empty, and no operands.
+fn shell_of(ir: &Ir, op: OpId, copy: &mut Ir) -> OpId {
+    let regions = (0..ir.regions(op).len()).map(|_| copy.create_region()).collect();
+    copy.create_op(crate::ir::OperationState {
+        name: ir.op_name(op),
+        operands: Vec::new(),
+        result_types: ir.results(op).iter().map(|&v| ir.value_type(v)).collect(),
+        successors: Vec::new(),
+        regions,
+        attrs: ir.attrs(op),
+        props: ir.props(op),
+        loc: ir.loc(op),
+    })
 }
 
 /// Runs `pm` on a detached copy (on a worker thread).

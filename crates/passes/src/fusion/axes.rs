@@ -1,0 +1,203 @@
+//! Axis maps of fusion ops: for each operand axis, the result axis it becomes, or `None` when
+//! the op contracts or reduces it (docs/dev/lowering.md §2). Sharding propagation copies splits
+//! along these maps; loop formation in `fusion-to-host` follows stream axes through them.
+//!
+//! Invariant: every function here is total on verified IR and returns `None` for ops it does
+//! not know (non-fusion ops), never panics on malformed IR.
+
+use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId};
+use fuser_ir::types::DYNAMIC;
+
+/// For one operand: `map[a]` is the result axis operand axis `a` becomes.
+pub type AxisMap = Vec<Option<usize>>;
+
+/// How an op relates operand axes to result axes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpAxes {
+    /// One map per operand.
+    pub maps: Vec<AxisMap>,
+    /// Per operand, the axes the op contracts or reduces (a device split on such an axis of every
+    /// operand that has one makes the result `partial`).
+    pub contracted: Vec<Vec<usize>>,
+}
+
+impl OpAxes {
+    /// The operand axis of operand `i` that becomes result axis `r`.
+    pub fn operand_axis(&self, i: usize, r: usize) -> Option<usize> {
+        self.maps.get(i)?.iter().position(|&m| m == Some(r))
+    }
+}
+
+fn shape(ctx: &Context, ir: &Ir, op: OpId, operand: usize) -> Option<Vec<i64>> {
+    let v = *ir.operands(op).get(operand)?;
+    ctx.type_kind(ir.value_type(v)).shape().map(<[i64]>::to_vec)
+}
+
+fn result_shape(ctx: &Context, ir: &Ir, op: OpId) -> Option<Vec<i64>> {
+    let r = *ir.results(op).first()?;
+    ctx.type_kind(ir.value_type(r)).shape().map(<[i64]>::to_vec)
+}
+
+fn identity(rank: usize) -> AxisMap {
+    (0..rank).map(Some).collect()
+}
+
+/// The axis maps of a fusion op; `None` for other ops.
+pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
+    let name = ctx.op_name_str(ir.op_name(op));
+    let mnemonic = name.strip_prefix("fusion.")?;
+    let rank = |i: usize| shape(ctx, ir, op, i).map(|s| s.len());
+    let n = ir.num_operands(op);
+    let plain = |maps: Vec<AxisMap>| Some(OpAxes { contracted: vec![Vec::new(); maps.len()], maps });
+    match mnemonic {
+        "add" | "sub" | "mul" | "div" | "neg" | "cast" | "set" => {
+            plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?)
+        }
+        "matmul" => matmul_axes(rank(0)?, rank(1)?),
+        "linear" => linear_axes(rank(0)?, n == 3),
+        "sum" => {
+            let dims = op_dims(ctx, ir, op)?;
+            let keep = op_keep_dims(ctx, ir, op);
+            let r = rank(0)?;
+            let mut map = Vec::with_capacity(r);
+            let mut next = 0;
+            for a in 0..r {
+                if dims.contains(&(a as i64)) {
+                    map.push(None);
+                    if keep {
+                        next += 1;
+                    }
+                } else {
+                    map.push(Some(next));
+                    next += 1;
+                }
+            }
+            let contracted = dims.iter().map(|&d| d as usize).collect();
+            Some(OpAxes { maps: vec![map], contracted: vec![contracted] })
+        }
+        "broadcast" => {
+            let dims = op_dims(ctx, ir, op)?;
+            let out_rank = result_shape(ctx, ir, op)?.len();
+            let kept: Vec<usize> = (0..out_rank).filter(|r| !dims.contains(&(*r as i64))).collect();
+            plain(vec![(0..rank(0)?).map(|a| kept.get(a).copied()).collect()])
+        }
+        "permute" => {
+            let dims = op_dims(ctx, ir, op)?;
+            let mut map = vec![None; rank(0)?];
+            for (r, &a) in dims.iter().enumerate() {
+                *map.get_mut(a as usize)? = Some(r);
+            }
+            plain(vec![map])
+        }
+        "reshape" => plain(vec![reshape_map(&shape(ctx, ir, op, 0)?, &result_shape(ctx, ir, op)?)]),
+        _ => None,
+    }
+}
+
+/// `a[.., M, K] · b[K, N]` (or batched `b[.., K, N]`) → `[.., M, N]`.
+fn matmul_axes(ra: usize, rb: usize) -> Option<OpAxes> {
+    if ra < 2 || rb < 2 {
+        return None;
+    }
+    let rr = ra.max(rb);
+    let mut a: AxisMap = (0..ra).map(|i| Some(i + rr - ra)).collect();
+    a[ra - 1] = None;
+    let mut b: AxisMap = (0..rb).map(|i| Some(i + rr - rb)).collect();
+    b[rb - 2] = None;
+    b[rb - 1] = Some(rr - 1);
+    Some(OpAxes { maps: vec![a, b], contracted: vec![vec![ra - 1], vec![rb - 2]] })
+}
+
+/// `x[.., K], w[N, K], bias[N]` → `[.., N]`.
+fn linear_axes(rx: usize, has_bias: bool) -> Option<OpAxes> {
+    if rx < 1 {
+        return None;
+    }
+    let mut x: AxisMap = identity(rx);
+    x[rx - 1] = None;
+    let w = vec![Some(rx - 1), None];
+    let mut maps = vec![x, w];
+    let mut contracted = vec![vec![rx - 1], vec![1]];
+    if has_bias {
+        maps.push(vec![Some(rx - 1)]);
+        contracted.push(Vec::new());
+    }
+    Some(OpAxes { maps, contracted })
+}
+
+/// Reshape: groups of consecutive axes with equal products; the outermost input axis of a group
+/// maps to the outermost output axis of that group (size-1 axes on one side only are skipped). Dynamic extents map one to one while both
+/// sides are dynamic at the same point; anything after a mismatch maps to nothing.
+pub fn reshape_map(input: &[i64], output: &[i64]) -> AxisMap {
+    let mut map = vec![None; input.len()];
+    let (mut i, mut j) = (0, 0);
+    while i < input.len() && j < output.len() {
+        if input[i] == DYNAMIC || output[j] == DYNAMIC {
+            if input[i] == DYNAMIC && output[j] == DYNAMIC {
+                map[i] = Some(j);
+                i += 1;
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        if input[i] == 1 && output[j] != 1 {
+            i += 1;
+            continue;
+        }
+        if output[j] == 1 && input[i] != 1 {
+            j += 1;
+            continue;
+        }
+        let (i0, j0) = (i, j);
+        let (mut pi, mut pj) = (input[i], output[j]);
+        while pi != pj {
+            if pi < pj {
+                i += 1;
+                match input.get(i) {
+                    Some(&d) if d != DYNAMIC => pi *= d,
+                    _ => return map,
+                }
+            } else {
+                j += 1;
+                match output.get(j) {
+                    Some(&d) if d != DYNAMIC => pj *= d,
+                    _ => return map,
+                }
+            }
+        }
+        map[i0] = Some(j0);
+        i += 1;
+        j += 1;
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matmul_and_linear_maps() {
+        let m = matmul_axes(2, 2).unwrap();
+        assert_eq!(m.maps, vec![vec![Some(0), None], vec![None, Some(1)]]);
+        assert_eq!(m.contracted, vec![vec![1], vec![0]]);
+        let b = matmul_axes(3, 2).unwrap();
+        assert_eq!(b.maps, vec![vec![Some(0), Some(1), None], vec![None, Some(2)]]);
+        let l = linear_axes(2, true).unwrap();
+        assert_eq!(l.maps, vec![vec![Some(0), None], vec![Some(1), None], vec![Some(1)]]);
+        assert_eq!(l.operand_axis(1, 1), Some(0));
+    }
+
+    #[test]
+    fn reshape_groups() {
+        assert_eq!(reshape_map(&[4, 6], &[24]), vec![Some(0), None]);
+        assert_eq!(reshape_map(&[24], &[4, 6]), vec![Some(0)]);
+        assert_eq!(reshape_map(&[2, 3, 4], &[6, 4]), vec![Some(0), None, Some(1)]);
+        assert_eq!(reshape_map(&[DYNAMIC, 4], &[DYNAMIC, 2, 2]), vec![Some(0), Some(1)]);
+        assert_eq!(reshape_map(&[1, 8], &[8]), vec![None, Some(0)]);
+        assert_eq!(reshape_map(&[8], &[1, 8]), vec![Some(1)]);
+    }
+}
