@@ -1,14 +1,72 @@
 //! The `fusion` dialect: tensor programs with device (DID) and stream sharding.
+//!
+//! Programs are `func.func`s over ranked tensors whose encoding, a `#fusion.shard` attribute
+//! ([`sharding`]), says how each tensor is split over the devices of a mesh (`fusion.mesh`, a
+//! symbol, [`mesh`]) and over stream chunks. The tensor ops share one custom syntax
+//! ([`syntax`]) and one set of checks ([`verify`]): shapes and element types follow from the
+//! operands (each op file has its `infer_*` function), shardings must fit their mesh.
+//!
+//! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
+//! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
+//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute).
+
+pub mod elementwise;
+pub mod layout;
+pub mod matmul;
+pub mod mesh;
+pub mod reduce;
+pub mod sharding;
+pub mod syntax;
+pub mod verify;
+
+#[cfg(test)]
+mod tests;
+
+pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
+pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
+pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
+pub use mesh::{MESH, Mesh, mesh_state};
+pub use reduce::{SUM, infer_sum};
+pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
+pub use syntax::tensor_op_state;
 
 use fuser_ir::registry::DialectDef;
 
 pub static FUSION: DialectDef = DialectDef {
     namespace: "fusion",
     summary: "Tensor programs whose tensor types say how they are sharded over devices and streams",
-    description: "",
-    ops: &[],
+    description: "A fusion program is a `func.func` over ranked tensors, written as the user \
+thinks of it: global (unsharded) shapes, and a sharding in each tensor's type. The sharding is \
+the tensor's encoding, `#fusion.shard<@MESH, [[SPLITS of axis 0], [SPLITS of axis 1], ...]>`, \
+naming a `fusion.mesh` and listing, per tensor axis, its *outer* splits, outermost first:\n\n\
+- `DIDx`, `DIDy`, `DIDz`: split over a mesh axis. `DIDx` is the innermost (last) mesh axis, \
+`DIDy` the one before, `DIDz` the one before that (as in nvFuser). Device `r` holds the chunk \
+at its coordinate along that axis.\n\
+- `Stream(n)`: split in `n` chunks that a host loop computes one per iteration, each on its own \
+stream, so that communication of one chunk overlaps computation of another.\n\
+- `partial = [DIDx]`: the value is a pending reduction (`reduce = sum` by default) over those \
+device axes; each device holds a summand of the full value.\n\n\
+The *local shape* of a tensor on one rank divides each axis by the sizes of its device splits \
+(and, inside the host loop, by its stream chunk counts): on `fusion.mesh @tp = [0, 1, 2, 3]`, \
+`tensor<48x256xbf16, #fusion.shard<@tp, [[Stream(3)], [DIDx]]>>` is held as `48x64` per rank \
+and computed in chunks of `16x64`. Static extents must be divisible by the product of their \
+splits. A change of sharding between an op's operands and its result is a *resharding*; \
+`fusion.set` is the explicit one. Passes turn reshardings into `comm` collectives and the \
+stream splits into `host` loops.\n\n\
+```mlir\nfusion.mesh @tp = [0, 1, 2, 3]\n\
+func.func @row_parallel(\n    \
+%x: tensor<48x256xbf16, #fusion.shard<@tp, [[Stream(3)], [DIDx]]>>,\n    \
+%w: tensor<64x256xbf16, #fusion.shard<@tp, [[], [DIDx]]>>)\n    \
+-> tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>> {\n  \
+%y = fusion.linear %x, %w\n      \
+: (tensor<48x256xbf16, #fusion.shard<@tp, [[Stream(3)], [DIDx]]>>, tensor<64x256xbf16, #fusion.shard<@tp, [[], [DIDx]]>>)\n      \
+-> tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n  \
+return %y : tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n}\n```\n\n\
+All tensor ops share one syntax: `%r = fusion.OP %a, %b [dims = [...]] [keep_dims] attr-dict : \
+(operand types) -> result type`.",
+    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE],
     materialize_constant: None,
     types: &[],
-    attrs: &[],
+    attrs: &[&SHARD],
     opaque_attrs: false,
 };

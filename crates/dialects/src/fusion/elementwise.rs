@@ -1,0 +1,124 @@
+//! Elementwise fusion ops: `add`, `sub`, `mul`, `div` (two operands of one shape and element
+//! type), `neg`, and `cast` (same shape, any integer/float element types), with result-type
+//! inference. Encodings may differ between operands and result (a resharding is the lowering's
+//! business); shapes and element types may not.
+
+use super::syntax::{Extra, parse_tensor_op, print_tensor_op};
+use super::verify::{
+    TENSOR, expect_tensor, merge_extent, operand_types, plain_tensor, shape_text, shapes_compatible, verify_with,
+};
+use crate::support::type_str;
+use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
+use fuser_ir::context::Context;
+use fuser_ir::diag::Diagnostic;
+use fuser_ir::ir::{OpId, OperationState};
+use fuser_ir::registry::VerifyCtx;
+use fuser_ir::types::Type;
+
+macro_rules! binary_op {
+    ($static_name:ident, $name:literal, $summary:literal, $sym:literal, $traits:ident $(| $more:ident)*) => {
+        fuser_ir::declare_op! {
+            pub static $static_name: $name {
+                summary: $summary,
+                description: concat!(
+                    "Elementwise `lhs ", $sym, " rhs` of two tensors of one shape and element type; the \
+result has that shape and element type (its sharding may differ).\n\n```mlir\n%r = ",
+                    $name,
+                    " %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>\n```"
+                ),
+                traits: [$traits $(| $more)*],
+                operands: { lhs: TENSOR, rhs: TENSOR },
+                results: { result: TENSOR },
+                hooks: { verify: verify_binary, parse: parse_plain, print: print_plain },
+            }
+        }
+    };
+}
+
+binary_op!(ADD, "fusion.add", "Elementwise sum", "+", PURE | COMMUTATIVE);
+binary_op!(SUB, "fusion.sub", "Elementwise difference", "-", PURE);
+binary_op!(MUL, "fusion.mul", "Elementwise product", "*", PURE | COMMUTATIVE);
+binary_op!(DIV, "fusion.div", "Elementwise quotient", "/", PURE);
+
+fuser_ir::declare_op! {
+    pub static NEG: "fusion.neg" {
+        summary: "Elementwise negation",
+        description: "`-x` elementwise; same shape and element type.\n\n\
+```mlir\n%r = fusion.neg %a : (tensor<4x8xf32>) -> tensor<4x8xf32>\n```",
+        traits: [PURE],
+        operands: { input: TENSOR },
+        results: { result: TENSOR },
+        hooks: { verify: verify_neg, parse: parse_plain, print: print_plain },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static CAST: "fusion.cast" {
+        summary: "Elementwise conversion to another element type",
+        description: "Converts every element to the result's element type (integer or float; \
+floats round to nearest even, conversions to integers truncate). The shape is unchanged.\n\n\
+```mlir\n%r = fusion.cast %a : (tensor<4x8xbf16>) -> tensor<4x8xf32>\n```",
+        traits: [PURE],
+        operands: { input: TENSOR },
+        results: { result: TENSOR },
+        hooks: { verify: verify_cast, parse: parse_plain, print: print_plain },
+    }
+}
+
+fn parse_plain(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    parse_tensor_op(p, state, Extra::None)
+}
+
+fn print_plain(p: &mut dyn OpAsmPrinter, op: OpId) {
+    print_tensor_op(p, op, Extra::None)
+}
+
+/// The unsharded result type of an elementwise binary op on `a` and `b`.
+pub fn infer_elementwise(ctx: &Context, a: Type, b: Type) -> Result<Type, String> {
+    let (sa, ea) = expect_tensor(ctx, "lhs", a)?;
+    let (sb, eb) = expect_tensor(ctx, "rhs", b)?;
+    if !shapes_compatible(&sa, &sb) {
+        return Err(format!("operand shapes differ: {} vs {}", shape_text(&sa), shape_text(&sb)));
+    }
+    if ea != eb {
+        return Err(format!("operand element types differ: '{}' vs '{}'", type_str(ctx, ea), type_str(ctx, eb)));
+    }
+    let shape = sa.iter().zip(&sb).map(|(&x, &y)| merge_extent(x, y)).collect();
+    Ok(plain_tensor(ctx, shape, ea))
+}
+
+/// The unsharded result type of a unary elementwise op (`neg`) on `a`.
+pub fn infer_unary(ctx: &Context, a: Type) -> Result<Type, String> {
+    let (shape, elem) = expect_tensor(ctx, "operand", a)?;
+    Ok(plain_tensor(ctx, shape, elem))
+}
+
+/// The unsharded result type of `cast(a)` to `elem`.
+pub fn infer_cast(ctx: &Context, a: Type, elem: Type) -> Result<Type, String> {
+    let (shape, _) = expect_tensor(ctx, "operand", a)?;
+    Ok(plain_tensor(ctx, shape, elem))
+}
+
+fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    verify_with(v, op, |v, op| match operand_types(v, op)[..] {
+        [a, b] => infer_elementwise(v.ctx, a, b),
+        _ => Err("expects two operands".into()),
+    })
+}
+
+fn verify_neg(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    verify_with(v, op, |v, op| match operand_types(v, op)[..] {
+        [a] => infer_unary(v.ctx, a),
+        _ => Err("expects one operand".into()),
+    })
+}
+
+fn verify_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    verify_with(v, op, |v, op| {
+        let result = super::verify::result_type(v, op).and_then(|r| super::verify::tensor_parts(v.ctx, r));
+        match (&operand_types(v, op)[..], result) {
+            ([a], Some((_, elem))) => infer_cast(v.ctx, *a, elem),
+            _ => Err("expects one operand and a tensor result".into()),
+        }
+    })
+}
