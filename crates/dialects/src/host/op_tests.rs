@@ -1,0 +1,1 @@
+//! Unit tests of the host ops built through their `*_state` builders.
