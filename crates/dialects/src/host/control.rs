@@ -132,7 +132,7 @@ fn print_for(p: &mut dyn OpAsmPrinter, op: OpId) {
     p.write(" step ");
     p.print_operand(operands[2]);
     p.write(" ");
-    p.print_region(body, false, true);
+    p.print_region(body, false, false);
     print_attr_dict(p, op, &[]);
 }
 
@@ -178,10 +178,10 @@ fn print_if(p: &mut dyn OpAsmPrinter, op: OpId) {
     p.write(" ");
     p.print_operand(cond);
     p.write(" ");
-    p.print_region(then_region, false, true);
+    p.print_region(then_region, false, false);
     if !region_is_empty(p.ir(), else_region) {
         p.write(" else ");
-        p.print_region(else_region, false, true);
+        p.print_region(else_region, false, false);
     }
     print_attr_dict(p, op, &[]);
 }
