@@ -174,7 +174,12 @@ pub(crate) fn parse_attr_dict(p: &mut dyn OpAsmParser, state: &OperationState) -
 
 /// Stores parsed properties (the syntax's own first, then those written in the attribute
 /// dictionary, which win) and discardable attributes into `state`.
-pub(crate) fn finish_attrs(ctx: &Context, state: &mut OperationState, own: Vec<(&str, Attr)>, dict: (Entries, Entries)) {
+pub(crate) fn finish_attrs(
+    ctx: &Context,
+    state: &mut OperationState,
+    own: Vec<(&str, Attr)>,
+    dict: (Entries, Entries),
+) {
     let (written, attrs) = dict;
     let mut props: Entries = own
         .into_iter()

@@ -158,7 +158,10 @@ fn operand_buffers(v: &VerifyCtx<'_>, op: OpId) -> Option<Vec<BufferType>> {
 }
 
 fn elem_mismatch(v: &VerifyCtx<'_>, op: OpId, what: &str, a: &BufferType, b: &BufferType) -> Diagnostic {
-    v.op_error(op, format!("{what} element types differ: '{}' vs '{}'", type_str(v.ctx, a.elem), type_str(v.ctx, b.elem)))
+    v.op_error(
+        op,
+        format!("{what} element types differ: '{}' vs '{}'", type_str(v.ctx, a.elem), type_str(v.ctx, b.elem)),
+    )
 }
 
 fn verify_copy(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
@@ -203,10 +206,9 @@ fn check_output_shape(v: &VerifyCtx<'_>, op: OpId, out: &BufferType, expected: &
 
 fn check_contracting(v: &VerifyCtx<'_>, op: OpId, lhs: (&str, i64), rhs: (&str, i64)) -> Result<(), Diagnostic> {
     if !super::common::extents_compatible(lhs.1, rhs.1) {
-        return Err(v.op_error(
-            op,
-            format!("contracting extents differ: {} in '{}', {} in '{}'", lhs.1, lhs.0, rhs.1, rhs.0),
-        ));
+        return Err(
+            v.op_error(op, format!("contracting extents differ: {} in '{}', {} in '{}'", lhs.1, lhs.0, rhs.1, rhs.0))
+        );
     }
     Ok(())
 }
@@ -264,7 +266,10 @@ fn verify_linear(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
             return Err(elem_mismatch(v, op, "'x' and 'bias'", x, bias));
         }
         if !super::common::extents_compatible(bias.shape[0], n) {
-            return Err(v.op_error(op, format!("bias extent {} does not match the {} output features of 'w'", bias.shape[0], n)));
+            return Err(v.op_error(
+                op,
+                format!("bias extent {} does not match the {} output features of 'w'", bias.shape[0], n),
+            ));
         }
     }
     let mut expected = x.shape[..x.shape.len() - 1].to_vec();
@@ -285,13 +290,19 @@ fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (inputs, out) = t.split_at(t.len() - 1);
     let out = &out[0];
     if inputs.len() != kind.arity() {
-        return Err(v.op_error(op, format!("'{}' takes {} input(s), got {}", kind.keyword(), kind.arity(), inputs.len())));
+        return Err(
+            v.op_error(op, format!("'{}' takes {} input(s), got {}", kind.keyword(), kind.arity(), inputs.len()))
+        );
     }
     for (i, input) in inputs.iter().enumerate() {
         if !shapes_compatible(&input.shape, &out.shape) {
             return Err(v.op_error(
                 op,
-                format!("input #{i} shape {} does not match the output shape {}", fmt_dims(&input.shape), fmt_dims(&out.shape)),
+                format!(
+                    "input #{i} shape {} does not match the output shape {}",
+                    fmt_dims(&input.shape),
+                    fmt_dims(&out.shape)
+                ),
             ));
         }
         if kind != ElementwiseKind::Cast && input.elem != out.elem {

@@ -106,7 +106,8 @@ fn parse_for(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult
     p.parse_keyword("step")?;
     let step = p.parse_operand()?;
     let index = p.ctx().index_type();
-    state.operands = vec![p.resolve_operand(&lb, index)?, p.resolve_operand(&ub, index)?, p.resolve_operand(&step, index)?];
+    state.operands =
+        vec![p.resolve_operand(&lb, index)?, p.resolve_operand(&ub, index)?, p.resolve_operand(&step, index)?];
     let body = p.ir_mut().create_region();
     p.parse_region(body, std::slice::from_ref(&iv))?;
     state.regions.push(body);

@@ -4,7 +4,9 @@
 //! Syntax: `%r = host.rank : index`, `%n = host.world_size : index`,
 //! `host.launch @kernel(%a, %n) : !host.buf<4xf32>, index` (no `:` part without operands).
 
-use super::common::{FLAT_SYMBOL_REF, INDEX, finish_attrs, operand_types, parse_attr_dict, print_attr_dict, print_types, prop};
+use super::common::{
+    FLAT_SYMBOL_REF, INDEX, finish_attrs, operand_types, parse_attr_dict, print_attr_dict, print_types, prop,
+};
 use crate::support::{dict_of, empty_state, flat_symbol};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;

@@ -14,8 +14,8 @@
 
 use super::common::{
     BUFFER_LIKE, I64_ARRAY_ATTR, I64_ATTR, INDEX, VIEW, buffer_of, finish_attrs, fmt_dims, i32_array_attr,
-    i64_array_attr, i64_attr, mul_dyn, parse_attr_dict, parse_keyword_int, print_attr_dict, prop_i64,
-    prop_i64_array, strides_of,
+    i64_array_attr, i64_attr, mul_dyn, parse_attr_dict, parse_keyword_int, print_attr_dict, prop_i64, prop_i64_array,
+    strides_of,
 };
 use super::types::BufferType;
 use crate::support::{dict_of, empty_state};
@@ -167,7 +167,11 @@ fn check_result(v: &VerifyCtx<'_>, op: OpId, expected: Result<BufferType, ViewEr
     if result.shape != expected.shape {
         return Err(v.op_error(
             op,
-            format!("result shape {} does not match the expected {}", fmt_dims(&result.shape), fmt_dims(&expected.shape)),
+            format!(
+                "result shape {} does not match the expected {}",
+                fmt_dims(&result.shape),
+                fmt_dims(&expected.shape)
+            ),
         ));
     }
     let (got, want) = (strides_of(&result), strides_of(&expected));
