@@ -11,42 +11,42 @@
 func.func @collectives(%s: !host.buf<2x8xf32>, %f: !host.buf<8x8xf32>, %i: index,
                        %v: !host.view<2x8xf32, strides = [16, 1]>, %t: !host.buf<4x2x8xf32>) {
   // CHECK-NEXT: %[[R0:.*]] = comm.allgather %[[S]] into %[[F]] team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<8x8xf32>
-  // GENERIC: %0 = "comm.allgather"(%arg0, %arg1) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}> : (!host.buf<2x8xf32>, !host.buf<8x8xf32>) -> !comm.request
+  // GENERIC: %{{[a-z0-9]+}} = "comm.allgather"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}> : (!host.buf<2x8xf32>, !host.buf<8x8xf32>) -> !comm.request
   %r0 = comm.allgather %s into %f team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<8x8xf32>
   // CHECK-NEXT: comm.allgather %[[S]] into %[[T]] team = [4, 5, 6, 7] : !host.buf<2x8xf32>, !host.buf<4x2x8xf32>
   %r1 = comm.allgather %s into %t team = [4, 5, 6, 7] : !host.buf<2x8xf32>, !host.buf<4x2x8xf32>
   // CHECK-NEXT: comm.allreduce sum %[[S]] into %[[S]] team = [0, 1] : !host.buf<2x8xf32>, !host.buf<2x8xf32>
-  // GENERIC: "comm.allreduce"(%arg0, %arg0) <{backend = #comm.backend<nccl>, reduction = #comm.reduction<sum>, team = array<i64: 0, 1>}> : (!host.buf<2x8xf32>, !host.buf<2x8xf32>) -> !comm.request
+  // GENERIC: "comm.allreduce"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, reduction = #comm.reduction<sum>, team = array<i64: 0, 1>}> : (!host.buf<2x8xf32>, !host.buf<2x8xf32>) -> !comm.request
   %r2 = comm.allreduce sum %s into %s team = [0, 1] : !host.buf<2x8xf32>, !host.buf<2x8xf32>
   // CHECK-NEXT: comm.allreduce max %[[S]] into %[[V]] team = [1, 0] backend = cuda_ipc {test.tag = 1 : i32} : !host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>
-  // GENERIC: "comm.allreduce"(%arg0, %arg3) <{backend = #comm.backend<cuda_ipc>, reduction = #comm.reduction<max>, team = array<i64: 1, 0>}> {test.tag = 1 : i32}
+  // GENERIC: "comm.allreduce"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<cuda_ipc>, reduction = #comm.reduction<max>, team = array<i64: 1, 0>}> {test.tag = 1 : i32}
   %r3 = comm.allreduce max %s into %v team = [1, 0] backend = cuda_ipc {test.tag = 1 : i32} : !host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>
   // CHECK-NEXT: comm.reduce_scatter prod %[[F]] into %[[S]] team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<2x8xf32>
-  // GENERIC: "comm.reduce_scatter"(%arg1, %arg0) <{backend = #comm.backend<nccl>, reduction = #comm.reduction<prod>, team = array<i64: 0, 1, 2, 3>}>
+  // GENERIC: "comm.reduce_scatter"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, reduction = #comm.reduction<prod>, team = array<i64: 0, 1, 2, 3>}>
   %r4 = comm.reduce_scatter prod %f into %s team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<2x8xf32>
   // CHECK-NEXT: comm.broadcast %[[S]] into %[[V]] root %[[I]] team = [2, 3] : !host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>
-  // GENERIC: "comm.broadcast"(%arg0, %arg3, %arg2) <{backend = #comm.backend<nccl>, team = array<i64: 2, 3>}> : (!host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>, index) -> !comm.request
+  // GENERIC: "comm.broadcast"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, team = array<i64: 2, 3>}> : (!host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>, index) -> !comm.request
   %r5 = comm.broadcast %s into %v root %i team = [2, 3] : !host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>
   // CHECK-NEXT: comm.reduce min %[[S]] into %[[S]] root %[[I]] team = [0, 1] : !host.buf<2x8xf32>, !host.buf<2x8xf32>
-  // GENERIC: "comm.reduce"(%arg0, %arg0, %arg2) <{backend = #comm.backend<nccl>, reduction = #comm.reduction<min>, team = array<i64: 0, 1>}>
+  // GENERIC: "comm.reduce"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, reduction = #comm.reduction<min>, team = array<i64: 0, 1>}>
   %r6 = comm.reduce min %s into %s root %i team = [0, 1] : !host.buf<2x8xf32>, !host.buf<2x8xf32>
   // CHECK-NEXT: comm.gather %[[S]] into %[[F]] root %[[I]] team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<8x8xf32>
-  // GENERIC: "comm.gather"(%arg0, %arg1, %arg2) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}>
+  // GENERIC: "comm.gather"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}>
   %r7 = comm.gather %s into %f root %i team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<8x8xf32>
   // CHECK-NEXT: comm.scatter %[[F]] into %[[S]] root %[[I]] team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<2x8xf32>
-  // GENERIC: "comm.scatter"(%arg1, %arg0, %arg2) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}>
+  // GENERIC: "comm.scatter"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}>
   %r8 = comm.scatter %f into %s root %i team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<2x8xf32>
   // CHECK-NEXT: comm.all_to_all %[[F]] into %[[F]] team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<8x8xf32>
-  // GENERIC: "comm.all_to_all"(%arg1, %arg1) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}>
+  // GENERIC: "comm.all_to_all"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}>
   %r9 = comm.all_to_all %f into %f team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<8x8xf32>
   // CHECK-NEXT: comm.collective_permute %[[S]] into %[[V]] send_to %[[I]] recv_from %[[I]] team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>
-  // GENERIC: "comm.collective_permute"(%arg0, %arg3, %arg2, %arg2) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}> : (!host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>, index, index) -> !comm.request
+  // GENERIC: "comm.collective_permute"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1, 2, 3>}> : (!host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>, index, index) -> !comm.request
   %r10 = comm.collective_permute %s into %v send_to %i recv_from %i team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.view<2x8xf32, strides = [16, 1]>
   // CHECK-NEXT: comm.wait %[[R0]], %{{.*}}, %{{.*}}
-  // GENERIC: "comm.wait"(%0, %1, %2) : (!comm.request, !comm.request, !comm.request) -> ()
+  // GENERIC: "comm.wait"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) : (!comm.request, !comm.request, !comm.request) -> ()
   comm.wait %r0, %r1, %r2
   // CHECK-NEXT: comm.wait %{{.*}} {test.tag}
-  // GENERIC: "comm.wait"(%3) {test.tag} : (!comm.request) -> ()
+  // GENERIC: "comm.wait"(%{{[a-z0-9]+}}) {test.tag} : (!comm.request) -> ()
   comm.wait %r3 {test.tag}
   comm.wait %r4, %r5, %r6, %r7, %r8, %r9, %r10
   return
@@ -65,16 +65,16 @@ func.func @dynamic(%a: !host.buf<?x8xbf16>, %b: !host.buf<4x?xbf16>) {
 // CHECK-SAME:  %[[B:[a-z0-9]+]]: !host.buf<2x8xf32, ipc>, %[[P:[a-z0-9]+]]: index
 func.func @p2p(%b: !host.buf<2x8xf32, ipc>, %p: index) {
   // CHECK-NEXT: %[[R0:.*]] = comm.send %[[B]] to %[[P]] : !host.buf<2x8xf32, ipc>
-  // GENERIC: "comm.send"(%arg0, %arg1) <{backend = #comm.backend<nccl>}> : (!host.buf<2x8xf32, ipc>, index) -> !comm.request
+  // GENERIC: "comm.send"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>}> : (!host.buf<2x8xf32, ipc>, index) -> !comm.request
   %r0 = comm.send %b to %p : !host.buf<2x8xf32, ipc>
   // CHECK-NEXT: comm.recv %[[B]] from %[[P]] : !host.buf<2x8xf32, ipc>
-  // GENERIC: "comm.recv"(%arg0, %arg1) <{backend = #comm.backend<nccl>}> : (!host.buf<2x8xf32, ipc>, index) -> !comm.request
+  // GENERIC: "comm.recv"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>}> : (!host.buf<2x8xf32, ipc>, index) -> !comm.request
   %r1 = comm.recv %b from %p : !host.buf<2x8xf32, ipc>
   // CHECK-NEXT: comm.send %[[B]] to %[[P]] backend = cuda_ipc : !host.buf<2x8xf32, ipc>
-  // GENERIC: "comm.send"(%arg0, %arg1) <{backend = #comm.backend<cuda_ipc>}>
+  // GENERIC: "comm.send"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<cuda_ipc>}>
   %r2 = comm.send %b to %p backend = cuda_ipc : !host.buf<2x8xf32, ipc>
   // CHECK-NEXT: comm.recv %[[B]] from %[[P]] backend = cuda_ipc protocol = put : !host.buf<2x8xf32, ipc>
-  // GENERIC: "comm.recv"(%arg0, %arg1) <{backend = #comm.backend<cuda_ipc>, protocol = #comm.protocol<put>}>
+  // GENERIC: "comm.recv"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<cuda_ipc>, protocol = #comm.protocol<put>}>
   %r3 = comm.recv %b from %p backend = cuda_ipc protocol = put : !host.buf<2x8xf32, ipc>
   // CHECK-NEXT: comm.send %[[B]] to %[[P]] backend = cuda_ipc protocol = get : !host.buf<2x8xf32, ipc>
   %r4 = comm.send %b to %p backend = cuda_ipc protocol = get : !host.buf<2x8xf32, ipc>
@@ -87,10 +87,10 @@ func.func @p2p(%b: !host.buf<2x8xf32, ipc>, %p: index) {
 // CHECK-SAME:  %[[A:[a-z0-9]+]]: !host.buf<8xf32, ipc>, %[[B:[a-z0-9]+]]: !host.buf<8xf32, ipc>, %[[P:[a-z0-9]+]]: index, %[[Q:[a-z0-9]+]]: index
 func.func @share_handles(%a: !host.buf<8xf32, ipc>, %b: !host.buf<8xf32, ipc>, %p: index, %q: index) {
   // CHECK-NEXT: comm.share_handles send(%[[A]] to %[[P]], %[[A]] to %[[Q]]) recv(%[[B]] from %[[Q]]) backend = cuda_ipc : !host.buf<8xf32, ipc>, !host.buf<8xf32, ipc>, !host.buf<8xf32, ipc>
-  // GENERIC: "comm.share_handles"(%arg0, %arg0, %arg2, %arg3, %arg1, %arg3) <{backend = #comm.backend<cuda_ipc>, operandSegmentSizes = array<i32: 2, 2, 1, 1>}> : (!host.buf<8xf32, ipc>, !host.buf<8xf32, ipc>, index, index, !host.buf<8xf32, ipc>, index) -> ()
+  // GENERIC: "comm.share_handles"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<cuda_ipc>, operandSegmentSizes = array<i32: 2, 2, 1, 1>}> : (!host.buf<8xf32, ipc>, !host.buf<8xf32, ipc>, index, index, !host.buf<8xf32, ipc>, index) -> ()
   comm.share_handles send(%a to %p, %a to %q) recv(%b from %q) backend = cuda_ipc : !host.buf<8xf32, ipc>, !host.buf<8xf32, ipc>, !host.buf<8xf32, ipc>
   // CHECK-NEXT: comm.share_handles recv(%[[B]] from %[[P]]) backend = cuda_ipc {test.tag} : !host.buf<8xf32, ipc>
-  // GENERIC: "comm.share_handles"(%arg1, %arg2) <{backend = #comm.backend<cuda_ipc>, operandSegmentSizes = array<i32: 0, 0, 1, 1>}> {test.tag}
+  // GENERIC: "comm.share_handles"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<cuda_ipc>, operandSegmentSizes = array<i32: 0, 0, 1, 1>}> {test.tag}
   comm.share_handles recv(%b from %p) backend = cuda_ipc {test.tag} : !host.buf<8xf32, ipc>
   // CHECK-NEXT: comm.share_handles send(%[[A]] to %[[P]]) backend = cuda_ipc : !host.buf<8xf32, ipc>
   comm.share_handles send(%a to %p) recv() backend = cuda_ipc : !host.buf<8xf32, ipc>
@@ -152,8 +152,8 @@ func.func @attributes() {
 // CHECK-NEXT: comm.send %{{.*}} to %{{.*}} backend = cuda_ipc : !host.buf<2xf32>
 // CHECK-NEXT: comm.wait
 // GENERIC-LABEL: "func.func"() <{function_type = (!host.buf<2xf32>, !host.buf<4xf32>, index) -> (), sym_name = "generic_input"}>
-// GENERIC: "comm.allgather"(%arg0, %arg1) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1>}>
-// GENERIC: "comm.send"(%arg0, %arg2) <{backend = #comm.backend<cuda_ipc>}>
+// GENERIC: "comm.allgather"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<nccl>, team = array<i64: 0, 1>}>
+// GENERIC: "comm.send"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<cuda_ipc>}>
 func.func @generic_input(%a: !host.buf<2xf32>, %b: !host.buf<4xf32>, %p: index) {
   %0 = "comm.allgather"(%a, %b) <{team = array<i64: 0, 1>}> : (!host.buf<2xf32>, !host.buf<4xf32>) -> !comm.request
   %1 = "comm.send"(%a, %p) {backend = #comm.backend<cuda_ipc>} : (!host.buf<2xf32>, index) -> !comm.request

@@ -24,6 +24,9 @@ pub mod p2p;
 pub mod types;
 pub mod wait;
 
+#[cfg(test)]
+mod tests;
+
 pub use attrs::{
     Backend, Protocol, backend_attr, backend_of, check_team, protocol_attr, protocol_of, reduction_attr, reduction_of,
     team_attr, team_of,
