@@ -504,10 +504,9 @@ fn verify_collective(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
         ShapeRule::SameCount => check_same_count(&input, &output, n),
     };
     shapes.map_err(|m| v.op_error(op, m))?;
-    if form.extra == Extra::Root {
-        if let Some(root) = constant_index(ctx, ir, ir.operand(op, 2)).filter(|&r| r < 0 || r >= n) {
-            return Err(v.op_error(op, format!("root {root} is not a team-relative index of a team of {n} devices")));
-        }
+    let root = if form.extra == Extra::Root { constant_index(ctx, ir, ir.operand(op, 2)) } else { None };
+    if let Some(root) = root.filter(|&r| r < 0 || r >= n) {
+        return Err(v.op_error(op, format!("root {root} is not a team-relative index of a team of {n} devices")));
     }
     Ok(())
 }
