@@ -16,4 +16,10 @@
 // CHECK-NEXT:     --top-down - {{.*}}(default: true)
 // CHECK-NEXT:   --cse -   Merge identical side-effect-free ops
 // CHECK-NEXT:   --dce -   Erase dead operations and unreachable blocks
+// CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
+// CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
+// CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')
+// CHECK-NEXT:     --persistent - {{.*}}(default: false)
+// CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')
+// CHECK-NEXT:   --licm -   Hoist loop-invariant pure ops (index math) out of host loops
 // CHECK-NEXT:   --symbol-dce -   Erase private symbols nothing refers to

@@ -37,6 +37,14 @@ pub fn signature<'c>(ctx: &'c Context, ir: &Ir, func: OpId) -> Option<(&'c [Type
     }
 }
 
+/// Replaces the `function_type` of a `func.func` (the entry block's argument types are the
+/// caller's business: passes that change a signature update both).
+pub fn set_signature(ctx: &Context, ir: &mut Ir, func: OpId, inputs: Vec<Type>, results: Vec<Type>) {
+    let ty = ctx.function_type(inputs, results);
+    let props = ir.props(func).unwrap_or_else(|| ctx.empty_dict());
+    ir.set_props(func, Some(ctx.dict_set(props, "function_type", Some(ctx.type_attr(ty)))));
+}
+
 /// The `sym_name` of a symbol op.
 pub fn symbol_name<'c>(ctx: &'c Context, ir: &Ir, op: OpId) -> Option<&'c str> {
     inherent_attr(ctx, ir, op, "sym_name").and_then(|a| ctx.attr_str(a))

@@ -1,12 +1,15 @@
 //! fuser-passes: transformations and the pass registry.
 //!
 //! Generic passes: [`canonicalize`], [`cse`], [`dce`], [`symbol_dce`]. Each is a plain function
-//! over an op (the pass anchor) plus an options struct.
+//! over an op (the pass anchor) plus an options struct. Host-program passes live in [`host`]
+//! (stream assignment, deallocation, allocation hoisting, `licm`), one file per pass with its
+//! metadata next to it.
 
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
 pub mod doc;
+pub mod host;
 pub mod registration;
 pub mod symbol_dce;
 

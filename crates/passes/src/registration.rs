@@ -12,7 +12,16 @@ use fuser_ir::{Context, Diagnostic, Ir, OpId};
 
 /// Registers every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
-    for info in [&CANONICALIZE, &CSE, &DCE, &SYMBOL_DCE] {
+    for info in [
+        &CANONICALIZE,
+        &CSE,
+        &DCE,
+        &SYMBOL_DCE,
+        &crate::host::assign_streams::HOST_ASSIGN_STREAMS,
+        &crate::host::insert_dealloc::HOST_INSERT_DEALLOC,
+        &crate::host::hoist_alloc::HOST_HOIST_ALLOC,
+        &crate::host::licm::LICM,
+    ] {
         registry.register_pass(info)?;
     }
     Ok(())

@@ -1,0 +1,106 @@
+//! `host-hoist-alloc{persistent=false}`: moves loop-invariant allocations out of loops.
+//!
+//! A `host.alloc` directly in the body of a `host.for` whose size operands are defined outside
+//! the loop moves right before the loop, and its `host.dealloc`s in the body move right after
+//! the loop, so that one buffer serves every iteration. Only loops without stream ops are
+//! touched: iterations on different streams must not share a buffer (a later iteration would
+//! overwrite what an earlier one, still running on another stream, reads). Inner loops are
+//! processed first, so an allocation can climb several levels.
+//!
+//! With `persistent=true`, every allocation of the function is also marked `persistent`:
+//! allocated once and identical across runs and ranks, which CUDA IPC handle exchange needs.
+
+use super::build::*;
+use fuser_ir::Diagnostic;
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId, WalkOrder};
+use fuser_ir::pass::{OptionDef, OptionType, OptionValues, Pass, PassInfo, PassOutcome};
+
+static OPTIONS: &[OptionDef] = &[OptionDef::new(
+    "persistent",
+    OptionType::Bool,
+    "false",
+    "Also mark every allocation persistent (same buffer across runs and ranks, for CUDA IPC)",
+)];
+
+pub static HOST_HOIST_ALLOC: PassInfo = PassInfo {
+    name: "host-hoist-alloc",
+    display: "HostHoistAlloc",
+    summary: "Move loop-invariant allocations out of single-stream loops",
+    description: "Moves each `host.alloc` whose sizes do not depend on the loop out of `host.for` \
+loops that run on one stream (no `host.set_stream` inside), with its deallocation after the loop. \
+`persistent=true` marks every allocation `persistent`.",
+    anchor: Some("func.func"),
+    options: OPTIONS,
+    create: |o| Ok(Box::new(HoistAlloc { persistent: o.get_bool("persistent"), values: o.clone() })),
+};
+
+struct HoistAlloc {
+    persistent: bool,
+    values: OptionValues,
+}
+
+impl Pass for HoistAlloc {
+    fn info(&self) -> &'static PassInfo {
+        &HOST_HOIST_ALLOC
+    }
+    fn options(&self) -> OptionValues {
+        self.values.clone()
+    }
+    fn run(&self, ctx: &Context, ir: &mut Ir, func: OpId) -> Result<PassOutcome, Diagnostic> {
+        let mut changed = hoist_allocs(ctx, ir, func);
+        if self.persistent {
+            changed |= mark_persistent(ctx, ir, func);
+        }
+        Ok(PassOutcome::from_changed(changed))
+    }
+}
+
+/// Hoists what can be hoisted in `func`; returns whether anything moved.
+pub fn hoist_allocs(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
+    let loops: Vec<OpId> =
+        ir.collect_ops(func, WalkOrder::PostOrder).into_iter().filter(|&op| is(ctx, ir, op, FOR)).collect();
+    let mut changed = false;
+    for lp in loops {
+        if nested(ir, lp).into_iter().any(|op| is(ctx, ir, op, SET_STREAM)) {
+            continue;
+        }
+        let Some(body) = loop_body(ir, lp) else { continue };
+        let allocs: Vec<OpId> = ir.block_ops(body).filter(|&op| is(ctx, ir, op, ALLOC)).collect();
+        for alloc in allocs {
+            if ir.operands(alloc).iter().all(|&v| defined_outside(ir, v, lp)) {
+                hoist_one(ctx, ir, lp, alloc);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+fn hoist_one(ctx: &Context, ir: &mut Ir, lp: OpId, alloc: OpId) {
+    let buf = ir.result(alloc, 0);
+    let deallocs: Vec<OpId> = ir.uses(buf).map(|u| u.op).filter(|&op| is(ctx, ir, op, DEALLOC)).collect();
+    ir.move_op_before(alloc, lp);
+    for d in deallocs {
+        if ir.is_ancestor(lp, d) {
+            ir.detach_op(d);
+            ir.insert_op_after(lp, d);
+        }
+    }
+}
+
+/// Sets the `persistent` property on every allocation of `func`.
+pub fn mark_persistent(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
+    let mut changed = false;
+    for op in nested(ir, func) {
+        if !is(ctx, ir, op, ALLOC) {
+            continue;
+        }
+        let props = ir.props(op).unwrap_or_else(|| ctx.empty_dict());
+        if ctx.dict_get(props, "persistent").is_none() {
+            ir.set_props(op, Some(ctx.dict_set(props, "persistent", Some(ctx.unit_attr()))));
+            changed = true;
+        }
+    }
+    changed
+}

@@ -1,0 +1,12 @@
+//! Passes over host programs (`host`/`comm` ops inside `func.func`): stream assignment,
+//! deallocation, allocation hoisting and loop-invariant code motion. See
+//! `docs/dev/lowering.md` §6 for the rules each one follows.
+//!
+//! Layering: [`build`] (generic op construction and IR queries) is used by the passes; no pass
+//! imports another.
+
+pub mod assign_streams;
+pub mod build;
+pub mod hoist_alloc;
+pub mod insert_dealloc;
+pub mod licm;
