@@ -285,7 +285,7 @@ fn team_of_one_becomes_a_copy() {
 }
 
 #[test]
-fn team_of_one_without_host_copy_is_left_alone() {
+fn team_of_one_broadcast_becomes_a_host_copy() {
     let ctx = ctx();
     let out = canonicalize(
         &ctx,
@@ -296,6 +296,6 @@ fn team_of_one_without_host_copy_is_left_alone() {
   return
 }",
     );
-    assert!(out.contains("comm.broadcast"), "{out}");
-    assert!(out.contains("comm.wait %0"), "{out}");
+    assert!(out.contains("host.copy %arg0, %arg1 : !host.buf<8xf32>, !host.buf<8xf32>"), "{out}");
+    assert!(!out.contains("comm.broadcast") && !out.contains("comm.wait"), "{out}");
 }
