@@ -7,7 +7,8 @@
 
 use super::syntax::{Extra, parse_tensor_op, print_tensor_op};
 use super::verify::{
-    TENSOR, expect_tensor, extents_compatible, merge_extent, operand_types, plain_tensor, shape_text, verify_with,
+    TENSOR, expect_tensor, extent_text, extents_compatible, merge_extent, operand_types, plain_tensor, shape_text,
+    verify_with,
 };
 use crate::support::type_str;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
@@ -85,7 +86,7 @@ pub fn infer_matmul(ctx: &Context, a: Type, b: Type) -> Result<Type, String> {
     if sb.len() == sa.len() {
         for (i, (x, &y)) in batch.iter_mut().zip(&sb[..sb.len() - 2]).enumerate() {
             if !extents_compatible(*x, y) {
-                return Err(format!("batch axis {i} differs: lhs has {}, rhs has {y}", shape_text(&[*x])));
+                return Err(format!("batch axis {i} differs: {} vs {}", extent_text(*x), extent_text(y)));
             }
             *x = merge_extent(*x, y);
         }
@@ -104,13 +105,7 @@ pub fn infer_linear(ctx: &Context, x: Type, w: Type, bias: Option<Type>) -> Resu
         return Err(format!("weight must have rank 2 ([N, K]), got shape {}", shape_text(&sw)));
     };
     if !extents_compatible(k, kw) {
-        return Err(format!(
-            "input {} and weight {} differ in K: {} vs {}",
-            shape_text(&sx),
-            shape_text(&sw),
-            shape_text(&[k]),
-            shape_text(&[kw])
-        ));
+        return Err(format!("input {} and weight {} differ in K", shape_text(&sx), shape_text(&sw)));
     }
     let mut n = n;
     if let Some(bias) = bias {
@@ -119,11 +114,7 @@ pub fn infer_linear(ctx: &Context, x: Type, w: Type, bias: Option<Type>) -> Resu
         match sb[..] {
             [nb] if extents_compatible(n, nb) => n = merge_extent(n, nb),
             _ => {
-                return Err(format!(
-                    "bias must have shape [{}], got {}",
-                    shape_text(&[n]).trim_matches(['[', ']']),
-                    shape_text(&sb)
-                ));
+                return Err(format!("bias must have shape {}, got {}", shape_text(&[n]), shape_text(&sb)));
             }
         }
     }

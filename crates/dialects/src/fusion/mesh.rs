@@ -6,7 +6,7 @@
 //! (row-major `array<i64>`), `shape` (`array<i64>`), `sym_name`.
 //!
 //! Invariants (verifier): at least one device, positive extents, shape product = number of
-//! ids, ids non-negative and distinct, and the op sits directly in a symbol table. `DIDx` is the
+//! ids, ids non-negative and distinct (the core's symbol checks require a symbol table as parent). `DIDx` is the
 //! last mesh axis, `DIDy` the one before, `DIDz` the one before that.
 
 use super::sharding::DeviceAxis;
@@ -182,12 +182,7 @@ fn mesh_props(
 
 fn verify_mesh(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let Some(mesh) = Mesh::of_op(v.ctx, v.ir, op) else { return Ok(()) };
-    mesh.validate().map_err(|m| v.op_error(op, m))?;
-    let in_table = nearest_symbol_table(v.ctx, v.ir, op).is_some_and(|t| v.ir.parent_op(op) == Some(t));
-    if !in_table {
-        return Err(v.op_error(op, "must be directly inside a symbol table such as a module"));
-    }
-    Ok(())
+    mesh.validate().map_err(|m| v.op_error(op, m))
 }
 
 /// A nested list of integers: `3`, `[0, 1]`, `[[0, 1], [2, 3]]`, read into (shape, values).

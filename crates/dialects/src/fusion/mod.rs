@@ -54,12 +54,14 @@ splits. A change of sharding between an op's operands and its result is a *resha
 `fusion.set` is the explicit one. Passes turn reshardings into `comm` collectives and the \
 stream splits into `host` loops.\n\n\
 ```mlir\nfusion.mesh @tp = [0, 1, 2, 3]\n\
-func.func @row_parallel(%x: tensor<48x256xbf16, #fusion.shard<@tp, [[Stream(3)], [DIDx]]>>,\n\
-                        %w: tensor<64x256xbf16, #fusion.shard<@tp, [[], [DIDx]]>>)\n\
-    -> tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>> {\n\
-  %y = fusion.linear %x, %w : (tensor<48x256xbf16, #fusion.shard<@tp, [[Stream(3)], [DIDx]]>>, \
-tensor<64x256xbf16, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n\
-  return %y : tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n}\n```\n\n\
+func.func @row_parallel(\n    \
+%x: tensor<48x256xbf16, #fusion.shard<@tp, [[Stream(3)], [DIDx]]>>,\n    \
+%w: tensor<64x256xbf16, #fusion.shard<@tp, [[], [DIDx]]>>)\n    \
+-> tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>> {\n  \
+%y = fusion.linear %x, %w\n      \
+: (tensor<48x256xbf16, #fusion.shard<@tp, [[Stream(3)], [DIDx]]>>, tensor<64x256xbf16, #fusion.shard<@tp, [[], [DIDx]]>>)\n      \
+-> tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n  \
+return %y : tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n}\n```\n\n\
 All tensor ops share one syntax: `%r = fusion.OP %a, %b [dims = [...]] [keep_dims] attr-dict : \
 (operand types) -> result type`.",
     ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE],

@@ -2,11 +2,14 @@
 //! sharding of each tensor (against its mesh), shape compatibility helpers, and the comparison
 //! of a result type with the type an op infers.
 //!
+//! Mesh-dependent checks run only when the op sits in a symbol table (a detached function
+//! copy cannot see the module's meshes; the module-level verification then checks them).
 //! Shapes ignore encodings; a dynamic (`?`) extent is compatible with any extent. Messages name
 //! the value (`operand #1`, `result`) and, for shardings, the tensor axis and its extent.
 
 use super::sharding::{Mesh, Sharding, split_product};
 use crate::support::type_str;
+use crate::symbols::nearest_symbol_table;
 use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
 use fuser_ir::diag::Diagnostic;
@@ -56,9 +59,14 @@ pub fn shapes_compatible(a: &[i64], b: &[i64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| extents_compatible(x, y))
 }
 
+/// `5` or `?`.
+pub fn extent_text(d: i64) -> String {
+    if d == DYNAMIC { "?".into() } else { d.to_string() }
+}
+
 /// `[5, ?, 7]`.
 pub fn shape_text(shape: &[i64]) -> String {
-    let parts: Vec<String> = shape.iter().map(|&d| if d == DYNAMIC { "?".into() } else { d.to_string() }).collect();
+    let parts: Vec<String> = shape.iter().map(|&d| extent_text(d)).collect();
     format!("[{}]", parts.join(", "))
 }
 
@@ -81,9 +89,6 @@ fn check_value_sharding(v: &VerifyCtx<'_>, op: OpId, what: &str, t: Type) -> Res
         return Err(v.op_error(op, msg));
     };
     sharding.validate().map_err(|m| v.op_error(op, format!("{what}: {m}")))?;
-    let Some(mesh) = Mesh::lookup(ctx, v.ir, op, &sharding.mesh) else {
-        return Err(v.op_error(op, format!("mesh {} not found", crate::support::symbol_display(&sharding.mesh))));
-    };
     let shape = tensor_parts(ctx, t).map(|(s, _)| s).unwrap_or_default();
     if sharding.axes.len() != shape.len() {
         let msg = format!(
@@ -93,6 +98,14 @@ fn check_value_sharding(v: &VerifyCtx<'_>, op: OpId, what: &str, t: Type) -> Res
         );
         return Err(v.op_error(op, msg));
     }
+    // An op outside any symbol table (a function verified on its own, e.g. a copy a parallel
+    // pass works on) cannot see its meshes: the checks against the mesh wait for the module.
+    if nearest_symbol_table(ctx, v.ir, op).is_none() {
+        return Ok(());
+    }
+    let Some(mesh) = Mesh::lookup(ctx, v.ir, op, &sharding.mesh) else {
+        return Err(v.op_error(op, format!("mesh {} not found", crate::support::symbol_display(&sharding.mesh))));
+    };
     for (axis, (splits, &extent)) in sharding.axes.iter().zip(&shape).enumerate() {
         let divisor = split_product(splits, &mesh, true).map_err(|m| v.op_error(op, format!("{what}: {m}")))?;
         if extent != DYNAMIC && (divisor <= 0 || extent % divisor != 0) {

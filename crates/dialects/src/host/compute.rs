@@ -1,0 +1,567 @@
+//! Data movement and compute in destination-passing style: `host.copy`, `host.matmul`,
+//! `host.linear`, `host.elementwise` and `host.sum` write into a given buffer or view and have
+//! no results. Each posts its work to the current stream.
+//!
+//! Syntax:
+//! - `host.copy %src, %dst : !host.view<...>, !host.buf<...>`
+//! - `host.matmul %a, %b into %c accumulate? : Ta, Tb, Tc`
+//! - `host.linear %x, %w (, %bias)? into %y : Tx, Tw, (Tbias,)? Ty`
+//! - `host.elementwise add %a, %b into %c : Ta, Tb, Tc` (kind keyword, then the inputs)
+//! - `host.sum %a into %c dims = [1] : Ta, Tc`
+//!
+//! Shapes are checked like the tensor ops they implement; `?` extents are compatible with any
+//! extent (the runtime checks them).
+
+use super::common::{
+    BUFFER_LIKE, I64_ARRAY_ATTR, STRING_ATTR, UNIT_ATTR, buffer_of, finish_attrs, fmt_dims, has_flag, i64_array_attr,
+    int_list_text, operand_types, parse_attr_dict, parse_int_list, parse_n_types, print_attr_dict, print_types, prop,
+    prop_i64_array, shapes_compatible,
+};
+use super::types::BufferType;
+use crate::support::{dict_of, empty_state, type_str};
+use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct, UnresolvedOperand};
+use fuser_ir::attrs::Attr;
+use fuser_ir::context::Context;
+use fuser_ir::diag::Diagnostic;
+use fuser_ir::ir::{OpId, OperationState, Value};
+use fuser_ir::registry::VerifyCtx;
+
+fuser_ir::declare_op! {
+    pub static COPY: "host.copy" {
+        summary: "Copies a buffer or view into another",
+        description: "Copies every element of `source` into `target` on the current stream. Both \
+have the same shape (`?` extents must agree at run time) and element type; either may be a \
+strided view.\n\n\
+```mlir\nhost.copy %chunk, %b : !host.view<2x8xf32, strides = [16, 1]>, !host.buf<2x8xf32>\n```",
+        operands: { source: BUFFER_LIKE, target: BUFFER_LIKE },
+        hooks: { verify: verify_copy, parse: parse_copy, print: print_copy },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static MATMUL: "host.matmul" {
+        summary: "Matrix product into a given buffer: c = a·b (or c += a·b)",
+        description: "Computes the matrix product of `a` `[..., M, K]` and `b` `[..., K, N]` into \
+`c` `[..., M, N]`. Leading batch dimensions are either present on both operands (and equal) or \
+on one of them only (the other is broadcast). `a` and `b` share an element type; `c` may have \
+another (for example bf16 inputs accumulated in f32). With `accumulate`, the product is added \
+to what `c` holds (`c += a·b`).\n\n\
+```mlir\nhost.matmul %a, %b into %c : !host.buf<4x8xf32>, !host.buf<8x16xf32>, !host.buf<4x16xf32>\nhost.matmul %a, %b into %c accumulate : !host.view<2x8xbf16, strides = [8, 1]>, !host.buf<8x16xbf16>, !host.buf<2x16xf32>\n```",
+        operands: { a: BUFFER_LIKE, b: BUFFER_LIKE, c: BUFFER_LIKE },
+        properties: { accumulate: UNIT_ATTR },
+        hooks: { verify: verify_matmul, parse: parse_matmul, print: print_matmul },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static LINEAR: "host.linear" {
+        summary: "Linear layer into a given buffer: y = x·wᵀ + bias",
+        description: "Computes `y = x·wᵀ (+ bias)` with `x` `[..., K]`, `w` `[N, K]`, the optional \
+`bias` `[N]` and `y` `[..., N]` (the leading dimensions of `x` and `y` agree). `x`, `w` and \
+`bias` share an element type; `y` may have another.\n\n\
+```mlir\nhost.linear %x, %w, %bias into %y : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>\nhost.linear %x, %w into %y : !host.buf<2x4x8xf32>, !host.buf<16x8xf32>, !host.buf<2x4x16xf32>\n```",
+        operands: { x: BUFFER_LIKE, w: BUFFER_LIKE, bias: BUFFER_LIKE.optional(), y: BUFFER_LIKE },
+        hooks: { verify: verify_linear, parse: parse_linear, print: print_linear },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static ELEMENTWISE: "host.elementwise" {
+        summary: "Elementwise arithmetic into a given buffer",
+        description: "Applies `kind` to the inputs element by element and writes `output`. Binary \
+kinds: `add`, `sub`, `mul`, `div`, `max`, `min`; unary kinds: `neg`, `cast` (converts to the \
+output's element type). All shapes are equal; except for `cast`, all element types are too. \
+In the generic form the kind is the string property `kind`.\n\n\
+```mlir\nhost.elementwise add %a, %b into %c : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>\nhost.elementwise cast %a into %h : !host.buf<4xf32>, !host.buf<4xbf16>\n```",
+        operands: { inputs: BUFFER_LIKE.variadic(), output: BUFFER_LIKE },
+        properties: { kind: STRING_ATTR },
+        hooks: { verify: verify_elementwise, parse: parse_elementwise, print: print_elementwise },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static SUM: "host.sum" {
+        summary: "Sum over dimensions into a given buffer",
+        description: "Sums `input` over `dims` (strictly increasing, in range) and writes \
+`output`, whose shape is the input's with those dimensions dropped; element types agree.\n\n\
+```mlir\nhost.sum %a into %c dims = [1] : !host.buf<4x8xf32>, !host.buf<4xf32>\n```",
+        operands: { input: BUFFER_LIKE, output: BUFFER_LIKE },
+        properties: { dims: I64_ARRAY_ATTR },
+        hooks: { verify: verify_sum, parse: parse_sum, print: print_sum },
+    }
+}
+
+// ----- elementwise kinds ----------------------------------------------------------------------
+
+/// What `host.elementwise` computes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ElementwiseKind {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+    Neg,
+    Cast,
+}
+
+impl ElementwiseKind {
+    pub const ALL: [ElementwiseKind; 8] = [
+        ElementwiseKind::Add,
+        ElementwiseKind::Sub,
+        ElementwiseKind::Mul,
+        ElementwiseKind::Div,
+        ElementwiseKind::Max,
+        ElementwiseKind::Min,
+        ElementwiseKind::Neg,
+        ElementwiseKind::Cast,
+    ];
+
+    /// The spelling in both forms (`add`, `"add"`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ElementwiseKind::Add => "add",
+            ElementwiseKind::Sub => "sub",
+            ElementwiseKind::Mul => "mul",
+            ElementwiseKind::Div => "div",
+            ElementwiseKind::Max => "max",
+            ElementwiseKind::Min => "min",
+            ElementwiseKind::Neg => "neg",
+            ElementwiseKind::Cast => "cast",
+        }
+    }
+
+    pub fn from_keyword(s: &str) -> Option<ElementwiseKind> {
+        ElementwiseKind::ALL.into_iter().find(|k| k.keyword() == s)
+    }
+
+    /// The number of inputs.
+    pub fn arity(self) -> usize {
+        match self {
+            ElementwiseKind::Neg | ElementwiseKind::Cast => 1,
+            _ => 2,
+        }
+    }
+
+    /// Reads the `kind` property of a `host.elementwise`.
+    pub fn of_op(ctx: &Context, ir: &fuser_ir::ir::Ir, op: OpId) -> Option<ElementwiseKind> {
+        prop(ctx, ir, op, "kind").and_then(|a| ctx.attr_str(a)).and_then(ElementwiseKind::from_keyword)
+    }
+}
+
+// ----- verifiers ------------------------------------------------------------------------------
+
+/// The decoded types of every operand (the declaration guarantees they are buffers or views).
+fn operand_buffers(v: &VerifyCtx<'_>, op: OpId) -> Option<Vec<BufferType>> {
+    v.ir.operands(op).iter().map(|&x| buffer_of(v.ctx, v.ir, x)).collect()
+}
+
+fn elem_mismatch(v: &VerifyCtx<'_>, op: OpId, what: &str, a: &BufferType, b: &BufferType) -> Diagnostic {
+    v.op_error(
+        op,
+        format!("{what} element types differ: '{}' vs '{}'", type_str(v.ctx, a.elem), type_str(v.ctx, b.elem)),
+    )
+}
+
+fn verify_copy(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let Some(t) = operand_buffers(v, op) else { return Ok(()) };
+    let (src, dst) = (&t[0], &t[1]);
+    if !shapes_compatible(&src.shape, &dst.shape) {
+        return Err(v.op_error(
+            op,
+            format!("source shape {} and target shape {} differ", fmt_dims(&src.shape), fmt_dims(&dst.shape)),
+        ));
+    }
+    if src.elem != dst.elem {
+        return Err(elem_mismatch(v, op, "source and target", src, dst));
+    }
+    Ok(())
+}
+
+/// Fails unless `t` has at least `min` dimensions.
+fn require_rank(v: &VerifyCtx<'_>, op: OpId, name: &str, t: &BufferType, min: usize) -> Result<(), Diagnostic> {
+    if t.shape.len() < min {
+        return Err(v.op_error(op, format!("operand '{name}' must have rank >= {min}, got rank {}", t.shape.len())));
+    }
+    Ok(())
+}
+
+fn require_exact_rank(v: &VerifyCtx<'_>, op: OpId, name: &str, t: &BufferType, rank: usize) -> Result<(), Diagnostic> {
+    if t.shape.len() != rank {
+        return Err(v.op_error(op, format!("operand '{name}' must have rank {rank}, got rank {}", t.shape.len())));
+    }
+    Ok(())
+}
+
+fn check_output_shape(v: &VerifyCtx<'_>, op: OpId, out: &BufferType, expected: &[i64]) -> Result<(), Diagnostic> {
+    if !shapes_compatible(&out.shape, expected) {
+        return Err(v.op_error(
+            op,
+            format!("output shape {} does not match the expected {}", fmt_dims(&out.shape), fmt_dims(expected)),
+        ));
+    }
+    Ok(())
+}
+
+fn check_contracting(v: &VerifyCtx<'_>, op: OpId, lhs: (&str, i64), rhs: (&str, i64)) -> Result<(), Diagnostic> {
+    if !super::common::extents_compatible(lhs.1, rhs.1) {
+        return Err(
+            v.op_error(op, format!("contracting extents differ: {} in '{}', {} in '{}'", lhs.1, lhs.0, rhs.1, rhs.0))
+        );
+    }
+    Ok(())
+}
+
+/// The expected shape of `c` for `a·b`, or an error.
+pub fn matmul_result_shape(a: &[i64], b: &[i64]) -> Result<Vec<i64>, String> {
+    if a.len() < 2 || b.len() < 2 {
+        return Err("matmul operands need rank >= 2".into());
+    }
+    let (a_batch, b_batch) = (&a[..a.len() - 2], &b[..b.len() - 2]);
+    let batch = match (a_batch.is_empty(), b_batch.is_empty()) {
+        (_, true) => a_batch,
+        (true, false) => b_batch,
+        (false, false) if shapes_compatible(a_batch, b_batch) => a_batch,
+        _ => {
+            return Err(format!(
+                "batch dimensions {} of 'a' and {} of 'b' differ",
+                fmt_dims(a_batch),
+                fmt_dims(b_batch)
+            ));
+        }
+    };
+    let mut out = batch.to_vec();
+    out.extend([a[a.len() - 2], b[b.len() - 1]]);
+    Ok(out)
+}
+
+fn verify_matmul(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let Some(t) = operand_buffers(v, op) else { return Ok(()) };
+    let (a, b, c) = (&t[0], &t[1], &t[2]);
+    require_rank(v, op, "a", a, 2)?;
+    require_rank(v, op, "b", b, 2)?;
+    if a.elem != b.elem {
+        return Err(elem_mismatch(v, op, "'a' and 'b'", a, b));
+    }
+    check_contracting(v, op, ("a", a.shape[a.shape.len() - 1]), ("b", b.shape[b.shape.len() - 2]))?;
+    let expected = matmul_result_shape(&a.shape, &b.shape).map_err(|m| v.op_error(op, m))?;
+    check_output_shape(v, op, c, &expected)
+}
+
+fn verify_linear(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let Some(t) = operand_buffers(v, op) else { return Ok(()) };
+    let (x, w, y) = (&t[0], &t[1], &t[t.len() - 1]);
+    let bias = (t.len() == 4).then(|| &t[2]);
+    require_rank(v, op, "x", x, 1)?;
+    require_exact_rank(v, op, "w", w, 2)?;
+    if x.elem != w.elem {
+        return Err(elem_mismatch(v, op, "'x' and 'w'", x, w));
+    }
+    check_contracting(v, op, ("x", x.shape[x.shape.len() - 1]), ("w", w.shape[1]))?;
+    let n = w.shape[0];
+    if let Some(bias) = bias {
+        require_exact_rank(v, op, "bias", bias, 1)?;
+        if bias.elem != x.elem {
+            return Err(elem_mismatch(v, op, "'x' and 'bias'", x, bias));
+        }
+        if !super::common::extents_compatible(bias.shape[0], n) {
+            return Err(v.op_error(
+                op,
+                format!("bias extent {} does not match the {} output features of 'w'", bias.shape[0], n),
+            ));
+        }
+    }
+    let mut expected = x.shape[..x.shape.len() - 1].to_vec();
+    expected.push(n);
+    check_output_shape(v, op, y, &expected)
+}
+
+fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let (ctx, ir) = (v.ctx, v.ir);
+    let written = prop(ctx, ir, op, "kind").and_then(|a| ctx.attr_str(a)).unwrap_or_default();
+    let Some(kind) = ElementwiseKind::from_keyword(written) else {
+        return Err(v.op_error(
+            op,
+            format!("unknown elementwise kind '{written}' (expected add, sub, mul, div, max, min, neg or cast)"),
+        ));
+    };
+    let Some(t) = operand_buffers(v, op) else { return Ok(()) };
+    let (inputs, out) = t.split_at(t.len() - 1);
+    let out = &out[0];
+    if inputs.len() != kind.arity() {
+        return Err(
+            v.op_error(op, format!("'{}' takes {} input(s), got {}", kind.keyword(), kind.arity(), inputs.len()))
+        );
+    }
+    for (i, input) in inputs.iter().enumerate() {
+        if !shapes_compatible(&input.shape, &out.shape) {
+            return Err(v.op_error(
+                op,
+                format!(
+                    "input #{i} shape {} does not match the output shape {}",
+                    fmt_dims(&input.shape),
+                    fmt_dims(&out.shape)
+                ),
+            ));
+        }
+        if kind != ElementwiseKind::Cast && input.elem != out.elem {
+            return Err(elem_mismatch(v, op, &format!("input #{i} and output"), input, out));
+        }
+    }
+    Ok(())
+}
+
+/// The output shape of a sum of `shape` over `dims`, or an error.
+pub fn sum_result_shape(shape: &[i64], dims: &[i64]) -> Result<Vec<i64>, String> {
+    if dims.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(format!("dims {} must be strictly increasing", int_list_text(dims)));
+    }
+    if let Some(d) = dims.iter().find(|&&d| d < 0 || d as u64 >= shape.len() as u64) {
+        return Err(format!("dim {d} is out of range for an input of rank {}", shape.len()));
+    }
+    Ok(shape.iter().enumerate().filter(|(i, _)| !dims.contains(&(*i as i64))).map(|(_, &d)| d).collect())
+}
+
+fn verify_sum(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let Some(t) = operand_buffers(v, op) else { return Ok(()) };
+    let dims = prop_i64_array(v.ctx, v.ir, op, "dims").unwrap_or_default();
+    let expected = sum_result_shape(&t[0].shape, &dims).map_err(|m| v.op_error(op, m))?;
+    if t[0].elem != t[1].elem {
+        return Err(elem_mismatch(v, op, "input and output", &t[0], &t[1]));
+    }
+    check_output_shape(v, op, &t[1], &expected)
+}
+
+// ----- syntax ---------------------------------------------------------------------------------
+
+/// `%a, %b into %c`: the inputs and the destination.
+fn parse_into(p: &mut dyn OpAsmParser) -> ParseResult<Vec<UnresolvedOperand>> {
+    let mut operands = p.parse_operand_list()?;
+    p.parse_keyword("into")?;
+    operands.push(p.parse_operand()?);
+    Ok(operands)
+}
+
+/// `: t1, ..., tn` for the n operands, resolved into `state`.
+fn parse_operand_types(
+    p: &mut dyn OpAsmParser,
+    state: &mut OperationState,
+    operands: &[UnresolvedOperand],
+) -> ParseResult<()> {
+    p.parse_punct(Punct::Colon)?;
+    let types = parse_n_types(p, operands.len())?;
+    for (u, t) in operands.iter().zip(types) {
+        state.operands.push(p.resolve_operand(u, t)?);
+    }
+    Ok(())
+}
+
+/// ` %a, %b into %c`.
+fn print_into(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let operands = p.ir().operands(op).to_vec();
+    let Some((dst, inputs)) = operands.split_last() else { return };
+    p.write(" ");
+    p.print_operands(inputs);
+    p.write(" into ");
+    p.print_operand(*dst);
+}
+
+fn print_operand_types(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let types = operand_types(p.ir(), op);
+    p.write(" : ");
+    print_types(p, &types);
+}
+
+fn parse_copy(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let src = p.parse_operand()?;
+    p.parse_punct(Punct::Comma)?;
+    let dst = p.parse_operand()?;
+    let dict = parse_attr_dict(p, state)?;
+    parse_operand_types(p, state, &[src, dst])?;
+    finish_attrs(p.ctx(), state, Vec::new(), dict);
+    Ok(())
+}
+
+fn print_copy(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let operands = p.ir().operands(op).to_vec();
+    p.write(" ");
+    p.print_operands(&operands);
+    print_attr_dict(p, op, &[]);
+    print_operand_types(p, op);
+}
+
+fn parse_matmul(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let at = p.current_offset();
+    let operands = parse_into(p)?;
+    if operands.len() != 3 {
+        return Err(p.emit_error_at(at, "expected two operands before 'into'"));
+    }
+    let accumulate = p.parse_optional_keyword("accumulate");
+    let dict = parse_attr_dict(p, state)?;
+    parse_operand_types(p, state, &operands)?;
+    let ctx = p.ctx();
+    let own = if accumulate { vec![("accumulate", ctx.unit_attr())] } else { Vec::new() };
+    finish_attrs(ctx, state, own, dict);
+    Ok(())
+}
+
+fn print_matmul(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let accumulate = has_flag(p.ctx(), p.ir(), op, "accumulate");
+    print_into(p, op);
+    if accumulate {
+        p.write(" accumulate");
+    }
+    print_attr_dict(p, op, &["accumulate"]);
+    print_operand_types(p, op);
+}
+
+fn parse_linear(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let at = p.current_offset();
+    let operands = parse_into(p)?;
+    if !(3..=4).contains(&operands.len()) {
+        return Err(p.emit_error_at(at, "expected 'x, w' or 'x, w, bias' before 'into'"));
+    }
+    let dict = parse_attr_dict(p, state)?;
+    parse_operand_types(p, state, &operands)?;
+    finish_attrs(p.ctx(), state, Vec::new(), dict);
+    Ok(())
+}
+
+fn print_linear(p: &mut dyn OpAsmPrinter, op: OpId) {
+    print_into(p, op);
+    print_attr_dict(p, op, &[]);
+    print_operand_types(p, op);
+}
+
+fn parse_elementwise(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let at = p.current_offset();
+    let Some(kw) = p.parse_optional_bare_id() else {
+        return Err(p.emit_error("expected an elementwise kind"));
+    };
+    if ElementwiseKind::from_keyword(&kw).is_none() {
+        return Err(p.emit_error_at(
+            at,
+            &format!("unknown elementwise kind '{kw}' (expected add, sub, mul, div, max, min, neg or cast)"),
+        ));
+    }
+    let operands = parse_into(p)?;
+    let dict = parse_attr_dict(p, state)?;
+    parse_operand_types(p, state, &operands)?;
+    let ctx = p.ctx();
+    finish_attrs(ctx, state, vec![("kind", ctx.string_attr(&kw))], dict);
+    Ok(())
+}
+
+fn print_elementwise(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let kind = ElementwiseKind::of_op(p.ctx(), p.ir(), op);
+    p.write(" ");
+    p.write(kind.map_or("<<invalid kind>>", ElementwiseKind::keyword));
+    print_into(p, op);
+    print_attr_dict(p, op, &["kind"]);
+    print_operand_types(p, op);
+}
+
+fn parse_sum(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let input = p.parse_operand()?;
+    p.parse_keyword("into")?;
+    let output = p.parse_operand()?;
+    p.parse_keyword("dims")?;
+    p.parse_punct(Punct::Equal)?;
+    let dims = parse_int_list(p)?;
+    let dict = parse_attr_dict(p, state)?;
+    parse_operand_types(p, state, &[input, output])?;
+    let ctx = p.ctx();
+    finish_attrs(ctx, state, vec![("dims", i64_array_attr(ctx, &dims))], dict);
+    Ok(())
+}
+
+fn print_sum(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let dims = prop_i64_array(p.ctx(), p.ir(), op, "dims").unwrap_or_default();
+    print_into(p, op);
+    p.write(" dims = ");
+    p.write(&int_list_text(&dims));
+    print_attr_dict(p, op, &["dims"]);
+    print_operand_types(p, op);
+}
+
+// ----- builders -------------------------------------------------------------------------------
+
+fn dps_state(ctx: &Context, name: &str, operands: Vec<Value>, loc: Attr) -> OperationState {
+    let mut state = empty_state(ctx, name, loc);
+    state.operands = operands;
+    state
+}
+
+/// The state of `host.copy source, target`.
+pub fn copy_state(ctx: &Context, source: Value, target: Value, loc: Attr) -> OperationState {
+    dps_state(ctx, COPY.name, vec![source, target], loc)
+}
+
+/// The state of `host.matmul a, b into c` (`c += a·b` with `accumulate`).
+pub fn matmul_state(ctx: &Context, a: Value, b: Value, c: Value, accumulate: bool, loc: Attr) -> OperationState {
+    let mut state = dps_state(ctx, MATMUL.name, vec![a, b, c], loc);
+    if accumulate {
+        state.props = Some(dict_of(ctx, &[("accumulate", ctx.unit_attr())]));
+    }
+    state
+}
+
+/// The state of `host.linear x, w (, bias)? into y`.
+pub fn linear_state(ctx: &Context, x: Value, w: Value, bias: Option<Value>, y: Value, loc: Attr) -> OperationState {
+    let operands = [Some(x), Some(w), bias, Some(y)].into_iter().flatten().collect();
+    dps_state(ctx, LINEAR.name, operands, loc)
+}
+
+/// The state of `host.elementwise kind inputs into output`.
+pub fn elementwise_state(
+    ctx: &Context,
+    kind: ElementwiseKind,
+    inputs: &[Value],
+    output: Value,
+    loc: Attr,
+) -> OperationState {
+    let operands = inputs.iter().copied().chain([output]).collect();
+    let mut state = dps_state(ctx, ELEMENTWISE.name, operands, loc);
+    state.props = Some(dict_of(ctx, &[("kind", ctx.string_attr(kind.keyword()))]));
+    state
+}
+
+/// The state of `host.sum input into output dims = [...]`.
+pub fn sum_state(ctx: &Context, input: Value, output: Value, dims: &[i64], loc: Attr) -> OperationState {
+    let mut state = dps_state(ctx, SUM.name, vec![input, output], loc);
+    state.props = Some(dict_of(ctx, &[("dims", i64_array_attr(ctx, dims))]));
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuser_ir::types::DYNAMIC;
+
+    #[test]
+    fn matmul_shapes() {
+        assert_eq!(matmul_result_shape(&[4, 8], &[8, 16]), Ok(vec![4, 16]));
+        assert_eq!(matmul_result_shape(&[2, 4, 8], &[8, 16]), Ok(vec![2, 4, 16]));
+        assert_eq!(matmul_result_shape(&[4, 8], &[3, 8, 16]), Ok(vec![3, 4, 16]));
+        assert_eq!(matmul_result_shape(&[DYNAMIC, 4, 8], &[3, 8, 16]), Ok(vec![DYNAMIC, 4, 16]));
+        assert!(matmul_result_shape(&[2, 4, 8], &[3, 8, 16]).unwrap_err().contains("batch"));
+    }
+
+    #[test]
+    fn sum_shapes() {
+        assert_eq!(sum_result_shape(&[4, 8, 2], &[1]), Ok(vec![4, 2]));
+        assert_eq!(sum_result_shape(&[4, 8], &[0, 1]), Ok(vec![]));
+        assert!(sum_result_shape(&[4, 8], &[1, 0]).unwrap_err().contains("increasing"));
+        assert!(sum_result_shape(&[4, 8], &[2]).unwrap_err().contains("out of range"));
+    }
+
+    #[test]
+    fn kinds_round_trip() {
+        for k in ElementwiseKind::ALL {
+            assert_eq!(ElementwiseKind::from_keyword(k.keyword()), Some(k));
+        }
+        assert_eq!(ElementwiseKind::Neg.arity(), 1);
+        assert_eq!(ElementwiseKind::Div.arity(), 2);
+    }
+}
