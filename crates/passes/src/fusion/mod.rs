@@ -1,7 +1,10 @@
 //! Passes over fusion (tensor-level) programs: sharding propagation, resharding decomposition
 //! and the lowering to host programs. See docs/dev/lowering.md for the rules.
 //!
-//! Layering: [`axes`] (per-op axis maps) is used by the passes; passes do not import each other.
+//! Layering: [`axes`] (per-op axis maps) and [`resharding`] (device-layout comparison) are used
+//! by the passes; `decompose` reuses `propagate::natural_sharding`, nothing imports `decompose`.
 
 pub mod axes;
+pub mod decompose;
 pub mod propagate;
+pub mod resharding;

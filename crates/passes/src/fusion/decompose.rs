@@ -1,0 +1,261 @@
+//! `fusion-decompose-resharding`: makes every op of a fusion function either *local* (it
+//! computes on the local pieces of its operands, no communication) or a *resharding point*
+//! (`fusion.set`, or `fusion.sum` with empty `dims` resolving a `partial`) that changes at most
+//! one device axis (docs/dev/lowering.md §4).
+//!
+//! For each op, in order (ops the pass creates are visited too):
+//! - a resharding point changing more than one device axis is diagnosed;
+//! - the *natural* sharding of the result (what its operands give it, see
+//!   [`natural_sharding`]) is compared with its annotation, ignoring stream splits; when they
+//!   differ the op gets the natural device layout (keeping its stream splits) and a resharding
+//!   point to the annotated type follows it. A row-parallel `linear` with a bias becomes a
+//!   linear without bias, the reduction, and an `add` of the broadcast bias, so that the bias is
+//!   added once and not once per rank;
+//! - an operand whose device layout is not the one the op needs (the inverse image of the
+//!   result's layout; contracted axes keep the splits the result is partial over) gets a
+//!   resharding point before the op.
+//!
+//! Invariant after the pass: for every op that is not a resharding point, the device layouts of
+//! its operands and result agree through its axis map.
+
+use super::axes::{OpAxes, op_axes};
+use super::propagate::natural_sharding;
+use super::resharding::{changed_device_axes, device_splits, same_device_layout, stream_splits, with_device_layout_of};
+use fuser_dialects::fusion::syntax::op_dims;
+use fuser_dialects::fusion::{Sharding, Split, tensor_op_state};
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId, Value};
+use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
+use fuser_ir::{Attr, Diagnostic, Type};
+
+pub static FUSION_DECOMPOSE_RESHARDING: PassInfo = PassInfo {
+    name: "fusion-decompose-resharding",
+    display: "FusionDecomposeResharding",
+    summary: "Make every sharding change a standalone fusion.set or fusion.sum",
+    description: "Splits each op whose result or operands are not laid out the way the op \
+computes locally into the local op plus `fusion.set` (or `fusion.sum dims = []` for a pending \
+`partial`) resharding points; a row-parallel linear becomes a local linear producing \
+`partial = [DIDx]`, the sum, and the bias added after it. A resharding point that changes more \
+than one device axis is diagnosed.",
+    anchor: Some("func.func"),
+    options: &[],
+    create: |_| Ok(Box::new(Decompose)),
+};
+
+struct Decompose;
+
+impl Pass for Decompose {
+    fn info(&self) -> &'static PassInfo {
+        &FUSION_DECOMPOSE_RESHARDING
+    }
+    fn run(&self, ctx: &Context, ir: &mut Ir, func: OpId) -> Result<PassOutcome, Diagnostic> {
+        decompose_resharding(ctx, ir, func).map(PassOutcome::from_changed)
+    }
+}
+
+/// Runs the decomposition on one function; returns whether the IR changed.
+pub fn decompose_resharding(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Diagnostic> {
+    let Some(body) = ir.regions(func).first().and_then(|&r| ir.region_entry(r)) else { return Ok(false) };
+    let mut changed = false;
+    let mut cur = ir.first_op(body);
+    while let Some(op) = cur {
+        let prev = ir.prev_op(op);
+        if op_axes(ctx, ir, op).is_some() {
+            if is_resharding_point(ctx, ir, op) {
+                check_single_axis_change(ctx, ir, op)?;
+            } else {
+                changed |= decompose_op(ctx, ir, op)?;
+            }
+        }
+        // A replaced op (linear with bias) is gone: resume at what now follows its predecessor,
+        // i.e. the ops created in its place (visiting them again is harmless).
+        cur =
+            if ir.is_live_op(op) { ir.next_op(op) } else { prev.map_or_else(|| ir.first_op(body), |p| ir.next_op(p)) };
+    }
+    Ok(changed)
+}
+
+/// `fusion.set`, or `fusion.sum` with empty `dims`.
+pub fn is_resharding_point(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    match ctx.op_name_str(ir.op_name(op)) {
+        "fusion.set" => true,
+        "fusion.sum" => op_dims(ctx, ir, op).is_some_and(|d| d.is_empty()),
+        _ => false,
+    }
+}
+
+fn sharding_of(ctx: &Context, ir: &Ir, v: Value) -> Option<Sharding> {
+    Sharding::of_type(ctx, ir.value_type(v))
+}
+
+fn check_single_axis_change(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Diagnostic> {
+    let (Some(a), Some(b)) = (sharding_of(ctx, ir, ir.operand(op, 0)), sharding_of(ctx, ir, ir.result(op, 0))) else {
+        return Ok(());
+    };
+    let changed = changed_device_axes(&a, &b);
+    if changed.len() > 1 {
+        let names: Vec<&str> = changed.iter().map(|d| d.keyword()).collect();
+        return Err(Diagnostic::error(
+            ir.loc(op),
+            format!(
+                "resharding changes {} device axes ({}); split it into one fusion.set per device axis",
+                changed.len(),
+                names.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Decomposes one non-resharding op; returns whether the IR changed.
+fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic> {
+    let result = ir.result(op, 0);
+    let (Some(natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
+        return Ok(false);
+    };
+    let mut changed = false;
+    let mut layout = annotated.clone();
+    if !same_device_layout(&natural, &annotated) {
+        layout = with_device_layout_of(&annotated, &natural);
+        if ctx.op_name_str(ir.op_name(op)) == "fusion.linear" && ir.num_operands(op) == 3 && !layout.partial.is_empty()
+        {
+            split_off_bias(ctx, ir, op, &layout, &annotated)?;
+            return Ok(true);
+        }
+        let result_ty = ir.value_type(result);
+        ir.set_value_type(result, layout.apply_to(ctx, result_ty));
+        insert_resharding_after(ctx, ir, op, result, result_ty, &layout, &annotated)?;
+        changed = true;
+    }
+    changed |= fix_operands(ctx, ir, op, &layout)?;
+    Ok(changed)
+}
+
+/// A `fusion.set` (or `fusion.sum dims = []` when `from` is partial) from `value` to `to_ty`,
+/// placed right after `after`; every other use of `value` reads the new value.
+fn insert_resharding_after(
+    ctx: &Context,
+    ir: &mut Ir,
+    after: OpId,
+    value: Value,
+    to_ty: Type,
+    from: &Sharding,
+    to: &Sharding,
+) -> Result<Value, Diagnostic> {
+    let loc = ir.loc(after);
+    let point = resharding_op(ctx, ir, value, to_ty, from, to, loc)?;
+    ir.insert_op_after(after, point);
+    let new_value = ir.result(point, 0);
+    ir.replace_uses_where(value, new_value, |_, u| u.op != point);
+    Ok(new_value)
+}
+
+/// Creates (detached) the resharding point from `value` (sharded `from`) to `to_ty` (`to`).
+fn resharding_op(
+    ctx: &Context,
+    ir: &mut Ir,
+    value: Value,
+    to_ty: Type,
+    from: &Sharding,
+    to: &Sharding,
+    loc: Attr,
+) -> Result<OpId, Diagnostic> {
+    let changed = changed_device_axes(from, to);
+    if changed.len() > 1 {
+        let names: Vec<&str> = changed.iter().map(|d| d.keyword()).collect();
+        return Err(Diagnostic::error(
+            loc,
+            format!(
+                "resharding changes {} device axes ({}); split it into one fusion.set per device axis",
+                changed.len(),
+                names.join(", ")
+            ),
+        ));
+    }
+    let resolves_partial = from.partial.iter().any(|d| !to.partial.contains(d));
+    let state = if resolves_partial {
+        tensor_op_state(ctx, "fusion.sum", vec![value], to_ty, Some(&[]), false, loc)
+    } else {
+        tensor_op_state(ctx, "fusion.set", vec![value], to_ty, None, false, loc)
+    };
+    Ok(ir.create_op(state))
+}
+
+/// Gives each operand the device layout the op needs, with a resharding point before the op.
+fn fix_operands(ctx: &Context, ir: &mut Ir, op: OpId, result_layout: &Sharding) -> Result<bool, Diagnostic> {
+    let Some(axes) = op_axes(ctx, ir, op) else { return Ok(false) };
+    let mut changed = false;
+    for (i, v) in ir.operands(op).into_iter().enumerate() {
+        let Some(actual) = sharding_of(ctx, ir, v) else { continue };
+        let required = required_operand_layout(&axes, i, &actual, result_layout);
+        if same_device_layout(&actual, &required) {
+            continue;
+        }
+        let wanted = with_device_layout_of(&actual, &required);
+        let ty = wanted.apply_to(ctx, ir.value_type(v));
+        let point = resharding_op(ctx, ir, v, ty, &actual, &wanted, ir.loc(op))?;
+        ir.insert_op_before(op, point);
+        ir.set_operand(op, i, ir.result(point, 0));
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// The device layout operand `i` must have for the op to compute `result` locally: mapped axes
+/// take the result axis' device splits, contracted axes keep the operand's own splits over the
+/// device axes the result is partial over, everything else is replicated; never partial.
+fn required_operand_layout(axes: &OpAxes, i: usize, actual: &Sharding, result: &Sharding) -> Sharding {
+    let map = &axes.maps[i];
+    let contracted = &axes.contracted[i];
+    let per_axis = (0..actual.axes.len())
+        .map(|a| match map.get(a).copied().flatten() {
+            Some(m) => device_splits(result.axes.get(m).map(Vec::as_slice).unwrap_or(&[])),
+            None if contracted.contains(&a) => device_splits(&actual.axes[a])
+                .into_iter()
+                .filter(|s| matches!(s, Split::Device(d) if result.partial.contains(d)))
+                .collect(),
+            None => Vec::new(),
+        })
+        .collect();
+    Sharding { mesh: actual.mesh.clone(), axes: per_axis, partial: Vec::new(), reduce: actual.reduce }
+}
+
+/// `y = linear(x, w, b)` with a partial natural result becomes
+/// `l = linear(x, w)` (partial), `s = sum l dims = []`, `y = add s, broadcast(b)`.
+fn split_off_bias(
+    ctx: &Context,
+    ir: &mut Ir,
+    op: OpId,
+    layout: &Sharding,
+    annotated: &Sharding,
+) -> Result<(), Diagnostic> {
+    let loc = ir.loc(op);
+    let (x, w, bias) = (ir.operand(op, 0), ir.operand(op, 1), ir.operand(op, 2));
+    let result = ir.result(op, 0);
+    let result_ty = ir.value_type(result);
+    let rank = annotated.axes.len();
+    let partial_ty = layout.apply_to(ctx, result_ty);
+    let linear = ir.create_op(tensor_op_state(ctx, "fusion.linear", vec![x, w], partial_ty, None, false, loc));
+    ir.insert_op_before(op, linear);
+    let l = ir.result(linear, 0);
+    let sum = resharding_op(ctx, ir, l, result_ty, layout, annotated, loc)?;
+    ir.insert_op_after(linear, sum);
+    let s = ir.result(sum, 0);
+    let bias_layout = Sharding {
+        mesh: annotated.mesh.clone(),
+        axes: annotated.axes.iter().map(|l| stream_splits(l)).collect(),
+        partial: Vec::new(),
+        reduce: annotated.reduce,
+    };
+    let new_axes: Vec<i64> = (0..rank as i64 - 1).collect();
+    let bias_ty = bias_layout.apply_to(ctx, result_ty);
+    let bcast =
+        ir.create_op(tensor_op_state(ctx, "fusion.broadcast", vec![bias], bias_ty, Some(&new_axes), false, loc));
+    ir.insert_op_after(sum, bcast);
+    let b = ir.result(bcast, 0);
+    let add = ir.create_op(tensor_op_state(ctx, "fusion.add", vec![s, b], result_ty, None, false, loc));
+    ir.insert_op_after(bcast, add);
+    ir.replace_all_uses(result, ir.result(add, 0));
+    ir.erase_op(op);
+    Ok(())
+}
