@@ -14,6 +14,14 @@
 // CHECK-NEXT:       =aggressive
 // CHECK-NEXT:     --test-convergence - {{.*}}(default: false)
 // CHECK-NEXT:     --top-down - {{.*}}(default: true)
+// CHECK-NEXT:   --comm-p2p-ring -   Turn per-iteration broadcasts of an AllGather pipeline into a point-to-point ring (on 'func.func')
+// CHECK-NEXT:     --backend=<value> - {{.*}}(default: nccl)
+// CHECK-NEXT:       =nccl
+// CHECK-NEXT:       =cuda_ipc
+// CHECK-NEXT:     --protocol=<value> - {{.*}}(default: get)
+// CHECK-NEXT:       =get
+// CHECK-NEXT:       =put
+// CHECK-NEXT:     --stage-buffers - {{.*}}(default: true)
 // CHECK-NEXT:   --cse -   Merge identical side-effect-free ops
 // CHECK-NEXT:   --dce -   Erase dead operations and unreachable blocks
 // CHECK-NEXT:   --fusion-decompose-resharding -   Make every sharding change a standalone fusion.set or fusion.sum (on 'func.func')

@@ -1,0 +1,426 @@
+//! `comm-p2p-ring{backend=nccl|cuda_ipc protocol=get|put}`: turns the broadcast-based
+//! AllGather + Matmul pipeline that `fusion-to-host` emits for a DID→Stream resharding (one
+//! `comm.broadcast root %i` per iteration of a `host.for %i = 0 to d`) into a ring of
+//! point-to-point copies (nvFuser PR 5259), where every rank computes a different chunk in each
+//! iteration and only talks to its neighbours:
+//!
+//! ```text
+//! iteration i on rank r of d:  t = (r + i) mod d      the chunk computed (= recv peer)
+//!                              s = (d + r - i) mod d  the rank that needs my shard now
+//! i == 0:  host.copy local shard -> chunk            (the local chunk is copied, not received)
+//! i > 0:   nccl:      comm.group { send shard to s; recv chunk from t }; wait group
+//!          cuda_ipc:  get: send, recv | put: recv, send (the protocol's order on one stream);
+//!                     wait recv
+//!          ... the rest of the iteration (the matmul on the chunk) ...
+//!          cuda_ipc:  wait send (at the end of the iteration, not before the matmul)
+//! ```
+//! Every other use of the loop index in the body (the views that pick this iteration's chunk of
+//! the output) reads `t` instead, so the output chunks land where they belong. With `cuda_ipc`
+//! the buffers peers open must be persistent (identical across runs and ranks): the shard is
+//! staged into a persistent `ipc` buffer before the loop, a per-iteration chunk allocation
+//! becomes a view of one persistent `ipc` buffer, and the handles of every (buffer, peer) pair
+//! the loop will use are exchanged once, before it. With `stage-buffers=false` a non-persistent
+//! buffer is diagnosed instead.
+//!
+//! Only loops `host.for %i = 0 to d step 1` (constants) whose broadcast has a team of `d`
+//! consecutive devices `base, ..., base + d - 1` and root `%i` are rewritten; other loops are
+//! left alone.
+
+use crate::host::build::{defined_outside, is};
+use fuser_dialects::comm::{self, Backend, Protocol};
+use fuser_dialects::host::types::{BufferType, MemoryKind, buf_type};
+use fuser_dialects::{arith, host, int_const};
+use fuser_ir::context::Context;
+use fuser_ir::ir::{BlockId, Ir, IrMapping, OpId, OperationState, Value, WalkOrder};
+use fuser_ir::pass::{EnumCase, OptionDef, OptionType, OptionValues, Pass, PassInfo, PassOutcome};
+use fuser_ir::{Attr, Diagnostic};
+
+static BACKENDS: &[EnumCase] = &[
+    EnumCase { name: "nccl", description: "NCCL send/recv, one coalesced group per ring step" },
+    EnumCase { name: "cuda_ipc", description: "Copy-engine copies through CUDA IPC handles" },
+];
+static PROTOCOLS: &[EnumCase] = &[
+    EnumCase { name: "get", description: "The receiver reads the sender's buffer (send signals, then receive)" },
+    EnumCase { name: "put", description: "The sender writes the receiver's buffer (receive signals, then send)" },
+];
+static OPTIONS: &[OptionDef] = &[
+    OptionDef::new("backend", OptionType::Enum(BACKENDS), "nccl", "Transport of the ring"),
+    OptionDef::new("protocol", OptionType::Enum(PROTOCOLS), "get", "CUDA IPC protocol (ignored with nccl)"),
+    OptionDef::new(
+        "stage-buffers",
+        OptionType::Bool,
+        "true",
+        "With cuda_ipc, make the buffers peers open persistent (else diagnose them)",
+    ),
+];
+
+pub static COMM_P2P_RING: PassInfo = PassInfo {
+    name: "comm-p2p-ring",
+    display: "CommP2PRing",
+    summary: "Turn per-iteration broadcasts of an AllGather pipeline into a point-to-point ring",
+    description: "Rewrites `host.for %i = 0 to d` loops whose body broadcasts rank `%i`'s shard \
+(`comm.broadcast root %i`, team of d consecutive devices) into a ring: iteration i on rank r \
+computes chunk (r+i) mod d, receives it from rank (r+i) mod d and sends its own shard to rank \
+(d+r-i) mod d; at i = 0 the local shard is copied. NCCL uses one coalesced group per step; CUDA \
+IPC orders send and receive by protocol, exchanges handles once before the loop and waits for \
+the send at the end of the iteration.",
+    anchor: Some("func.func"),
+    options: OPTIONS,
+    create: |o| {
+        let backend = if o.get_str("backend") == "cuda_ipc" { Backend::CudaIpc } else { Backend::Nccl };
+        let protocol = if o.get_str("protocol") == "put" { Protocol::Put } else { Protocol::Get };
+        let cfg = RingConfig { backend, protocol, stage: o.get_bool("stage-buffers") };
+        Ok(Box::new(P2pRing { cfg, values: o.clone() }))
+    },
+};
+
+/// How the ring communicates.
+#[derive(Clone, Copy, Debug)]
+pub struct RingConfig {
+    pub backend: Backend,
+    pub protocol: Protocol,
+    /// With CUDA IPC: stage non-persistent buffers into persistent ones (else diagnose).
+    pub stage: bool,
+}
+
+struct P2pRing {
+    cfg: RingConfig,
+    values: OptionValues,
+}
+
+impl Pass for P2pRing {
+    fn info(&self) -> &'static PassInfo {
+        &COMM_P2P_RING
+    }
+    fn options(&self) -> OptionValues {
+        self.values.clone()
+    }
+    fn run(&self, ctx: &Context, ir: &mut Ir, func: OpId) -> Result<PassOutcome, Diagnostic> {
+        rewrite_rings(ctx, ir, func, self.cfg).map(PassOutcome::from_changed)
+    }
+}
+
+/// A matched AllGather pipeline loop.
+struct RingLoop {
+    lp: OpId,
+    body: BlockId,
+    iv: Value,
+    d: i64,
+    base: i64,
+    bcast: OpId,
+    wait: OpId,
+    src: Value,
+    dst: Value,
+}
+
+/// Rewrites every matching loop of `func`; returns whether anything changed.
+pub fn rewrite_rings(ctx: &Context, ir: &mut Ir, func: OpId, cfg: RingConfig) -> Result<bool, Diagnostic> {
+    let loops: Vec<OpId> =
+        ir.collect_ops(func, WalkOrder::PreOrder).into_iter().filter(|&op| is(ctx, ir, op, "host.for")).collect();
+    let mut changed = false;
+    for lp in loops {
+        if let Some(ring) = match_ring(ctx, ir, lp) {
+            rewrite_ring(ctx, ir, &ring, cfg)?;
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+fn const_of(ctx: &Context, ir: &Ir, v: Value) -> Option<i64> {
+    let def = ir.defining_op(v)?;
+    if !is(ctx, ir, def, "arith.constant") {
+        return None;
+    }
+    let value = ir.props(def).and_then(|p| ctx.dict_get(p, "value"))?;
+    int_const(ctx, value).map(|(c, _)| c.signed() as i64)
+}
+
+fn match_ring(ctx: &Context, ir: &Ir, lp: OpId) -> Option<RingLoop> {
+    let (lb, ub, step) = (ir.operand(lp, 0), ir.operand(lp, 1), ir.operand(lp, 2));
+    let (0, d, 1) = (const_of(ctx, ir, lb)?, const_of(ctx, ir, ub)?, const_of(ctx, ir, step)?) else { return None };
+    let body = ir.regions(lp).first().and_then(|&r| ir.region_entry(r))?;
+    let iv = *ir.block_args(body).first()?;
+    let bcast =
+        ir.block_ops(body).find(|&op| is(ctx, ir, op, comm::BROADCAST.name) && comm::root(ctx, ir, op) == Some(iv))?;
+    let team = comm::team(ctx, ir, bcast)?;
+    let base = *team.first()?;
+    let consecutive = team.iter().enumerate().all(|(k, &dev)| dev == base + k as i64);
+    if team.len() as i64 != d || !consecutive {
+        return None;
+    }
+    let request = comm::request(ctx, ir, bcast)?;
+    let wait =
+        ir.uses(request).map(|u| u.op).find(|&u| is(ctx, ir, u, comm::WAIT.name) && ir.op_block(u) == Some(body))?;
+    if ir.num_operands(wait) != 1 {
+        return None;
+    }
+    let (src, dst) = (comm::input(ctx, ir, bcast)?, comm::output(ctx, ir, bcast)?);
+    Some(RingLoop { lp, body, iv, d, base, bcast, wait, src, dst })
+}
+
+/// Builds ops one after another at a fixed point.
+struct Emitter<'a> {
+    ctx: &'a Context,
+    at: Place,
+    loc: Attr,
+}
+
+#[derive(Clone, Copy)]
+enum Place {
+    Before(OpId),
+    End(BlockId),
+}
+
+impl Emitter<'_> {
+    fn emit(&self, ir: &mut Ir, state: OperationState) -> OpId {
+        let op = ir.create_op(state);
+        match self.at {
+            Place::Before(a) => ir.insert_op_before(a, op),
+            Place::End(b) => ir.append_op(b, op),
+        }
+        op
+    }
+    fn value(&self, ir: &mut Ir, state: OperationState) -> Value {
+        let op = self.emit(ir, state);
+        ir.result(op, 0)
+    }
+    fn index(&self, ir: &mut Ir, n: i64) -> Value {
+        let ty = self.ctx.index_type();
+        let state = arith::constant_state(self.ctx, self.ctx.int_attr(ty, n), self.loc).expect("index constant");
+        self.value(ir, state)
+    }
+    fn arith(&self, ir: &mut Ir, name: &str, a: Value, b: Value) -> Value {
+        let ty = self.ctx.index_type();
+        self.value(ir, arith::binary_state(self.ctx, name, a, b, ty, self.loc))
+    }
+}
+
+/// `(r + i) mod d` and `(d + r - i) mod d` as absolute ranks (`+ base`), computed at `e`.
+fn ring_peers(e: &Emitter<'_>, ir: &mut Ir, iv: Value, d: i64, base: i64) -> (Value, Value) {
+    let rank = e.value(ir, host::rank_state(e.ctx, e.loc));
+    let dv = e.index(ir, d);
+    let r = if base == 0 {
+        rank
+    } else {
+        let b = e.index(ir, base);
+        e.arith(ir, "arith.subi", rank, b)
+    };
+    let sum = e.arith(ir, "arith.addi", r, iv);
+    let recv = e.arith(ir, "arith.remui", sum, dv);
+    let dr = e.arith(ir, "arith.addi", dv, r);
+    let diff = e.arith(ir, "arith.subi", dr, iv);
+    let send = e.arith(ir, "arith.remui", diff, dv);
+    if base == 0 {
+        return (recv, send);
+    }
+    let b = e.index(ir, base);
+    (e.arith(ir, "arith.addi", recv, b), e.arith(ir, "arith.addi", send, b))
+}
+
+fn rewrite_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingConfig) -> Result<(), Diagnostic> {
+    let loc = ir.loc(ring.bcast);
+    let (mut src, mut dst, mut dst_exported) = (ring.src, ring.dst, ring.dst);
+    let ipc = matches!(cfg.backend, Backend::CudaIpc);
+    if ipc {
+        (src, dst, dst_exported) = persistent_buffers(ctx, ir, ring, cfg.stage)?;
+    }
+    // Index math at the top of the body; every other use of the loop index reads the chunk.
+    let first_op = ir.first_op(ring.body).expect("the body holds the broadcast");
+    let top = Emitter { ctx, at: Place::Before(first_op), loc };
+    let (chunk, send_peer) = ring_peers(&top, ir, ring.iv, ring.d, ring.base);
+    let chunk_index = if ring.base == 0 { chunk } else { relative(&top, ir, chunk, ring.base) };
+    let math_end = first_op;
+    let iv = ring.iv;
+    ir.replace_uses_where(iv, chunk_index, |ir, u| {
+        ir.op_block(u.op).is_some() && !precedes(ir, u.op, math_end) && u.op != ring.bcast
+    });
+    // Split the body: the broadcast and its wait go; what follows the wait runs in both
+    // branches of `host.if i == 0`.
+    let tail: Vec<OpId> = following(ir, ring.wait);
+    let here = Emitter { ctx, at: Place::Before(ring.wait), loc };
+    let zero = here.index(ir, 0);
+    let first = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, zero, loc));
+    let (if_state, then_block, else_block) = host::if_state(ctx, ir, first, true, loc);
+    let else_block = else_block.expect("if with else");
+    let then_e = Emitter { ctx, at: Place::End(then_block), loc };
+    then_e.emit(ir, host::copy_state(ctx, src, dst, loc));
+    clone_ops(ir, &tail, then_block);
+    let else_e = Emitter { ctx, at: Place::End(else_block), loc };
+    let pending_send = post_step(&else_e, ir, cfg, src, dst, send_peer, chunk);
+    clone_ops(ir, &tail, else_block);
+    if let Some(s) = pending_send {
+        else_e.emit(ir, comm::wait_state(ctx, &[s], loc));
+    }
+    here.emit(ir, if_state);
+    for op in tail.into_iter().rev() {
+        ir.erase_op(op);
+    }
+    ir.erase_op(ring.wait);
+    ir.erase_op(ring.bcast);
+    if ipc {
+        exchange_handles_before(ctx, ir, ring, src, dst_exported, loc);
+    }
+    Ok(())
+}
+
+/// `abs - base`.
+fn relative(e: &Emitter<'_>, ir: &mut Ir, abs: Value, base: i64) -> Value {
+    let b = e.index(ir, base);
+    e.arith(ir, "arith.subi", abs, b)
+}
+
+/// Whether `a` comes before `b` in their block.
+fn precedes(ir: &Ir, a: OpId, b: OpId) -> bool {
+    if ir.op_block(a) != ir.op_block(b) {
+        return false;
+    }
+    let mut cur = ir.next_op(a);
+    while let Some(op) = cur {
+        if op == b {
+            return true;
+        }
+        cur = ir.next_op(op);
+    }
+    false
+}
+
+/// The ops after `op` in its block.
+fn following(ir: &Ir, op: OpId) -> Vec<OpId> {
+    let mut out = Vec::new();
+    let mut cur = ir.next_op(op);
+    while let Some(o) = cur {
+        out.push(o);
+        cur = ir.next_op(o);
+    }
+    out
+}
+
+/// Clones `ops` (in order) to the end of `block`, remapping values defined among them.
+fn clone_ops(ir: &mut Ir, ops: &[OpId], block: BlockId) {
+    let mut mapping = IrMapping::new();
+    for &op in ops {
+        let c = ir.clone_op(op, &mut mapping);
+        ir.append_op(block, c);
+    }
+}
+
+/// Posts one ring step; returns the send request still to wait for (CUDA IPC).
+fn post_step(
+    e: &Emitter<'_>,
+    ir: &mut Ir,
+    cfg: RingConfig,
+    src: Value,
+    dst: Value,
+    send_peer: Value,
+    recv_peer: Value,
+) -> Option<Value> {
+    let (ctx, loc) = (e.ctx, e.loc);
+    match cfg.backend {
+        Backend::Nccl => {
+            let (group, block) = comm::group_state(ctx, ir, loc);
+            let inner = Emitter { ctx, at: Place::End(block), loc };
+            inner.emit(ir, comm::send_state(ctx, src, send_peer, Backend::Nccl, None, loc));
+            inner.emit(ir, comm::recv_state(ctx, dst, recv_peer, Backend::Nccl, None, loc));
+            let g = e.value(ir, group);
+            e.emit(ir, comm::wait_state(ctx, &[g], loc));
+            None
+        }
+        Backend::CudaIpc => {
+            let p = Some(cfg.protocol);
+            let send = |ir: &mut Ir| e.value(ir, comm::send_state(ctx, src, send_peer, Backend::CudaIpc, p, loc));
+            let recv = |ir: &mut Ir| e.value(ir, comm::recv_state(ctx, dst, recv_peer, Backend::CudaIpc, p, loc));
+            let (s, r) = match cfg.protocol {
+                Protocol::Get => {
+                    let s = send(ir);
+                    (s, recv(ir))
+                }
+                Protocol::Put => {
+                    let r = recv(ir);
+                    (send(ir), r)
+                }
+            };
+            e.emit(ir, comm::wait_state(ctx, &[r], loc));
+            Some(s)
+        }
+    }
+}
+
+fn is_persistent_alloc(ctx: &Context, ir: &Ir, v: Value) -> bool {
+    ir.defining_op(v).is_some_and(|op| {
+        is(ctx, ir, op, "host.alloc") && ir.props(op).and_then(|p| ctx.dict_get(p, "persistent")).is_some()
+    })
+}
+
+/// With CUDA IPC: the shard and the chunk buffer as persistent `ipc` buffers (staged when
+/// `stage`, diagnosed otherwise). Returns the source, the destination of this iteration, and
+/// the buffer whose handle peers open for the destination (the persistent buffer it views).
+fn persistent_buffers(
+    ctx: &Context,
+    ir: &mut Ir,
+    ring: &RingLoop,
+    stage: bool,
+) -> Result<(Value, Value, Value), Diagnostic> {
+    let loc = ir.loc(ring.bcast);
+    let mut src = ring.src;
+    let mut dst = ring.dst;
+    let mut exported = ring.dst;
+    let not_persistent = |what: &str| {
+        Diagnostic::error(
+            loc,
+            format!(
+                "comm-p2p-ring with cuda_ipc needs persistent buffers (identical across runs and ranks), but the {what} \
+is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let the pass stage it (stage-buffers=true)"
+            ),
+        )
+    };
+    if !is_persistent_alloc(ctx, ir, src) {
+        if !stage || !defined_outside(ir, src, ring.lp) {
+            return Err(not_persistent("sent shard"));
+        }
+        let ty = BufferType::of(ctx, ir.value_type(src)).ok_or_else(|| not_persistent("sent shard"))?;
+        let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+        let staged_ty = buf_type(ctx, &ty.shape, ty.elem, MemoryKind::Ipc);
+        let staged = before.value(ir, host::alloc_state(ctx, staged_ty, &[], true, loc));
+        before.emit(ir, host::copy_state(ctx, src, staged, loc));
+        src = staged;
+    }
+    if !is_persistent_alloc(ctx, ir, dst) {
+        let per_iteration = ir.defining_op(dst).filter(|&op| {
+            is(ctx, ir, op, "host.alloc") && ir.op_block(op) == Some(ring.body) && ir.num_operands(op) == 0
+        });
+        let (Some(alloc), true) = (per_iteration, stage) else { return Err(not_persistent("receive buffer")) };
+        let ty = BufferType::of(ctx, ir.value_type(dst)).ok_or_else(|| not_persistent("receive buffer"))?;
+        let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+        let mut shape = vec![ring.d];
+        shape.extend(&ty.shape);
+        let all =
+            before.value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, ty.elem, MemoryKind::Ipc), &[], true, loc));
+        let iv = ring.iv;
+        let at_alloc = Emitter { ctx, at: Place::Before(alloc), loc };
+        let state = host::select_state(ctx, ir, all, iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
+        let view = at_alloc.value(ir, state);
+        ir.replace_all_uses(dst, view);
+        // Deallocations of the per-iteration buffer go with it.
+        let deallocs: Vec<OpId> = ir.uses(dst).map(|u| u.op).collect();
+        for d in deallocs {
+            ir.erase_op(d);
+        }
+        ir.erase_op(alloc);
+        dst = view;
+        exported = all;
+    }
+    Ok((src, dst, exported))
+}
+
+/// Before the loop: `host.for %j = 1 to d { share_handles send(src to s_j) recv(dst from t_j) }`.
+fn exchange_handles_before(ctx: &Context, ir: &mut Ir, ring: &RingLoop, src: Value, dst: Value, loc: Attr) {
+    let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+    let one = before.index(ir, 1);
+    let d = before.index(ir, ring.d);
+    let (state, block, j) = host::for_state(ctx, ir, one, d, one, loc);
+    let inner = Emitter { ctx, at: Place::End(block), loc };
+    let (recv_peer, send_peer) = ring_peers(&inner, ir, j, ring.d, ring.base);
+    inner.emit(ir, comm::share_handles_state(ctx, &[(src, send_peer)], &[(dst, recv_peer)], loc));
+    before.emit(ir, state);
+}
