@@ -8,3 +8,4 @@ pub mod axes;
 pub mod decompose;
 pub mod propagate;
 pub mod resharding;
+pub mod stream_chunks;
