@@ -18,6 +18,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &DCE,
         &SYMBOL_DCE,
         &crate::fusion::propagate::FUSION_PROPAGATE_SHARDING,
+        &crate::fusion::to_host::FUSION_TO_HOST,
         &crate::host::assign_streams::HOST_ASSIGN_STREAMS,
         &crate::host::insert_dealloc::HOST_INSERT_DEALLOC,
         &crate::host::hoist_alloc::HOST_HOIST_ALLOC,

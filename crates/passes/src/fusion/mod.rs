@@ -5,3 +5,4 @@
 
 pub mod axes;
 pub mod propagate;
+pub mod to_host;
