@@ -47,8 +47,10 @@ pub struct Emitter<'a> {
     pub ctx: &'a Context,
     pub ir: &'a mut Ir,
     pub plan: &'a Plan,
-    /// Constants and `host.rank` go right before this op (the first op of the original body).
-    entry: OpId,
+    /// The body block: constants and `host.rank` go at its start, in creation order.
+    body: fuser_ir::BlockId,
+    /// The last op created at the start of the body.
+    last_top: Option<OpId>,
     consts: FxHashMap<i64, Value>,
     rank: Option<Value>,
     /// Fusion value → the buffer holding its whole local piece.
@@ -60,12 +62,13 @@ pub struct Emitter<'a> {
 }
 
 impl<'a> Emitter<'a> {
-    pub fn new(ctx: &'a Context, ir: &'a mut Ir, plan: &'a Plan, entry: OpId) -> Self {
+    pub fn new(ctx: &'a Context, ir: &'a mut Ir, plan: &'a Plan, body: fuser_ir::BlockId) -> Self {
         Emitter {
             ctx,
             ir,
             plan,
-            entry,
+            body,
+            last_top: None,
             consts: FxHashMap::default(),
             rank: None,
             buf: FxHashMap::default(),
@@ -217,7 +220,7 @@ impl<'a> Emitter<'a> {
         }
         let attr = self.ctx.int_attr(self.ctx.index_type(), value);
         let state = constant_state(self.ctx, attr, loc).expect("an integer attribute has a type");
-        let c = self.new_value(Placement::Before(self.entry), state);
+        let c = self.at_top(state);
         self.consts.insert(value, c);
         c
     }
@@ -227,9 +230,20 @@ impl<'a> Emitter<'a> {
         if let Some(r) = self.rank {
             return r;
         }
-        let r = self.new_value(Placement::Before(self.entry), rank_state(self.ctx, loc));
+        let r = self.at_top(rank_state(self.ctx, loc));
         self.rank = Some(r);
         r
+    }
+
+    /// Creates an op at the start of the body, after those created there before.
+    fn at_top(&mut self, state: OperationState) -> Value {
+        let op = self.ir.create_op(state);
+        match self.last_top {
+            Some(last) => self.ir.insert_op_after(last, op),
+            None => self.ir.prepend_op(self.body, op),
+        }
+        self.last_top = Some(op);
+        self.ir.result(op, 0)
     }
 
     /// An `arith` binary op on `index` values at `site`.

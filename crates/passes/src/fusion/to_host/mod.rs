@@ -98,11 +98,10 @@ pub fn lower_to_host(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Dia
             None => t,
         });
     }
-    let entry = *all.first().ok_or_else(|| Diagnostic::error(ir.loc(func), "function body has no terminator"))?;
     for (&a, &t) in args.iter().zip(&new_inputs) {
         ir.set_value_type(a, t);
     }
-    let mut em = emit::Emitter::new(ctx, ir, &plan, entry);
+    let mut em = emit::Emitter::new(ctx, ir, &plan, body);
     for &a in &args {
         if plan.info.contains_key(&a) {
             em.buf.insert(a, a);
