@@ -76,10 +76,9 @@ pub fn classify_reshard(input: &Sharding, output: &Sharding, _team: i64) -> Resu
             (Placement::Partial, Placement::None) => Ok(Reshard::Allreduce { kind: input.reduce }),
             (Placement::Partial, Placement::Split(axis)) => Ok(Reshard::ReduceScatter { axis, kind: input.reduce }),
             (Placement::None, Placement::Split(axis)) => Ok(Reshard::Slice { axis }),
-            (Placement::Split(a), Placement::Split(b)) => Err(format!(
-                "resharding {} from axis {a} to axis {b} (an all_to_all) is not implemented",
-                d.keyword()
-            )),
+            (Placement::Split(a), Placement::Split(b)) => {
+                Err(format!("resharding {} from axis {a} to axis {b} (an all_to_all) is not implemented", d.keyword()))
+            }
             _ => Err(format!("resharding into a partial value over {} is not lowerable", d.keyword())),
         },
         many => Err(format!(
@@ -227,7 +226,14 @@ fn outer_axis_first(
 }
 
 /// Replicated → split on `axis`: copy this rank's block, at `team_index · extent / d`.
-fn emit_slice(em: &mut Emitter<'_>, input: Value, out: Value, axis: usize, team: &[i64], site: &Site) -> Result<(), String> {
+fn emit_slice(
+    em: &mut Emitter<'_>,
+    input: Value,
+    out: Value,
+    axis: usize,
+    team: &[i64],
+    site: &Site,
+) -> Result<(), String> {
     let (ti, to) = (em.buffer_type(input)?, em.buffer_type(out)?);
     let d = team.len() as i64;
     let extent = ti.shape[axis];

@@ -125,8 +125,7 @@ fn check_other_ops(ctx: &Context, ir: &Ir, all: &[OpId], fusion: &[OpId]) -> Res
         if fusion.contains(&op) || ctx.op_name_str(ir.op_name(op)) == "func.return" {
             continue;
         }
-        let types: Vec<Type> =
-            ir.operands(op).iter().chain(ir.results(op)).map(|&v| ir.value_type(v)).collect();
+        let types: Vec<Type> = ir.operands(op).iter().chain(ir.results(op)).map(|&v| ir.value_type(v)).collect();
         if has_tensor(ctx, &types) {
             return Err(Diagnostic::error(
                 ir.loc(op),

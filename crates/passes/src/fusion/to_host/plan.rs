@@ -82,7 +82,12 @@ pub fn tensor_info(ctx: &Context, ir: &Ir, from: OpId, t: Type) -> Result<Option
     if sharding.stream_axes().len() > 1 {
         return Err(format!(
             "a tensor may have at most one Stream split, got {}",
-            sharding.stream_axes().iter().map(|&(a, _, n)| format!("Stream({n}) on axis {a}")).collect::<Vec<_>>().join(" and ")
+            sharding
+                .stream_axes()
+                .iter()
+                .map(|&(a, _, n)| format!("Stream({n}) on axis {a}"))
+                .collect::<Vec<_>>()
+                .join(" and ")
         ));
     }
     let mesh = Mesh::lookup(ctx, ir, from, &sharding.mesh).ok_or_else(|| format!("unknown mesh @{}", sharding.mesh))?;
@@ -298,7 +303,12 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
     for (i, s) in operands.iter().enumerate() {
         let contracting = axes.contracted.get(i).is_some_and(|c| !c.is_empty());
         for &d in &contracted {
-            let here = axes.contracted.get(i).into_iter().flatten().any(|&a| s.axes.get(a).is_some_and(|l| l.contains(&fuser_dialects::fusion::Split::Device(d))));
+            let here = axes
+                .contracted
+                .get(i)
+                .into_iter()
+                .flatten()
+                .any(|&a| s.axes.get(a).is_some_and(|l| l.contains(&fuser_dialects::fusion::Split::Device(d))));
             if contracting && !here {
                 return Err(format!(
                     "'{name}' is not local: {} splits a contracted axis of some operands but not of operand #{i}",
@@ -313,7 +323,10 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
         }
     }
     let pending = operands.iter().filter(|s| !s.partial.is_empty()).count();
-    if pending > 0 && (matches!(name, "fusion.mul" | "fusion.div") || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear"))) {
+    if pending > 0
+        && (matches!(name, "fusion.mul" | "fusion.div")
+            || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")))
+    {
         return Err(format!("'{name}' of a partial value is not local; reduce it first (fusion.sum dims = [])"));
     }
     let mut want = out.partial.clone();
@@ -347,7 +360,8 @@ mod tests {
     #[test]
     fn stream_on_n_then_m_needs_two_loops() {
         // mm1 streams N (axis 1); mm2 contracts that axis and streams M.
-        let nodes = [node(Some((1, 3)), &[(None, None), (None, None)]), node(Some((0, 3)), &[(Some(0), None), (None, None)])];
+        let nodes =
+            [node(Some((1, 3)), &[(None, None), (None, None)]), node(Some((0, 3)), &[(Some(0), None), (None, None)])];
         assert_eq!(
             group_loops(&nodes),
             vec![Group { ops: vec![0], chunks: Some(3) }, Group { ops: vec![1], chunks: Some(3) }]
