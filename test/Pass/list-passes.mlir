@@ -28,6 +28,7 @@
 // CHECK-NEXT:   --fusion-propagate-sharding -   Give every tensor a sharding by propagating device and stream splits through the ops (on 'func.func')
 // CHECK-NEXT:   --fusion-set-stream-chunks -   Set the chunk count of every Stream split of a fusion function (on 'func.func')
 // CHECK-NEXT:     --chunks=<long> - {{.*}}(default: 0)
+// CHECK-NEXT:   --fusion-to-host -   Lower a function of fusion tensor ops to a rank-generic host program (on 'func.func')
 // CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')

@@ -9,3 +9,4 @@ pub mod decompose;
 pub mod propagate;
 pub mod resharding;
 pub mod stream_chunks;
+pub mod to_host;

@@ -1,0 +1,298 @@
+//! Resharding points of `fusion-to-host`: which communication a `fusion.set` / `fusion.sum
+//! dims = []` needs ([`classify_reshard`]) and how it is emitted ([`emit_reshard`]), per the
+//! table of docs/dev/lowering.md §5.
+//!
+//! Every communication is followed at once by its `comm.wait`, in the same block. Buffers given
+//! to a communication are contiguous: a strided view is first copied into a per-iteration
+//! buffer (and a result chunk copied back after the wait). Leading axes of extent 1 are dropped
+//! with `host.select` so that the gathered / scattered axis is axis 0, as the collectives
+//! require.
+
+use super::emit::{Emitter, Site, is_contiguous};
+use fuser_dialects::comm::{allgather_state, allreduce_state, broadcast_state, reduce_scatter_state, wait_state};
+use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
+use fuser_dialects::host::{Mixed, copy_state, slice_state};
+use fuser_dialects::reduction::ReductionKind;
+use fuser_ir::ir::{OperationState, Value};
+
+/// The communication of a resharding point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reshard {
+    /// No device change (only stream splits differ): a local copy.
+    Copy,
+    /// Split on `axis` → not split.
+    Allgather { axis: usize },
+    /// Partial → not split.
+    Allreduce { kind: ReductionKind },
+    /// Partial → split on `axis`.
+    ReduceScatter { axis: usize, kind: ReductionKind },
+    /// Not split → split on `axis`: each rank copies its block, no communication.
+    Slice { axis: usize },
+}
+
+/// Where a device axis places a tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Placement {
+    None,
+    Split(usize),
+    Partial,
+}
+
+fn placement(s: &Sharding, d: DeviceAxis) -> Placement {
+    if s.partial.contains(&d) {
+        return Placement::Partial;
+    }
+    s.device_axis_position(d).map_or(Placement::None, |(a, _)| Placement::Split(a))
+}
+
+/// The part of a split list that decides which elements a rank holds: everything up to the last
+/// device split (stream splits inside a device split do not move data between ranks).
+pub fn device_layout(splits: &[Split]) -> Vec<Split> {
+    match splits.iter().rposition(|s| matches!(s, Split::Device(_))) {
+        Some(k) => splits[..=k].to_vec(),
+        None => Vec::new(),
+    }
+}
+
+/// `[Stream(3), DIDx]`.
+pub fn splits_text(splits: &[Split]) -> String {
+    crate::fusion::propagate::splits_text(splits)
+}
+
+/// The communication that turns `input` into `output` (one device axis may change).
+pub fn classify_reshard(input: &Sharding, output: &Sharding, _team: i64) -> Result<Reshard, String> {
+    let changed: Vec<DeviceAxis> =
+        DeviceAxis::ALL.into_iter().filter(|&d| placement(input, d) != placement(output, d)).collect();
+    match changed.as_slice() {
+        [] => {
+            let same = input.axes.iter().zip(&output.axes).all(|(a, b)| device_layout(a) == device_layout(b));
+            if !same {
+                return Err("resharding moves a Stream split across a device split of one axis; not lowerable".into());
+            }
+            Ok(Reshard::Copy)
+        }
+        [d] => match (placement(input, *d), placement(output, *d)) {
+            (Placement::Split(axis), Placement::None) => Ok(Reshard::Allgather { axis }),
+            (Placement::Partial, Placement::None) => Ok(Reshard::Allreduce { kind: input.reduce }),
+            (Placement::Partial, Placement::Split(axis)) => Ok(Reshard::ReduceScatter { axis, kind: input.reduce }),
+            (Placement::None, Placement::Split(axis)) => Ok(Reshard::Slice { axis }),
+            (Placement::Split(a), Placement::Split(b)) => {
+                Err(format!("resharding {} from axis {a} to axis {b} (an all_to_all) is not implemented", d.keyword()))
+            }
+            _ => Err(format!("resharding into a partial value over {} is not lowerable", d.keyword())),
+        },
+        many => Err(format!(
+            "resharding changes {} device axes ({}); split it into one set per axis",
+            many.len(),
+            many.iter().map(|d| d.keyword()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// Emits the communication (or copy) of resharding op `k` at `site`.
+pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) -> Result<(), String> {
+    let plan = em.plan;
+    let p = &plan.ops[k];
+    let (v_in, v_out) = (em.ir.operand(p.op, 0), em.ir.result(p.op, 0));
+    let (ii, oi) = (&plan.info[&v_in], &plan.info[&v_out]);
+    let team: Vec<i64> = ii.mesh.as_ref().or(oi.mesh.as_ref()).map_or_else(|| vec![0], |m| m.devices.clone());
+    let mut broadcast = false;
+    let input = match (site.lp, p.stream) {
+        (Some(lp), Some((ax, n))) => {
+            let out_layout = device_layout(&oi.sharding.axes[ax]);
+            if !out_layout.is_empty() && !matches!(out_layout[0], Split::Stream(_)) {
+                return Err(format!(
+                    "the result of a resharding in a stream loop must have its Stream split outermost on axis {ax}, got {}",
+                    splits_text(&oi.sharding.axes[ax])
+                ));
+            }
+            if let Some(&c) = em.chunk.get(&v_in) {
+                c
+            } else {
+                let layout = device_layout(&ii.sharding.axes[ax]);
+                if layout.is_empty() || matches!(layout[0], Split::Stream(_)) {
+                    let whole = em.full(v_in)?;
+                    em.shard(whole, lp, ax, site)?
+                } else if *r == (Reshard::Allgather { axis: ax }) && layout.len() == 1 && n == team.len() as i64 {
+                    broadcast = true;
+                    em.full(v_in)?
+                } else {
+                    return Err(format!(
+                        "resharding in a stream loop of {n} chunks needs the Stream split of axis {ax} outermost, got {} \
+(a device split gathered chunk by chunk needs one chunk per device)",
+                        splits_text(&ii.sharding.axes[ax])
+                    ));
+                }
+            }
+        }
+        _ => em.full(v_in)?,
+    };
+    let out = em.result_target(k, site)?;
+    let loc = site.loc;
+    let ctx = em.ctx;
+    match r {
+        Reshard::Copy => {
+            em.new_op(site, copy_state(ctx, input, out, loc));
+        }
+        Reshard::Slice { axis } => emit_slice(em, input, out, *axis, &team, site)?,
+        _ if broadcast => {
+            let iv = site.lp.map(|lp| lp.iv).ok_or("internal error: broadcast outside a loop")?;
+            let (out_c, back) = contiguous_output(em, out, site)?;
+            post_and_wait(em, site, broadcast_state(ctx, input, out_c, iv, &team, loc));
+            copy_back(em, out_c, back, site);
+        }
+        Reshard::Allreduce { kind } => {
+            let in_c = contiguous_input(em, input, site)?;
+            let (out_c, back) = contiguous_output(em, out, site)?;
+            post_and_wait(em, site, allreduce_state(ctx, *kind, in_c, out_c, &team, loc));
+            copy_back(em, out_c, back, site);
+        }
+        Reshard::Allgather { axis } | Reshard::ReduceScatter { axis, .. } => {
+            let in_c = contiguous_input(em, input, site)?;
+            let (out_c, back) = contiguous_output(em, out, site)?;
+            let (in_s, out_s) = outer_axis_first(em, in_c, out_c, *axis, site)?;
+            let state = match r {
+                Reshard::ReduceScatter { kind, .. } => reduce_scatter_state(ctx, *kind, in_s, out_s, &team, loc),
+                _ => allgather_state(ctx, in_s, out_s, &team, loc),
+            };
+            post_and_wait(em, site, state);
+            copy_back(em, out_c, back, site);
+        }
+    }
+    Ok(())
+}
+
+impl Emitter<'_> {
+    fn new_op(&mut self, site: &Site, state: OperationState) -> fuser_ir::OpId {
+        crate::host::build::place(self.ir, site.at, state)
+    }
+}
+
+/// Posts a communication and waits for it right after.
+fn post_and_wait(em: &mut Emitter<'_>, site: &Site, state: OperationState) {
+    let req = em.new_value(site.at, state);
+    em.new_op(site, wait_state(em.ctx, &[req], site.loc));
+}
+
+/// `v` itself when contiguous, else a per-iteration copy of it.
+fn contiguous_input(em: &mut Emitter<'_>, v: Value, site: &Site) -> Result<Value, String> {
+    let t = em.buffer_type(v)?;
+    if is_contiguous(&t) {
+        return Ok(v);
+    }
+    let tmp = em.alloc(&t.shape, t.elem, site.at, site.loc);
+    em.new_op(site, copy_state(em.ctx, v, tmp, site.loc));
+    Ok(tmp)
+}
+
+/// The buffer a communication writes: `v` when contiguous, else a temporary that
+/// [`copy_back`] copies into `v` after the wait.
+fn contiguous_output(em: &mut Emitter<'_>, v: Value, site: &Site) -> Result<(Value, Option<Value>), String> {
+    let t = em.buffer_type(v)?;
+    if is_contiguous(&t) {
+        return Ok((v, None));
+    }
+    Ok((em.alloc(&t.shape, t.elem, site.at, site.loc), Some(v)))
+}
+
+fn copy_back(em: &mut Emitter<'_>, tmp: Value, target: Option<Value>, site: &Site) {
+    if let Some(target) = target {
+        em.new_op(site, copy_state(em.ctx, tmp, target, site.loc));
+    }
+}
+
+/// Drops the axes before `axis` (which must have extent 1) from both buffers, so that the
+/// gathered or scattered axis is axis 0.
+fn outer_axis_first(
+    em: &mut Emitter<'_>,
+    mut a: Value,
+    mut b: Value,
+    axis: usize,
+    site: &Site,
+) -> Result<(Value, Value), String> {
+    let (ta, tb) = (em.buffer_type(a)?, em.buffer_type(b)?);
+    if ta.shape[..axis].iter().chain(&tb.shape[..axis]).any(|&e| e != 1) {
+        return Err(format!(
+            "resharding on an inner axis is not lowerable: axis {axis} is split but an outer axis has local extent > 1 \
+(shape [{}])",
+            ta.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    for _ in 0..axis {
+        a = em.drop_leading(a, site)?;
+        b = em.drop_leading(b, site)?;
+    }
+    Ok((a, b))
+}
+
+/// Replicated → split on `axis`: copy this rank's block, at `team_index · extent / d`.
+fn emit_slice(
+    em: &mut Emitter<'_>,
+    input: Value,
+    out: Value,
+    axis: usize,
+    team: &[i64],
+    site: &Site,
+) -> Result<(), String> {
+    let (ti, to) = (em.buffer_type(input)?, em.buffer_type(out)?);
+    let d = team.len() as i64;
+    let extent = ti.shape[axis];
+    if extent % d != 0 || to.shape[axis] != extent / d {
+        return Err(format!("axis {axis} of extent {extent} does not split into {d} blocks of {}", to.shape[axis]));
+    }
+    let rank = em.rank(site.loc);
+    let base = team[0];
+    let index = if base == 0 {
+        rank
+    } else {
+        let b = em.constant(base, site.loc);
+        em.index_op("arith.subi", rank, b, site)
+    };
+    let block = em.constant(extent / d, site.loc);
+    let offset = em.index_op("arith.muli", index, block, site);
+    let offsets: Vec<Mixed> =
+        (0..ti.shape.len()).map(|a| if a == axis { Mixed::Dynamic(offset) } else { Mixed::Static(0) }).collect();
+    let sizes: Vec<Mixed> = to.shape.iter().map(|&e| Mixed::Static(e)).collect();
+    let strides = vec![Mixed::Static(1); ti.shape.len()];
+    let state = slice_state(em.ctx, em.ir, input, &offsets, &sizes, &strides, site.loc)?;
+    let view = em.new_value(site.at, state);
+    em.new_op(site, copy_state(em.ctx, view, out, site.loc));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(axes: Vec<Vec<Split>>, partial: Vec<DeviceAxis>) -> Sharding {
+        Sharding { mesh: "m".into(), axes, partial, reduce: ReductionKind::Sum }
+    }
+    const X: Split = Split::Device(DeviceAxis::X);
+
+    #[test]
+    fn classification() {
+        let rep = sh(vec![vec![], vec![]], vec![]);
+        let rows = sh(vec![vec![X], vec![]], vec![]);
+        let cols = sh(vec![vec![], vec![X]], vec![]);
+        let part = sh(vec![vec![], vec![]], vec![DeviceAxis::X]);
+        assert_eq!(classify_reshard(&rows, &rep, 4), Ok(Reshard::Allgather { axis: 0 }));
+        assert_eq!(classify_reshard(&part, &rep, 4), Ok(Reshard::Allreduce { kind: ReductionKind::Sum }));
+        assert_eq!(classify_reshard(&part, &cols, 4), Ok(Reshard::ReduceScatter { axis: 1, kind: ReductionKind::Sum }));
+        assert_eq!(classify_reshard(&rep, &cols, 4), Ok(Reshard::Slice { axis: 1 }));
+        assert!(classify_reshard(&rows, &cols, 4).unwrap_err().contains("all_to_all"));
+        assert!(classify_reshard(&rep, &part, 4).unwrap_err().contains("partial"));
+        let streamed = sh(vec![vec![Split::Stream(2)], vec![]], vec![]);
+        assert_eq!(classify_reshard(&rep, &streamed, 4), Ok(Reshard::Copy));
+        let inner = sh(vec![vec![X, Split::Stream(2)], vec![]], vec![]);
+        let outer = sh(vec![vec![Split::Stream(2), X], vec![]], vec![]);
+        assert_eq!(classify_reshard(&rows, &inner, 4), Ok(Reshard::Copy));
+        assert!(classify_reshard(&inner, &outer, 4).is_err());
+    }
+
+    #[test]
+    fn two_device_axes_are_diagnosed() {
+        let a = sh(vec![vec![X], vec![Split::Device(DeviceAxis::Y)]], vec![]);
+        let b = sh(vec![vec![], vec![]], vec![]);
+        assert!(classify_reshard(&a, &b, 4).unwrap_err().contains("changes 2 device axes (DIDx, DIDy)"));
+    }
+}

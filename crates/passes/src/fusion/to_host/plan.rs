@@ -1,0 +1,406 @@
+//! The first phase of `fusion-to-host`: checks the preconditions and decides, without changing
+//! the IR, what each fusion op becomes (a local host op or a resharding) and which ops share a
+//! host loop (docs/dev/lowering.md §5, "Plan").
+//!
+//! Invariants: every tensor the plan accepts has a static shape, at most one `Stream` split, and
+//! a 1-D mesh of consecutive devices (or no sharding: replicated, global shape); every planned
+//! op is local or a resharding point that changes one device axis. [`group_loops`] is pure: it
+//! works on [`Node`]s, so the loop decisions are unit-tested without IR.
+
+use super::comm::{Reshard, classify_reshard, device_layout, splits_text};
+use crate::fusion::axes::{OpAxes, op_axes};
+use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_dialects::fusion::{DeviceAxis, Mesh, Sharding};
+use fuser_dialects::host::ElementwiseKind;
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId, Value};
+use fuser_ir::types::{DYNAMIC, TypeKind};
+use fuser_ir::{Diagnostic, Type};
+use rustc_hash::FxHashMap;
+
+/// What a local fusion op becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocalKind {
+    Matmul,
+    Linear,
+    Elementwise(ElementwiseKind),
+    /// `host.sum` over these dims (result rank = input rank - dims).
+    Sum(Vec<i64>),
+    Copy,
+}
+
+/// What a fusion op becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    Local(LocalKind),
+    Reshard(Reshard),
+}
+
+/// One planned op: its kind and the stream split of its result `(axis, chunks)`.
+#[derive(Clone, Debug)]
+pub struct PlannedOp {
+    pub op: OpId,
+    pub kind: OpKind,
+    pub stream: Option<(usize, i64)>,
+    pub axes: OpAxes,
+}
+
+/// The static description of a tensor value.
+#[derive(Clone, Debug)]
+pub struct TensorInfo {
+    pub global: Vec<i64>,
+    pub elem: Type,
+    /// The sharding; replicated (with no mesh name) for an unannotated tensor.
+    pub sharding: Sharding,
+    pub mesh: Option<Mesh>,
+}
+
+impl TensorInfo {
+    /// The shape one rank holds (`include_stream`: one iteration's chunk).
+    pub fn local_shape(&self, include_stream: bool) -> Result<Vec<i64>, String> {
+        match &self.mesh {
+            Some(m) => self.sharding.local_shape(&self.global, m, include_stream),
+            None => Ok(self.global.clone()),
+        }
+    }
+    /// The single stream split `(axis, chunks)`, if any.
+    pub fn stream(&self) -> Option<(usize, i64)> {
+        self.sharding.stream_axes().first().map(|&(a, _, n)| (a, n))
+    }
+}
+
+/// Decodes a static ranked tensor type, checking its sharding and mesh.
+pub fn tensor_info(ctx: &Context, ir: &Ir, from: OpId, t: Type) -> Result<Option<TensorInfo>, String> {
+    let TypeKind::RankedTensor { shape, elem, .. } = ctx.type_kind(t) else { return Ok(None) };
+    if shape.contains(&DYNAMIC) {
+        return Err("fusion-to-host needs static tensor shapes".into());
+    }
+    let Some(sharding) = Sharding::of_type(ctx, t) else {
+        let sharding = Sharding::replicated("", shape.len());
+        return Ok(Some(TensorInfo { global: shape.clone(), elem: *elem, sharding, mesh: None }));
+    };
+    if sharding.stream_axes().len() > 1 {
+        return Err(format!(
+            "a tensor may have at most one Stream split, got {}",
+            sharding
+                .stream_axes()
+                .iter()
+                .map(|&(a, _, n)| format!("Stream({n}) on axis {a}"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ));
+    }
+    let mesh = Mesh::lookup(ctx, ir, from, &sharding.mesh).ok_or_else(|| format!("unknown mesh @{}", sharding.mesh))?;
+    check_mesh(&mesh)?;
+    let info = TensorInfo { global: shape.clone(), elem: *elem, sharding, mesh: Some(mesh) };
+    info.local_shape(true)?;
+    Ok(Some(info))
+}
+
+/// The lowering supports 1-D meshes of devices `base, base+1, ...`.
+pub fn check_mesh(mesh: &Mesh) -> Result<(), String> {
+    let consecutive = mesh.devices.windows(2).all(|w| w[1] == w[0] + 1);
+    if mesh.shape.len() != 1 || !consecutive {
+        return Err("fusion-to-host supports 1-D meshes of consecutive devices".into());
+    }
+    Ok(())
+}
+
+/// The plan of one function.
+pub struct Plan {
+    pub ops: Vec<PlannedOp>,
+    pub groups: Vec<Group>,
+    pub info: FxHashMap<Value, TensorInfo>,
+}
+
+/// Ops (indices into [`Plan::ops`]) that run together: in one host loop of `chunks`
+/// iterations, or at the top level (`chunks == None`, then exactly one op).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub ops: Vec<usize>,
+    pub chunks: Option<i64>,
+}
+
+/// An op as the loop grouping sees it.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The stream split of the result: `(axis, chunks)`.
+    pub stream: Option<(usize, i64)>,
+    /// Per operand: the node producing it (if any) and the result axis that the producer's
+    /// stream axis becomes through this op's axis map.
+    pub operands: Vec<(Option<usize>, Option<usize>)>,
+}
+
+/// Groups nodes into loops: a node joins the open loop when its stream split has the loop's
+/// chunk count and every operand produced in the loop (at least one) has its stream axis mapped
+/// onto the node's stream axis; otherwise the loop closes and a node with a stream split opens a
+/// new one.
+pub fn group_loops(nodes: &[Node]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut open: Option<usize> = None;
+    for (k, node) in nodes.iter().enumerate() {
+        if let (Some(g), Some((ax, n))) = (open, node.stream)
+            && groups[g].chunks == Some(n)
+        {
+            let in_loop: Vec<Option<usize>> = node
+                .operands
+                .iter()
+                .filter(|(p, _)| p.is_some_and(|p| groups[g].ops.contains(&p)))
+                .map(|&(_, m)| m)
+                .collect();
+            if !in_loop.is_empty() && in_loop.iter().all(|&m| m == Some(ax)) {
+                groups[g].ops.push(k);
+                continue;
+            }
+        }
+        groups.push(Group { ops: vec![k], chunks: node.stream.map(|(_, n)| n) });
+        open = node.stream.is_some().then_some(groups.len() - 1);
+    }
+    groups
+}
+
+fn err(ir: &Ir, op: OpId, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(ir.loc(op), msg.into())
+}
+
+/// Plans the fusion ops of `ops` (in program order).
+pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) -> Result<Plan, Diagnostic> {
+    let mut info = FxHashMap::default();
+    for &a in args {
+        if let Some(t) = tensor_info(ctx, ir, func, ir.value_type(a)).map_err(|m| err(ir, func, m))? {
+            info.insert(a, t);
+        }
+    }
+    let mut planned = Vec::new();
+    for &op in ops {
+        for v in ir.operands(op).into_iter().chain(ir.results(op).iter().copied()) {
+            if info.contains_key(&v) {
+                continue;
+            }
+            let Some(t) = tensor_info(ctx, ir, op, ir.value_type(v)).map_err(|m| err(ir, op, m))? else {
+                return Err(err(ir, op, "fusion-to-host expects ranked tensor operands and results"));
+            };
+            info.insert(v, t);
+        }
+        planned.push(plan_op(ctx, ir, op, &info)?);
+    }
+    check_one_mesh(ir, &planned, &info)?;
+    let producer: FxHashMap<Value, usize> =
+        planned.iter().enumerate().flat_map(|(k, p)| ir.results(p.op).iter().map(move |&r| (r, k))).collect();
+    let nodes: Vec<Node> = planned
+        .iter()
+        .map(|p| Node {
+            stream: p.stream,
+            operands: ir
+                .operands(p.op)
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let src = producer.get(v).copied();
+                    let mapped = src
+                        .and_then(|s| planned[s].stream)
+                        .and_then(|(a, _)| p.axes.maps.get(i).and_then(|m| m.get(a)).copied().flatten());
+                    (src, mapped)
+                })
+                .collect(),
+        })
+        .collect();
+    let groups = group_loops(&nodes);
+    Ok(Plan { ops: planned, groups, info })
+}
+
+/// Every sharded tensor of one op is on the same mesh.
+fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &FxHashMap<Value, TensorInfo>) -> Result<(), Diagnostic> {
+    for p in planned {
+        let names: Vec<&str> = ir
+            .operands(p.op)
+            .iter()
+            .chain(ir.results(p.op))
+            .filter_map(|v| info[v].mesh.as_ref().map(|m| m.name.as_str()))
+            .collect();
+        if names.windows(2).any(|w| w[0] != w[1]) {
+            return Err(err(ir, p.op, "fusion-to-host needs the tensors of one op on one mesh"));
+        }
+    }
+    Ok(())
+}
+
+fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>) -> Result<PlannedOp, Diagnostic> {
+    let name = ctx.op_name_str(ir.op_name(op)).to_string();
+    let axes = op_axes(ctx, ir, op).ok_or_else(|| err(ir, op, format!("'{name}' is not a fusion tensor op")))?;
+    let result = ir.result(op, 0);
+    let out = &info[&result];
+    let stream = out.stream();
+    let input = |i: usize| &info[&ir.operand(op, i)];
+    let is_reshard_point = name == "fusion.set"
+        || (name == "fusion.sum" && op_dims(ctx, ir, op).is_some_and(|d| d.is_empty()) && !op_keep_dims(ctx, ir, op));
+    if is_reshard_point {
+        let mesh = input(0).mesh.as_ref().or(out.mesh.as_ref());
+        let team = mesh.map_or(1, |m| m.num_devices());
+        let kind = classify_reshard(&input(0).sharding, &out.sharding, team).map_err(|m| err(ir, op, m))?;
+        return Ok(PlannedOp { op, kind: OpKind::Reshard(kind), stream, axes });
+    }
+    let local = match name.as_str() {
+        "fusion.matmul" => LocalKind::Matmul,
+        "fusion.linear" => LocalKind::Linear,
+        "fusion.add" => LocalKind::Elementwise(ElementwiseKind::Add),
+        "fusion.sub" => LocalKind::Elementwise(ElementwiseKind::Sub),
+        "fusion.mul" => LocalKind::Elementwise(ElementwiseKind::Mul),
+        "fusion.div" => LocalKind::Elementwise(ElementwiseKind::Div),
+        "fusion.neg" => LocalKind::Elementwise(ElementwiseKind::Neg),
+        "fusion.cast" => LocalKind::Elementwise(ElementwiseKind::Cast),
+        "fusion.sum" if op_keep_dims(ctx, ir, op) => {
+            return Err(err(ir, op, "fusion.sum with keep_dims is not lowerable yet"));
+        }
+        "fusion.sum" => LocalKind::Sum(op_dims(ctx, ir, op).unwrap_or_default()),
+        _ => {
+            return Err(err(ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
+        }
+    };
+    let operands: Vec<&Sharding> = (0..ir.num_operands(op)).map(|i| &input(i).sharding).collect();
+    check_local(&name, &axes, &operands, &out.sharding).map_err(|m| err(ir, op, m))?;
+    Ok(PlannedOp { op, kind: OpKind::Local(local), stream, axes })
+}
+
+/// Whether an op computes its result from the local pieces of its operands: device layouts
+/// agree through the axis map, device splits of contracted axes become the result's `partial`,
+/// and pending reductions only pass through ops that are linear in them.
+pub fn check_local(name: &str, axes: &OpAxes, operands: &[&Sharding], out: &Sharding) -> Result<(), String> {
+    let mut partial: Vec<DeviceAxis> = Vec::new();
+    let mut covered = vec![false; out.axes.len()];
+    for (i, s) in operands.iter().enumerate() {
+        for (a, splits) in s.axes.iter().enumerate() {
+            let layout = device_layout(splits);
+            match axes.maps.get(i).and_then(|m| m.get(a)).copied().flatten() {
+                Some(r) => {
+                    let want = out.axes.get(r).map(|l| device_layout(l)).unwrap_or_default();
+                    if layout != want {
+                        return Err(format!(
+                            "'{name}' is not local: axis {a} of operand #{i} is split {} but result axis {r} is split {}; \
+a fusion.set must reshard it (run fusion-decompose-resharding)",
+                            splits_text(&layout),
+                            splits_text(&want)
+                        ));
+                    }
+                    covered[r] = true;
+                }
+                None => {
+                    for sp in layout {
+                        if let fuser_dialects::fusion::Split::Device(d) = sp
+                            && !partial.contains(&d)
+                        {
+                            partial.push(d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(r) = (0..out.axes.len()).find(|&r| !covered[r] && !device_layout(&out.axes[r]).is_empty()) {
+        return Err(format!("'{name}' is not local: result axis {r} is split over devices but no operand axis is"));
+    }
+    let contracted = partial.clone();
+    for (i, s) in operands.iter().enumerate() {
+        let contracting = axes.contracted.get(i).is_some_and(|c| !c.is_empty());
+        for &d in &contracted {
+            let here = axes
+                .contracted
+                .get(i)
+                .into_iter()
+                .flatten()
+                .any(|&a| s.axes.get(a).is_some_and(|l| l.contains(&fuser_dialects::fusion::Split::Device(d))));
+            if contracting && !here {
+                return Err(format!(
+                    "'{name}' is not local: {} splits a contracted axis of some operands but not of operand #{i}",
+                    d.keyword()
+                ));
+            }
+        }
+        for &d in &s.partial {
+            if !partial.contains(&d) {
+                partial.push(d);
+            }
+        }
+    }
+    let pending = operands.iter().filter(|s| !s.partial.is_empty()).count();
+    if pending > 0
+        && (matches!(name, "fusion.mul" | "fusion.div")
+            || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")))
+    {
+        return Err(format!("'{name}' of a partial value is not local; reduce it first (fusion.sum dims = [])"));
+    }
+    let mut want = out.partial.clone();
+    want.sort();
+    partial.sort();
+    if want != partial {
+        let text = |v: &[DeviceAxis]| format!("[{}]", v.iter().map(|d| d.keyword()).collect::<Vec<_>>().join(", "));
+        return Err(format!(
+            "'{name}' is not local: its operands make the result partial over {} but it is annotated partial = {}",
+            text(&partial),
+            text(&want)
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(stream: Option<(usize, i64)>, operands: &[(Option<usize>, Option<usize>)]) -> Node {
+        Node { stream, operands: operands.to_vec() }
+    }
+
+    #[test]
+    fn linear_and_allreduce_share_a_loop() {
+        let nodes = [node(Some((0, 3)), &[(None, None), (None, None)]), node(Some((0, 3)), &[(Some(0), Some(0))])];
+        assert_eq!(group_loops(&nodes), vec![Group { ops: vec![0, 1], chunks: Some(3) }]);
+    }
+
+    #[test]
+    fn stream_on_n_then_m_needs_two_loops() {
+        // mm1 streams N (axis 1); mm2 contracts that axis and streams M.
+        let nodes =
+            [node(Some((1, 3)), &[(None, None), (None, None)]), node(Some((0, 3)), &[(Some(0), None), (None, None)])];
+        assert_eq!(
+            group_loops(&nodes),
+            vec![Group { ops: vec![0], chunks: Some(3) }, Group { ops: vec![1], chunks: Some(3) }]
+        );
+    }
+
+    #[test]
+    fn different_chunk_counts_and_top_level_ops_close_loops() {
+        let nodes = [
+            node(Some((0, 3)), &[(None, None)]),
+            node(Some((0, 2)), &[(Some(0), Some(0))]),
+            node(None, &[(Some(1), Some(0))]),
+            node(Some((0, 2)), &[(Some(2), None)]),
+            node(Some((0, 2)), &[(Some(3), Some(0)), (Some(1), Some(0))]),
+        ];
+        let g = group_loops(&nodes);
+        assert_eq!(
+            g,
+            vec![
+                Group { ops: vec![0], chunks: Some(3) },
+                Group { ops: vec![1], chunks: Some(2) },
+                Group { ops: vec![2], chunks: None },
+                Group { ops: vec![3, 4], chunks: Some(2) },
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unrelated_stream_op_opens_its_own_loop() {
+        // Same chunk count but no operand from the loop.
+        let nodes = [node(Some((0, 3)), &[(None, None)]), node(Some((0, 3)), &[(None, None)])];
+        assert_eq!(group_loops(&nodes).len(), 2);
+    }
+
+    #[test]
+    fn mesh_must_be_linear_and_consecutive() {
+        assert!(check_mesh(&Mesh::linear("m", &[2, 3, 4])).is_ok());
+        assert!(check_mesh(&Mesh::linear("m", &[0, 2])).is_err());
+        let grid = Mesh { name: "m".into(), shape: vec![2, 2], devices: vec![0, 1, 2, 3] };
+        assert!(check_mesh(&grid).unwrap_err().contains("1-D meshes"));
+    }
+}
