@@ -13,7 +13,7 @@
 use super::build::*;
 use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
-use fuser_ir::ir::{Ir, OpId, WalkOrder};
+use fuser_ir::ir::{Ir, OpId};
 use fuser_ir::pass::{OptionDef, OptionType, OptionValues, Pass, PassInfo, PassOutcome};
 
 static OPTIONS: &[OptionDef] = &[OptionDef::new(
@@ -58,14 +58,12 @@ impl Pass for HoistAlloc {
 
 /// Hoists what can be hoisted in `func`; returns whether anything moved.
 pub fn hoist_allocs(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
-    let loops: Vec<OpId> =
-        ir.collect_ops(func, WalkOrder::PostOrder).into_iter().filter(|&op| is(ctx, ir, op, FOR)).collect();
     let mut changed = false;
-    for lp in loops {
-        if nested(ir, lp).into_iter().any(|op| is(ctx, ir, op, SET_STREAM)) {
+    for lp in loops_innermost_first(ctx, ir, func) {
+        if switches_streams(ctx, ir, lp) {
             continue;
         }
-        let Some(body) = loop_body(ir, lp) else { continue };
+        let Some(body) = body_block(ir, lp) else { continue };
         let allocs: Vec<OpId> = ir.block_ops(body).filter(|&op| is(ctx, ir, op, ALLOC)).collect();
         for alloc in allocs {
             if ir.operands(alloc).iter().all(|&v| defined_outside(ir, v, lp)) {
@@ -77,15 +75,17 @@ pub fn hoist_allocs(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
     changed
 }
 
+/// Moves `alloc` before `lp` and its deallocs inside `lp` right after it (in their order).
 fn hoist_one(ctx: &Context, ir: &mut Ir, lp: OpId, alloc: OpId) {
     let buf = ir.result(alloc, 0);
-    let deallocs: Vec<OpId> = ir.uses(buf).map(|u| u.op).filter(|&op| is(ctx, ir, op, DEALLOC)).collect();
+    let deallocs: Vec<OpId> =
+        ir.uses(buf).map(|u| u.op).filter(|&op| is(ctx, ir, op, DEALLOC) && ir.is_ancestor(lp, op)).collect();
     ir.move_op_before(alloc, lp);
+    let mut after = lp;
     for d in deallocs {
-        if ir.is_ancestor(lp, d) {
-            ir.detach_op(d);
-            ir.insert_op_after(lp, d);
-        }
+        ir.detach_op(d);
+        ir.insert_op_after(after, d);
+        after = d;
     }
 }
 
