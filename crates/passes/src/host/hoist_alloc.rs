@@ -65,9 +65,10 @@ pub fn hoist_allocs(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
         }
         let Some(body) = body_block(ir, lp) else { continue };
         let allocs: Vec<OpId> = ir.block_ops(body).filter(|&op| is(ctx, ir, op, ALLOC)).collect();
+        let mut last_after = lp;
         for alloc in allocs {
             if ir.operands(alloc).iter().all(|&v| defined_outside(ir, v, lp)) {
-                hoist_one(ctx, ir, lp, alloc);
+                last_after = hoist_one(ctx, ir, lp, alloc, last_after);
                 changed = true;
             }
         }
@@ -75,18 +76,20 @@ pub fn hoist_allocs(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
     changed
 }
 
-/// Moves `alloc` before `lp` and its deallocs inside `lp` right after it (in their order).
-fn hoist_one(ctx: &Context, ir: &mut Ir, lp: OpId, alloc: OpId) {
+/// Moves `alloc` before `lp` and its deallocs inside `lp` after `after` (an op following `lp`:
+/// the last dealloc moved out of it so far), so deallocs keep the order of their allocations;
+/// returns the new last one.
+fn hoist_one(ctx: &Context, ir: &mut Ir, lp: OpId, alloc: OpId, mut after: OpId) -> OpId {
     let buf = ir.result(alloc, 0);
     let deallocs: Vec<OpId> =
         ir.uses(buf).map(|u| u.op).filter(|&op| is(ctx, ir, op, DEALLOC) && ir.is_ancestor(lp, op)).collect();
     ir.move_op_before(alloc, lp);
-    let mut after = lp;
     for d in deallocs {
         ir.detach_op(d);
         ir.insert_op_after(after, d);
         after = d;
     }
+    after
 }
 
 /// Sets the `persistent` property on every allocation of `func`.
