@@ -16,10 +16,17 @@
 // CHECK-NEXT:     --top-down - {{.*}}(default: true)
 // CHECK-NEXT:   --cse -   Merge identical side-effect-free ops
 // CHECK-NEXT:   --dce -   Erase dead operations and unreachable blocks
-// CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
+// The fusion-* passes (listed in their own tests) come here.
+// CHECK-NEXT:   --fusion-
+// CHECK:        --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')
 // CHECK-NEXT:     --persistent - {{.*}}(default: false)
 // CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')
 // CHECK-NEXT:   --licm -   Hoist loop-invariant pure ops (index math) out of host loops
 // CHECK-NEXT:   --symbol-dce -   Erase private symbols nothing refers to
+// CHECK-NEXT: Pass Pipelines:
+// CHECK-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program
+// CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
+// CHECK-NEXT:   --tp-host -   Schedule a host program on streams and free its buffers
+// CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
