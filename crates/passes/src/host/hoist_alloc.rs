@@ -5,7 +5,8 @@
 //! the loop, so that one buffer serves every iteration. Only loops without stream ops are
 //! touched: iterations on different streams must not share a buffer (a later iteration would
 //! overwrite what an earlier one, still running on another stream, reads). Inner loops are
-//! processed first, so an allocation can climb several levels.
+//! processed first, so an allocation can climb several levels. Run it after
+//! `host-assign-streams`: a loop it hoists from must not be spread over streams later.
 //!
 //! With `persistent=true`, every allocation of the function is also marked `persistent`:
 //! allocated once and identical across runs and ranks, which CUDA IPC handle exchange needs.
@@ -29,6 +30,7 @@ pub static HOST_HOIST_ALLOC: PassInfo = PassInfo {
     summary: "Move loop-invariant allocations out of single-stream loops",
     description: "Moves each `host.alloc` whose sizes do not depend on the loop out of `host.for` \
 loops that run on one stream (no `host.set_stream` inside), with its deallocation after the loop. \
+Run it after `host-assign-streams`, which would spread a loop that shares a buffer over streams. \
 `persistent=true` marks every allocation `persistent`.",
     anchor: Some("func.func"),
     options: OPTIONS,
