@@ -36,3 +36,8 @@
 // CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')
 // CHECK-NEXT:   --licm -   Hoist loop-invariant pure ops (index math) out of host loops
 // CHECK-NEXT:   --symbol-dce -   Erase private symbols nothing refers to
+// CHECK-NEXT: Pass Pipelines:
+// CHECK-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program
+// CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
+// CHECK-NEXT:   --tp-host -   Schedule a host program on streams and free its buffers
+// CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)

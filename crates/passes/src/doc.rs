@@ -2,7 +2,7 @@
 //! (name, display name, anchor, summary, description, options) so it never drifts from the
 //! code. A test fails when the checked-in page is stale.
 
-use fuser_ir::pass::{OptionType, PassRegistry};
+use fuser_ir::pass::{OptionDef, OptionType, PassRegistry};
 use std::fmt::Write as _;
 
 /// The Markdown reference of every registered pass and named pipeline.
@@ -24,24 +24,33 @@ comma-separated values.\n",
         if !p.description.is_empty() {
             let _ = writeln!(out, "{}\n", p.description);
         }
-        if p.options.is_empty() {
-            out.push_str("Options: none.\n");
-            continue;
-        }
-        out.push_str("| option | type | default | description |\n|---|---|---|---|\n");
-        for o in p.options {
-            let ty = match o.ty {
-                OptionType::Bool => "bool".to_string(),
-                OptionType::Int => "integer".to_string(),
-                OptionType::String => "string".to_string(),
-                OptionType::Enum(cases) => cases.iter().map(|c| c.name).collect::<Vec<_>>().join(" \\| "),
-            };
-            let ty = if o.list { format!("list of {ty}") } else { ty };
-            let _ = writeln!(out, "| `{}` | {ty} | `{}` | {} |", o.name, o.default, o.description);
-        }
+        write_options(&mut out, p.options);
     }
     for p in registry.pipelines() {
-        let _ = write!(out, "\n## Pipeline `{}`\n\n{}\n\n{}\n", p.name, p.summary, p.description);
+        let _ = write!(out, "\n## Pipeline `{}`\n\n{}\n\n", p.name, p.summary);
+        if !p.description.is_empty() {
+            let _ = writeln!(out, "{}\n", p.description);
+        }
+        write_options(&mut out, p.options);
     }
     out
+}
+
+/// `Options: none.` or a table of the options.
+fn write_options(out: &mut String, options: &[OptionDef]) {
+    if options.is_empty() {
+        out.push_str("Options: none.\n");
+        return;
+    }
+    out.push_str("| option | type | default | description |\n|---|---|---|---|\n");
+    for o in options {
+        let ty = match o.ty {
+            OptionType::Bool => "bool".to_string(),
+            OptionType::Int => "integer".to_string(),
+            OptionType::String => "string".to_string(),
+            OptionType::Enum(cases) => cases.iter().map(|c| c.name).collect::<Vec<_>>().join(" \\| "),
+        };
+        let ty = if o.list { format!("list of {ty}") } else { ty };
+        let _ = writeln!(out, "| `{}` | {ty} | `{}` | {} |", o.name, o.default, o.description);
+    }
 }

@@ -10,7 +10,7 @@ use fuser_ir::pass::{EnumCase, OptionDef, OptionType, OptionValues, Pass, PassIn
 use fuser_ir::rewrite::RegionSimplify;
 use fuser_ir::{Context, Diagnostic, Ir, OpId};
 
-/// Registers every pass of this crate.
+/// Registers every pass and named pipeline of this crate.
 pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
     for info in [
         &CANONICALIZE,
@@ -28,6 +28,9 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &crate::host::licm::LICM,
     ] {
         registry.register_pass(info)?;
+    }
+    for info in crate::pipelines::all() {
+        registry.register_pipeline(info)?;
     }
     Ok(())
 }

@@ -1,48 +1,36 @@
-//! Small helpers shared by the host passes: building host/comm/arith ops by name (their
-//! generic structure is fixed by the op declarations in `fuser-dialects`), and structural
-//! queries (is a value defined outside a loop, which ancestor of an op sits in a given block).
+//! Small helpers shared by the host passes: recognizing host/comm ops, structural queries (is a
+//! value defined outside a loop, which ancestor of an op sits in a given block, does a loop run
+//! its iterations on worker streams) and placing built ops.
 //!
-//! Invariant: nothing here inserts ops implicitly; callers place what they build.
+//! Ops are built with the builders of `fuser-dialects` (`host::for_state`,
+//! `host::get_stream_state`, `arith::binary_state`, ...), so their generic structure stays the one
+//! the op declarations fix. Invariant: nothing here inserts ops implicitly; callers place what
+//! they build with [`place`].
 
-use fuser_dialects::host::types::stream_type;
+use fuser_dialects::arith::{REMUI, binary_state, constant_state};
+use fuser_dialects::host::{self, get_stream_state};
+use fuser_dialects::int_const;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{BlockId, Ir, OpId, OperationState, Value, ValueDef};
 use fuser_ir::registry::Traits;
+use fuser_ir::rewrite::fold::constant_value;
 
-pub const FOR: &str = "host.for";
-pub const ALLOC: &str = "host.alloc";
-pub const DEALLOC: &str = "host.dealloc";
-pub const SET_STREAM: &str = "host.set_stream";
-pub const GET_STREAM: &str = "host.get_stream";
-pub const CURRENT_STREAM: &str = "host.current_stream";
-pub const STREAM_WAIT: &str = "host.stream_wait";
-pub const COMM_GROUP: &str = "comm.group";
+pub const FOR: &str = host::FOR.name;
+pub const ALLOC: &str = host::ALLOC.name;
+pub const DEALLOC: &str = host::DEALLOC.name;
+pub const SET_STREAM: &str = host::SET_STREAM.name;
+pub const STREAM_WAIT: &str = host::STREAM_WAIT.name;
+pub const COMM_GROUP: &str = fuser_dialects::comm::GROUP.name;
 
-/// An op state with the given name, operands, result types and properties.
-pub fn state(
-    ctx: &Context,
-    name: &str,
-    operands: Vec<Value>,
-    result_types: Vec<fuser_ir::Type>,
-    props: &[(&str, Attr)],
-    loc: Attr,
-) -> OperationState {
-    OperationState {
-        name: ctx.op_name(name),
-        operands,
-        result_types,
-        successors: Vec::new(),
-        regions: Vec::new(),
-        attrs: ctx.empty_dict(),
-        props: if props.is_empty() {
-            None
-        } else {
-            Some(ctx.dictionary(props.iter().map(|(k, v)| (ctx.ident(k), *v)).collect()))
-        },
-        loc,
-    }
-}
+/// The ops that read or change which stream work goes to.
+const STREAM_OPS: &[&str] = &[
+    host::CURRENT_STREAM.name,
+    host::GET_STREAM.name,
+    host::SET_STREAM.name,
+    host::STREAM_WAIT.name,
+    host::SYNCHRONIZE.name,
+];
 
 /// Whether `op` is named `name`.
 pub fn is(ctx: &Context, ir: &Ir, op: OpId, name: &str) -> bool {
@@ -52,6 +40,31 @@ pub fn is(ctx: &Context, ir: &Ir, op: OpId, name: &str) -> bool {
 /// Whether `op` is registered with the `Pure` trait.
 pub fn is_pure(ctx: &Context, ir: &Ir, op: OpId) -> bool {
     ctx.op_def(ir.op_name(op)).is_some_and(|d| d.has(Traits::PURE))
+}
+
+/// Whether `op` or an op nested in it is named `name`.
+pub fn contains_op(ctx: &Context, ir: &Ir, op: OpId, name: &str) -> bool {
+    is(ctx, ir, op, name) || nested(ir, op).into_iter().any(|o| is(ctx, ir, o, name))
+}
+
+/// Whether `op` or an op nested in it reads or changes streams (`host.current_stream`,
+/// `get_stream`, `set_stream`, `stream_wait`, `synchronize`): such code manages its streams
+/// itself.
+pub fn has_stream_ops(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    let is_stream_op = |o: OpId| STREAM_OPS.contains(&ctx.op_name_str(ir.op_name(o)));
+    is_stream_op(op) || nested(ir, op).into_iter().any(is_stream_op)
+}
+
+/// Whether `op` switches streams inside (a stream-parallel loop, for instance): what it posts
+/// may run on several streams, so the stream current after it has not necessarily seen it.
+pub fn switches_streams(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    contains_op(ctx, ir, op, SET_STREAM)
+}
+
+/// Whether `op` is the join loop of a stream-parallel loop: a `host.for` that waits for streams
+/// without switching to any.
+pub fn is_join_loop(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    is(ctx, ir, op, FOR) && contains_op(ctx, ir, op, STREAM_WAIT) && !switches_streams(ctx, ir, op)
 }
 
 /// The op that contains `op` (or `op` itself) and sits directly in block `b`, if any.
@@ -79,19 +92,29 @@ pub fn defined_outside(ir: &Ir, v: Value, op: OpId) -> bool {
     }
 }
 
-/// `arith.constant N : index`.
-pub fn index_constant(ctx: &Context, value: i64, loc: Attr) -> OperationState {
-    let ty = ctx.index_type();
-    state(ctx, "arith.constant", vec![], vec![ty], &[("value", ctx.int_attr(ty, value))], loc)
+/// The integer held by the constant op defining `v`, if any.
+pub fn constant_int(ctx: &Context, ir: &Ir, v: Value) -> Option<i128> {
+    let def = ir.defining_op(v)?;
+    let (c, _) = int_const(ctx, constant_value(ctx, ir, def)?)?;
+    Some(c.signed())
 }
 
-/// `%s = host.get_stream (%i mod %n)`: creates `arith.remui` and `host.get_stream` before
-/// `anchor` (or at the end of `block` when `anchor` is `None`); returns the stream value.
-pub fn worker_stream(ctx: &Context, ir: &mut Ir, at: Placement, i: Value, n: Value, loc: Attr) -> Value {
-    let index = ctx.index_type();
-    let rem = place(ir, at, state(ctx, "arith.remui", vec![i, n], vec![index], &[], loc));
-    let k = ir.result(rem, 0);
-    let get = place(ir, at, state(ctx, GET_STREAM, vec![k], vec![stream_type(ctx)], &[], loc));
+/// `arith.constant N : index`.
+pub fn index_constant(ctx: &Context, value: i64, loc: Attr) -> OperationState {
+    let attr = ctx.int_attr(ctx.index_type(), value);
+    constant_state(ctx, attr, loc).expect("an index integer attribute has a type")
+}
+
+/// `arith.<name> lhs, rhs : index`, placed at `at`; returns its result.
+pub fn index_binary(ctx: &Context, ir: &mut Ir, at: Placement, name: &str, lhs: Value, rhs: Value, loc: Attr) -> Value {
+    let op = place(ir, at, binary_state(ctx, name, lhs, rhs, ctx.index_type(), loc));
+    ir.result(op, 0)
+}
+
+/// `%s = host.get_stream (%k mod %n)`, placed at `at`; returns the stream.
+pub fn worker_stream(ctx: &Context, ir: &mut Ir, at: Placement, k: Value, n: Value, loc: Attr) -> Value {
+    let slot = index_binary(ctx, ir, at, REMUI.name, k, n, loc);
+    let get = place(ir, at, get_stream_state(ctx, slot, loc));
     ir.result(get, 0)
 }
 
@@ -103,9 +126,9 @@ pub enum Placement {
     End(BlockId),
 }
 
-/// Creates the op and inserts it at `at`; returns it. `After` placements advance, so that a
-/// sequence of `place` calls with the same `After(x)` keeps program order only if callers
-/// thread the returned op: use [`Placement::Before`] or [`Placement::End`] for sequences.
+/// Creates the op and inserts it at `at`; returns it. A sequence of `place` calls with the same
+/// `Before(x)` or `End(b)` keeps program order; with `After(x)` each op lands before the
+/// previous one, so callers placing several ops after `x` thread the returned op.
 pub fn place(ir: &mut Ir, at: Placement, s: OperationState) -> OpId {
     let op = ir.create_op(s);
     match at {
@@ -116,14 +139,19 @@ pub fn place(ir: &mut Ir, at: Placement, s: OperationState) -> OpId {
     op
 }
 
+/// The entry block of `op`'s first region (a function's or a loop's body).
+pub fn body_block(ir: &Ir, op: OpId) -> Option<BlockId> {
+    ir.regions(op).first().and_then(|&r| ir.region_entry(r))
+}
+
 /// The `host.for` ops among the direct children of block `b`, in order.
 pub fn loops_in_block(ctx: &Context, ir: &Ir, b: BlockId) -> Vec<OpId> {
     ir.block_ops(b).filter(|&op| is(ctx, ir, op, FOR)).collect()
 }
 
-/// The body block of a `host.for` (its only region's entry block).
-pub fn loop_body(ir: &Ir, for_op: OpId) -> Option<BlockId> {
-    ir.regions(for_op).first().and_then(|&r| ir.region_entry(r))
+/// Every `host.for` nested in `root`, inner loops before the loops containing them.
+pub fn loops_innermost_first(ctx: &Context, ir: &Ir, root: OpId) -> Vec<OpId> {
+    ir.collect_ops(root, fuser_ir::ir::WalkOrder::PostOrder).into_iter().filter(|&op| is(ctx, ir, op, FOR)).collect()
 }
 
 /// Every op nested in `root` (not `root` itself), in pre-order.

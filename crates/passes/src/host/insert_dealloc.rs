@@ -7,17 +7,23 @@
 //! `comm.group`): a buffer may only go after its communication completed. Each use is mapped to
 //! its ancestor in the allocating block (a use inside a loop counts as the loop), and
 //! `host.dealloc` goes after the last of them (right after the alloc when there is no use).
+//! When that last use ran work on worker streams (a loop rewritten by `host-assign-streams`),
+//! the dealloc goes after the main stream is restored and has joined the workers: a dealloc is
+//! ordered on the current stream only.
 //!
 //! Invariant: a use that is not nested in the allocating block (the buffer escapes it) makes
 //! the pass leave the buffer alone rather than free it too early.
 
 use super::build::*;
+use fuser_dialects::comm::is_request;
+use fuser_dialects::host::dealloc_state;
 use fuser_dialects::host::types::is_buffer_like;
+use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
-use fuser_ir::ir::{BlockId, Ir, OpId, Value};
+use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
-use fuser_ir::{Diagnostic, Type};
-use rustc_hash::FxHashSet;
+use fuser_ir::registry::Traits;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub static HOST_INSERT_DEALLOC: PassInfo = PassInfo {
     name: "host-insert-dealloc",
@@ -43,40 +49,73 @@ impl Pass for InsertDealloc {
 }
 
 /// Inserts the deallocations of `func`; returns whether anything changed.
+///
+/// All dealloc points are computed before anything is inserted; deallocs that land after the
+/// same op keep the order of their allocations.
 pub fn insert_deallocs(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
-    let allocs: Vec<OpId> = nested(ir, func).into_iter().filter(|&op| is(ctx, ir, op, ALLOC)).collect();
-    let mut changed = false;
-    for alloc in allocs {
-        if ctx.dict_get(ir.props(alloc).unwrap_or_else(|| ctx.empty_dict()), "persistent").is_some() {
-            continue;
-        }
-        let (Some(block), Some(&buf)) = (ir.op_block(alloc), ir.results(alloc).first()) else { continue };
-        let Some(after) = dealloc_point(ctx, ir, alloc, block, buf) else { continue };
-        let loc = ir.loc(alloc);
-        place(ir, Placement::After(after), state(ctx, DEALLOC, vec![buf], vec![], &[], loc));
-        changed = true;
+    let mut order = BlockOrder::default();
+    let plans: Vec<(OpId, OpId, Value)> = nested(ir, func)
+        .into_iter()
+        .filter(|&op| is(ctx, ir, op, ALLOC) && !is_persistent(ctx, ir, op))
+        .filter_map(|alloc| {
+            let buf = *ir.results(alloc).first()?;
+            Some((dealloc_point(ctx, ir, &mut order, alloc, buf)?, alloc, buf))
+        })
+        .collect();
+    let mut last_inserted: FxHashMap<OpId, OpId> = FxHashMap::default();
+    for &(after, alloc, buf) in &plans {
+        let anchor = last_inserted.get(&after).copied().unwrap_or(after);
+        let dealloc = place(ir, Placement::After(anchor), dealloc_state(ctx, buf, ir.loc(alloc)));
+        last_inserted.insert(after, dealloc);
     }
-    changed
+    !plans.is_empty()
 }
 
-/// The op after which `buf` can be freed, or `None` when it must stay (returned, escaping the
-/// block, or already freed).
-fn dealloc_point(ctx: &Context, ir: &Ir, alloc: OpId, block: BlockId, buf: Value) -> Option<OpId> {
+fn is_persistent(ctx: &Context, ir: &Ir, alloc: OpId) -> bool {
+    ir.props(alloc).is_some_and(|p| ctx.dict_get(p, "persistent").is_some())
+}
+
+/// The op after which `buf` (made by `alloc`) can be freed, or `None` when it must stay
+/// (returned, escaping the block, or already freed).
+fn dealloc_point(ctx: &Context, ir: &Ir, order: &mut BlockOrder, alloc: OpId, buf: Value) -> Option<OpId> {
+    let block = ir.op_block(alloc)?;
     let mut last = alloc;
     for user in effective_uses(ctx, ir, buf) {
-        if is(ctx, ir, user, DEALLOC) || is(ctx, ir, user, "func.return") {
+        if is(ctx, ir, user, DEALLOC) || ctx.op_def(ir.op_name(user)).is_some_and(|d| d.has(Traits::RETURN_LIKE)) {
             return None;
         }
         let anchor = ancestor_in_block(ir, block, user)?;
-        if is_after(ir, anchor, last) {
+        if order.position(ir, anchor) > order.position(ir, last) {
             last = anchor;
         }
     }
-    Some(last)
+    Some(past_stream_join(ctx, ir, last))
+}
+
+/// When `op` ran work on worker streams (a stream-parallel loop), the first point after it
+/// where the current stream has waited for them: after the `host.set_stream` that restores the
+/// main stream and the join loop that follows it. Freeing earlier would post the dealloc on
+/// the last worker's stream while other workers may still use the buffer. `op` itself when it
+/// does not switch streams, or when no restoring `host.set_stream` follows it.
+fn past_stream_join(ctx: &Context, ir: &Ir, op: OpId) -> OpId {
+    if !switches_streams(ctx, ir, op) {
+        return op;
+    }
+    let mut cur = ir.next_op(op);
+    while let Some(o) = cur {
+        if is(ctx, ir, o, SET_STREAM) {
+            return match ir.next_op(o) {
+                Some(join) if is_join_loop(ctx, ir, join) => join,
+                _ => o,
+            };
+        }
+        cur = ir.next_op(o);
+    }
+    op
 }
 
 /// Every op that must run before `buf` is freed: users of `buf` and of views derived from it,
-/// and the waits of the communications among them.
+/// and the waits of the communications among them (through an enclosing `comm.group`).
 fn effective_uses(ctx: &Context, ir: &Ir, buf: Value) -> Vec<OpId> {
     let mut out = Vec::new();
     let mut seen_values = FxHashSet::default();
@@ -101,10 +140,6 @@ fn effective_uses(ctx: &Context, ir: &Ir, buf: Value) -> Vec<OpId> {
     out
 }
 
-fn is_request(ctx: &Context, t: Type) -> bool {
-    ctx.dialect_type_params(t, "comm", "request").is_some()
-}
-
 fn enclosing_group(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpId> {
     let mut cur = ir.parent_op(op)?;
     loop {
@@ -115,14 +150,23 @@ fn enclosing_group(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpId> {
     }
 }
 
-/// Whether `a` comes after `b` in their (common) block.
-fn is_after(ir: &Ir, a: OpId, b: OpId) -> bool {
-    let mut cur = ir.next_op(b);
-    while let Some(op) = cur {
-        if op == a {
-            return true;
+/// Positions of ops in their blocks, numbered on first query (the pass inserts only after all
+/// queries, so the numbering stays valid while it is used).
+#[derive(Default)]
+struct BlockOrder {
+    positions: FxHashMap<OpId, usize>,
+}
+
+impl BlockOrder {
+    fn position(&mut self, ir: &Ir, op: OpId) -> usize {
+        if let Some(&p) = self.positions.get(&op) {
+            return p;
         }
-        cur = ir.next_op(op);
+        if let Some(block) = ir.op_block(op) {
+            for (k, o) in ir.block_ops(block).enumerate() {
+                self.positions.insert(o, k);
+            }
+        }
+        self.positions.get(&op).copied().unwrap_or(0)
     }
-    false
 }

@@ -1,6 +1,7 @@
 //! `licm`: loop-invariant code motion for host loops. A side-effect-free op (registered
 //! `Pure`, without regions) in the body of a `host.for` whose operands are all defined outside
-//! the loop moves right before the loop. Ops are visited in order, so a chain of invariant ops
+//! the loop moves right before the loop. Since a loop may run no iteration, an op that can fault
+//! (an integer division or remainder whose divisor is not a safe constant) stays. Ops are visited in order, so a chain of invariant ops
 //! moves together; inner loops are processed first, so invariant index math climbs out of
 //! nested loops.
 //!
@@ -10,7 +11,7 @@
 use super::build::*;
 use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
-use fuser_ir::ir::{Ir, OpId, WalkOrder};
+use fuser_ir::ir::{Ir, OpId};
 use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
 
 pub static LICM: PassInfo = PassInfo {
@@ -37,16 +38,12 @@ impl Pass for Licm {
 
 /// Hoists the invariant ops of every loop nested in `root`; returns whether anything moved.
 pub fn hoist_invariants(ctx: &Context, ir: &mut Ir, root: OpId) -> bool {
-    let loops: Vec<OpId> =
-        ir.collect_ops(root, WalkOrder::PostOrder).into_iter().filter(|&op| is(ctx, ir, op, FOR)).collect();
     let mut changed = false;
-    for lp in loops {
-        let Some(body) = loop_body(ir, lp) else { continue };
+    for lp in loops_innermost_first(ctx, ir, root) {
+        let Some(body) = body_block(ir, lp) else { continue };
         let ops: Vec<OpId> = ir.block_ops(body).collect();
         for op in ops {
-            let invariant = is_pure(ctx, ir, op)
-                && ir.regions(op).is_empty()
-                && ir.operands(op).iter().all(|&v| defined_outside(ir, v, lp));
+            let invariant = is_speculatable(ctx, ir, op) && ir.operands(op).iter().all(|&v| defined_outside(ir, v, lp));
             if invariant {
                 ir.move_op_before(op, lp);
                 changed = true;
@@ -54,4 +51,33 @@ pub fn hoist_invariants(ctx: &Context, ir: &mut Ir, root: OpId) -> bool {
         }
     }
     changed
+}
+
+/// Integer divisions and remainders: pure, but undefined for some divisors.
+const DIVISIONS: &[&str] = &[
+    "arith.divsi",
+    "arith.divui",
+    "arith.remsi",
+    "arith.remui",
+    "arith.ceildivsi",
+    "arith.ceildivui",
+    "arith.floordivsi",
+];
+
+/// Whether `op` may run even on a path that did not run it (a loop with no iteration): a pure op
+/// without regions, and for a division or remainder, one whose divisor is a constant that
+/// cannot fault (not 0, and not -1 for the signed ones, whose `MIN / -1` overflows).
+fn is_speculatable(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    if !is_pure(ctx, ir, op) || !ir.regions(op).is_empty() {
+        return false;
+    }
+    let name = ctx.op_name_str(ir.op_name(op));
+    if !DIVISIONS.contains(&name) {
+        return true;
+    }
+    let signed = name.ends_with("si");
+    match ir.operands(op).get(1).and_then(|&d| constant_int(ctx, ir, d)) {
+        Some(d) => d != 0 && !(signed && d == -1),
+        None => false,
+    }
 }

@@ -10,3 +10,6 @@ pub mod build;
 pub mod hoist_alloc;
 pub mod insert_dealloc;
 pub mod licm;
+
+#[cfg(test)]
+mod tests;

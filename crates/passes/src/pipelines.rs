@@ -1,0 +1,230 @@
+//! Named pipelines of the tensor-parallel compilation flow (`docs/dev/lowering.md` §6):
+//!
+//! - `tp-default{streams=N}`: fusion program → host program, then the host passes and cleanup:
+//!   `func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host,
+//!   host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
+//! - `tp-host{streams=N}`: only the host part, for programs already lowered to `host`/`comm`:
+//!   `func.func(host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`.
+//!
+//! Pipelines are built from the pass names through the registry, so each pass keeps its own
+//! metadata and option checking. Invariants: a pipeline whose passes are not all registered
+//! fails to build with an error naming the missing ones (nothing is added to the manager
+//! then); both run at module level (`builtin.module(tp-default)`) and refuse to be nested in a
+//! `func.func` pipeline, where they would silently do nothing.
+
+use fuser_ir::pass::{Anchor, OpPassManager, OptionDef, OptionType, OptionValues, PassRegistry, PipelineInfo};
+
+static OPTIONS: &[OptionDef] = &[OptionDef::new(
+    "streams",
+    OptionType::Int,
+    "4",
+    "Number of worker streams the iterations of stream loops are spread over (>= 1)",
+)];
+
+/// `tp-default`.
+pub static TP_DEFAULT: PipelineInfo = PipelineInfo {
+    name: "tp-default",
+    summary: "Lower a sharded fusion program to a stream-parallel host program",
+    description: "Expands to `func.func(fusion-propagate-sharding, fusion-decompose-resharding, \
+fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: shardings \
+are propagated, resharding ops decomposed into single communications, the fusion lowered to host \
+and comm ops, stream loops spread over `streams` worker streams, buffers freed after their last \
+use, and the result cleaned up. Use it at module level: `builtin.module(tp-default{streams=2})`.",
+    options: OPTIONS,
+    build: |o, registry, pm| build(&TP_DEFAULT, TP_DEFAULT_FUNC_PASSES, o, registry, pm),
+};
+
+/// `tp-host`.
+pub static TP_HOST: PipelineInfo = PipelineInfo {
+    name: "tp-host",
+    summary: "Schedule a host program on streams and free its buffers",
+    description: "The host part of `tp-default`, for programs already made of `host` and `comm` \
+ops: expands to `func.func(host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, \
+cse`. Use it at module level: `builtin.module(tp-host{streams=2})`.",
+    options: OPTIONS,
+    build: |o, registry, pm| build(&TP_HOST, HOST_FUNC_PASSES, o, registry, pm),
+};
+
+/// The function passes of `tp-default` before the host part.
+const TP_DEFAULT_FUNC_PASSES: &[&str] = &[
+    "fusion-propagate-sharding",
+    "fusion-decompose-resharding",
+    "fusion-to-host",
+    "host-assign-streams",
+    "host-insert-dealloc",
+];
+
+/// The function passes of `tp-host`.
+const HOST_FUNC_PASSES: &[&str] = &["host-assign-streams", "host-insert-dealloc"];
+
+/// The module passes both pipelines end with.
+const CLEANUP_PASSES: &[&str] = &["canonicalize", "cse"];
+
+/// Every pipeline of this module, for registration.
+pub fn all() -> [&'static PipelineInfo; 2] {
+    [&TP_DEFAULT, &TP_HOST]
+}
+
+/// Appends `func.func(<func_passes>), canonicalize, cse` to `pm`, `host-assign-streams` getting
+/// the pipeline's `streams`.
+fn build(
+    info: &PipelineInfo,
+    func_passes: &[&str],
+    options: &OptionValues,
+    registry: &PassRegistry,
+    pm: &mut OpPassManager,
+) -> Result<(), String> {
+    check_anchor(info, pm.anchor())?;
+    let streams = options.get_int("streams");
+    if streams < 1 {
+        return Err(format!("{}: 'streams' must be at least 1, got {streams}", info.name));
+    }
+    check_registered(info, func_passes.iter().chain(CLEANUP_PASSES), registry)?;
+    let text = pipeline_text(func_passes, streams);
+    pm.add_pipeline_text(&text, registry).map_err(|e| format!("{}: {e}", info.name))
+}
+
+fn check_anchor(info: &PipelineInfo, anchor: &Anchor) -> Result<(), String> {
+    match anchor {
+        Anchor::Op(name) if name != "builtin.module" => Err(format!(
+            "{} runs on a module: use it as 'builtin.module({})', not inside a '{name}' pipeline",
+            info.name, info.name
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Fails with the list of passes the pipeline needs but the registry lacks.
+fn check_registered<'a>(
+    info: &PipelineInfo,
+    names: impl Iterator<Item = &'a &'a str>,
+    registry: &PassRegistry,
+) -> Result<(), String> {
+    let missing: Vec<String> = names.filter(|n| registry.pass(n).is_none()).map(|n| format!("'{n}'")).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} needs {} {}, which {} not registered in this build",
+        info.name,
+        if missing.len() == 1 { "pass" } else { "passes" },
+        missing.join(", "),
+        if missing.len() == 1 { "is" } else { "are" }
+    ))
+}
+
+/// `func.func(p1,p2{streams=N},...),canonicalize,cse`.
+fn pipeline_text(func_passes: &[&str], streams: i64) -> String {
+    let func: Vec<String> = func_passes
+        .iter()
+        .map(|&p| if p == "host-assign-streams" { format!("{p}{{streams={streams}}}") } else { p.to_string() })
+        .collect();
+    format!("func.func({}),{}", func.join(","), CLEANUP_PASSES.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
+    use fuser_ir::{Context, Diagnostic, Ir, OpId};
+
+    fn registry() -> PassRegistry {
+        let mut r = PassRegistry::new();
+        crate::register_all(&mut r).unwrap();
+        r
+    }
+
+    fn expand(text: &str, registry: &PassRegistry) -> Result<String, String> {
+        OpPassManager::parse(text, registry).map(|pm| pm.to_pipeline_string()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn text_puts_streams_on_assign_streams_only() {
+        assert_eq!(
+            pipeline_text(HOST_FUNC_PASSES, 3),
+            "func.func(host-assign-streams{streams=3},host-insert-dealloc),canonicalize,cse"
+        );
+    }
+
+    #[test]
+    fn tp_host_expands_with_default_and_given_streams() {
+        let r = registry();
+        let default = expand("builtin.module(tp-host)", &r).unwrap();
+        assert!(
+            default.starts_with(
+                "builtin.module(func.func(host-assign-streams{streams=4},host-insert-dealloc),canonicalize{"
+            ),
+            "{default}"
+        );
+        assert!(default.ends_with("},cse)"), "{default}");
+        let two = expand("builtin.module(tp-host{streams=2})", &r).unwrap();
+        assert!(two.contains("host-assign-streams{streams=2}"), "{two}");
+    }
+
+    #[test]
+    fn bad_streams_and_nesting_are_errors() {
+        let r = registry();
+        let zero = expand("builtin.module(tp-host{streams=0})", &r).unwrap_err();
+        assert!(zero.contains("tp-host: 'streams' must be at least 1, got 0"), "{zero}");
+        let nested = expand("builtin.module(func.func(tp-host))", &r).unwrap_err();
+        assert!(nested.contains("tp-host runs on a module"), "{nested}");
+    }
+
+    /// Stands in for the fusion passes that other branches add: the expansion only needs names.
+    struct Stub(&'static PassInfo);
+    impl Pass for Stub {
+        fn info(&self) -> &'static PassInfo {
+            self.0
+        }
+        fn run(&self, _: &Context, _: &mut Ir, _: OpId) -> Result<PassOutcome, Diagnostic> {
+            Ok(PassOutcome::unchanged())
+        }
+    }
+    static STUBS: [PassInfo; 2] = [
+        PassInfo {
+            name: "fusion-decompose-resharding",
+            display: "Stub",
+            summary: "",
+            description: "",
+            anchor: Some("func.func"),
+            options: &[],
+            create: |_| Ok(Box::new(Stub(&STUBS[0]))),
+        },
+        PassInfo {
+            name: "fusion-to-host",
+            display: "Stub",
+            summary: "",
+            description: "",
+            anchor: Some("func.func"),
+            options: &[],
+            create: |_| Ok(Box::new(Stub(&STUBS[1]))),
+        },
+    ];
+
+    #[test]
+    fn tp_default_expands_in_order() {
+        let mut r = registry();
+        for stub in &STUBS {
+            if r.pass(stub.name).is_none() {
+                r.register_pass(stub).unwrap();
+            }
+        }
+        let text = expand("builtin.module(tp-default{streams=2})", &r).unwrap();
+        let func = "builtin.module(func.func(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host,\
+host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
+        assert!(text.starts_with(func), "{text}");
+        assert!(text.ends_with("},cse)"), "{text}");
+    }
+
+    #[test]
+    fn missing_passes_are_named() {
+        let mut r = PassRegistry::new();
+        r.register_pass(&crate::registration::CSE).unwrap();
+        r.register_pipeline(&TP_HOST).unwrap();
+        let err = expand("builtin.module(tp-host)", &r).unwrap_err();
+        assert!(
+            err.contains("tp-host needs passes 'host-assign-streams', 'host-insert-dealloc', 'canonicalize', which are not registered"),
+            "{err}"
+        );
+    }
+}
