@@ -1,5 +1,13 @@
-//! fuser-runtime: the executor of host programs.
+//! fuser-runtime: executes host programs on N ranks (the embedded CPU backend simulates them
+//! as threads of one process) and evaluates fusion programs unsharded as the reference of
+//! `fuser-run --check`. docs/dev/runtime.md has the design: module map, the backend
+//! interface, and the semantics the tests rely on.
 //!
-//! Nothing lives here yet. The executor, the CPU multi-rank backend and the CUDA backend come
-//! with the runtime issue; until then this crate is an empty member of the workspace so that the
-//! dependency direction `ir <- dialects <- passes <- runtime <- opt-tool` is fixed from the start.
+//! Layering (lower never imports higher): `error`, `dtype` → `buffer` → kernels,
+//! communication, streams → the executor → the driver.
+
+pub mod buffer;
+pub mod dtype;
+pub mod error;
+
+pub use error::{OpKey, RtError, RtResult};
