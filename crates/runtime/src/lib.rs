@@ -3,11 +3,17 @@
 //! `fuser-run --check`. docs/dev/runtime.md has the design: module map, the backend
 //! interface, and the semantics the tests rely on.
 //!
-//! Layering (lower never imports higher): `error`, `dtype` → `buffer` → kernels,
-//! communication, streams → the executor → the driver.
+//! Layering (lower never imports higher): `error`, `dtype` → `buffer`, `tensor` → kernels,
+//! communication, streams → the executor (`exec`) → `reference`, `trace` → the driver.
 
 pub mod buffer;
+pub mod driver;
 pub mod dtype;
 pub mod error;
+pub mod exec;
+pub mod kernels;
+pub mod reference;
+pub mod tensor;
+pub mod trace;
 
 pub use error::{OpKey, RtError, RtResult};

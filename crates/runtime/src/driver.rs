@@ -1,0 +1,340 @@
+//! Running a host function on N ranks with sharded inputs, gathering its outputs, and checking
+//! them against the reference evaluation of the fusion-level program.
+//!
+//! Placement of an argument or result: its `fusion.global_type` attribute (in the function's
+//! `arg_attrs`/`res_attrs`) gives the global tensor type and its sharding; without it the
+//! buffer type is the global type and every rank holds all of it. Rank `r` is device `r` of
+//! the mesh. Inputs are generated from the seed per argument (global tensors), each rank gets
+//! its piece; outputs come back from every rank and are put together (replicated pieces must
+//! agree exactly).
+
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+use crate::exec::cpu::{CpuBackend, RankStats};
+use crate::exec::{Program, run_program};
+use crate::reference;
+use crate::tensor::{HostTensor, gather_global, local_piece};
+use crate::trace::TraceEvent;
+use fuser_dialects::fusion::{Mesh, Sharding};
+use fuser_dialects::host::types::BufferType;
+use fuser_ir::attrs::{Attr, AttrKind};
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId};
+use fuser_ir::types::TypeKind;
+use std::time::{Duration, Instant};
+
+/// The attribute holding the global type of a host argument or result.
+pub const GLOBAL_TYPE_ATTR: &str = "fusion.global_type";
+
+/// How a run is made.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub ranks: usize,
+    pub seed: u64,
+    pub warmup: usize,
+    pub iters: usize,
+    pub trace: bool,
+    /// The watchdog deadline of every blocking wait.
+    pub timeout: Duration,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig { ranks: 1, seed: 0, warmup: 0, iters: 1, trace: false, timeout: Duration::from_secs(60) }
+    }
+}
+
+/// The global tensor behind a host buffer and how it is spread over the ranks.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    pub dtype: DType,
+    pub global_shape: Vec<usize>,
+    /// `None`: every rank holds the whole tensor.
+    pub sharding: Option<(Sharding, Mesh)>,
+}
+
+impl Placement {
+    /// The piece of `global` rank `rank` holds.
+    pub fn piece(&self, global: &HostTensor, rank: usize) -> RtResult<HostTensor> {
+        match &self.sharding {
+            None => Ok(global.clone()),
+            Some((s, m)) => local_piece(global, s, m, rank as i64),
+        }
+    }
+
+    /// The global tensor from the pieces of ranks `0..n`.
+    pub fn gather(&self, pieces: Vec<HostTensor>) -> RtResult<HostTensor> {
+        let with_ranks: Vec<(i64, HostTensor)> = pieces.into_iter().enumerate().map(|(r, p)| (r as i64, p)).collect();
+        match &self.sharding {
+            Some((s, m)) => gather_global(&with_ranks, &self.global_shape, s, m),
+            None => {
+                let replicated = Sharding::replicated("", self.global_shape.len());
+                let mesh = Mesh::linear("", &(0..with_ranks.len() as i64).collect::<Vec<_>>());
+                gather_global(&with_ranks, &self.global_shape, &replicated, &mesh)
+            }
+        }
+    }
+}
+
+/// A failure of the driver: the error and, when known, the location attribute to report it at.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub loc: Option<Attr>,
+    pub error: RtError,
+}
+
+impl From<RtError> for Failure {
+    fn from(error: RtError) -> Failure {
+        Failure { loc: None, error }
+    }
+}
+
+fn static_shape(shape: &[i64]) -> RtResult<Vec<usize>> {
+    shape.iter().map(|&d| usize::try_from(d).map_err(|_| RtError::new("inputs need static shapes"))).collect()
+}
+
+/// The placements of the arguments (`key = "arg_attrs"`) or results (`"res_attrs"`) of a
+/// host function.
+pub fn placements(ctx: &Context, ir: &Ir, func: OpId, key: &str) -> RtResult<Vec<Placement>> {
+    let (inputs, results) =
+        fuser_dialects::func::signature(ctx, ir, func).ok_or_else(|| RtError::new("function without a signature"))?;
+    let types = if key == "arg_attrs" { inputs } else { results };
+    let dicts: Vec<Attr> = match ir.props(func).and_then(|p| ctx.dict_get(p, key)).map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Array(items)) => items.clone(),
+        _ => Vec::new(),
+    };
+    types
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let global = dicts.get(i).and_then(|&d| ctx.dict_get(d, GLOBAL_TYPE_ATTR)).and_then(|a| ctx.attr_type(a));
+            if let Some(g) = global {
+                let (dtype, global_shape) = reference::tensor_type(ctx, g)?;
+                let sharding = match Sharding::of_type(ctx, g) {
+                    None => None,
+                    Some(s) => {
+                        let mesh = Mesh::lookup(ctx, ir, func, &s.mesh)
+                            .ok_or_else(|| RtError::new(format!("mesh @{} not found", s.mesh)))?;
+                        Some((s, mesh))
+                    }
+                };
+                return Ok(Placement { dtype, global_shape, sharding });
+            }
+            let b = BufferType::of(ctx, t).ok_or_else(|| RtError::new(format!("#{i} is not a host buffer")))?;
+            Ok(Placement { dtype: DType::of(ctx, b.elem)?, global_shape: static_shape(&b.shape)?, sharding: None })
+        })
+        .collect()
+}
+
+/// Checks that the meshes of the placements fit `ranks` ranks (rank r = device r).
+fn check_meshes(placements: &[Placement], ranks: usize) -> RtResult<()> {
+    for (s, mesh) in placements.iter().filter_map(|p| p.sharding.as_ref()) {
+        let _ = s;
+        let mut devices = mesh.devices.clone();
+        devices.sort_unstable();
+        if devices != (0..ranks as i64).collect::<Vec<_>>() {
+            return Err(RtError::new(format!(
+                "mesh @{} has devices {:?}, but --ranks {ranks} runs ranks 0..{ranks}",
+                mesh.name, mesh.devices
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The seeded global inputs of the placements (argument `i` uses seed `seed * 1000003 + i`).
+pub fn generate_inputs(placements: &[Placement], seed: u64) -> Vec<HostTensor> {
+    placements
+        .iter()
+        .enumerate()
+        .map(|(i, p)| HostTensor::random(p.dtype, &p.global_shape, seed.wrapping_mul(1_000_003).wrapping_add(i as u64)))
+        .collect()
+}
+
+/// Per-rank results of a run.
+#[derive(Clone, Debug)]
+pub struct RankSummary {
+    /// Wall time of each measured iteration, in seconds.
+    pub times_s: Vec<f64>,
+    /// Totals over all iterations (warmup included).
+    pub stats: RankStats,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    pub inputs: Vec<HostTensor>,
+    pub outputs: Vec<HostTensor>,
+    pub ranks: Vec<RankSummary>,
+    pub trace: Vec<TraceEvent>,
+    /// Iterations run per rank (warmup + measured).
+    pub iterations: usize,
+}
+
+const RANK_STACK: usize = 64 << 20;
+
+/// Runs `prog` (prepared from `func`) on `cfg.ranks` CPU ranks with seeded inputs.
+pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
+    let args = placements(ctx, ir, func, "arg_attrs")?;
+    let results = placements(ctx, ir, func, "res_attrs")?;
+    check_meshes(&args, cfg.ranks)?;
+    check_meshes(&results, cfg.ranks)?;
+    let inputs = generate_inputs(&args, cfg.seed);
+    let backend = CpuBackend::new(cfg.ranks, cfg.trace, cfg.timeout);
+    let iterations = cfg.warmup + cfg.iters.max(1);
+    let per_rank: Vec<RtResult<(Vec<f64>, Vec<HostTensor>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..cfg.ranks)
+            .map(|rank| {
+                let (backend, args, inputs) = (&backend, &args, &inputs);
+                std::thread::Builder::new().name(format!("rank {rank}")).stack_size(RANK_STACK).spawn_scoped(s, move || {
+                    let r = run_rank(prog, backend, rank, args, inputs, cfg.warmup, iterations);
+                    if let Err(e) = &r {
+                        crate::exec::Backend::abort(backend, rank, e);
+                    }
+                    r
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .enumerate()
+            .map(|(rank, h)| match h {
+                Ok(h) => h.join().unwrap_or_else(|_| Err(RtError::new("rank thread panicked").on_rank(rank))),
+                Err(e) => Err(RtError::new(format!("cannot start rank thread: {e}")).on_rank(rank)),
+            })
+            .collect()
+    });
+    let mut ok = Vec::new();
+    let mut errors = Vec::new();
+    for r in per_rank {
+        match r {
+            Ok(v) => ok.push(v),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        let root = errors.iter().find(|e| !e.message.starts_with("aborted:")).unwrap_or(&errors[0]).clone();
+        let loc = root.op.as_ref().map(|_| prog.error_loc(&root));
+        return Err(Failure { loc, error: root });
+    }
+    let mut outputs = Vec::new();
+    for (i, p) in results.iter().enumerate() {
+        let pieces: Vec<HostTensor> = ok.iter().map(|(_, outs)| outs[i].clone()).collect();
+        outputs.push(p.gather(pieces).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?);
+    }
+    let ranks = ok
+        .into_iter()
+        .enumerate()
+        .map(|(r, (times_s, _))| RankSummary { times_s, stats: backend.stats(r) })
+        .collect();
+    Ok(RunOutcome { inputs, outputs, ranks, trace: backend.trace_events(), iterations })
+}
+
+/// One rank: upload its pieces, run the iterations, download the outputs of the last one.
+fn run_rank(
+    prog: &Program,
+    backend: &CpuBackend,
+    rank: usize,
+    args: &[Placement],
+    inputs: &[HostTensor],
+    warmup: usize,
+    iterations: usize,
+) -> RtResult<(Vec<f64>, Vec<HostTensor>)> {
+    let mut bufs = Vec::new();
+    for (i, (p, g)) in args.iter().zip(inputs).enumerate() {
+        let piece = p.piece(g, rank).map_err(|e| RtError::new(format!("argument #{i}: {}", e.message)).on_rank(rank))?;
+        let (expected, _) = &prog.arg_types[i];
+        if expected.len() != piece.shape.len() || expected.iter().zip(&piece.shape).any(|(&e, &s)| e >= 0 && e as usize != s) {
+            return Err(RtError::new(format!(
+                "argument #{i}: rank {rank} holds a {:?} piece of the global {:?}, the function takes {expected:?}",
+                piece.shape, p.global_shape
+            )));
+        }
+        let b = CpuBackend::new_buffer(p.dtype, &piece.shape)?;
+        b.write(&piece.data)?;
+        bufs.push(b);
+    }
+    let mut times = Vec::new();
+    let mut outs = Vec::new();
+    for it in 0..iterations {
+        let start = Instant::now();
+        outs = run_program(prog, backend, rank, &bufs)?;
+        if it >= warmup {
+            times.push(start.elapsed().as_secs_f64());
+        }
+    }
+    let pieces = outs.iter().map(|v| HostTensor::new(v.dtype(), v.shape.clone(), v.read())).collect::<RtResult<_>>()?;
+    Ok((times, pieces))
+}
+
+/// The comparison of one output with the reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputCheck {
+    pub rel_err: f64,
+    pub tolerance: f64,
+    pub dtype: DType,
+}
+
+impl OutputCheck {
+    pub fn passed(&self) -> bool {
+        self.rel_err <= self.tolerance
+    }
+}
+
+/// Evaluates the fusion-level `ref_func` on the global inputs and compares every output.
+pub fn check_against_reference(
+    ctx: &Context,
+    ref_ir: &Ir,
+    ref_func: OpId,
+    inputs: &[HostTensor],
+    outputs: &[HostTensor],
+) -> Result<Vec<OutputCheck>, Failure> {
+    let expected =
+        reference::evaluate(ctx, ref_ir, ref_func, inputs).map_err(|(loc, error)| Failure { loc: Some(loc), error })?;
+    if expected.len() != outputs.len() {
+        return Err(RtError::new(format!("the reference has {} results, the run {}", expected.len(), outputs.len())).into());
+    }
+    outputs
+        .iter()
+        .zip(&expected)
+        .enumerate()
+        .map(|(i, (out, reference))| {
+            let rel_err = out.rel_error(reference).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?;
+            Ok(OutputCheck { rel_err, tolerance: out.dtype.tolerance(), dtype: out.dtype })
+        })
+        .collect()
+}
+
+/// Whether `func` is fusion-level (takes or returns tensors).
+pub fn is_fusion_level(ctx: &Context, ir: &Ir, func: OpId) -> bool {
+    fuser_dialects::func::signature(ctx, ir, func).is_some_and(|(ins, outs)| {
+        ins.iter().chain(outs).any(|&t| matches!(ctx.type_kind(t), TypeKind::RankedTensor { .. }))
+    })
+}
+
+/// The first `func.func` with a body directly inside `module`.
+pub fn first_function(ctx: &Context, ir: &Ir, module: OpId) -> Option<OpId> {
+    let region = *ir.regions(module).first()?;
+    let block = ir.region_entry(region)?;
+    ir.block_ops(block)
+        .find(|&op| ctx.op_name_str(ir.op_name(op)) == "func.func" && !fuser_dialects::func::is_declaration(ir, op))
+}
+
+/// The GEMM extents `(m, n, k)` of the first matmul or linear of a fusion-level function.
+pub fn gemm_extents(ctx: &Context, ir: &Ir, func: OpId) -> Option<(usize, usize, usize)> {
+    let entry = ir.regions(func).first().and_then(|&r| ir.region_entry(r))?;
+    for op in ir.block_ops(entry) {
+        let name = ctx.op_name_str(ir.op_name(op));
+        if name != "fusion.matmul" && name != "fusion.linear" {
+            continue;
+        }
+        let ops = ir.operands(op);
+        let (_, a) = reference::tensor_type(ctx, ir.value_type(*ops.first()?)).ok()?;
+        let (_, b) = reference::tensor_type(ctx, ir.value_type(*ops.get(1)?)).ok()?;
+        let k = *a.last()?;
+        let m: usize = a[..a.len() - 1].iter().product();
+        let n = if name == "fusion.linear" { *b.first()? } else { *b.last()? };
+        return Some((m, n, k));
+    }
+    None
+}

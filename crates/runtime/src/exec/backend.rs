@@ -1,0 +1,113 @@
+//! The interface between the executor and a backend: [`Backend`] (allocation, views, streams,
+//! compute and communication of the ranks it hosts) and the plain enums [`Kernel`] and
+//! [`CommOp`] that mirror the host and comm ops with resolved operands.
+//!
+//! Contract: the executor calls a backend from one thread per rank; every method names the
+//! rank it acts for. `compute` and `post` enqueue work on a stream (a backend may run it
+//! eagerly); `wait`, `stream_wait` and `synchronize` order it. Errors are returned, never
+//! panicked, and carry the op key of the operation that failed where known.
+
+use crate::dtype::DType;
+use crate::error::{OpKey, RtError, RtResult};
+use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::reduction::ReductionKind;
+
+/// A compute operation on buffers of type `B`.
+#[derive(Clone, Debug)]
+pub enum Kernel<B> {
+    Copy { source: B, target: B },
+    Matmul { a: B, b: B, c: B, accumulate: bool },
+    Linear { x: B, w: B, bias: Option<B>, y: B },
+    Elementwise { kind: ElementwiseKind, inputs: Vec<B>, output: B },
+    Sum { input: B, output: B, dims: Vec<usize> },
+}
+
+impl<B> Kernel<B> {
+    /// The op name, for traces and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kernel::Copy { .. } => "host.copy",
+            Kernel::Matmul { .. } => "host.matmul",
+            Kernel::Linear { .. } => "host.linear",
+            Kernel::Elementwise { .. } => "host.elementwise",
+            Kernel::Sum { .. } => "host.sum",
+        }
+    }
+}
+
+/// A communication on buffers of type `B`. Teams are absolute ranks in team order; roots are
+/// team-relative; peers are absolute.
+#[derive(Clone, Debug)]
+pub enum CommOp<B> {
+    AllGather { input: B, output: B, team: Vec<usize> },
+    AllReduce { input: B, output: B, team: Vec<usize>, reduction: ReductionKind },
+    ReduceScatter { input: B, output: B, team: Vec<usize>, reduction: ReductionKind },
+    Broadcast { input: B, output: B, team: Vec<usize>, root: usize },
+    Reduce { input: B, output: B, team: Vec<usize>, root: usize, reduction: ReductionKind },
+    Gather { input: B, output: B, team: Vec<usize>, root: usize },
+    Scatter { input: B, output: B, team: Vec<usize>, root: usize },
+    AllToAll { input: B, output: B, team: Vec<usize> },
+    CollectivePermute { input: B, output: B, team: Vec<usize>, send_to: usize, recv_from: usize },
+    Send { buffer: B, peer: usize },
+    Recv { buffer: B, peer: usize },
+    /// Several posts issued together (`comm.group`); one request for all.
+    Group(Vec<CommOp<B>>),
+}
+
+impl<B> CommOp<B> {
+    /// The op name, for traces and reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CommOp::AllGather { .. } => "comm.allgather",
+            CommOp::AllReduce { .. } => "comm.allreduce",
+            CommOp::ReduceScatter { .. } => "comm.reduce_scatter",
+            CommOp::Broadcast { .. } => "comm.broadcast",
+            CommOp::Reduce { .. } => "comm.reduce",
+            CommOp::Gather { .. } => "comm.gather",
+            CommOp::Scatter { .. } => "comm.scatter",
+            CommOp::AllToAll { .. } => "comm.all_to_all",
+            CommOp::CollectivePermute { .. } => "comm.collective_permute",
+            CommOp::Send { .. } => "comm.send",
+            CommOp::Recv { .. } => "comm.recv",
+            CommOp::Group(_) => "comm.group",
+        }
+    }
+}
+
+/// What a backend provides to the executor.
+pub trait Backend: Send + Sync {
+    /// A buffer or a view of one.
+    type Buf: Clone + Send;
+    type Stream: Clone + Send;
+    type Request: Clone + Send;
+
+    /// The number of ranks.
+    fn world_size(&self) -> usize;
+    /// A new buffer of `shape` on `rank`.
+    fn alloc(&self, rank: usize, dtype: DType, shape: &[usize], persistent: bool, at: &OpKey) -> RtResult<Self::Buf>;
+    fn dealloc(&self, rank: usize, buf: &Self::Buf, at: &OpKey) -> RtResult<()>;
+    /// The extents of a buffer or view.
+    fn shape(&self, buf: &Self::Buf) -> Vec<usize>;
+    /// A window of `buf`: per dimension an offset, an extent and a step (in elements of `buf`).
+    fn subview(&self, buf: &Self::Buf, offsets: &[usize], sizes: &[usize], steps: &[usize]) -> RtResult<Self::Buf>;
+    /// `buf` at `index` along `axis`, that axis dropped.
+    fn select(&self, buf: &Self::Buf, axis: usize, index: usize) -> RtResult<Self::Buf>;
+    /// The stream a rank starts on.
+    fn main_stream(&self, rank: usize) -> Self::Stream;
+    /// Worker stream `index` of a rank (the same stream for the same index).
+    fn worker_stream(&self, rank: usize, index: usize) -> Self::Stream;
+    /// Work posted later on `current` waits for the work posted so far on `other`.
+    fn stream_wait(&self, rank: usize, current: &Self::Stream, other: &Self::Stream, at: &OpKey) -> RtResult<()>;
+    /// The host waits for the work posted so far on `stream`.
+    fn synchronize(&self, rank: usize, stream: &Self::Stream, at: &OpKey) -> RtResult<()>;
+    fn compute(&self, rank: usize, stream: &Self::Stream, k: Kernel<Self::Buf>, at: &OpKey) -> RtResult<()>;
+    fn post(&self, rank: usize, stream: &Self::Stream, c: CommOp<Self::Buf>, at: &OpKey) -> RtResult<Self::Request>;
+    /// Work posted later on `stream` waits for the requests.
+    fn wait(&self, rank: usize, stream: &Self::Stream, reqs: &[Self::Request], at: &OpKey) -> RtResult<()>;
+    /// Stores values (row-major) into a buffer, from the host.
+    fn write(&self, buf: &Self::Buf, values: &[f64]) -> RtResult<()>;
+    /// Reads a buffer's values (row-major), on the host.
+    fn read(&self, buf: &Self::Buf) -> RtResult<Vec<f64>>;
+    /// A rank failed: wake every rank blocked on it so that they fail too instead of hanging.
+    fn abort(&self, rank: usize, error: &RtError);
+}

@@ -1,0 +1,406 @@
+//! Interpreting a prepared [`Program`] for one rank over a [`Backend`]: `index` math inline on
+//! `i64`s, buffers, views, streams and requests in the slots of a dense value store (a `Vec`
+//! indexed by slot, allocated once per run), compute and communication handed to the backend.
+//!
+//! Invariant: an error carries the op key of the instruction that failed and the rank.
+
+use super::backend::{Backend, CommOp, Kernel};
+use super::prepare::{CommInstr, Dim, Instr, IntBinOp, KernelInstr, Program, Slot};
+use crate::error::{OpKey, RtError, RtResult};
+use fuser_dialects::arith::CmpPredicate;
+
+/// A runtime value.
+pub enum Val<B: Backend> {
+    Empty,
+    Int(i64),
+    Buf(B::Buf),
+    Stream(B::Stream),
+    Req(B::Request),
+}
+
+impl<B: Backend> Clone for Val<B> {
+    fn clone(&self) -> Self {
+        match self {
+            Val::Empty => Val::Empty,
+            Val::Int(v) => Val::Int(*v),
+            Val::Buf(b) => Val::Buf(b.clone()),
+            Val::Stream(s) => Val::Stream(s.clone()),
+            Val::Req(r) => Val::Req(r.clone()),
+        }
+    }
+}
+
+/// The interpreter state of one rank.
+struct Frame<'p, B: Backend> {
+    prog: &'p Program,
+    backend: &'p B,
+    rank: usize,
+    slots: Vec<Val<B>>,
+    current: B::Stream,
+    /// While inside a `comm.group`: the posts collected so far.
+    group: Option<Vec<CommOp<B::Buf>>>,
+    returned: Option<Vec<B::Buf>>,
+}
+
+/// Runs `prog` on `rank` with the argument buffers; returns the buffers `func.return` returns.
+pub fn run_program<B: Backend>(prog: &Program, backend: &B, rank: usize, args: &[B::Buf]) -> RtResult<Vec<B::Buf>> {
+    if args.len() != prog.args.len() {
+        return Err(RtError::new(format!("'{}' takes {} arguments, got {}", prog.name, prog.args.len(), args.len())));
+    }
+    let mut f = Frame {
+        prog,
+        backend,
+        rank,
+        slots: vec![Val::Empty; prog.num_slots],
+        current: backend.main_stream(rank),
+        group: None,
+        returned: None,
+    };
+    for (&s, a) in prog.args.iter().zip(args) {
+        f.slots[s as usize] = Val::Buf(a.clone());
+    }
+    f.range(0, prog.instrs.len()).map_err(|e| e.on_rank(rank))?;
+    Ok(f.returned.unwrap_or_default())
+}
+
+fn wrap(v: i64, bits: u32) -> i64 {
+    if bits >= 64 || bits == 0 {
+        v
+    } else if bits == 1 {
+        v & 1
+    } else {
+        let shift = 64 - bits;
+        (v << shift) >> shift
+    }
+}
+
+fn unsigned(v: i64, bits: u32) -> u64 {
+    if bits >= 64 { v as u64 } else { (v as u64) & ((1u64 << bits) - 1) }
+}
+
+fn int_bin(op: IntBinOp, a: i64, b: i64, bits: u32) -> Result<i64, String> {
+    let zero = || Err("division by zero".to_string());
+    Ok(wrap(
+        match op {
+            IntBinOp::Add => a.wrapping_add(b),
+            IntBinOp::Sub => a.wrapping_sub(b),
+            IntBinOp::Mul => a.wrapping_mul(b),
+            IntBinOp::DivS => {
+                if b == 0 {
+                    return zero();
+                }
+                a.wrapping_div(b)
+            }
+            IntBinOp::RemS => {
+                if b == 0 {
+                    return zero();
+                }
+                a.wrapping_rem(b)
+            }
+            IntBinOp::DivU | IntBinOp::RemU => {
+                let (ua, ub) = (unsigned(a, bits), unsigned(b, bits));
+                if ub == 0 {
+                    return zero();
+                }
+                (if op == IntBinOp::DivU { ua / ub } else { ua % ub }) as i64
+            }
+        },
+        bits,
+    ))
+}
+
+fn compare(pred: CmpPredicate, a: i64, b: i64, bits: u32) -> bool {
+    let (ua, ub) = (unsigned(a, bits), unsigned(b, bits));
+    match pred {
+        CmpPredicate::Eq => ua == ub,
+        CmpPredicate::Ne => ua != ub,
+        CmpPredicate::Slt => a < b,
+        CmpPredicate::Sle => a <= b,
+        CmpPredicate::Sgt => a > b,
+        CmpPredicate::Sge => a >= b,
+        CmpPredicate::Ult => ua < ub,
+        CmpPredicate::Ule => ua <= ub,
+        CmpPredicate::Ugt => ua > ub,
+        CmpPredicate::Uge => ua >= ub,
+    }
+}
+
+impl<'p, B: Backend> Frame<'p, B> {
+    fn key(&self, pc: usize) -> &'p OpKey {
+        &self.prog.keys[pc]
+    }
+
+    fn int(&self, s: Slot) -> RtResult<i64> {
+        match &self.slots[s as usize] {
+            Val::Int(v) => Ok(*v),
+            other => Err(RtError::new(format!("expected an integer, found {}", kind_name(other)))),
+        }
+    }
+    fn index(&self, s: Slot) -> RtResult<usize> {
+        let v = self.int(s)?;
+        usize::try_from(v).map_err(|_| RtError::new(format!("negative index {v}")))
+    }
+    fn buf(&self, s: Slot) -> RtResult<B::Buf> {
+        match &self.slots[s as usize] {
+            Val::Buf(b) => Ok(b.clone()),
+            other => Err(RtError::new(format!("expected a buffer, found {}", kind_name(other)))),
+        }
+    }
+    fn stream(&self, s: Slot) -> RtResult<B::Stream> {
+        match &self.slots[s as usize] {
+            Val::Stream(x) => Ok(x.clone()),
+            other => Err(RtError::new(format!("expected a stream, found {}", kind_name(other)))),
+        }
+    }
+    fn request(&self, s: Slot) -> RtResult<B::Request> {
+        match &self.slots[s as usize] {
+            Val::Req(x) => Ok(x.clone()),
+            other => Err(RtError::new(format!("expected a request, found {}", kind_name(other)))),
+        }
+    }
+    fn set(&mut self, s: Slot, v: Val<B>) {
+        self.slots[s as usize] = v;
+    }
+    fn dim(&self, d: &Dim) -> RtResult<usize> {
+        match *d {
+            Dim::Static(v) => usize::try_from(v).map_err(|_| RtError::new(format!("negative extent {v}"))),
+            Dim::Slot(s) => self.index(s),
+        }
+    }
+    fn dims(&self, ds: &[Dim]) -> RtResult<Vec<usize>> {
+        ds.iter().map(|d| self.dim(d)).collect()
+    }
+
+    /// Runs the instructions `[start, end)`.
+    fn range(&mut self, start: usize, end: usize) -> RtResult<()> {
+        let mut pc = start;
+        while pc < end && self.returned.is_none() {
+            pc = self.step(pc).map_err(|e| e.at(self.key(pc)))?;
+        }
+        Ok(())
+    }
+
+    /// Runs the instruction at `pc`; returns the next position.
+    fn step(&mut self, pc: usize) -> RtResult<usize> {
+        let (backend, rank) = (self.backend, self.rank);
+        let key = self.key(pc);
+        match &self.prog.instrs[pc] {
+            Instr::Const { dst, value } => self.set(*dst, Val::Int(*value)),
+            Instr::IntBin { op, dst, a, b, bits } => {
+                let v = int_bin(*op, self.int(*a)?, self.int(*b)?, *bits).map_err(RtError::new)?;
+                self.set(*dst, Val::Int(v));
+            }
+            Instr::Cmp { pred, dst, a, b, bits } => {
+                let v = compare(*pred, self.int(*a)?, self.int(*b)?, *bits);
+                self.set(*dst, Val::Int(v as i64));
+            }
+            Instr::Select { dst, cond, a, b } => {
+                let v = if self.int(*cond)? & 1 != 0 { self.slots[*a as usize].clone() } else { self.slots[*b as usize].clone() };
+                self.set(*dst, v);
+            }
+            Instr::Cast { dst, src, bits } => {
+                let v = wrap(self.int(*src)?, *bits);
+                self.set(*dst, Val::Int(v));
+            }
+            Instr::Alloc { dst, dtype, shape, persistent } => {
+                let shape = self.dims(shape)?;
+                let b = backend.alloc(rank, *dtype, &shape, *persistent, key)?;
+                self.set(*dst, Val::Buf(b));
+            }
+            Instr::Dealloc { buf } => backend.dealloc(rank, &self.buf(*buf)?, key)?,
+            Instr::ShardByStream { dst, src, index, axis, chunks } => {
+                let v = self.shard_by_stream(*src, *index, *axis, *chunks)?;
+                self.set(*dst, Val::Buf(v));
+            }
+            Instr::SelectView { dst, src, index, axis } => {
+                let v = backend.select(&self.buf(*src)?, *axis, self.index(*index)?)?;
+                self.set(*dst, Val::Buf(v));
+            }
+            Instr::Slice { dst, src, offsets, sizes, steps } => {
+                let v = backend.subview(&self.buf(*src)?, &self.dims(offsets)?, &self.dims(sizes)?, &self.dims(steps)?)?;
+                self.set(*dst, Val::Buf(v));
+            }
+            Instr::Compute(k) => {
+                let k = self.kernel(k)?;
+                backend.compute(rank, &self.current, k, key)?;
+            }
+            Instr::For { iv, lb, ub, step, end } => {
+                let (lb, ub, step) = (self.int(*lb)?, self.int(*ub)?, self.int(*step)?);
+                if step <= 0 {
+                    return Err(RtError::new(format!("loop step must be positive, got {step}")));
+                }
+                let mut i = lb;
+                while i < ub && self.returned.is_none() {
+                    self.set(*iv, Val::Int(i));
+                    self.range(pc + 1, *end as usize)?;
+                    i = i.saturating_add(step);
+                }
+                return Ok(*end as usize);
+            }
+            Instr::If { cond, else_start, end } => {
+                if self.int(*cond)? & 1 != 0 {
+                    self.range(pc + 1, *else_start as usize)?;
+                } else {
+                    self.range(*else_start as usize, *end as usize)?;
+                }
+                return Ok(*end as usize);
+            }
+            Instr::CurrentStream { dst } => {
+                let s = self.current.clone();
+                self.set(*dst, Val::Stream(s));
+            }
+            Instr::GetStream { dst, index } => {
+                let s = backend.worker_stream(rank, self.index(*index)?);
+                self.set(*dst, Val::Stream(s));
+            }
+            Instr::SetStream { stream } => self.current = self.stream(*stream)?,
+            Instr::StreamWait { stream } => backend.stream_wait(rank, &self.current, &self.stream(*stream)?, key)?,
+            Instr::Synchronize { stream } => backend.synchronize(rank, &self.stream(*stream)?, key)?,
+            Instr::Rank { dst } => self.set(*dst, Val::Int(rank as i64)),
+            Instr::WorldSize { dst } => self.set(*dst, Val::Int(backend.world_size() as i64)),
+            Instr::Comm { op, dst } => {
+                let c = self.comm(op)?;
+                if let Some(group) = &mut self.group {
+                    group.push(c);
+                } else {
+                    let r = backend.post(rank, &self.current, c, key)?;
+                    if let Some(d) = dst {
+                        self.set(*d, Val::Req(r));
+                    }
+                }
+            }
+            Instr::Group { dst, end } => {
+                if self.group.is_some() {
+                    return Err(RtError::new("nested comm.group"));
+                }
+                self.group = Some(Vec::new());
+                let body = self.range(pc + 1, *end as usize);
+                let posts = self.group.take().unwrap_or_default();
+                body?;
+                let r = backend.post(rank, &self.current, CommOp::Group(posts), key)?;
+                if let Some(d) = dst {
+                    self.set(*d, Val::Req(r));
+                }
+                return Ok(*end as usize);
+            }
+            Instr::Wait { requests } => {
+                let reqs = requests.iter().map(|&s| self.request(s)).collect::<RtResult<Vec<_>>>()?;
+                backend.wait(rank, &self.current, &reqs, key)?;
+            }
+            Instr::Return { values } => {
+                let bufs = values.iter().map(|&s| self.buf(s)).collect::<RtResult<Vec<_>>>()?;
+                self.returned = Some(bufs);
+            }
+        }
+        Ok(pc + 1)
+    }
+
+    fn shard_by_stream(&self, src: Slot, index: Slot, axis: usize, chunks: usize) -> RtResult<B::Buf> {
+        let buf = self.buf(src)?;
+        let shape = self.backend.shape(&buf);
+        let i = self.index(index)?;
+        let extent = *shape.get(axis).ok_or_else(|| RtError::new(format!("axis {axis} out of range for {shape:?}")))?;
+        if extent % chunks != 0 {
+            return Err(RtError::new(format!("extent {extent} of axis {axis} is not divisible into {chunks} chunks")));
+        }
+        if i >= chunks {
+            return Err(RtError::new(format!("chunk index {i} out of range for {chunks} chunks")));
+        }
+        let chunk = extent / chunks;
+        let mut offsets = vec![0; shape.len()];
+        let mut sizes = shape.clone();
+        offsets[axis] = i * chunk;
+        sizes[axis] = chunk;
+        self.backend.subview(&buf, &offsets, &sizes, &vec![1; shape.len()])
+    }
+
+    fn kernel(&self, k: &KernelInstr) -> RtResult<Kernel<B::Buf>> {
+        Ok(match k {
+            KernelInstr::Copy { source, target } => Kernel::Copy { source: self.buf(*source)?, target: self.buf(*target)? },
+            KernelInstr::Matmul { a, b, c, accumulate } => {
+                Kernel::Matmul { a: self.buf(*a)?, b: self.buf(*b)?, c: self.buf(*c)?, accumulate: *accumulate }
+            }
+            KernelInstr::Linear { x, w, bias, y } => Kernel::Linear {
+                x: self.buf(*x)?,
+                w: self.buf(*w)?,
+                bias: bias.map(|b| self.buf(b)).transpose()?,
+                y: self.buf(*y)?,
+            },
+            KernelInstr::Elementwise { kind, inputs, output } => Kernel::Elementwise {
+                kind: *kind,
+                inputs: inputs.iter().map(|&s| self.buf(s)).collect::<RtResult<_>>()?,
+                output: self.buf(*output)?,
+            },
+            KernelInstr::Sum { input, output, dims } => {
+                Kernel::Sum { input: self.buf(*input)?, output: self.buf(*output)?, dims: dims.clone() }
+            }
+        })
+    }
+
+    fn comm(&self, c: &CommInstr) -> RtResult<CommOp<B::Buf>> {
+        Ok(match c {
+            CommInstr::AllGather { input, output, team } => {
+                CommOp::AllGather { input: self.buf(*input)?, output: self.buf(*output)?, team: team.clone() }
+            }
+            CommInstr::AllReduce { input, output, team, reduction } => CommOp::AllReduce {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                reduction: *reduction,
+            },
+            CommInstr::ReduceScatter { input, output, team, reduction } => CommOp::ReduceScatter {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                reduction: *reduction,
+            },
+            CommInstr::Broadcast { input, output, team, root } => CommOp::Broadcast {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                root: self.index(*root)?,
+            },
+            CommInstr::Reduce { input, output, team, root, reduction } => CommOp::Reduce {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                root: self.index(*root)?,
+                reduction: *reduction,
+            },
+            CommInstr::Gather { input, output, team, root } => CommOp::Gather {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                root: self.index(*root)?,
+            },
+            CommInstr::Scatter { input, output, team, root } => CommOp::Scatter {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                root: self.index(*root)?,
+            },
+            CommInstr::AllToAll { input, output, team } => {
+                CommOp::AllToAll { input: self.buf(*input)?, output: self.buf(*output)?, team: team.clone() }
+            }
+            CommInstr::CollectivePermute { input, output, team, send_to, recv_from } => CommOp::CollectivePermute {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                send_to: self.index(*send_to)?,
+                recv_from: self.index(*recv_from)?,
+            },
+            CommInstr::Send { buffer, peer } => CommOp::Send { buffer: self.buf(*buffer)?, peer: self.index(*peer)? },
+            CommInstr::Recv { buffer, peer } => CommOp::Recv { buffer: self.buf(*buffer)?, peer: self.index(*peer)? },
+        })
+    }
+}
+
+fn kind_name<B: Backend>(v: &Val<B>) -> &'static str {
+    match v {
+        Val::Empty => "an undefined value",
+        Val::Int(_) => "an integer",
+        Val::Buf(_) => "a buffer",
+        Val::Stream(_) => "a stream",
+        Val::Req(_) => "a request",
+    }
+}

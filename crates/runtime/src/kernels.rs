@@ -1,0 +1,384 @@
+//! The compute kernels of the CPU backend, on strided [`View`]s: copy, matmul (optionally
+//! accumulating), linear (`y = x·wᵀ + bias`), elementwise kinds and sums over dimensions.
+//!
+//! Precision: a kernel computes in `f32` when every buffer it touches is bf16, f16 or f32
+//! (bf16/f16 inputs are widened to f32 and accumulated in f32, as GPU kernels do) and in `f64`
+//! when one of them is f64 or an integer type; the result is rounded once to the output's
+//! element type when stored. GEMMs run through the `matrixmultiply` crate on packed row-major
+//! operands.
+//!
+//! Invariant: every kernel checks shapes before touching memory and returns an error (never
+//! panics) on a mismatch.
+
+use crate::buffer::View;
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+use fuser_dialects::host::ElementwiseKind;
+
+/// The arithmetic a kernel computes in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Precision {
+    F32,
+    F64,
+}
+
+impl Precision {
+    /// `f32` when every type is a float of at most 32 bits, else `f64`.
+    pub fn of(dtypes: &[DType]) -> Precision {
+        let narrow = |d: &DType| matches!(d, DType::BF16 | DType::F16 | DType::F32);
+        if dtypes.iter().all(narrow) { Precision::F32 } else { Precision::F64 }
+    }
+
+    /// `v` rounded to this precision.
+    #[inline]
+    pub fn round(self, v: f64) -> f64 {
+        match self {
+            Precision::F32 => v as f32 as f64,
+            Precision::F64 => v,
+        }
+    }
+}
+
+fn shape_error(what: &str, detail: String) -> RtError {
+    RtError::new(format!("{what}: {detail}"))
+}
+
+/// `dst = src` (same element count and shape; element types may differ: the value converts).
+pub fn copy(src: &View, dst: &View) -> RtResult<()> {
+    if src.shape != dst.shape {
+        return Err(shape_error("copy", format!("source shape {:?} differs from target {:?}", src.shape, dst.shape)));
+    }
+    dst.write(&src.read())
+}
+
+/// `c = a·b` (or `c += a·b` with `accumulate`). `a [..., M, K]`, `b [..., K, N]`,
+/// `c [..., M, N]`; batch dimensions are on both operands or on one only (broadcast).
+pub fn matmul(a: &View, b: &View, c: &View, accumulate: bool) -> RtResult<()> {
+    let (ra, rb, rc) = (a.shape.len(), b.shape.len(), c.shape.len());
+    if ra < 2 || rb < 2 || rc < 2 {
+        return Err(shape_error("matmul", "operands need rank >= 2".into()));
+    }
+    let (m, k) = (a.shape[ra - 2], a.shape[ra - 1]);
+    let (kb, n) = (b.shape[rb - 2], b.shape[rb - 1]);
+    if k != kb || c.shape[rc - 2] != m || c.shape[rc - 1] != n {
+        return Err(shape_error(
+            "matmul",
+            format!("shapes {:?} x {:?} -> {:?} do not match", a.shape, b.shape, c.shape),
+        ));
+    }
+    let batch: usize = c.shape[..rc - 2].iter().product();
+    let a_batches: usize = a.shape[..ra - 2].iter().product();
+    let b_batches: usize = b.shape[..rb - 2].iter().product();
+    for (name, count) in [("lhs", a_batches), ("rhs", b_batches)] {
+        if count != 1 && count != batch {
+            return Err(shape_error("matmul", format!("{name} has {count} batches, the result {batch}")));
+        }
+    }
+    let prec = Precision::of(&[a.dtype(), b.dtype(), c.dtype()]);
+    let (av, bv) = (a.read(), b.read());
+    let mut out = if accumulate { c.read() } else { vec![0.0; c.numel()] };
+    for i in 0..batch {
+        let ai = if a_batches == 1 { 0 } else { i };
+        let bi = if b_batches == 1 { 0 } else { i };
+        let pa = &av[ai * m * k..(ai + 1) * m * k];
+        let pb = &bv[bi * k * n..(bi + 1) * k * n];
+        let product = gemm(prec, m, k, n, pa, (k, 1), pb, (n, 1));
+        for (o, p) in out[i * m * n..(i + 1) * m * n].iter_mut().zip(product) {
+            *o = prec.round(*o + p);
+        }
+    }
+    c.write(&out)
+}
+
+/// `y = x·wᵀ (+ bias)`: `x [..., K]`, `w [N, K]`, `bias [N]`, `y [..., N]`.
+pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View) -> RtResult<()> {
+    let (rx, ry) = (x.shape.len(), y.shape.len());
+    if rx < 1 || w.shape.len() != 2 || ry != rx {
+        return Err(shape_error("linear", format!("shapes {:?}, {:?} -> {:?}", x.shape, w.shape, y.shape)));
+    }
+    let (n, k) = (w.shape[0], w.shape[1]);
+    if x.shape[rx - 1] != k || y.shape[ry - 1] != n || x.shape[..rx - 1] != y.shape[..ry - 1] {
+        return Err(shape_error("linear", format!("shapes {:?}, {:?} -> {:?} do not match", x.shape, w.shape, y.shape)));
+    }
+    if let Some(b) = bias
+        && b.shape != [n]
+    {
+        return Err(shape_error("linear", format!("bias shape {:?}, expected [{n}]", b.shape)));
+    }
+    let m: usize = x.shape[..rx - 1].iter().product();
+    let mut dtypes = vec![x.dtype(), w.dtype(), y.dtype()];
+    dtypes.extend(bias.map(View::dtype));
+    let prec = Precision::of(&dtypes);
+    // w is [N, K] row-major; as the right operand [K, N] its element (k, n) is at n*K + k.
+    let mut out = gemm(prec, m, k, n, &x.read(), (k, 1), &w.read(), (1, k));
+    if let Some(b) = bias {
+        let bv = b.read();
+        for row in out.chunks_mut(n.max(1)) {
+            for (o, bias) in row.iter_mut().zip(&bv) {
+                *o = prec.round(*o + bias);
+            }
+        }
+    }
+    y.write(&out)
+}
+
+/// `[m, n]` row-major product of `a` (`m x k`, strides `sa` = (row, col)) and `b` (`k x n`,
+/// strides `sb`), computed in `prec`.
+#[allow(clippy::too_many_arguments)]
+fn gemm(prec: Precision, m: usize, k: usize, n: usize, a: &[f64], sa: (usize, usize), b: &[f64], sb: (usize, usize)) -> Vec<f64> {
+    if m == 0 || n == 0 {
+        return Vec::new();
+    }
+    if k == 0 {
+        return vec![0.0; m * n];
+    }
+    match prec {
+        Precision::F32 => {
+            let a32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
+            let b32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
+            let mut c = vec![0f32; m * n];
+            // SAFETY: a32 holds m*k elements and b32 k*n elements addressed by the given
+            // strides (checked by the callers' shape checks); c holds m*n row-major.
+            unsafe {
+                matrixmultiply::sgemm(
+                    m,
+                    k,
+                    n,
+                    1.0,
+                    a32.as_ptr(),
+                    sa.0 as isize,
+                    sa.1 as isize,
+                    b32.as_ptr(),
+                    sb.0 as isize,
+                    sb.1 as isize,
+                    0.0,
+                    c.as_mut_ptr(),
+                    n as isize,
+                    1,
+                );
+            }
+            c.into_iter().map(f64::from).collect()
+        }
+        Precision::F64 => {
+            let mut c = vec![0f64; m * n];
+            // SAFETY: as above, on f64 operands.
+            unsafe {
+                matrixmultiply::dgemm(
+                    m,
+                    k,
+                    n,
+                    1.0,
+                    a.as_ptr(),
+                    sa.0 as isize,
+                    sa.1 as isize,
+                    b.as_ptr(),
+                    sb.0 as isize,
+                    sb.1 as isize,
+                    0.0,
+                    c.as_mut_ptr(),
+                    n as isize,
+                    1,
+                );
+            }
+            c
+        }
+    }
+}
+
+/// The scalar function of an elementwise kind (`cast` is the identity: the store converts).
+pub fn apply_elementwise(kind: ElementwiseKind, x: f64, y: f64) -> f64 {
+    match kind {
+        ElementwiseKind::Add => x + y,
+        ElementwiseKind::Sub => x - y,
+        ElementwiseKind::Mul => x * y,
+        ElementwiseKind::Div => x / y,
+        ElementwiseKind::Max => x.max(y),
+        ElementwiseKind::Min => x.min(y),
+        ElementwiseKind::Neg => -x,
+        ElementwiseKind::Cast => x,
+    }
+}
+
+/// `output = kind(inputs...)`, element by element; all shapes equal.
+pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtResult<()> {
+    if inputs.len() != kind.arity() {
+        return Err(shape_error(
+            "elementwise",
+            format!("'{}' takes {} input(s), got {}", kind.keyword(), kind.arity(), inputs.len()),
+        ));
+    }
+    if let Some(bad) = inputs.iter().find(|v| v.shape != output.shape) {
+        return Err(shape_error("elementwise", format!("input shape {:?} differs from output {:?}", bad.shape, output.shape)));
+    }
+    let mut dtypes: Vec<DType> = inputs.iter().map(View::dtype).collect();
+    dtypes.push(output.dtype());
+    let prec = Precision::of(&dtypes);
+    let x = inputs[0].read();
+    let y = if inputs.len() > 1 { inputs[1].read() } else { Vec::new() };
+    let out: Vec<f64> = (0..x.len())
+        .map(|i| prec.round(apply_elementwise(kind, x[i], y.get(i).copied().unwrap_or(0.0))))
+        .collect();
+    output.write(&out)
+}
+
+/// The shape of `shape` summed over `dims` (dropped).
+fn reduced_shape(shape: &[usize], dims: &[usize]) -> Vec<usize> {
+    shape.iter().enumerate().filter(|(i, _)| !dims.contains(i)).map(|(_, &d)| d).collect()
+}
+
+/// Sums row-major `values` of `shape` over `dims`, accumulating in `prec`; the result is
+/// row-major over the kept dimensions.
+pub fn sum_values(values: &[f64], shape: &[usize], dims: &[usize], prec: Precision) -> Vec<f64> {
+    let kept = reduced_shape(shape, dims);
+    let mut out = vec![0.0; kept.iter().product()];
+    let mut index = vec![0usize; shape.len()];
+    for &v in values {
+        let mut flat = 0;
+        for (d, &i) in index.iter().enumerate() {
+            if !dims.contains(&d) {
+                flat = flat * shape[d] + i;
+            }
+        }
+        out[flat] = prec.round(out[flat] + v);
+        for d in (0..shape.len()).rev() {
+            index[d] += 1;
+            if index[d] < shape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    out
+}
+
+/// `output = sum(input, dims)`; the output has the input's shape without `dims` (or with them
+/// kept as extent 1: only the element count and order matter).
+pub fn sum(input: &View, dims: &[usize], output: &View) -> RtResult<()> {
+    if let Some(&d) = dims.iter().find(|&&d| d >= input.shape.len()) {
+        return Err(shape_error("sum", format!("dimension {d} out of range for shape {:?}", input.shape)));
+    }
+    let kept = reduced_shape(&input.shape, dims);
+    if kept.iter().product::<usize>() != output.numel() {
+        return Err(shape_error("sum", format!("{:?} summed over {dims:?} does not fit {:?}", input.shape, output.shape)));
+    }
+    let prec = Precision::of(&[input.dtype(), output.dtype()]);
+    output.write(&sum_values(&input.read(), &input.shape, dims, prec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buffer::Buffer;
+
+    fn filled(dtype: DType, shape: &[usize], f: impl Fn(usize) -> f64) -> View {
+        let v = View::whole(Buffer::new(dtype, shape.iter().product()), shape).unwrap();
+        v.write(&(0..v.numel()).map(f).collect::<Vec<_>>()).unwrap();
+        v
+    }
+
+    fn naive_matmul(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
+        let mut c = vec![0.0; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                c[i * n + j] = (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum();
+            }
+        }
+        c
+    }
+
+    fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
+    }
+
+    #[test]
+    fn matmul_matches_naive_on_strided_views() {
+        let a = filled(DType::F64, &[3, 5], |i| i as f64 * 0.5 - 2.0);
+        let big = filled(DType::F64, &[5, 8], |i| (i % 7) as f64 - 3.0);
+        let b = big.subview(&[0, 2], &[5, 4], &[1, 1]).unwrap();
+        let c = View::whole(Buffer::new(DType::F64, 12), &[3, 4]).unwrap();
+        matmul(&a, &b, &c, false).unwrap();
+        let expected = naive_matmul(&a.read(), &b.read(), 3, 5, 4);
+        assert!(close(&c.read(), &expected, 1e-12));
+        matmul(&a, &b, &c, true).unwrap();
+        let doubled: Vec<f64> = expected.iter().map(|x| 2.0 * x).collect();
+        assert!(close(&c.read(), &doubled, 1e-12));
+    }
+
+    #[test]
+    fn batched_matmul_broadcasts_the_rhs() {
+        let a = filled(DType::F32, &[2, 2, 3], |i| i as f64);
+        let b = filled(DType::F32, &[3, 2], |i| 1.0 + i as f64);
+        let c = View::whole(Buffer::new(DType::F32, 8), &[2, 2, 2]).unwrap();
+        matmul(&a, &b, &c, false).unwrap();
+        let av = a.read();
+        let mut expected = naive_matmul(&av[..6], &b.read(), 2, 3, 2);
+        expected.extend(naive_matmul(&av[6..], &b.read(), 2, 3, 2));
+        assert!(close(&c.read(), &expected, 1e-6));
+    }
+
+    #[test]
+    fn linear_is_x_times_w_transposed_plus_bias() {
+        let x = filled(DType::BF16, &[4, 3], |i| (i % 5) as f64 - 2.0);
+        let w = filled(DType::BF16, &[2, 3], |i| i as f64 * 0.25);
+        let b = filled(DType::BF16, &[2], |i| i as f64 + 1.0);
+        let y = View::whole(Buffer::new(DType::F32, 8), &[4, 2]).unwrap();
+        linear(&x, &w, Some(&b), &y).unwrap();
+        let (xv, wv) = (x.read(), w.read());
+        let expected: Vec<f64> = (0..8)
+            .map(|e| {
+                let (i, j) = (e / 2, e % 2);
+                (0..3).map(|p| xv[i * 3 + p] * wv[j * 3 + p]).sum::<f64>() + (j as f64 + 1.0)
+            })
+            .collect();
+        assert!(close(&y.read(), &expected, 1e-6));
+        assert!(linear(&x, &w, Some(&x), &y).is_err());
+    }
+
+    #[test]
+    fn elementwise_kinds_and_cast_round() {
+        let a = filled(DType::F32, &[4], |i| i as f64 - 1.5);
+        let b = filled(DType::F32, &[4], |_| 2.0);
+        let out = View::whole(Buffer::new(DType::F32, 4), &[4]).unwrap();
+        for (kind, f) in [
+            (ElementwiseKind::Add, (|x, y| x + y) as fn(f64, f64) -> f64),
+            (ElementwiseKind::Sub, |x, y| x - y),
+            (ElementwiseKind::Mul, |x, y| x * y),
+            (ElementwiseKind::Div, |x, y| x / y),
+            (ElementwiseKind::Max, f64::max),
+            (ElementwiseKind::Min, f64::min),
+        ] {
+            elementwise(kind, &[a.clone(), b.clone()], &out).unwrap();
+            let expected: Vec<f64> = a.read().iter().zip(b.read()).map(|(&x, y)| f(x, y)).collect();
+            assert_eq!(out.read(), expected, "{kind:?}");
+        }
+        elementwise(ElementwiseKind::Neg, std::slice::from_ref(&a), &out).unwrap();
+        assert_eq!(out.read(), vec![1.5, 0.5, -0.5, -1.5]);
+        let h = View::whole(Buffer::new(DType::BF16, 1), &[1]).unwrap();
+        let x = filled(DType::F32, &[1], |_| 1.0 + 1.0 / 512.0);
+        elementwise(ElementwiseKind::Cast, &[x], &h).unwrap();
+        assert_eq!(h.read(), vec![1.0]);
+        assert!(elementwise(ElementwiseKind::Add, std::slice::from_ref(&a), &out).is_err());
+    }
+
+    #[test]
+    fn sum_over_dims_matches_loops() {
+        let a = filled(DType::F64, &[2, 3, 4], |i| i as f64);
+        let out = View::whole(Buffer::new(DType::F64, 3), &[3]).unwrap();
+        sum(&a, &[0, 2], &out).unwrap();
+        let v = a.read();
+        let expected: Vec<f64> =
+            (0..3).map(|j| (0..2).flat_map(|i| (0..4).map(move |k| (i, k))).map(|(i, k)| v[i * 12 + j * 4 + k]).sum()).collect();
+        assert_eq!(out.read(), expected);
+        assert!(sum(&a, &[3], &out).is_err());
+    }
+
+    #[test]
+    fn copy_between_strided_views() {
+        let src = filled(DType::F32, &[4, 4], |i| i as f64);
+        let col = src.subview(&[0, 1], &[4, 1], &[1, 1]).unwrap();
+        let dst = View::whole(Buffer::new(DType::F16, 4), &[4, 1]).unwrap();
+        copy(&col, &dst).unwrap();
+        assert_eq!(dst.read(), vec![1.0, 5.0, 9.0, 13.0]);
+        assert!(copy(&src, &dst).is_err());
+    }
+}

@@ -1,0 +1,302 @@
+//! Host tensors: a dtype, a shape and the values as `f64` (already rounded to the dtype), the
+//! currency of the driver and the reference evaluator. Also seeded random fill and the
+//! sharding helpers that cut a global tensor into the piece each rank holds and put the pieces
+//! of an output back together.
+//!
+//! Sharding rules (`fusion::Sharding` on a `fusion::Mesh`): each tensor axis lists its outer
+//! splits, outermost first. A position along the axis is a mixed-radix number with one digit
+//! per split plus an inner offset; a device holds the positions whose device-split digits equal
+//! its coordinate along that mesh axis (`DIDx` is the last mesh axis), in increasing order.
+//! Stream splits do not change what a rank holds. A value that is `partial` over device axes
+//! is held whole by the devices at coordinate 0 along those axes and as zeros elsewhere (their
+//! sum is the value).
+
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+use fuser_dialects::fusion::{Mesh, Sharding, Split};
+
+/// A dense row-major tensor on the host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostTensor {
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    /// Row-major values, representable in `dtype`.
+    pub data: Vec<f64>,
+}
+
+/// A small xorshift64* generator: deterministic inputs without a `rand` dependency.
+#[derive(Clone, Debug)]
+pub struct XorShift(u64);
+
+impl XorShift {
+    pub fn new(seed: u64) -> XorShift {
+        // Mix the seed so that small seeds give unrelated streams; never zero.
+        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+        if s == 0 {
+            s = 1;
+        }
+        XorShift(s)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `[-1, 1)`.
+    pub fn next_signed_unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+}
+
+/// `v` rounded to a value `dtype` can hold.
+pub fn round_to(dtype: DType, v: f64) -> f64 {
+    let mut bytes = [0u8; 8];
+    dtype.write(&mut bytes, v);
+    dtype.read(&bytes)
+}
+
+impl HostTensor {
+    /// A tensor of `data`; errors when the count does not match the shape.
+    pub fn new(dtype: DType, shape: Vec<usize>, data: Vec<f64>) -> RtResult<HostTensor> {
+        let n: usize = shape.iter().product();
+        if n != data.len() {
+            return Err(RtError::new(format!("{} values for a tensor of shape {shape:?}", data.len())));
+        }
+        Ok(HostTensor { dtype, shape, data })
+    }
+
+    pub fn zeros(dtype: DType, shape: &[usize]) -> HostTensor {
+        HostTensor { dtype, shape: shape.to_vec(), data: vec![0.0; shape.iter().product()] }
+    }
+
+    /// Seeded values: uniform in `[-1, 1)` for floats, small integers in `[-8, 8)` otherwise,
+    /// rounded to `dtype`.
+    pub fn random(dtype: DType, shape: &[usize], seed: u64) -> HostTensor {
+        let mut rng = XorShift::new(seed);
+        let n: usize = shape.iter().product();
+        let data = (0..n)
+            .map(|_| {
+                let u = rng.next_signed_unit();
+                if dtype.is_float() { round_to(dtype, u) } else { (u * 8.0).floor() }
+            })
+            .collect();
+        HostTensor { dtype, shape: shape.to_vec(), data }
+    }
+
+    pub fn numel(&self) -> usize {
+        self.data.len()
+    }
+
+    /// `||self - reference|| / ||reference||` (the absolute norm when the reference is zero).
+    pub fn rel_error(&self, reference: &HostTensor) -> RtResult<f64> {
+        if self.shape != reference.shape {
+            return Err(RtError::new(format!("shape {:?} differs from the reference {:?}", self.shape, reference.shape)));
+        }
+        let diff: f64 = self.data.iter().zip(&reference.data).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+        let norm: f64 = reference.data.iter().map(|b| b * b).sum::<f64>().sqrt();
+        Ok(if norm > 0.0 { diff / norm } else { diff })
+    }
+}
+
+/// The coordinate of `device` along the mesh axis of `split`, and that axis' size (stream
+/// splits: `None`, they do not select).
+fn device_digit(split: Split, mesh: &Mesh, device: i64) -> RtResult<Option<(usize, usize)>> {
+    match split {
+        Split::Stream(_) => Ok(None),
+        Split::Device(d) => {
+            let size = mesh.axis_size(d).ok_or_else(|| RtError::new(format!("mesh @{} has no axis {}", mesh.name, d.keyword())))?;
+            let coord = mesh
+                .team_index(device, d)
+                .ok_or_else(|| RtError::new(format!("device {device} is not in mesh @{}", mesh.name)))?;
+            Ok(Some((coord, size.max(1) as usize)))
+        }
+    }
+}
+
+/// The global positions along one axis of `extent` that `device` holds, in local order.
+fn held_positions(extent: usize, splits: &[Split], mesh: &Mesh, device: i64) -> RtResult<Vec<usize>> {
+    let mut factors = Vec::with_capacity(splits.len());
+    let mut wanted = Vec::with_capacity(splits.len());
+    for &s in splits {
+        match device_digit(s, mesh, device)? {
+            Some((coord, size)) => {
+                factors.push(size);
+                wanted.push(Some(coord));
+            }
+            None => {
+                let Split::Stream(n) = s else { unreachable!("device splits handled above") };
+                factors.push(n.max(1) as usize);
+                wanted.push(None);
+            }
+        }
+    }
+    let outer: usize = factors.iter().product();
+    if outer == 0 || extent % outer != 0 {
+        return Err(RtError::new(format!("extent {extent} is not divisible by its splits ({outer})")));
+    }
+    let inner = extent / outer;
+    Ok((0..extent)
+        .filter(|&p| {
+            let mut q = p / inner;
+            for i in (0..factors.len()).rev() {
+                let digit = q % factors[i];
+                q /= factors[i];
+                if wanted[i].is_some_and(|w| w != digit) {
+                    return false;
+                }
+            }
+            true
+        })
+        .collect())
+}
+
+/// Per axis, the global positions `device` holds.
+fn held_index_lists(shape: &[usize], sharding: &Sharding, mesh: &Mesh, device: i64) -> RtResult<Vec<Vec<usize>>> {
+    if sharding.axes.len() != shape.len() {
+        return Err(RtError::new(format!(
+            "sharding has {} split lists for a tensor of rank {}",
+            sharding.axes.len(),
+            shape.len()
+        )));
+    }
+    shape.iter().zip(&sharding.axes).map(|(&e, splits)| held_positions(e, splits, mesh, device)).collect()
+}
+
+/// The row-major flat global offsets of the local elements, in local row-major order.
+fn global_offsets(shape: &[usize], lists: &[Vec<usize>]) -> Vec<usize> {
+    let strides = crate::buffer::contiguous_strides(shape);
+    let mut offsets = vec![0usize];
+    for (list, stride) in lists.iter().zip(strides) {
+        offsets = offsets.iter().flat_map(|&o| list.iter().map(move |&p| o + p * stride)).collect();
+    }
+    offsets
+}
+
+/// Whether `device` is at coordinate 0 along every partial axis of `sharding`.
+fn holds_partial_value(sharding: &Sharding, mesh: &Mesh, device: i64) -> RtResult<bool> {
+    for &d in &sharding.partial {
+        if device_digit(Split::Device(d), mesh, device)?.is_some_and(|(c, _)| c != 0) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The piece of `global` that `device` holds under `sharding`.
+pub fn local_piece(global: &HostTensor, sharding: &Sharding, mesh: &Mesh, device: i64) -> RtResult<HostTensor> {
+    let lists = held_index_lists(&global.shape, sharding, mesh, device)?;
+    let shape: Vec<usize> = lists.iter().map(Vec::len).collect();
+    let keep = holds_partial_value(sharding, mesh, device)?;
+    let data = global_offsets(&global.shape, &lists).into_iter().map(|o| if keep { global.data[o] } else { 0.0 }).collect();
+    Ok(HostTensor { dtype: global.dtype, shape, data })
+}
+
+/// The global tensor of `shape` put together from the pieces of the devices (`(device,
+/// piece)`). Elements held by several devices (replication) must agree exactly; the first
+/// device's value is kept. Partial values are summed over the devices of their axes.
+pub fn gather_global(
+    pieces: &[(i64, HostTensor)],
+    shape: &[usize],
+    sharding: &Sharding,
+    mesh: &Mesh,
+) -> RtResult<HostTensor> {
+    let dtype = pieces.first().map(|p| p.1.dtype).ok_or_else(|| RtError::new("no pieces to gather"))?;
+    let n: usize = shape.iter().product();
+    let mut data = vec![0.0; n];
+    let mut owner: Vec<Option<i64>> = vec![None; n];
+    let partial = !sharding.partial.is_empty();
+    for (device, piece) in pieces {
+        let lists = held_index_lists(shape, sharding, mesh, *device)?;
+        let offsets = global_offsets(shape, &lists);
+        if offsets.len() != piece.numel() {
+            return Err(RtError::new(format!(
+                "device {device} holds {} elements, its piece should have {}",
+                piece.numel(),
+                offsets.len()
+            ))
+            .on_rank(*device as usize));
+        }
+        for (&o, &v) in offsets.iter().zip(&piece.data) {
+            if partial {
+                data[o] += v;
+                continue;
+            }
+            match owner[o] {
+                None => {
+                    data[o] = v;
+                    owner[o] = Some(*device);
+                }
+                Some(first) if data[o] != v && !(data[o].is_nan() && v.is_nan()) => {
+                    return Err(RtError::new(format!(
+                        "replicated output differs between device {first} ({}) and device {device} ({v}) at element {o}",
+                        data[o]
+                    )));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if partial {
+        // Every device holds one summand of the positions it covers: their sum is the value.
+        return Ok(HostTensor { dtype, shape: shape.to_vec(), data });
+    }
+    if let Some(missing) = owner.iter().position(Option::is_none) {
+        return Err(RtError::new(format!("no device holds element {missing} of the output")));
+    }
+    Ok(HostTensor { dtype, shape: shape.to_vec(), data })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuser_dialects::fusion::DeviceAxis;
+
+    fn sharding(axes: Vec<Vec<Split>>) -> Sharding {
+        Sharding { mesh: "tp".into(), axes, partial: vec![], reduce: Default::default() }
+    }
+
+    #[test]
+    fn random_is_seeded_and_rounded() {
+        let a = HostTensor::random(DType::BF16, &[4, 4], 7);
+        assert_eq!(a, HostTensor::random(DType::BF16, &[4, 4], 7));
+        assert_ne!(a, HostTensor::random(DType::BF16, &[4, 4], 8));
+        assert!(a.data.iter().all(|&v| (-1.0..1.0).contains(&v) && round_to(DType::BF16, v) == v));
+    }
+
+    #[test]
+    fn device_split_pieces_round_trip() {
+        let mesh = Mesh::linear("tp", &[0, 1, 2, 3]);
+        let g = HostTensor::random(DType::F32, &[6, 8], 1);
+        let s = sharding(vec![vec![Split::Stream(3)], vec![Split::Device(DeviceAxis::X)]]);
+        let pieces: Vec<(i64, HostTensor)> = (0..4).map(|d| (d, local_piece(&g, &s, &mesh, d).unwrap())).collect();
+        assert_eq!(pieces[1].1.shape, vec![6, 2]);
+        assert_eq!(pieces[1].1.data[0], g.data[2]);
+        assert_eq!(gather_global(&pieces, &[6, 8], &s, &mesh).unwrap(), g);
+    }
+
+    #[test]
+    fn stream_outer_device_inner_holds_strided_rows() {
+        let mesh = Mesh::linear("tp", &[0, 1]);
+        let g = HostTensor::new(DType::F64, vec![8], (0..8).map(f64::from).collect()).unwrap();
+        let s = sharding(vec![vec![Split::Stream(2), Split::Device(DeviceAxis::X)]]);
+        assert_eq!(local_piece(&g, &s, &mesh, 1).unwrap().data, vec![2.0, 3.0, 6.0, 7.0]);
+    }
+
+    #[test]
+    fn replicated_gather_checks_agreement_and_partial_sums() {
+        let mesh = Mesh::linear("tp", &[0, 1]);
+        let s = sharding(vec![vec![]]);
+        let a = HostTensor::new(DType::F32, vec![2], vec![1.0, 2.0]).unwrap();
+        let mut b = a.clone();
+        assert_eq!(gather_global(&[(0, a.clone()), (1, b.clone())], &[2], &s, &mesh).unwrap(), a);
+        b.data[1] = 3.0;
+        assert!(gather_global(&[(0, a.clone()), (1, b.clone())], &[2], &s, &mesh).is_err());
+        let mut p = s.clone();
+        p.partial = vec![DeviceAxis::X];
+        assert_eq!(local_piece(&a, &p, &mesh, 1).unwrap().data, vec![0.0, 0.0]);
+        assert_eq!(gather_global(&[(0, a.clone()), (1, b)], &[2], &p, &mesh).unwrap().data, vec![2.0, 5.0]);
+    }
+}
