@@ -107,7 +107,10 @@ pub fn placements(ctx: &Context, ir: &Ir, func: OpId, key: &str) -> RtResult<Vec
         .iter()
         .enumerate()
         .map(|(i, &t)| {
-            let global = dicts.get(i).and_then(|&d| ctx.dict_get(d, GLOBAL_TYPE_ATTR)).and_then(|a| ctx.attr_type(a));
+            let global = dicts.get(i).and_then(|&d| ctx.dict_get(d, GLOBAL_TYPE_ATTR)).and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Type(t) => Some(*t),
+                _ => None,
+            });
             if let Some(g) = global {
                 let (dtype, global_shape) = reference::tensor_type(ctx, g)?;
                 let sharding = match Sharding::of_type(ctx, g) {

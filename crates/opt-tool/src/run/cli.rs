@@ -1,0 +1,171 @@
+//! The command line of `fuser-run`, parsed by hand: `FILE` plus the flags of [`HELP`]. Flags
+//! take their value as the next argument or after `=` (`--ranks 4`, `--ranks=4`).
+
+/// What `fuser-run` was asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunArgs {
+    pub input: String,
+    pub ranks: usize,
+    pub backend: String,
+    pub pass_pipeline: Option<String>,
+    pub check: bool,
+    pub reference: Option<String>,
+    pub seed: u64,
+    pub warmup: usize,
+    pub iters: usize,
+    pub timeout_s: f64,
+    pub trace: Option<String>,
+    pub csv: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Help,
+    Run(RunArgs),
+}
+
+pub const HELP: &str = "\
+OVERVIEW: fuser-run: runs a fuser program on N ranks and checks it against a reference
+
+USAGE: fuser-run FILE [options]
+
+FILE is a fusion-level program (func.func over sharded tensors; lowered to a host program
+with the pass pipeline first) or a host-level program (host/comm/arith ops). The first
+func.func with a body is run. Inputs are generated from the seed as global (unsharded)
+tensors and each rank receives its piece (the `fusion.global_type` argument attributes say
+how; without them every rank receives the whole buffer).
+
+OPTIONS:
+  --ranks N              number of ranks (threads of this process); rank r is device r of
+                         the mesh, so the mesh must hold exactly devices 0..N-1 (default 1)
+  --backend B            execution backend; only `cpu` (the default) exists
+  --pass-pipeline P      lowering pipeline for fusion-level input, e.g.
+                         'builtin.module(tp-default{streams=2})'; a bare pass or pipeline
+                         name is wrapped in builtin.module(...) (default: tp-default)
+  --check                evaluate the fusion-level program unsharded in f64 and compare the
+                         gathered outputs: relative error ||out-ref||/||ref|| against the
+                         tolerance of the output dtype; prints `check: PASS (max rel err X)`
+                         or `check: FAIL ...` and exits with status 1 on failure
+  --reference FILE       the fusion-level program --check compares with (default: FILE
+                         itself when it is fusion-level; required for host-level input)
+  --seed S               seed of the random inputs (default 0)
+  --warmup W             untimed iterations before the measured ones (default 0)
+  --iters K              measured iterations (default 1)
+  --timeout SECS         watchdog deadline of every blocking communication (default 60)
+  --trace FILE           write a Chrome trace JSON (one track per rank and stream; open it
+                         in Perfetto or chrome://tracing)
+  --csv FILE             write a CSV file with one row for this run (columns m, n, k, dtype,
+                         implementation, option, mean/std/min/max time in ms, throughput in
+                         TFLOP/s, world_size)
+  -h, --help             print this help
+
+Exit status: 0 on success, 1 on any error (parse, verify, pass, runtime) or failed check.
+";
+
+fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("fuser-run: invalid value '{v}' for {flag}"))
+}
+
+/// Parses the arguments (without the program name).
+pub fn parse_args(args: &[String]) -> Result<Command, String> {
+    let mut r = RunArgs {
+        input: String::new(),
+        ranks: 1,
+        backend: "cpu".into(),
+        pass_pipeline: None,
+        check: false,
+        reference: None,
+        seed: 0,
+        warmup: 0,
+        iters: 1,
+        timeout_s: 60.0,
+        trace: None,
+        csv: None,
+    };
+    let mut input: Option<String> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "-h" || arg == "--help" || arg == "-help" {
+            return Ok(Command::Help);
+        }
+        if arg == "--check" {
+            r.check = true;
+            continue;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            if let Some(first) = &input {
+                return Err(format!("fuser-run: more than one input file ('{first}' and '{arg}')"));
+            }
+            input = Some(arg.clone());
+            continue;
+        }
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f.trim_start_matches('-').to_string(), Some(v.to_string())),
+            None => (arg.trim_start_matches('-').to_string(), None),
+        };
+        let known = ["ranks", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
+        if !known.contains(&flag.as_str()) {
+            return Err(format!("fuser-run: unknown option '{arg}' (see --help)"));
+        }
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                let v = args.get(i).cloned().ok_or_else(|| format!("fuser-run: option '{arg}' needs a value"))?;
+                i += 1;
+                v
+            }
+        };
+        let name = format!("--{flag}");
+        match flag.as_str() {
+            "ranks" => r.ranks = number(&name, &value)?,
+            "backend" => r.backend = value,
+            "pass-pipeline" => r.pass_pipeline = Some(value),
+            "reference" => r.reference = Some(value),
+            "seed" => r.seed = number(&name, &value)?,
+            "warmup" => r.warmup = number(&name, &value)?,
+            "iters" => r.iters = number(&name, &value)?,
+            "timeout" => r.timeout_s = number(&name, &value)?,
+            "trace" => r.trace = Some(value),
+            _ => r.csv = Some(value),
+        }
+    }
+    r.input = input.ok_or("fuser-run: no input file (see --help)")?;
+    if r.ranks == 0 {
+        return Err("fuser-run: --ranks must be at least 1".into());
+    }
+    if r.iters == 0 {
+        return Err("fuser-run: --iters must be at least 1".into());
+    }
+    if r.backend != "cpu" {
+        return Err(format!("fuser-run: unknown backend '{}' (only 'cpu' exists)", r.backend));
+    }
+    if !(r.timeout_s > 0.0 && r.timeout_s.is_finite()) {
+        return Err("fuser-run: --timeout must be a positive number of seconds".into());
+    }
+    Ok(Command::Run(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<Command, String> {
+        parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn flags_and_defaults() {
+        let Ok(Command::Run(r)) = parse("f.mlir --ranks 4 --check --seed=7 --iters 3 --csv out.csv") else { panic!() };
+        assert_eq!((r.ranks, r.check, r.seed, r.iters, r.warmup), (4, true, 7, 3, 0));
+        assert_eq!(r.csv.as_deref(), Some("out.csv"));
+        assert_eq!(parse("--help"), Ok(Command::Help));
+        assert!(parse("f.mlir --ranks").is_err());
+        assert!(parse("f.mlir --ranks x").is_err());
+        assert!(parse("f.mlir --bogus 1").is_err());
+        assert!(parse("f.mlir --backend cuda").is_err());
+        assert!(parse("a.mlir b.mlir").is_err());
+        assert!(parse("--ranks 2").is_err());
+    }
+}

@@ -1,0 +1,258 @@
+//! The work of `fuser-run` once its flags are parsed: read and parse the input, lower a
+//! fusion-level program with the pass pipeline, prepare and run the host function on the CPU
+//! backend, gather the outputs, compare them with the reference, and write the summary, the
+//! trace and the CSV row. Every error is printed as a diagnostic; the result is success.
+
+use crate::cli::RunArgs;
+use crate::services;
+use fuser_ir::diag::{SourceFile, SourceMgr, render};
+use fuser_ir::pass::{LogEntry, OpPassManager, PassManager, PassManagerConfig};
+use fuser_ir::{Context, Diagnostic, Ir, OpId};
+use fuser_runtime::driver::{self, Failure, RunConfig, RunOutcome};
+use fuser_runtime::exec::prepare;
+use fuser_runtime::trace::{CSV_HEADER, CsvRow, chrome_trace_json, statistics};
+use std::sync::Arc;
+use std::time::Duration;
+
+const DEFAULT_PIPELINE: &str = "builtin.module(tp-default)";
+
+/// Reports diagnostics against the loaded sources.
+struct Reporter {
+    ctx: Context,
+    sources: SourceMgr,
+}
+
+impl Reporter {
+    fn error(&self, d: &Diagnostic) {
+        eprint!("{}", render(&self.ctx, &self.sources, d));
+    }
+    fn plain(&self, message: &str) {
+        self.error(&Diagnostic::error(self.ctx.unknown_loc(), message));
+    }
+    fn failure(&self, f: &Failure) {
+        let loc = f.loc.unwrap_or_else(|| self.ctx.unknown_loc());
+        let message = match f.error.rank {
+            Some(r) if f.loc.is_some() => format!("rank {r}: {}", f.error.message),
+            _ => f.error.to_string(),
+        };
+        self.error(&Diagnostic::error(loc, message));
+    }
+}
+
+/// A parsed and verified module.
+struct Module {
+    ir: Ir,
+    op: OpId,
+}
+
+fn read(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read stdin: {e}"))?;
+        return Ok(s);
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("cannot open input file '{path}': {e}"))
+}
+
+fn parse(rep: &mut Reporter, name: &str, text: &Arc<str>) -> Option<Module> {
+    let source = SourceFile::new(if name == "-" { "<stdin>" } else { name }, text.clone());
+    rep.sources.add(source.clone());
+    let parsed = services::parse_source(&rep.ctx, &source)
+        .and_then(|(ir, op)| fuser_ir::pass::adapters::verify_op(&rep.ctx, &ir, op).map(|()| (ir, op)));
+    match parsed {
+        Ok((ir, op)) => Some(Module { ir, op }),
+        Err(errors) => {
+            errors.iter().for_each(|d| rep.error(d));
+            None
+        }
+    }
+}
+
+fn pipeline_text(opts: &RunArgs) -> String {
+    match &opts.pass_pipeline {
+        None => DEFAULT_PIPELINE.to_string(),
+        Some(p) if p.trim_start().starts_with("builtin.module(") => p.clone(),
+        Some(p) => format!("builtin.module({p})"),
+    }
+}
+
+fn lower(rep: &Reporter, m: &mut Module, pipeline: &str) -> bool {
+    let passes = services::pass_registry();
+    let pm = match OpPassManager::parse(pipeline, &passes) {
+        Ok(pm) => pm,
+        Err(e) => {
+            rep.plain(&e.to_string());
+            return false;
+        }
+    };
+    let manager = PassManager { pipeline: pm, config: PassManagerConfig { threading: false, ..Default::default() } };
+    let result = manager.run(&rep.ctx, &mut m.ir, m.op);
+    for entry in &result.log {
+        match entry {
+            LogEntry::Text(t) => eprint!("{t}"),
+            LogEntry::Diagnostic(d) => rep.error(d),
+        }
+    }
+    result.success
+}
+
+/// Runs the tool; returns success.
+pub fn run(opts: &RunArgs) -> bool {
+    let mut rep = Reporter { ctx: Context::new(services::dialect_registry()), sources: SourceMgr::new() };
+    let text: Arc<str> = match read(&opts.input) {
+        Ok(t) => Arc::from(t),
+        Err(e) => {
+            eprintln!("fuser-run: {e}");
+            return false;
+        }
+    };
+    let Some(mut program) = parse(&mut rep, &opts.input, &text) else { return false };
+    let Some(func) = driver::first_function(&rep.ctx, &program.ir, program.op) else {
+        rep.plain("the input has no func.func with a body to run");
+        return false;
+    };
+    let fusion_level = driver::is_fusion_level(&rep.ctx, &program.ir, func);
+    // The reference: the fusion-level input before lowering, or --reference.
+    let reference = match (&opts.reference, fusion_level) {
+        (Some(path), _) => {
+            let rtext: Arc<str> = match read(path) {
+                Ok(t) => Arc::from(t),
+                Err(e) => {
+                    eprintln!("fuser-run: {e}");
+                    return false;
+                }
+            };
+            let Some(m) = parse(&mut rep, path, &rtext) else { return false };
+            Some(m)
+        }
+        (None, true) => parse(&mut rep, &opts.input, &text),
+        (None, false) => None,
+    };
+    if opts.check && reference.as_ref().is_none_or(|m| {
+        driver::first_function(&rep.ctx, &m.ir, m.op).is_none_or(|f| !driver::is_fusion_level(&rep.ctx, &m.ir, f))
+    }) {
+        rep.plain("--check needs a fusion-level program: the input or --reference FILE");
+        return false;
+    }
+    let pipeline = pipeline_text(opts);
+    if fusion_level && !lower(&rep, &mut program, &pipeline) {
+        return false;
+    }
+    let Some(func) = driver::first_function(&rep.ctx, &program.ir, program.op) else {
+        rep.plain("the lowered program has no func.func with a body to run");
+        return false;
+    };
+    if driver::is_fusion_level(&rep.ctx, &program.ir, func) {
+        rep.error(&Diagnostic::error(program.ir.loc(func), "the function still takes or returns tensors after lowering"));
+        return false;
+    }
+    let prog = match prepare(&rep.ctx, &program.ir, func) {
+        Ok(p) => p,
+        Err((loc, message)) => {
+            rep.error(&Diagnostic::error(loc, message));
+            return false;
+        }
+    };
+    let cfg = RunConfig {
+        ranks: opts.ranks,
+        seed: opts.seed,
+        warmup: opts.warmup,
+        iters: opts.iters,
+        trace: opts.trace.is_some(),
+        timeout: Duration::from_secs_f64(opts.timeout_s),
+    };
+    let outcome = match driver::run_on_cpu(&rep.ctx, &program.ir, func, &prog, &cfg) {
+        Ok(o) => o,
+        Err(f) => {
+            rep.failure(&f);
+            return false;
+        }
+    };
+    print_summary(&prog.name, opts, &outcome);
+    let mut ok = write_outputs(&rep, opts, &outcome, reference.as_ref(), &pipeline, fusion_level);
+    if opts.check
+        && let Some(m) = &reference
+        && let Some(rf) = driver::first_function(&rep.ctx, &m.ir, m.op)
+    {
+        ok &= check(&rep, m, rf, &outcome);
+    }
+    ok
+}
+
+fn print_summary(name: &str, opts: &RunArgs, o: &RunOutcome) {
+    println!("fuser-run: @{name} on {} rank(s), backend cpu, {} iteration(s) ({} warmup)", opts.ranks, o.iterations, opts.warmup);
+    println!("{:>4}  {:>12}  {:>12}  {:>8}  {:>14}", "rank", "mean ms", "min ms", "ops/it", "bytes moved/it");
+    let per_it = |v: u64| v / o.iterations.max(1) as u64;
+    for (r, s) in o.ranks.iter().enumerate() {
+        let ms: Vec<f64> = s.times_s.iter().map(|t| t * 1e3).collect();
+        let (mean, _, min, _) = statistics(&ms);
+        println!("{r:>4}  {mean:>12.3}  {min:>12.3}  {:>8}  {:>14}", per_it(s.stats.ops), per_it(s.stats.bytes_moved));
+    }
+}
+
+/// The trace and CSV files; returns success.
+fn write_outputs(
+    rep: &Reporter,
+    opts: &RunArgs,
+    o: &RunOutcome,
+    reference: Option<&Module>,
+    pipeline: &str,
+    fusion_level: bool,
+) -> bool {
+    let mut ok = true;
+    if let Some(path) = &opts.trace
+        && let Err(e) = std::fs::write(path, chrome_trace_json(&o.trace))
+    {
+        rep.plain(&format!("cannot write trace '{path}': {e}"));
+        ok = false;
+    }
+    if let Some(path) = &opts.csv {
+        let (m, n, k) = reference
+            .and_then(|r| driver::first_function(&rep.ctx, &r.ir, r.op).and_then(|f| driver::gemm_extents(&rep.ctx, &r.ir, f)))
+            .unwrap_or((0, 0, 0));
+        // The slowest rank bounds each iteration.
+        let iters = o.ranks.iter().map(|r| r.times_s.len()).min().unwrap_or(0);
+        let times_ms = (0..iters).map(|i| o.ranks.iter().map(|r| r.times_s[i] * 1e3).fold(0.0, f64::max)).collect();
+        let row = CsvRow {
+            m,
+            n,
+            k,
+            dtype: o.outputs.first().or(o.inputs.first()).map_or("none", |t| t.dtype.name()).to_string(),
+            implementation: "fuser-cpu".into(),
+            option: if fusion_level { pipeline.to_string() } else { "host".into() },
+            times_ms,
+            world_size: opts.ranks,
+        };
+        if let Err(e) = std::fs::write(path, format!("{CSV_HEADER}\n{}\n", row.to_line())) {
+            rep.plain(&format!("cannot write CSV '{path}': {e}"));
+            ok = false;
+        }
+    }
+    ok
+}
+
+fn check(rep: &Reporter, reference: &Module, func: OpId, o: &RunOutcome) -> bool {
+    match driver::check_against_reference(&rep.ctx, &reference.ir, func, &o.inputs, &o.outputs) {
+        Err(f) => {
+            rep.failure(&f);
+            println!("check: FAIL (the reference could not be evaluated)");
+            false
+        }
+        Ok(checks) => {
+            let max = checks.iter().map(|c| c.rel_err).fold(0.0, f64::max);
+            let failed: Vec<String> = checks
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.passed())
+                .map(|(i, c)| format!("output #{i} ({}): rel err {:.3e} > tolerance {:.0e}", c.dtype.name(), c.rel_err, c.tolerance))
+                .collect();
+            if failed.is_empty() {
+                println!("check: PASS (max rel err {max:.3e})");
+                true
+            } else {
+                println!("check: FAIL {}", failed.join("; "));
+                false
+            }
+        }
+    }
+}
