@@ -1,0 +1,29 @@
+// Errors of fuser-run are diagnostics with exit status 1.
+
+// REQUIRES: fuser-run
+// RUN: not fuser-run %S/../../examples/row_parallel_linear.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=MESH
+// MESH: error: mesh @tp has devices [0, 1, 2, 3], but --ranks 2 runs ranks 0..2
+
+// RUN: not fuser-run %s --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=NOREF
+// NOREF: error: --check needs a fusion-level program: the input or --reference FILE
+
+// RUN: not fuser-run %s --ranks 2 2>&1 | FileCheck %s --check-prefix=TEAM
+// TEAM: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: rank {{[01]}}: collective mismatch on team [0, 1]
+
+// Rank 0 sends 4 elements, rank 1 sends 8: the allreduce does not match.
+func.func @mismatch(%a: !host.buf<8xf32>) -> !host.buf<8xf32> {
+  %0 = host.alloc() : !host.buf<8xf32>
+  %r = host.rank : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %is0 = arith.cmpi eq, %r, %c0 : index
+  host.if %is0 {
+    %v = host.slice %a[0] [4] [1] : !host.buf<8xf32> -> !host.view<4xf32, strides = [1]>
+    %q = comm.allreduce sum %v into %v team = [0, 1] : !host.view<4xf32, strides = [1]>, !host.view<4xf32, strides = [1]>
+    comm.wait %q
+  } else {
+    %q = comm.allreduce sum %a into %0 team = [0, 1] : !host.buf<8xf32>, !host.buf<8xf32>
+    comm.wait %q
+  }
+  return %0 : !host.buf<8xf32>
+}
