@@ -107,10 +107,11 @@ pub fn placements(ctx: &Context, ir: &Ir, func: OpId, key: &str) -> RtResult<Vec
         .iter()
         .enumerate()
         .map(|(i, &t)| {
-            let global = dicts.get(i).and_then(|&d| ctx.dict_get(d, GLOBAL_TYPE_ATTR)).and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::Type(t) => Some(*t),
-                _ => None,
-            });
+            let global =
+                dicts.get(i).and_then(|&d| ctx.dict_get(d, GLOBAL_TYPE_ATTR)).and_then(|a| match ctx.attr_kind(a) {
+                    AttrKind::Type(t) => Some(*t),
+                    _ => None,
+                });
             if let Some(g) = global {
                 let (dtype, global_shape) = reference::tensor_type(ctx, g)?;
                 let sharding = match Sharding::of_type(ctx, g) {
@@ -189,13 +190,16 @@ pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunC
         let handles: Vec<_> = (0..cfg.ranks)
             .map(|rank| {
                 let (backend, args, inputs) = (&backend, &args, &inputs);
-                std::thread::Builder::new().name(format!("rank {rank}")).stack_size(RANK_STACK).spawn_scoped(s, move || {
-                    let r = run_rank(prog, backend, rank, args, inputs, cfg.warmup, iterations);
-                    if let Err(e) = &r {
-                        crate::exec::Backend::abort(backend, rank, e);
-                    }
-                    r
-                })
+                std::thread::Builder::new().name(format!("rank {rank}")).stack_size(RANK_STACK).spawn_scoped(
+                    s,
+                    move || {
+                        let r = run_rank(prog, backend, rank, args, inputs, cfg.warmup, iterations);
+                        if let Err(e) = &r {
+                            crate::exec::Backend::abort(backend, rank, e);
+                        }
+                        r
+                    },
+                )
             })
             .collect();
         handles
@@ -225,11 +229,8 @@ pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunC
         let pieces: Vec<HostTensor> = ok.iter().map(|(_, outs)| outs[i].clone()).collect();
         outputs.push(p.gather(pieces).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?);
     }
-    let ranks = ok
-        .into_iter()
-        .enumerate()
-        .map(|(r, (times_s, _))| RankSummary { times_s, stats: backend.stats(r) })
-        .collect();
+    let ranks =
+        ok.into_iter().enumerate().map(|(r, (times_s, _))| RankSummary { times_s, stats: backend.stats(r) }).collect();
     Ok(RunOutcome { inputs, outputs, ranks, trace: backend.trace_events(), iterations })
 }
 
@@ -245,9 +246,12 @@ fn run_rank(
 ) -> RtResult<(Vec<f64>, Vec<HostTensor>)> {
     let mut bufs = Vec::new();
     for (i, (p, g)) in args.iter().zip(inputs).enumerate() {
-        let piece = p.piece(g, rank).map_err(|e| RtError::new(format!("argument #{i}: {}", e.message)).on_rank(rank))?;
+        let piece =
+            p.piece(g, rank).map_err(|e| RtError::new(format!("argument #{i}: {}", e.message)).on_rank(rank))?;
         let (expected, _) = &prog.arg_types[i];
-        if expected.len() != piece.shape.len() || expected.iter().zip(&piece.shape).any(|(&e, &s)| e >= 0 && e as usize != s) {
+        if expected.len() != piece.shape.len()
+            || expected.iter().zip(&piece.shape).any(|(&e, &s)| e >= 0 && e as usize != s)
+        {
             return Err(RtError::new(format!(
                 "argument #{i}: rank {rank} holds a {:?} piece of the global {:?}, the function takes {expected:?}",
                 piece.shape, p.global_shape
@@ -295,7 +299,9 @@ pub fn check_against_reference(
     let expected =
         reference::evaluate(ctx, ref_ir, ref_func, inputs).map_err(|(loc, error)| Failure { loc: Some(loc), error })?;
     if expected.len() != outputs.len() {
-        return Err(RtError::new(format!("the reference has {} results, the run {}", expected.len(), outputs.len())).into());
+        return Err(
+            RtError::new(format!("the reference has {} results, the run {}", expected.len(), outputs.len())).into()
+        );
     }
     outputs
         .iter()

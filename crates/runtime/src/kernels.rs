@@ -98,7 +98,10 @@ pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View) -> RtResult<()>
     }
     let (n, k) = (w.shape[0], w.shape[1]);
     if x.shape[rx - 1] != k || y.shape[ry - 1] != n || x.shape[..rx - 1] != y.shape[..ry - 1] {
-        return Err(shape_error("linear", format!("shapes {:?}, {:?} -> {:?} do not match", x.shape, w.shape, y.shape)));
+        return Err(shape_error(
+            "linear",
+            format!("shapes {:?}, {:?} -> {:?} do not match", x.shape, w.shape, y.shape),
+        ));
     }
     if let Some(b) = bias
         && b.shape != [n]
@@ -125,7 +128,16 @@ pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View) -> RtResult<()>
 /// `[m, n]` row-major product of `a` (`m x k`, strides `sa` = (row, col)) and `b` (`k x n`,
 /// strides `sb`), computed in `prec`.
 #[allow(clippy::too_many_arguments)]
-fn gemm(prec: Precision, m: usize, k: usize, n: usize, a: &[f64], sa: (usize, usize), b: &[f64], sb: (usize, usize)) -> Vec<f64> {
+fn gemm(
+    prec: Precision,
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[f64],
+    sa: (usize, usize),
+    b: &[f64],
+    sb: (usize, usize),
+) -> Vec<f64> {
     if m == 0 || n == 0 {
         return Vec::new();
     }
@@ -208,16 +220,18 @@ pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtR
         ));
     }
     if let Some(bad) = inputs.iter().find(|v| v.shape != output.shape) {
-        return Err(shape_error("elementwise", format!("input shape {:?} differs from output {:?}", bad.shape, output.shape)));
+        return Err(shape_error(
+            "elementwise",
+            format!("input shape {:?} differs from output {:?}", bad.shape, output.shape),
+        ));
     }
     let mut dtypes: Vec<DType> = inputs.iter().map(View::dtype).collect();
     dtypes.push(output.dtype());
     let prec = Precision::of(&dtypes);
     let x = inputs[0].read();
     let y = if inputs.len() > 1 { inputs[1].read() } else { Vec::new() };
-    let out: Vec<f64> = (0..x.len())
-        .map(|i| prec.round(apply_elementwise(kind, x[i], y.get(i).copied().unwrap_or(0.0))))
-        .collect();
+    let out: Vec<f64> =
+        (0..x.len()).map(|i| prec.round(apply_elementwise(kind, x[i], y.get(i).copied().unwrap_or(0.0)))).collect();
     output.write(&out)
 }
 
@@ -259,7 +273,10 @@ pub fn sum(input: &View, dims: &[usize], output: &View) -> RtResult<()> {
     }
     let kept = reduced_shape(&input.shape, dims);
     if kept.iter().product::<usize>() != output.numel() {
-        return Err(shape_error("sum", format!("{:?} summed over {dims:?} does not fit {:?}", input.shape, output.shape)));
+        return Err(shape_error(
+            "sum",
+            format!("{:?} summed over {dims:?} does not fit {:?}", input.shape, output.shape),
+        ));
     }
     let prec = Precision::of(&[input.dtype(), output.dtype()]);
     output.write(&sum_values(&input.read(), &input.shape, dims, prec))
@@ -366,8 +383,9 @@ mod tests {
         let out = View::whole(Buffer::new(DType::F64, 3), &[3]).unwrap();
         sum(&a, &[0, 2], &out).unwrap();
         let v = a.read();
-        let expected: Vec<f64> =
-            (0..3).map(|j| (0..2).flat_map(|i| (0..4).map(move |k| (i, k))).map(|(i, k)| v[i * 12 + j * 4 + k]).sum()).collect();
+        let expected: Vec<f64> = (0..3)
+            .map(|j| (0..2).flat_map(|i| (0..4).map(move |k| (i, k))).map(|(i, k)| v[i * 12 + j * 4 + k]).sum())
+            .collect();
         assert_eq!(out.read(), expected);
         assert!(sum(&a, &[3], &out).is_err());
     }

@@ -52,12 +52,16 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
         if name == "func.return" {
             return Ok(operands.into_iter().cloned().collect());
         }
-        let result = *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
+        let result =
+            *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
         let (dtype, shape) = tensor_type(ctx, ir.value_type(result)).map_err(at(op))?;
         let dims = op_dims(ctx, ir, op).unwrap_or_default();
         let value = eval_op(name, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)).map_err(at(op))?;
         if value.shape != shape {
-            return Err((ir.loc(op), RtError::new(format!("'{name}' computed shape {:?}, its type says {shape:?}", value.shape))));
+            return Err((
+                ir.loc(op),
+                RtError::new(format!("'{name}' computed shape {:?}, its type says {shape:?}", value.shape)),
+            ));
         }
         env.insert(result, value);
     }
@@ -214,7 +218,10 @@ mod tests {
         assert_eq!(y.data, vec![9.0, 9.0]);
         let ab = t(&[2, 1, 2], &[1.0, 2.0, 3.0, 4.0]);
         let bb = t(&[2, 2, 1], &[1.0, 0.0, 0.0, 1.0]);
-        assert_eq!(eval_op("fusion.matmul", &[&ab, &bb], DType::F64, &[2, 1, 1], &[], false).unwrap().data, vec![1.0, 4.0]);
+        assert_eq!(
+            eval_op("fusion.matmul", &[&ab, &bb], DType::F64, &[2, 1, 1], &[], false).unwrap().data,
+            vec![1.0, 4.0]
+        );
     }
 
     #[test]

@@ -93,7 +93,10 @@ impl HostTensor {
     /// `||self - reference|| / ||reference||` (the absolute norm when the reference is zero).
     pub fn rel_error(&self, reference: &HostTensor) -> RtResult<f64> {
         if self.shape != reference.shape {
-            return Err(RtError::new(format!("shape {:?} differs from the reference {:?}", self.shape, reference.shape)));
+            return Err(RtError::new(format!(
+                "shape {:?} differs from the reference {:?}",
+                self.shape, reference.shape
+            )));
         }
         let diff: f64 = self.data.iter().zip(&reference.data).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
         let norm: f64 = reference.data.iter().map(|b| b * b).sum::<f64>().sqrt();
@@ -107,7 +110,9 @@ fn device_digit(split: Split, mesh: &Mesh, device: i64) -> RtResult<Option<(usiz
     match split {
         Split::Stream(_) => Ok(None),
         Split::Device(d) => {
-            let size = mesh.axis_size(d).ok_or_else(|| RtError::new(format!("mesh @{} has no axis {}", mesh.name, d.keyword())))?;
+            let size = mesh
+                .axis_size(d)
+                .ok_or_else(|| RtError::new(format!("mesh @{} has no axis {}", mesh.name, d.keyword())))?;
             let coord = mesh
                 .team_index(device, d)
                 .ok_or_else(|| RtError::new(format!("device {device} is not in mesh @{}", mesh.name)))?;
@@ -121,20 +126,20 @@ fn held_positions(extent: usize, splits: &[Split], mesh: &Mesh, device: i64) -> 
     let mut factors = Vec::with_capacity(splits.len());
     let mut wanted = Vec::with_capacity(splits.len());
     for &s in splits {
-        match device_digit(s, mesh, device)? {
-            Some((coord, size)) => {
+        match (s, device_digit(s, mesh, device)?) {
+            (_, Some((coord, size))) => {
                 factors.push(size);
                 wanted.push(Some(coord));
             }
-            None => {
-                let Split::Stream(n) = s else { unreachable!("device splits handled above") };
+            (Split::Stream(n), None) => {
                 factors.push(n.max(1) as usize);
                 wanted.push(None);
             }
+            (Split::Device(_), None) => return Err(RtError::new("device split without a mesh axis")),
         }
     }
     let outer: usize = factors.iter().product();
-    if outer == 0 || extent % outer != 0 {
+    if outer == 0 || !extent.is_multiple_of(outer) {
         return Err(RtError::new(format!("extent {extent} is not divisible by its splits ({outer})")));
     }
     let inner = extent / outer;
@@ -190,7 +195,8 @@ pub fn local_piece(global: &HostTensor, sharding: &Sharding, mesh: &Mesh, device
     let lists = held_index_lists(&global.shape, sharding, mesh, device)?;
     let shape: Vec<usize> = lists.iter().map(Vec::len).collect();
     let keep = holds_partial_value(sharding, mesh, device)?;
-    let data = global_offsets(&global.shape, &lists).into_iter().map(|o| if keep { global.data[o] } else { 0.0 }).collect();
+    let data =
+        global_offsets(&global.shape, &lists).into_iter().map(|o| if keep { global.data[o] } else { 0.0 }).collect();
     Ok(HostTensor { dtype: global.dtype, shape, data })
 }
 

@@ -90,7 +90,8 @@ pub struct CsvRow {
 }
 
 /// The header line of [`CsvRow::to_line`].
-pub const CSV_HEADER: &str = "m,n,k,dtype,implementation,option,mean_time_ms,std_time_ms,min_time_ms,max_time_ms,throughput_tflops,world_size";
+pub const CSV_HEADER: &str =
+    "m,n,k,dtype,implementation,option,mean_time_ms,std_time_ms,min_time_ms,max_time_ms,throughput_tflops,world_size";
 
 /// Mean, standard deviation, minimum and maximum (zeros for no samples).
 pub fn statistics(samples: &[f64]) -> (f64, f64, f64, f64) {
@@ -134,7 +135,14 @@ mod tests {
 
     #[test]
     fn trace_has_tracks_and_events() {
-        let e = TraceEvent { rank: 1, stream: 2, name: "host.linear".into(), start_us: 1.0, dur_us: 2.5, loc: Some("a\"b".into()) };
+        let e = TraceEvent {
+            rank: 1,
+            stream: 2,
+            name: "host.linear".into(),
+            start_us: 1.0,
+            dur_us: 2.5,
+            loc: Some("a\"b".into()),
+        };
         let json = chrome_trace_json(&[e]);
         assert!(json.contains(r#""name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"stream 1"}"#));
         assert!(json.contains(r#""ph":"X","pid":1,"tid":2,"ts":1.000,"dur":2.500,"args":{"loc":"a\"b"}"#));

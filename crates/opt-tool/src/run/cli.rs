@@ -105,7 +105,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             Some((f, v)) => (f.trim_start_matches('-').to_string(), Some(v.to_string())),
             None => (arg.trim_start_matches('-').to_string(), None),
         };
-        let known = ["ranks", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
+        let known =
+            ["ranks", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
         if !known.contains(&flag.as_str()) {
             return Err(format!("fuser-run: unknown option '{arg}' (see --help)"));
         }

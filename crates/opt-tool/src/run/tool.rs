@@ -128,9 +128,11 @@ pub fn run(opts: &RunArgs) -> bool {
         (None, true) => parse(&mut rep, &opts.input, &text),
         (None, false) => None,
     };
-    if opts.check && reference.as_ref().is_none_or(|m| {
-        driver::first_function(&rep.ctx, &m.ir, m.op).is_none_or(|f| !driver::is_fusion_level(&rep.ctx, &m.ir, f))
-    }) {
+    if opts.check
+        && reference.as_ref().is_none_or(|m| {
+            driver::first_function(&rep.ctx, &m.ir, m.op).is_none_or(|f| !driver::is_fusion_level(&rep.ctx, &m.ir, f))
+        })
+    {
         rep.plain("--check needs a fusion-level program: the input or --reference FILE");
         return false;
     }
@@ -143,7 +145,10 @@ pub fn run(opts: &RunArgs) -> bool {
         return false;
     };
     if driver::is_fusion_level(&rep.ctx, &program.ir, func) {
-        rep.error(&Diagnostic::error(program.ir.loc(func), "the function still takes or returns tensors after lowering"));
+        rep.error(&Diagnostic::error(
+            program.ir.loc(func),
+            "the function still takes or returns tensors after lowering",
+        ));
         return false;
     }
     let prog = match prepare(&rep.ctx, &program.ir, func) {
@@ -180,7 +185,10 @@ pub fn run(opts: &RunArgs) -> bool {
 }
 
 fn print_summary(name: &str, opts: &RunArgs, o: &RunOutcome) {
-    println!("fuser-run: @{name} on {} rank(s), backend cpu, {} iteration(s) ({} warmup)", opts.ranks, o.iterations, opts.warmup);
+    println!(
+        "fuser-run: @{name} on {} rank(s), backend cpu, {} iteration(s) ({} warmup)",
+        opts.ranks, o.iterations, opts.warmup
+    );
     println!("{:>4}  {:>12}  {:>12}  {:>8}  {:>14}", "rank", "mean ms", "min ms", "ops/it", "bytes moved/it");
     let per_it = |v: u64| v / o.iterations.max(1) as u64;
     for (r, s) in o.ranks.iter().enumerate() {
@@ -208,7 +216,9 @@ fn write_outputs(
     }
     if let Some(path) = &opts.csv {
         let (m, n, k) = reference
-            .and_then(|r| driver::first_function(&rep.ctx, &r.ir, r.op).and_then(|f| driver::gemm_extents(&rep.ctx, &r.ir, f)))
+            .and_then(|r| {
+                driver::first_function(&rep.ctx, &r.ir, r.op).and_then(|f| driver::gemm_extents(&rep.ctx, &r.ir, f))
+            })
             .unwrap_or((0, 0, 0));
         // The slowest rank bounds each iteration.
         let iters = o.ranks.iter().map(|r| r.times_s.len()).min().unwrap_or(0);
@@ -244,7 +254,14 @@ fn check(rep: &Reporter, reference: &Module, func: OpId, o: &RunOutcome) -> bool
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| !c.passed())
-                .map(|(i, c)| format!("output #{i} ({}): rel err {:.3e} > tolerance {:.0e}", c.dtype.name(), c.rel_err, c.tolerance))
+                .map(|(i, c)| {
+                    format!(
+                        "output #{i} ({}): rel err {:.3e} > tolerance {:.0e}",
+                        c.dtype.name(),
+                        c.rel_err,
+                        c.tolerance
+                    )
+                })
                 .collect();
             if failed.is_empty() {
                 println!("check: PASS (max rel err {max:.3e})");

@@ -39,17 +39,68 @@ impl<B> Kernel<B> {
 /// team-relative; peers are absolute.
 #[derive(Clone, Debug)]
 pub enum CommOp<B> {
-    AllGather { input: B, output: B, team: Vec<usize> },
-    AllReduce { input: B, output: B, team: Vec<usize>, reduction: ReductionKind },
-    ReduceScatter { input: B, output: B, team: Vec<usize>, reduction: ReductionKind },
-    Broadcast { input: B, output: B, team: Vec<usize>, root: usize },
-    Reduce { input: B, output: B, team: Vec<usize>, root: usize, reduction: ReductionKind },
-    Gather { input: B, output: B, team: Vec<usize>, root: usize },
-    Scatter { input: B, output: B, team: Vec<usize>, root: usize },
-    AllToAll { input: B, output: B, team: Vec<usize> },
-    CollectivePermute { input: B, output: B, team: Vec<usize>, send_to: usize, recv_from: usize },
-    Send { buffer: B, peer: usize },
-    Recv { buffer: B, peer: usize },
+    AllGather {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+    },
+    AllReduce {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+        reduction: ReductionKind,
+    },
+    ReduceScatter {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+        reduction: ReductionKind,
+    },
+    Broadcast {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+        root: usize,
+    },
+    Reduce {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+        root: usize,
+        reduction: ReductionKind,
+    },
+    Gather {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+        root: usize,
+    },
+    Scatter {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+        root: usize,
+    },
+    AllToAll {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+    },
+    CollectivePermute {
+        input: B,
+        output: B,
+        team: Vec<usize>,
+        send_to: usize,
+        recv_from: usize,
+    },
+    Send {
+        buffer: B,
+        peer: usize,
+    },
+    Recv {
+        buffer: B,
+        peer: usize,
+    },
     /// Several posts issued together (`comm.group`); one request for all.
     Group(Vec<CommOp<B>>),
 }

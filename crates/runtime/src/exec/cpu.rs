@@ -160,7 +160,14 @@ impl CpuBackend {
     /// Contributes `data` to the next collective of `team` and returns every member's
     /// contribution (in team order) once all have arrived. `data: None` contributes nothing
     /// (a non-root member of a rooted collective), seen by others as an empty vector.
-    fn meet(&self, rank: usize, team: &[usize], kind: &'static str, len: usize, data: Option<Vec<f64>>) -> RtResult<Vec<Vec<f64>>> {
+    fn meet(
+        &self,
+        rank: usize,
+        team: &[usize],
+        kind: &'static str,
+        len: usize,
+        data: Option<Vec<f64>>,
+    ) -> RtResult<Vec<Vec<f64>>> {
         let me = team.iter().position(|&r| r == rank).ok_or_else(|| {
             RtError::new(format!("rank {rank} posts a {kind} on team {team:?} it is not a member of"))
         })?;
@@ -192,7 +199,8 @@ impl CpuBackend {
         }
         meeting.contributions[me] = Some(data.unwrap_or_default());
         self.arrived.notify_all();
-        let ready = |ex: &mut Exchange| ex.meetings.get(&key).is_some_and(|m| m.contributions.iter().all(Option::is_some));
+        let ready =
+            |ex: &mut Exchange| ex.meetings.get(&key).is_some_and(|m| m.contributions.iter().all(Option::is_some));
         let missing = |ex: &Exchange| {
             let absent: Vec<usize> = ex
                 .meetings
@@ -284,7 +292,11 @@ impl CpuBackend {
                 let me = team_index(team);
                 let source = &all[*root];
                 if source.len() < (me + 1) * n {
-                    return Err(RtError::new(format!("scatter root holds {} elements, {} needed", source.len(), (me + 1) * n)));
+                    return Err(RtError::new(format!(
+                        "scatter root holds {} elements, {} needed",
+                        source.len(),
+                        (me + 1) * n
+                    )));
                 }
                 output.write(&source[me * n..(me + 1) * n])?;
                 Ok(if is_root { bytes(input) } else { 0 })
@@ -448,7 +460,12 @@ mod tests {
     fn run_ranks<T: Send>(n: usize, f: impl Fn(&CpuBackend, usize) -> T + Sync) -> Vec<T> {
         let b = CpuBackend::new(n, false, Duration::from_secs(5));
         std::thread::scope(|s| {
-            let hs: Vec<_> = (0..n).map(|r| { let (b, f) = (&b, &f); s.spawn(move || f(b, r)) }).collect();
+            let hs: Vec<_> = (0..n)
+                .map(|r| {
+                    let (b, f) = (&b, &f);
+                    s.spawn(move || f(b, r))
+                })
+                .collect();
             hs.into_iter().map(|h| h.join().expect("rank thread")).collect()
         })
     }
@@ -468,10 +485,21 @@ mod tests {
             let g = CpuBackend::new_buffer(DType::F32, &[6]).unwrap();
             b.post(r, &0, CommOp::AllGather { input: x.clone(), output: g.clone(), team: team.clone() }, &key).unwrap();
             let s = CpuBackend::new_buffer(DType::F32, &[2]).unwrap();
-            let op = CommOp::AllReduce { input: x.clone(), output: s.clone(), team: team.clone(), reduction: ReductionKind::Sum };
+            let op = CommOp::AllReduce {
+                input: x.clone(),
+                output: s.clone(),
+                team: team.clone(),
+                reduction: ReductionKind::Sum,
+            };
             b.post(r, &0, op, &key).unwrap();
             let bc = CpuBackend::new_buffer(DType::F32, &[2]).unwrap();
-            b.post(r, &0, CommOp::Broadcast { input: x.clone(), output: bc.clone(), team: team.clone(), root: 2 }, &key).unwrap();
+            b.post(
+                r,
+                &0,
+                CommOp::Broadcast { input: x.clone(), output: bc.clone(), team: team.clone(), root: 2 },
+                &key,
+            )
+            .unwrap();
             let rs = CpuBackend::new_buffer(DType::F32, &[1]).unwrap();
             let six = filled(&[1.0, 2.0, 3.0]);
             let op = CommOp::ReduceScatter { input: six, output: rs.clone(), team, reduction: ReductionKind::Sum };

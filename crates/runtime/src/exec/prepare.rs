@@ -72,37 +72,120 @@ pub enum CommInstr {
 #[derive(Clone, Debug)]
 pub enum Instr {
     /// An integer (`index`, `iN`, `i1` as 0/1).
-    Const { dst: Slot, value: i64 },
+    Const {
+        dst: Slot,
+        value: i64,
+    },
     /// `dst = a op b`, wrapped to `bits`.
-    IntBin { op: IntBinOp, dst: Slot, a: Slot, b: Slot, bits: u32 },
-    Cmp { pred: CmpPredicate, dst: Slot, a: Slot, b: Slot, bits: u32 },
+    IntBin {
+        op: IntBinOp,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        bits: u32,
+    },
+    Cmp {
+        pred: CmpPredicate,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        bits: u32,
+    },
     /// `dst = cond ? a : b` (any slot kind).
-    Select { dst: Slot, cond: Slot, a: Slot, b: Slot },
+    Select {
+        dst: Slot,
+        cond: Slot,
+        a: Slot,
+        b: Slot,
+    },
     /// `dst = src` wrapped to `bits` (index_cast).
-    Cast { dst: Slot, src: Slot, bits: u32 },
-    Alloc { dst: Slot, dtype: DType, shape: Vec<Dim>, persistent: bool },
-    Dealloc { buf: Slot },
-    ShardByStream { dst: Slot, src: Slot, index: Slot, axis: usize, chunks: usize },
-    SelectView { dst: Slot, src: Slot, index: Slot, axis: usize },
-    Slice { dst: Slot, src: Slot, offsets: Vec<Dim>, sizes: Vec<Dim>, steps: Vec<Dim> },
+    Cast {
+        dst: Slot,
+        src: Slot,
+        bits: u32,
+    },
+    Alloc {
+        dst: Slot,
+        dtype: DType,
+        shape: Vec<Dim>,
+        persistent: bool,
+    },
+    Dealloc {
+        buf: Slot,
+    },
+    ShardByStream {
+        dst: Slot,
+        src: Slot,
+        index: Slot,
+        axis: usize,
+        chunks: usize,
+    },
+    SelectView {
+        dst: Slot,
+        src: Slot,
+        index: Slot,
+        axis: usize,
+    },
+    Slice {
+        dst: Slot,
+        src: Slot,
+        offsets: Vec<Dim>,
+        sizes: Vec<Dim>,
+        steps: Vec<Dim>,
+    },
     Compute(KernelInstr),
     /// A loop over `lb, lb + step, ... < ub`; its body is `[self + 1, end)`.
-    For { iv: Slot, lb: Slot, ub: Slot, step: Slot, end: u32 },
+    For {
+        iv: Slot,
+        lb: Slot,
+        ub: Slot,
+        step: Slot,
+        end: u32,
+    },
     /// Then range `[self + 1, else_start)`, else range `[else_start, end)`.
-    If { cond: Slot, else_start: u32, end: u32 },
-    CurrentStream { dst: Slot },
-    GetStream { dst: Slot, index: Slot },
-    SetStream { stream: Slot },
-    StreamWait { stream: Slot },
-    Synchronize { stream: Slot },
-    Rank { dst: Slot },
-    WorldSize { dst: Slot },
+    If {
+        cond: Slot,
+        else_start: u32,
+        end: u32,
+    },
+    CurrentStream {
+        dst: Slot,
+    },
+    GetStream {
+        dst: Slot,
+        index: Slot,
+    },
+    SetStream {
+        stream: Slot,
+    },
+    StreamWait {
+        stream: Slot,
+    },
+    Synchronize {
+        stream: Slot,
+    },
+    Rank {
+        dst: Slot,
+    },
+    WorldSize {
+        dst: Slot,
+    },
     /// A post; `dst` receives the request.
-    Comm { op: CommInstr, dst: Option<Slot> },
+    Comm {
+        op: CommInstr,
+        dst: Option<Slot>,
+    },
     /// `comm.group`: the posts of `[self + 1, end)` are issued together; `dst` gets one request.
-    Group { dst: Option<Slot>, end: u32 },
-    Wait { requests: Vec<Slot> },
-    Return { values: Vec<Slot> },
+    Group {
+        dst: Option<Slot>,
+        end: u32,
+    },
+    Wait {
+        requests: Vec<Slot>,
+    },
+    Return {
+        values: Vec<Slot>,
+    },
 }
 
 /// A prepared host function.
@@ -156,8 +239,9 @@ pub fn prepare(ctx: &Context, ir: &Ir, func: OpId) -> Result<Program, (Attr, Str
     let mut arg_types = Vec::new();
     for &a in ir.block_args(entry) {
         args.push(p.define(a));
-        let t = BufferType::of(ctx, ir.value_type(a))
-            .ok_or_else(|| (ir.loc(func), format!("argument of type {} is not a host buffer", type_text(ctx, ir, a))))?;
+        let t = BufferType::of(ctx, ir.value_type(a)).ok_or_else(|| {
+            (ir.loc(func), format!("argument of type {} is not a host buffer", type_text(ctx, ir, a)))
+        })?;
         let dtype = DType::of(ctx, t.elem).map_err(|e| (ir.loc(func), e.message))?;
         arg_types.push((t.shape, dtype));
     }
@@ -209,7 +293,10 @@ impl<'a> Preparer<'a> {
     }
 
     fn attr(&self, op: OpId, name: &str) -> Option<Attr> {
-        self.ir.props(op).and_then(|p| self.ctx.dict_get(p, name)).or_else(|| self.ctx.dict_get(self.ir.attrs(op), name))
+        self.ir
+            .props(op)
+            .and_then(|p| self.ctx.dict_get(p, name))
+            .or_else(|| self.ctx.dict_get(self.ir.attrs(op), name))
     }
 
     fn int_attr(&self, op: OpId, name: &str) -> PResult<i64> {
@@ -275,7 +362,8 @@ impl<'a> Preparer<'a> {
     }
 
     fn team(&self, op: OpId) -> PResult<Vec<usize>> {
-        let team = fuser_dialects::comm::team(self.ctx, self.ir, op).ok_or_else(|| (self.ir.loc(op), "missing team".to_string()))?;
+        let team = fuser_dialects::comm::team(self.ctx, self.ir, op)
+            .ok_or_else(|| (self.ir.loc(op), "missing team".to_string()))?;
         Ok(team.into_iter().map(|d| d.max(0) as usize).collect())
     }
 
@@ -293,13 +381,21 @@ impl<'a> Preparer<'a> {
         let reduction = || c::reduction_kind(ctx, ir, op).unwrap_or_default();
         Ok(match name {
             "comm.allgather" => CommInstr::AllGather { input: input()?, output: output()?, team: self.team(op)? },
-            "comm.allreduce" => {
-                CommInstr::AllReduce { input: input()?, output: output()?, team: self.team(op)?, reduction: reduction() }
+            "comm.allreduce" => CommInstr::AllReduce {
+                input: input()?,
+                output: output()?,
+                team: self.team(op)?,
+                reduction: reduction(),
+            },
+            "comm.reduce_scatter" => CommInstr::ReduceScatter {
+                input: input()?,
+                output: output()?,
+                team: self.team(op)?,
+                reduction: reduction(),
+            },
+            "comm.broadcast" => {
+                CommInstr::Broadcast { input: input()?, output: output()?, team: self.team(op)?, root: root()? }
             }
-            "comm.reduce_scatter" => {
-                CommInstr::ReduceScatter { input: input()?, output: output()?, team: self.team(op)?, reduction: reduction() }
-            }
-            "comm.broadcast" => CommInstr::Broadcast { input: input()?, output: output()?, team: self.team(op)?, root: root()? },
             "comm.reduce" => CommInstr::Reduce {
                 input: input()?,
                 output: output()?,
@@ -307,8 +403,12 @@ impl<'a> Preparer<'a> {
                 root: root()?,
                 reduction: reduction(),
             },
-            "comm.gather" => CommInstr::Gather { input: input()?, output: output()?, team: self.team(op)?, root: root()? },
-            "comm.scatter" => CommInstr::Scatter { input: input()?, output: output()?, team: self.team(op)?, root: root()? },
+            "comm.gather" => {
+                CommInstr::Gather { input: input()?, output: output()?, team: self.team(op)?, root: root()? }
+            }
+            "comm.scatter" => {
+                CommInstr::Scatter { input: input()?, output: output()?, team: self.team(op)?, root: root()? }
+            }
             "comm.all_to_all" => CommInstr::AllToAll { input: input()?, output: output()?, team: self.team(op)? },
             "comm.collective_permute" => CommInstr::CollectivePermute {
                 input: input()?,
@@ -343,7 +443,8 @@ impl<'a> Preparer<'a> {
                 let dst = self.result(op)?;
                 self.push(op, Instr::Const { dst, value });
             }
-            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" => {
+            "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui" | "arith.remsi"
+            | "arith.remui" => {
                 let bin = match name.as_str() {
                     "arith.addi" => IntBinOp::Add,
                     "arith.subi" => IntBinOp::Sub,
@@ -381,7 +482,8 @@ impl<'a> Preparer<'a> {
                 self.push(op, Instr::Cast { dst, src, bits });
             }
             "host.alloc" => {
-                let t = BufferType::of(ctx, ir.value_type(ir.result(op, 0))).ok_or_else(|| (loc, "alloc of a non-buffer".to_string()))?;
+                let t = BufferType::of(ctx, ir.value_type(ir.result(op, 0)))
+                    .ok_or_else(|| (loc, "alloc of a non-buffer".to_string()))?;
                 let dtype = DType::of(ctx, t.elem).map_err(|e| (loc, e.message))?;
                 let shape = self.dims(op, &t.shape, &operands)?;
                 let persistent = self.attr(op, "persistent").is_some();
@@ -407,8 +509,11 @@ impl<'a> Preparer<'a> {
             }
             "host.slice" => {
                 let src = self.operand(op, 0)?;
-                let (so, sz, st) =
-                    (self.array_attr(op, "static_offsets")?, self.array_attr(op, "static_sizes")?, self.array_attr(op, "static_strides")?);
+                let (so, sz, st) = (
+                    self.array_attr(op, "static_offsets")?,
+                    self.array_attr(op, "static_sizes")?,
+                    self.array_attr(op, "static_strides")?,
+                );
                 let group = |i: usize| -> Vec<Value> {
                     fuser_dialects::host::SLICE.operand_group(ctx, ir, op, i).unwrap_or_default()
                 };
@@ -441,7 +546,8 @@ impl<'a> Preparer<'a> {
                 self.push(op, Instr::Compute(k));
             }
             "host.elementwise" => {
-                let kind = ElementwiseKind::of_op(ctx, ir, op).ok_or_else(|| (loc, "unknown elementwise kind".to_string()))?;
+                let kind =
+                    ElementwiseKind::of_op(ctx, ir, op).ok_or_else(|| (loc, "unknown elementwise kind".to_string()))?;
                 let mut slots: Vec<Slot> = (0..operands.len()).map(|i| self.operand(op, i)).collect::<PResult<_>>()?;
                 let output = slots.pop().ok_or_else(|| (loc, "elementwise without output".to_string()))?;
                 self.push(op, Instr::Compute(KernelInstr::Elementwise { kind, inputs: slots, output }));
@@ -454,7 +560,8 @@ impl<'a> Preparer<'a> {
             "host.for" => {
                 let (lb, ub, step) = (self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?);
                 let body = self.region_block(op, 0).ok_or_else(|| (loc, "loop without body".to_string()))?;
-                let iv_value = *ir.block_args(body).first().ok_or_else(|| (loc, "loop without induction variable".to_string()))?;
+                let iv_value =
+                    *ir.block_args(body).first().ok_or_else(|| (loc, "loop without induction variable".to_string()))?;
                 let iv = self.define(iv_value);
                 let at = self.push(op, Instr::For { iv, lb, ub, step, end: 0 });
                 self.block(body)?;
@@ -523,20 +630,14 @@ impl<'a> Preparer<'a> {
                     self.block(b)?;
                 }
                 let end = self.end();
-                let dst = match ir.results(op).first() {
-                    Some(&r) => Some(self.define(r)),
-                    None => None,
-                };
+                let dst = ir.results(op).first().map(|&r| self.define(r));
                 if let Instr::Group { dst: d, end: e } = &mut self.instrs[at] {
                     (*d, *e) = (dst, end);
                 }
             }
             n if n.starts_with("comm.") => {
                 let c = self.comm(op, n)?;
-                let dst = match ir.results(op).first() {
-                    Some(&r) => Some(self.define(r)),
-                    None => None,
-                };
+                let dst = ir.results(op).first().map(|&r| self.define(r));
                 self.push(op, Instr::Comm { op: c, dst });
             }
             "func.return" => {

@@ -195,7 +195,11 @@ impl<'p, B: Backend> Frame<'p, B> {
                 self.set(*dst, Val::Int(v as i64));
             }
             Instr::Select { dst, cond, a, b } => {
-                let v = if self.int(*cond)? & 1 != 0 { self.slots[*a as usize].clone() } else { self.slots[*b as usize].clone() };
+                let v = if self.int(*cond)? & 1 != 0 {
+                    self.slots[*a as usize].clone()
+                } else {
+                    self.slots[*b as usize].clone()
+                };
                 self.set(*dst, v);
             }
             Instr::Cast { dst, src, bits } => {
@@ -217,7 +221,8 @@ impl<'p, B: Backend> Frame<'p, B> {
                 self.set(*dst, Val::Buf(v));
             }
             Instr::Slice { dst, src, offsets, sizes, steps } => {
-                let v = backend.subview(&self.buf(*src)?, &self.dims(offsets)?, &self.dims(sizes)?, &self.dims(steps)?)?;
+                let v =
+                    backend.subview(&self.buf(*src)?, &self.dims(offsets)?, &self.dims(sizes)?, &self.dims(steps)?)?;
                 self.set(*dst, Val::Buf(v));
             }
             Instr::Compute(k) => {
@@ -316,7 +321,9 @@ impl<'p, B: Backend> Frame<'p, B> {
 
     fn kernel(&self, k: &KernelInstr) -> RtResult<Kernel<B::Buf>> {
         Ok(match k {
-            KernelInstr::Copy { source, target } => Kernel::Copy { source: self.buf(*source)?, target: self.buf(*target)? },
+            KernelInstr::Copy { source, target } => {
+                Kernel::Copy { source: self.buf(*source)?, target: self.buf(*target)? }
+            }
             KernelInstr::Matmul { a, b, c, accumulate } => {
                 Kernel::Matmul { a: self.buf(*a)?, b: self.buf(*b)?, c: self.buf(*c)?, accumulate: *accumulate }
             }

@@ -1,0 +1,64 @@
+//! End-to-end tests of the `fuser-run` binary: the seed examples pass `--check`, `--help`
+//! documents every flag, bad arguments and bad input are diagnosed with exit status 1.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fuser_run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fuser-run")).args(args).current_dir(root()).output().expect("fuser-run starts")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn examples_pass_the_reference_check() {
+    for (file, ranks) in
+        [("stream_parallel_matmul", "1"), ("row_parallel_linear", "4"), ("column_parallel_linear", "4")]
+    {
+        let o = fuser_run(&[&format!("examples/{file}.mlir"), "--ranks", ranks, "--check", "--seed", "11"]);
+        assert!(o.status.success(), "{file}: {}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
+        assert!(stdout(&o).contains("check: PASS (max rel err"), "{file}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn help_lists_every_flag() {
+    let o = fuser_run(&["--help"]);
+    assert!(o.status.success());
+    let help = stdout(&o);
+    for flag in [
+        "--ranks",
+        "--backend",
+        "--pass-pipeline",
+        "--check",
+        "--reference",
+        "--seed",
+        "--warmup",
+        "--iters",
+        "--trace",
+        "--csv",
+    ] {
+        assert!(help.contains(flag), "--help does not mention {flag}");
+    }
+}
+
+#[test]
+fn bad_arguments_and_inputs_exit_with_status_1() {
+    for args in [
+        vec!["examples/row_parallel_linear.mlir", "--ranks", "0"],
+        vec!["examples/row_parallel_linear.mlir", "--backend", "gpu"],
+        vec!["examples/row_parallel_linear.mlir", "--pass-pipeline", "no-such-pass"],
+        vec!["does/not/exist.mlir"],
+        vec!["examples/row_parallel_linear.mlir", "--ranks", "3"],
+    ] {
+        let o = fuser_run(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(!o.stderr.is_empty(), "{args:?}: no message");
+    }
+}
