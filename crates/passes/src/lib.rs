@@ -6,6 +6,7 @@
 //! metadata next to it.
 
 pub mod canonicalize;
+pub mod comm_verify;
 pub mod cse;
 pub mod dce;
 pub mod doc;

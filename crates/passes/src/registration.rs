@@ -17,6 +17,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &CSE,
         &DCE,
         &SYMBOL_DCE,
+        &crate::comm_verify::COMM_VERIFY,
         &crate::fusion::propagate::FUSION_PROPAGATE_SHARDING,
         &crate::fusion::decompose::FUSION_DECOMPOSE_RESHARDING,
         &crate::host::assign_streams::HOST_ASSIGN_STREAMS,
