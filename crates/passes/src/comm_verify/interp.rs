@@ -113,7 +113,9 @@ impl Interp<'_> {
         for op in self.ir.block_ops(b) {
             self.steps += 1;
             if self.steps > MAX_STEPS {
-                return Err(self.error(op, format!("rank {} interprets more than {MAX_STEPS} ops; giving up", self.rank)));
+                return Err(
+                    self.error(op, format!("rank {} interprets more than {MAX_STEPS} ops; giving up", self.rank))
+                );
             }
             self.run_op(op)?;
         }
@@ -157,7 +159,7 @@ impl Interp<'_> {
             "comm.wait" => self.run_wait(op),
             "comm.share_handles" => self.run_share_handles(op),
             n if NO_OPS.contains(&n) => Ok(()),
-            n => Err(self.error(op, format!("comm-verify cannot interpret '{n}'"))),
+            n => Err(self.error(op, format!("cannot interpret '{n}'"))),
         }
     }
 
@@ -176,7 +178,13 @@ impl Interp<'_> {
 
     fn value(&self, op: OpId, v: Value) -> Result<AbsVal, Diagnostic> {
         self.values.get(&v).copied().ok_or_else(|| {
-            self.error(op, format!("operand of '{}' is not computable from the rank, the team size and loop indices", self.name(op)))
+            self.error(
+                op,
+                format!(
+                    "operand of '{}' is not computable from the rank, the team size and loop indices",
+                    self.name(op)
+                ),
+            )
         })
     }
 
@@ -200,7 +208,10 @@ impl Interp<'_> {
 
     /// A property (or, for generic IR without `<{...}>`, a discardable attribute).
     fn prop(&self, op: OpId, name: &str) -> Option<Attr> {
-        self.ir.props(op).and_then(|p| self.ctx.dict_get(p, name)).or_else(|| self.ctx.dict_get(self.ir.attrs(op), name))
+        self.ir
+            .props(op)
+            .and_then(|p| self.ctx.dict_get(p, name))
+            .or_else(|| self.ctx.dict_get(self.ir.attrs(op), name))
     }
 
     fn width(&self, t: Type) -> Option<u32> {
@@ -215,15 +226,17 @@ impl Interp<'_> {
 
     fn run_arith(&mut self, op: OpId, name: &str) -> Result<(), Diagnostic> {
         let Some(&res) = self.ir.results(op).first() else {
-            return Err(self.error(op, format!("comm-verify cannot interpret '{name}'")));
+            return Err(self.error(op, format!("cannot interpret '{name}'")));
         };
         let Some(w) = self.width(self.ir.value_type(res)) else {
-            return Err(self.error(op, format!("comm-verify cannot interpret '{name}' on a non-integer type")));
+            return Err(self.error(op, format!("cannot interpret '{name}' on a non-integer type")));
         };
         let c = match name {
             "arith.constant" => {
                 let a = self.prop(op, "value").and_then(|a| fuser_dialects::int_const(self.ctx, a));
-                let Some((c, _)) = a else { return Err(self.error(op, "comm-verify cannot interpret 'arith.constant' of this value")) };
+                let Some((c, _)) = a else {
+                    return Err(self.error(op, "cannot interpret 'arith.constant' of this value"));
+                };
                 IntConst::new(w, c.signed() as u128)
             }
             "arith.index_cast" => IntConst::new(w, self.int(op, 0)?.signed() as u128),
@@ -232,7 +245,8 @@ impl Interp<'_> {
                 self.int(op, if cond.is_zero() { 2 } else { 1 })?
             }
             "arith.cmpi" => {
-                let pred = self.prop(op, "predicate").and_then(|a| self.ctx.attr_i64(a)).and_then(CmpPredicate::from_i64);
+                let pred =
+                    self.prop(op, "predicate").and_then(|a| self.ctx.attr_i64(a)).and_then(CmpPredicate::from_i64);
                 let Some(pred) = pred else { return Err(self.error(op, "arith.cmpi without a predicate")) };
                 IntConst::new(1, pred.eval(self.int(op, 0)?, self.int(op, 1)?) as u128)
             }
@@ -241,9 +255,12 @@ impl Interp<'_> {
                 match binary(name, l, r) {
                     Binary::Value(v) => IntConst::new(w, v as u128),
                     Binary::DivByZero => {
-                        return Err(self.error(op, format!("division by zero on rank {}{}", self.rank, self.site(op).iter_suffix())));
+                        return Err(self.error(
+                            op,
+                            format!("division by zero on rank {}{}", self.rank, self.site(op).iter_suffix()),
+                        ));
                     }
-                    Binary::Unknown => return Err(self.error(op, format!("comm-verify cannot interpret '{name}'"))),
+                    Binary::Unknown => return Err(self.error(op, format!("cannot interpret '{name}'"))),
                 }
             }
         };
@@ -259,7 +276,10 @@ impl Interp<'_> {
         }
         let trips = if ub > lb { (ub - lb + step - 1) / step } else { 0 };
         if trips > MAX_TRIP_COUNT as i128 {
-            return Err(self.error(op, format!("loop runs {trips} iterations, more than the {MAX_TRIP_COUNT} comm-verify interprets")));
+            return Err(self.error(
+                op,
+                format!("loop runs {trips} iterations, more than the {MAX_TRIP_COUNT} comm-verify interprets"),
+            ));
         }
         let Some(body) = self.ir.regions(op).first().and_then(|&r| self.ir.region_entry(r)) else { return Ok(()) };
         let Some(&index) = self.ir.block_args(body).first() else { return Ok(()) };

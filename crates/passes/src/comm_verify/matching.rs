@@ -29,8 +29,10 @@ pub struct Links {
 
 impl Links {
     fn empty(traces: &[RankTrace]) -> Links {
-        let partners =
-            traces.iter().map(|t| t.entries.iter().map(|e| vec![Vec::new(); e.posts().len().max(1)]).collect()).collect();
+        let partners = traces
+            .iter()
+            .map(|t| t.entries.iter().map(|e| vec![Vec::new(); e.posts().len().max(1)]).collect())
+            .collect();
         Links { partners }
     }
     /// The partners of member `m` of entry `e` of rank `r`.
@@ -140,7 +142,8 @@ impl Matcher<'_> {
                     p.site.iter_suffix(),
                     recvs.len()
                 );
-                out.report(p.site.op, "unmatched", err(&p.site, msg));
+                let d = self.with_peer_hint(err(&p.site, msg), t, CommKind::Recv, &p.site);
+                out.report(p.site.op, "unmatched", d);
             }
             for (k, &rp) in recvs.iter().enumerate().skip(sends.len()) {
                 let p = self.post(rp);
@@ -149,9 +152,22 @@ impl Matcher<'_> {
                     p.site.iter_suffix(),
                     sends.len()
                 );
-                out.report(p.site.op, "unmatched", err(&p.site, msg));
+                let d = self.with_peer_hint(err(&p.site, msg), s, CommKind::Send, &p.site);
+                out.report(p.site.op, "unmatched", d);
             }
         }
+    }
+
+    /// Adds a note naming what `peer` posts of `kind` at the same loop indices as `site`
+    /// (usually where a wrong peer formula sends the data instead).
+    fn with_peer_hint(&self, mut d: Diagnostic, peer: usize, kind: CommKind, site: &Site) -> Diagnostic {
+        let Some(trace) = self.traces.get(peer) else { return d };
+        for entry in &trace.entries {
+            for p in entry.posts().iter().filter(|p| p.kind == kind && p.site.iters == site.iters) {
+                d = d.with_note(p.site.loc, format!("rank {peer} posts {}{}", describe_post(p), p.site.iter_suffix()));
+            }
+        }
+        d
     }
 
     fn check_p2p_pair(&self, k: usize, sp: PostRef, rp: PostRef, out: &mut Reporter) {
@@ -190,7 +206,12 @@ impl Matcher<'_> {
             for pr in self.posts_where(r, |p| !p.kind.is_p2p()) {
                 let p = self.post(pr);
                 if let Some(why) = self.bad_team(r, &p.team) {
-                    let msg = format!("rank {r} posts {}{} with team {:?}, but {why}", p.kind.op_name(), p.site.iter_suffix(), p.team);
+                    let msg = format!(
+                        "rank {r} posts {}{} with team {:?}, but {why}",
+                        p.kind.op_name(),
+                        p.site.iter_suffix(),
+                        p.team
+                    );
                     out.report(p.site.op, "team", err(&p.site, msg));
                     continue;
                 }
@@ -378,25 +399,52 @@ fn sizes_disagree(n: i64, ps: &[&CommPost]) -> Option<String> {
         let known: Vec<i64> = xs.iter().flatten().copied().collect();
         known.windows(2).all(|w| w[0] == w[1])
     };
-    let per_rank = |f: &dyn Fn(i64, i64) -> bool| ins.iter().zip(&outs).all(|(i, o)| match (i, o) {
-        (Some(i), Some(o)) => f(*i, *o),
-        _ => true,
-    });
+    let per_rank = |f: &dyn Fn(i64, i64) -> bool| {
+        ins.iter().zip(&outs).all(|(i, o)| match (i, o) {
+            (Some(i), Some(o)) => f(*i, *o),
+            _ => true,
+        })
+    };
     let root = ps[0].root.and_then(|r| usize::try_from(r).ok()).filter(|&r| r < ps.len());
     let at_root = |f: &dyn Fn(i64, i64) -> bool| match root.map(|r| (ins[r], outs[r])) {
         Some((Some(i), Some(o))) => f(i, o),
         _ => true,
     };
     let (rule, ok) = match ps[0].kind {
-        CommKind::Allreduce => ("input and output hold the same number of elements on every rank", per_rank(&|i, o| i == o) && all_equal(&ins)),
-        CommKind::Allgather => ("output = team size x input, equal on every rank", per_rank(&|i, o| o == i * n) && all_equal(&ins)),
-        CommKind::ReduceScatter => ("input = team size x output, equal on every rank", per_rank(&|i, o| i == o * n) && all_equal(&outs)),
-        CommKind::Broadcast => ("every output and the root's input hold the same number of elements", all_equal(&outs) && at_root(&|i, o| i == o)),
-        CommKind::Reduce => ("every input and the root's output hold the same number of elements", all_equal(&ins) && at_root(&|i, o| i == o)),
-        CommKind::Gather => ("the root's output = team size x input, inputs equal on every rank", all_equal(&ins) && at_root(&|i, o| o == i * n)),
-        CommKind::Scatter => ("the root's input = team size x output, outputs equal on every rank", all_equal(&outs) && at_root(&|i, o| i == o * n)),
-        CommKind::AllToAll => ("input and output hold the same multiple of the team size on every rank", per_rank(&|i, o| i == o && i % n == 0) && all_equal(&ins)),
-        CommKind::CollectivePermute => ("input and output hold the same number of elements on every rank", per_rank(&|i, o| i == o) && all_equal(&ins)),
+        CommKind::Allreduce => (
+            "input and output hold the same number of elements on every rank",
+            per_rank(&|i, o| i == o) && all_equal(&ins),
+        ),
+        CommKind::Allgather => {
+            ("output = team size x input, equal on every rank", per_rank(&|i, o| o == i * n) && all_equal(&ins))
+        }
+        CommKind::ReduceScatter => {
+            ("input = team size x output, equal on every rank", per_rank(&|i, o| i == o * n) && all_equal(&outs))
+        }
+        CommKind::Broadcast => (
+            "every output and the root's input hold the same number of elements",
+            all_equal(&outs) && at_root(&|i, o| i == o),
+        ),
+        CommKind::Reduce => (
+            "every input and the root's output hold the same number of elements",
+            all_equal(&ins) && at_root(&|i, o| i == o),
+        ),
+        CommKind::Gather => (
+            "the root's output = team size x input, inputs equal on every rank",
+            all_equal(&ins) && at_root(&|i, o| o == i * n),
+        ),
+        CommKind::Scatter => (
+            "the root's input = team size x output, outputs equal on every rank",
+            all_equal(&outs) && at_root(&|i, o| i == o * n),
+        ),
+        CommKind::AllToAll => (
+            "input and output hold the same multiple of the team size on every rank",
+            per_rank(&|i, o| i == o && i % n == 0) && all_equal(&ins),
+        ),
+        CommKind::CollectivePermute => (
+            "input and output hold the same number of elements on every rank",
+            per_rank(&|i, o| i == o) && all_equal(&ins),
+        ),
         CommKind::Send | CommKind::Recv => ("", true),
     };
     (!ok).then(|| format!("the sizes break the rule of {}: {rule}", ps[0].kind.op_name()))
@@ -408,7 +456,9 @@ fn permutation_disagrees(team: &[i64], ps: &[&CommPost]) -> Option<String> {
     for (m, p) in ps.iter().enumerate() {
         let me = team[m];
         let (Some(to), Some(from)) = (p.send_to, p.recv_from) else { continue };
-        let Some(tm) = member(to) else { return Some(format!("rank {me} sends to rank {to}, which is not in the team")) };
+        let Some(tm) = member(to) else {
+            return Some(format!("rank {me} sends to rank {to}, which is not in the team"));
+        };
         let Some(_) = member(from) else {
             return Some(format!("rank {me} receives from rank {from}, which is not in the team"));
         };

@@ -41,7 +41,11 @@ impl Reporter {
         for (last, more) in capped {
             let d = &mut self.diags[last];
             let loc = d.loc;
-            d.notes.push(Diagnostic::new(Severity::Note, loc, format!("{more} more similar problems at this op not shown")));
+            d.notes.push(Diagnostic::new(
+                Severity::Note,
+                loc,
+                format!("{more} more similar problems at this op not shown"),
+            ));
         }
         self.diags
     }

@@ -165,7 +165,9 @@ impl Sim<'_> {
             return false;
         }
         match &self.ranks[r].entries[q].event {
-            Event::Post(p) if p.blocking() == Blocking::Signal => self.partners(r, q, 0).iter().all(|&x| self.passed(x)),
+            Event::Post(p) if p.blocking() == Blocking::Signal => {
+                self.partners(r, q, 0).iter().all(|&x| self.passed(x))
+            }
             _ => true,
         }
     }
