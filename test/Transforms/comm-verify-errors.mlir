@@ -5,7 +5,6 @@
 // A wrong peer formula: recv_peer = (r + i + 1) mod d instead of (r + i) mod d. The sends find
 // no matching recv (the note shows where the peer receives from instead), and at the last step
 // the recv names the rank itself.
-// CHECK-LABEL: {{^}}// -----
 // CHECK:       error: comm-verify: rank 0 posts comm.recv from rank 0 at iteration 3, but its peer is the rank itself
 // CHECK:       error: comm-verify: send #0 from rank 0 to rank 3 at iteration 1 has no matching recv: rank 3 posts 0 recv(s) from rank 0
 // CHECK:       note: rank 3 posts comm.recv from rank 1 at iteration 1
