@@ -52,8 +52,18 @@ cse`. Use it at module level: `builtin.module(tp-host{streams=2})`.",
 };
 
 static OVERLAP_OPTIONS: &[OptionDef] = &[
-    OptionDef::new("streams", OptionType::Int, "4", "Number of worker streams the iterations of stream loops are spread over (>= 1)"),
-    OptionDef::new("chunks", OptionType::Int, "0", "Stream chunks of every stream split (0: as written in the program)"),
+    OptionDef::new(
+        "streams",
+        OptionType::Int,
+        "4",
+        "Number of worker streams the iterations of stream loops are spread over (>= 1)",
+    ),
+    OptionDef::new(
+        "chunks",
+        OptionType::Int,
+        "0",
+        "Stream chunks of every stream split (0: as written in the program)",
+    ),
 ];
 
 static P2P_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
@@ -66,8 +76,18 @@ static P2P_PROTOCOLS: &[fuser_ir::pass::EnumCase] = &[
 ];
 
 static P2P_OPTIONS: &[OptionDef] = &[
-    OptionDef::new("streams", OptionType::Int, "4", "Number of worker streams the iterations of stream loops are spread over (>= 1)"),
-    OptionDef::new("chunks", OptionType::Int, "0", "Stream chunks of every stream split (0: as written in the program)"),
+    OptionDef::new(
+        "streams",
+        OptionType::Int,
+        "4",
+        "Number of worker streams the iterations of stream loops are spread over (>= 1)",
+    ),
+    OptionDef::new(
+        "chunks",
+        OptionType::Int,
+        "0",
+        "Stream chunks of every stream split (0: as written in the program)",
+    ),
     OptionDef::new("backend", OptionType::Enum(P2P_BACKENDS), "nccl", "Transport of the rings"),
     OptionDef::new("protocol", OptionType::Enum(P2P_PROTOCOLS), "get", "CUDA IPC protocol (ignored with nccl)"),
 ];
