@@ -1,7 +1,7 @@
 // Matmul + ReduceScatter (row-parallel linear with a sequence-parallel output) for d in
 // {1, 2, 3, 4, 8}: tp-overlap-collective gives the reduce-based pipeline (a reduce per chunk
 // onto the chunk's owner, root = the loop index; nvFuser PR 5923), tp-overlap-p2p the ring
-// (partial chunks travel the ring and are accumulated into the received partial). Every result
+// (partial chunks travel the ring; each GEMM accumulates into the received partial, beta = 1). Every result
 // is proven by comm-verify. DEVICES is replaced by the mesh; chunks = d.
 
 // RUN: sed 's/DEVICES/0/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-collective{chunks=1},func.func(comm-verify{team-size=1}))' | FileCheck %s --check-prefixes=REDUCE
@@ -26,15 +26,18 @@
 // RING:         %[[OUT:.*]] = host.alloc()
 // RING-NEXT:    %[[INBOX:.*]] = host.alloc()
 // RING:         host.for %[[I:.*]] = 
-// RING:           host.linear %{{.*}}, %arg1 into %[[P:.*]] :
+// RING:           %[[SLOT:.*]] = host.select %[[INBOX]][%[[I]]]
+// RING-NEXT:      %[[FIRST:.*]] = arith.cmpi eq, %[[I]]
+// RING-NEXT:      host.if %[[FIRST]] {
+// RING-NEXT:        host.linear %{{.*}}, %arg1 into %[[SLOT]] :
+// RING-NEXT:      } else {
+// RING-NEXT:        host.linear %{{.*}}, %arg1 into %[[SLOT]] accumulate :
+// RING-NEXT:      }
 // RING:           host.if
-// RING-NEXT:        %[[SLOT:.*]] = host.select %[[INBOX]][%[[I]]]
-// RING-NEXT:        host.elementwise add %[[P]], %[[SLOT]] into %[[P]]
-// RING:           host.if
-// RING-NEXT:        host.copy %[[P]], %[[OUT]]
+// RING-NEXT:        host.copy %[[SLOT]], %[[OUT]]
 // RING-NEXT:      } else {
 // RING:             comm.group {
-// RING-NEXT:          comm.send %[[P]] to
+// RING-NEXT:          comm.send %[[SLOT]] to
 // RING-NEXT:          comm.recv
 // RING:         } {host.sequential}
 // RING-NOT:     comm.reduce

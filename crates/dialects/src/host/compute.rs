@@ -58,9 +58,11 @@ fuser_ir::declare_op! {
         summary: "Linear layer into a given buffer: y = x·wᵀ + bias",
         description: "Computes `y = x·wᵀ (+ bias)` with `x` `[..., K]`, `w` `[N, K]`, the optional \
 `bias` `[N]` and `y` `[..., N]` (the leading dimensions of `x` and `y` agree). `x`, `w` and \
-`bias` share an element type; `y` may have another.\n\n\
+`bias` share an element type; `y` may have another. With `accumulate`, the result is added to \
+what `y` holds (`y += x·wᵀ + bias`: a GEMM epilogue with beta = 1).\n\n\
 ```mlir\nhost.linear %x, %w, %bias into %y : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>\nhost.linear %x, %w into %y : !host.buf<2x4x8xf32>, !host.buf<16x8xf32>, !host.buf<2x4x16xf32>\n```",
         operands: { x: BUFFER_LIKE, w: BUFFER_LIKE, bias: BUFFER_LIKE.optional(), y: BUFFER_LIKE },
+        properties: { accumulate: UNIT_ATTR },
         hooks: { verify: verify_linear, parse: parse_linear, print: print_linear },
     }
 }
@@ -422,15 +424,22 @@ fn parse_linear(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseRes
     if !(3..=4).contains(&operands.len()) {
         return Err(p.emit_error_at(at, "expected 'x, w' or 'x, w, bias' before 'into'"));
     }
+    let accumulate = p.parse_optional_keyword("accumulate");
     let dict = parse_attr_dict(p, state)?;
     parse_operand_types(p, state, &operands)?;
-    finish_attrs(p.ctx(), state, Vec::new(), dict);
+    let ctx = p.ctx();
+    let own = if accumulate { vec![("accumulate", ctx.unit_attr())] } else { Vec::new() };
+    finish_attrs(ctx, state, own, dict);
     Ok(())
 }
 
 fn print_linear(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let accumulate = has_flag(p.ctx(), p.ir(), op, "accumulate");
     print_into(p, op);
-    print_attr_dict(p, op, &[]);
+    if accumulate {
+        p.write(" accumulate");
+    }
+    print_attr_dict(p, op, &["accumulate"]);
     print_operand_types(p, op);
 }
 

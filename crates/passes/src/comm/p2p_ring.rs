@@ -474,21 +474,29 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
     }
     let iv = ring.iv;
     ir.replace_uses_where(iv, c, |ir, u| !precedes(ir, u.op, first_op) && u.op != ring.bcast);
-    // At the reduce: accumulate, then pass on (or finish).
+    // At the reduce: accumulate, then pass on (or finish). When the partial comes from a GEMM
+    // in the body, the received running sum is folded into its epilogue instead (beta = 1):
+    // the GEMM writes into the received slot with `accumulate` from iteration 1 on.
     let here = Emitter { ctx, at: Place::Before(ring.wait), loc };
-    let zero = here.index(ir, 0);
-    let not_first = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Ne, iv, zero, loc));
-    let (acc_if, acc_block, _) = host::if_state(ctx, ir, not_first, false, loc);
-    let acc = Emitter { ctx, at: Place::End(acc_block), loc };
+    let zero = top.index(ir, 0);
     let slot_state =
         host::select_state(ctx, ir, inbox, iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
-    let slot = acc.value(ir, slot_state);
-    acc.emit(ir, host::elementwise_state(ctx, host::ElementwiseKind::Add, &[partial, slot], partial, loc));
-    here.emit(ir, acc_if);
+    let running = match producing_gemm(ctx, ir, ring.body, partial) {
+        Some(gemm) => fold_into_gemm(ctx, ir, gemm, slot_state, iv, zero, loc),
+        None => {
+            let not_first = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Ne, iv, zero, loc));
+            let (acc_if, acc_block, _) = host::if_state(ctx, ir, not_first, false, loc);
+            let acc = Emitter { ctx, at: Place::End(acc_block), loc };
+            let slot = acc.value(ir, slot_state);
+            acc.emit(ir, host::elementwise_state(ctx, host::ElementwiseKind::Add, &[partial, slot], partial, loc));
+            here.emit(ir, acc_if);
+            partial
+        }
+    };
     let last = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, dm1, loc));
     let (pass_if, done_block, pass_block) = host::if_state(ctx, ir, last, true, loc);
     let pass_block = pass_block.expect("if with else");
-    Emitter { ctx, at: Place::End(done_block), loc }.emit(ir, host::copy_state(ctx, partial, out, loc));
+    Emitter { ctx, at: Place::End(done_block), loc }.emit(ir, host::copy_state(ctx, running, out, loc));
     let pass = Emitter { ctx, at: Place::End(pass_block), loc };
     let following_iv = pass.arith(ir, "arith.addi", iv, one);
     let next_slot_state =
@@ -496,7 +504,7 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
     let next_slot = pass.value(ir, next_slot_state);
     let (group, group_block) = comm::group_state(ctx, ir, loc);
     let inner = Emitter { ctx, at: Place::End(group_block), loc };
-    inner.emit(ir, comm::send_state(ctx, partial, next, Backend::Nccl, None, loc));
+    inner.emit(ir, comm::send_state(ctx, running, next, Backend::Nccl, None, loc));
     inner.emit(ir, comm::recv_state(ctx, next_slot, prev, Backend::Nccl, None, loc));
     let g = pass.value(ir, group);
     pass.emit(ir, comm::wait_state(ctx, &[g], loc));
@@ -506,4 +514,45 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
     let attrs = ctx.dict_set(ir.attrs(ring.lp), crate::host::assign_streams::SEQUENTIAL_ATTR, Some(ctx.unit_attr()));
     ir.set_attrs(ring.lp, attrs);
     Ok(())
+}
+
+/// The `host.linear` / `host.matmul` directly in `body` that writes `partial` (its last operand).
+fn producing_gemm(ctx: &Context, ir: &Ir, body: BlockId, partial: Value) -> Option<OpId> {
+    ir.block_ops(body).find(|&op| {
+        (is(ctx, ir, op, "host.linear") || is(ctx, ir, op, "host.matmul"))
+            && ir.operands(op).last() == Some(&partial)
+            && ir.props(op).and_then(|p| ctx.dict_get(p, "accumulate")).is_none()
+    })
+}
+
+/// Rewrites `gemm` to write this iteration's slot of the inbox (made from `slot_state` right
+/// before it): overwrite at iteration 0, accumulate (beta = 1) onto the received running sum
+/// afterwards. Returns the slot, which then holds the running sum.
+fn fold_into_gemm(
+    ctx: &Context,
+    ir: &mut Ir,
+    gemm: OpId,
+    slot_state: OperationState,
+    iv: Value,
+    zero: Value,
+    loc: Attr,
+) -> Value {
+    let at = Emitter { ctx, at: Place::Before(gemm), loc };
+    let slot = at.value(ir, slot_state);
+    let first = at.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, zero, loc));
+    let (if_state, overwrite, accumulate) = host::if_state(ctx, ir, first, true, loc);
+    let accumulate = accumulate.expect("if with else");
+    let out_index = ir.num_operands(gemm) - 1;
+    for (block, acc) in [(overwrite, false), (accumulate, true)] {
+        let c = ir.clone_op(gemm, &mut IrMapping::new());
+        ir.set_operand(c, out_index, slot);
+        if acc {
+            let props = ir.props(c).unwrap_or_else(|| ctx.empty_dict());
+            ir.set_props(c, Some(ctx.dict_set(props, "accumulate", Some(ctx.unit_attr()))));
+        }
+        ir.append_op(block, c);
+    }
+    at.emit(ir, if_state);
+    ir.erase_op(gemm);
+    slot
 }
