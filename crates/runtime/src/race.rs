@@ -241,10 +241,7 @@ impl RaceChecker {
 /// write or `old` a read (anything conflicting with `old` later conflicts with `new`, which is
 /// ordered no earlier).
 fn supersedes(new: &Stamped, old: &Stamped) -> bool {
-    new.stream == old.stream
-        && new.range.0 <= old.range.0
-        && old.range.1 <= new.range.1
-        && (new.write || !old.write)
+    new.stream == old.stream && new.range.0 <= old.range.0 && old.range.1 <= new.range.1 && (new.write || !old.write)
 }
 
 #[cfg(test)]

@@ -129,8 +129,12 @@ impl Stream {
     /// [`Stream::synchronize`] with an explicit deadline.
     pub fn synchronize_until(&self, deadline: Instant) -> RtResult<()> {
         let target = lock(&self.shared.state).posted;
-        let info =
-            WaitInfo::new(self.shared.rank, format!("a host synchronize of stream {}", self.shared.index), None, vec![]);
+        let info = WaitInfo::new(
+            self.shared.rank,
+            format!("a host synchronize of stream {}", self.shared.index),
+            None,
+            vec![],
+        );
         let shared = &self.shared;
         shared.watchdog.wait_until(info, deadline, &shared.state, &shared.cv, |state| {
             if state.finished < target {
@@ -419,5 +423,62 @@ mod tests {
             }
         }
         assert!(ran.load(Ordering::SeqCst) < 10);
+    }
+
+    /// A program on two streams: stream 1 fills a buffer, stream 2 copies it. The executor
+    /// calls the race checker in program order when it posts; without the stream wait the
+    /// checker reports the race, with it the checker is silent and the copy is right.
+    fn producer_consumer(with_wait: bool) -> (Option<crate::race::Race>, Vec<f64>) {
+        use crate::buffer::{Buffer, View};
+        use crate::dtype::DType;
+        use crate::race::{Access, RaceChecker};
+        let wd = Watchdog::new(Duration::from_secs(10));
+        let (s1, s2) = (stream(1, &wd), stream(2, &wd));
+        let mut rc = RaceChecker::new();
+        let (a, b) = (Buffer::new(DType::F32, 8), Buffer::new(DType::F32, 8));
+        let (va, vb) = (View::whole(a, &[8]).unwrap(), View::whole(b, &[8]).unwrap());
+        let fill = key("host.matmul");
+        rc.on_access(
+            s1.id(),
+            Access { buffer: va.buffer.id, range: va.element_range(), write: true, key: fill.clone() },
+        );
+        let v = va.clone();
+        s1.post(
+            move || {
+                std::thread::sleep(Duration::from_millis(50));
+                v.write(&[7.0; 8])
+            },
+            fill,
+        );
+        if with_wait {
+            let clock = rc.on_record(s1.id());
+            rc.on_wait(s2.id(), &clock);
+            s2.wait_event(&s1.record(), key("host.stream_wait"));
+        }
+        let copy = key("host.copy");
+        let race = rc.on_access(
+            s2.id(),
+            Access { buffer: va.buffer.id, range: va.element_range(), write: false, key: copy.clone() },
+        );
+        rc.on_access(
+            s2.id(),
+            Access { buffer: vb.buffer.id, range: vb.element_range(), write: true, key: copy.clone() },
+        );
+        let (src, dst) = (va.clone(), vb.clone());
+        s2.post(move || dst.write(&src.read()), copy);
+        s2.synchronize().unwrap();
+        s1.synchronize().unwrap();
+        (race, vb.read())
+    }
+
+    #[test]
+    fn a_missing_stream_wait_is_caught_and_the_wait_fixes_it() {
+        let (race, _) = producer_consumer(false);
+        let race = race.expect("a race").to_string();
+        assert!(race.contains("host.matmul at s.mlir:11:1 on rank 0 stream 1 writes"), "{race}");
+        assert!(race.contains("host.copy at s.mlir:9:1 on rank 0 stream 2 reads without ordering"), "{race}");
+        let (race, copied) = producer_consumer(true);
+        assert!(race.is_none());
+        assert_eq!(copied, vec![7.0; 8]);
     }
 }

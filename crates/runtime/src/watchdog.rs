@@ -286,7 +286,8 @@ mod tests {
                 let w = w.clone();
                 thread::spawn(move || {
                     let (m, cv) = (Mutex::new(()), Condvar::new());
-                    let info = WaitInfo::new(rank, format!("recv from rank {}", 1 - rank), key("f.mlir:12:5"), vec![1 - rank]);
+                    let info =
+                        WaitInfo::new(rank, format!("recv from rank {}", 1 - rank), key("f.mlir:12:5"), vec![1 - rank]);
                     w.wait_until(info, w.deadline(), &m, &cv, |_| None).unwrap_err()
                 })
             })

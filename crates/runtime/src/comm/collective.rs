@@ -37,13 +37,25 @@ pub enum Collective {
     Allreduce(ReductionKind),
     ReduceScatter(ReductionKind),
     /// `root`: team-relative.
-    Broadcast { root: usize },
-    Reduce { root: usize, kind: ReductionKind },
-    Gather { root: usize },
-    Scatter { root: usize },
+    Broadcast {
+        root: usize,
+    },
+    Reduce {
+        root: usize,
+        kind: ReductionKind,
+    },
+    Gather {
+        root: usize,
+    },
+    Scatter {
+        root: usize,
+    },
     AllToAll,
     /// Absolute ranks.
-    CollectivePermute { send_to: usize, recv_from: usize },
+    CollectivePermute {
+        send_to: usize,
+        recv_from: usize,
+    },
 }
 
 impl Collective {
@@ -399,12 +411,28 @@ fn check_agreement(sorted: &[usize], seq: u64, posts: &[Post]) -> RtResult<()> {
             None => groups.push((p.sig.clone(), vec![p.rank])),
         }
     }
-    groups.sort_by_key(|(_, ranks)| (ranks.len(), std::cmp::Reverse(ranks[0])));
-    let reference = groups.last().map(|(s, _)| s.clone()).unwrap_or_else(|| posts[0].sig.clone());
-    let header = format!("{} #{seq} of team {:?}", reference.name, if groups.is_empty() { sorted } else { &reference.team });
+    // Printed by lowest rank, except that a strict majority comes last (the reference: "rank 2
+    // posts X, ranks 0, 1, 3 post Y").
+    groups.sort_by_key(|(_, ranks)| ranks[0]);
+    let largest = groups.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
+    if groups.iter().filter(|(_, r)| r.len() == largest).count() == 1 {
+        let at = groups.iter().position(|(_, r)| r.len() == largest).expect("largest exists");
+        let majority = groups.remove(at);
+        groups.push(majority);
+    }
+    let reference = match groups.iter().filter(|(_, r)| r.len() == largest).count() {
+        1 => groups.last(),
+        _ => groups.first(),
+    }
+    .map(|(s, _)| s.clone())
+    .unwrap_or_else(|| posts[0].sig.clone());
+    let header =
+        format!("{} #{seq} of team {:?}", reference.name, if groups.is_empty() { sorted } else { &reference.team });
     if !failed.is_empty() {
-        let reasons: Vec<String> =
-            failed.iter().map(|p| format!("rank {} could not post ({})", p.rank, p.local_error.as_ref().expect("failed").message)).collect();
+        let reasons: Vec<String> = failed
+            .iter()
+            .map(|p| format!("rank {} could not post ({})", p.rank, p.local_error.as_ref().expect("failed").message))
+            .collect();
         return Err(RtError::new(format!("{header}: {}", reasons.join("; "))));
     }
     if groups.len() > 1 {
@@ -542,7 +570,8 @@ fn move_data(members: &[&Post]) -> RtResult<()> {
             let inputs: Vec<Vec<u8>> = members.iter().map(|m| read_bytes(&m.input)).collect();
             let chunk = members[0].input.numel() / n * size;
             for (j, m) in members.iter().enumerate() {
-                let out: Vec<u8> = inputs.iter().flat_map(|inp| inp[j * chunk..(j + 1) * chunk].iter().copied()).collect();
+                let out: Vec<u8> =
+                    inputs.iter().flat_map(|inp| inp[j * chunk..(j + 1) * chunk].iter().copied()).collect();
                 write_bytes(&m.output, &out);
             }
         }

@@ -27,7 +27,7 @@ pub use p2p::P2pOp;
 use crate::buffer::View;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::race::VClock;
-use crate::watchdog::{Watchdog, WaitInfo, lock};
+use crate::watchdog::{WaitInfo, Watchdog, lock};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -156,6 +156,17 @@ pub struct Request {
     parts: Arc<[Part]>,
     blocks_stream: bool,
     watchdog: Option<Arc<Watchdog>>,
+}
+
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what: Vec<String> = self.parts.iter().map(|p| p.info.describe()).collect();
+        f.debug_struct("Request")
+            .field("parts", &what)
+            .field("blocks_stream", &self.blocks_stream)
+            .field("complete", &self.is_complete())
+            .finish()
+    }
 }
 
 impl Request {

@@ -95,12 +95,26 @@ fn describe(p: &Pending) -> String {
 
 impl Communicator {
     /// Posts the send of `view` from `at.rank` to `peer` (an absolute rank).
-    pub fn send(&self, at: &PostInfo, peer: usize, view: &View, backend: Backend, protocol: Protocol) -> RtResult<Request> {
+    pub fn send(
+        &self,
+        at: &PostInfo,
+        peer: usize,
+        view: &View,
+        backend: Backend,
+        protocol: Protocol,
+    ) -> RtResult<Request> {
         self.post_p2p(at, Side::Send, peer, view, backend, protocol, false)
     }
 
     /// Posts the receive into `view` at `at.rank` of what `peer` (an absolute rank) sends.
-    pub fn recv(&self, at: &PostInfo, peer: usize, view: &View, backend: Backend, protocol: Protocol) -> RtResult<Request> {
+    pub fn recv(
+        &self,
+        at: &PostInfo,
+        peer: usize,
+        view: &View,
+        backend: Backend,
+        protocol: Protocol,
+    ) -> RtResult<Request> {
         self.post_p2p(at, Side::Recv, peer, view, backend, protocol, false)
     }
 
