@@ -138,9 +138,12 @@ impl Slot {
     }
 }
 
+/// A rendezvous key: the sorted team and the sequence number.
+type SlotKey = (Vec<usize>, u64);
+
 /// Open rendezvous and sequence numbers.
 pub(super) struct Rendezvous {
-    slots: Mutex<FxHashMap<(Vec<usize>, u64), Arc<Slot>>>,
+    slots: Mutex<FxHashMap<SlotKey, Arc<Slot>>>,
     /// Per rank: the next sequence number per sorted team.
     seqs: Vec<Mutex<FxHashMap<Vec<usize>, u64>>>,
 }
