@@ -529,3 +529,11 @@ fn stream_tasks_posting_blocking_sends_deadlock_visibly() {
         assert!(e.contains("rank 1 waits in send to rank 0 at f.mlir:12:5"), "{e}");
     }
 }
+
+#[test]
+fn handles_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Request>();
+    send_sync::<Communicator>();
+    send_sync::<crate::streams::Event>();
+}
