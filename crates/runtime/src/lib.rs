@@ -7,7 +7,11 @@
 //! communication, streams → the executor → the driver.
 
 pub mod buffer;
+pub mod comm;
 pub mod dtype;
 pub mod error;
+pub mod race;
+pub mod streams;
+pub mod watchdog;
 
 pub use error::{OpKey, RtError, RtResult};
