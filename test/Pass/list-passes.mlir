@@ -22,6 +22,8 @@
 // CHECK-NEXT:       =get
 // CHECK-NEXT:       =put
 // CHECK-NEXT:     --stage-buffers - {{.*}}(default: true)
+// CHECK-NEXT:   --comm-verify -   Prove that a host program's communication matches and cannot deadlock (on 'func.func')
+// CHECK-NEXT:     --team-size=<long> - {{.*}}(default: 0)
 // CHECK-NEXT:   --cse -   Merge identical side-effect-free ops
 // CHECK-NEXT:   --dce -   Erase dead operations and unreachable blocks
 // CHECK-NEXT:   --fusion-decompose-resharding -   Make every sharding change a standalone fusion.set or fusion.sum (on 'func.func')

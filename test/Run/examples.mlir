@@ -19,3 +19,7 @@
 // MM-NEXT:    0 {{.*}} 3 {{ +}}0
 // R4-COUNT-4: {{^ +[0-3] }}
 // CHECK:      check: PASS (max rel err {{.*}})
+
+// The overlap pipelines (collective per chunk; p2p ring) run and pass too.
+// RUN: fuser-run %S/../../examples/row_parallel_linear.mlir --ranks 4 --check --pass-pipeline tp-overlap-collective | FileCheck %s
+// RUN: fuser-run %S/../../examples/column_parallel_linear.mlir --ranks 4 --check --pass-pipeline tp-overlap-p2p | FileCheck %s

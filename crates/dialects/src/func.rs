@@ -45,6 +45,19 @@ pub fn set_signature(ctx: &Context, ir: &mut Ir, func: OpId, inputs: Vec<Type>, 
     ir.set_props(func, Some(ctx.dict_set(props, "function_type", Some(ctx.type_attr(ty)))));
 }
 
+/// Makes the `function_type` of a `func.func` match its entry block's arguments and the values
+/// its `func.return` returns (after a pass changed their types); no-op for a declaration.
+pub fn sync_signature(ctx: &Context, ir: &mut Ir, func: OpId) {
+    let Some(body) = ir.regions(func).first().and_then(|&r| ir.region_entry(r)) else { return };
+    let inputs: Vec<Type> = ir.block_args(body).iter().map(|&v| ir.value_type(v)).collect();
+    let Some(ret) = ir.last_op(body) else { return };
+    if ctx.op_name_str(ir.op_name(ret)) != "func.return" {
+        return;
+    }
+    let results: Vec<Type> = ir.operands(ret).iter().map(|&v| ir.value_type(v)).collect();
+    set_signature(ctx, ir, func, inputs, results);
+}
+
 /// The `sym_name` of a symbol op.
 pub fn symbol_name<'c>(ctx: &'c Context, ir: &Ir, op: OpId) -> Option<&'c str> {
     inherent_attr(ctx, ir, op, "sym_name").and_then(|a| ctx.attr_str(a))

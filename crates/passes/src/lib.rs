@@ -7,6 +7,7 @@
 
 pub mod canonicalize;
 pub mod comm;
+pub mod comm_verify;
 pub mod cse;
 pub mod dce;
 pub mod doc;

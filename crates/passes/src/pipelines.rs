@@ -4,7 +4,13 @@
 //!   `func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host,
 //!   host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
 //! - `tp-host{streams=N}`: only the host part, for programs already lowered to `host`/`comm`:
-//!   `func.func(host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`.
+//!   `func.func(host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
+//! - `tp-overlap-collective{streams=N chunks=S}`: `tp-default` with every stream split set to
+//!   `S` chunks first (`fusion-set-stream-chunks`): collective-based pipelines (a collective per
+//!   chunk, overlapped with the compute of other chunks);
+//! - `tp-overlap-p2p{streams=N chunks=S backend=B protocol=P}`: the same, then
+//!   `comm-p2p-ring{backend=B protocol=P}` turns AllGather pipelines into point-to-point rings,
+//!   and `licm` hoists the ring's index math.
 //!
 //! Pipelines are built from the pass names through the registry, so each pass keeps its own
 //! metadata and option checking. Invariants: a pipeline whose passes are not all registered
@@ -45,6 +51,112 @@ cse`. Use it at module level: `builtin.module(tp-host{streams=2})`.",
     build: |o, registry, pm| build(&TP_HOST, HOST_FUNC_PASSES, o, registry, pm),
 };
 
+static OVERLAP_OPTIONS: &[OptionDef] = &[
+    OptionDef::new(
+        "streams",
+        OptionType::Int,
+        "4",
+        "Number of worker streams the iterations of stream loops are spread over (>= 1)",
+    ),
+    OptionDef::new(
+        "chunks",
+        OptionType::Int,
+        "0",
+        "Stream chunks of every stream split (0: as written in the program)",
+    ),
+];
+
+static P2P_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
+    fuser_ir::pass::EnumCase { name: "nccl", description: "NCCL send/recv in one group per ring step" },
+    fuser_ir::pass::EnumCase { name: "cuda_ipc", description: "CUDA IPC copies with persistent buffers" },
+];
+static P2P_PROTOCOLS: &[fuser_ir::pass::EnumCase] = &[
+    fuser_ir::pass::EnumCase { name: "get", description: "The receiver reads the sender's buffer" },
+    fuser_ir::pass::EnumCase { name: "put", description: "The sender writes the receiver's buffer" },
+];
+
+static P2P_OPTIONS: &[OptionDef] = &[
+    OptionDef::new(
+        "streams",
+        OptionType::Int,
+        "4",
+        "Number of worker streams the iterations of stream loops are spread over (>= 1)",
+    ),
+    OptionDef::new(
+        "chunks",
+        OptionType::Int,
+        "0",
+        "Stream chunks of every stream split (0: as written in the program)",
+    ),
+    OptionDef::new("backend", OptionType::Enum(P2P_BACKENDS), "nccl", "Transport of the rings"),
+    OptionDef::new("protocol", OptionType::Enum(P2P_PROTOCOLS), "get", "CUDA IPC protocol (ignored with nccl)"),
+];
+
+/// `tp-overlap-collective`.
+pub static TP_OVERLAP_COLLECTIVE: PipelineInfo = PipelineInfo {
+    name: "tp-overlap-collective",
+    summary: "Lower with one collective per stream chunk, overlapped with the compute of other chunks",
+    description: "Expands to `func.func(fusion-set-stream-chunks{chunks=S}, fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: every stream split gets `chunks` chunks (0 keeps the program's), then the program lowers as with `tp-default` (allgather, allreduce or reduce_scatter per chunk, in the same loop as the matmul that produces or consumes the chunk).",
+    options: OVERLAP_OPTIONS,
+    build: |o, registry, pm| {
+        let chunks = chunks_option(&TP_OVERLAP_COLLECTIVE, o)?;
+        let passes = vec![format!("fusion-set-stream-chunks{{chunks={chunks}}}")]
+            .into_iter()
+            .chain(TP_DEFAULT_FUNC_PASSES.iter().map(|p| p.to_string()))
+            .collect::<Vec<_>>();
+        build_texts(&TP_OVERLAP_COLLECTIVE, &passes, o, registry, pm)
+    },
+};
+
+/// `tp-overlap-p2p`.
+pub static TP_OVERLAP_P2P: PipelineInfo = PipelineInfo {
+    name: "tp-overlap-p2p",
+    summary: "Lower AllGather + Matmul pipelines to point-to-point rings",
+    description: "Like `tp-overlap-collective`, with `comm-p2p-ring{backend=B protocol=P}` after `fusion-to-host` (the per-chunk broadcasts of a DID→Stream resharding become a ring of sends and receives between neighbours; with `cuda_ipc` the buffers become persistent and their handles are exchanged once) and `licm` before the cleanup. Use `chunks` equal to the team size for a ring.",
+    options: P2P_OPTIONS,
+    build: |o, registry, pm| {
+        let chunks = chunks_option(&TP_OVERLAP_P2P, o)?;
+        let ring = format!("comm-p2p-ring{{backend={} protocol={}}}", o.get_str("backend"), o.get_str("protocol"));
+        let mut passes = vec![format!("fusion-set-stream-chunks{{chunks={chunks}}}")];
+        for p in TP_DEFAULT_FUNC_PASSES {
+            passes.push(p.to_string());
+            if *p == "fusion-to-host" {
+                passes.push(ring.clone());
+            }
+        }
+        passes.push("licm".to_string());
+        build_texts(&TP_OVERLAP_P2P, &passes, o, registry, pm)
+    },
+};
+
+fn chunks_option(info: &PipelineInfo, o: &OptionValues) -> Result<i64, String> {
+    let chunks = o.get_int("chunks");
+    if chunks < 0 {
+        return Err(format!("{}: 'chunks' must be >= 0, got {chunks}", info.name));
+    }
+    Ok(chunks)
+}
+
+/// Like [`build`] for passes given as pipeline text (with their own options).
+fn build_texts(
+    info: &PipelineInfo,
+    func_passes: &[String],
+    options: &OptionValues,
+    registry: &PassRegistry,
+    pm: &mut OpPassManager,
+) -> Result<(), String> {
+    check_anchor(info, pm.anchor())?;
+    let streams = options.get_int("streams");
+    if streams < 1 {
+        return Err(format!("{}: 'streams' must be at least 1, got {streams}", info.name));
+    }
+    let names: Vec<&str> = func_passes.iter().map(|p| p.split('{').next().unwrap_or(p)).collect();
+    check_registered(info, names.iter().chain(CLEANUP_PASSES), registry)?;
+    let texts: Vec<&str> = func_passes.iter().map(String::as_str).collect();
+    let text = pipeline_text(&texts, streams);
+    pm.add_pipeline_text(&text, registry).map_err(|e| format!("{}: {e}", info.name))
+}
+
 /// The function passes of `tp-default` before the host part.
 const TP_DEFAULT_FUNC_PASSES: &[&str] = &[
     "fusion-propagate-sharding",
@@ -61,8 +173,8 @@ const HOST_FUNC_PASSES: &[&str] = &["host-assign-streams", "host-insert-dealloc"
 const CLEANUP_PASSES: &[&str] = &["canonicalize", "cse"];
 
 /// Every pipeline of this module, for registration.
-pub fn all() -> [&'static PipelineInfo; 2] {
-    [&TP_DEFAULT, &TP_HOST]
+pub fn all() -> [&'static PipelineInfo; 4] {
+    [&TP_DEFAULT, &TP_HOST, &TP_OVERLAP_COLLECTIVE, &TP_OVERLAP_P2P]
 }
 
 /// Appends `func.func(<func_passes>), canonicalize, cse` to `pm`, `host-assign-streams` getting

@@ -90,8 +90,9 @@ pub fn matmul(a: &View, b: &View, c: &View, accumulate: bool) -> RtResult<()> {
     c.write(&out)
 }
 
-/// `y = x·wᵀ (+ bias)`: `x [..., K]`, `w [N, K]`, `bias [N]`, `y [..., N]`.
-pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View) -> RtResult<()> {
+/// `y = x·wᵀ (+ bias)` (or `y += ...` with `accumulate`): `x [..., K]`, `w [N, K]`,
+/// `bias [N]`, `y [..., N]`.
+pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View, accumulate: bool) -> RtResult<()> {
     let (rx, ry) = (x.shape.len(), y.shape.len());
     if rx < 1 || w.shape.len() != 2 || ry != rx {
         return Err(shape_error("linear", format!("shapes {:?}, {:?} -> {:?}", x.shape, w.shape, y.shape)));
@@ -114,6 +115,11 @@ pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View) -> RtResult<()>
     let prec = Precision::of(&dtypes);
     // w is [N, K] row-major; as the right operand [K, N] its element (k, n) is at n*K + k.
     let mut out = gemm(prec, m, k, n, &x.read(), (k, 1), &w.read(), (1, k));
+    if accumulate {
+        for (o, old) in out.iter_mut().zip(y.read()) {
+            *o = prec.round(*o + old);
+        }
+    }
     if let Some(b) = bias {
         let bv = b.read();
         for row in out.chunks_mut(n.max(1)) {
@@ -339,7 +345,7 @@ mod tests {
         let w = filled(DType::BF16, &[2, 3], |i| i as f64 * 0.25);
         let b = filled(DType::BF16, &[2], |i| i as f64 + 1.0);
         let y = View::whole(Buffer::new(DType::F32, 8), &[4, 2]).unwrap();
-        linear(&x, &w, Some(&b), &y).unwrap();
+        linear(&x, &w, Some(&b), &y, false).unwrap();
         let (xv, wv) = (x.read(), w.read());
         let expected: Vec<f64> = (0..8)
             .map(|e| {
@@ -348,7 +354,10 @@ mod tests {
             })
             .collect();
         assert!(close(&y.read(), &expected, 1e-6));
-        assert!(linear(&x, &w, Some(&x), &y).is_err());
+        assert!(linear(&x, &w, Some(&x), &y, false).is_err());
+        linear(&x, &w, Some(&b), &y, true).unwrap();
+        let doubled: Vec<f64> = expected.iter().map(|v| 2.0 * v).collect();
+        assert!(close(&y.read(), &doubled, 1e-6));
     }
 
     #[test]

@@ -7,13 +7,17 @@
 //! communication, streams → the executor (`exec`) → `reference`, `trace` → the driver.
 
 pub mod buffer;
+pub mod comm;
 pub mod driver;
 pub mod dtype;
 pub mod error;
 pub mod exec;
 pub mod kernels;
+pub mod race;
 pub mod reference;
+pub mod streams;
 pub mod tensor;
 pub mod trace;
+pub mod watchdog;
 
 pub use error::{OpKey, RtError, RtResult};

@@ -313,3 +313,14 @@ func.func @stream_parallel_matmul(%a: !host.buf<12x16xf32>, %b: !host.buf<16x32x
   }) : (i1) -> ()
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// A linear layer accumulating into its output (beta = 1), as the ring reduce-scatter uses it.
+// CHECK-LABEL: func.func @linear_accumulate
+// CHECK:       host.linear %arg0, %arg1 into %arg2 accumulate : !host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>
+// GENERIC:     "host.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{accumulate}> : (!host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>) -> ()
+func.func @linear_accumulate(%x: !host.buf<2x4xf32>, %w: !host.buf<3x4xf32>, %y: !host.buf<2x3xf32>) {
+  host.linear %x, %w into %y accumulate : !host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>
+  return
+}

@@ -44,6 +44,7 @@ pub use types::{REQUEST, is_request, request_type};
 pub use wait::{WAIT, wait_state};
 
 use crate::reduction::ReductionKind;
+use crate::support::parse_int_list;
 use crate::support::{Entries, dict_of, inherent_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
@@ -265,23 +266,6 @@ pub fn set_backend(ctx: &Context, state: &mut OperationState, backend: Backend) 
 pub(crate) struct Tail {
     pub props: Entries,
     pub attrs: Entries,
-}
-
-/// `[0, 1, 2]`.
-fn parse_int_list(p: &mut dyn OpAsmParser) -> ParseResult<Vec<i64>> {
-    p.parse_punct(Punct::LSquare)?;
-    let mut out = Vec::new();
-    if p.parse_optional_punct(Punct::RSquare) {
-        return Ok(out);
-    }
-    loop {
-        out.push(p.parse_integer()?);
-        if !p.parse_optional_punct(Punct::Comma) {
-            break;
-        }
-    }
-    p.parse_punct(Punct::RSquare)?;
-    Ok(out)
 }
 
 /// `= keyword` decoded by `decode` into an attribute, or an error naming `what`.

@@ -10,6 +10,7 @@
 //! Also the small attribute helpers the dialect shares (`array<i64>` read/write) and a builder
 //! for the state of any tensor op ([`tensor_op_state`]).
 
+use crate::support::parse_int_list;
 use crate::support::{empty_state, inherent_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::{AttrKind, DenseArrayData};
@@ -78,23 +79,6 @@ pub fn tensor_op_state(
     }
     state.props = (!props.is_empty()).then(|| ctx.dictionary(props));
     state
-}
-
-/// `[1, 0]` (possibly empty).
-fn parse_int_list(p: &mut dyn OpAsmParser) -> ParseResult<Vec<i64>> {
-    p.parse_punct(Punct::LSquare)?;
-    let mut out = Vec::new();
-    if p.parse_optional_punct(Punct::RSquare) {
-        return Ok(out);
-    }
-    loop {
-        out.push(p.parse_integer()?);
-        if !p.parse_optional_punct(Punct::Comma) {
-            break;
-        }
-    }
-    p.parse_punct(Punct::RSquare)?;
-    Ok(out)
 }
 
 /// Parses the shared form; `extra` says which op-specific part to expect.

@@ -197,22 +197,7 @@ pub(crate) fn print_attr_dict(p: &mut dyn OpAsmPrinter, op: OpId, elided: &[&str
     p.print_optional_attr_dict(dict, elided);
 }
 
-/// `[1, 2, 3]` of integers.
-pub(crate) fn parse_int_list(p: &mut dyn OpAsmParser) -> ParseResult<Vec<i64>> {
-    p.parse_punct(Punct::LSquare)?;
-    let mut out = Vec::new();
-    if p.parse_optional_punct(Punct::RSquare) {
-        return Ok(out);
-    }
-    loop {
-        out.push(p.parse_integer()?);
-        if !p.parse_optional_punct(Punct::Comma) {
-            break;
-        }
-    }
-    p.parse_punct(Punct::RSquare)?;
-    Ok(out)
-}
+pub(crate) use crate::support::parse_int_list;
 
 pub(crate) fn int_list_text(v: &[i64]) -> String {
     let parts: Vec<String> = v.iter().map(i64::to_string).collect();

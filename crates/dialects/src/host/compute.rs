@@ -49,7 +49,7 @@ to what `c` holds (`c += a·b`).\n\n\
 ```mlir\nhost.matmul %a, %b into %c : !host.buf<4x8xf32>, !host.buf<8x16xf32>, !host.buf<4x16xf32>\nhost.matmul %a, %b into %c accumulate : !host.view<2x8xbf16, strides = [8, 1]>, !host.buf<8x16xbf16>, !host.buf<2x16xf32>\n```",
         operands: { a: BUFFER_LIKE, b: BUFFER_LIKE, c: BUFFER_LIKE },
         properties: { accumulate: UNIT_ATTR },
-        hooks: { verify: verify_matmul, parse: parse_matmul, print: print_matmul },
+        hooks: { verify: verify_matmul, parse: parse_matmul, print: print_gemm },
     }
 }
 
@@ -58,10 +58,12 @@ fuser_ir::declare_op! {
         summary: "Linear layer into a given buffer: y = x·wᵀ + bias",
         description: "Computes `y = x·wᵀ (+ bias)` with `x` `[..., K]`, `w` `[N, K]`, the optional \
 `bias` `[N]` and `y` `[..., N]` (the leading dimensions of `x` and `y` agree). `x`, `w` and \
-`bias` share an element type; `y` may have another.\n\n\
+`bias` share an element type; `y` may have another. With `accumulate`, the result is added to \
+what `y` holds (`y += x·wᵀ + bias`: a GEMM epilogue with beta = 1).\n\n\
 ```mlir\nhost.linear %x, %w, %bias into %y : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>\nhost.linear %x, %w into %y : !host.buf<2x4x8xf32>, !host.buf<16x8xf32>, !host.buf<2x4x16xf32>\n```",
         operands: { x: BUFFER_LIKE, w: BUFFER_LIKE, bias: BUFFER_LIKE.optional(), y: BUFFER_LIKE },
-        hooks: { verify: verify_linear, parse: parse_linear, print: print_linear },
+        properties: { accumulate: UNIT_ATTR },
+        hooks: { verify: verify_linear, parse: parse_linear, print: print_gemm },
     }
 }
 
@@ -392,10 +394,24 @@ fn print_copy(p: &mut dyn OpAsmPrinter, op: OpId) {
 }
 
 fn parse_matmul(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    parse_gemm(p, state, 3..=3, "expected two operands before 'into'")
+}
+
+fn parse_linear(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    parse_gemm(p, state, 3..=4, "expected 'x, w' or 'x, w, bias' before 'into'")
+}
+
+/// `ins into out accumulate? attr-dict : types`, shared by matmul and linear.
+fn parse_gemm(
+    p: &mut dyn OpAsmParser,
+    state: &mut OperationState,
+    operand_count: std::ops::RangeInclusive<usize>,
+    count_error: &str,
+) -> ParseResult<()> {
     let at = p.current_offset();
     let operands = parse_into(p)?;
-    if operands.len() != 3 {
-        return Err(p.emit_error_at(at, "expected two operands before 'into'"));
+    if !operand_count.contains(&operands.len()) {
+        return Err(p.emit_error_at(at, count_error));
     }
     let accumulate = p.parse_optional_keyword("accumulate");
     let dict = parse_attr_dict(p, state)?;
@@ -406,31 +422,14 @@ fn parse_matmul(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseRes
     Ok(())
 }
 
-fn print_matmul(p: &mut dyn OpAsmPrinter, op: OpId) {
+/// Prints matmul and linear: `ins into out accumulate? attr-dict : types`.
+fn print_gemm(p: &mut dyn OpAsmPrinter, op: OpId) {
     let accumulate = has_flag(p.ctx(), p.ir(), op, "accumulate");
     print_into(p, op);
     if accumulate {
         p.write(" accumulate");
     }
     print_attr_dict(p, op, &["accumulate"]);
-    print_operand_types(p, op);
-}
-
-fn parse_linear(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
-    let at = p.current_offset();
-    let operands = parse_into(p)?;
-    if !(3..=4).contains(&operands.len()) {
-        return Err(p.emit_error_at(at, "expected 'x, w' or 'x, w, bias' before 'into'"));
-    }
-    let dict = parse_attr_dict(p, state)?;
-    parse_operand_types(p, state, &operands)?;
-    finish_attrs(p.ctx(), state, Vec::new(), dict);
-    Ok(())
-}
-
-fn print_linear(p: &mut dyn OpAsmPrinter, op: OpId) {
-    print_into(p, op);
-    print_attr_dict(p, op, &[]);
     print_operand_types(p, op);
 }
 

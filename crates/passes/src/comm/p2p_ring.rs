@@ -119,8 +119,13 @@ pub fn rewrite_rings(ctx: &Context, ir: &mut Ir, func: OpId, cfg: RingConfig) ->
         ir.collect_ops(func, WalkOrder::PreOrder).into_iter().filter(|&op| is(ctx, ir, op, "host.for")).collect();
     let mut changed = false;
     for lp in loops {
-        if let Some(ring) = match_ring(ctx, ir, lp) {
+        if let Some(ring) = match_ring(ctx, ir, lp, comm::BROADCAST.name) {
             rewrite_ring(ctx, ir, &ring, cfg)?;
+            changed = true;
+        } else if let Some(ring) = match_ring(ctx, ir, lp, comm::REDUCE.name)
+            && matches!(cfg.backend, Backend::Nccl)
+        {
+            rewrite_reduce_ring(ctx, ir, &ring)?;
             changed = true;
         }
     }
@@ -136,13 +141,14 @@ fn const_of(ctx: &Context, ir: &Ir, v: Value) -> Option<i64> {
     int_const(ctx, value).map(|(c, _)| c.signed() as i64)
 }
 
-fn match_ring(ctx: &Context, ir: &Ir, lp: OpId) -> Option<RingLoop> {
+/// A loop `0 to d step 1` whose body posts `collective` (a broadcast or a reduce) with root
+/// `%i` over `d` consecutive devices, waited on right away.
+fn match_ring(ctx: &Context, ir: &Ir, lp: OpId, collective: &str) -> Option<RingLoop> {
     let (lb, ub, step) = (ir.operand(lp, 0), ir.operand(lp, 1), ir.operand(lp, 2));
     let (0, d, 1) = (const_of(ctx, ir, lb)?, const_of(ctx, ir, ub)?, const_of(ctx, ir, step)?) else { return None };
     let body = ir.regions(lp).first().and_then(|&r| ir.region_entry(r))?;
     let iv = *ir.block_args(body).first()?;
-    let bcast =
-        ir.block_ops(body).find(|&op| is(ctx, ir, op, comm::BROADCAST.name) && comm::root(ctx, ir, op) == Some(iv))?;
+    let bcast = ir.block_ops(body).find(|&op| is(ctx, ir, op, collective) && comm::root(ctx, ir, op) == Some(iv))?;
     let team = comm::team(ctx, ir, bcast)?;
     let base = *team.first()?;
     let consecutive = team.iter().enumerate().all(|(k, &dev)| dev == base + k as i64);
@@ -423,4 +429,130 @@ fn exchange_handles_before(ctx: &Context, ir: &mut Ir, ring: &RingLoop, src: Val
     let (recv_peer, send_peer) = ring_peers(&inner, ir, j, ring.d, ring.base);
     inner.emit(ir, comm::share_handles_state(ctx, &[(src, send_peer)], &[(dst, recv_peer)], loc));
     before.emit(ir, state);
+}
+
+/// The ring reduce-scatter (Matmul + ReduceScatter, PR 5618's shape) from the reduce-based one
+/// (`comm.reduce %p into %y root %i` per chunk): iteration `i` of rank `r` computes the partial
+/// of chunk `c = (r + d - 1 - i) mod d`, adds the running sum received from rank `r - 1` (from
+/// iteration 1 on), and passes it to rank `r + 1` in one group with the receive of the next
+/// running sum; at `i = d - 1` the chunk is `r` itself and its sum is complete: it is copied
+/// into the rank's output. Iterations depend on each other through the received sums, so the
+/// loop is marked `host.sequential` (host-assign-streams keeps it on one stream).
+fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<(), Diagnostic> {
+    let loc = ir.loc(ring.bcast);
+    let (partial, out) = (ring.src, ring.dst);
+    let chunk = BufferType::of(ctx, ir.value_type(partial))
+        .ok_or_else(|| Diagnostic::error(loc, "the reduced partial is not a buffer"))?;
+    let kind = comm::reduction_kind(ctx, ir, ring.bcast).unwrap_or_default();
+    if kind != fuser_dialects::reduction::ReductionKind::Sum {
+        return Err(Diagnostic::error(loc, "the ring reduce-scatter supports sum reductions only"));
+    }
+    // The received running sums, one slot per iteration, allocated once before the loop.
+    let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+    let mut shape = vec![ring.d];
+    shape.extend(&chunk.shape);
+    let inbox = before
+        .value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, chunk.elem, MemoryKind::Device), &[], false, loc));
+    // Index math at the top of the body.
+    let first_op = ir.first_op(ring.body).expect("the body holds the reduce");
+    let top = Emitter { ctx, at: Place::Before(first_op), loc };
+    let rank = top.value(ir, host::rank_state(ctx, loc));
+    let d = top.index(ir, ring.d);
+    let r = if ring.base == 0 { rank } else { relative(&top, ir, rank, ring.base) };
+    let dm1 = top.index(ir, ring.d - 1);
+    let shifted = top.arith(ir, "arith.addi", r, dm1);
+    let back = top.arith(ir, "arith.subi", shifted, ring.iv);
+    let c = top.arith(ir, "arith.remui", back, d);
+    let one = top.index(ir, 1);
+    let r1 = top.arith(ir, "arith.addi", r, one);
+    let mut next = top.arith(ir, "arith.remui", r1, d);
+    let mut prev = top.arith(ir, "arith.remui", shifted, d);
+    if ring.base != 0 {
+        let b = top.index(ir, ring.base);
+        next = top.arith(ir, "arith.addi", next, b);
+        prev = top.arith(ir, "arith.addi", prev, b);
+    }
+    let iv = ring.iv;
+    ir.replace_uses_where(iv, c, |ir, u| !precedes(ir, u.op, first_op) && u.op != ring.bcast);
+    // At the reduce: accumulate, then pass on (or finish). When the partial comes from a GEMM
+    // in the body, the received running sum is folded into its epilogue instead (beta = 1):
+    // the GEMM writes into the received slot with `accumulate` from iteration 1 on.
+    let here = Emitter { ctx, at: Place::Before(ring.wait), loc };
+    let zero = top.index(ir, 0);
+    let slot_state =
+        host::select_state(ctx, ir, inbox, iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
+    let running = match producing_gemm(ctx, ir, ring.body, partial) {
+        Some(gemm) => fold_into_gemm(ctx, ir, gemm, slot_state, iv, zero, loc),
+        None => {
+            let not_first = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Ne, iv, zero, loc));
+            let (acc_if, acc_block, _) = host::if_state(ctx, ir, not_first, false, loc);
+            let acc = Emitter { ctx, at: Place::End(acc_block), loc };
+            let slot = acc.value(ir, slot_state);
+            acc.emit(ir, host::elementwise_state(ctx, host::ElementwiseKind::Add, &[partial, slot], partial, loc));
+            here.emit(ir, acc_if);
+            partial
+        }
+    };
+    let last = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, dm1, loc));
+    let (pass_if, done_block, pass_block) = host::if_state(ctx, ir, last, true, loc);
+    let pass_block = pass_block.expect("if with else");
+    Emitter { ctx, at: Place::End(done_block), loc }.emit(ir, host::copy_state(ctx, running, out, loc));
+    let pass = Emitter { ctx, at: Place::End(pass_block), loc };
+    let following_iv = pass.arith(ir, "arith.addi", iv, one);
+    let next_slot_state =
+        host::select_state(ctx, ir, inbox, following_iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
+    let next_slot = pass.value(ir, next_slot_state);
+    let (group, group_block) = comm::group_state(ctx, ir, loc);
+    let inner = Emitter { ctx, at: Place::End(group_block), loc };
+    inner.emit(ir, comm::send_state(ctx, running, next, Backend::Nccl, None, loc));
+    inner.emit(ir, comm::recv_state(ctx, next_slot, prev, Backend::Nccl, None, loc));
+    let g = pass.value(ir, group);
+    pass.emit(ir, comm::wait_state(ctx, &[g], loc));
+    here.emit(ir, pass_if);
+    ir.erase_op(ring.wait);
+    ir.erase_op(ring.bcast);
+    let attrs = ctx.dict_set(ir.attrs(ring.lp), crate::host::assign_streams::SEQUENTIAL_ATTR, Some(ctx.unit_attr()));
+    ir.set_attrs(ring.lp, attrs);
+    Ok(())
+}
+
+/// The `host.linear` / `host.matmul` directly in `body` that writes `partial` (its last operand).
+fn producing_gemm(ctx: &Context, ir: &Ir, body: BlockId, partial: Value) -> Option<OpId> {
+    ir.block_ops(body).find(|&op| {
+        (is(ctx, ir, op, "host.linear") || is(ctx, ir, op, "host.matmul"))
+            && ir.operands(op).last() == Some(&partial)
+            && ir.props(op).and_then(|p| ctx.dict_get(p, "accumulate")).is_none()
+    })
+}
+
+/// Rewrites `gemm` to write this iteration's slot of the inbox (made from `slot_state` right
+/// before it): overwrite at iteration 0, accumulate (beta = 1) onto the received running sum
+/// afterwards. Returns the slot, which then holds the running sum.
+fn fold_into_gemm(
+    ctx: &Context,
+    ir: &mut Ir,
+    gemm: OpId,
+    slot_state: OperationState,
+    iv: Value,
+    zero: Value,
+    loc: Attr,
+) -> Value {
+    let at = Emitter { ctx, at: Place::Before(gemm), loc };
+    let slot = at.value(ir, slot_state);
+    let first = at.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, zero, loc));
+    let (if_state, overwrite, accumulate) = host::if_state(ctx, ir, first, true, loc);
+    let accumulate = accumulate.expect("if with else");
+    let out_index = ir.num_operands(gemm) - 1;
+    for (block, acc) in [(overwrite, false), (accumulate, true)] {
+        let c = ir.clone_op(gemm, &mut IrMapping::new());
+        ir.set_operand(c, out_index, slot);
+        if acc {
+            let props = ir.props(c).unwrap_or_else(|| ctx.empty_dict());
+            ir.set_props(c, Some(ctx.dict_set(props, "accumulate", Some(ctx.unit_attr()))));
+        }
+        ir.append_op(block, c);
+    }
+    at.emit(ir, if_state);
+    ir.erase_op(gemm);
+    slot
 }

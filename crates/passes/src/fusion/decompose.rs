@@ -116,7 +116,7 @@ fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic
     let mut changed = false;
     let mut layout = annotated.clone();
     if !same_device_layout(&natural, &annotated) {
-        layout = with_device_layout_of(&annotated, &natural);
+        layout = with_device_layout_of(&stream_schedule(&annotated, &natural), &natural);
         if ctx.op_name_str(ir.op_name(op)) == "fusion.linear" && ir.num_operands(op) == 3 && !layout.partial.is_empty()
         {
             split_off_bias(ctx, ir, op, &layout, &annotated)?;
@@ -129,6 +129,21 @@ fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic
     }
     changed |= fix_operands(ctx, ir, op, &layout)?;
     Ok(changed)
+}
+
+/// The stream splits the op keeps when its device layout changes: the annotated ones, and on
+/// axes the annotation leaves without a stream split, the ones its operands give it (a partial
+/// result computed chunk by chunk, then reduced onto the chunks' owners, keeps its loop).
+fn stream_schedule(annotated: &Sharding, natural: &Sharding) -> Sharding {
+    let mut s = annotated.clone();
+    for (a, axis) in s.axes.iter_mut().enumerate() {
+        if stream_splits(axis).is_empty() {
+            let mut from_operands = natural.axes.get(a).map(|l| stream_splits(l)).unwrap_or_default();
+            from_operands.extend(device_splits(axis));
+            *axis = from_operands;
+        }
+    }
+    s
 }
 
 /// A `fusion.set` (or `fusion.sum dims = []` when `from` is partial) from `value` to `to_ty`,

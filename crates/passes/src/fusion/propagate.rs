@@ -70,7 +70,7 @@ pub fn propagate_sharding(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool
     }
     changed |= replicate_the_rest(ctx, ir, func, &ops, &args);
     if changed {
-        sync_signature(ctx, ir, func, body);
+        fuser_dialects::func::sync_signature(ctx, ir, func);
     }
     Ok(changed)
 }
@@ -303,15 +303,4 @@ fn only_mesh(ctx: &Context, ir: &Ir, func: OpId) -> Option<String> {
     let meshes: Vec<String> =
         ir.nested_ops(module).into_iter().filter_map(|op| Mesh::of_op(ctx, ir, op)).map(|m| m.name).collect();
     if meshes.len() == 1 { meshes.into_iter().next() } else { None }
-}
-
-/// Makes `function_type` match the entry block's arguments and the returned values.
-fn sync_signature(ctx: &Context, ir: &mut Ir, func: OpId, body: fuser_ir::BlockId) {
-    let inputs: Vec<Type> = ir.block_args(body).iter().map(|&v| ir.value_type(v)).collect();
-    let Some(ret) = ir.last_op(body) else { return };
-    if ctx.op_name_str(ir.op_name(ret)) != "func.return" {
-        return;
-    }
-    let results: Vec<Type> = ir.operands(ret).iter().map(|&v| ir.value_type(v)).collect();
-    fuser_dialects::func::set_signature(ctx, ir, func, inputs, results);
 }

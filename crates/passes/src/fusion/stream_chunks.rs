@@ -69,7 +69,7 @@ pub fn set_stream_chunks(ctx: &Context, ir: &mut Ir, func: OpId, chunks: i64) ->
         }
     }
     if changed {
-        sync_signature(ctx, ir, func, body);
+        fuser_dialects::func::sync_signature(ctx, ir, func);
     }
     Ok(changed)
 }
@@ -103,14 +103,4 @@ fn rechunked(ctx: &Context, ir: &Ir, at: OpId, ty: Type, chunks: i64) -> Result<
         }
     }
     Ok(Some(s.apply_to(ctx, ty)))
-}
-
-fn sync_signature(ctx: &Context, ir: &mut Ir, func: OpId, body: fuser_ir::BlockId) {
-    let inputs: Vec<Type> = ir.block_args(body).iter().map(|&v| ir.value_type(v)).collect();
-    let Some(ret) = ir.last_op(body) else { return };
-    if ctx.op_name_str(ir.op_name(ret)) != "func.return" {
-        return;
-    }
-    let results: Vec<Type> = ir.operands(ret).iter().map(|&v| ir.value_type(v)).collect();
-    fuser_dialects::func::set_signature(ctx, ir, func, inputs, results);
 }

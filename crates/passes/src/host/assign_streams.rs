@@ -75,7 +75,7 @@ pub fn assign_streams(ctx: &Context, ir: &mut Ir, func: OpId, streams: i64) -> b
     let Some(body) = body_block(ir, func) else { return false };
     let mut changed = false;
     for lp in loops_in_block(ctx, ir, body) {
-        if has_stream_ops(ctx, ir, lp) {
+        if has_stream_ops(ctx, ir, lp) || is_sequential(ctx, ir, lp) {
             continue;
         }
         distribute_loop(ctx, ir, lp, streams);
@@ -83,6 +83,15 @@ pub fn assign_streams(ctx: &Context, ir: &mut Ir, func: OpId, streams: i64) -> b
     }
     changed
 }
+
+/// A loop whose iterations depend on each other (the `host.sequential` unit attribute, set by
+/// the ring reduce-scatter) stays on the current stream.
+fn is_sequential(ctx: &Context, ir: &Ir, lp: OpId) -> bool {
+    ctx.dict_get(ir.attrs(lp), SEQUENTIAL_ATTR).is_some()
+}
+
+/// The discardable attribute that keeps a loop's iterations on one stream.
+pub const SEQUENTIAL_ATTR: &str = "host.sequential";
 
 fn distribute_loop(ctx: &Context, ir: &mut Ir, lp: OpId, streams: i64) {
     let loc = ir.loc(lp);

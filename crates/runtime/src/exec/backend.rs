@@ -17,7 +17,7 @@ use fuser_dialects::reduction::ReductionKind;
 pub enum Kernel<B> {
     Copy { source: B, target: B },
     Matmul { a: B, b: B, c: B, accumulate: bool },
-    Linear { x: B, w: B, bias: Option<B>, y: B },
+    Linear { x: B, w: B, bias: Option<B>, y: B, accumulate: bool },
     Elementwise { kind: ElementwiseKind, inputs: Vec<B>, output: B },
     Sum { input: B, output: B, dims: Vec<usize> },
 }

@@ -416,7 +416,7 @@ impl Backend for CpuBackend {
         match &k {
             Kernel::Copy { source, target } => kernels::copy(source, target),
             Kernel::Matmul { a, b, c, accumulate } => kernels::matmul(a, b, c, *accumulate),
-            Kernel::Linear { x, w, bias, y } => kernels::linear(x, w, bias.as_ref(), y),
+            Kernel::Linear { x, w, bias, y, accumulate } => kernels::linear(x, w, bias.as_ref(), y, *accumulate),
             Kernel::Elementwise { kind, inputs, output } => kernels::elementwise(*kind, inputs, output),
             Kernel::Sum { input, output, dims } => kernels::sum(input, dims, output),
         }

@@ -47,7 +47,7 @@ pub enum IntBinOp {
 pub enum KernelInstr {
     Copy { source: Slot, target: Slot },
     Matmul { a: Slot, b: Slot, c: Slot, accumulate: bool },
-    Linear { x: Slot, w: Slot, bias: Option<Slot>, y: Slot },
+    Linear { x: Slot, w: Slot, bias: Option<Slot>, y: Slot, accumulate: bool },
     Elementwise { kind: ElementwiseKind, inputs: Vec<Slot>, output: Slot },
     Sum { input: Slot, output: Slot, dims: Vec<usize> },
 }
@@ -538,9 +538,10 @@ impl<'a> Preparer<'a> {
             }
             "host.linear" => {
                 let slots: Vec<Slot> = (0..operands.len()).map(|i| self.operand(op, i)).collect::<PResult<_>>()?;
+                let accumulate = self.attr(op, "accumulate").is_some();
                 let k = match slots.as_slice() {
-                    [x, w, y] => KernelInstr::Linear { x: *x, w: *w, bias: None, y: *y },
-                    [x, w, b, y] => KernelInstr::Linear { x: *x, w: *w, bias: Some(*b), y: *y },
+                    [x, w, y] => KernelInstr::Linear { x: *x, w: *w, bias: None, y: *y, accumulate },
+                    [x, w, b, y] => KernelInstr::Linear { x: *x, w: *w, bias: Some(*b), y: *y, accumulate },
                     _ => return Err((loc, "host.linear takes 3 or 4 operands".into())),
                 };
                 self.push(op, Instr::Compute(k));

@@ -327,11 +327,12 @@ impl<'p, B: Backend> Frame<'p, B> {
             KernelInstr::Matmul { a, b, c, accumulate } => {
                 Kernel::Matmul { a: self.buf(*a)?, b: self.buf(*b)?, c: self.buf(*c)?, accumulate: *accumulate }
             }
-            KernelInstr::Linear { x, w, bias, y } => Kernel::Linear {
+            KernelInstr::Linear { x, w, bias, y, accumulate } => Kernel::Linear {
                 x: self.buf(*x)?,
                 w: self.buf(*w)?,
                 bias: bias.map(|b| self.buf(b)).transpose()?,
                 y: self.buf(*y)?,
+                accumulate: *accumulate,
             },
             KernelInstr::Elementwise { kind, inputs, output } => Kernel::Elementwise {
                 kind: *kind,

@@ -9,7 +9,10 @@
 //! require.
 
 use super::emit::{Emitter, Site, is_contiguous};
-use fuser_dialects::comm::{allgather_state, allreduce_state, broadcast_state, reduce_scatter_state, wait_state};
+use crate::host::build::Placement as At;
+use fuser_dialects::comm::{
+    allgather_state, allreduce_state, broadcast_state, reduce_scatter_state, reduce_state, wait_state,
+};
 use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
 use fuser_dialects::host::{Mixed, copy_state, slice_state};
 use fuser_dialects::reduction::ReductionKind;
@@ -28,6 +31,10 @@ pub enum Reshard {
     ReduceScatter { axis: usize, kind: ReductionKind },
     /// Not split → split on `axis`: each rank copies its block, no communication.
     Slice { axis: usize },
+    /// Partial, produced chunk by chunk in a stream loop along `axis` with one chunk per device
+    /// → split on `axis` over those devices (Stream→DID): iteration `i` reduces chunk `i` onto
+    /// rank `i`, whose block it is (`comm.reduce root %i`): the reduce-based reduce-scatter.
+    ReduceToOwner { axis: usize, kind: ReductionKind },
 }
 
 /// Where a device axis places a tensor.
@@ -97,6 +104,9 @@ pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) ->
     let (ii, oi) = (&plan.info[&v_in], &plan.info[&v_out]);
     let team: Vec<i64> = ii.mesh.as_ref().or(oi.mesh.as_ref()).map_or_else(|| vec![0], |m| m.devices.clone());
     let mut broadcast = false;
+    if let Reshard::ReduceToOwner { kind, .. } = r {
+        return emit_reduce_to_owner(em, k, *kind, &team, site);
+    }
     let input = match (site.lp, p.stream) {
         (Some(lp), Some((ax, n))) => {
             let out_layout = device_layout(&oi.sharding.axes[ax]);
@@ -141,6 +151,7 @@ pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) ->
             post_and_wait(em, site, broadcast_state(ctx, input, out_c, iv, &team, loc));
             copy_back(em, out_c, back, site);
         }
+        Reshard::ReduceToOwner { .. } => unreachable!("handled above"),
         Reshard::Allreduce { kind } => {
             let in_c = contiguous_input(em, input, site)?;
             let (out_c, back) = contiguous_output(em, out, site)?;
@@ -159,6 +170,30 @@ pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) ->
             copy_back(em, out_c, back, site);
         }
     }
+    Ok(())
+}
+
+/// Iteration `i` of the loop reduces this iteration's chunk of the partial input onto rank `i`
+/// (team-relative root `i`), into that rank's whole local result, allocated before the loop.
+fn emit_reduce_to_owner(
+    em: &mut Emitter<'_>,
+    k: usize,
+    kind: ReductionKind,
+    team: &[i64],
+    site: &Site,
+) -> Result<(), String> {
+    let p = &em.plan.ops[k];
+    let (v_in, v_out) = (em.ir.operand(p.op, 0), em.ir.result(p.op, 0));
+    let lp = site.lp.ok_or("internal error: a reduce to the owner outside a loop")?;
+    let input = match em.chunk.get(&v_in) {
+        Some(&c) => c,
+        None => return Err("internal error: the partial of a reduce to the owner is not produced in its loop".into()),
+    };
+    let info = &em.plan.info[&v_out];
+    let out = em.alloc(&info.local_shape(false)?, info.elem, At::Before(lp.for_op), site.loc);
+    em.buf.insert(v_out, out);
+    let in_c = contiguous_input(em, input, site)?;
+    post_and_wait(em, site, reduce_state(em.ctx, kind, in_c, out, lp.iv, team, site.loc));
     Ok(())
 }
 

@@ -10,7 +10,7 @@
 use super::comm::{Reshard, classify_reshard, device_layout, splits_text};
 use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
-use fuser_dialects::fusion::{DeviceAxis, Mesh, Sharding};
+use fuser_dialects::fusion::{DeviceAxis, Mesh, Sharding, Split};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
@@ -187,6 +187,7 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
     check_one_mesh(ir, &planned, &info)?;
     let producer: FxHashMap<Value, usize> =
         planned.iter().enumerate().flat_map(|(k, p)| ir.results(p.op).iter().map(move |&r| (r, k))).collect();
+    mark_reduce_to_owner(ir, &mut planned, &producer, &info);
     let nodes: Vec<Node> = planned
         .iter()
         .map(|p| Node {
@@ -207,6 +208,34 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
         .collect();
     let groups = group_loops(&nodes);
     Ok(Plan { ops: planned, groups, info })
+}
+
+/// A reduce-scatter whose partial input is produced in a stream loop along the scattered axis,
+/// one chunk per device, joins that loop as a reduce per chunk onto the chunk's owner
+/// (Stream→DID): its result has no stream split of its own, so it takes the producer's.
+fn mark_reduce_to_owner(
+    ir: &Ir,
+    planned: &mut [PlannedOp],
+    producer: &FxHashMap<Value, usize>,
+    info: &FxHashMap<Value, TensorInfo>,
+) {
+    for k in 0..planned.len() {
+        let OpKind::Reshard(Reshard::ReduceScatter { axis, kind }) = planned[k].kind else { continue };
+        if planned[k].stream.is_some() {
+            continue;
+        }
+        let v_in = ir.operand(planned[k].op, 0);
+        let Some(&src) = producer.get(&v_in) else { continue };
+        let Some((ax, n)) = planned[src].stream else { continue };
+        let out = &info[&ir.result(planned[k].op, 0)];
+        let devices = out.mesh.as_ref().map_or(1, |m| m.num_devices());
+        let single_split = matches!(out.sharding.axes.get(axis).map(Vec::as_slice), Some([Split::Device(_)]));
+        let input_chunks = matches!(info[&v_in].sharding.axes.get(axis).map(Vec::as_slice), Some([Split::Stream(_)]));
+        if ax == axis && n == devices && single_split && input_chunks {
+            planned[k].stream = Some((axis, n));
+            planned[k].kind = OpKind::Reshard(Reshard::ReduceToOwner { axis, kind });
+        }
+    }
 }
 
 /// Every sharded tensor of one op is on the same mesh.
