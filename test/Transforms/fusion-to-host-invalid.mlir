@@ -74,10 +74,10 @@ func.func @missing_partial(%a: tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
 // -----
 
 fusion.mesh @one = [0]
-func.func @permute(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
-  // expected-error @+1 {{'fusion.permute' is not lowerable yet by fusion-to-host}}
-  %y = fusion.permute %x dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
-  return %y : tensor<8x4xf32>
+func.func @sum_keep_dims(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{fusion.sum with keep_dims is not lowerable yet}}
+  %y = fusion.sum %x dims = [1] keep_dims : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  return %y : tensor<4x1xf32>
 }
 
 // -----

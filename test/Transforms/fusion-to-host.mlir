@@ -480,3 +480,22 @@ func.func @column_parallel_linear(
       -> tensor<64x96xbf16, #fusion.shard<@tp, [[Stream(4)], []]>>
   return %y : tensor<64x96xbf16, #fusion.shard<@tp, [[Stream(4)], []]>>
 }
+
+// -----
+
+// Layout ops are copies through layout views: broadcast through host.expand (stride 0),
+// permute through host.permute, reshape through host.reshape of a contiguous source.
+fusion.mesh @tp = [0, 1]
+// CHECK-LABEL: func.func @layout
+// CHECK:         %[[P:.*]] = host.permute %arg0 dims = [1, 0] : !host.buf<4x6xf32> -> !host.view<6x4xf32, strides = [1, 6]>
+// CHECK-NEXT:    host.copy %[[P]], %{{.*}} : !host.view<6x4xf32, strides = [1, 6]>, !host.buf<6x4xf32>
+// CHECK:         %[[E:.*]] = host.expand %arg1 dims = [0] : !host.buf<4xf32> -> !host.view<6x4xf32, strides = [0, 1]>
+// CHECK-NEXT:    host.copy %[[E]], %{{.*}}
+// CHECK:         %[[R:.*]] = host.reshape %arg0 : !host.buf<4x6xf32> -> !host.view<2x12xf32, strides = [12, 1]>
+// CHECK-NEXT:    host.copy %[[R]], %{{.*}}
+func.func @layout(%a: tensor<8x6xf32, #fusion.shard<@tp, [[DIDx], []]>>, %b: tensor<8xf32, #fusion.shard<@tp, [[DIDx]]>>) -> (tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<4x12xf32, #fusion.shard<@tp, [[DIDx], []]>>) {
+  %p = fusion.permute %a dims = [1, 0] : (tensor<8x6xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
+  %bb = fusion.broadcast %b dims = [0] : (tensor<8xf32, #fusion.shard<@tp, [[DIDx]]>>) -> tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
+  %r = fusion.reshape %a : (tensor<8x6xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x12xf32, #fusion.shard<@tp, [[DIDx], []]>>
+  return %p, %bb, %r : tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<4x12xf32, #fusion.shard<@tp, [[DIDx], []]>>
+}

@@ -582,3 +582,43 @@ func.func @f(%v: !host.view<4xf32>) {
 func.func @f(%v: !host.tensor<4xf32>) {
   return
 }
+
+// -----
+
+func.func @expand_dims(%b: !host.buf<64xf32>) {
+  // expected-error @+1 {{'host.expand' op dims must be sorted, distinct and below 2}}
+  %v = host.expand %b dims = [2] : !host.buf<64xf32> -> !host.view<48x64xf32, strides = [0, 1]>
+  return
+}
+
+// -----
+
+func.func @expand_result(%b: !host.buf<64xf32>) {
+  // expected-error @+1 {{'host.expand' op result type must be !host.view<48x64xf32, strides = [0, 1]>}}
+  %v = host.expand %b dims = [0] : !host.buf<64xf32> -> !host.view<48x64xf32, strides = [64, 1]>
+  return
+}
+
+// -----
+
+func.func @permute_not_a_permutation(%m: !host.buf<4x8xf32>) {
+  // expected-error @+1 {{'host.permute' op dims must be a permutation of 0..2}}
+  %t = host.permute %m dims = [1, 1] : !host.buf<4x8xf32> -> !host.view<8x4xf32, strides = [1, 8]>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%m: !host.buf<4x8xf32>) {
+  // expected-error @+1 {{'host.reshape' op the source has 32 elements, the result 30}}
+  %f = host.reshape %m : !host.buf<4x8xf32> -> !host.view<30xf32, strides = [1]>
+  return
+}
+
+// -----
+
+func.func @reshape_strided(%v: !host.view<4x2xf32, strides = [8, 1]>) {
+  // expected-error @+1 {{'host.reshape' op the source must be contiguous (copy it into a buffer first)}}
+  %f = host.reshape %v : !host.view<4x2xf32, strides = [8, 1]> -> !host.view<8xf32, strides = [1]>
+  return
+}

@@ -324,3 +324,18 @@ func.func @linear_accumulate(%x: !host.buf<2x4xf32>, %w: !host.buf<3x4xf32>, %y:
   host.linear %x, %w into %y accumulate : !host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>
   return
 }
+
+// Layout views: broadcast (stride 0), permuted axes, a contiguous buffer reshaped.
+// CHECK-LABEL: func.func @layout_views
+// CHECK:       host.expand %arg0 dims = [0] : !host.buf<64xf32> -> !host.view<48x64xf32, strides = [0, 1]>
+// CHECK:       host.permute %arg1 dims = [1, 0] : !host.buf<4x8xf32> -> !host.view<8x4xf32, strides = [1, 8]>
+// CHECK:       host.reshape %arg1 : !host.buf<4x8xf32> -> !host.view<32xf32, strides = [1]>
+// GENERIC:     "host.expand"(%{{.*}}) <{dims = array<i64: 0>}> : (!host.buf<64xf32>) -> !host.view<48x64xf32, strides = [0, 1]>
+// GENERIC:     "host.permute"(%{{.*}}) <{dims = array<i64: 1, 0>}>
+// GENERIC:     "host.reshape"(%{{.*}}) : (!host.buf<4x8xf32>) -> !host.view<32xf32, strides = [1]>
+func.func @layout_views(%b: !host.buf<64xf32>, %m: !host.buf<4x8xf32>) -> (!host.view<48x64xf32, strides = [0, 1]>, !host.view<8x4xf32, strides = [1, 8]>, !host.view<32xf32, strides = [1]>) {
+  %v = host.expand %b dims = [0] : !host.buf<64xf32> -> !host.view<48x64xf32, strides = [0, 1]>
+  %t = host.permute %m dims = [1, 0] : !host.buf<4x8xf32> -> !host.view<8x4xf32, strides = [1, 8]>
+  %f = host.reshape %m : !host.buf<4x8xf32> -> !host.view<32xf32, strides = [1]>
+  return %v, %t, %f : !host.view<48x64xf32, strides = [0, 1]>, !host.view<8x4xf32, strides = [1, 8]>, !host.view<32xf32, strides = [1]>
+}

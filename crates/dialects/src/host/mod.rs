@@ -17,6 +17,7 @@ mod alloc;
 mod common;
 mod compute;
 mod control;
+pub mod layout_views;
 mod misc;
 mod streams;
 pub mod types;
@@ -34,6 +35,7 @@ pub use compute::{
     matmul_result_shape, matmul_state, sum_result_shape, sum_state,
 };
 pub use control::{FOR, IF, for_state, if_state};
+pub use layout_views::{EXPAND, PERMUTE, RESHAPE, expand_state, permute_state, reshape_state};
 pub use misc::{LAUNCH, RANK, WORLD_SIZE, launch_state, rank_state, world_size_state};
 pub use streams::{
     CURRENT_STREAM, GET_STREAM, SET_STREAM, STREAM_WAIT, SYNCHRONIZE, current_stream_state, get_stream_state,
@@ -58,6 +60,9 @@ runs on every rank of the team.",
         &SHARD_BY_STREAM,
         &SELECT,
         &SLICE,
+        &EXPAND,
+        &PERMUTE,
+        &RESHAPE,
         &COPY,
         &MATMUL,
         &LINEAR,

@@ -143,6 +143,10 @@ pub trait Backend: Send + Sync {
     fn subview(&self, buf: &Self::Buf, offsets: &[usize], sizes: &[usize], steps: &[usize]) -> RtResult<Self::Buf>;
     /// `buf` at `index` along `axis`, that axis dropped.
     fn select(&self, buf: &Self::Buf, axis: usize, index: usize) -> RtResult<Self::Buf>;
+    /// The strides (in elements) of a buffer or view.
+    fn strides(&self, buf: &Self::Buf) -> Vec<usize>;
+    /// The same first element seen with another shape and strides (layout views).
+    fn restride(&self, buf: &Self::Buf, shape: &[usize], strides: &[usize]) -> RtResult<Self::Buf>;
     /// The stream a rank starts on.
     fn main_stream(&self, rank: usize) -> Self::Stream;
     /// Worker stream `index` of a rank (the same stream for the same index).

@@ -395,6 +395,14 @@ impl Backend for CpuBackend {
         buf.select(axis, index)
     }
 
+    fn strides(&self, buf: &View) -> Vec<usize> {
+        buf.strides.clone()
+    }
+
+    fn restride(&self, buf: &View, shape: &[usize], strides: &[usize]) -> RtResult<View> {
+        View::new(buf.buffer.clone(), buf.offset, shape.to_vec(), strides.to_vec())
+    }
+
     fn main_stream(&self, _rank: usize) -> usize {
         0
     }

@@ -68,6 +68,17 @@ pub enum CommInstr {
     Recv { buffer: Slot, peer: Slot },
 }
 
+/// How a layout view re-strides its source.
+#[derive(Clone, Debug)]
+pub enum Layout {
+    /// New stride-0 axes at result positions `dims`; `shape` is the result's.
+    Expand { dims: Vec<i64>, shape: Vec<usize> },
+    /// Result axis `i` is source axis `dims[i]`.
+    Permute { dims: Vec<i64> },
+    /// A contiguous source seen with `shape`.
+    Reshape { shape: Vec<usize> },
+}
+
 /// One prepared op.
 #[derive(Clone, Debug)]
 pub enum Instr {
@@ -125,6 +136,12 @@ pub enum Instr {
         src: Slot,
         index: Slot,
         axis: usize,
+    },
+    /// `host.expand` / `host.permute` / `host.reshape`: the source re-strided.
+    LayoutView {
+        dst: Slot,
+        src: Slot,
+        layout: Layout,
     },
     Slice {
         dst: Slot,
@@ -489,6 +506,22 @@ impl<'a> Preparer<'a> {
                 let persistent = self.attr(op, "persistent").is_some();
                 let dst = self.result(op)?;
                 self.push(op, Instr::Alloc { dst, dtype, shape, persistent });
+            }
+            "host.expand" | "host.permute" | "host.reshape" => {
+                let src = self.operand(op, 0)?;
+                let t = BufferType::of(ctx, ir.value_type(ir.result(op, 0)))
+                    .ok_or_else(|| (loc, "a layout view of a non-buffer".to_string()))?;
+                if t.shape.iter().any(|&d| d < 0) {
+                    return Err((loc, "layout views need static shapes".to_string()));
+                }
+                let shape: Vec<usize> = t.shape.iter().map(|&d| d as usize).collect();
+                let layout = match name.as_str() {
+                    "host.expand" => Layout::Expand { dims: self.array_attr(op, "dims")?, shape },
+                    "host.permute" => Layout::Permute { dims: self.array_attr(op, "dims")? },
+                    _ => Layout::Reshape { shape },
+                };
+                let dst = self.result(op)?;
+                self.push(op, Instr::LayoutView { dst, src, layout });
             }
             "host.dealloc" => {
                 let buf = self.operand(op, 0)?;

@@ -5,7 +5,7 @@
 //! Invariant: an error carries the op key of the instruction that failed and the rank.
 
 use super::backend::{Backend, CommOp, Kernel};
-use super::prepare::{CommInstr, Dim, Instr, IntBinOp, KernelInstr, Program, Slot};
+use super::prepare::{CommInstr, Dim, Instr, IntBinOp, KernelInstr, Layout, Program, Slot};
 use crate::error::{OpKey, RtError, RtResult};
 use fuser_dialects::arith::CmpPredicate;
 
@@ -220,6 +220,10 @@ impl<'p, B: Backend> Frame<'p, B> {
                 let v = backend.select(&self.buf(*src)?, *axis, self.index(*index)?)?;
                 self.set(*dst, Val::Buf(v));
             }
+            Instr::LayoutView { dst, src, layout } => {
+                let v = layout_view(backend, &self.buf(*src)?, layout)?;
+                self.set(*dst, Val::Buf(v));
+            }
             Instr::Slice { dst, src, offsets, sizes, steps } => {
                 let v =
                     backend.subview(&self.buf(*src)?, &self.dims(offsets)?, &self.dims(sizes)?, &self.dims(steps)?)?;
@@ -410,5 +414,37 @@ fn kind_name<B: Backend>(v: &Val<B>) -> &'static str {
         Val::Buf(_) => "a buffer",
         Val::Stream(_) => "a stream",
         Val::Req(_) => "a request",
+    }
+}
+
+/// The view a layout instruction makes of `src`.
+fn layout_view<B: Backend>(backend: &B, src: &B::Buf, layout: &Layout) -> RtResult<B::Buf> {
+    let (shape, strides) = (backend.shape(src), backend.strides(src));
+    match layout {
+        Layout::Expand { dims, shape: out } => {
+            let mut from = shape.iter().zip(&strides);
+            let mut new_strides = Vec::with_capacity(out.len());
+            for r in 0..out.len() {
+                if dims.contains(&(r as i64)) {
+                    new_strides.push(0);
+                } else {
+                    let (_, &s) = from.next().ok_or_else(|| RtError::new("host.expand: rank mismatch"))?;
+                    new_strides.push(s);
+                }
+            }
+            backend.restride(src, out, &new_strides)
+        }
+        Layout::Permute { dims } => {
+            let pick = |v: &[usize]| dims.iter().map(|&d| v.get(d as usize).copied()).collect::<Option<Vec<usize>>>();
+            let (s, t) = (pick(&shape), pick(&strides));
+            let (Some(s), Some(t)) = (s, t) else { return Err(RtError::new("host.permute: bad dims")) };
+            backend.restride(src, &s, &t)
+        }
+        Layout::Reshape { shape: out } => {
+            if strides != crate::buffer::contiguous_strides(&shape) {
+                return Err(RtError::new("host.reshape: the source is not contiguous"));
+            }
+            backend.restride(src, out, &crate::buffer::contiguous_strides(out))
+        }
     }
 }

@@ -21,6 +21,7 @@ use fuser_dialects::host::{
     alloc_state, copy_state, elementwise_state, for_state, linear_state, matmul_state, rank_state, select_state,
     shard_by_stream_state, sum_state,
 };
+use fuser_dialects::host::{expand_state, permute_state, reshape_state};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::{Attr, Diagnostic};
@@ -128,9 +129,38 @@ impl<'a> Emitter<'a> {
             LocalKind::Elementwise(kind) => elementwise_state(ctx, *kind, &inputs, out, loc),
             LocalKind::Sum(dims) => sum_state(ctx, inputs[0], out, dims, loc),
             LocalKind::Copy => copy_state(ctx, inputs[0], out, loc),
+            LocalKind::Broadcast(dims) => {
+                let shape = self.buffer_type(out)?.shape;
+                let view = expand_state(ctx, self.ir, inputs[0], dims, &shape, loc)?;
+                let view = self.new_value(site.at, view);
+                copy_state(ctx, view, out, loc)
+            }
+            LocalKind::Permute(dims) => {
+                let view = permute_state(ctx, self.ir, inputs[0], dims, loc)?;
+                let view = self.new_value(site.at, view);
+                copy_state(ctx, view, out, loc)
+            }
+            LocalKind::Reshape => {
+                let src = self.contiguous_copy(inputs[0], site)?;
+                let shape = self.buffer_type(out)?.shape;
+                let view = reshape_state(ctx, self.ir, src, &shape, loc)?;
+                let view = self.new_value(site.at, view);
+                copy_state(ctx, view, out, loc)
+            }
         };
         place(self.ir, site.at, state);
         Ok(())
+    }
+
+    /// `v` itself when it is contiguous, else a copy of it in a fresh buffer at `site`.
+    fn contiguous_copy(&mut self, v: Value, site: &Site) -> Result<Value, String> {
+        let t = self.buffer_type(v)?;
+        if is_contiguous(&t) {
+            return Ok(v);
+        }
+        let tmp = self.alloc(&t.shape, t.elem, site.at, site.loc);
+        place(self.ir, site.at, copy_state(self.ctx, v, tmp, site.loc));
+        Ok(tmp)
     }
 
     // ----- operands and results ---------------------------------------------------------------

@@ -27,6 +27,12 @@ pub enum LocalKind {
     /// `host.sum` over these dims (result rank = input rank - dims).
     Sum(Vec<i64>),
     Copy,
+    /// A copy through a `host.expand` view (new axes at these result positions).
+    Broadcast(Vec<i64>),
+    /// A copy through a `host.permute` view.
+    Permute(Vec<i64>),
+    /// A copy through a `host.reshape` view (of a contiguous copy when the source is strided).
+    Reshape,
 }
 
 /// What a fusion op becomes.
@@ -282,6 +288,9 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>
             return Err(err(ir, op, "fusion.sum with keep_dims is not lowerable yet"));
         }
         "fusion.sum" => LocalKind::Sum(op_dims(ctx, ir, op).unwrap_or_default()),
+        "fusion.broadcast" => LocalKind::Broadcast(op_dims(ctx, ir, op).unwrap_or_default()),
+        "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
+        "fusion.reshape" => LocalKind::Reshape,
         _ => {
             return Err(err(ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
         }
