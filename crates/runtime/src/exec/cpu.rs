@@ -30,7 +30,7 @@ use crate::comm::{Collective, Communicator, P2pOp, PostInfo, Request};
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::kernels;
-use crate::race::{Access, RaceChecker, StreamKey, VClock};
+use crate::race::{Access, Lattice, RaceChecker, StreamKey, VClock};
 use crate::streams::Stream;
 use crate::trace::TraceEvent;
 use crate::watchdog::{WaitInfo, Watchdog};
@@ -264,7 +264,12 @@ impl CpuBackend {
         let mut first = None;
         for (v, write) in views {
             let access = Access { buffer: v.buffer.id, range: v.element_range(), write, key: at.clone() };
-            if let Some(race) = rc.on_access((rank, stream), access) {
+            let lattice = (!v.is_contiguous()).then(|| Lattice {
+                offset: v.offset,
+                shape: v.shape.clone(),
+                strides: v.strides.clone(),
+            });
+            if let Some(race) = rc.on_access_strided((rank, stream), access, lattice) {
                 first.get_or_insert(race);
             }
         }
@@ -526,7 +531,9 @@ impl Backend for CpuBackend {
             stream: stream.index,
         });
         let filler = Filler(cell.clone());
-        let info = PostInfo { rank, key: at.clone(), clock: clock.clone() };
+        // Collectives match in the order the host issues them, whatever stream runs them.
+        let seq = collective_of(&c).and_then(|(_, team, _, _)| self.comm.reserve_collective(rank, team));
+        let info = PostInfo { rank, key: at.clone(), clock: clock.clone(), seq };
         let index = stream.index;
         stream.stream.post(
             move || {
