@@ -317,7 +317,10 @@ fn supersedes(new: &Stamped, old: &Stamped) -> bool {
     // A strided access covers only part of its hull: it supersedes only its equal.
     let covers = new.lattice.is_none() || new.lattice == old.lattice;
     covers
-        && new.stream == old.stream && new.range.0 <= old.range.0 && old.range.1 <= new.range.1 && (new.write || !old.write)
+        && new.stream == old.stream
+        && new.range.0 <= old.range.0
+        && old.range.1 <= new.range.1
+        && (new.write || !old.write)
 }
 
 #[cfg(test)]

@@ -111,13 +111,18 @@ impl Stream {
     pub fn wait_event(&self, event: &Event, key: OpKey) {
         let event = event.clone();
         let (rank, index) = self.id();
+        let task_key = key.clone();
         self.post(
             move || {
-                let deadline = event.stream.watchdog.deadline();
+                // A wait for another stream is derived from what that stream waits on: give
+                // it more time so that the primary wait (a communication) expires first and
+                // leads the watchdog report.
+                let watchdog = &event.stream.watchdog;
+                let deadline = watchdog.deadline() + watchdog.timeout() / 2;
                 let what = format!("stream {index} for an event of stream {}", event.stream.index);
                 event.wait_as(rank, what, Some(key), deadline)
             },
-            OpKey::default(),
+            task_key,
         );
     }
 

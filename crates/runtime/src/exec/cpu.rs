@@ -75,7 +75,14 @@ impl RankShared {
         if let Some(t) = &self.trace {
             let start_us = start.duration_since(self.epoch).as_secs_f64() * 1e6;
             let dur_us = start.elapsed().as_secs_f64() * 1e6;
-            lock(t).push(TraceEvent { rank: self.rank, stream, name: at.name.clone(), start_us, dur_us, loc: at.loc.clone() });
+            lock(t).push(TraceEvent {
+                rank: self.rank,
+                stream,
+                name: at.name.clone(),
+                start_us,
+                dur_us,
+                loc: at.loc.clone(),
+            });
         }
     }
 }
@@ -295,10 +302,22 @@ impl CpuBackend {
         }
     }
 
+    /// The deadline of a host wait for a stream: twice the timeout, so that the waits of the
+    /// stream's tasks (the primary ones) expire first and lead the watchdog report.
+    fn host_deadline(&self) -> Instant {
+        self.watchdog.deadline() + self.watchdog.timeout()
+    }
+
     /// The streams of `rank` started so far.
     fn streams_of(&self, rank: usize) -> RtResult<Vec<CpuStream>> {
         Ok(lock(&self.state(rank)?.streams).iter().flatten().cloned().collect())
     }
+}
+
+/// Whether `e` only echoes another failure (the watchdog was aborted, or a stream's failure
+/// was reported before).
+fn is_abort_echo(e: &RtError) -> bool {
+    e.message.starts_with("aborted:") || e.message.contains("(reported before)")
 }
 
 /// The views a kernel reads (`false`) and writes (`true`).
@@ -354,7 +373,9 @@ fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
 fn collective_of(c: &CommOp<View>) -> Option<(Collective, &[usize], &View, &View)> {
     Some(match c {
         CommOp::AllGather { input, output, team } => (Collective::Allgather, team, input, output),
-        CommOp::AllReduce { input, output, team, reduction } => (Collective::Allreduce(*reduction), team, input, output),
+        CommOp::AllReduce { input, output, team, reduction } => {
+            (Collective::Allreduce(*reduction), team, input, output)
+        }
         CommOp::ReduceScatter { input, output, team, reduction } => {
             (Collective::ReduceScatter(*reduction), team, input, output)
         }
@@ -492,7 +513,7 @@ impl Backend for CpuBackend {
 
     fn synchronize(&self, rank: usize, stream: &CpuStream, _at: &OpKey) -> RtResult<()> {
         self.race_sync((rank, stream.index));
-        stream.stream.synchronize()
+        stream.stream.synchronize_until(self.host_deadline())
     }
 
     fn compute(&self, rank: usize, stream: &CpuStream, k: Kernel<View>, at: &OpKey) -> RtResult<()> {
@@ -581,12 +602,26 @@ impl Backend for CpuBackend {
         let mut first: Option<RtError> = None;
         for s in self.streams_of(rank)? {
             self.race_sync((rank, s.index));
-            if let Err(e) = s.stream.synchronize() {
+            if let Err(e) = s.stream.synchronize_until(self.host_deadline()) {
                 // Prefer a stream's own failure over the echo of another's abort.
-                let better = first.as_ref().is_none_or(|f| f.message.starts_with("aborted:"))
-                    && !e.message.starts_with("aborted:");
+                let better = first.as_ref().is_none_or(is_abort_echo) && !is_abort_echo(&e);
                 if first.is_none() || better {
                     first = Some(e);
+                }
+            }
+        }
+        if first.as_ref().is_some_and(is_abort_echo) {
+            // A stream may have failed for real just after the abort its own failure caused
+            // (the echo reached the host first): let the streams drain, then look again.
+            let settle = Instant::now() + 10 * crate::watchdog::ABORT_POLL;
+            for s in self.streams_of(rank)? {
+                while !s.stream.is_idle() && Instant::now() < settle {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                if let Err(e) = s.stream.synchronize_until(Instant::now())
+                    && !is_abort_echo(&e)
+                {
+                    return Err(e);
                 }
             }
         }

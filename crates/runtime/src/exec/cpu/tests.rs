@@ -52,11 +52,21 @@ fn collectives_and_a_ring_exchange_between_threads() {
         let x = filled(&[r as f64, 10.0 + r as f64]);
         let (g, s, bc, rs, got) = (zeros(6), zeros(2), zeros(2), zeros(1), zeros(2));
         b.post(r, &main, CommOp::AllGather { input: x.clone(), output: g.clone(), team: team.clone() }, &k).unwrap();
-        let op = CommOp::AllReduce { input: x.clone(), output: s.clone(), team: team.clone(), reduction: ReductionKind::Sum };
+        let op = CommOp::AllReduce {
+            input: x.clone(),
+            output: s.clone(),
+            team: team.clone(),
+            reduction: ReductionKind::Sum,
+        };
         b.post(r, &main, op, &k).unwrap();
         let op = CommOp::Broadcast { input: x.clone(), output: bc.clone(), team: team.clone(), root: 2 };
         b.post(r, &main, op, &k).unwrap();
-        let op = CommOp::ReduceScatter { input: filled(&[1.0, 2.0, 3.0]), output: rs.clone(), team, reduction: ReductionKind::Sum };
+        let op = CommOp::ReduceScatter {
+            input: filled(&[1.0, 2.0, 3.0]),
+            output: rs.clone(),
+            team,
+            reduction: ReductionKind::Sum,
+        };
         b.post(r, &main, op, &k).unwrap();
         let ring = CommOp::Group(vec![send(&x, (r + 1) % 3), recv(&got, (r + 2) % 3)]);
         let req = b.post(r, &main, ring, &k).unwrap();
@@ -146,7 +156,8 @@ fn a_skipped_collective_names_the_absent_ranks() {
         let main = b.main_stream(r).unwrap();
         if r == 0 {
             let x = filled(&[1.0]);
-            let op = CommOp::AllReduce { input: x.clone(), output: x, team: vec![0, 1, 2], reduction: ReductionKind::Sum };
+            let op =
+                CommOp::AllReduce { input: x.clone(), output: x, team: vec![0, 1, 2], reduction: ReductionKind::Sum };
             b.post(r, &main, op, &key("comm.allreduce", 30)).unwrap();
         }
         b.finish(r).map_err(|e| e.to_string())
@@ -240,5 +251,9 @@ fn dispatch_cost_of_tiny_ops() {
     }
     let post = start.elapsed();
     b.finish(0).unwrap();
-    println!("host: {:.0} ns/op; total {:.0} ns/op", post.as_nanos() as f64 / n as f64, start.elapsed().as_nanos() as f64 / n as f64);
+    println!(
+        "host: {:.0} ns/op; total {:.0} ns/op",
+        post.as_nanos() as f64 / n as f64,
+        start.elapsed().as_nanos() as f64 / n as f64
+    );
 }
