@@ -100,7 +100,7 @@ impl Lattice {
     /// not nested (each a multiple of the next, decreasing) or a dimension overflows its radix.
     fn boxes(&self) -> Option<(Vec<(usize, usize)>, usize)> {
         let n = self.strides.len();
-        if n == 0 || self.shape.len() != n || self.strides.iter().any(|&s| s == 0) {
+        if n == 0 || self.shape.len() != n || self.strides.contains(&0) {
             return None;
         }
         let mut rest = self.offset;
@@ -109,7 +109,7 @@ impl Lattice {
             let s = self.strides[d];
             if d > 0 {
                 let outer = self.strides[d - 1];
-                if outer % s != 0 || outer <= s {
+                if !outer.is_multiple_of(s) || outer <= s {
                     return None;
                 }
             }

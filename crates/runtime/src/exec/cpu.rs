@@ -476,7 +476,13 @@ impl Backend for CpuBackend {
             lock(rc).on_free(buf.buffer.id);
         }
         let buf = buf.clone();
-        stream.stream.post(move || Ok(drop(buf)), at.clone());
+        stream.stream.post(
+            move || {
+                drop(buf);
+                Ok(())
+            },
+            at.clone(),
+        );
         Ok(())
     }
 

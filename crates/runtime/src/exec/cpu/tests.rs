@@ -14,10 +14,7 @@ fn run_ranks<T: Send>(b: &CpuBackend, n: usize, f: impl Fn(&CpuBackend, usize) -
         let hs: Vec<_> = (0..n)
             .map(|r| {
                 let f = &f;
-                s.spawn(move || {
-                    let out = f(b, r);
-                    out
-                })
+                s.spawn(move || f(b, r))
             })
             .collect();
         hs.into_iter().map(|h| h.join().expect("rank thread")).collect()
