@@ -8,7 +8,7 @@
 // NOREF: error: --check needs a fusion-level program: the input or --reference FILE
 
 // RUN: not fuser-run %s --ranks 2 2>&1 | FileCheck %s --check-prefix=TEAM
-// TEAM: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: rank {{[01]}}: collective mismatch on team [0, 1]
+// TEAM: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: rank {{[01]}}: allreduce #0 of team [0, 1]: rank 0 posts allreduce with 4 elements, rank 1 posts allreduce with 8 elements
 
 // Rank 0 sends 4 elements, rank 1 sends 8: the allreduce does not match.
 func.func @mismatch(%a: !host.buf<8xf32>) -> !host.buf<8xf32> {

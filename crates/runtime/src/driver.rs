@@ -36,11 +36,21 @@ pub struct RunConfig {
     pub trace: bool,
     /// The watchdog deadline of every blocking wait.
     pub timeout: Duration,
+    /// Feed the race checker every access and join; a race fails the run.
+    pub check_races: bool,
 }
 
 impl Default for RunConfig {
     fn default() -> Self {
-        RunConfig { ranks: 1, seed: 0, warmup: 0, iters: 1, trace: false, timeout: Duration::from_secs(60) }
+        RunConfig {
+            ranks: 1,
+            seed: 0,
+            warmup: 0,
+            iters: 1,
+            trace: false,
+            timeout: Duration::from_secs(10),
+            check_races: false,
+        }
     }
 }
 
@@ -184,7 +194,10 @@ pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunC
     check_meshes(&args, cfg.ranks)?;
     check_meshes(&results, cfg.ranks)?;
     let inputs = generate_inputs(&args, cfg.seed);
-    let backend = CpuBackend::new(cfg.ranks, cfg.trace, cfg.timeout);
+    let mut backend = CpuBackend::new(cfg.ranks, cfg.trace, cfg.timeout);
+    if cfg.check_races {
+        backend = backend.with_race_checker();
+    }
     let iterations = cfg.warmup + cfg.iters.max(1);
     let per_rank: Vec<RtResult<(Vec<f64>, Vec<HostTensor>)>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..cfg.ranks)

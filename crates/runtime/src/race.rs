@@ -20,6 +20,11 @@
 //! conflicting pair is two accesses of one buffer from different streams on overlapping element
 //! ranges, at least one a write, the earlier not happening before the later.
 //!
+//! Strided accesses: an access may carry its exact [`Lattice`] (offset, shape, strides); two
+//! accesses whose hull ranges overlap are still disjoint when their lattices provably share no
+//! element (e.g. two column chunks of one row-major matrix). Without lattices, hull ranges are
+//! compared (never misses a race, may report one between interleaved disjoint views).
+//!
 //! Cost: a disabled checker ([`RaceChecker::disabled`]) returns at the first instruction of
 //! every method. Per buffer, an access supersedes the earlier accesses of its own stream that it
 //! covers (same or wider range, and a write or the earlier a read), which keeps the history of
@@ -77,6 +82,57 @@ struct Stamped {
     range: (usize, usize),
     write: bool,
     key: OpKey,
+    lattice: Option<Lattice>,
+}
+
+/// The exact elements of a strided access: `offset + sum(i[d] * strides[d])` for
+/// `i[d] < shape[d]` (row-major strides, outermost first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lattice {
+    pub offset: usize,
+    pub shape: Vec<usize>,
+    pub strides: Vec<usize>,
+}
+
+impl Lattice {
+    /// Per dimension, the interval of coordinates the lattice covers in the mixed-radix system
+    /// of its strides, and the residue below the innermost stride; `None` when the strides are
+    /// not nested (each a multiple of the next, decreasing) or a dimension overflows its radix.
+    fn boxes(&self) -> Option<(Vec<(usize, usize)>, usize)> {
+        let n = self.strides.len();
+        if n == 0 || self.shape.len() != n || self.strides.contains(&0) {
+            return None;
+        }
+        let mut rest = self.offset;
+        let mut out = Vec::with_capacity(n);
+        for d in 0..n {
+            let s = self.strides[d];
+            if d > 0 {
+                let outer = self.strides[d - 1];
+                if !outer.is_multiple_of(s) || outer <= s {
+                    return None;
+                }
+            }
+            let c = rest / s;
+            rest %= s;
+            if d > 0 && c + self.shape[d] > self.strides[d - 1] / s {
+                return None;
+            }
+            out.push((c, c + self.shape[d]));
+        }
+        Some((out, rest))
+    }
+
+    /// Whether the two lattices provably share no element.
+    pub fn disjoint(&self, other: &Lattice) -> bool {
+        if self.strides != other.strides {
+            return false;
+        }
+        match (self.boxes(), other.boxes()) {
+            (Some((a, ra)), Some((b, rb))) => ra != rb || a.iter().zip(&b).any(|(x, y)| x.1 <= y.0 || y.1 <= x.0),
+            _ => false,
+        }
+    }
 }
 
 /// Two unordered conflicting accesses.
@@ -162,6 +218,12 @@ impl RaceChecker {
     /// Checks `access` by `stream` against the history of its buffer and records it. Returns the
     /// first race it takes part in (all are kept in [`RaceChecker::races`]).
     pub fn on_access(&mut self, stream: StreamKey, access: Access) -> Option<Race> {
+        self.on_access_strided(stream, access, None)
+    }
+
+    /// [`RaceChecker::on_access`] with the exact elements of a strided access (its `range` is
+    /// the hull).
+    pub fn on_access_strided(&mut self, stream: StreamKey, access: Access, lattice: Option<Lattice>) -> Option<Race> {
         if !self.enabled {
             return None;
         }
@@ -177,6 +239,11 @@ impl RaceChecker {
             if overlap.0 >= overlap.1 || earlier.epoch <= clock.get(earlier.stream) {
                 continue;
             }
+            if let (Some(a), Some(b)) = (&earlier.lattice, &lattice)
+                && a.disjoint(b)
+            {
+                continue;
+            }
             let race = Race {
                 buffer: access.buffer,
                 range: overlap,
@@ -186,8 +253,14 @@ impl RaceChecker {
             found.get_or_insert_with(|| race.clone());
             self.races.push(race);
         }
-        let stamped =
-            Stamped { stream: s, epoch: clock.get(s), range: access.range, write: access.write, key: access.key };
+        let stamped = Stamped {
+            stream: s,
+            epoch: clock.get(s),
+            range: access.range,
+            write: access.write,
+            key: access.key,
+            lattice,
+        };
         history.retain(|e| !supersedes(&stamped, e));
         history.push(stamped);
         found
@@ -241,7 +314,13 @@ impl RaceChecker {
 /// write or `old` a read (anything conflicting with `old` later conflicts with `new`, which is
 /// ordered no earlier).
 fn supersedes(new: &Stamped, old: &Stamped) -> bool {
-    new.stream == old.stream && new.range.0 <= old.range.0 && old.range.1 <= new.range.1 && (new.write || !old.write)
+    // A strided access covers only part of its hull: it supersedes only its equal.
+    let covers = new.lattice.is_none() || new.lattice == old.lattice;
+    covers
+        && new.stream == old.stream
+        && new.range.0 <= old.range.0
+        && old.range.1 <= new.range.1
+        && (new.write || !old.write)
 }
 
 #[cfg(test)]
@@ -341,6 +420,24 @@ mod tests {
         assert_eq!(rc.history[&9].len(), 2);
         rc.on_free(9);
         assert!(!rc.history.contains_key(&9));
+    }
+
+    #[test]
+    fn interleaved_column_chunks_are_disjoint_but_overlapping_ones_race() {
+        // Columns [0, 2) and [2, 4) of a 5x6 row-major matrix: hulls overlap, elements do not.
+        let col = |c: usize, w: usize| Lattice { offset: c, shape: vec![5, w], strides: vec![6, 1] };
+        let hull = |l: &Lattice| (l.offset, l.offset + 4 * 6 + l.shape[1]);
+        let mut rc = RaceChecker::new();
+        let (a, b, c) = (col(0, 2), col(2, 2), col(1, 2));
+        rc.on_access_strided((0, 1), access(1, hull(&a), true, key("a", "x:1:1")), Some(a.clone()));
+        assert!(rc.on_access_strided((0, 2), access(1, hull(&b), true, key("b", "x:2:1")), Some(b)).is_none());
+        assert!(rc.on_access_strided((0, 3), access(1, hull(&c), true, key("c", "x:3:1")), Some(c)).is_some());
+        // Rows of different residues, and lattices whose strides are not nested (no proof).
+        let odd = Lattice { offset: 1, shape: vec![4], strides: vec![2] };
+        let even = Lattice { offset: 0, shape: vec![4], strides: vec![2] };
+        assert!(odd.disjoint(&even));
+        let weird = Lattice { offset: 0, shape: vec![2, 2], strides: vec![3, 2] };
+        assert!(!weird.disjoint(&weird.clone()));
     }
 
     #[test]

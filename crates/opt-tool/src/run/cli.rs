@@ -9,6 +9,7 @@ pub struct RunArgs {
     pub backend: String,
     pub pass_pipeline: Option<String>,
     pub check: bool,
+    pub check_races: bool,
     pub reference: Option<String>,
     pub seed: u64,
     pub warmup: usize,
@@ -51,7 +52,16 @@ OPTIONS:
   --seed S               seed of the random inputs (default 0)
   --warmup W             untimed iterations before the measured ones (default 0)
   --iters K              measured iterations (default 1)
-  --timeout SECS         watchdog deadline of every blocking communication (default 60)
+  --check-races          run the race checker: every kernel and communication is checked,
+                         in program order, against the unordered accesses of other streams
+                         (vector clocks joined by host.stream_wait, comm.wait and
+                         host.synchronize; func.return reads the results on the current
+                         stream); the first race is an error naming both ops, their
+                         locations and streams (stream 0 = the main stream, stream i + 1 =
+                         host.get_stream i)
+  --timeout SECS         watchdog deadline of every blocking wait (communication, stream
+                         waits, host synchronize); on expiry the run fails with a report of
+                         which rank waits in which op for which ranks (default 10)
   --trace FILE           write a Chrome trace JSON (one track per rank and stream; open it
                          in Perfetto or chrome://tracing)
   --csv FILE             write a CSV file with one row for this run (columns m, n, k, dtype,
@@ -74,11 +84,12 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         backend: "cpu".into(),
         pass_pipeline: None,
         check: false,
+        check_races: false,
         reference: None,
         seed: 0,
         warmup: 0,
         iters: 1,
-        timeout_s: 60.0,
+        timeout_s: 10.0,
         trace: None,
         csv: None,
     };
@@ -92,6 +103,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         if arg == "--check" {
             r.check = true;
+            continue;
+        }
+        if arg == "--check-races" {
+            r.check_races = true;
             continue;
         }
         if !arg.starts_with('-') || arg == "-" {

@@ -165,6 +165,7 @@ pub fn run(opts: &RunArgs) -> bool {
         iters: opts.iters,
         trace: opts.trace.is_some(),
         timeout: Duration::from_secs_f64(opts.timeout_s),
+        check_races: opts.check_races,
     };
     let outcome = match driver::run_on_cpu(&rep.ctx, &program.ir, func, &prog, &cfg) {
         Ok(o) => o,

@@ -209,7 +209,7 @@ impl Communicator {
         self.check_team(rank, team).map_err(fail)?;
         let mut sorted = team.to_vec();
         sorted.sort_unstable();
-        let seq = self.rendezvous.next_seq(rank, &sorted);
+        let seq = at.seq.unwrap_or_else(|| self.rendezvous.next_seq(rank, &sorted));
         let position_in_team = team.iter().position(|&r| r == rank).expect("rank in team");
         let local_error = check_shapes(team, position_in_team, op, input, output).err().map(fail);
         let sig = Signature {
@@ -245,6 +245,15 @@ impl Communicator {
             waiting_for: Arc::new(move || slot2.missing()),
         };
         Ok(Request::single(slot.done.clone(), info, true, &self.watchdog))
+    }
+
+    /// Reserves the sequence number of `rank`'s next collective over `team` (for
+    /// [`PostInfo::with_seq`]); `None` when the team is malformed (the post then fails).
+    pub fn reserve_collective(&self, rank: usize, team: &[usize]) -> Option<u64> {
+        self.check_team(rank, team).ok()?;
+        let mut sorted = team.to_vec();
+        sorted.sort_unstable();
+        Some(self.rendezvous.next_seq(rank, &sorted))
     }
 
     fn check_team(&self, rank: usize, team: &[usize]) -> RtResult<()> {

@@ -38,11 +38,21 @@ pub struct PostInfo {
     pub rank: usize,
     pub key: OpKey,
     pub clock: Option<VClock>,
+    /// The collective's sequence number reserved earlier with
+    /// [`Communicator::reserve_collective`] (an executor posting from stream tasks reserves in
+    /// host program order, as NCCL matches collectives in the order the host issues them);
+    /// `None`: the next one at post time.
+    pub seq: Option<u64>,
 }
 
 impl PostInfo {
     pub fn new(rank: usize, key: OpKey) -> PostInfo {
-        PostInfo { rank, key, clock: None }
+        PostInfo { rank, key, clock: None, seq: None }
+    }
+
+    pub fn with_seq(mut self, seq: u64) -> PostInfo {
+        self.seq = Some(seq);
+        self
     }
 
     pub fn with_clock(mut self, clock: VClock) -> PostInfo {

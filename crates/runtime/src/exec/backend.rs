@@ -2,13 +2,16 @@
 //! compute and communication of the ranks it hosts) and the plain enums [`Kernel`] and
 //! [`CommOp`] that mirror the host and comm ops with resolved operands.
 //!
-//! Contract: the executor calls a backend from one thread per rank; every method names the
-//! rank it acts for. `compute` and `post` enqueue work on a stream (a backend may run it
-//! eagerly); `wait`, `stream_wait` and `synchronize` order it. Errors are returned, never
-//! panicked, and carry the op key of the operation that failed where known.
+//! Contract: the executor calls a backend from one thread per rank (the rank's host thread);
+//! every method names the rank it acts for. `compute`, `post`, `wait` and `dealloc` enqueue
+//! work on a stream and return at once; `stream_wait` orders streams; `synchronize` and
+//! `finish` make the host wait. An error of enqueued work surfaces at the next `synchronize`
+//! or `finish` of its stream. Errors are returned, never panicked, and carry the op key of the
+//! operation that failed where known.
 
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
+use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_dialects::reduction::ReductionKind;
 
@@ -93,13 +96,19 @@ pub enum CommOp<B> {
         send_to: usize,
         recv_from: usize,
     },
+    /// `transport`/`protocol`: the library that moves the bytes and, for CUDA IPC, who copies
+    /// (they decide whether the post blocks its stream).
     Send {
         buffer: B,
         peer: usize,
+        transport: Transport,
+        protocol: Protocol,
     },
     Recv {
         buffer: B,
         peer: usize,
+        transport: Transport,
+        protocol: Protocol,
     },
     /// Several posts issued together (`comm.group`); one request for all.
     Group(Vec<CommOp<B>>),
@@ -136,7 +145,8 @@ pub trait Backend: Send + Sync {
     fn world_size(&self) -> usize;
     /// A new buffer of `shape` on `rank`.
     fn alloc(&self, rank: usize, dtype: DType, shape: &[usize], persistent: bool, at: &OpKey) -> RtResult<Self::Buf>;
-    fn dealloc(&self, rank: usize, buf: &Self::Buf, at: &OpKey) -> RtResult<()>;
+    /// Frees `buf` once `stream` reaches this point (work posted before may still use it).
+    fn dealloc(&self, rank: usize, stream: &Self::Stream, buf: &Self::Buf, at: &OpKey) -> RtResult<()>;
     /// The extents of a buffer or view.
     fn shape(&self, buf: &Self::Buf) -> Vec<usize>;
     /// A window of `buf`: per dimension an offset, an extent and a step (in elements of `buf`).
@@ -148,9 +158,9 @@ pub trait Backend: Send + Sync {
     /// The same first element seen with another shape and strides (layout views).
     fn restride(&self, buf: &Self::Buf, shape: &[usize], strides: &[usize]) -> RtResult<Self::Buf>;
     /// The stream a rank starts on.
-    fn main_stream(&self, rank: usize) -> Self::Stream;
+    fn main_stream(&self, rank: usize) -> RtResult<Self::Stream>;
     /// Worker stream `index` of a rank (the same stream for the same index).
-    fn worker_stream(&self, rank: usize, index: usize) -> Self::Stream;
+    fn worker_stream(&self, rank: usize, index: usize) -> RtResult<Self::Stream>;
     /// Work posted later on `current` waits for the work posted so far on `other`.
     fn stream_wait(&self, rank: usize, current: &Self::Stream, other: &Self::Stream, at: &OpKey) -> RtResult<()>;
     /// The host waits for the work posted so far on `stream`.
@@ -159,6 +169,16 @@ pub trait Backend: Send + Sync {
     fn post(&self, rank: usize, stream: &Self::Stream, c: CommOp<Self::Buf>, at: &OpKey) -> RtResult<Self::Request>;
     /// Work posted later on `stream` waits for the requests.
     fn wait(&self, rank: usize, stream: &Self::Stream, reqs: &[Self::Request], at: &OpKey) -> RtResult<()>;
+    /// `func.return` hands `bufs` to the caller on `stream` (for the race checker: a read of
+    /// each by that stream).
+    fn returned(&self, _rank: usize, _stream: &Self::Stream, _bufs: &[Self::Buf], _at: &OpKey) -> RtResult<()> {
+        Ok(())
+    }
+    /// The end of a run of the program on `rank`: the host waits for every stream of the rank
+    /// (results may then be read).
+    fn finish(&self, _rank: usize) -> RtResult<()> {
+        Ok(())
+    }
     /// Stores values (row-major) into a buffer, from the host.
     fn write(&self, buf: &Self::Buf, values: &[f64]) -> RtResult<()>;
     /// Reads a buffer's values (row-major), on the host.

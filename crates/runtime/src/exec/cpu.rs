@@ -1,28 +1,46 @@
-//! The embedded CPU backend: N ranks as threads of one process.
+//! The embedded CPU backend: N ranks as threads of one process, each with asynchronous
+//! streams.
 //!
-//! Buffers are [`View`]s of [`Buffer`]s, kernels are `kernels.rs`. This version executes every
-//! stream EAGERLY in program order (a stream is only a label for traces; `stream_wait`,
-//! `synchronize` and `comm.wait` have nothing left to wait for), and communicates through a
-//! small rendezvous private to this file: collectives meet by (team, per-rank sequence number)
-//! and exchange their inputs; sends are buffered in a FIFO per (source, destination) and
-//! receives block until a matching send arrives. Every blocking wait has a deadline and is
-//! woken by [`Backend::abort`] when another rank fails. Swapping in the asynchronous streams
-//! and the communicator of `streams.rs`/`comm/` changes only this file.
+//! - Every rank has a main stream (index 0) and worker streams (`host.get_stream i` is stream
+//!   `i + 1`), each a [`Stream`] whose worker thread runs the posted tasks in order. The rank's
+//!   host thread only posts: a kernel, a communication, a `comm.wait` and a deallocation become
+//!   tasks of the current stream; `host.stream_wait` records an event on the other stream and
+//!   enqueues a wait for it on the current one. The host waits only in `host.synchronize` and
+//!   at the end of a run ([`Backend::finish`] synchronizes every stream of the rank).
+//! - Communication goes through one [`Communicator`]: the task of a comm op posts it and, when
+//!   the real backend would hold the stream ([`Request::blocks_stream`]), waits for it right
+//!   there; the request reaches `comm.wait` through a [`CpuRequest`] cell that the posting task
+//!   fills (a wait on another stream waits for the post first).
+//! - Every blocking wait (tasks, host synchronize) has a deadline and reports through one
+//!   [`Watchdog`], shared by the communicator and the streams: a deadlock is an error naming
+//!   which rank waits in which op for whom.
+//! - With the race checker on ([`CpuBackend::with_race_checker`]), the host thread feeds it, in
+//!   program order, the accesses of every task (views read and written) and the joins
+//!   (stream_wait, comm.wait, synchronize, the end of a run); the first race is returned as the
+//!   error of the op that completes it. Reports thus do not depend on timing.
 //!
-//! Statistics per rank (ops executed, bytes sent) and, when enabled, trace events are kept
-//! here too.
+//! Invariants: a task owns clones of the views it touches (a buffer lives until the last task
+//! using it ran, so a deallocation is a task too: the buffer is freed when its stream reaches
+//! it); the per-op host path allocates only the boxed task and the op key clone (no hash maps:
+//! streams are found by index in a per-rank vector).
 
 use super::backend::{Backend, CommOp, Kernel};
 use crate::buffer::{Buffer, View};
+use crate::comm::{Collective, Communicator, P2pOp, PostInfo, Request};
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::kernels;
+use crate::race::{Access, Lattice, RaceChecker, StreamKey, VClock};
+use crate::streams::Stream;
 use crate::trace::TraceEvent;
-use fuser_dialects::reduction::ReductionKind;
-use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use crate::watchdog::{WaitInfo, Watchdog};
+use fuser_dialects::comm::attrs::Backend as Transport;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// The index of a rank's main stream; worker stream `i` has index `i + 1`.
+pub const MAIN_STREAM: usize = 0;
 
 /// Counters of one rank.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -33,76 +51,184 @@ pub struct RankStats {
     pub bytes_moved: u64,
 }
 
-/// One collective meeting: the contributions of the team members, by team index.
-struct Meeting {
-    kind: &'static str,
-    len: usize,
-    first: usize,
-    contributions: Vec<Option<Vec<f64>>>,
-    /// Members that have read the result.
-    done: usize,
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-#[derive(Default)]
-struct Exchange {
-    meetings: FxHashMap<(Vec<usize>, u64), Meeting>,
-    /// Next sequence number of (rank, team).
-    seq: FxHashMap<(usize, Vec<usize>), u64>,
-    mail: FxHashMap<(usize, usize), VecDeque<Vec<f64>>>,
-    aborted: Option<String>,
+/// What the tasks of one rank share: the communicator, counters and trace events.
+struct RankShared {
+    rank: usize,
+    comm: Arc<Communicator>,
+    ops: AtomicU64,
+    bytes_moved: AtomicU64,
+    trace: Option<Mutex<Vec<TraceEvent>>>,
+    epoch: Instant,
+}
+
+impl RankShared {
+    /// Counts a finished op and, when tracing, records its event.
+    fn record(&self, stream: usize, start: Instant, at: &OpKey, bytes: u64) {
+        self.ops.fetch_add(1, Ordering::Relaxed);
+        if bytes > 0 {
+            self.bytes_moved.fetch_add(bytes, Ordering::Relaxed);
+        }
+        if let Some(t) = &self.trace {
+            let start_us = start.duration_since(self.epoch).as_secs_f64() * 1e6;
+            let dur_us = start.elapsed().as_secs_f64() * 1e6;
+            lock(t).push(TraceEvent {
+                rank: self.rank,
+                stream,
+                name: at.name.clone(),
+                start_us,
+                dur_us,
+                loc: at.loc.clone(),
+            });
+        }
+    }
+}
+
+/// A stream of the CPU backend: its index and its queue.
+#[derive(Clone)]
+pub struct CpuStream {
+    index: usize,
+    stream: Arc<Stream>,
+}
+
+impl CpuStream {
+    /// 0 for the main stream, `i + 1` for worker stream `i`.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// Where the posting task of a communication leaves its [`Request`].
+struct RequestCell {
+    state: Mutex<Option<RtResult<Request>>>,
+    cv: Condvar,
+    /// The posting op and stream (for watchdog reports).
+    key: OpKey,
+    stream: usize,
+}
+
+impl RequestCell {
+    fn fill(&self, r: RtResult<Request>) {
+        let mut state = lock(&self.state);
+        if state.is_none() {
+            *state = Some(r);
+        }
+        drop(state);
+        self.cv.notify_all();
+    }
+
+    /// The request, once posted (waiting for the posting task until `deadline`).
+    fn posted(&self, watchdog: &Watchdog, rank: usize, waiter: usize, at: &OpKey) -> RtResult<Request> {
+        let what = format!("stream {waiter} for the post of {} on stream {}", self.key, self.stream);
+        let info = WaitInfo::new(rank, what, Some(at.clone()), vec![]);
+        watchdog.wait_until(info, watchdog.deadline(), &self.state, &self.cv, |s| {
+            s.as_ref().map(|r| r.as_ref().map(|_| ()).map_err(Clone::clone))
+        })?;
+        lock(&self.state).clone().unwrap_or_else(|| Err(RtError::new("request vanished")))
+    }
+}
+
+/// Fills its cell with an error if the posting task is dropped without running (its stream
+/// failed earlier, or the run was torn down), so that `comm.wait` does not wait in vain.
+struct Filler(Arc<RequestCell>);
+
+impl Drop for Filler {
+    fn drop(&mut self) {
+        if lock(&self.0.state).is_some() {
+            return;
+        }
+        self.0.fill(Err(RtError::new(format!(
+            "{} was never posted: its stream {} failed before reaching it",
+            self.0.key, self.0.stream
+        ))));
+    }
+}
+
+/// A posted communication as the executor holds it.
+#[derive(Clone)]
+pub struct CpuRequest {
+    cell: Arc<RequestCell>,
+    /// The race clock of the posting stream, joined by `comm.wait` (race checker on only).
+    clock: Option<VClock>,
+}
+
+/// The streams of one rank, created on first use.
+struct RankState {
+    shared: Arc<RankShared>,
+    streams: Mutex<Vec<Option<CpuStream>>>,
 }
 
 /// The embedded backend.
 pub struct CpuBackend {
     ranks: usize,
-    exchange: Mutex<Exchange>,
-    arrived: Condvar,
-    timeout: Duration,
-    stats: Vec<Mutex<RankStats>>,
-    trace: Option<Vec<Mutex<Vec<TraceEvent>>>>,
-    epoch: Instant,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
+    watchdog: Arc<Watchdog>,
+    comm: Arc<Communicator>,
+    race: Option<Mutex<RaceChecker>>,
+    rank_states: Vec<RankState>,
 }
 
 impl CpuBackend {
     /// A backend for `ranks` ranks; `trace` records one event per op; blocking waits give up
-    /// after `timeout`.
+    /// after `timeout` with a watchdog report.
     pub fn new(ranks: usize, trace: bool, timeout: Duration) -> CpuBackend {
-        CpuBackend {
-            ranks,
-            exchange: Mutex::new(Exchange::default()),
-            arrived: Condvar::new(),
-            timeout,
-            stats: (0..ranks).map(|_| Mutex::new(RankStats::default())).collect(),
-            trace: trace.then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
-            epoch: Instant::now(),
-        }
+        let watchdog = Watchdog::new(timeout);
+        let comm = Communicator::with_watchdog(ranks, watchdog.clone());
+        let epoch = Instant::now();
+        let rank_states = (0..ranks)
+            .map(|rank| RankState {
+                shared: Arc::new(RankShared {
+                    rank,
+                    comm: comm.clone(),
+                    ops: AtomicU64::new(0),
+                    bytes_moved: AtomicU64::new(0),
+                    trace: trace.then(|| Mutex::new(Vec::new())),
+                    epoch,
+                }),
+                streams: Mutex::new(Vec::new()),
+            })
+            .collect();
+        CpuBackend { ranks, watchdog, comm, race: None, rank_states }
+    }
+
+    /// Turns the race checker on: races become errors of the op that completes them.
+    pub fn with_race_checker(mut self) -> CpuBackend {
+        self.race = Some(Mutex::new(RaceChecker::new()));
+        self
+    }
+
+    /// The watchdog every blocking wait reports to.
+    pub fn watchdog(&self) -> &Arc<Watchdog> {
+        &self.watchdog
     }
 
     /// The counters of `rank`.
     pub fn stats(&self, rank: usize) -> RankStats {
-        self.stats.get(rank).map(|s| lock(s).clone()).unwrap_or_default()
+        self.rank_states
+            .get(rank)
+            .map(|s| RankStats {
+                ops: s.shared.ops.load(Ordering::Relaxed),
+                bytes_moved: s.shared.bytes_moved.load(Ordering::Relaxed),
+            })
+            .unwrap_or_default()
     }
 
     /// Every recorded trace event (empty unless tracing).
     pub fn trace_events(&self) -> Vec<TraceEvent> {
-        self.trace.iter().flatten().flat_map(|t| lock(t).clone()).collect()
+        self.rank_states.iter().filter_map(|s| s.shared.trace.as_ref()).flat_map(|t| lock(t).clone()).collect()
     }
 
-    /// Forgets statistics and trace events (between warmup and measured iterations) and any
-    /// abort state.
+    /// Forgets statistics and trace events (between warmup and measured iterations).
     pub fn reset(&self) {
-        for s in &self.stats {
-            *lock(s) = RankStats::default();
+        for s in &self.rank_states {
+            s.shared.ops.store(0, Ordering::Relaxed);
+            s.shared.bytes_moved.store(0, Ordering::Relaxed);
+            if let Some(t) = &s.shared.trace {
+                lock(t).clear();
+            }
         }
-        for t in self.trace.iter().flatten() {
-            lock(t).clear();
-        }
-        let mut ex = lock(&self.exchange);
-        ex.aborted = None;
     }
 
     /// A host-side view of a fresh buffer (for inputs).
@@ -110,265 +236,228 @@ impl CpuBackend {
         View::whole(Buffer::new(dtype, shape.iter().product()), shape)
     }
 
-    fn record(&self, rank: usize, stream: usize, start: Instant, at: &OpKey, bytes: u64) {
-        if let Some(s) = self.stats.get(rank) {
-            let mut s = lock(s);
-            s.ops += 1;
-            s.bytes_moved += bytes;
-        }
-        if let Some(t) = self.trace.as_ref().and_then(|t| t.get(rank)) {
-            let start_us = start.duration_since(self.epoch).as_secs_f64() * 1e6;
-            let dur_us = start.elapsed().as_secs_f64() * 1e6;
-            lock(t).push(TraceEvent { rank, stream, name: at.name.clone(), start_us, dur_us, loc: at.loc.clone() });
-        }
+    fn state(&self, rank: usize) -> RtResult<&RankState> {
+        self.rank_states
+            .get(rank)
+            .ok_or_else(|| RtError::new(format!("rank {rank} is not a rank (world size {})", self.ranks)))
     }
 
-    fn check_rank(&self, rank: usize, what: &str) -> RtResult<()> {
-        if rank >= self.ranks {
-            return Err(RtError::new(format!("{what} {rank} is not a rank (world size {})", self.ranks)));
+    /// Stream `index` of `rank`, started on first use.
+    fn stream(&self, rank: usize, index: usize) -> RtResult<CpuStream> {
+        let state = self.state(rank)?;
+        let mut streams = lock(&state.streams);
+        if let Some(Some(s)) = streams.get(index) {
+            return Ok(s.clone());
         }
-        Ok(())
+        if index >= streams.len() {
+            streams.resize(index + 1, None);
+        }
+        let stream = CpuStream { index, stream: Arc::new(Stream::new(rank, index, self.watchdog.clone())?) };
+        streams[index] = Some(stream.clone());
+        Ok(stream)
     }
 
-    /// Blocks on the exchange until `ready` holds, the deadline passes or a rank aborts.
-    fn wait_until<'a>(
-        &'a self,
-        mut ex: MutexGuard<'a, Exchange>,
-        mut ready: impl FnMut(&mut Exchange) -> bool,
-        waiting_for: impl Fn(&Exchange) -> String,
-    ) -> RtResult<MutexGuard<'a, Exchange>> {
-        let deadline = Instant::now() + self.timeout;
-        loop {
-            if let Some(why) = &ex.aborted {
-                return Err(RtError::new(format!("aborted: {why}")));
-            }
-            if ready(&mut ex) {
-                return Ok(ex);
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(RtError::new(format!(
-                    "watchdog: no progress after {:.1} s waiting for {}",
-                    self.timeout.as_secs_f64(),
-                    waiting_for(&ex)
-                )));
-            }
-            ex = self.arrived.wait_timeout(ex, deadline - now).unwrap_or_else(|p| p.into_inner()).0;
-        }
-    }
-
-    /// Contributes `data` to the next collective of `team` and returns every member's
-    /// contribution (in team order) once all have arrived. `data: None` contributes nothing
-    /// (a non-root member of a rooted collective), seen by others as an empty vector.
-    fn meet(
+    /// Feeds the race checker (when on) the accesses of one task on `stream`: `views`, each
+    /// with its write flag. The first race is the error.
+    fn check_accesses<'v>(
         &self,
         rank: usize,
-        team: &[usize],
-        kind: &'static str,
-        len: usize,
-        data: Option<Vec<f64>>,
-    ) -> RtResult<Vec<Vec<f64>>> {
-        let me = team.iter().position(|&r| r == rank).ok_or_else(|| {
-            RtError::new(format!("rank {rank} posts a {kind} on team {team:?} it is not a member of"))
-        })?;
-        if let Some(&r) = team.iter().find(|&&r| r >= self.ranks) {
-            return Err(RtError::new(format!("team {team:?} names rank {r}, but the world has {} ranks", self.ranks)));
+        stream: usize,
+        views: impl IntoIterator<Item = (&'v View, bool)>,
+        at: &OpKey,
+    ) -> RtResult<()> {
+        let Some(rc) = &self.race else { return Ok(()) };
+        let mut rc = lock(rc);
+        let mut first = None;
+        for (v, write) in views {
+            let access = Access { buffer: v.buffer.id, range: v.element_range(), write, key: at.clone() };
+            let lattice = (!v.is_contiguous()).then(|| Lattice {
+                offset: v.offset,
+                shape: v.shape.clone(),
+                strides: v.strides.clone(),
+            });
+            if let Some(race) = rc.on_access_strided((rank, stream), access, lattice) {
+                first.get_or_insert(race);
+            }
         }
-        let mut ex = lock(&self.exchange);
-        let seq = {
-            let s = ex.seq.entry((rank, team.to_vec())).or_insert(0);
-            *s += 1;
-            *s - 1
-        };
-        let key = (team.to_vec(), seq);
-        let meeting = ex.meetings.entry(key.clone()).or_insert_with(|| Meeting {
-            kind,
-            len,
-            first: rank,
-            contributions: vec![None; team.len()],
-            done: 0,
-        });
-        if meeting.kind != kind || meeting.len != len {
-            let msg = format!(
-                "collective mismatch on team {team:?} (call #{seq}): rank {} posted {} of {} elements, rank {rank} posted {kind} of {len}",
-                meeting.first, meeting.kind, meeting.len
-            );
-            ex.aborted = Some(msg.clone());
-            self.arrived.notify_all();
-            return Err(RtError::new(msg));
+        match first {
+            Some(race) => Err(race.to_error()),
+            None => Ok(()),
         }
-        meeting.contributions[me] = Some(data.unwrap_or_default());
-        self.arrived.notify_all();
-        let ready =
-            |ex: &mut Exchange| ex.meetings.get(&key).is_some_and(|m| m.contributions.iter().all(Option::is_some));
-        let missing = |ex: &Exchange| {
-            let absent: Vec<usize> = ex
-                .meetings
-                .get(&key)
-                .map(|m| team.iter().zip(&m.contributions).filter(|(_, c)| c.is_none()).map(|(&r, _)| r).collect())
-                .unwrap_or_default();
-            format!("{kind} #{seq} on team {team:?}: ranks {absent:?} never arrived")
-        };
-        let mut ex = self.wait_until(ex, ready, missing)?;
-        let Some(m) = ex.meetings.get_mut(&key) else { return Err(RtError::new("collective meeting vanished")) };
-        let all: Vec<Vec<f64>> = m.contributions.iter().map(|c| c.clone().unwrap_or_default()).collect();
-        m.done += 1;
-        if m.done == team.len() {
-            ex.meetings.remove(&key);
-        }
-        Ok(all)
     }
 
-    fn send(&self, from: usize, to: usize, data: Vec<f64>) -> RtResult<()> {
-        self.check_rank(to, "peer")?;
-        let mut ex = lock(&self.exchange);
-        ex.mail.entry((from, to)).or_default().push_back(data);
-        self.arrived.notify_all();
-        Ok(())
+    fn race_record(&self, s: StreamKey) -> Option<VClock> {
+        self.race.as_ref().map(|rc| lock(rc).on_record(s))
     }
 
-    fn recv(&self, to: usize, from: usize) -> RtResult<Vec<f64>> {
-        self.check_rank(from, "peer")?;
-        let ex = lock(&self.exchange);
-        let ready = |ex: &mut Exchange| ex.mail.get(&(from, to)).is_some_and(|q| !q.is_empty());
-        let what = |_: &Exchange| format!("a message from rank {from} to rank {to} that was never sent");
-        let mut ex = self.wait_until(ex, ready, what)?;
-        ex.mail.get_mut(&(from, to)).and_then(VecDeque::pop_front).ok_or_else(|| RtError::new("message vanished"))
-    }
-
-    /// Executes one communication eagerly; returns the bytes this rank sent.
-    fn communicate(&self, rank: usize, c: &CommOp<View>) -> RtResult<u64> {
-        let bytes = |v: &View| (v.numel() * v.dtype().size()) as u64;
-        let team_index = |team: &[usize]| team.iter().position(|&r| r == rank).unwrap_or(0);
-        match c {
-            CommOp::AllGather { input, output, team } => {
-                expect_len("allgather output", output, input.numel() * team.len())?;
-                let all = self.meet(rank, team, "allgather", input.numel(), Some(input.read()))?;
-                output.write(&all.concat())?;
-                Ok(bytes(input))
-            }
-            CommOp::AllReduce { input, output, team, reduction } => {
-                expect_len("allreduce output", output, input.numel())?;
-                let all = self.meet(rank, team, "allreduce", input.numel(), Some(input.read()))?;
-                output.write(&reduce(&all, *reduction))?;
-                Ok(bytes(input))
-            }
-            CommOp::ReduceScatter { input, output, team, reduction } => {
-                expect_len("reduce_scatter input", input, output.numel() * team.len())?;
-                let all = self.meet(rank, team, "reduce_scatter", input.numel(), Some(input.read()))?;
-                let n = output.numel();
-                let me = team_index(team);
-                output.write(&reduce(&all, *reduction)[me * n..(me + 1) * n])?;
-                Ok(bytes(input))
-            }
-            CommOp::Broadcast { input, output, team, root } => {
-                check_root(*root, team)?;
-                let is_root = team_index(team) == *root;
-                let all = self.meet(rank, team, "broadcast", input.numel(), is_root.then(|| input.read()))?;
-                output.write(&all[*root])?;
-                Ok(if is_root { bytes(input) * (team.len() as u64 - 1) } else { 0 })
-            }
-            CommOp::Reduce { input, output, team, root, reduction } => {
-                check_root(*root, team)?;
-                let all = self.meet(rank, team, "reduce", input.numel(), Some(input.read()))?;
-                if team_index(team) == *root {
-                    output.write(&reduce(&all, *reduction))?;
-                }
-                Ok(bytes(input))
-            }
-            CommOp::Gather { input, output, team, root } => {
-                check_root(*root, team)?;
-                let all = self.meet(rank, team, "gather", input.numel(), Some(input.read()))?;
-                if team_index(team) == *root {
-                    output.write(&all.concat())?;
-                }
-                Ok(bytes(input))
-            }
-            CommOp::Scatter { input, output, team, root } => {
-                check_root(*root, team)?;
-                let is_root = team_index(team) == *root;
-                let all = self.meet(rank, team, "scatter", output.numel(), is_root.then(|| input.read()))?;
-                let n = output.numel();
-                let me = team_index(team);
-                let source = &all[*root];
-                if source.len() < (me + 1) * n {
-                    return Err(RtError::new(format!(
-                        "scatter root holds {} elements, {} needed",
-                        source.len(),
-                        (me + 1) * n
-                    )));
-                }
-                output.write(&source[me * n..(me + 1) * n])?;
-                Ok(if is_root { bytes(input) } else { 0 })
-            }
-            CommOp::AllToAll { input, output, team } => {
-                expect_len("all_to_all output", output, input.numel())?;
-                let all = self.meet(rank, team, "all_to_all", input.numel(), Some(input.read()))?;
-                let chunk = input.numel() / team.len().max(1);
-                let me = team_index(team);
-                let out: Vec<f64> = all.iter().flat_map(|c| c[me * chunk..(me + 1) * chunk].iter().copied()).collect();
-                output.write(&out)?;
-                Ok(bytes(input))
-            }
-            CommOp::CollectivePermute { input, output, send_to, recv_from, .. } => {
-                self.send(rank, *send_to, input.read())?;
-                let data = self.recv(rank, *recv_from)?;
-                write_message(output, &data)?;
-                Ok(bytes(input))
-            }
-            CommOp::Send { buffer, peer } => {
-                self.send(rank, *peer, buffer.read())?;
-                Ok(bytes(buffer))
-            }
-            CommOp::Recv { buffer, peer } => {
-                let data = self.recv(rank, *peer)?;
-                write_message(buffer, &data)?;
-                Ok(0)
-            }
-            CommOp::Group(posts) => {
-                // Sends never block here, so posting in order cannot deadlock on a ring.
-                let mut total = 0;
-                for p in posts {
-                    total += self.communicate(rank, p)?;
-                }
-                Ok(total)
-            }
+    fn race_join(&self, s: StreamKey, clock: &VClock) {
+        if let Some(rc) = &self.race {
+            lock(rc).on_wait(s, clock);
         }
+    }
+
+    fn race_sync(&self, s: StreamKey) {
+        if let Some(rc) = &self.race {
+            lock(rc).on_sync(s);
+        }
+    }
+
+    /// The deadline of a host wait for a stream: twice the timeout, so that the waits of the
+    /// stream's tasks (the primary ones) expire first and lead the watchdog report.
+    fn host_deadline(&self) -> Instant {
+        self.watchdog.deadline() + self.watchdog.timeout()
+    }
+
+    /// The streams of `rank` started so far.
+    fn streams_of(&self, rank: usize) -> RtResult<Vec<CpuStream>> {
+        Ok(lock(&self.state(rank)?.streams).iter().flatten().cloned().collect())
     }
 }
 
-fn expect_len(what: &str, v: &View, n: usize) -> RtResult<()> {
-    if v.numel() != n {
-        return Err(RtError::new(format!("{what} has {} elements, expected {n}", v.numel())));
-    }
-    Ok(())
+/// Whether `e` only echoes another failure (the watchdog was aborted, or a stream's failure
+/// was reported before).
+fn is_abort_echo(e: &RtError) -> bool {
+    e.message.starts_with("aborted:") || e.message.contains("(reported before)")
 }
 
-fn check_root(root: usize, team: &[usize]) -> RtResult<()> {
-    if root >= team.len() {
-        return Err(RtError::new(format!("root {root} is out of range for a team of {}", team.len())));
+/// The views a kernel reads (`false`) and writes (`true`).
+fn kernel_accesses(k: &Kernel<View>) -> Vec<(&View, bool)> {
+    match k {
+        Kernel::Copy { source, target } => vec![(source, false), (target, true)],
+        Kernel::Matmul { a, b, c, .. } => vec![(a, false), (b, false), (c, true)],
+        Kernel::Linear { x, w, bias, y, .. } => {
+            let mut v = vec![(x, false), (w, false)];
+            v.extend(bias.iter().map(|b| (b, false)));
+            v.push((y, true));
+            v
+        }
+        Kernel::Elementwise { inputs, output, .. } => {
+            inputs.iter().map(|i| (i, false)).chain(std::iter::once((output, true))).collect()
+        }
+        Kernel::Sum { input, output, .. } => vec![(input, false), (output, true)],
     }
-    Ok(())
 }
 
-fn write_message(target: &View, data: &[f64]) -> RtResult<()> {
-    if data.len() != target.numel() {
-        return Err(RtError::new(format!("received {} elements into a buffer of {}", data.len(), target.numel())));
+/// The views a communication reads (`false`) and writes (`true`) on its posting stream.
+fn comm_accesses<'a>(c: &'a CommOp<View>, out: &mut Vec<(&'a View, bool)>) {
+    match c {
+        CommOp::AllGather { input, output, .. }
+        | CommOp::AllReduce { input, output, .. }
+        | CommOp::ReduceScatter { input, output, .. }
+        | CommOp::Broadcast { input, output, .. }
+        | CommOp::Reduce { input, output, .. }
+        | CommOp::Gather { input, output, .. }
+        | CommOp::Scatter { input, output, .. }
+        | CommOp::AllToAll { input, output, .. }
+        | CommOp::CollectivePermute { input, output, .. } => {
+            out.push((input, false));
+            out.push((output, true));
+        }
+        CommOp::Send { buffer, .. } => out.push((buffer, false)),
+        CommOp::Recv { buffer, .. } => out.push((buffer, true)),
+        CommOp::Group(ops) => ops.iter().for_each(|o| comm_accesses(o, out)),
     }
-    target.write(data)
 }
 
-/// The elementwise reduction of equally long contributions, combined in team order.
-fn reduce(all: &[Vec<f64>], kind: ReductionKind) -> Vec<f64> {
-    let n = all.first().map_or(0, Vec::len);
-    (0..n).map(|i| all.iter().fold(kind.identity(), |acc, c| kind.combine(acc, c[i]))).collect()
+fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
+    match k {
+        Kernel::Copy { source, target } => kernels::copy(source, target),
+        Kernel::Matmul { a, b, c, accumulate } => kernels::matmul(a, b, c, *accumulate),
+        Kernel::Linear { x, w, bias, y, accumulate } => kernels::linear(x, w, bias.as_ref(), y, *accumulate),
+        Kernel::Elementwise { kind, inputs, output } => kernels::elementwise(*kind, inputs, output),
+        Kernel::Sum { input, output, dims } => kernels::sum(input, dims, output),
+    }
+}
+
+/// The collective of a comm op with its input and output, or `None` for p2p and groups.
+fn collective_of(c: &CommOp<View>) -> Option<(Collective, &[usize], &View, &View)> {
+    Some(match c {
+        CommOp::AllGather { input, output, team } => (Collective::Allgather, team, input, output),
+        CommOp::AllReduce { input, output, team, reduction } => {
+            (Collective::Allreduce(*reduction), team, input, output)
+        }
+        CommOp::ReduceScatter { input, output, team, reduction } => {
+            (Collective::ReduceScatter(*reduction), team, input, output)
+        }
+        CommOp::Broadcast { input, output, team, root } => (Collective::Broadcast { root: *root }, team, input, output),
+        CommOp::Reduce { input, output, team, root, reduction } => {
+            (Collective::Reduce { root: *root, kind: *reduction }, team, input, output)
+        }
+        CommOp::Gather { input, output, team, root } => (Collective::Gather { root: *root }, team, input, output),
+        CommOp::Scatter { input, output, team, root } => (Collective::Scatter { root: *root }, team, input, output),
+        CommOp::AllToAll { input, output, team } => (Collective::AllToAll, team, input, output),
+        CommOp::CollectivePermute { input, output, team, send_to, recv_from } => {
+            (Collective::CollectivePermute { send_to: *send_to, recv_from: *recv_from }, team, input, output)
+        }
+        CommOp::Send { .. } | CommOp::Recv { .. } | CommOp::Group(_) => return None,
+    })
+}
+
+/// Bytes `rank` sends in `c` (for statistics).
+fn bytes_sent(rank: usize, c: &CommOp<View>) -> u64 {
+    let bytes = |v: &View| (v.numel() * v.dtype().size()) as u64;
+    let is_root = |team: &[usize], root: usize| team.get(root) == Some(&rank);
+    match c {
+        CommOp::Broadcast { input, team, root, .. } => {
+            if is_root(team, *root) {
+                bytes(input) * (team.len() as u64).saturating_sub(1)
+            } else {
+                0
+            }
+        }
+        CommOp::Scatter { input, team, root, .. } => {
+            if is_root(team, *root) {
+                bytes(input)
+            } else {
+                0
+            }
+        }
+        CommOp::Recv { .. } => 0,
+        CommOp::Send { buffer, .. } => bytes(buffer),
+        CommOp::Group(ops) => ops.iter().map(|o| bytes_sent(rank, o)).sum(),
+        other => collective_of(other).map_or(0, |(_, _, input, _)| bytes(input)),
+    }
+}
+
+/// Posts `c` to the communicator (from a task of the posting stream).
+fn post_comm(comm: &Communicator, at: &PostInfo, c: &CommOp<View>) -> RtResult<Request> {
+    if let Some((op, team, input, output)) = collective_of(c) {
+        return comm.post_collective(at, team, op, input, output);
+    }
+    match c {
+        CommOp::Send { buffer, peer, transport, protocol } => comm.send(at, *peer, buffer, *transport, *protocol),
+        CommOp::Recv { buffer, peer, transport, protocol } => comm.recv(at, *peer, buffer, *transport, *protocol),
+        CommOp::Group(ops) => post_group(comm, at, ops),
+        _ => Err(RtError::new("not a communication")),
+    }
+}
+
+/// A `comm.group`: NCCL sends and receives go out together as one group; anything else
+/// (collectives, CUDA IPC transfers) is posted on its own. Nothing in a group blocks the stream.
+fn post_group(comm: &Communicator, at: &PostInfo, ops: &[CommOp<View>]) -> RtResult<Request> {
+    let mut p2p = Vec::new();
+    let mut requests = Vec::new();
+    for op in ops {
+        match op {
+            CommOp::Send { buffer, peer, transport: Transport::Nccl, .. } => {
+                p2p.push(P2pOp::Send { peer: *peer, view: buffer.clone() })
+            }
+            CommOp::Recv { buffer, peer, transport: Transport::Nccl, .. } => {
+                p2p.push(P2pOp::Recv { peer: *peer, view: buffer.clone() })
+            }
+            other => requests.push(post_comm(comm, at, other)?),
+        }
+    }
+    if !p2p.is_empty() {
+        requests.push(comm.group(at, &p2p)?);
+    }
+    Ok(Request::all(&requests))
 }
 
 impl Backend for CpuBackend {
     type Buf = View;
-    /// 0: the main stream; i + 1: worker stream i.
-    type Stream = usize;
-    type Request = ();
+    type Stream = CpuStream;
+    type Request = CpuRequest;
 
     fn world_size(&self) -> usize {
         self.ranks
@@ -378,8 +467,22 @@ impl Backend for CpuBackend {
         CpuBackend::new_buffer(dtype, shape)
     }
 
-    fn dealloc(&self, _rank: usize, _buf: &View, _at: &OpKey) -> RtResult<()> {
-        // Eager streams: nothing still uses the buffer; the last view dropped frees it.
+    fn dealloc(&self, rank: usize, stream: &CpuStream, buf: &View, at: &OpKey) -> RtResult<()> {
+        if let Some(rc) = &self.race {
+            // Freeing is a write of the whole buffer: work of other streams must be ordered
+            // before it.
+            let whole = View::whole(buf.buffer.clone(), &[buf.buffer.len])?;
+            self.check_accesses(rank, stream.index, [(&whole, true)], at)?;
+            lock(rc).on_free(buf.buffer.id);
+        }
+        let buf = buf.clone();
+        stream.stream.post(
+            move || {
+                drop(buf);
+                Ok(())
+            },
+            at.clone(),
+        );
         Ok(())
     }
 
@@ -403,45 +506,140 @@ impl Backend for CpuBackend {
         View::new(buf.buffer.clone(), buf.offset, shape.to_vec(), strides.to_vec())
     }
 
-    fn main_stream(&self, _rank: usize) -> usize {
-        0
+    fn main_stream(&self, rank: usize) -> RtResult<CpuStream> {
+        self.stream(rank, MAIN_STREAM)
     }
 
-    fn worker_stream(&self, _rank: usize, index: usize) -> usize {
-        index + 1
+    fn worker_stream(&self, rank: usize, index: usize) -> RtResult<CpuStream> {
+        self.stream(rank, index + 1)
     }
 
-    fn stream_wait(&self, _rank: usize, _current: &usize, _other: &usize, _at: &OpKey) -> RtResult<()> {
-        Ok(())
-    }
-
-    fn synchronize(&self, _rank: usize, _stream: &usize, _at: &OpKey) -> RtResult<()> {
-        Ok(())
-    }
-
-    fn compute(&self, rank: usize, stream: &usize, k: Kernel<View>, at: &OpKey) -> RtResult<()> {
-        let start = Instant::now();
-        match &k {
-            Kernel::Copy { source, target } => kernels::copy(source, target),
-            Kernel::Matmul { a, b, c, accumulate } => kernels::matmul(a, b, c, *accumulate),
-            Kernel::Linear { x, w, bias, y, accumulate } => kernels::linear(x, w, bias.as_ref(), y, *accumulate),
-            Kernel::Elementwise { kind, inputs, output } => kernels::elementwise(*kind, inputs, output),
-            Kernel::Sum { input, output, dims } => kernels::sum(input, dims, output),
+    fn stream_wait(&self, rank: usize, current: &CpuStream, other: &CpuStream, at: &OpKey) -> RtResult<()> {
+        if current.index == other.index {
+            return Ok(());
         }
-        .map_err(|e| e.at(at).on_rank(rank))?;
-        self.record(rank, *stream, start, at, 0);
+        if let Some(clock) = self.race_record((rank, other.index)) {
+            self.race_join((rank, current.index), &clock);
+        }
+        current.stream.wait_event(&other.stream.record(), at.clone());
         Ok(())
     }
 
-    fn post(&self, rank: usize, stream: &usize, c: CommOp<View>, at: &OpKey) -> RtResult<()> {
-        let start = Instant::now();
-        let bytes = self.communicate(rank, &c).map_err(|e| e.at(at).on_rank(rank))?;
-        self.record(rank, *stream, start, at, bytes);
+    fn synchronize(&self, rank: usize, stream: &CpuStream, _at: &OpKey) -> RtResult<()> {
+        self.race_sync((rank, stream.index));
+        stream.stream.synchronize_until(self.host_deadline())
+    }
+
+    fn compute(&self, rank: usize, stream: &CpuStream, k: Kernel<View>, at: &OpKey) -> RtResult<()> {
+        if self.race.is_some() {
+            self.check_accesses(rank, stream.index, kernel_accesses(&k), at)?;
+        }
+        let shared = self.state(rank)?.shared.clone();
+        let index = stream.index;
+        // The trace needs the key in the task; without it the stream's copy is enough.
+        let trace_key = shared.trace.is_some().then(|| at.clone());
+        stream.stream.post(
+            move || {
+                let start = Instant::now();
+                run_kernel(&k)?;
+                shared.record(index, start, trace_key.as_ref().unwrap_or(&OpKey::default()), 0);
+                Ok(())
+            },
+            at.clone(),
+        );
         Ok(())
     }
 
-    fn wait(&self, _rank: usize, _stream: &usize, _reqs: &[()], _at: &OpKey) -> RtResult<()> {
+    fn post(&self, rank: usize, stream: &CpuStream, c: CommOp<View>, at: &OpKey) -> RtResult<CpuRequest> {
+        let mut clock = None;
+        if self.race.is_some() {
+            let mut views = Vec::new();
+            comm_accesses(&c, &mut views);
+            self.check_accesses(rank, stream.index, views, at)?;
+            clock = self.race_record((rank, stream.index));
+        }
+        let shared = self.state(rank)?.shared.clone();
+        let cell = Arc::new(RequestCell {
+            state: Mutex::new(None),
+            cv: Condvar::new(),
+            key: at.clone(),
+            stream: stream.index,
+        });
+        let filler = Filler(cell.clone());
+        // Collectives match in the order the host issues them, whatever stream runs them.
+        let seq = collective_of(&c).and_then(|(_, team, _, _)| self.comm.reserve_collective(rank, team));
+        let info = PostInfo { rank, key: at.clone(), clock: clock.clone(), seq };
+        let index = stream.index;
+        stream.stream.post(
+            move || {
+                let start = Instant::now();
+                let posted = post_comm(&shared.comm, &info, &c);
+                filler.0.fill(posted.clone());
+                let req = posted?;
+                if req.blocks_stream() {
+                    req.wait(shared.comm.deadline())?;
+                }
+                shared.record(index, start, &info.key, bytes_sent(shared.rank, &c));
+                Ok(())
+            },
+            at.clone(),
+        );
+        Ok(CpuRequest { cell, clock })
+    }
+
+    fn wait(&self, rank: usize, stream: &CpuStream, reqs: &[CpuRequest], at: &OpKey) -> RtResult<()> {
+        for r in reqs {
+            if let Some(c) = &r.clock {
+                self.race_join((rank, stream.index), c);
+            }
+        }
+        let cells: Vec<Arc<RequestCell>> = reqs.iter().map(|r| r.cell.clone()).collect();
+        let (watchdog, index, key) = (self.watchdog.clone(), stream.index, at.clone());
+        stream.stream.post(
+            move || {
+                for cell in &cells {
+                    let req = cell.posted(&watchdog, rank, index, &key)?;
+                    req.wait(watchdog.deadline())?;
+                }
+                Ok(())
+            },
+            at.clone(),
+        );
         Ok(())
+    }
+
+    fn returned(&self, rank: usize, stream: &CpuStream, bufs: &[View], at: &OpKey) -> RtResult<()> {
+        self.check_accesses(rank, stream.index, bufs.iter().map(|b| (b, false)), at)
+    }
+
+    fn finish(&self, rank: usize) -> RtResult<()> {
+        let mut first: Option<RtError> = None;
+        for s in self.streams_of(rank)? {
+            self.race_sync((rank, s.index));
+            if let Err(e) = s.stream.synchronize_until(self.host_deadline()) {
+                // Prefer a stream's own failure over the echo of another's abort.
+                let better = first.as_ref().is_none_or(is_abort_echo) && !is_abort_echo(&e);
+                if first.is_none() || better {
+                    first = Some(e);
+                }
+            }
+        }
+        if first.as_ref().is_some_and(is_abort_echo) {
+            // A stream may have failed for real just after the abort its own failure caused
+            // (the echo reached the host first): let the streams drain, then look again.
+            let settle = Instant::now() + 10 * crate::watchdog::ABORT_POLL;
+            for s in self.streams_of(rank)? {
+                while !s.stream.is_idle() && Instant::now() < settle {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                if let Err(e) = s.stream.synchronize_until(Instant::now())
+                    && !is_abort_echo(&e)
+                {
+                    return Err(e);
+                }
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     fn write(&self, buf: &View, values: &[f64]) -> RtResult<()> {
@@ -453,96 +651,9 @@ impl Backend for CpuBackend {
     }
 
     fn abort(&self, rank: usize, error: &RtError) {
-        let mut ex = lock(&self.exchange);
-        if ex.aborted.is_none() {
-            ex.aborted = Some(format!("rank {rank} failed: {error}"));
-        }
-        self.arrived.notify_all();
+        self.comm.abort(error.clone().on_rank(rank));
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run_ranks<T: Send>(n: usize, f: impl Fn(&CpuBackend, usize) -> T + Sync) -> Vec<T> {
-        let b = CpuBackend::new(n, false, Duration::from_secs(5));
-        std::thread::scope(|s| {
-            let hs: Vec<_> = (0..n)
-                .map(|r| {
-                    let (b, f) = (&b, &f);
-                    s.spawn(move || f(b, r))
-                })
-                .collect();
-            hs.into_iter().map(|h| h.join().expect("rank thread")).collect()
-        })
-    }
-
-    fn filled(vals: &[f64]) -> View {
-        let v = CpuBackend::new_buffer(DType::F32, &[vals.len()]).unwrap();
-        v.write(vals).unwrap();
-        v
-    }
-
-    #[test]
-    fn collectives_exchange_between_threads() {
-        let key = OpKey::default();
-        let out = run_ranks(3, |b, r| {
-            let team = vec![0, 1, 2];
-            let x = filled(&[r as f64, 10.0 + r as f64]);
-            let g = CpuBackend::new_buffer(DType::F32, &[6]).unwrap();
-            b.post(r, &0, CommOp::AllGather { input: x.clone(), output: g.clone(), team: team.clone() }, &key).unwrap();
-            let s = CpuBackend::new_buffer(DType::F32, &[2]).unwrap();
-            let op = CommOp::AllReduce {
-                input: x.clone(),
-                output: s.clone(),
-                team: team.clone(),
-                reduction: ReductionKind::Sum,
-            };
-            b.post(r, &0, op, &key).unwrap();
-            let bc = CpuBackend::new_buffer(DType::F32, &[2]).unwrap();
-            b.post(
-                r,
-                &0,
-                CommOp::Broadcast { input: x.clone(), output: bc.clone(), team: team.clone(), root: 2 },
-                &key,
-            )
-            .unwrap();
-            let rs = CpuBackend::new_buffer(DType::F32, &[1]).unwrap();
-            let six = filled(&[1.0, 2.0, 3.0]);
-            let op = CommOp::ReduceScatter { input: six, output: rs.clone(), team, reduction: ReductionKind::Sum };
-            b.post(r, &0, op, &key).unwrap();
-            // A ring of sends and receives.
-            let got = CpuBackend::new_buffer(DType::F32, &[2]).unwrap();
-            let ring = vec![
-                CommOp::Send { buffer: x.clone(), peer: (r + 1) % 3 },
-                CommOp::Recv { buffer: got.clone(), peer: (r + 2) % 3 },
-            ];
-            b.post(r, &0, CommOp::Group(ring), &key).unwrap();
-            (g.read(), s.read(), bc.read(), rs.read(), got.read())
-        });
-        for (r, (g, s, bc, rs, got)) in out.into_iter().enumerate() {
-            assert_eq!(g, vec![0.0, 10.0, 1.0, 11.0, 2.0, 12.0]);
-            assert_eq!(s, vec![3.0, 33.0]);
-            assert_eq!(bc, vec![2.0, 12.0]);
-            assert_eq!(rs, vec![3.0 * (r as f64 + 1.0)]);
-            let prev = ((r + 2) % 3) as f64;
-            assert_eq!(got, vec![prev, 10.0 + prev]);
-        }
-    }
-
-    #[test]
-    fn mismatch_and_absence_are_errors() {
-        let key = OpKey::default();
-        let out = run_ranks(2, |b, r| {
-            let x = filled(&vec![1.0; r + 1]);
-            let op = CommOp::AllReduce { input: x.clone(), output: x, team: vec![0, 1], reduction: ReductionKind::Sum };
-            b.post(r, &0, op, &key)
-        });
-        assert!(out.iter().any(|r| r.as_ref().is_err_and(|e| e.message.contains("mismatch"))));
-        let b = CpuBackend::new(2, false, Duration::from_millis(50));
-        let x = filled(&[1.0]);
-        let e = b.post(0, &0, CommOp::Recv { buffer: x, peer: 1 }, &key).unwrap_err();
-        assert!(e.message.contains("watchdog"), "{e}");
-    }
-}
+mod tests;

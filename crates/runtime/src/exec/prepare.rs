@@ -12,6 +12,7 @@
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError};
 use fuser_dialects::arith::CmpPredicate;
+use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_dialects::host::types::BufferType;
 use fuser_dialects::reduction::ReductionKind;
@@ -64,8 +65,8 @@ pub enum CommInstr {
     Scatter { input: Slot, output: Slot, team: Vec<usize>, root: Slot },
     AllToAll { input: Slot, output: Slot, team: Vec<usize> },
     CollectivePermute { input: Slot, output: Slot, team: Vec<usize>, send_to: Slot, recv_from: Slot },
-    Send { buffer: Slot, peer: Slot },
-    Recv { buffer: Slot, peer: Slot },
+    Send { buffer: Slot, peer: Slot, transport: Transport, protocol: Protocol },
+    Recv { buffer: Slot, peer: Slot, transport: Transport, protocol: Protocol },
 }
 
 /// How a layout view re-strides its source.
@@ -437,10 +438,14 @@ impl<'a> Preparer<'a> {
             "comm.send" => CommInstr::Send {
                 buffer: self.named(op, c::buffer(ctx, ir, op), "buffer")?,
                 peer: self.named(op, c::peer(ctx, ir, op), "peer")?,
+                transport: c::backend(ctx, ir, op),
+                protocol: c::protocol(ctx, ir, op).unwrap_or_default(),
             },
             "comm.recv" => CommInstr::Recv {
                 buffer: self.named(op, c::buffer(ctx, ir, op), "buffer")?,
                 peer: self.named(op, c::peer(ctx, ir, op), "peer")?,
+                transport: c::backend(ctx, ir, op),
+                protocol: c::protocol(ctx, ir, op).unwrap_or_default(),
             },
             _ => return Err((ir.loc(op), format!("the runtime cannot execute '{name}'"))),
         })

@@ -52,7 +52,7 @@ pub fn run_program<B: Backend>(prog: &Program, backend: &B, rank: usize, args: &
         backend,
         rank,
         slots: vec![Val::Empty; prog.num_slots],
-        current: backend.main_stream(rank),
+        current: backend.main_stream(rank).map_err(|e| e.on_rank(rank))?,
         group: None,
         returned: None,
     };
@@ -60,6 +60,7 @@ pub fn run_program<B: Backend>(prog: &Program, backend: &B, rank: usize, args: &
         f.slots[s as usize] = Val::Buf(a.clone());
     }
     f.range(0, prog.instrs.len()).map_err(|e| e.on_rank(rank))?;
+    backend.finish(rank).map_err(|e| e.on_rank(rank))?;
     Ok(f.returned.unwrap_or_default())
 }
 
@@ -211,7 +212,7 @@ impl<'p, B: Backend> Frame<'p, B> {
                 let b = backend.alloc(rank, *dtype, &shape, *persistent, key)?;
                 self.set(*dst, Val::Buf(b));
             }
-            Instr::Dealloc { buf } => backend.dealloc(rank, &self.buf(*buf)?, key)?,
+            Instr::Dealloc { buf } => backend.dealloc(rank, &self.current, &self.buf(*buf)?, key)?,
             Instr::ShardByStream { dst, src, index, axis, chunks } => {
                 let v = self.shard_by_stream(*src, *index, *axis, *chunks)?;
                 self.set(*dst, Val::Buf(v));
@@ -259,7 +260,7 @@ impl<'p, B: Backend> Frame<'p, B> {
                 self.set(*dst, Val::Stream(s));
             }
             Instr::GetStream { dst, index } => {
-                let s = backend.worker_stream(rank, self.index(*index)?);
+                let s = backend.worker_stream(rank, self.index(*index)?)?;
                 self.set(*dst, Val::Stream(s));
             }
             Instr::SetStream { stream } => self.current = self.stream(*stream)?,
@@ -298,6 +299,7 @@ impl<'p, B: Backend> Frame<'p, B> {
             }
             Instr::Return { values } => {
                 let bufs = values.iter().map(|&s| self.buf(s)).collect::<RtResult<Vec<_>>>()?;
+                backend.returned(rank, &self.current, &bufs, key)?;
                 self.returned = Some(bufs);
             }
         }
@@ -401,8 +403,18 @@ impl<'p, B: Backend> Frame<'p, B> {
                 send_to: self.index(*send_to)?,
                 recv_from: self.index(*recv_from)?,
             },
-            CommInstr::Send { buffer, peer } => CommOp::Send { buffer: self.buf(*buffer)?, peer: self.index(*peer)? },
-            CommInstr::Recv { buffer, peer } => CommOp::Recv { buffer: self.buf(*buffer)?, peer: self.index(*peer)? },
+            CommInstr::Send { buffer, peer, transport, protocol } => CommOp::Send {
+                buffer: self.buf(*buffer)?,
+                peer: self.index(*peer)?,
+                transport: *transport,
+                protocol: *protocol,
+            },
+            CommInstr::Recv { buffer, peer, transport, protocol } => CommOp::Recv {
+                buffer: self.buf(*buffer)?,
+                peer: self.index(*peer)?,
+                transport: *transport,
+                protocol: *protocol,
+            },
         })
     }
 }
