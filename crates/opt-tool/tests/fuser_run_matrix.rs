@@ -89,6 +89,7 @@ const COLLECTIVE: &[Pipeline] = &[Pipeline::Default, Pipeline::Collective];
 const PROGRAMS: &[Program] = &[
     Program { file: "stream_parallel_matmul", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "row_parallel_linear", chunking: Chunking::Free, pipelines: COLLECTIVE },
+    Program { file: "row_parallel_linear_bias", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program {
         file: "column_parallel_linear",
         chunking: Chunking::PerDevice,
