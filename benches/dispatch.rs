@@ -29,11 +29,8 @@ const TRIPS: usize = 10_000;
 /// Ops outside the loop: 4 constants, the allocation, the `host.for`, the return.
 const TOP_LEVEL_OPS: usize = 7;
 
-const INDEX_BODY: &[&str] = &[
-    "%j = arith.addi %i, %c1 : index",
-    "%k = arith.remui %j, %c2 : index",
-    "%p = arith.cmpi eq, %k, %c0 : index",
-];
+const INDEX_BODY: &[&str] =
+    &["%j = arith.addi %i, %c1 : index", "%k = arith.remui %j, %c2 : index", "%p = arith.cmpi eq, %k, %c0 : index"];
 const VIEW_OP: &str =
     "%x = host.shard_by_stream %a[%k] axis = 0 chunks = 2 : !host.buf<2xf32> -> !host.view<1xf32, strides = [1]>";
 const KERNEL_OPS: &[&str] = &[
