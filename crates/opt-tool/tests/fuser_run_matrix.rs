@@ -327,10 +327,10 @@ fn extents_divide_for_every_case() -> Result<(), Failed> {
         for square in [true, false] {
             for chunking in [Chunking::Free, Chunking::PerDevice] {
                 let i = Instance::new(d, "f32", square, chunking);
-                let divides = i.m % (i.chunks * d) == 0
-                    && i.m % (2 * d) == 0
-                    && i.k % d == 0
-                    && [i.n % i.chunks, i.h % i.chunks, i.n % 2, i.h % 2] == [0; 4];
+                let divides = i.m.is_multiple_of(i.chunks * d)
+                    && i.m.is_multiple_of(2 * d)
+                    && i.k.is_multiple_of(d)
+                    && [i.n, i.h].iter().all(|e| e.is_multiple_of(i.chunks) && e.is_multiple_of(2));
                 if !divides || square != (i.m == i.k && i.k == i.n && i.n == i.h) {
                     return Err(format!("bad extents {i:?}").into());
                 }
