@@ -112,6 +112,12 @@ pub enum CommOp<B> {
     },
     /// Several posts issued together (`comm.group`); one request for all.
     Group(Vec<CommOp<B>>),
+    /// CUDA IPC handle exchange (`comm.share_handles`): (buffer, absolute peer) pairs; blocks
+    /// the posting stream until every peer exchanged its side.
+    ShareHandles {
+        sends: Vec<(B, usize)>,
+        recvs: Vec<(B, usize)>,
+    },
 }
 
 impl<B> CommOp<B> {
@@ -130,6 +136,7 @@ impl<B> CommOp<B> {
             CommOp::Send { .. } => "comm.send",
             CommOp::Recv { .. } => "comm.recv",
             CommOp::Group(_) => "comm.group",
+            CommOp::ShareHandles { .. } => "comm.share_handles",
         }
     }
 }

@@ -356,6 +356,7 @@ fn comm_accesses<'a>(c: &'a CommOp<View>, out: &mut Vec<(&'a View, bool)>) {
         CommOp::Send { buffer, .. } => out.push((buffer, false)),
         CommOp::Recv { buffer, .. } => out.push((buffer, true)),
         CommOp::Group(ops) => ops.iter().for_each(|o| comm_accesses(o, out)),
+        CommOp::ShareHandles { .. } => {}
     }
 }
 
@@ -389,7 +390,7 @@ fn collective_of(c: &CommOp<View>) -> Option<(Collective, &[usize], &View, &View
         CommOp::CollectivePermute { input, output, team, send_to, recv_from } => {
             (Collective::CollectivePermute { send_to: *send_to, recv_from: *recv_from }, team, input, output)
         }
-        CommOp::Send { .. } | CommOp::Recv { .. } | CommOp::Group(_) => return None,
+        CommOp::Send { .. } | CommOp::Recv { .. } | CommOp::Group(_) | CommOp::ShareHandles { .. } => return None,
     })
 }
 
@@ -412,7 +413,7 @@ fn bytes_sent(rank: usize, c: &CommOp<View>) -> u64 {
                 0
             }
         }
-        CommOp::Recv { .. } => 0,
+        CommOp::Recv { .. } | CommOp::ShareHandles { .. } => 0,
         CommOp::Send { buffer, .. } => bytes(buffer),
         CommOp::Group(ops) => ops.iter().map(|o| bytes_sent(rank, o)).sum(),
         other => collective_of(other).map_or(0, |(_, _, input, _)| bytes(input)),
@@ -428,6 +429,7 @@ fn post_comm(comm: &Communicator, at: &PostInfo, c: &CommOp<View>) -> RtResult<R
         CommOp::Send { buffer, peer, transport, protocol } => comm.send(at, *peer, buffer, *transport, *protocol),
         CommOp::Recv { buffer, peer, transport, protocol } => comm.recv(at, *peer, buffer, *transport, *protocol),
         CommOp::Group(ops) => post_group(comm, at, ops),
+        CommOp::ShareHandles { sends, recvs } => comm.share_handles(at, sends, recvs),
         _ => Err(RtError::new("not a communication")),
     }
 }

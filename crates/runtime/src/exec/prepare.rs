@@ -56,17 +56,77 @@ pub enum KernelInstr {
 /// A communication with slot operands (roots and peers are `index` slots).
 #[derive(Clone, Debug)]
 pub enum CommInstr {
-    AllGather { input: Slot, output: Slot, team: Vec<usize> },
-    AllReduce { input: Slot, output: Slot, team: Vec<usize>, reduction: ReductionKind },
-    ReduceScatter { input: Slot, output: Slot, team: Vec<usize>, reduction: ReductionKind },
-    Broadcast { input: Slot, output: Slot, team: Vec<usize>, root: Slot },
-    Reduce { input: Slot, output: Slot, team: Vec<usize>, root: Slot, reduction: ReductionKind },
-    Gather { input: Slot, output: Slot, team: Vec<usize>, root: Slot },
-    Scatter { input: Slot, output: Slot, team: Vec<usize>, root: Slot },
-    AllToAll { input: Slot, output: Slot, team: Vec<usize> },
-    CollectivePermute { input: Slot, output: Slot, team: Vec<usize>, send_to: Slot, recv_from: Slot },
-    Send { buffer: Slot, peer: Slot, transport: Transport, protocol: Protocol },
-    Recv { buffer: Slot, peer: Slot, transport: Transport, protocol: Protocol },
+    AllGather {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+    },
+    AllReduce {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+        reduction: ReductionKind,
+    },
+    ReduceScatter {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+        reduction: ReductionKind,
+    },
+    Broadcast {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+        root: Slot,
+    },
+    Reduce {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+        root: Slot,
+        reduction: ReductionKind,
+    },
+    Gather {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+        root: Slot,
+    },
+    Scatter {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+        root: Slot,
+    },
+    AllToAll {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+    },
+    CollectivePermute {
+        input: Slot,
+        output: Slot,
+        team: Vec<usize>,
+        send_to: Slot,
+        recv_from: Slot,
+    },
+    Send {
+        buffer: Slot,
+        peer: Slot,
+        transport: Transport,
+        protocol: Protocol,
+    },
+    Recv {
+        buffer: Slot,
+        peer: Slot,
+        transport: Transport,
+        protocol: Protocol,
+    },
+    /// CUDA IPC handle exchange: (buffer, peer) pairs to export and to import.
+    ShareHandles {
+        sends: Vec<(Slot, Slot)>,
+        recvs: Vec<(Slot, Slot)>,
+    },
 }
 
 /// How a layout view re-strides its source.
@@ -661,7 +721,13 @@ impl<'a> Preparer<'a> {
                 self.push(op, Instr::Wait { requests });
             }
             "comm.share_handles" => {
-                // CUDA IPC handle exchange: buffers of one process are already shared.
+                let pairs =
+                    |ps: Vec<(fuser_ir::Value, fuser_ir::Value)>, this: &mut Self| -> PResult<Vec<(Slot, Slot)>> {
+                        ps.into_iter().map(|(b, p)| Ok((this.use_of(op, b)?, this.use_of(op, p)?))).collect()
+                    };
+                let sends = pairs(fuser_dialects::comm::share_handles_sends(ctx, ir, op), self)?;
+                let recvs = pairs(fuser_dialects::comm::share_handles_recvs(ctx, ir, op), self)?;
+                self.push(op, Instr::Comm { op: CommInstr::ShareHandles { sends, recvs }, dst: None });
             }
             "comm.group" => {
                 let at = self.push(op, Instr::Group { dst: None, end: 0 });

@@ -415,6 +415,12 @@ impl<'p, B: Backend> Frame<'p, B> {
                 transport: *transport,
                 protocol: *protocol,
             },
+            CommInstr::ShareHandles { sends, recvs } => {
+                let pairs = |ps: &[(Slot, Slot)]| -> RtResult<Vec<(B::Buf, usize)>> {
+                    ps.iter().map(|&(b, p)| Ok((self.buf(b)?, self.index(p)?))).collect()
+                };
+                CommOp::ShareHandles { sends: pairs(sends)?, recvs: pairs(recvs)? }
+            }
         })
     }
 }
