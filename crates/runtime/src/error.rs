@@ -5,12 +5,14 @@ use std::fmt;
 
 /// Names an op of a prepared program: its index and source location (`file:line:col`), for
 /// error messages, traces, race and watchdog reports.
+///
+/// Cloning is cheap (shared strings): every task posted to a stream carries its op's key.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OpKey {
     pub index: u32,
-    pub loc: Option<String>,
+    pub loc: Option<std::sync::Arc<str>>,
     /// The op name (`host.matmul`), for reports.
-    pub name: String,
+    pub name: std::sync::Arc<str>,
 }
 
 impl fmt::Display for OpKey {

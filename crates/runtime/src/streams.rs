@@ -45,6 +45,9 @@ struct State {
     /// The worker sleeps on the condition variable (a post must wake it); while it runs or
     /// spins, posting needs no wake-up (a system call saved per task).
     worker_asleep: bool,
+    /// Threads blocked until tasks finish (synchronize, event waits): the worker wakes them
+    /// after a task only when there are some (a system call saved per task otherwise).
+    completion_waiters: usize,
 }
 
 struct Shared {
@@ -83,6 +86,7 @@ impl Stream {
                 poisoned_by: None,
                 shutdown: false,
                 worker_asleep: false,
+                completion_waiters: 0,
             }),
             cv: Condvar::new(),
         });
@@ -151,7 +155,7 @@ impl Stream {
             vec![],
         );
         let shared = &self.shared;
-        shared.watchdog.wait_until(info, deadline, &shared.state, &shared.cv, |state| {
+        wait_for_completion(shared, info, deadline, |state| {
             if state.finished < target {
                 return None;
             }
@@ -202,8 +206,21 @@ impl Event {
         let waiting_for = if s.rank == rank { vec![] } else { vec![s.rank] };
         let info = WaitInfo::new(rank, what, key, waiting_for);
         let position = self.position;
-        s.watchdog.wait_until(info, deadline, &s.state, &s.cv, |state| (state.finished >= position).then_some(Ok(())))
+        wait_for_completion(s, info, deadline, |state| (state.finished >= position).then_some(Ok(())))
     }
+}
+
+/// Blocks until `ready` says so, registered as a completion waiter of `shared`'s worker.
+fn wait_for_completion(
+    shared: &Shared,
+    info: WaitInfo,
+    deadline: Instant,
+    ready: impl FnMut(&mut State) -> Option<RtResult<()>>,
+) -> RtResult<()> {
+    lock(&shared.state).completion_waiters += 1;
+    let result = shared.watchdog.wait_until(info, deadline, &shared.state, &shared.cv, ready);
+    lock(&shared.state).completion_waiters -= 1;
+    result
 }
 
 /// The worker loop: pop, run (or skip when poisoned), count, notify.
@@ -244,8 +261,11 @@ fn run_worker(shared: &Shared) {
             state.poisoned_by = Some(key);
         }
         state.finished += 1;
+        let wake = state.completion_waiters > 0;
         drop(state);
-        shared.cv.notify_all();
+        if wake {
+            shared.cv.notify_all();
+        }
     }
 }
 
@@ -268,7 +288,7 @@ mod tests {
     use std::time::Duration;
 
     fn key(name: &str) -> OpKey {
-        OpKey { index: 0, loc: Some(format!("s.mlir:{}:1", name.len())), name: name.into() }
+        OpKey { index: 0, loc: Some(format!("s.mlir:{}:1", name.len()).into()), name: name.into() }
     }
 
     fn stream(index: usize, wd: &Arc<Watchdog>) -> Stream {

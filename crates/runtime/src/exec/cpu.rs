@@ -78,10 +78,10 @@ impl RankShared {
             lock(t).push(TraceEvent {
                 rank: self.rank,
                 stream,
-                name: at.name.clone(),
+                name: at.name.to_string(),
                 start_us,
                 dur_us,
-                loc: at.loc.clone(),
+                loc: at.loc.as_deref().map(str::to_string),
             });
         }
     }
@@ -159,7 +159,21 @@ pub struct CpuRequest {
 struct RankState {
     shared: Arc<RankShared>,
     streams: Mutex<Vec<Option<CpuStream>>>,
+    /// Kernels posted to one stream and not handed to its worker yet: consecutive kernels on a
+    /// stream travel as one task (the hand-off to a worker thread dominates tiny kernels). Any
+    /// other backend call of the rank that touches streams flushes first, so stream order is
+    /// unchanged.
+    batch: Mutex<Option<KernelBatch>>,
 }
+
+/// Consecutive kernels of one stream, in posting order, with their keys.
+struct KernelBatch {
+    stream: CpuStream,
+    kernels: Vec<(Kernel<View>, OpKey)>,
+}
+
+/// At most this many kernels travel in one task.
+const MAX_BATCH: usize = 64;
 
 /// The embedded backend.
 pub struct CpuBackend {
@@ -188,6 +202,7 @@ impl CpuBackend {
                     epoch,
                 }),
                 streams: Mutex::new(Vec::new()),
+                batch: Mutex::new(None),
             })
             .collect();
         CpuBackend { ranks, watchdog, comm, race: None, rank_states }
@@ -240,6 +255,33 @@ impl CpuBackend {
         self.rank_states
             .get(rank)
             .ok_or_else(|| RtError::new(format!("rank {rank} is not a rank (world size {})", self.ranks)))
+    }
+
+    /// Hands the pending kernels of `rank` (if any) to their stream's worker as one task.
+    fn flush(&self, rank: usize) -> RtResult<()> {
+        let pending = lock(&self.state(rank)?.batch).take();
+        self.post_batch(rank, pending);
+        Ok(())
+    }
+
+    /// Posts `batch` as one task running its kernels in order; an error names its kernel.
+    fn post_batch(&self, rank: usize, batch: Option<KernelBatch>) {
+        let Some(KernelBatch { stream, kernels }) = batch else { return };
+        let Ok(state) = self.state(rank) else { return };
+        let shared = state.shared.clone();
+        let index = stream.index;
+        let key = kernels.first().map(|(_, k)| k.clone()).unwrap_or_default();
+        stream.stream.post(
+            move || {
+                for (k, key) in &kernels {
+                    let start = Instant::now();
+                    run_kernel(k).map_err(|e| e.at(key))?;
+                    shared.record(index, start, key, 0);
+                }
+                Ok(())
+            },
+            key,
+        );
     }
 
     /// Stream `index` of `rank`, started on first use.
@@ -470,6 +512,7 @@ impl Backend for CpuBackend {
     }
 
     fn dealloc(&self, rank: usize, stream: &CpuStream, buf: &View, at: &OpKey) -> RtResult<()> {
+        self.flush(rank)?;
         if let Some(rc) = &self.race {
             // Freeing is a write of the whole buffer: work of other streams must be ordered
             // before it.
@@ -517,6 +560,7 @@ impl Backend for CpuBackend {
     }
 
     fn stream_wait(&self, rank: usize, current: &CpuStream, other: &CpuStream, at: &OpKey) -> RtResult<()> {
+        self.flush(rank)?;
         if current.index == other.index {
             return Ok(());
         }
@@ -528,6 +572,7 @@ impl Backend for CpuBackend {
     }
 
     fn synchronize(&self, rank: usize, stream: &CpuStream, _at: &OpKey) -> RtResult<()> {
+        self.flush(rank)?;
         self.race_sync((rank, stream.index));
         stream.stream.synchronize_until(self.host_deadline())
     }
@@ -536,23 +581,21 @@ impl Backend for CpuBackend {
         if self.race.is_some() {
             self.check_accesses(rank, stream.index, kernel_accesses(&k), at)?;
         }
-        let shared = self.state(rank)?.shared.clone();
-        let index = stream.index;
-        // The trace needs the key in the task; without it the stream's copy is enough.
-        let trace_key = shared.trace.is_some().then(|| at.clone());
-        stream.stream.post(
-            move || {
-                let start = Instant::now();
-                run_kernel(&k)?;
-                shared.record(index, start, trace_key.as_ref().unwrap_or(&OpKey::default()), 0);
-                Ok(())
-            },
-            at.clone(),
-        );
+        let state = self.state(rank)?;
+        let mut batch = lock(&state.batch);
+        if batch.as_ref().is_some_and(|b| b.stream.index != stream.index) {
+            self.post_batch(rank, batch.take());
+        }
+        let b = batch.get_or_insert_with(|| KernelBatch { stream: stream.clone(), kernels: Vec::new() });
+        b.kernels.push((k, at.clone()));
+        if b.kernels.len() >= MAX_BATCH {
+            self.post_batch(rank, batch.take());
+        }
         Ok(())
     }
 
     fn post(&self, rank: usize, stream: &CpuStream, c: CommOp<View>, at: &OpKey) -> RtResult<CpuRequest> {
+        self.flush(rank)?;
         let mut clock = None;
         if self.race.is_some() {
             let mut views = Vec::new();
@@ -590,6 +633,7 @@ impl Backend for CpuBackend {
     }
 
     fn wait(&self, rank: usize, stream: &CpuStream, reqs: &[CpuRequest], at: &OpKey) -> RtResult<()> {
+        self.flush(rank)?;
         for r in reqs {
             if let Some(c) = &r.clock {
                 self.race_join((rank, stream.index), c);
@@ -611,10 +655,12 @@ impl Backend for CpuBackend {
     }
 
     fn returned(&self, rank: usize, stream: &CpuStream, bufs: &[View], at: &OpKey) -> RtResult<()> {
+        self.flush(rank)?;
         self.check_accesses(rank, stream.index, bufs.iter().map(|b| (b, false)), at)
     }
 
     fn finish(&self, rank: usize) -> RtResult<()> {
+        self.flush(rank)?;
         let mut first: Option<RtError> = None;
         for s in self.streams_of(rank)? {
             self.race_sync((rank, s.index));

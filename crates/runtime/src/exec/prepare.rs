@@ -402,7 +402,7 @@ impl<'a> Preparer<'a> {
     fn push(&mut self, op: OpId, instr: Instr) -> usize {
         let name = self.ctx.op_name_str(self.ir.op_name(op)).to_string();
         let loc = fuser_ir::diag::file_line_col(self.ctx, self.ir.loc(op)).map(|(f, l, c)| format!("{f}:{l}:{c}"));
-        self.keys.push(OpKey { index: self.instrs.len() as u32, loc, name });
+        self.keys.push(OpKey { index: self.instrs.len() as u32, loc: loc.map(Into::into), name: name.into() });
         self.locs.push(self.ir.loc(op));
         self.instrs.push(instr);
         self.instrs.len() - 1

@@ -6,7 +6,7 @@ use fuser_dialects::comm::attrs::Protocol;
 use fuser_dialects::reduction::ReductionKind;
 
 fn key(name: &str, line: u32) -> OpKey {
-    OpKey { index: line, loc: Some(format!("t.mlir:{line}:3")), name: name.into() }
+    OpKey { index: line, loc: Some(format!("t.mlir:{line}:3").into()), name: name.into() }
 }
 
 fn run_ranks<T: Send>(b: &CpuBackend, n: usize, f: impl Fn(&CpuBackend, usize) -> T + Sync) -> Vec<T> {
