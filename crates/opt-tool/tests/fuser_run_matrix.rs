@@ -1,8 +1,9 @@
 //! Differential test matrix of `fuser-run --check`: every seed program of the lowering and
 //! comm-pipeline work, lowered by every pipeline that applies to it, for team sizes
 //! d ∈ {1, 2, 3, 4, 8}, worker streams ∈ {1, 2, 4, 8}, element types f32 and bf16, and square
-//! and non-square extents, must run on d cpu ranks and match the unsharded f64 reference
-//! (`check: PASS`, exit status 0).
+//! and non-square extents (plus d ∈ {5, 6, 7} with 2 streams in f32, so every size from 1 to 8
+//! runs), must run on d cpu ranks and match the unsharded f64 reference (`check: PASS`, exit
+//! status 0).
 //!
 //! The programs are templates in `test/Run/matrix/*.mlir.in`; `${DEVICES}`, `${DT}`, `${M}`,
 //! `${K}`, `${N}`, `${H}` and `${S}` (stream chunks as written) are substituted per case and
@@ -16,7 +17,7 @@
 //! N and H by S and by 2. Square cases use S = 4 and M = K = N = H; non-square ones use S = 3.
 //! Programs whose ring needs one chunk per device use S = d.
 //!
-//! Cases the current cpu backend cannot run yet are listed in [`known_failure`]; they are
+//! Cases the cpu backend cannot run are listed in [`known_failure`] (none today); they would be
 //! registered as ignored trials with the reason (run them with `-- --ignored`).
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -26,6 +27,9 @@ use std::process::{Command, Stdio};
 
 /// Team sizes (devices of the mesh = ranks).
 const DEVICES: [usize; 5] = [1, 2, 3, 4, 8];
+/// Team sizes run in one configuration each (2 worker streams, f32, both shapes), so that every
+/// pipeline is checked on 1 to 8 ranks.
+const MORE_DEVICES: [usize; 3] = [5, 6, 7];
 /// Values of the pipelines' `streams` option.
 const WORKER_STREAMS: [usize; 4] = [1, 2, 4, 8];
 const DTYPES: [&str; 2] = ["f32", "bf16"];
@@ -262,9 +266,13 @@ fn trials() -> Vec<Trial> {
     for program in PROGRAMS {
         let template = load_template(program.file);
         for &pipeline in program.pipelines {
-            for d in DEVICES {
-                for streams in WORKER_STREAMS {
-                    for dtype in DTYPES {
+            let configs = DEVICES
+                .iter()
+                .flat_map(|&d| WORKER_STREAMS.iter().flat_map(move |&w| DTYPES.iter().map(move |&t| (d, w, t))))
+                .chain(MORE_DEVICES.iter().map(|&d| (d, 2, "f32")));
+            for (d, streams, dtype) in configs {
+                {
+                    {
                         for square in [true, false] {
                             seed += 1;
                             let instance = Instance::new(d, dtype, square, program.chunking);
@@ -316,7 +324,7 @@ fn main() {
 
 /// Checks [`Instance::new`] against the divisibility rules of the module doc.
 fn extents_divide_for_every_case() -> Result<(), Failed> {
-    for d in DEVICES {
+    for d in DEVICES.into_iter().chain(MORE_DEVICES) {
         for square in [true, false] {
             for chunking in [Chunking::Free, Chunking::PerDevice] {
                 let i = Instance::new(d, "f32", square, chunking);
