@@ -38,6 +38,18 @@ pub struct RunConfig {
     pub timeout: Duration,
     /// Feed the race checker every access and join; a race fails the run.
     pub check_races: bool,
+    /// Called by rank 0 after each iteration with (iterations done, iterations in all).
+    pub progress: Option<Progress>,
+}
+
+/// A progress callback (see [`RunConfig::progress`]).
+#[derive(Clone)]
+pub struct Progress(pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
 }
 
 impl Default for RunConfig {
@@ -50,6 +62,7 @@ impl Default for RunConfig {
             trace: false,
             timeout: Duration::from_secs(10),
             check_races: false,
+            progress: None,
         }
     }
 }
@@ -206,7 +219,8 @@ pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunC
                 std::thread::Builder::new().name(format!("rank {rank}")).stack_size(RANK_STACK).spawn_scoped(
                     s,
                     move || {
-                        let r = run_rank(prog, backend, rank, args, inputs, cfg.warmup, iterations);
+                        let progress = if rank == 0 { cfg.progress.as_ref() } else { None };
+                        let r = run_rank(prog, backend, rank, args, inputs, (cfg.warmup, iterations), progress);
                         if let Err(e) = &r {
                             crate::exec::Backend::abort(backend, rank, e);
                         }
@@ -254,8 +268,8 @@ fn run_rank(
     rank: usize,
     args: &[Placement],
     inputs: &[HostTensor],
-    warmup: usize,
-    iterations: usize,
+    (warmup, iterations): (usize, usize),
+    progress: Option<&Progress>,
 ) -> RtResult<(Vec<f64>, Vec<HostTensor>)> {
     let mut bufs = Vec::new();
     for (i, (p, g)) in args.iter().zip(inputs).enumerate() {
@@ -281,6 +295,9 @@ fn run_rank(
         outs = run_program(prog, backend, rank, &bufs)?;
         if it >= warmup {
             times.push(start.elapsed().as_secs_f64());
+        }
+        if let Some(p) = progress {
+            (p.0)(it + 1, iterations);
         }
     }
     let pieces = outs.iter().map(|v| HostTensor::new(v.dtype(), v.shape.clone(), v.read())).collect::<RtResult<_>>()?;

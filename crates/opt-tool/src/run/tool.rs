@@ -166,6 +166,7 @@ pub fn run(opts: &RunArgs) -> bool {
         trace: opts.trace.is_some(),
         timeout: Duration::from_secs_f64(opts.timeout_s),
         check_races: opts.check_races,
+        progress: progress_bar(opts.warmup + opts.iters.max(1)),
     };
     let outcome = match driver::run_on_cpu(&rep.ctx, &program.ir, func, &prog, &cfg) {
         Ok(o) => o,
@@ -273,4 +274,23 @@ fn check(rep: &Reporter, reference: &Module, func: OpId, o: &RunOutcome) -> bool
             }
         }
     }
+}
+
+/// A progress line on stderr for runs of more than one iteration when stderr is a terminal
+/// (`fuser-run: iteration 12/50 [=====     ]`), erased by the last update.
+fn progress_bar(iterations: usize) -> Option<fuser_runtime::driver::Progress> {
+    use std::io::IsTerminal as _;
+    if iterations < 2 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    Some(fuser_runtime::driver::Progress(std::sync::Arc::new(|done, all| {
+        const WIDTH: usize = 30;
+        let filled = done * WIDTH / all.max(1);
+        let bar: String = (0..WIDTH).map(|i| if i < filled { '=' } else { ' ' }).collect();
+        if done < all {
+            eprint!("\rfuser-run: iteration {done}/{all} [{bar}]");
+        } else {
+            eprint!("\r{:width$}\r", "", width = 40 + WIDTH);
+        }
+    })))
 }
