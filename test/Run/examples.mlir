@@ -16,7 +16,7 @@
 
 // CHECK:      fuser-run: @{{[a-z_]+}} on {{[0-9]}} rank(s)
 // CHECK-NEXT: rank
-// MM-NEXT:    0 {{.*}} 3 {{ +}}0
+// MM-NEXT:    0 {{.*}} 3 0
 // R4-COUNT-4: {{^ +[0-3] }}
 // CHECK:      check: PASS (max rel err {{.*}})
 
