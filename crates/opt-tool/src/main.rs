@@ -9,45 +9,14 @@
 mod cli;
 mod driver;
 mod services;
+mod tool_main;
 
 use cli::Command;
 
 const TOOL: &str = "fuser-opt";
-const STACK_SIZE: usize = 256 << 20;
 
 fn main() {
-    install_panic_hook();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let worker = std::thread::Builder::new().name("fuser-opt".into()).stack_size(STACK_SIZE).spawn(move || run(&args));
-    let ok = match worker.map(|h| h.join()) {
-        Ok(Ok(ok)) => ok,
-        Ok(Err(_)) => false,
-        Err(e) => {
-            eprintln!("{TOOL}: internal error: cannot start the worker thread: {e}");
-            false
-        }
-    };
-    std::process::exit(if ok { 0 } else { 1 });
-}
-
-/// Panics inside a pass are being caught and turned into diagnostics: only record them.
-/// Anything else is a bug of the tool: report it as an internal error and exit with status 1.
-fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        if fuser_ir::pass::panic_is_being_caught() {
-            fuser_ir::pass::record_panic(info);
-            return;
-        }
-        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".to_string());
-        eprintln!("<unknown>:0: error: {TOOL} internal error: {message}{location}");
-        std::process::exit(1);
-    }));
+    tool_main::main_of(TOOL, run)
 }
 
 fn run(args: &[String]) -> bool {

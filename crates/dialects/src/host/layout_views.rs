@@ -17,6 +17,7 @@ use super::common::{
     prop_i64_array, strides_of,
 };
 use super::types::BufferType;
+use super::views::{parse_view_types, print_view_types};
 use crate::support::{dict_of, empty_state, parse_int_list};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
@@ -172,39 +173,13 @@ fn verify_reshape(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 
 // ----- syntax ---------------------------------------------------------------------------------
 
-/// `: source-type -> result-type`.
-fn parse_types(
-    p: &mut dyn OpAsmParser,
-    state: &mut OperationState,
-    source: &fuser_ir::asm::UnresolvedOperand,
-) -> ParseResult<()> {
-    p.parse_punct(Punct::Colon)?;
-    let source_ty = p.parse_type()?;
-    p.parse_punct(Punct::Arrow)?;
-    let result_ty = p.parse_type()?;
-    state.operands.push(p.resolve_operand(source, source_ty)?);
-    state.result_types.push(result_ty);
-    Ok(())
-}
-
-fn print_types(p: &mut dyn OpAsmPrinter, op: OpId) {
-    let (src, res) = {
-        let ir = p.ir();
-        (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)))
-    };
-    p.write(" : ");
-    p.print_type(src);
-    p.write(" -> ");
-    p.print_type(res);
-}
-
 fn parse_with_dims(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let source = p.parse_operand()?;
     p.parse_keyword("dims")?;
     p.parse_punct(Punct::Equal)?;
     let dims = parse_int_list(p)?;
     let dict = parse_attr_dict(p, state)?;
-    parse_types(p, state, &source)?;
+    parse_view_types(p, state, &source, &[])?;
     let ctx = p.ctx();
     finish_attrs(ctx, state, vec![("dims", i64_array_attr(ctx, &dims))], dict);
     Ok(())
@@ -218,13 +193,13 @@ fn print_with_dims(p: &mut dyn OpAsmPrinter, op: OpId) {
     let text: Vec<String> = dims.iter().map(i64::to_string).collect();
     p.write(&format!(" dims = [{}]", text.join(", ")));
     print_attr_dict(p, op, &["dims"]);
-    print_types(p, op);
+    print_view_types(p, op);
 }
 
 fn parse_reshape(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let source = p.parse_operand()?;
     let dict = parse_attr_dict(p, state)?;
-    parse_types(p, state, &source)?;
+    parse_view_types(p, state, &source, &[])?;
     finish_attrs(p.ctx(), state, Vec::new(), dict);
     Ok(())
 }
@@ -234,7 +209,7 @@ fn print_reshape(p: &mut dyn OpAsmPrinter, op: OpId) {
     p.write(" ");
     p.print_operand(src);
     print_attr_dict(p, op, &[]);
-    print_types(p, op);
+    print_view_types(p, op);
 }
 
 // ----- builders -------------------------------------------------------------------------------

@@ -234,7 +234,7 @@ fn parse_source_and_index(p: &mut dyn OpAsmParser) -> ParseResult<(UnresolvedOpe
 }
 
 /// `: source-type -> result-type`, resolving the source and index.
-fn parse_view_types(
+pub(super) fn parse_view_types(
     p: &mut dyn OpAsmParser,
     state: &mut OperationState,
     source: &UnresolvedOperand,
@@ -253,7 +253,8 @@ fn parse_view_types(
     Ok(())
 }
 
-fn print_view_types(p: &mut dyn OpAsmPrinter, op: OpId) {
+/// Prints `: source-type -> result-type`.
+pub(super) fn print_view_types(p: &mut dyn OpAsmPrinter, op: OpId) {
     let (src, res) = {
         let ir = p.ir();
         (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)))

@@ -9,43 +9,13 @@ mod cli;
 #[path = "../services.rs"]
 mod services;
 mod tool;
+#[path = "../tool_main.rs"]
+mod tool_main;
 
 const TOOL: &str = "fuser-run";
-const STACK_SIZE: usize = 256 << 20;
 
 fn main() {
-    install_panic_hook();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let worker = std::thread::Builder::new().name(TOOL.into()).stack_size(STACK_SIZE).spawn(move || run(&args));
-    let ok = match worker.map(|h| h.join()) {
-        Ok(Ok(ok)) => ok,
-        Ok(Err(_)) => false,
-        Err(e) => {
-            eprintln!("{TOOL}: internal error: cannot start the worker thread: {e}");
-            false
-        }
-    };
-    std::process::exit(if ok { 0 } else { 1 });
-}
-
-/// Panics inside passes become diagnostics (the pass manager catches them); any other panic
-/// is a bug of the tool: report it and exit with status 1.
-fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        if fuser_ir::pass::panic_is_being_caught() {
-            fuser_ir::pass::record_panic(info);
-            return;
-        }
-        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".to_string());
-        eprintln!("<unknown>:0: error: {TOOL} internal error: {message}{location}");
-        std::process::exit(1);
-    }));
+    tool_main::main_of(TOOL, run)
 }
 
 fn run(args: &[String]) -> bool {
