@@ -252,7 +252,7 @@ fn source_excerpt(line: &str, caret_col: usize) -> String {
         loop {
             out.push(mark);
             col += 1;
-            if b != b'\t' || col % TAB_STOP == 0 {
+            if b != b'\t' || col.is_multiple_of(TAB_STOP) {
                 break;
             }
         }
@@ -274,7 +274,7 @@ fn expand_tabs(line: &str) -> String {
             loop {
                 out.push(' ');
                 col += 1;
-                if col % TAB_STOP == 0 {
+                if col.is_multiple_of(TAB_STOP) {
                     break;
                 }
             }

@@ -301,27 +301,27 @@ fn open_output(path: &str) -> std::io::Result<OutputSink> {
 
 impl OutputSink {
     fn write(&mut self, bytes: &[u8]) {
-        if self.error.is_none() {
-            if let Err(e) = self.writer.write_all(bytes) {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = self.writer.write_all(bytes)
+        {
+            self.error = Some(e);
         }
     }
 
     fn print_module(&mut self, ctx: &Context, ir: &fuser_ir::Ir, op: fuser_ir::OpId, opts: &PrintOptions) {
-        if self.error.is_none() {
-            if let Err(e) = print_module_to(ctx, ir, op, opts, &mut self.writer) {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = print_module_to(ctx, ir, op, opts, &mut self.writer)
+        {
+            self.error = Some(e);
         }
     }
 
     /// Flushes; returns false (after reporting) on a write error other than a closed pipe.
     fn finish(mut self, path: &str, tool: &str) -> bool {
-        if self.error.is_none() {
-            if let Err(e) = self.writer.flush() {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = self.writer.flush()
+        {
+            self.error = Some(e);
         }
         match self.error {
             None => true,

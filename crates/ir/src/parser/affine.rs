@@ -204,12 +204,12 @@ fn simplify_add(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
 /// right operand of the outer binary expression, whatever its operator, and we do the same.
 fn fold_into_mod(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     let E::Bin(rhs_op, rl, rr) = rhs else { return None };
-    if rr.as_const() == Some(-1) {
-        if let E::Bin(BinOp::Mul, product_lhs, q) = &**rl {
-            let E::Bin(BinOp::FloorDiv, dividend, divisor) = &**product_lhs else { return None };
-            if divisor == q && &**dividend == lhs {
-                return Some(modulo(lhs.clone(), (**q).clone()));
-            }
+    if rr.as_const() == Some(-1)
+        && let E::Bin(BinOp::Mul, product_lhs, q) = &**rl
+    {
+        let E::Bin(BinOp::FloorDiv, dividend, divisor) = &**product_lhs else { return None };
+        if divisor == q && &**dividend == lhs {
+            return Some(modulo(lhs.clone(), (**q).clone()));
         }
     }
     if *rhs_op != BinOp::Mul {
@@ -245,15 +245,15 @@ fn simplify_mul(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
         Some(0) => return Some(E::Const(0)),
         _ => {}
     }
-    if let E::Bin(BinOp::Mul, ll, lr) = lhs {
-        if let Some(c1) = lr.as_const() {
-            return Some(match rhs_const {
-                // (e * c1) * c2 -> e * (c1 * c2)
-                Some(c2) => mul((**ll).clone(), E::Const(c1.wrapping_mul(c2))),
-                // (e * c) * f -> (e * f) * c
-                None => mul(mul((**ll).clone(), rhs.clone()), E::Const(c1)),
-            });
-        }
+    if let E::Bin(BinOp::Mul, ll, lr) = lhs
+        && let Some(c1) = lr.as_const()
+    {
+        return Some(match rhs_const {
+            // (e * c1) * c2 -> e * (c1 * c2)
+            Some(c2) => mul((**ll).clone(), E::Const(c1.wrapping_mul(c2))),
+            // (e * c) * f -> (e * f) * c
+            None => mul(mul((**ll).clone(), rhs.clone()), E::Const(c1)),
+        });
     }
     None
 }

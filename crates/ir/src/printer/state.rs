@@ -107,10 +107,10 @@ impl<'a> Printer<'a> {
     /// Hands everything buffered to the sink (no-op without a sink).
     pub fn flush_to_sink(&mut self) {
         let Some(sink) = self.sink.as_mut() else { return };
-        if self.sink_error.is_none() {
-            if let Err(e) = sink.write_all(self.out.as_bytes()) {
-                self.sink_error = Some(e);
-            }
+        if self.sink_error.is_none()
+            && let Err(e) = sink.write_all(self.out.as_bytes())
+        {
+            self.sink_error = Some(e);
         }
         self.out.clear();
     }
