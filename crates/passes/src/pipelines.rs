@@ -20,12 +20,7 @@
 
 use fuser_ir::pass::{Anchor, OpPassManager, OptionDef, OptionType, OptionValues, PassRegistry, PipelineInfo};
 
-static OPTIONS: &[OptionDef] = &[OptionDef::new(
-    "streams",
-    OptionType::Int,
-    "4",
-    "Number of worker streams the iterations of stream loops are spread over (>= 1)",
-)];
+static OPTIONS: &[OptionDef] = &[STREAMS_OPTION];
 
 /// `tp-default`.
 pub static TP_DEFAULT: PipelineInfo = PipelineInfo {
@@ -51,20 +46,22 @@ cse`. Use it at module level: `builtin.module(tp-host{streams=2})`.",
     build: |o, registry, pm| build(&TP_HOST, HOST_FUNC_PASSES, o, registry, pm),
 };
 
-static OVERLAP_OPTIONS: &[OptionDef] = &[
-    OptionDef::new(
-        "streams",
-        OptionType::Int,
-        "4",
-        "Number of worker streams the iterations of stream loops are spread over (>= 1)",
-    ),
-    OptionDef::new(
-        "chunks",
-        OptionType::Int,
-        "0",
-        "Stream chunks of every stream split (0: as written in the program)",
-    ),
-];
+/// The `streams` option every pipeline takes.
+const STREAMS_OPTION: OptionDef = OptionDef::new(
+    "streams",
+    OptionType::Int,
+    "4",
+    "Number of worker streams the iterations of stream loops are spread over (>= 1)",
+);
+/// The `chunks` option of the overlap pipelines.
+const CHUNKS_OPTION: OptionDef = OptionDef::new(
+    "chunks",
+    OptionType::Int,
+    "0",
+    "Stream chunks of every stream split (0: as written in the program)",
+);
+
+static OVERLAP_OPTIONS: &[OptionDef] = &[STREAMS_OPTION, CHUNKS_OPTION];
 
 static P2P_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
     fuser_ir::pass::EnumCase { name: "nccl", description: "NCCL send/recv in one group per ring step" },
@@ -76,18 +73,8 @@ static P2P_PROTOCOLS: &[fuser_ir::pass::EnumCase] = &[
 ];
 
 static P2P_OPTIONS: &[OptionDef] = &[
-    OptionDef::new(
-        "streams",
-        OptionType::Int,
-        "4",
-        "Number of worker streams the iterations of stream loops are spread over (>= 1)",
-    ),
-    OptionDef::new(
-        "chunks",
-        OptionType::Int,
-        "0",
-        "Stream chunks of every stream split (0: as written in the program)",
-    ),
+    STREAMS_OPTION,
+    CHUNKS_OPTION,
     OptionDef::new("backend", OptionType::Enum(P2P_BACKENDS), "nccl", "Transport of the rings"),
     OptionDef::new("protocol", OptionType::Enum(P2P_PROTOCOLS), "get", "CUDA IPC protocol (ignored with nccl)"),
 ];
