@@ -26,7 +26,7 @@
 //! consecutive devices `base, ..., base + d - 1` and root `%i` are rewritten; other loops are
 //! left alone.
 
-use crate::host::build::{defined_outside, is};
+use crate::host::build::{Placement, defined_outside, is, place};
 use fuser_dialects::comm::{self, Backend, Protocol};
 use fuser_dialects::host::types::{BufferType, MemoryKind, buf_type};
 use fuser_dialects::{arith, host, int_const};
@@ -168,24 +168,13 @@ fn match_ring(ctx: &Context, ir: &Ir, lp: OpId, collective: &str) -> Option<Ring
 /// Builds ops one after another at a fixed point.
 struct Emitter<'a> {
     ctx: &'a Context,
-    at: Place,
+    at: Placement,
     loc: Attr,
-}
-
-#[derive(Clone, Copy)]
-enum Place {
-    Before(OpId),
-    End(BlockId),
 }
 
 impl Emitter<'_> {
     fn emit(&self, ir: &mut Ir, state: OperationState) -> OpId {
-        let op = ir.create_op(state);
-        match self.at {
-            Place::Before(a) => ir.insert_op_before(a, op),
-            Place::End(b) => ir.append_op(b, op),
-        }
-        op
+        place(ir, self.at, state)
     }
     fn value(&self, ir: &mut Ir, state: OperationState) -> Value {
         let op = self.emit(ir, state);
@@ -233,7 +222,7 @@ fn rewrite_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingConfig) ->
     }
     // Index math at the top of the body; every other use of the loop index reads the chunk.
     let first_op = ir.first_op(ring.body).expect("the body holds the broadcast");
-    let top = Emitter { ctx, at: Place::Before(first_op), loc };
+    let top = Emitter { ctx, at: Placement::Before(first_op), loc };
     let (chunk, send_peer) = ring_peers(&top, ir, ring.iv, ring.d, ring.base);
     let chunk_index = if ring.base == 0 { chunk } else { relative(&top, ir, chunk, ring.base) };
     let math_end = first_op;
@@ -244,15 +233,15 @@ fn rewrite_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingConfig) ->
     // Split the body: the broadcast and its wait go; what follows the wait runs in both
     // branches of `host.if i == 0`.
     let tail: Vec<OpId> = following(ir, ring.wait);
-    let here = Emitter { ctx, at: Place::Before(ring.wait), loc };
+    let here = Emitter { ctx, at: Placement::Before(ring.wait), loc };
     let zero = here.index(ir, 0);
     let first = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, zero, loc));
     let (if_state, then_block, else_block) = host::if_state(ctx, ir, first, true, loc);
     let else_block = else_block.expect("if with else");
-    let then_e = Emitter { ctx, at: Place::End(then_block), loc };
+    let then_e = Emitter { ctx, at: Placement::End(then_block), loc };
     then_e.emit(ir, host::copy_state(ctx, src, dst, loc));
     clone_ops(ir, &tail, then_block);
-    let else_e = Emitter { ctx, at: Place::End(else_block), loc };
+    let else_e = Emitter { ctx, at: Placement::End(else_block), loc };
     let pending_send = post_step(&else_e, ir, cfg, src, dst, send_peer, chunk);
     clone_ops(ir, &tail, else_block);
     if let Some(s) = pending_send {
@@ -325,7 +314,7 @@ fn post_step(
     match cfg.backend {
         Backend::Nccl => {
             let (group, block) = comm::group_state(ctx, ir, loc);
-            let inner = Emitter { ctx, at: Place::End(block), loc };
+            let inner = Emitter { ctx, at: Placement::End(block), loc };
             inner.emit(ir, comm::send_state(ctx, src, send_peer, Backend::Nccl, None, loc));
             inner.emit(ir, comm::recv_state(ctx, dst, recv_peer, Backend::Nccl, None, loc));
             let g = e.value(ir, group);
@@ -385,7 +374,7 @@ is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let th
             return Err(not_persistent("sent shard"));
         }
         let ty = BufferType::of(ctx, ir.value_type(src)).ok_or_else(|| not_persistent("sent shard"))?;
-        let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+        let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
         let staged_ty = buf_type(ctx, &ty.shape, ty.elem, MemoryKind::Ipc);
         let staged = before.value(ir, host::alloc_state(ctx, staged_ty, &[], true, loc));
         before.emit(ir, host::copy_state(ctx, src, staged, loc));
@@ -397,13 +386,13 @@ is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let th
         });
         let (Some(alloc), true) = (per_iteration, stage) else { return Err(not_persistent("receive buffer")) };
         let ty = BufferType::of(ctx, ir.value_type(dst)).ok_or_else(|| not_persistent("receive buffer"))?;
-        let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+        let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
         let mut shape = vec![ring.d];
         shape.extend(&ty.shape);
         let all =
             before.value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, ty.elem, MemoryKind::Ipc), &[], true, loc));
         let iv = ring.iv;
-        let at_alloc = Emitter { ctx, at: Place::Before(alloc), loc };
+        let at_alloc = Emitter { ctx, at: Placement::Before(alloc), loc };
         let state = host::select_state(ctx, ir, all, iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
         let view = at_alloc.value(ir, state);
         ir.replace_all_uses(dst, view);
@@ -421,11 +410,11 @@ is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let th
 
 /// Before the loop: `host.for %j = 1 to d { share_handles send(src to s_j) recv(dst from t_j) }`.
 fn exchange_handles_before(ctx: &Context, ir: &mut Ir, ring: &RingLoop, src: Value, dst: Value, loc: Attr) {
-    let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+    let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
     let one = before.index(ir, 1);
     let d = before.index(ir, ring.d);
     let (state, block, j) = host::for_state(ctx, ir, one, d, one, loc);
-    let inner = Emitter { ctx, at: Place::End(block), loc };
+    let inner = Emitter { ctx, at: Placement::End(block), loc };
     let (recv_peer, send_peer) = ring_peers(&inner, ir, j, ring.d, ring.base);
     inner.emit(ir, comm::share_handles_state(ctx, &[(src, send_peer)], &[(dst, recv_peer)], loc));
     before.emit(ir, state);
@@ -448,14 +437,14 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
         return Err(Diagnostic::error(loc, "the ring reduce-scatter supports sum reductions only"));
     }
     // The received running sums, one slot per iteration, allocated once before the loop.
-    let before = Emitter { ctx, at: Place::Before(ring.lp), loc };
+    let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
     let mut shape = vec![ring.d];
     shape.extend(&chunk.shape);
     let inbox = before
         .value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, chunk.elem, MemoryKind::Device), &[], false, loc));
     // Index math at the top of the body.
     let first_op = ir.first_op(ring.body).expect("the body holds the reduce");
-    let top = Emitter { ctx, at: Place::Before(first_op), loc };
+    let top = Emitter { ctx, at: Placement::Before(first_op), loc };
     let rank = top.value(ir, host::rank_state(ctx, loc));
     let d = top.index(ir, ring.d);
     let r = if ring.base == 0 { rank } else { relative(&top, ir, rank, ring.base) };
@@ -477,7 +466,7 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
     // At the reduce: accumulate, then pass on (or finish). When the partial comes from a GEMM
     // in the body, the received running sum is folded into its epilogue instead (beta = 1):
     // the GEMM writes into the received slot with `accumulate` from iteration 1 on.
-    let here = Emitter { ctx, at: Place::Before(ring.wait), loc };
+    let here = Emitter { ctx, at: Placement::Before(ring.wait), loc };
     let zero = top.index(ir, 0);
     let slot_state =
         host::select_state(ctx, ir, inbox, iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
@@ -486,7 +475,7 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
         None => {
             let not_first = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Ne, iv, zero, loc));
             let (acc_if, acc_block, _) = host::if_state(ctx, ir, not_first, false, loc);
-            let acc = Emitter { ctx, at: Place::End(acc_block), loc };
+            let acc = Emitter { ctx, at: Placement::End(acc_block), loc };
             let slot = acc.value(ir, slot_state);
             acc.emit(ir, host::elementwise_state(ctx, host::ElementwiseKind::Add, &[partial, slot], partial, loc));
             here.emit(ir, acc_if);
@@ -496,14 +485,14 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
     let last = here.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, dm1, loc));
     let (pass_if, done_block, pass_block) = host::if_state(ctx, ir, last, true, loc);
     let pass_block = pass_block.expect("if with else");
-    Emitter { ctx, at: Place::End(done_block), loc }.emit(ir, host::copy_state(ctx, running, out, loc));
-    let pass = Emitter { ctx, at: Place::End(pass_block), loc };
+    Emitter { ctx, at: Placement::End(done_block), loc }.emit(ir, host::copy_state(ctx, running, out, loc));
+    let pass = Emitter { ctx, at: Placement::End(pass_block), loc };
     let following_iv = pass.arith(ir, "arith.addi", iv, one);
     let next_slot_state =
         host::select_state(ctx, ir, inbox, following_iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
     let next_slot = pass.value(ir, next_slot_state);
     let (group, group_block) = comm::group_state(ctx, ir, loc);
-    let inner = Emitter { ctx, at: Place::End(group_block), loc };
+    let inner = Emitter { ctx, at: Placement::End(group_block), loc };
     inner.emit(ir, comm::send_state(ctx, running, next, Backend::Nccl, None, loc));
     inner.emit(ir, comm::recv_state(ctx, next_slot, prev, Backend::Nccl, None, loc));
     let g = pass.value(ir, group);
@@ -537,7 +526,7 @@ fn fold_into_gemm(
     zero: Value,
     loc: Attr,
 ) -> Value {
-    let at = Emitter { ctx, at: Place::Before(gemm), loc };
+    let at = Emitter { ctx, at: Placement::Before(gemm), loc };
     let slot = at.value(ir, slot_state);
     let first = at.value(ir, arith::cmpi_state(ctx, ir, arith::CmpPredicate::Eq, iv, zero, loc));
     let (if_state, overwrite, accumulate) = host::if_state(ctx, ir, first, true, loc);

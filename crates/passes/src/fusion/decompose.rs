@@ -20,7 +20,7 @@
 
 use super::axes::{OpAxes, op_axes};
 use super::propagate::natural_sharding;
-use super::resharding::{changed_device_axes, device_splits, same_device_layout, stream_splits, with_device_layout_of};
+use super::resharding::{device_splits, same_device_layout, single_changed_axis, stream_splits, with_device_layout_of};
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_dialects::fusion::{Sharding, Split, tensor_op_state};
 use fuser_ir::context::Context;
@@ -92,19 +92,7 @@ fn check_single_axis_change(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Diag
     let (Some(a), Some(b)) = (sharding_of(ctx, ir, ir.operand(op, 0)), sharding_of(ctx, ir, ir.result(op, 0))) else {
         return Ok(());
     };
-    let changed = changed_device_axes(&a, &b);
-    if changed.len() > 1 {
-        let names: Vec<&str> = changed.iter().map(|d| d.keyword()).collect();
-        return Err(Diagnostic::error(
-            ir.loc(op),
-            format!(
-                "resharding changes {} device axes ({}); split it into one fusion.set per device axis",
-                changed.len(),
-                names.join(", ")
-            ),
-        ));
-    }
-    Ok(())
+    single_changed_axis(&a, &b).map(|_| ()).map_err(|m| Diagnostic::error(ir.loc(op), m))
 }
 
 /// Decomposes one non-resharding op; returns whether the IR changed.
@@ -175,18 +163,7 @@ fn resharding_op(
     to: &Sharding,
     loc: Attr,
 ) -> Result<OpId, Diagnostic> {
-    let changed = changed_device_axes(from, to);
-    if changed.len() > 1 {
-        let names: Vec<&str> = changed.iter().map(|d| d.keyword()).collect();
-        return Err(Diagnostic::error(
-            loc,
-            format!(
-                "resharding changes {} device axes ({}); split it into one fusion.set per device axis",
-                changed.len(),
-                names.join(", ")
-            ),
-        ));
-    }
+    single_changed_axis(from, to).map_err(|m| Diagnostic::error(loc, m))?;
     let resolves_partial = from.partial.iter().any(|d| !to.partial.contains(d));
     let state = if resolves_partial {
         tensor_op_state(ctx, "fusion.sum", vec![value], to_ty, Some(&[]), false, loc)

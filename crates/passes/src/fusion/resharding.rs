@@ -33,6 +33,20 @@ pub fn changed_device_axes(a: &Sharding, b: &Sharding) -> Vec<DeviceAxis> {
     DeviceAxis::ALL.into_iter().filter(|&d| place_of(a, d) != place_of(b, d)).collect()
 }
 
+/// The device axes `a` → `b` changes, or the diagnostic message when there is more than one
+/// (a resharding point moves one device axis at a time).
+pub fn single_changed_axis(a: &Sharding, b: &Sharding) -> Result<Option<DeviceAxis>, String> {
+    match changed_device_axes(a, b).as_slice() {
+        [] => Ok(None),
+        [d] => Ok(Some(*d)),
+        many => Err(format!(
+            "resharding changes {} device axes ({}); split it into one fusion.set per device axis",
+            many.len(),
+            many.iter().map(|d| d.keyword()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
 /// Whether `a` and `b` hold the same local data on every rank: same device splits in the same
 /// order on every axis, same partial axes.
 pub fn same_device_layout(a: &Sharding, b: &Sharding) -> bool {

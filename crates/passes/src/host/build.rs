@@ -44,7 +44,7 @@ pub fn is_pure(ctx: &Context, ir: &Ir, op: OpId) -> bool {
 
 /// Whether `op` or an op nested in it is named `name`.
 pub fn contains_op(ctx: &Context, ir: &Ir, op: OpId, name: &str) -> bool {
-    is(ctx, ir, op, name) || nested(ir, op).into_iter().any(|o| is(ctx, ir, o, name))
+    is(ctx, ir, op, name) || ir.nested_ops(op).into_iter().any(|o| is(ctx, ir, o, name))
 }
 
 /// Whether `op` or an op nested in it reads or changes streams (`host.current_stream`,
@@ -52,7 +52,7 @@ pub fn contains_op(ctx: &Context, ir: &Ir, op: OpId, name: &str) -> bool {
 /// itself.
 pub fn has_stream_ops(ctx: &Context, ir: &Ir, op: OpId) -> bool {
     let is_stream_op = |o: OpId| STREAM_OPS.contains(&ctx.op_name_str(ir.op_name(o)));
-    is_stream_op(op) || nested(ir, op).into_iter().any(is_stream_op)
+    is_stream_op(op) || ir.nested_ops(op).into_iter().any(is_stream_op)
 }
 
 /// Whether `op` switches streams inside (a stream-parallel loop, for instance): what it posts
@@ -152,9 +152,4 @@ pub fn loops_in_block(ctx: &Context, ir: &Ir, b: BlockId) -> Vec<OpId> {
 /// Every `host.for` nested in `root`, inner loops before the loops containing them.
 pub fn loops_innermost_first(ctx: &Context, ir: &Ir, root: OpId) -> Vec<OpId> {
     ir.collect_ops(root, fuser_ir::ir::WalkOrder::PostOrder).into_iter().filter(|&op| is(ctx, ir, op, FOR)).collect()
-}
-
-/// Every op nested in `root` (not `root` itself), in pre-order.
-pub fn nested(ir: &Ir, root: OpId) -> Vec<OpId> {
-    ir.nested_ops(root)
 }

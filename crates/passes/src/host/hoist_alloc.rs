@@ -97,7 +97,7 @@ fn hoist_one(ctx: &Context, ir: &mut Ir, lp: OpId, alloc: OpId, mut after: OpId)
 /// Sets the `persistent` property on every allocation of `func`.
 pub fn mark_persistent(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
     let mut changed = false;
-    for op in nested(ir, func) {
+    for op in ir.nested_ops(func) {
         if !is(ctx, ir, op, ALLOC) {
             continue;
         }

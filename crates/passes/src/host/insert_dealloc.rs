@@ -54,7 +54,8 @@ impl Pass for InsertDealloc {
 /// same op keep the order of their allocations.
 pub fn insert_deallocs(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
     let mut order = BlockOrder::default();
-    let plans: Vec<(OpId, OpId, Value)> = nested(ir, func)
+    let plans: Vec<(OpId, OpId, Value)> = ir
+        .nested_ops(func)
         .into_iter()
         .filter(|&op| is(ctx, ir, op, ALLOC) && !is_persistent(ctx, ir, op))
         .filter_map(|alloc| {

@@ -9,11 +9,12 @@
 //! require.
 
 use super::emit::{Emitter, Site, is_contiguous};
+use crate::fusion::resharding::{Place, place_of, single_changed_axis};
 use crate::host::build::Placement as At;
 use fuser_dialects::comm::{
     allgather_state, allreduce_state, broadcast_state, reduce_scatter_state, reduce_state, wait_state,
 };
-use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
+use fuser_dialects::fusion::{Sharding, Split};
 use fuser_dialects::host::{Mixed, copy_state, slice_state};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::ir::{OperationState, Value};
@@ -37,21 +38,6 @@ pub enum Reshard {
     ReduceToOwner { axis: usize, kind: ReductionKind },
 }
 
-/// Where a device axis places a tensor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Placement {
-    None,
-    Split(usize),
-    Partial,
-}
-
-fn placement(s: &Sharding, d: DeviceAxis) -> Placement {
-    if s.partial.contains(&d) {
-        return Placement::Partial;
-    }
-    s.device_axis_position(d).map_or(Placement::None, |(a, _)| Placement::Split(a))
-}
-
 /// The part of a split list that decides which elements a rank holds: everything up to the last
 /// device split (stream splits inside a device split do not move data between ranks).
 pub fn device_layout(splits: &[Split]) -> Vec<Split> {
@@ -67,32 +53,25 @@ pub fn splits_text(splits: &[Split]) -> String {
 }
 
 /// The communication that turns `input` into `output` (one device axis may change).
-pub fn classify_reshard(input: &Sharding, output: &Sharding, _team: i64) -> Result<Reshard, String> {
-    let changed: Vec<DeviceAxis> =
-        DeviceAxis::ALL.into_iter().filter(|&d| placement(input, d) != placement(output, d)).collect();
-    match changed.as_slice() {
-        [] => {
+pub fn classify_reshard(input: &Sharding, output: &Sharding) -> Result<Reshard, String> {
+    match single_changed_axis(input, output)? {
+        None => {
             let same = input.axes.iter().zip(&output.axes).all(|(a, b)| device_layout(a) == device_layout(b));
             if !same {
                 return Err("resharding moves a Stream split across a device split of one axis; not lowerable".into());
             }
             Ok(Reshard::Copy)
         }
-        [d] => match (placement(input, *d), placement(output, *d)) {
-            (Placement::Split(axis), Placement::None) => Ok(Reshard::Allgather { axis }),
-            (Placement::Partial, Placement::None) => Ok(Reshard::Allreduce { kind: input.reduce }),
-            (Placement::Partial, Placement::Split(axis)) => Ok(Reshard::ReduceScatter { axis, kind: input.reduce }),
-            (Placement::None, Placement::Split(axis)) => Ok(Reshard::Slice { axis }),
-            (Placement::Split(a), Placement::Split(b)) => {
+        Some(d) => match (place_of(input, d), place_of(output, d)) {
+            (Place::Axis(axis), Place::Replicated) => Ok(Reshard::Allgather { axis }),
+            (Place::Partial, Place::Replicated) => Ok(Reshard::Allreduce { kind: input.reduce }),
+            (Place::Partial, Place::Axis(axis)) => Ok(Reshard::ReduceScatter { axis, kind: input.reduce }),
+            (Place::Replicated, Place::Axis(axis)) => Ok(Reshard::Slice { axis }),
+            (Place::Axis(a), Place::Axis(b)) => {
                 Err(format!("resharding {} from axis {a} to axis {b} (an all_to_all) is not implemented", d.keyword()))
             }
             _ => Err(format!("resharding into a partial value over {} is not lowerable", d.keyword())),
         },
-        many => Err(format!(
-            "resharding changes {} device axes ({}); split it into one set per axis",
-            many.len(),
-            many.iter().map(|d| d.keyword()).collect::<Vec<_>>().join(", ")
-        )),
     }
 }
 
@@ -298,6 +277,7 @@ fn emit_slice(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fuser_dialects::fusion::DeviceAxis;
 
     fn sh(axes: Vec<Vec<Split>>, partial: Vec<DeviceAxis>) -> Sharding {
         Sharding { mesh: "m".into(), axes, partial, reduce: ReductionKind::Sum }
@@ -310,24 +290,24 @@ mod tests {
         let rows = sh(vec![vec![X], vec![]], vec![]);
         let cols = sh(vec![vec![], vec![X]], vec![]);
         let part = sh(vec![vec![], vec![]], vec![DeviceAxis::X]);
-        assert_eq!(classify_reshard(&rows, &rep, 4), Ok(Reshard::Allgather { axis: 0 }));
-        assert_eq!(classify_reshard(&part, &rep, 4), Ok(Reshard::Allreduce { kind: ReductionKind::Sum }));
-        assert_eq!(classify_reshard(&part, &cols, 4), Ok(Reshard::ReduceScatter { axis: 1, kind: ReductionKind::Sum }));
-        assert_eq!(classify_reshard(&rep, &cols, 4), Ok(Reshard::Slice { axis: 1 }));
-        assert!(classify_reshard(&rows, &cols, 4).unwrap_err().contains("all_to_all"));
-        assert!(classify_reshard(&rep, &part, 4).unwrap_err().contains("partial"));
+        assert_eq!(classify_reshard(&rows, &rep), Ok(Reshard::Allgather { axis: 0 }));
+        assert_eq!(classify_reshard(&part, &rep), Ok(Reshard::Allreduce { kind: ReductionKind::Sum }));
+        assert_eq!(classify_reshard(&part, &cols), Ok(Reshard::ReduceScatter { axis: 1, kind: ReductionKind::Sum }));
+        assert_eq!(classify_reshard(&rep, &cols), Ok(Reshard::Slice { axis: 1 }));
+        assert!(classify_reshard(&rows, &cols).unwrap_err().contains("all_to_all"));
+        assert!(classify_reshard(&rep, &part).unwrap_err().contains("partial"));
         let streamed = sh(vec![vec![Split::Stream(2)], vec![]], vec![]);
-        assert_eq!(classify_reshard(&rep, &streamed, 4), Ok(Reshard::Copy));
+        assert_eq!(classify_reshard(&rep, &streamed), Ok(Reshard::Copy));
         let inner = sh(vec![vec![X, Split::Stream(2)], vec![]], vec![]);
         let outer = sh(vec![vec![Split::Stream(2), X], vec![]], vec![]);
-        assert_eq!(classify_reshard(&rows, &inner, 4), Ok(Reshard::Copy));
-        assert!(classify_reshard(&inner, &outer, 4).is_err());
+        assert_eq!(classify_reshard(&rows, &inner), Ok(Reshard::Copy));
+        assert!(classify_reshard(&inner, &outer).is_err());
     }
 
     #[test]
     fn two_device_axes_are_diagnosed() {
         let a = sh(vec![vec![X], vec![Split::Device(DeviceAxis::Y)]], vec![]);
         let b = sh(vec![vec![], vec![]], vec![]);
-        assert!(classify_reshard(&a, &b, 4).unwrap_err().contains("changes 2 device axes (DIDx, DIDy)"));
+        assert!(classify_reshard(&a, &b).unwrap_err().contains("changes 2 device axes (DIDx, DIDy)"));
     }
 }

@@ -270,9 +270,7 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>
     let is_reshard_point = name == "fusion.set"
         || (name == "fusion.sum" && op_dims(ctx, ir, op).is_some_and(|d| d.is_empty()) && !op_keep_dims(ctx, ir, op));
     if is_reshard_point {
-        let mesh = input(0).mesh.as_ref().or(out.mesh.as_ref());
-        let team = mesh.map_or(1, |m| m.num_devices());
-        let kind = classify_reshard(&input(0).sharding, &out.sharding, team).map_err(|m| err(ir, op, m))?;
+        let kind = classify_reshard(&input(0).sharding, &out.sharding).map_err(|m| err(ir, op, m))?;
         return Ok(PlannedOp { op, kind: OpKind::Reshard(kind), stream, axes });
     }
     let local = match name.as_str() {
