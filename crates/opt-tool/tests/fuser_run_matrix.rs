@@ -19,6 +19,12 @@
 //!
 //! Cases the cpu backend cannot run are listed in [`known_failure`] (none today); they would be
 //! registered as ignored trials with the reason (run them with `-- --ignored`).
+//!
+//! On a GPU machine the same matrix runs on the cuda backend (`benches/gpu/device-run.sh` does
+//! this): `FUSER_RUN_MATRIX_BACKEND=cuda` passes `--backend cuda`, keeps the cases of at most
+//! `FUSER_RUN_MATRIX_MAX_RANKS` ranks (the GPUs there) and worker streams {1, 4};
+//! `FUSER_RUN_BIN` and `FUSER_REPO_ROOT` point at the binary and the checkout when the test
+//! executable was built on another machine.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::io::Write as _;
@@ -195,7 +201,28 @@ fn known_failure(_program: &Program, _pipeline: Pipeline, _devices: usize) -> Op
 }
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    match std::env::var_os("FUSER_REPO_ROOT") {
+        Some(r) => PathBuf::from(r),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."),
+    }
+}
+
+fn fuser_run_binary() -> PathBuf {
+    std::env::var_os("FUSER_RUN_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_fuser-run")), PathBuf::from)
+}
+
+/// The backend the cases run on (`cpu` unless `FUSER_RUN_MATRIX_BACKEND` says otherwise).
+fn backend() -> String {
+    std::env::var("FUSER_RUN_MATRIX_BACKEND").unwrap_or_else(|_| "cpu".into())
+}
+
+/// Whether a case of `d` ranks and `streams` worker streams runs on the chosen backend.
+fn runs_here(d: usize, streams: usize) -> bool {
+    if backend() == "cpu" {
+        return true;
+    }
+    let max: usize = std::env::var("FUSER_RUN_MATRIX_MAX_RANKS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    d <= max && (streams == 1 || streams == 4)
 }
 
 /// Everything one trial needs.
@@ -221,9 +248,11 @@ impl Case {
     fn run(&self) -> Result<(), Failed> {
         let ranks = self.instance.devices.to_string();
         let seed = self.seed.to_string();
-        let args = ["-", "--ranks", &ranks, "--check", "--seed", &seed, "--timeout", TIMEOUT_S, "--pass-pipeline"];
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fuser-run"))
+        let backend = backend();
+        let args = ["-", "--ranks", &ranks, "--check", "--seed", &seed, "--timeout", TIMEOUT_S, "--backend", &backend];
+        let mut child = Command::new(fuser_run_binary())
             .args(args)
+            .arg("--pass-pipeline")
             .arg(&self.pipeline)
             .current_dir(root())
             .stdin(Stdio::piped())
@@ -270,7 +299,7 @@ fn trials() -> Vec<Trial> {
                 .iter()
                 .flat_map(|&d| WORKER_STREAMS.iter().flat_map(move |&w| DTYPES.iter().map(move |&t| (d, w, t))))
                 .chain(MORE_DEVICES.iter().map(|&d| (d, 2, "f32")));
-            for (d, streams, dtype) in configs {
+            for (d, streams, dtype) in configs.filter(|&(d, w, _)| runs_here(d, w)) {
                 {
                     {
                         for square in [true, false] {

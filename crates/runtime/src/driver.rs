@@ -9,9 +9,9 @@
 //! agree exactly).
 
 use crate::dtype::DType;
-use crate::error::{RtError, RtResult};
+use crate::error::{OpKey, RtError, RtResult};
 use crate::exec::cpu::{CpuBackend, RankStats};
-use crate::exec::{Program, run_program};
+use crate::exec::{Backend, Program, run_program};
 use crate::reference;
 use crate::tensor::{HostTensor, gather_global, local_piece};
 use crate::trace::TraceEvent;
@@ -202,27 +202,49 @@ const RANK_STACK: usize = 64 << 20;
 
 /// Runs `prog` (prepared from `func`) on `cfg.ranks` CPU ranks with seeded inputs.
 pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
+    let mut backend = CpuBackend::new(cfg.ranks, cfg.trace, cfg.timeout);
+    if cfg.check_races {
+        backend = backend.with_race_checker();
+    }
+    run_on(&backend, ctx, ir, func, prog, cfg)
+}
+
+/// Runs `prog` on `cfg.ranks` GPUs of this machine (rank r on GPU r) with seeded inputs.
+#[cfg(feature = "cuda")]
+pub fn run_on_cuda(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
+    if cfg.check_races {
+        return Err(RtError::new("--check-races needs --backend cpu (the race checker watches the cpu streams)").into());
+    }
+    let backend = crate::cuda::CudaBackend::new(cfg.ranks, cfg.timeout)?;
+    run_on(&backend, ctx, ir, func, prog, cfg)
+}
+
+/// Runs `prog` on `cfg.ranks` ranks of `backend`, one host thread per rank.
+pub fn run_on<B: Backend>(
+    backend: &B,
+    ctx: &Context,
+    ir: &Ir,
+    func: OpId,
+    prog: &Program,
+    cfg: &RunConfig,
+) -> Result<RunOutcome, Failure> {
     let args = placements(ctx, ir, func, "arg_attrs")?;
     let results = placements(ctx, ir, func, "res_attrs")?;
     check_meshes(&args, cfg.ranks)?;
     check_meshes(&results, cfg.ranks)?;
     let inputs = generate_inputs(&args, cfg.seed);
-    let mut backend = CpuBackend::new(cfg.ranks, cfg.trace, cfg.timeout);
-    if cfg.check_races {
-        backend = backend.with_race_checker();
-    }
     let iterations = cfg.warmup + cfg.iters.max(1);
     let per_rank: Vec<RtResult<(Vec<f64>, Vec<HostTensor>)>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..cfg.ranks)
             .map(|rank| {
-                let (backend, args, inputs) = (&backend, &args, &inputs);
+                let (args, results, inputs) = (&args, &results, &inputs);
                 std::thread::Builder::new().name(format!("rank {rank}")).stack_size(RANK_STACK).spawn_scoped(
                     s,
                     move || {
                         let progress = if rank == 0 { cfg.progress.as_ref() } else { None };
-                        let r = run_rank(prog, backend, rank, args, inputs, (cfg.warmup, iterations), progress);
+                        let r = run_rank(prog, backend, rank, (args, results), inputs, (cfg.warmup, iterations), progress);
                         if let Err(e) = &r {
-                            crate::exec::Backend::abort(backend, rank, e);
+                            backend.abort(rank, e);
                         }
                         r
                     },
@@ -256,17 +278,20 @@ pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunC
         let pieces: Vec<HostTensor> = ok.iter().map(|(_, outs)| outs[i].clone()).collect();
         outputs.push(p.gather(pieces).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?);
     }
-    let ranks =
-        ok.into_iter().enumerate().map(|(r, (times_s, _))| RankSummary { times_s, stats: backend.stats(r) }).collect();
+    let ranks = ok
+        .into_iter()
+        .enumerate()
+        .map(|(r, (times_s, _))| RankSummary { times_s, stats: backend.rank_stats(r) })
+        .collect();
     Ok(RunOutcome { inputs, outputs, ranks, trace: backend.trace_events(), iterations })
 }
 
 /// One rank: upload its pieces, run the iterations, download the outputs of the last one.
-fn run_rank(
+fn run_rank<B: Backend>(
     prog: &Program,
-    backend: &CpuBackend,
+    backend: &B,
     rank: usize,
-    args: &[Placement],
+    (args, results): (&[Placement], &[Placement]),
     inputs: &[HostTensor],
     (warmup, iterations): (usize, usize),
     progress: Option<&Progress>,
@@ -284,8 +309,8 @@ fn run_rank(
                 piece.shape, p.global_shape
             )));
         }
-        let b = CpuBackend::new_buffer(p.dtype, &piece.shape)?;
-        b.write(&piece.data)?;
+        let b = backend.alloc(rank, p.dtype, &piece.shape, false, &OpKey::default())?;
+        backend.write(&b, &piece.data)?;
         bufs.push(b);
     }
     let mut times = Vec::new();
@@ -300,7 +325,14 @@ fn run_rank(
             (p.0)(it + 1, iterations);
         }
     }
-    let pieces = outs.iter().map(|v| HostTensor::new(v.dtype(), v.shape.clone(), v.read())).collect::<RtResult<_>>()?;
+    if outs.len() != results.len() {
+        return Err(RtError::new(format!("the function returned {} values, its signature {}", outs.len(), results.len())));
+    }
+    let pieces = outs
+        .iter()
+        .zip(results)
+        .map(|(v, p)| HostTensor::new(p.dtype, backend.shape(v), backend.read(v)?))
+        .collect::<RtResult<_>>()?;
     Ok((times, pieces))
 }
 

@@ -3,16 +3,20 @@
 //! `fuser-run --check`. docs/dev/runtime.md has the design: module map, the backend
 //! interface, and the semantics the tests rely on.
 //!
-//! Layering (lower never imports higher): `error`, `dtype` → `buffer`, `tensor` → kernels,
-//! communication, streams → the executor (`exec`) → `reference`, `trace` → the driver.
+//! Layering (lower never imports higher): `error`, `dtype`, `layout` → `buffer`, `tensor` →
+//! kernels, communication, streams → the executor (`exec`) and the backends (`exec::cpu`,
+//! `cuda`) → `reference`, `trace` → the driver.
 
 pub mod buffer;
 pub mod comm;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod driver;
 pub mod dtype;
 pub mod error;
 pub mod exec;
 pub mod kernels;
+pub mod layout;
 pub mod race;
 pub mod reference;
 pub mod streams;

@@ -39,7 +39,10 @@ how; without them every rank receives the whole buffer).
 OPTIONS:
   --ranks N              number of ranks (threads of this process); rank r is device r of
                          the mesh, so the mesh must hold exactly devices 0..N-1 (default 1)
-  --backend B            execution backend; only `cpu` (the default) exists
+  --backend B            execution backend: `cpu` (the default; N simulated ranks, host
+                         memory) or `cuda` (rank r on GPU r of this machine: cuBLAS GEMMs,
+                         NCCL collectives, CUDA IPC copies; needs N GPUs, the NVIDIA driver
+                         and the CUDA 13 libraries, loaded at run time)
   --pass-pipeline P      lowering pipeline for fusion-level input, e.g.
                          'builtin.module(tp-default{streams=2})'; a bare pass or pipeline
                          name is wrapped in builtin.module(...) (default: tp-default)
@@ -154,8 +157,18 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     if r.iters == 0 {
         return Err("fuser-run: --iters must be at least 1".into());
     }
-    if r.backend != "cpu" {
-        return Err(format!("fuser-run: unknown backend '{}' (only 'cpu' exists)", r.backend));
+    match r.backend.as_str() {
+        "cpu" => {}
+        "cuda" if cfg!(feature = "cuda") => {
+            if r.check_races {
+                return Err("fuser-run: --check-races needs --backend cpu".into());
+            }
+            if r.trace.is_some() {
+                return Err("fuser-run: --trace needs --backend cpu (the cuda backend records no trace)".into());
+            }
+        }
+        "cuda" => return Err("fuser-run: this fuser-run was built without the `cuda` feature".into()),
+        other => return Err(format!("fuser-run: unknown backend '{other}' (expected cpu or cuda)")),
     }
     if !(r.timeout_s > 0.0 && r.timeout_s.is_finite()) {
         return Err("fuser-run: --timeout must be a positive number of seconds".into());
@@ -180,7 +193,10 @@ mod tests {
         assert!(parse("f.mlir --ranks").is_err());
         assert!(parse("f.mlir --ranks x").is_err());
         assert!(parse("f.mlir --bogus 1").is_err());
-        assert!(parse("f.mlir --backend cuda").is_err());
+        assert!(parse("f.mlir --backend tpu").is_err());
+        assert!(parse("f.mlir --backend cuda --check-races").is_err());
+        assert!(parse("f.mlir --backend cuda --trace t.json").is_err());
+        assert_eq!(parse("f.mlir --backend cuda").is_ok(), cfg!(feature = "cuda"));
         assert!(parse("a.mlir b.mlir").is_err());
         assert!(parse("--ranks 2").is_err());
     }

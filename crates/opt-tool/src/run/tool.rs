@@ -168,7 +168,12 @@ pub fn run(opts: &RunArgs) -> bool {
         check_races: opts.check_races,
         progress: progress_bar(opts.warmup + opts.iters.max(1)),
     };
-    let outcome = match driver::run_on_cpu(&rep.ctx, &program.ir, func, &prog, &cfg) {
+    let run = match opts.backend.as_str() {
+        #[cfg(feature = "cuda")]
+        "cuda" => driver::run_on_cuda,
+        _ => driver::run_on_cpu,
+    };
+    let outcome = match run(&rep.ctx, &program.ir, func, &prog, &cfg) {
         Ok(o) => o,
         Err(f) => {
             rep.failure(&f);
@@ -188,8 +193,8 @@ pub fn run(opts: &RunArgs) -> bool {
 
 fn print_summary(name: &str, opts: &RunArgs, o: &RunOutcome) {
     println!(
-        "fuser-run: @{name} on {} rank(s), backend cpu, {} iteration(s) ({} warmup)",
-        opts.ranks, o.iterations, opts.warmup
+        "fuser-run: @{name} on {} rank(s), backend {}, {} iteration(s) ({} warmup)",
+        opts.ranks, opts.backend, o.iterations, opts.warmup
     );
     println!("{:>4}  {:>12}  {:>12}  {:>8}  {:>14}", "rank", "mean ms", "min ms", "ops/it", "bytes moved/it");
     let per_it = |v: u64| v / o.iterations.max(1) as u64;
@@ -230,7 +235,7 @@ fn write_outputs(
             n,
             k,
             dtype: o.outputs.first().or(o.inputs.first()).map_or("none", |t| t.dtype.name()).to_string(),
-            implementation: "fuser-cpu".into(),
+            implementation: format!("fuser-{}", opts.backend),
             option: if fusion_level { pipeline.to_string() } else { "host".into() },
             times_ms,
             world_size: opts.ranks,

@@ -15,6 +15,15 @@ use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_dialects::reduction::ReductionKind;
 
+/// Counters of one rank.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RankStats {
+    /// Compute and communication ops executed.
+    pub ops: u64,
+    /// Bytes this rank sent to others (collective inputs and p2p sends).
+    pub bytes_moved: u64,
+}
+
 /// A compute operation on buffers of type `B`.
 #[derive(Clone, Debug)]
 pub enum Kernel<B> {
@@ -192,4 +201,12 @@ pub trait Backend: Send + Sync {
     fn read(&self, buf: &Self::Buf) -> RtResult<Vec<f64>>;
     /// A rank failed: wake every rank blocked on it so that they fail too instead of hanging.
     fn abort(&self, rank: usize, error: &RtError);
+    /// The counters of `rank` so far.
+    fn rank_stats(&self, _rank: usize) -> RankStats {
+        RankStats::default()
+    }
+    /// The trace events recorded so far (backends that trace).
+    fn trace_events(&self) -> Vec<crate::trace::TraceEvent> {
+        Vec::new()
+    }
 }

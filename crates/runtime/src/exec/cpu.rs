@@ -42,14 +42,7 @@ use std::time::{Duration, Instant};
 /// The index of a rank's main stream; worker stream `i` has index `i + 1`.
 pub const MAIN_STREAM: usize = 0;
 
-/// Counters of one rank.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RankStats {
-    /// Compute and communication ops executed.
-    pub ops: u64,
-    /// Bytes this rank sent to others (collective inputs and p2p sends).
-    pub bytes_moved: u64,
-}
+pub use super::backend::RankStats;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -700,6 +693,14 @@ impl Backend for CpuBackend {
 
     fn abort(&self, rank: usize, error: &RtError) {
         self.comm.abort(error.clone().on_rank(rank));
+    }
+
+    fn rank_stats(&self, rank: usize) -> RankStats {
+        self.stats(rank)
+    }
+
+    fn trace_events(&self) -> Vec<TraceEvent> {
+        CpuBackend::trace_events(self)
     }
 }
 

@@ -1,0 +1,633 @@
+//! [`CudaBackend`]: the [`Backend`] of real GPUs. Rank `r` of the process runs on GPU `r`
+//! (one host thread per rank, as with the CPU backend); streams are CUDA streams (stream 0 the
+//! rank's main stream, `host.get_stream i` stream `i + 1`), kernels are cuBLAS GEMMs and the
+//! NVRTC kernels of [`super::gpu`], collectives and NCCL sends/receives go through
+//! [`super::nccl`], CUDA IPC transfers through [`super::ipc`].
+//!
+//! Requests: a post records an event on its stream after the enqueued work, and `comm.wait`
+//! makes the waiting stream wait for it; the signalling side of a CUDA IPC transfer instead
+//! gets a flag that the copier's stream writes when the copy is done.
+//!
+//! Collective semantics are those of the CPU backend (see `comm::collective`): buffers are
+//! flattened row-major sequences; NCCL needs dense buffers, so strided inputs are copied to a
+//! dense temporary first and strided outputs received into one and copied back.
+//!
+//! Not supported here (errors, not silent fallbacks): the race checker and traces (the CPU
+//! backend has them), ranks beyond the GPUs of the machine, 16-bit integer reductions.
+
+use super::api::{self, Event, RawStream};
+use super::gpu::Gpu;
+use super::ipc::{self, Flag, IpcHub, Side};
+use super::memory::CudaBuf;
+use super::nccl::{self, NcclHub};
+use crate::dtype::DType;
+use crate::error::{OpKey, RtError, RtResult};
+use crate::exec::backend::{Backend, CommOp, Kernel, RankStats};
+use crate::layout::Layout;
+use cudarc::driver::sys;
+use cudarc::nccl::result as ncr;
+use fuser_dialects::comm::attrs::Backend as Transport;
+use std::ffi::c_void;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// A stream of a rank.
+#[derive(Clone, Debug)]
+pub struct CudaStream {
+    pub index: usize,
+    raw: RawStream,
+}
+
+/// What a `comm.wait` waits for.
+#[derive(Clone, Debug)]
+pub enum CudaRequest {
+    Event(Arc<Event>),
+    Flag(Flag),
+    All(Vec<CudaRequest>),
+}
+
+struct Counters {
+    ops: AtomicU64,
+    bytes: AtomicU64,
+}
+
+/// The CUDA backend of this process's ranks.
+pub struct CudaBackend {
+    gpus: Vec<Gpu>,
+    nccl: NcclHub,
+    ipc: IpcHub,
+    counters: Vec<Counters>,
+    timeout: Duration,
+}
+
+/// A one-line description of the GPUs a run of `ranks` ranks would use, or why none can.
+pub fn probe(ranks: usize) -> RtResult<String> {
+    api::load_libraries()?;
+    let n = api::device_count()?;
+    if ranks > n {
+        return Err(RtError::new(format!("--ranks {ranks} needs {ranks} GPUs, this machine has {n}")));
+    }
+    let d = api::Device::open(0)?;
+    Ok(format!("{n} x {} (compute capability {}.{})", d.name, d.capability.0, d.capability.1))
+}
+
+impl CudaBackend {
+    /// Opens GPUs `0..ranks`, enables peer access between them, makes the NCCL world.
+    /// `timeout`: how long a host waits for a CUDA IPC counterpart before reporting a deadlock.
+    pub fn new(ranks: usize, timeout: Duration) -> RtResult<CudaBackend> {
+        probe(ranks)?;
+        let gpus = (0..ranks).map(Gpu::open).collect::<RtResult<Vec<_>>>()?;
+        for a in &gpus {
+            for b in &gpus {
+                if a.dev.ordinal != b.dev.ordinal {
+                    a.dev.enable_peer_access(&b.dev)?;
+                }
+            }
+        }
+        let mut flags = Vec::new();
+        for g in &gpus {
+            g.bind()?;
+            let f = g.new_buf(DType::I32, &[2 * ranks.max(1)])?;
+            api::check(unsafe { sys::cuMemsetD32_v2(f.addr(), 0, 2 * ranks.max(1)) }, "cuMemsetD32")?;
+            flags.push(f);
+        }
+        let ordinals: Vec<i32> = gpus.iter().map(|g| g.dev.ordinal).collect();
+        let nccl = NcclHub::new(&ordinals)?;
+        let counters = gpus.iter().map(|_| Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }).collect();
+        Ok(CudaBackend { gpus, nccl, ipc: IpcHub::new(flags), counters, timeout })
+    }
+
+    fn gpu(&self, rank: usize) -> RtResult<&Gpu> {
+        let g = self.gpus.get(rank).ok_or_else(|| RtError::new(format!("rank {rank} has no GPU")))?;
+        g.bind()?;
+        Ok(g)
+    }
+
+    fn count(&self, rank: usize, bytes: usize) {
+        self.counters[rank].ops.fetch_add(1, Ordering::Relaxed);
+        self.counters[rank].bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn layout(buf: &CudaBuf) -> Layout {
+        Layout { offset: buf.offset, shape: buf.shape.clone(), strides: buf.strides.clone() }
+    }
+
+    fn with_layout(buf: &CudaBuf, l: Layout) -> CudaBuf {
+        CudaBuf { offset: l.offset, shape: l.shape, strides: l.strides, ..buf.clone() }
+    }
+
+    fn elements(buf: &CudaBuf) -> usize {
+        buf.mem.size / buf.dtype.size()
+    }
+
+    /// One NCCL collective (or a group of NCCL sends/receives) on dense buffers.
+    fn collective(&self, rank: usize, gpu: &Gpu, s: RawStream, c: &CommOp<CudaBuf>) -> RtResult<()> {
+        let stream = s.0 as nccl_stream_t;
+        let dense_in = |v: &CudaBuf| gpu.dense(v, s);
+        // Runs `f` with a dense output (staged when `out` is strided) and copies back.
+        let with_out = |out: &CudaBuf, f: &dyn Fn(u64) -> RtResult<()>| -> RtResult<()> {
+            if out.is_contiguous() {
+                return f(out.addr());
+            }
+            let t = gpu.new_buf(out.dtype, &out.shape)?;
+            f(t.addr())?;
+            gpu.copy(&t, out, s)
+        };
+        let sizes = |input: &CudaBuf, output: &CudaBuf, ratio_in: usize, ratio_out: usize| -> RtResult<()> {
+            if input.numel() * ratio_in != output.numel() * ratio_out || input.dtype != output.dtype {
+                return Err(RtError::new(format!(
+                    "{}: input of {} × {} does not fit output of {} × {}",
+                    c.name(),
+                    input.numel(),
+                    input.dtype.name(),
+                    output.numel(),
+                    output.dtype.name()
+                )));
+            }
+            Ok(())
+        };
+        let reducible = |d: DType| {
+            if nccl::reducible(d) {
+                Ok(())
+            } else {
+                Err(RtError::new(format!("{}: NCCL cannot reduce {}", c.name(), d.name())))
+            }
+        };
+        let p = |v: u64| v as *const c_void;
+        let m = |v: u64| v as *mut c_void;
+        match c {
+            CommOp::AllGather { input, output, team } => {
+                sizes(input, output, team.len(), 1)?;
+                let comm = self.nccl.team(rank, team)?;
+                let i = dense_in(input)?;
+                let n = nccl::count(i.dtype, i.numel());
+                with_out(output, &|o| {
+                    nccl::check(
+                        unsafe { ncr::all_gather(p(i.addr()), m(o), n, nccl::data_type(i.dtype), comm.0, stream) },
+                        "ncclAllGather",
+                    )
+                })
+            }
+            CommOp::AllReduce { input, output, team, reduction } => {
+                sizes(input, output, 1, 1)?;
+                reducible(input.dtype)?;
+                let comm = self.nccl.team(rank, team)?;
+                let i = dense_in(input)?;
+                with_out(output, &|o| {
+                    nccl::check(
+                        unsafe {
+                            ncr::all_reduce(
+                                p(i.addr()),
+                                m(o),
+                                i.numel(),
+                                nccl::data_type(i.dtype),
+                                nccl::red_op(*reduction),
+                                comm.0,
+                                stream,
+                            )
+                        },
+                        "ncclAllReduce",
+                    )
+                })
+            }
+            CommOp::ReduceScatter { input, output, team, reduction } => {
+                sizes(input, output, 1, team.len())?;
+                reducible(input.dtype)?;
+                let comm = self.nccl.team(rank, team)?;
+                let i = dense_in(input)?;
+                with_out(output, &|o| {
+                    nccl::check(
+                        unsafe {
+                            ncr::reduce_scatter(
+                                p(i.addr()),
+                                m(o),
+                                output.numel(),
+                                nccl::data_type(i.dtype),
+                                nccl::red_op(*reduction),
+                                comm.0,
+                                stream,
+                            )
+                        },
+                        "ncclReduceScatter",
+                    )
+                })
+            }
+            CommOp::Broadcast { input, output, team, root } => {
+                sizes(input, output, 1, 1)?;
+                let comm = self.nccl.team(rank, team)?;
+                let i = dense_in(input)?;
+                let n = nccl::count(i.dtype, i.numel());
+                with_out(output, &|o| {
+                    nccl::check(
+                        unsafe {
+                            ncr::broadcast(p(i.addr()), m(o), n, nccl::data_type(i.dtype), *root as i32, comm.0, stream)
+                        },
+                        "ncclBroadcast",
+                    )
+                })
+            }
+            CommOp::Reduce { input, output, team, root, reduction } => {
+                sizes(input, output, 1, 1)?;
+                reducible(input.dtype)?;
+                let comm = self.nccl.team(rank, team)?;
+                let i = dense_in(input)?;
+                let is_root = team.get(*root) == Some(&rank);
+                let run = |o: u64| {
+                    nccl::check(
+                        unsafe {
+                            ncr::reduce(
+                                p(i.addr()),
+                                m(o),
+                                i.numel(),
+                                nccl::data_type(i.dtype),
+                                nccl::red_op(*reduction),
+                                *root as i32,
+                                comm.0,
+                                stream,
+                            )
+                        },
+                        "ncclReduce",
+                    )
+                };
+                // Only the root's output is written (and staged).
+                if is_root { with_out(output, &run) } else { run(output.addr()) }
+            }
+            CommOp::Gather { input, output, team, root } => {
+                let is_root = team.get(*root) == Some(&rank);
+                if is_root {
+                    sizes(input, output, team.len(), 1)?;
+                }
+                let i = dense_in(input)?;
+                let chunk = i.bytes();
+                let run = |o: u64| {
+                    self.p2p_group(rank, s, |send, recv| {
+                        send(team[*root], i.addr(), &i)?;
+                        if is_root {
+                            for (j, &member) in team.iter().enumerate() {
+                                recv(member, o + (j * chunk) as u64, &i)?;
+                            }
+                        }
+                        Ok(())
+                    })
+                };
+                if is_root { with_out(output, &run) } else { run(0) }
+            }
+            CommOp::Scatter { input, output, team, root } => {
+                let is_root = team.get(*root) == Some(&rank);
+                if is_root {
+                    sizes(input, output, 1, team.len())?;
+                }
+                let i = if is_root { Some(dense_in(input)?) } else { None };
+                let chunk = output.bytes();
+                with_out(output, &|o| {
+                    self.p2p_group(rank, s, |send, recv| {
+                        if let Some(i) = &i {
+                            for (j, &member) in team.iter().enumerate() {
+                                send(member, i.addr() + (j * chunk) as u64, output)?;
+                            }
+                        }
+                        recv(team[*root], o, output)
+                    })
+                })
+            }
+            CommOp::AllToAll { input, output, team } => {
+                sizes(input, output, 1, 1)?;
+                let i = dense_in(input)?;
+                let chunk = i.bytes() / team.len().max(1);
+                let like = CudaBuf { shape: vec![i.numel() / team.len().max(1)], strides: vec![1], ..i.clone() };
+                with_out(output, &|o| {
+                    self.p2p_group(rank, s, |send, recv| {
+                        for (j, &member) in team.iter().enumerate() {
+                            send(member, i.addr() + (j * chunk) as u64, &like)?;
+                            recv(member, o + (j * chunk) as u64, &like)?;
+                        }
+                        Ok(())
+                    })
+                })
+            }
+            CommOp::CollectivePermute { input, output, send_to, recv_from, .. } => {
+                sizes(input, output, 1, 1)?;
+                let i = dense_in(input)?;
+                with_out(output, &|o| {
+                    self.p2p_group(rank, s, |send, recv| {
+                        send(*send_to, i.addr(), &i)?;
+                        recv(*recv_from, o, &i)
+                    })
+                })
+            }
+            _ => Err(RtError::new(format!("{} is not a collective", c.name()))),
+        }
+    }
+
+    /// NCCL sends and receives between `ncclGroupStart`/`End`; `build` gets `send(peer, addr,
+    /// like)` and `recv(peer, addr, like)` (`like`: a view with the element type and count).
+    /// A transfer with oneself is a local copy.
+    fn p2p_group(
+        &self,
+        rank: usize,
+        s: RawStream,
+        build: impl FnOnce(
+            &dyn Fn(usize, u64, &CudaBuf) -> RtResult<()>,
+            &dyn Fn(usize, u64, &CudaBuf) -> RtResult<()>,
+        ) -> RtResult<()>,
+    ) -> RtResult<()> {
+        let comm = self.nccl.world(rank);
+        let stream = s.0 as nccl_stream_t;
+        let self_send = std::cell::Cell::new(None::<u64>);
+        let self_recv = std::cell::Cell::new(None::<u64>);
+        let bytes = std::cell::Cell::new(0usize);
+        let send = |peer: usize, addr: u64, like: &CudaBuf| -> RtResult<()> {
+            bytes.set(like.bytes());
+            if peer == rank {
+                self_send.set(Some(addr));
+                return Ok(());
+            }
+            let n = nccl::count(like.dtype, like.numel());
+            nccl::check(
+                unsafe { ncr::send(addr as *const c_void, n, nccl::data_type(like.dtype), peer as i32, comm.0, stream) },
+                "ncclSend",
+            )
+        };
+        let recv = |peer: usize, addr: u64, like: &CudaBuf| -> RtResult<()> {
+            bytes.set(like.bytes());
+            if peer == rank {
+                self_recv.set(Some(addr));
+                return Ok(());
+            }
+            let n = nccl::count(like.dtype, like.numel());
+            nccl::check(
+                unsafe { ncr::recv(addr as *mut c_void, n, nccl::data_type(like.dtype), peer as i32, comm.0, stream) },
+                "ncclRecv",
+            )
+        };
+        nccl::check(ncr::group_start(), "ncclGroupStart")?;
+        let built = build(&send, &recv);
+        nccl::check(ncr::group_end(), "ncclGroupEnd")?;
+        built?;
+        match (self_send.get(), self_recv.get()) {
+            (Some(from), Some(to)) => api::copy_async(to, from, bytes.get(), s),
+            (None, None) => Ok(()),
+            _ => Err(RtError::new(format!("rank {rank} sends to itself without receiving (or the reverse)"))),
+        }
+    }
+
+    /// A point-to-point op (NCCL or CUDA IPC); `None` request: the op is complete when the
+    /// stream passes it (NCCL).
+    fn p2p(&self, rank: usize, gpu: &Gpu, s: RawStream, c: &CommOp<CudaBuf>) -> RtResult<Option<Flag>> {
+        let (side, buffer, peer, transport, protocol) = match c {
+            CommOp::Send { buffer, peer, transport, protocol } => (Side::Send, buffer, *peer, *transport, *protocol),
+            CommOp::Recv { buffer, peer, transport, protocol } => (Side::Recv, buffer, *peer, *transport, *protocol),
+            _ => return Err(RtError::new(format!("{} is not point-to-point", c.name()))),
+        };
+        match transport {
+            Transport::Nccl => {
+                let d = if side == Side::Send { Some(gpu.dense(buffer, s)?) } else { None };
+                self.p2p_group(rank, s, |send, recv| match &d {
+                    Some(d) => send(peer, d.addr(), d),
+                    None => {
+                        if buffer.is_contiguous() {
+                            recv(peer, buffer.addr(), buffer)
+                        } else {
+                            Err(RtError::new("comm.recv into a strided view: stage it (nccl needs dense buffers)"))
+                        }
+                    }
+                })?;
+                Ok(None)
+            }
+            Transport::CudaIpc => {
+                if ipc::copies(side, protocol) {
+                    self.ipc.copy(gpu, rank, peer, side, protocol, buffer, s, self.timeout)?;
+                    Ok(None)
+                } else {
+                    self.ipc.signal(rank, peer, side, protocol, buffer, s).map(Some)
+                }
+            }
+        }
+    }
+
+    fn post_one(&self, rank: usize, gpu: &Gpu, s: RawStream, c: &CommOp<CudaBuf>) -> RtResult<Option<Flag>> {
+        match c {
+            CommOp::Send { .. } | CommOp::Recv { .. } => self.p2p(rank, gpu, s, c),
+            CommOp::ShareHandles { sends, recvs } => {
+                let to: Vec<usize> = sends.iter().map(|(_, p)| *p).collect();
+                let from: Vec<usize> = recvs.iter().map(|(_, p)| *p).collect();
+                self.ipc.share(rank, &to, &from)?;
+                Ok(None)
+            }
+            CommOp::Group(ops) => {
+                // NCCL sends/receives go out as one NCCL group; anything else on its own.
+                let (nccl_p2p, others): (Vec<_>, Vec<_>) = ops.iter().partition(|o| {
+                    matches!(
+                        o,
+                        CommOp::Send { transport: Transport::Nccl, .. } | CommOp::Recv { transport: Transport::Nccl, .. }
+                    )
+                });
+                let mut flags = Vec::new();
+                if !nccl_p2p.is_empty() {
+                    nccl::check(ncr::group_start(), "ncclGroupStart")?;
+                    let posted: RtResult<Vec<_>> = nccl_p2p.iter().map(|o| self.p2p(rank, gpu, s, o)).collect();
+                    nccl::check(ncr::group_end(), "ncclGroupEnd")?;
+                    posted?;
+                }
+                for o in others {
+                    flags.extend(self.post_one(rank, gpu, s, o)?);
+                }
+                match flags.len() {
+                    0 => Ok(None),
+                    1 => Ok(flags.pop()),
+                    _ => Err(RtError::new("a comm.group with several signalling cuda_ipc transfers")),
+                }
+            }
+            other => self.collective(rank, gpu, s, other).map(|_| None),
+        }
+    }
+}
+
+#[allow(non_camel_case_types)]
+type nccl_stream_t = cudarc::nccl::sys::cudaStream_t;
+
+/// Bytes `rank` sends in `c` (for the summary).
+fn bytes_sent(rank: usize, c: &CommOp<CudaBuf>) -> usize {
+    match c {
+        CommOp::AllGather { input, .. }
+        | CommOp::AllReduce { input, .. }
+        | CommOp::ReduceScatter { input, .. }
+        | CommOp::Reduce { input, .. }
+        | CommOp::Gather { input, .. }
+        | CommOp::AllToAll { input, .. }
+        | CommOp::CollectivePermute { input, .. } => input.bytes(),
+        CommOp::Broadcast { input, team, root, .. } | CommOp::Scatter { input, team, root, .. } => {
+            if team.get(*root) == Some(&rank) { input.bytes() } else { 0 }
+        }
+        CommOp::Send { buffer, .. } => buffer.bytes(),
+        CommOp::Recv { .. } | CommOp::ShareHandles { .. } => 0,
+        CommOp::Group(ops) => ops.iter().map(|o| bytes_sent(rank, o)).sum(),
+    }
+}
+
+impl Backend for CudaBackend {
+    type Buf = CudaBuf;
+    type Stream = CudaStream;
+    type Request = CudaRequest;
+
+    fn world_size(&self) -> usize {
+        self.gpus.len()
+    }
+
+    fn alloc(&self, rank: usize, dtype: DType, shape: &[usize], _persistent: bool, at: &OpKey) -> RtResult<CudaBuf> {
+        self.gpu(rank)?.new_buf(dtype, shape).map_err(|e| e.at(at))
+    }
+
+    fn dealloc(&self, rank: usize, stream: &CudaStream, buf: &CudaBuf, at: &OpKey) -> RtResult<()> {
+        self.gpu(rank)?;
+        buf.mem.allocator().free_on(&buf.mem, stream.raw).map_err(|e| e.at(at))
+    }
+
+    fn shape(&self, buf: &CudaBuf) -> Vec<usize> {
+        buf.shape.clone()
+    }
+
+    fn subview(&self, buf: &CudaBuf, offsets: &[usize], sizes: &[usize], steps: &[usize]) -> RtResult<CudaBuf> {
+        let l = Self::layout(buf).subview(offsets, sizes, steps, Self::elements(buf))?;
+        Ok(Self::with_layout(buf, l))
+    }
+
+    fn select(&self, buf: &CudaBuf, axis: usize, index: usize) -> RtResult<CudaBuf> {
+        let l = Self::layout(buf).select(axis, index, Self::elements(buf))?;
+        Ok(Self::with_layout(buf, l))
+    }
+
+    fn strides(&self, buf: &CudaBuf) -> Vec<usize> {
+        buf.strides.clone()
+    }
+
+    fn restride(&self, buf: &CudaBuf, shape: &[usize], strides: &[usize]) -> RtResult<CudaBuf> {
+        let l = Layout::new(buf.offset, shape.to_vec(), strides.to_vec(), Self::elements(buf))?;
+        Ok(Self::with_layout(buf, l))
+    }
+
+    fn main_stream(&self, rank: usize) -> RtResult<CudaStream> {
+        Ok(CudaStream { index: 0, raw: self.gpu(rank)?.stream(0)? })
+    }
+
+    fn worker_stream(&self, rank: usize, index: usize) -> RtResult<CudaStream> {
+        Ok(CudaStream { index: index + 1, raw: self.gpu(rank)?.stream(index + 1)? })
+    }
+
+    fn stream_wait(&self, rank: usize, current: &CudaStream, other: &CudaStream, at: &OpKey) -> RtResult<()> {
+        if current.index == other.index {
+            return Ok(());
+        }
+        self.gpu(rank)?;
+        Event::record_on(other.raw).and_then(|e| e.wait_on(current.raw)).map_err(|e| e.at(at))
+    }
+
+    fn synchronize(&self, rank: usize, stream: &CudaStream, at: &OpKey) -> RtResult<()> {
+        self.gpu(rank)?;
+        api::sync_stream(stream.raw).map_err(|e| e.at(at))
+    }
+
+    fn compute(&self, rank: usize, stream: &CudaStream, k: Kernel<CudaBuf>, at: &OpKey) -> RtResult<()> {
+        let g = self.gpu(rank)?;
+        let s = stream.raw;
+        self.count(rank, 0);
+        match &k {
+            Kernel::Copy { source, target } => g.copy(source, target, s),
+            Kernel::Matmul { a, b, c, accumulate } => g.matmul(a, b, c, *accumulate, s),
+            Kernel::Linear { x, w, bias, y, accumulate } => g.linear(x, w, bias.as_ref(), y, *accumulate, s),
+            Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
+            Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
+        }
+        .map_err(|e| e.at(at))
+    }
+
+    fn post(&self, rank: usize, stream: &CudaStream, c: CommOp<CudaBuf>, at: &OpKey) -> RtResult<CudaRequest> {
+        let g = self.gpu(rank)?;
+        self.count(rank, bytes_sent(rank, &c));
+        let flag = self.post_one(rank, g, stream.raw, &c).map_err(|e| e.at(at))?;
+        let event = Event::record_on(stream.raw).map_err(|e| e.at(at))?;
+        Ok(match flag {
+            Some(f) => CudaRequest::All(vec![CudaRequest::Event(event), CudaRequest::Flag(f)]),
+            None => CudaRequest::Event(event),
+        })
+    }
+
+    fn wait(&self, rank: usize, stream: &CudaStream, reqs: &[CudaRequest], at: &OpKey) -> RtResult<()> {
+        self.gpu(rank)?;
+        fn wait_one(r: &CudaRequest, s: RawStream) -> RtResult<()> {
+            match r {
+                CudaRequest::Event(e) => e.wait_on(s),
+                CudaRequest::Flag(f) => api::wait_value(s, f.addr, f.value),
+                CudaRequest::All(rs) => rs.iter().try_for_each(|r| wait_one(r, s)),
+            }
+        }
+        reqs.iter().try_for_each(|r| wait_one(r, stream.raw)).map_err(|e| e.at(at))
+    }
+
+    fn finish(&self, rank: usize) -> RtResult<()> {
+        self.gpu(rank)?.synchronize_all()
+    }
+
+    fn write(&self, buf: &CudaBuf, values: &[f64]) -> RtResult<()> {
+        if !buf.is_contiguous() || values.len() != buf.numel() {
+            return Err(RtError::new("cuda: host writes need a dense view and one value per element"));
+        }
+        let size = buf.dtype.size();
+        let mut bytes = vec![0u8; values.len() * size];
+        for (chunk, &v) in bytes.chunks_exact_mut(size).zip(values) {
+            buf.dtype.write(chunk, v);
+        }
+        self.bind_for(buf)?;
+        api::check(
+            unsafe { sys::cuMemcpyHtoD_v2(buf.addr(), bytes.as_ptr().cast(), bytes.len()) },
+            "cuMemcpyHtoD",
+        )
+    }
+
+    fn read(&self, buf: &CudaBuf) -> RtResult<Vec<f64>> {
+        self.bind_for(buf)?;
+        let dense = if buf.is_contiguous() {
+            buf.clone()
+        } else {
+            let g = self.gpus.iter().find(|g| g.dev.ordinal == buf.device()).ok_or_else(|| RtError::new("no GPU"))?;
+            let s = g.stream(0)?;
+            let d = g.dense(buf, s)?;
+            api::sync_stream(s)?;
+            d
+        };
+        let size = dense.dtype.size();
+        let mut bytes = vec![0u8; dense.bytes()];
+        api::check(
+            unsafe { sys::cuMemcpyDtoH_v2(bytes.as_mut_ptr().cast(), dense.addr(), bytes.len()) },
+            "cuMemcpyDtoH",
+        )?;
+        Ok(bytes.chunks_exact(size).map(|c| dense.dtype.read(c)).collect())
+    }
+
+    fn abort(&self, rank: usize, error: &RtError) {
+        self.ipc.abort(format!("rank {rank} failed: {}", error.message));
+    }
+
+    fn rank_stats(&self, rank: usize) -> RankStats {
+        RankStats {
+            ops: self.counters[rank].ops.load(Ordering::Relaxed),
+            bytes_moved: self.counters[rank].bytes.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl CudaBackend {
+    fn bind_for(&self, buf: &CudaBuf) -> RtResult<()> {
+        self.gpus
+            .iter()
+            .find(|g| g.dev.ordinal == buf.device())
+            .ok_or_else(|| RtError::new("cuda: a buffer of an unknown GPU"))?
+            .bind()
+    }
+
+    /// The GPUs, for the summary.
+    pub fn device_names(&self) -> Vec<String> {
+        self.gpus.iter().map(|g| g.dev.name.clone()).collect()
+    }
+}

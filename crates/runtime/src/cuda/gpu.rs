@@ -1,0 +1,537 @@
+//! One GPU as the CUDA backend uses it: its context, streams, caching allocator, cuBLAS
+//! handle and the NVRTC-compiled kernels of [`super::kernels`]; and the compute operations
+//! on [`CudaBuf`] views (copy, elementwise, sum, GEMM), each enqueued on a stream.
+//!
+//! Copies use the copy engines where the layout allows (`cuMemcpyAsync` for dense views,
+//! `cuMemcpy2DAsync` for rows at a pitch) and the strided kernel otherwise (also for element
+//! type conversions). GEMMs go to `cublasGemmEx` with fp32 accumulation for bf16/f16/f32
+//! (f64 in f64): a row-major product `C = A·B` is issued as the column-major `Cᵀ = Bᵀ·Aᵀ`
+//! when C's rows are dense, as `C = A·B` when its columns are; operands whose layout cuBLAS
+//! cannot address are staged through a dense temporary.
+//!
+//! Invariant: every method expects this GPU's context to be current on the calling thread
+//! ([`Gpu::bind`]); all work is asynchronous on the given stream.
+
+use super::api::{self, Device, RawStream};
+use super::kernels::{self, EwParams, SumParams};
+use super::memory::{Allocator, CudaBuf};
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+use crate::watchdog::lock;
+use cudarc::cublas::sys as cb;
+use cudarc::driver::sys;
+use fuser_dialects::host::ElementwiseKind;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A cuBLAS handle (used by one rank thread at a time, behind a mutex).
+struct Cublas(cb::cublasHandle_t);
+unsafe impl Send for Cublas {}
+
+#[derive(Clone, Copy)]
+struct Func(sys::CUfunction);
+unsafe impl Send for Func {}
+unsafe impl Sync for Func {}
+
+/// The state of one GPU.
+pub struct Gpu {
+    pub dev: Device,
+    pub alloc: Arc<Allocator>,
+    streams: Mutex<Vec<RawStream>>,
+    cublas: Mutex<Cublas>,
+    elementwise: Func,
+    sum: Func,
+}
+
+/// The kernels' PTX for a compute capability, compiled once per process.
+fn ptx_for(capability: (i32, i32)) -> RtResult<String> {
+    static PTX: OnceLock<Mutex<Vec<((i32, i32), String)>>> = OnceLock::new();
+    let cache = PTX.get_or_init(|| Mutex::new(Vec::new()));
+    if let Some((_, p)) = lock(cache).iter().find(|(c, _)| *c == capability) {
+        return Ok(p.clone());
+    }
+    let opts = cudarc::nvrtc::CompileOptions {
+        options: vec![format!("--gpu-architecture=compute_{}{}", capability.0, capability.1)],
+        ..Default::default()
+    };
+    let ptx = cudarc::nvrtc::compile_ptx_with_opts(kernels::SOURCE, opts)
+        .map_err(|e| RtError::new(format!("cuda: compiling the kernels with NVRTC failed: {e}")))?
+        .to_src();
+    lock(cache).push((capability, ptx.clone()));
+    Ok(ptx)
+}
+
+impl Gpu {
+    /// Opens GPU `ordinal`: context, main stream, cuBLAS, kernels.
+    pub fn open(ordinal: usize) -> RtResult<Gpu> {
+        let dev = Device::open(ordinal)?;
+        dev.bind()?;
+        let ptx = ptx_for(dev.capability)?;
+        let image = std::ffi::CString::new(ptx).map_err(|_| RtError::new("cuda: PTX with a NUL byte"))?;
+        let mut module = std::ptr::null_mut();
+        api::check(unsafe { sys::cuModuleLoadData(&mut module, image.as_ptr().cast()) }, "cuModuleLoadData")?;
+        let func = |name: &str| -> RtResult<Func> {
+            let c = std::ffi::CString::new(name).expect("no NUL in kernel names");
+            let mut f = std::ptr::null_mut();
+            api::check(unsafe { sys::cuModuleGetFunction(&mut f, module, c.as_ptr()) }, "cuModuleGetFunction")?;
+            Ok(Func(f))
+        };
+        let (elementwise, sum) = (func("fuser_elementwise")?, func("fuser_sum")?);
+        let handle = cudarc::cublas::result::create_handle()
+            .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
+        let main = api::create_stream()?;
+        let alloc = Allocator::new(dev.ordinal, dev.ctx);
+        Ok(Gpu { dev, alloc, streams: Mutex::new(vec![main]), cublas: Mutex::new(Cublas(handle)), elementwise, sum })
+    }
+
+    pub fn bind(&self) -> RtResult<()> {
+        self.dev.bind()
+    }
+
+    /// Stream `index` (0 = main), created on first use.
+    pub fn stream(&self, index: usize) -> RtResult<RawStream> {
+        let mut s = lock(&self.streams);
+        while s.len() <= index {
+            s.push(api::create_stream()?);
+        }
+        Ok(s[index])
+    }
+
+    /// The host waits for every stream; then parked memory is reusable.
+    pub fn synchronize_all(&self) -> RtResult<()> {
+        let streams = lock(&self.streams).clone();
+        for s in streams {
+            api::sync_stream(s)?;
+        }
+        self.alloc.reclaim_parked();
+        Ok(())
+    }
+
+    /// A dense buffer of `shape` on this GPU.
+    pub fn new_buf(&self, dtype: DType, shape: &[usize]) -> RtResult<CudaBuf> {
+        let bytes = shape.iter().product::<usize>() * dtype.size();
+        Ok(CudaBuf::whole(self.alloc.alloc(bytes)?, dtype, shape))
+    }
+
+    /// A dense copy of `v` (or `v` itself when already dense).
+    pub fn dense(&self, v: &CudaBuf, stream: RawStream) -> RtResult<CudaBuf> {
+        if v.is_contiguous() {
+            return Ok(v.clone());
+        }
+        let t = self.new_buf(v.dtype, &v.shape)?;
+        self.copy(v, &t, stream)?;
+        Ok(t)
+    }
+
+    /// `dst = src` (shapes equal; types may differ; either may live on another GPU).
+    pub fn copy(&self, src: &CudaBuf, dst: &CudaBuf, stream: RawStream) -> RtResult<()> {
+        if src.shape != dst.shape {
+            return Err(RtError::new(format!("copy: source shape {:?} differs from target {:?}", src.shape, dst.shape)));
+        }
+        if src.dtype == dst.dtype {
+            if src.is_contiguous() && dst.is_contiguous() {
+                return api::copy_async(dst.addr(), src.addr(), src.bytes(), stream);
+            }
+            if let (Some((rows, w, sp)), Some((_, _, dp))) = (src.as_rows(), dst.as_rows()) {
+                let e = src.dtype.size();
+                return api::copy_2d_async((dst.addr(), dp * e), (src.addr(), sp * e), w * e, rows, stream);
+            }
+        }
+        self.elementwise(ElementwiseKind::Cast, &[src.clone()], dst, stream)
+    }
+
+    /// `output = kind(inputs...)` elementwise, on views of one shape (inputs may be
+    /// broadcast views with zero strides).
+    pub fn elementwise(
+        &self,
+        kind: ElementwiseKind,
+        inputs: &[CudaBuf],
+        output: &CudaBuf,
+        stream: RawStream,
+    ) -> RtResult<()> {
+        let a = inputs.first().ok_or_else(|| RtError::new("elementwise: no input"))?;
+        for i in inputs {
+            if i.shape != output.shape {
+                return Err(RtError::new(format!(
+                    "elementwise: input shape {:?} differs from output {:?}",
+                    i.shape, output.shape
+                )));
+            }
+        }
+        let b = inputs.get(1).unwrap_or(a);
+        let n = output.numel() as i64;
+        if n == 0 {
+            return Ok(());
+        }
+        let mut p = EwParams {
+            n,
+            out: kernels::operand(output.addr(), output.dtype, &output.strides)?,
+            a: kernels::operand(a.addr(), a.dtype, &a.strides)?,
+            b: kernels::operand(b.addr(), b.dtype, &b.strides)?,
+            nd: output.shape.len() as i32,
+            op: kernels::op_code(kind),
+            ..EwParams::default()
+        };
+        for (d, &e) in output.shape.iter().enumerate() {
+            p.shape[d] = e as i64;
+        }
+        self.launch(self.elementwise, &mut p, n, stream)
+    }
+
+    /// `output = sum of input over dims` (output holds the kept dimensions in order).
+    pub fn sum(&self, input: &CudaBuf, dims: &[usize], output: &CudaBuf, stream: RawStream) -> RtResult<()> {
+        let kept: Vec<usize> = (0..input.shape.len()).filter(|d| !dims.contains(d)).collect();
+        let kept_shape: Vec<usize> = kept.iter().map(|&d| input.shape[d]).collect();
+        if kept_shape != output.shape {
+            return Err(RtError::new(format!(
+                "sum: reducing {:?} over {dims:?} gives {kept_shape:?}, the output is {:?}",
+                input.shape, output.shape
+            )));
+        }
+        let order: Vec<usize> = kept.iter().copied().chain(dims.iter().copied()).collect();
+        let in_strides: Vec<usize> = order.iter().map(|&d| input.strides[d]).collect();
+        let n_out = output.numel() as i64;
+        if n_out == 0 {
+            return Ok(());
+        }
+        let mut p = SumParams {
+            n_out,
+            n_red: dims.iter().map(|&d| input.shape[d]).product::<usize>() as i64,
+            input: kernels::operand(input.addr(), input.dtype, &in_strides)?,
+            out: kernels::operand(output.addr(), output.dtype, &output.strides)?,
+            nd: order.len() as i32,
+            nkept: kept.len() as i32,
+            ..SumParams::default()
+        };
+        for (i, &d) in order.iter().enumerate() {
+            p.shape[i] = input.shape[d] as i64;
+        }
+        self.launch(self.sum, &mut p, n_out, stream)
+    }
+
+    fn launch<P>(&self, f: Func, params: &mut P, n: i64, stream: RawStream) -> RtResult<()> {
+        let (blocks, threads) = kernels::launch_dims(n);
+        let mut args = [(params as *mut P).cast::<std::ffi::c_void>()];
+        api::check(
+            unsafe {
+                sys::cuLaunchKernel(
+                    f.0,
+                    blocks,
+                    1,
+                    1,
+                    threads,
+                    1,
+                    1,
+                    0,
+                    stream.0,
+                    args.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            },
+            "cuLaunchKernel",
+        )
+    }
+
+    /// `c (+)= a · b` over the last two dimensions, batch dimensions broadcast.
+    pub fn matmul(&self, a: &CudaBuf, b: &CudaBuf, c: &CudaBuf, accumulate: bool, stream: RawStream) -> RtResult<()> {
+        let (ra, rb, rc) = (a.shape.len(), b.shape.len(), c.shape.len());
+        if ra < 2 || rb < 2 || rc < 2 {
+            return Err(RtError::new("matmul: operands need rank >= 2"));
+        }
+        let (m, k, n) = (a.shape[ra - 2], a.shape[ra - 1], b.shape[rb - 1]);
+        if b.shape[rb - 2] != k || c.shape[rc - 2] != m || c.shape[rc - 1] != n {
+            return Err(RtError::new(format!("matmul: shapes {:?} x {:?} -> {:?} do not match", a.shape, b.shape, c.shape)));
+        }
+        let batch_shape = &c.shape[..rc - 2];
+        for (name, v, r) in [("lhs", a, ra), ("rhs", b, rb)] {
+            if r > 2 && v.shape[..r - 2] != *batch_shape {
+                return Err(RtError::new(format!("matmul: {name} batch {:?} differs from {batch_shape:?}", &v.shape[..r - 2])));
+            }
+        }
+        let batches: usize = batch_shape.iter().product();
+        for flat in 0..batches {
+            let idx = unflatten(flat, batch_shape);
+            let (ma, mb, mc) = (mat_at(a, &idx), mat_at(b, &idx), mat_at(c, &idx));
+            self.gemm(ma, mb, mc, accumulate, stream)?;
+        }
+        Ok(())
+    }
+
+    /// `y (+)= x · wᵀ (+ bias)` with `x [..., k]`, `w [n, k]`, `y [..., n]`.
+    pub fn linear(
+        &self,
+        x: &CudaBuf,
+        w: &CudaBuf,
+        bias: Option<&CudaBuf>,
+        y: &CudaBuf,
+        accumulate: bool,
+        stream: RawStream,
+    ) -> RtResult<()> {
+        let (rx, ry) = (x.shape.len(), y.shape.len());
+        if rx < 1 || w.shape.len() != 2 || ry != rx {
+            return Err(RtError::new(format!("linear: shapes {:?}, {:?} -> {:?} do not match", x.shape, w.shape, y.shape)));
+        }
+        let (n, k) = (w.shape[0], w.shape[1]);
+        if x.shape[rx - 1] != k || y.shape[ry - 1] != n || x.shape[..rx - 1] != y.shape[..ry - 1] {
+            return Err(RtError::new(format!("linear: shapes {:?}, {:?} -> {:?} do not match", x.shape, w.shape, y.shape)));
+        }
+        // Leading dimensions flattened into rows (through dense copies where they don't collapse).
+        let x2 = self.rows_of(x, stream)?;
+        let staged_y = rows_view(y).is_none();
+        let y_target = if staged_y { self.dense(y, stream)? } else { y.clone() };
+        let y2 = rows_view(&y_target).ok_or_else(|| RtError::new("linear: output layout"))?;
+        let wt = Mat { addr: w.addr(), rows: k, cols: n, rs: w.strides[1], cs: w.strides[0], dtype: w.dtype };
+        self.gemm(x2, wt, y2, accumulate, stream)?;
+        if let Some(bias) = bias {
+            let mut strides = vec![0; ry];
+            strides[ry - 1] = *bias.strides.last().unwrap_or(&1);
+            let broadcast = CudaBuf { shape: y_target.shape.clone(), strides, ..bias.clone() };
+            self.elementwise(ElementwiseKind::Add, &[y_target.clone(), broadcast], &y_target, stream)?;
+        }
+        if staged_y {
+            self.copy(&y_target, y, stream)?;
+        }
+        Ok(())
+    }
+
+    /// `v [..., k]` as a matrix of rows (staging through a dense copy when needed).
+    fn rows_of(&self, v: &CudaBuf, stream: RawStream) -> RtResult<Mat> {
+        match rows_view(v) {
+            Some(m) => Ok(m),
+            None => {
+                let d = self.dense(v, stream)?;
+                let m = rows_view(&d).ok_or_else(|| RtError::new("a dense view that does not collapse"))?;
+                // The staged copy must outlive the GEMM: its block is parked when `d` goes and
+                // reused only after the next full synchronization.
+                Ok(m)
+            }
+        }
+    }
+
+    /// One GEMM `c (+)= a · b` of logical row-major matrices with arbitrary strides.
+    fn gemm(&self, a: Mat, b: Mat, c: Mat, accumulate: bool, stream: RawStream) -> RtResult<()> {
+        let (m, k, n) = (a.rows, a.cols, b.cols);
+        if m == 0 || n == 0 {
+            return Ok(());
+        }
+        let (ty, compute) = cublas_types(a.dtype, b.dtype, c.dtype)?;
+        // The product written column-major: X (p×q) = Y (p×r) · Z (r×q).
+        let (x, y, z, p, q) = match (c.transposed().layout(), c.layout()) {
+            (Some(_), _) => (c.transposed(), b.transposed(), a.transposed(), n, m),
+            (None, Some(_)) => (c, a, b, m, n),
+            (None, None) => {
+                return Err(RtError::new("matmul: the output view is neither row- nor column-dense"));
+            }
+        };
+        let ldx = x.layout().ok_or_else(|| RtError::new("matmul: output layout"))?;
+        let staged_y;
+        let (y_addr, opy, ldy) = match y.col_major() {
+            Some((ld, op)) => (y.addr, op, ld),
+            None => {
+                staged_y = self.stage(&y, stream)?;
+                (staged_y.addr(), cb::cublasOperation_t::CUBLAS_OP_T, y.cols.max(1))
+            }
+        };
+        let staged_z;
+        let (z_addr, opz, ldz) = match z.col_major() {
+            Some((ld, op)) => (z.addr, op, ld),
+            None => {
+                staged_z = self.stage(&z, stream)?;
+                (staged_z.addr(), cb::cublasOperation_t::CUBLAS_OP_T, z.cols.max(1))
+            }
+        };
+        let (alpha32, beta32, alpha64, beta64) = (1f32, if accumulate { 1f32 } else { 0f32 }, 1f64, f64::from(accumulate));
+        let (alpha, beta): (*const std::ffi::c_void, *const std::ffi::c_void) =
+            if compute == cb::cublasComputeType_t::CUBLAS_COMPUTE_64F {
+                ((&alpha64 as *const f64).cast(), (&beta64 as *const f64).cast())
+            } else {
+                ((&alpha32 as *const f32).cast(), (&beta32 as *const f32).cast())
+            };
+        let handle = lock(&self.cublas);
+        unsafe {
+            cudarc::cublas::result::set_stream(handle.0, stream.0 as _)
+                .map_err(|e| RtError::new(format!("cuda: cublasSetStream failed: {e:?}")))?;
+            cudarc::cublas::result::gemm_ex(
+                handle.0,
+                opy,
+                opz,
+                p as i32,
+                q as i32,
+                k as i32,
+                alpha,
+                y_addr as *const std::ffi::c_void,
+                ty,
+                ldy as i32,
+                z_addr as *const std::ffi::c_void,
+                ty,
+                ldz as i32,
+                beta,
+                x.addr as *mut std::ffi::c_void,
+                ty,
+                ldx as i32,
+                compute,
+                cb::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+            .map_err(|e| RtError::new(format!("cuda: cublasGemmEx ({m}x{k} · {k}x{n}) failed: {e:?}")))
+        }
+    }
+
+    /// A row-major dense copy of a matrix operand (its block is reused only after the next
+    /// full synchronization, so dropping the returned buffer early is safe).
+    fn stage(&self, v: &Mat, stream: RawStream) -> RtResult<CudaBuf> {
+        let t = self.new_buf(v.dtype, &[v.rows, v.cols])?;
+        let mut p = EwParams {
+            n: (v.rows * v.cols) as i64,
+            out: kernels::operand(t.addr(), t.dtype, &t.strides)?,
+            a: kernels::operand(v.addr, v.dtype, &[v.rs, v.cs])?,
+            nd: 2,
+            op: kernels::op_code(ElementwiseKind::Cast),
+            ..EwParams::default()
+        };
+        p.b = p.a;
+        p.shape[0] = v.rows as i64;
+        p.shape[1] = v.cols as i64;
+        let n = p.n;
+        self.launch(self.elementwise, &mut p, n, stream)?;
+        Ok(t)
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        let _ = self.bind();
+        let _ = self.synchronize_all();
+        unsafe {
+            let _ = cudarc::cublas::result::destroy_handle(lock(&self.cublas).0);
+        }
+    }
+}
+
+/// A logical row-major matrix: element (i, j) at `addr + (i·rs + j·cs)·size`.
+#[derive(Clone, Copy, Debug)]
+struct Mat {
+    addr: u64,
+    rows: usize,
+    cols: usize,
+    rs: usize,
+    cs: usize,
+    dtype: DType,
+}
+
+impl Mat {
+    fn transposed(self) -> Mat {
+        Mat { rows: self.cols, cols: self.rows, rs: self.cs, cs: self.rs, ..self }
+    }
+
+    /// The leading dimension when the matrix is stored column-major (dense columns).
+    fn layout(&self) -> Option<usize> {
+        let ld = if self.cols <= 1 { self.rows.max(1) } else { self.cs };
+        ((self.rs == 1 || self.rows <= 1) && ld >= self.rows.max(1)).then_some(ld)
+    }
+
+    /// How cuBLAS reads this matrix as a column-major operand: `(ld, op)`.
+    fn col_major(&self) -> Option<(usize, cb::cublasOperation_t)> {
+        if let Some(ld) = self.layout() {
+            return Some((ld, cb::cublasOperation_t::CUBLAS_OP_N));
+        }
+        self.transposed().layout().map(|ld| (ld, cb::cublasOperation_t::CUBLAS_OP_T))
+    }
+}
+
+/// The matrix of batch `idx` of a `[..., r, c]` view (views without batch dimensions are
+/// broadcast).
+fn mat_at(v: &CudaBuf, idx: &[usize]) -> Mat {
+    let r = v.shape.len();
+    let offset: usize =
+        if r > 2 { idx.iter().zip(&v.strides[..r - 2]).map(|(i, s)| i * s).sum() } else { 0 };
+    Mat {
+        addr: v.addr() + (offset * v.dtype.size()) as u64,
+        rows: v.shape[r - 2],
+        cols: v.shape[r - 1],
+        rs: v.strides[r - 2],
+        cs: v.strides[r - 1],
+        dtype: v.dtype,
+    }
+}
+
+/// `v [..., c]` as rows × c when its leading dimensions collapse to one stride.
+fn rows_view(v: &CudaBuf) -> Option<Mat> {
+    let r = v.shape.len();
+    let cols = v.shape[r - 1];
+    let cs = v.strides[r - 1];
+    let lead = &v.shape[..r - 1];
+    let rows: usize = lead.iter().product();
+    let mut rs = None;
+    let mut expected = None;
+    for (&n, &s) in lead.iter().zip(&v.strides[..r - 1]).rev() {
+        if n == 1 {
+            continue;
+        }
+        match expected {
+            None => rs = Some(s),
+            Some(e) if e != s => return None,
+            _ => {}
+        }
+        expected = Some(s * n);
+    }
+    Some(Mat { addr: v.addr(), rows, cols, rs: rs.unwrap_or(cols.max(1)), cs, dtype: v.dtype })
+}
+
+fn unflatten(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        idx[d] = flat % shape[d];
+        flat /= shape[d];
+    }
+    idx
+}
+
+/// The cuBLAS data and compute types of a GEMM (one element type for all operands).
+fn cublas_types(a: DType, b: DType, c: DType) -> RtResult<(cb::cudaDataType, cb::cublasComputeType_t)> {
+    if a != b || b != c {
+        return Err(RtError::new(format!(
+            "matmul on cuda needs one element type, got {}, {} -> {}",
+            a.name(),
+            b.name(),
+            c.name()
+        )));
+    }
+    use cb::cublasComputeType_t::{CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_64F};
+    use cb::cudaDataType::{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F, CUDA_R_64F};
+    Ok(match a {
+        DType::BF16 => (CUDA_R_16BF, CUBLAS_COMPUTE_32F),
+        DType::F16 => (CUDA_R_16F, CUBLAS_COMPUTE_32F),
+        DType::F32 => (CUDA_R_32F, CUBLAS_COMPUTE_32F),
+        DType::F64 => (CUDA_R_64F, CUBLAS_COMPUTE_64F),
+        other => return Err(RtError::new(format!("matmul on cuda: unsupported element type {}", other.name()))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mat(rows: usize, cols: usize, rs: usize, cs: usize) -> Mat {
+        Mat { addr: 0, rows, cols, rs, cs, dtype: DType::F32 }
+    }
+
+    #[test]
+    fn operand_layouts() {
+        // Row-major 4x3 (rs 3): as a column-major operand it is the transpose.
+        let (ld, op) = mat(4, 3, 3, 1).col_major().unwrap();
+        assert_eq!((ld, op), (3, cb::cublasOperation_t::CUBLAS_OP_T));
+        // Column-major 4x3 (cs 4): read as is.
+        let (ld, op) = mat(4, 3, 1, 4).col_major().unwrap();
+        assert_eq!((ld, op), (4, cb::cublasOperation_t::CUBLAS_OP_N));
+        // Neither: both strides > 1.
+        assert!(mat(4, 3, 6, 2).col_major().is_none());
+        // A single row or column takes any stride.
+        assert!(mat(1, 5, 99, 1).col_major().is_some());
+        assert!(mat(5, 1, 7, 99).col_major().is_some());
+    }
+
+    #[test]
+    fn batch_indices() {
+        assert_eq!(unflatten(5, &[2, 3]), vec![1, 2]);
+        assert_eq!(unflatten(0, &[]), Vec::<usize>::new());
+    }
+}

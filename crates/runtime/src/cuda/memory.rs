@@ -1,0 +1,245 @@
+//! Device memory of the CUDA backend: a stream-safe caching allocator per GPU and the strided
+//! views ([`CudaBuf`]) the executor passes around.
+//!
+//! - [`Allocator::alloc`] reuses a freed block of the same rounded size when one is ready, else
+//!   calls `cuMemAlloc` (blocks live until the backend goes: no `cuMemFree` on the hot path).
+//! - `host.dealloc` on a stream ([`Allocator::free_on`]) records an event there; the block is
+//!   reused only once that event completed, so work posted before the dealloc may still read
+//!   it (the contract of [`crate::exec::Backend::dealloc`]).
+//! - A block dropped without a dealloc (arguments, results, staging temporaries whose last
+//!   view went away) is parked until the next [`Allocator::reclaim_parked`], which the backend
+//!   calls after synchronizing every stream of the GPU.
+//!
+//! Invariant: a block is in at most one of: live (owned by a [`DevMem`]), pending (event not
+//! yet done), parked, free.
+
+use super::api::{self, Event, RawStream};
+use crate::buffer::contiguous_strides;
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+use crate::watchdog::lock;
+use cudarc::driver::sys;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Blocks are rounded up to this many bytes.
+const GRANULE: usize = 512;
+
+#[derive(Default)]
+struct Pools {
+    free: HashMap<usize, Vec<u64>>,
+    pending: Vec<(u64, usize, Arc<Event>)>,
+    parked: Vec<(u64, usize)>,
+    /// Every block ever allocated (freed when the allocator goes).
+    all: Vec<u64>,
+}
+
+/// The caching allocator of one GPU.
+pub struct Allocator {
+    pub device: i32,
+    ctx: api::Ctx,
+    pools: Mutex<Pools>,
+}
+
+impl Allocator {
+    pub fn new(device: i32, ctx: api::Ctx) -> Arc<Allocator> {
+        Arc::new(Allocator { device, ctx, pools: Mutex::new(Pools::default()) })
+    }
+
+    /// A block of at least `bytes` bytes (the context must be current).
+    pub fn alloc(self: &Arc<Self>, bytes: usize) -> RtResult<Arc<DevMem>> {
+        let size = bytes.max(1).div_ceil(GRANULE) * GRANULE;
+        let reused = {
+            let mut p = lock(&self.pools);
+            Self::collect_done(&mut p);
+            p.free.get_mut(&size).and_then(Vec::pop)
+        };
+        let ptr = match reused {
+            Some(ptr) => ptr,
+            None => {
+                let mut ptr = 0;
+                api::check(unsafe { sys::cuMemAlloc_v2(&mut ptr, size) }, "cuMemAlloc").map_err(|e| {
+                    RtError::new(format!("{} (asking for {size} bytes on GPU {})", e.message, self.device))
+                })?;
+                lock(&self.pools).all.push(ptr);
+                ptr
+            }
+        };
+        Ok(Arc::new(DevMem { ptr, size, allocator: self.clone(), released: AtomicBool::new(false) }))
+    }
+
+    fn collect_done(p: &mut Pools) {
+        let mut i = 0;
+        while i < p.pending.len() {
+            if p.pending[i].2.done() {
+                let (ptr, size, _) = p.pending.swap_remove(i);
+                p.free.entry(size).or_default().push(ptr);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Returns `mem` to the pool once `stream` reaches this point.
+    pub fn free_on(&self, mem: &DevMem, stream: RawStream) -> RtResult<()> {
+        if mem.released.swap(true, Ordering::AcqRel) {
+            return Err(RtError::new("cuda: a buffer was deallocated twice"));
+        }
+        let ev = Event::record_on(stream)?;
+        lock(&self.pools).pending.push((mem.ptr, mem.size, ev));
+        Ok(())
+    }
+
+    /// Makes parked blocks reusable; call only when no stream of the GPU can still use them.
+    pub fn reclaim_parked(&self) {
+        let mut p = lock(&self.pools);
+        let parked = std::mem::take(&mut p.parked);
+        for (ptr, size) in parked {
+            p.free.entry(size).or_default().push(ptr);
+        }
+        Self::collect_done(&mut p);
+    }
+}
+
+impl Drop for Allocator {
+    fn drop(&mut self) {
+        let p = lock(&self.pools);
+        if p.all.is_empty() {
+            return;
+        }
+        unsafe {
+            let _ = sys::cuCtxSetCurrent(self.ctx.0);
+            let _ = sys::cuCtxSynchronize();
+            for &ptr in &p.all {
+                let _ = sys::cuMemFree_v2(ptr);
+            }
+        }
+    }
+}
+
+/// One live block.
+pub struct DevMem {
+    pub ptr: u64,
+    pub size: usize,
+    allocator: Arc<Allocator>,
+    released: AtomicBool,
+}
+
+impl std::fmt::Debug for DevMem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DevMem({:#x}, {} bytes, GPU {})", self.ptr, self.size, self.allocator.device)
+    }
+}
+
+impl DevMem {
+    pub fn allocator(&self) -> &Arc<Allocator> {
+        &self.allocator
+    }
+}
+
+impl Drop for DevMem {
+    fn drop(&mut self) {
+        if !self.released.load(Ordering::Acquire) {
+            lock(&self.allocator.pools).parked.push((self.ptr, self.size));
+        }
+    }
+}
+
+/// A strided view of device memory (offset, shape and strides in elements).
+#[derive(Clone, Debug)]
+pub struct CudaBuf {
+    pub mem: Arc<DevMem>,
+    pub dtype: DType,
+    pub offset: usize,
+    pub shape: Vec<usize>,
+    pub strides: Vec<usize>,
+}
+
+impl CudaBuf {
+    /// A whole, row-major block.
+    pub fn whole(mem: Arc<DevMem>, dtype: DType, shape: &[usize]) -> CudaBuf {
+        CudaBuf { mem, dtype, offset: 0, shape: shape.to_vec(), strides: contiguous_strides(shape) }
+    }
+
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.numel() * self.dtype.size()
+    }
+
+    /// The device address of element `[0, 0, ...]`.
+    pub fn addr(&self) -> u64 {
+        self.mem.ptr + (self.offset * self.dtype.size()) as u64
+    }
+
+    /// The GPU holding the memory.
+    pub fn device(&self) -> i32 {
+        self.mem.allocator.device
+    }
+
+    /// Whether the elements are dense in row-major order (extents of 1 ignore their stride).
+    pub fn is_contiguous(&self) -> bool {
+        let mut expected = 1;
+        for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
+            if n != 1 && s != expected {
+                return false;
+            }
+            expected *= n;
+        }
+        true
+    }
+
+    /// `(rows, row length, row pitch)` in elements when the view is rows of dense elements at a
+    /// fixed pitch (what a 2-D copy can move), the rows being all dimensions but the last.
+    pub fn as_rows(&self) -> Option<(usize, usize, usize)> {
+        let r = self.shape.len();
+        if r == 0 {
+            return Some((1, 1, 1));
+        }
+        let width = self.shape[r - 1];
+        if width != 1 && self.strides[r - 1] != 1 {
+            return None;
+        }
+        let outer = CudaBuf { shape: self.shape[..r - 1].to_vec(), strides: self.strides[..r - 1].to_vec(), ..self.clone() };
+        if r == 1 {
+            return Some((1, width, width));
+        }
+        // The leading dimensions must collapse to one of stride `pitch`.
+        let pitch = *outer.strides.last().unwrap_or(&width);
+        let mut expected = pitch;
+        for (&n, &s) in outer.shape.iter().zip(&outer.strides).rev() {
+            if n != 1 && s != expected {
+                return None;
+            }
+            expected *= n;
+        }
+        (pitch >= width).then_some((outer.numel(), width, pitch))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(shape: &[usize], strides: &[usize]) -> CudaBuf {
+        // A view whose memory is never touched: an allocator with a null context is enough to
+        // test the layout predicates (no block is allocated, dropping parks a fake pointer).
+        let a = Allocator::new(0, api::Ctx(std::ptr::null_mut()));
+        let mem = Arc::new(DevMem { ptr: 0, size: 0, allocator: a, released: AtomicBool::new(true) });
+        CudaBuf { mem, dtype: DType::F32, offset: 0, shape: shape.to_vec(), strides: strides.to_vec() }
+    }
+
+    #[test]
+    fn contiguity_and_rows() {
+        assert!(view(&[4, 3], &[3, 1]).is_contiguous());
+        assert!(!view(&[4, 3], &[6, 1]).is_contiguous());
+        assert_eq!(view(&[4, 3], &[6, 1]).as_rows(), Some((4, 3, 6)));
+        assert_eq!(view(&[2, 4, 3], &[24, 6, 1]).as_rows(), Some((8, 3, 6)));
+        assert_eq!(view(&[2, 4, 3], &[100, 6, 1]).as_rows(), None);
+        assert_eq!(view(&[4, 3], &[1, 4]).as_rows(), None);
+        assert!(view(&[1, 3], &[99, 1]).is_contiguous());
+    }
+}

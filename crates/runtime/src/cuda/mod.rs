@@ -1,0 +1,18 @@
+//! The `cuda` backend: real GPUs through cudarc's dynamically loaded bindings (it builds, and
+//! its unit tests run, on machines without CUDA; a run asks for the libraries and fails with a
+//! clear error where there are none).
+//!
+//! Layers, lowest first: `api` (driver calls, events, streams), `kernels` (the NVRTC source and
+//! its parameter structs, no CUDA calls), `memory` (caching allocator, strided views), `gpu`
+//! (one GPU: streams, cuBLAS, kernel launches), `nccl` (communicators), `ipc` (CUDA IPC
+//! transfers), `backend` (the [`crate::exec::Backend`] implementation).
+
+pub mod api;
+pub mod backend;
+pub mod gpu;
+pub mod ipc;
+pub mod kernels;
+pub mod memory;
+pub mod nccl;
+
+pub use backend::{CudaBackend, probe};
