@@ -207,6 +207,23 @@ pub fn int_attr(ctx: &Context, ty: Type, c: IntConst) -> Attr {
     ctx.intern_attr(AttrKind::Integer { value, ty })
 }
 
+/// `[1, 2, 3]`: a bracketed, possibly empty list of integers (custom op syntax).
+pub(crate) fn parse_int_list(p: &mut dyn OpAsmParser) -> ParseResult<Vec<i64>> {
+    p.parse_punct(Punct::LSquare)?;
+    let mut out = Vec::new();
+    if p.parse_optional_punct(Punct::RSquare) {
+        return Ok(out);
+    }
+    loop {
+        out.push(p.parse_integer()?);
+        if !p.parse_optional_punct(Punct::Comma) {
+            break;
+        }
+    }
+    p.parse_punct(Punct::RSquare)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,21 +259,4 @@ mod tests {
         let i8t = ctx.integer_type(8);
         assert_eq!(int_attr(&ctx, i8t, IntConst::new(8, 255)), ctx.int_attr(i8t, -1));
     }
-}
-
-/// `[1, 2, 3]`: a bracketed, possibly empty list of integers (custom op syntax).
-pub(crate) fn parse_int_list(p: &mut dyn OpAsmParser) -> ParseResult<Vec<i64>> {
-    p.parse_punct(Punct::LSquare)?;
-    let mut out = Vec::new();
-    if p.parse_optional_punct(Punct::RSquare) {
-        return Ok(out);
-    }
-    loop {
-        out.push(p.parse_integer()?);
-        if !p.parse_optional_punct(Punct::Comma) {
-            break;
-        }
-    }
-    p.parse_punct(Punct::RSquare)?;
-    Ok(out)
 }

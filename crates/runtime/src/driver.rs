@@ -10,7 +10,8 @@
 
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
-use crate::exec::cpu::{CpuBackend, RankStats};
+use crate::exec::backend::RankStats;
+use crate::exec::cpu::CpuBackend;
 use crate::exec::{Backend, Program, run_program};
 use crate::reference;
 use crate::tensor::{HostTensor, gather_global, local_piece};
@@ -228,21 +229,85 @@ pub fn run_on<B: Backend>(
     prog: &Program,
     cfg: &RunConfig,
 ) -> Result<RunOutcome, Failure> {
-    let args = placements(ctx, ir, func, "arg_attrs")?;
-    let results = placements(ctx, ir, func, "res_attrs")?;
-    check_meshes(&args, cfg.ranks)?;
-    check_meshes(&results, cfg.ranks)?;
-    let inputs = generate_inputs(&args, cfg.seed);
+    let io = RunIo::new(ctx, ir, func, cfg)?;
+    let per_rank = run_ranks(backend, 0..cfg.ranks, prog, &io, cfg)?;
+    io.assemble_with_trace(per_rank, cfg, backend.trace_events())
+}
+
+/// The placements and seeded global inputs of a run (every process of a multi-process run
+/// computes the same ones).
+pub struct RunIo {
+    pub args: Vec<Placement>,
+    pub results: Vec<Placement>,
+    pub inputs: Vec<HostTensor>,
+}
+
+/// What one rank produced: its iteration times, its counters and its output pieces.
+#[derive(Clone, Debug)]
+pub struct RankResult {
+    pub times_s: Vec<f64>,
+    pub stats: RankStats,
+    pub pieces: Vec<HostTensor>,
+}
+
+impl RunIo {
+    pub fn new(ctx: &Context, ir: &Ir, func: OpId, cfg: &RunConfig) -> Result<RunIo, Failure> {
+        let args = placements(ctx, ir, func, "arg_attrs")?;
+        let results = placements(ctx, ir, func, "res_attrs")?;
+        check_meshes(&args, cfg.ranks)?;
+        check_meshes(&results, cfg.ranks)?;
+        let inputs = generate_inputs(&args, cfg.seed);
+        Ok(RunIo { args, results, inputs })
+    }
+
+    /// The outcome from the results of ranks `0..n`, in rank order.
+    pub fn assemble(self, per_rank: Vec<RankResult>, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
+        self.assemble_with_trace(per_rank, cfg, Vec::new())
+    }
+
+    fn assemble_with_trace(
+        self,
+        per_rank: Vec<RankResult>,
+        cfg: &RunConfig,
+        trace: Vec<TraceEvent>,
+    ) -> Result<RunOutcome, Failure> {
+        let mut outputs = Vec::new();
+        for (i, p) in self.results.iter().enumerate() {
+            let pieces: Vec<HostTensor> = per_rank.iter().map(|r| r.pieces[i].clone()).collect();
+            outputs.push(p.gather(pieces).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?);
+        }
+        let ranks = per_rank.into_iter().map(|r| RankSummary { times_s: r.times_s, stats: r.stats }).collect();
+        Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations: cfg.warmup + cfg.iters.max(1) })
+    }
+}
+
+/// Runs the ranks `hosted` of `backend`, one host thread each; the results in rank order, or
+/// the first failure (an aborted rank's error only when no rank has a better one).
+pub fn run_ranks<B: Backend>(
+    backend: &B,
+    hosted: std::ops::Range<usize>,
+    prog: &Program,
+    io: &RunIo,
+    cfg: &RunConfig,
+) -> Result<Vec<RankResult>, Failure> {
     let iterations = cfg.warmup + cfg.iters.max(1);
     let per_rank: Vec<RtResult<(Vec<f64>, Vec<HostTensor>)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..cfg.ranks)
+        let handles: Vec<_> = hosted
+            .clone()
             .map(|rank| {
-                let (args, results, inputs) = (&args, &results, &inputs);
                 std::thread::Builder::new().name(format!("rank {rank}")).stack_size(RANK_STACK).spawn_scoped(
                     s,
                     move || {
                         let progress = if rank == 0 { cfg.progress.as_ref() } else { None };
-                        let r = run_rank(prog, backend, rank, (args, results), inputs, (cfg.warmup, iterations), progress);
+                        let r = run_rank(
+                            prog,
+                            backend,
+                            rank,
+                            (&io.args, &io.results),
+                            &io.inputs,
+                            (cfg.warmup, iterations),
+                            progress,
+                        );
                         if let Err(e) = &r {
                             backend.abort(rank, e);
                         }
@@ -253,8 +318,8 @@ pub fn run_on<B: Backend>(
             .collect();
         handles
             .into_iter()
-            .enumerate()
-            .map(|(rank, h)| match h {
+            .zip(hosted.clone())
+            .map(|(h, rank)| match h {
                 Ok(h) => h.join().unwrap_or_else(|_| Err(RtError::new("rank thread panicked").on_rank(rank))),
                 Err(e) => Err(RtError::new(format!("cannot start rank thread: {e}")).on_rank(rank)),
             })
@@ -262,9 +327,9 @@ pub fn run_on<B: Backend>(
     });
     let mut ok = Vec::new();
     let mut errors = Vec::new();
-    for r in per_rank {
+    for (r, rank) in per_rank.into_iter().zip(hosted) {
         match r {
-            Ok(v) => ok.push(v),
+            Ok((times_s, pieces)) => ok.push(RankResult { times_s, stats: backend.rank_stats(rank), pieces }),
             Err(e) => errors.push(e),
         }
     }
@@ -273,17 +338,7 @@ pub fn run_on<B: Backend>(
         let loc = root.op.as_ref().map(|_| prog.error_loc(&root));
         return Err(Failure { loc, error: root });
     }
-    let mut outputs = Vec::new();
-    for (i, p) in results.iter().enumerate() {
-        let pieces: Vec<HostTensor> = ok.iter().map(|(_, outs)| outs[i].clone()).collect();
-        outputs.push(p.gather(pieces).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?);
-    }
-    let ranks = ok
-        .into_iter()
-        .enumerate()
-        .map(|(r, (times_s, _))| RankSummary { times_s, stats: backend.rank_stats(r) })
-        .collect();
-    Ok(RunOutcome { inputs, outputs, ranks, trace: backend.trace_events(), iterations })
+    Ok(ok)
 }
 
 /// One rank: upload its pieces, run the iterations, download the outputs of the last one.
@@ -326,7 +381,11 @@ fn run_rank<B: Backend>(
         }
     }
     if outs.len() != results.len() {
-        return Err(RtError::new(format!("the function returned {} values, its signature {}", outs.len(), results.len())));
+        return Err(RtError::new(format!(
+            "the function returned {} values, its signature {}",
+            outs.len(),
+            results.len()
+        )));
     }
     let pieces = outs
         .iter()

@@ -19,6 +19,7 @@ pub mod kernels;
 pub mod layout;
 pub mod race;
 pub mod reference;
+pub mod store;
 pub mod streams;
 pub mod tensor;
 pub mod trace;

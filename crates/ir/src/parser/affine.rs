@@ -420,14 +420,6 @@ fn print_sum(lhs: &AffineExpr, rhs: &AffineExpr, out: &mut String) {
     }
 }
 
-/// The printed form of an expression at top level.
-#[cfg(test)]
-pub(super) fn expr_to_string(e: &AffineExpr) -> String {
-    let mut s = String::new();
-    print_expr(e, &mut s, false);
-    s
-}
-
 // ----- parsing -------------------------------------------------------------------------------
 
 /// The names of the dimensions and symbols of the map or set being parsed.

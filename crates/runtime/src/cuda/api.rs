@@ -98,7 +98,10 @@ impl Device {
         let mut can = 0;
         check(unsafe { sys::cuDeviceCanAccessPeer(&mut can, self.ordinal, peer.ordinal) }, "cuDeviceCanAccessPeer")?;
         if can == 0 {
-            return Err(RtError::new(format!("cuda: GPU {} cannot access GPU {} (no peer access)", self.ordinal, peer.ordinal)));
+            return Err(RtError::new(format!(
+                "cuda: GPU {} cannot access GPU {} (no peer access)",
+                self.ordinal, peer.ordinal
+            )));
         }
         self.bind()?;
         let r = unsafe { sys::cuCtxEnablePeerAccess(peer.ctx.0, 0) };
@@ -173,7 +176,12 @@ pub fn sync_stream(stream: RawStream) -> RtResult<()> {
 pub fn wait_value(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
     check(
         unsafe {
-            sys::cuStreamWaitValue32_v2(stream.0, addr, value, sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32)
+            sys::cuStreamWaitValue32_v2(
+                stream.0,
+                addr,
+                value,
+                sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32,
+            )
         },
         "cuStreamWaitValue32",
     )

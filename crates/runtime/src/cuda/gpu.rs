@@ -43,8 +43,11 @@ pub struct Gpu {
 }
 
 /// The kernels' PTX for a compute capability, compiled once per process.
+/// PTX per compute capability.
+type PtxCache = Mutex<Vec<((i32, i32), String)>>;
+
 fn ptx_for(capability: (i32, i32)) -> RtResult<String> {
-    static PTX: OnceLock<Mutex<Vec<((i32, i32), String)>>> = OnceLock::new();
+    static PTX: OnceLock<PtxCache> = OnceLock::new();
     let cache = PTX.get_or_init(|| Mutex::new(Vec::new()));
     if let Some((_, p)) = lock(cache).iter().find(|(c, _)| *c == capability) {
         return Ok(p.clone());
@@ -125,7 +128,10 @@ impl Gpu {
     /// `dst = src` (shapes equal; types may differ; either may live on another GPU).
     pub fn copy(&self, src: &CudaBuf, dst: &CudaBuf, stream: RawStream) -> RtResult<()> {
         if src.shape != dst.shape {
-            return Err(RtError::new(format!("copy: source shape {:?} differs from target {:?}", src.shape, dst.shape)));
+            return Err(RtError::new(format!(
+                "copy: source shape {:?} differs from target {:?}",
+                src.shape, dst.shape
+            )));
         }
         if src.dtype == dst.dtype {
             if src.is_contiguous() && dst.is_contiguous() {
@@ -136,7 +142,7 @@ impl Gpu {
                 return api::copy_2d_async((dst.addr(), dp * e), (src.addr(), sp * e), w * e, rows, stream);
             }
         }
-        self.elementwise(ElementwiseKind::Cast, &[src.clone()], dst, stream)
+        self.elementwise(ElementwiseKind::Cast, std::slice::from_ref(src), dst, stream)
     }
 
     /// `output = kind(inputs...)` elementwise, on views of one shape (inputs may be
@@ -239,12 +245,18 @@ impl Gpu {
         }
         let (m, k, n) = (a.shape[ra - 2], a.shape[ra - 1], b.shape[rb - 1]);
         if b.shape[rb - 2] != k || c.shape[rc - 2] != m || c.shape[rc - 1] != n {
-            return Err(RtError::new(format!("matmul: shapes {:?} x {:?} -> {:?} do not match", a.shape, b.shape, c.shape)));
+            return Err(RtError::new(format!(
+                "matmul: shapes {:?} x {:?} -> {:?} do not match",
+                a.shape, b.shape, c.shape
+            )));
         }
         let batch_shape = &c.shape[..rc - 2];
         for (name, v, r) in [("lhs", a, ra), ("rhs", b, rb)] {
             if r > 2 && v.shape[..r - 2] != *batch_shape {
-                return Err(RtError::new(format!("matmul: {name} batch {:?} differs from {batch_shape:?}", &v.shape[..r - 2])));
+                return Err(RtError::new(format!(
+                    "matmul: {name} batch {:?} differs from {batch_shape:?}",
+                    &v.shape[..r - 2]
+                )));
             }
         }
         let batches: usize = batch_shape.iter().product();
@@ -268,11 +280,17 @@ impl Gpu {
     ) -> RtResult<()> {
         let (rx, ry) = (x.shape.len(), y.shape.len());
         if rx < 1 || w.shape.len() != 2 || ry != rx {
-            return Err(RtError::new(format!("linear: shapes {:?}, {:?} -> {:?} do not match", x.shape, w.shape, y.shape)));
+            return Err(RtError::new(format!(
+                "linear: shapes {:?}, {:?} -> {:?} do not match",
+                x.shape, w.shape, y.shape
+            )));
         }
         let (n, k) = (w.shape[0], w.shape[1]);
         if x.shape[rx - 1] != k || y.shape[ry - 1] != n || x.shape[..rx - 1] != y.shape[..ry - 1] {
-            return Err(RtError::new(format!("linear: shapes {:?}, {:?} -> {:?} do not match", x.shape, w.shape, y.shape)));
+            return Err(RtError::new(format!(
+                "linear: shapes {:?}, {:?} -> {:?} do not match",
+                x.shape, w.shape, y.shape
+            )));
         }
         // Leading dimensions flattened into rows (through dense copies where they don't collapse).
         let x2 = self.rows_of(x, stream)?;
@@ -339,7 +357,8 @@ impl Gpu {
                 (staged_z.addr(), cb::cublasOperation_t::CUBLAS_OP_T, z.cols.max(1))
             }
         };
-        let (alpha32, beta32, alpha64, beta64) = (1f32, if accumulate { 1f32 } else { 0f32 }, 1f64, f64::from(accumulate));
+        let (alpha32, beta32, alpha64, beta64) =
+            (1f32, if accumulate { 1f32 } else { 0f32 }, 1f64, f64::from(accumulate));
         let (alpha, beta): (*const std::ffi::c_void, *const std::ffi::c_void) =
             if compute == cb::cublasComputeType_t::CUBLAS_COMPUTE_64F {
                 ((&alpha64 as *const f64).cast(), (&beta64 as *const f64).cast())
@@ -441,8 +460,7 @@ impl Mat {
 /// broadcast).
 fn mat_at(v: &CudaBuf, idx: &[usize]) -> Mat {
     let r = v.shape.len();
-    let offset: usize =
-        if r > 2 { idx.iter().zip(&v.strides[..r - 2]).map(|(i, s)| i * s).sum() } else { 0 };
+    let offset: usize = if r > 2 { idx.iter().zip(&v.strides[..r - 2]).map(|(i, s)| i * s).sum() } else { 0 };
     Mat {
         addr: v.addr() + (offset * v.dtype.size()) as u64,
         rows: v.shape[r - 2],

@@ -113,7 +113,15 @@ impl IpcHub {
     }
 
     /// The signalling side: returns the flag its `comm.wait` waits for.
-    pub fn signal(&self, rank: usize, peer: usize, side: Side, protocol: Protocol, view: &CudaBuf, stream: RawStream) -> RtResult<Flag> {
+    pub fn signal(
+        &self,
+        rank: usize,
+        peer: usize,
+        side: Side,
+        protocol: Protocol,
+        view: &CudaBuf,
+        stream: RawStream,
+    ) -> RtResult<Flag> {
         self.check_peer(rank, peer)?;
         let ready = Event::record_on(stream)?;
         let slot = self.slot(peer, side);

@@ -85,7 +85,10 @@ pub fn op_code(k: ElementwiseKind) -> i32 {
 /// Fills an operand from a base address (already offset to element 0), a type and strides.
 pub fn operand(ptr: u64, dtype: DType, strides: &[usize]) -> RtResult<Operand> {
     if strides.len() > MAX_DIMS {
-        return Err(RtError::new(format!("the cuda kernels take at most {MAX_DIMS} dimensions, got {}", strides.len())));
+        return Err(RtError::new(format!(
+            "the cuda kernels take at most {MAX_DIMS} dimensions, got {}",
+            strides.len()
+        )));
     }
     let mut o = Operand { ptr, dtype: dtype_code(dtype), ..Operand::default() };
     for (d, &s) in strides.iter().enumerate() {

@@ -203,7 +203,8 @@ impl CudaBuf {
         if width != 1 && self.strides[r - 1] != 1 {
             return None;
         }
-        let outer = CudaBuf { shape: self.shape[..r - 1].to_vec(), strides: self.strides[..r - 1].to_vec(), ..self.clone() };
+        let outer =
+            CudaBuf { shape: self.shape[..r - 1].to_vec(), strides: self.strides[..r - 1].to_vec(), ..self.clone() };
         if r == 1 {
             return Some((1, width, width));
         }

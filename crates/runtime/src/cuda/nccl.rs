@@ -4,15 +4,21 @@
 //! (every member calls `ncclCommInitRank` with a unique id that the first member to arrive
 //! publishes; the members reach the same collective, so they join together).
 //!
+//! In a multi-process run (one rank per process, [`NcclHub::for_process`]) the unique ids
+//! travel through the run's [`Store`]: rank 0 publishes the world's, a team's first member
+//! publishes the team's.
+//!
 //! Invariant: a team's communicator orders its members as the team lists them (member `i` is
 //! NCCL rank `i`); the world communicator's rank `r` is rank `r`.
 
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+use crate::store::Store;
 use crate::watchdog::lock;
 use cudarc::nccl::sys as nc;
 use fuser_dialects::reduction::ReductionKind;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// A communicator handle.
@@ -26,11 +32,42 @@ pub fn check<T>(r: Result<T, cudarc::nccl::result::NcclError>, what: &str) -> Rt
     r.map(|_| ()).map_err(|e| RtError::new(format!("nccl: {what} failed: {e:?}")))
 }
 
-/// The communicators of the ranks of this process.
+/// Where the unique ids of team communicators come from.
+enum Ids {
+    /// All ranks in this process: the first member to arrive makes the id.
+    Local(Mutex<HashMap<Vec<usize>, nc::ncclUniqueId>>),
+    /// One rank per process: through the run's store.
+    Store(Arc<Store>),
+}
+
+/// The communicators of the ranks of this process (ranks `first..first + world.len()`).
 pub struct NcclHub {
+    first: usize,
+    world_size: usize,
     world: Vec<Comm>,
-    ids: Mutex<HashMap<Vec<usize>, nc::ncclUniqueId>>,
+    ids: Ids,
     teams: Vec<Mutex<HashMap<Vec<usize>, Comm>>>,
+}
+
+fn new_unique_id() -> RtResult<nc::ncclUniqueId> {
+    let mut id = std::mem::MaybeUninit::uninit();
+    check(unsafe { nc::ncclGetUniqueId(id.as_mut_ptr()).result() }, "ncclGetUniqueId")?;
+    Ok(unsafe { id.assume_init() })
+}
+
+fn id_bytes(id: &nc::ncclUniqueId) -> Vec<u8> {
+    id.internal.iter().map(|&c| c as u8).collect()
+}
+
+fn id_from_bytes(b: &[u8]) -> RtResult<nc::ncclUniqueId> {
+    let mut id = nc::ncclUniqueId { internal: [0; 128] };
+    if b.len() != id.internal.len() {
+        return Err(RtError::new("nccl: a unique id of the wrong size came through the store"));
+    }
+    for (d, &s) in id.internal.iter_mut().zip(b) {
+        *d = s as std::ffi::c_char;
+    }
+    Ok(id)
 }
 
 impl NcclHub {
@@ -38,52 +75,96 @@ impl NcclHub {
     pub fn new(ordinals: &[i32]) -> RtResult<NcclHub> {
         let mut comms = vec![std::ptr::null_mut(); ordinals.len()];
         check(
-            unsafe { cudarc::nccl::result::comm_init_all(comms.as_mut_ptr(), ordinals.len() as i32, ordinals.as_ptr()) },
+            unsafe {
+                cudarc::nccl::result::comm_init_all(comms.as_mut_ptr(), ordinals.len() as i32, ordinals.as_ptr())
+            },
             "ncclCommInitAll",
         )?;
         Ok(NcclHub {
+            first: 0,
+            world_size: ordinals.len(),
             world: comms.into_iter().map(Comm).collect(),
-            ids: Mutex::new(HashMap::new()),
+            ids: Ids::Local(Mutex::new(HashMap::new())),
             teams: ordinals.iter().map(|_| Mutex::new(HashMap::new())).collect(),
         })
     }
 
+    /// The world communicator of a process hosting rank `rank` of `world_size` (the GPU's
+    /// context must be current).
+    pub fn for_process(rank: usize, world_size: usize, store: Arc<Store>) -> RtResult<NcclHub> {
+        let id = if rank == 0 {
+            let id = new_unique_id()?;
+            store.set("nccl/world", &id_bytes(&id))?;
+            id
+        } else {
+            id_from_bytes(&store.get("nccl/world")?)?
+        };
+        let mut comm = std::ptr::null_mut();
+        check(
+            unsafe { cudarc::nccl::result::comm_init_rank(&mut comm, world_size as i32, id, rank as i32) },
+            "ncclCommInitRank",
+        )?;
+        Ok(NcclHub {
+            first: rank,
+            world_size,
+            world: vec![Comm(comm)],
+            ids: Ids::Store(store),
+            teams: vec![Mutex::new(HashMap::new())],
+        })
+    }
+
     pub fn world(&self, rank: usize) -> Comm {
-        self.world[rank]
+        self.world[rank - self.first]
+    }
+
+    /// The unique id of `team`'s communicator.
+    fn team_id(&self, rank: usize, team: &[usize]) -> RtResult<nc::ncclUniqueId> {
+        match &self.ids {
+            Ids::Local(ids) => {
+                let mut ids = lock(ids);
+                match ids.get(team) {
+                    Some(id) => Ok(*id),
+                    None => {
+                        let id = new_unique_id()?;
+                        ids.insert(team.to_vec(), id);
+                        Ok(id)
+                    }
+                }
+            }
+            Ids::Store(store) => {
+                let key = format!("nccl/team/{team:?}");
+                if team.first() == Some(&rank) {
+                    let id = new_unique_id()?;
+                    store.set(&key, &id_bytes(&id))?;
+                    Ok(id)
+                } else {
+                    id_from_bytes(&store.get(&key)?)
+                }
+            }
+        }
     }
 
     /// The communicator of `team` for `rank` (a member), made on first use. The caller's GPU
     /// context must be current.
     pub fn team(&self, rank: usize, team: &[usize]) -> RtResult<Comm> {
-        if team.iter().copied().eq(0..self.world.len()) {
-            return Ok(self.world[rank]);
+        if team.iter().copied().eq(0..self.world_size) {
+            return Ok(self.world(rank));
         }
-        if let Some(c) = lock(&self.teams[rank]).get(team) {
+        let local = rank - self.first;
+        if let Some(c) = lock(&self.teams[local]).get(team) {
             return Ok(*c);
         }
         let position = team
             .iter()
             .position(|&m| m == rank)
             .ok_or_else(|| RtError::new(format!("rank {rank} is not in the team {team:?}")))?;
-        let id = {
-            let mut ids = lock(&self.ids);
-            match ids.get(team) {
-                Some(id) => *id,
-                None => {
-                    let mut id = std::mem::MaybeUninit::uninit();
-                    check(unsafe { nc::ncclGetUniqueId(id.as_mut_ptr()).result() }, "ncclGetUniqueId")?;
-                    let id = unsafe { id.assume_init() };
-                    ids.insert(team.to_vec(), id);
-                    id
-                }
-            }
-        };
+        let id = self.team_id(rank, team)?;
         let mut comm = std::ptr::null_mut();
         check(
             unsafe { cudarc::nccl::result::comm_init_rank(&mut comm, team.len() as i32, id, position as i32) },
             "ncclCommInitRank",
         )?;
-        lock(&self.teams[rank]).insert(team.to_vec(), Comm(comm));
+        lock(&self.teams[local]).insert(team.to_vec(), Comm(comm));
         Ok(Comm(comm))
     }
 }
