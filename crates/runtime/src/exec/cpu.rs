@@ -21,8 +21,10 @@
 //!
 //! Invariants: a task owns clones of the views it touches (a buffer lives until the last task
 //! using it ran, so a deallocation is a task too: the buffer is freed when its stream reaches
-//! it); the per-op host path allocates only the boxed task and the op key clone (no hash maps:
-//! streams are found by index in a per-rank vector).
+//! it, or when the host reuses the ran kernel list that still names it, at the latest at the
+//! end of the run). The per-op host path of a kernel allocates nothing of its own: kernels
+//! join a batch whose list is reused (one boxed task per batch); streams are found by index in
+//! a per-rank vector (no hash maps).
 
 use super::backend::{Backend, CommOp, Kernel};
 use crate::buffer::{Buffer, Dims, View};

@@ -360,7 +360,13 @@ impl<'p, B: Backend> Frame<'p, B> {
             },
             KernelInstr::Elementwise { kind, inputs, output } => Kernel::Elementwise {
                 kind: *kind,
-                inputs: inputs.iter().map(|&s| self.buf(s)).collect::<RtResult<_>>()?,
+                inputs: {
+                    let mut bufs = Vec::with_capacity(inputs.len());
+                    for &s in inputs {
+                        bufs.push(self.buf(s)?);
+                    }
+                    bufs
+                },
                 output: self.buf(*output)?,
             },
             KernelInstr::Sum { input, output, dims } => {
