@@ -324,11 +324,17 @@ impl CpuBackend {
         }
     }
 
-    /// Drops the ran kernel lists of `rank` (and with them the last references to buffers
-    /// deallocated meanwhile).
+    /// Empties the ran kernel lists of `rank` (dropping the last references to buffers
+    /// deallocated meanwhile), keeping their capacity for the next run.
     fn drop_spares(&self, rank: usize) -> RtResult<()> {
-        let spares = std::mem::take(&mut *lock(&self.state(rank)?.spares));
-        drop(spares);
+        let mut spares = std::mem::take(&mut *lock(&self.state(rank)?.spares));
+        spares.iter_mut().for_each(Vec::clear);
+        let mut pool = lock(&self.state(rank)?.spares);
+        for list in spares {
+            if pool.len() < MAX_SPARES {
+                pool.push(list);
+            }
+        }
         Ok(())
     }
 
