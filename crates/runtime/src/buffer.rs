@@ -6,11 +6,17 @@
 //! (offset, shape, strides, all in elements): what `host.shard_by_stream`, `host.select` and
 //! `host.slice` produce, and what kernels and communication read and write.
 //!
+//! Shapes and strides are [`Dims`]: up to [`INLINE_DIMS`] extents stored inline (no heap
+//! allocation), more on the heap. Making, cloning and dropping a view of up to that rank thus
+//! never allocates, which keeps the per-op cost of the executor low.
+//!
 //! Invariant: every element a view addresses lies inside its buffer (checked when the view is
 //! made, see [`View::new`]).
 
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+use std::fmt;
+use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -41,20 +47,199 @@ impl Buffer {
     }
 }
 
+/// How many extents a [`Dims`] holds without a heap allocation.
+pub const INLINE_DIMS: usize = 8;
+
+/// A list of extents (a shape or strides): inline up to [`INLINE_DIMS`] entries, on the heap
+/// beyond. Behaves as a `[usize]` (it dereferences to one); compares, prints and converts like
+/// a `Vec<usize>`.
+///
+/// Invariant: the inline form is used exactly when the length is at most [`INLINE_DIMS`].
+#[derive(Clone)]
+pub struct Dims(DimsRepr);
+
+#[derive(Clone)]
+enum DimsRepr {
+    Inline { len: u8, data: [usize; INLINE_DIMS] },
+    Heap(Vec<usize>),
+}
+
+impl Dims {
+    /// `len` copies of `value`.
+    pub fn filled(len: usize, value: usize) -> Dims {
+        if len <= INLINE_DIMS {
+            Dims(DimsRepr::Inline { len: len as u8, data: [value; INLINE_DIMS] })
+        } else {
+            Dims(DimsRepr::Heap(vec![value; len]))
+        }
+    }
+
+    /// The extents of `values`.
+    pub fn from_slice(values: &[usize]) -> Dims {
+        if values.len() <= INLINE_DIMS {
+            let mut data = [0; INLINE_DIMS];
+            data[..values.len()].copy_from_slice(values);
+            Dims(DimsRepr::Inline { len: values.len() as u8, data })
+        } else {
+            Dims(DimsRepr::Heap(values.to_vec()))
+        }
+    }
+
+    /// Removes and returns the entry at `index` (which must be in range).
+    pub fn remove(&mut self, index: usize) -> usize {
+        let value = self[index];
+        let len = self.len();
+        self.copy_within(index + 1..len, index);
+        self.truncate(len - 1);
+        value
+    }
+
+    /// Keeps the first `len` entries (no-op when there are fewer).
+    fn truncate(&mut self, len: usize) {
+        match &mut self.0 {
+            DimsRepr::Inline { len: l, .. } => *l = (*l).min(len as u8),
+            DimsRepr::Heap(v) => {
+                v.truncate(len);
+                if len <= INLINE_DIMS {
+                    *self = Dims::from_slice(&v[..]);
+                }
+            }
+        }
+    }
+}
+
+impl Default for Dims {
+    fn default() -> Dims {
+        Dims::filled(0, 0)
+    }
+}
+
+impl Deref for Dims {
+    type Target = [usize];
+    #[inline]
+    fn deref(&self) -> &[usize] {
+        match &self.0 {
+            DimsRepr::Inline { len, data } => &data[..*len as usize],
+            DimsRepr::Heap(v) => v,
+        }
+    }
+}
+
+impl DerefMut for Dims {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [usize] {
+        match &mut self.0 {
+            DimsRepr::Inline { len, data } => &mut data[..*len as usize],
+            DimsRepr::Heap(v) => v,
+        }
+    }
+}
+
+impl fmt::Debug for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for Dims {
+    fn eq(&self, other: &Dims) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Dims {}
+
+impl PartialEq<[usize]> for Dims {
+    fn eq(&self, other: &[usize]) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<Vec<usize>> for Dims {
+    fn eq(&self, other: &Vec<usize>) -> bool {
+        **self == other[..]
+    }
+}
+
+impl<const N: usize> PartialEq<[usize; N]> for Dims {
+    fn eq(&self, other: &[usize; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl From<&[usize]> for Dims {
+    fn from(values: &[usize]) -> Dims {
+        Dims::from_slice(values)
+    }
+}
+
+impl From<Vec<usize>> for Dims {
+    fn from(values: Vec<usize>) -> Dims {
+        if values.len() <= INLINE_DIMS { Dims::from_slice(&values) } else { Dims(DimsRepr::Heap(values)) }
+    }
+}
+
+impl<const N: usize> From<[usize; N]> for Dims {
+    fn from(values: [usize; N]) -> Dims {
+        Dims::from_slice(&values)
+    }
+}
+
+impl From<Dims> for Vec<usize> {
+    fn from(d: Dims) -> Vec<usize> {
+        match d.0 {
+            DimsRepr::Inline { len, data } => data[..len as usize].to_vec(),
+            DimsRepr::Heap(v) => v,
+        }
+    }
+}
+
+impl FromIterator<usize> for Dims {
+    fn from_iter<I: IntoIterator<Item = usize>>(iter: I) -> Dims {
+        let mut data = [0; INLINE_DIMS];
+        let mut len = 0;
+        let mut iter = iter.into_iter();
+        for v in iter.by_ref() {
+            if len == INLINE_DIMS {
+                let mut heap = data.to_vec();
+                heap.push(v);
+                heap.extend(iter);
+                return Dims(DimsRepr::Heap(heap));
+            }
+            data[len] = v;
+            len += 1;
+        }
+        Dims(DimsRepr::Inline { len: len as u8, data })
+    }
+}
+
+impl<'a> IntoIterator for &'a Dims {
+    type Item = &'a usize;
+    type IntoIter = std::slice::Iter<'a, usize>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// A strided window into a buffer.
 #[derive(Clone, Debug)]
 pub struct View {
     pub buffer: Arc<Buffer>,
     /// Offset of element `[0, 0, ...]`, in elements.
     pub offset: usize,
-    pub shape: Vec<usize>,
+    pub shape: Dims,
     /// In elements, one per dimension.
-    pub strides: Vec<usize>,
+    pub strides: Dims,
 }
 
 /// Row-major strides of `shape`.
 pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
-    let mut strides = vec![1; shape.len()];
+    contiguous_dims(shape).into()
+}
+
+/// Row-major strides of `shape`, inline.
+fn contiguous_dims(shape: &[usize]) -> Dims {
+    let mut strides = Dims::filled(shape.len(), 1);
     for i in (0..shape.len().saturating_sub(1)).rev() {
         strides[i] = strides[i + 1] * shape[i + 1];
     }
@@ -68,11 +253,12 @@ impl View {
         if n != buffer.len {
             return Err(RtError::new(format!("shape {shape:?} has {n} elements, the buffer {}", buffer.len)));
         }
-        Ok(View { buffer, offset: 0, strides: contiguous_strides(shape), shape: shape.to_vec() })
+        Ok(View { buffer, offset: 0, strides: contiguous_dims(shape), shape: Dims::from_slice(shape) })
     }
 
     /// A view of `buffer`; errors when an addressed element lies outside it.
-    pub fn new(buffer: Arc<Buffer>, offset: usize, shape: Vec<usize>, strides: Vec<usize>) -> RtResult<View> {
+    pub fn new(buffer: Arc<Buffer>, offset: usize, shape: impl Into<Dims>, strides: impl Into<Dims>) -> RtResult<View> {
+        let (shape, strides) = (shape.into(), strides.into());
         if shape.len() != strides.len() {
             return Err(RtError::new("a view needs one stride per dimension"));
         }
@@ -106,8 +292,8 @@ impl View {
             }
         }
         let offset = self.offset + offsets.iter().zip(&self.strides).map(|(o, s)| o * s).sum::<usize>();
-        let strides = self.strides.iter().zip(steps).map(|(s, k)| s * k).collect();
-        View::new(self.buffer.clone(), offset, shape.to_vec(), strides)
+        let strides: Dims = self.strides.iter().zip(steps).map(|(s, k)| s * k).collect();
+        View::new(self.buffer.clone(), offset, Dims::from_slice(shape), strides)
     }
 
     /// Drops dimension `axis`, fixing its index.
@@ -134,7 +320,7 @@ impl View {
     /// Whether the view is row-major without gaps.
     pub fn is_contiguous(&self) -> bool {
         let mut expected = 1;
-        for (&d, &s) in self.shape.iter().zip(&self.strides).rev() {
+        for (&d, &s) in self.shape.iter().zip(self.strides.iter()).rev() {
             if d != 1 && s != expected {
                 return false;
             }
@@ -144,7 +330,7 @@ impl View {
     }
 
     fn last_element(&self) -> usize {
-        self.offset + self.shape.iter().zip(&self.strides).map(|(d, s)| d.saturating_sub(1) * s).sum::<usize>()
+        self.offset + self.shape.iter().zip(self.strides.iter()).map(|(d, s)| d.saturating_sub(1) * s).sum::<usize>()
     }
 
     /// The half-open range of buffer elements the view may touch (for race checks).
@@ -155,18 +341,23 @@ impl View {
         (self.offset, self.last_element() + 1)
     }
 
-    /// The buffer index of every element, in row-major order of the view.
-    pub fn indices(&self) -> Vec<usize> {
+    /// Calls `f` with the buffer index of every element, in row-major order of the view
+    /// (without allocating).
+    #[inline]
+    pub fn for_each_index(&self, mut f: impl FnMut(usize)) {
         let n = self.numel();
-        let mut out = Vec::with_capacity(n);
         if n == 0 {
-            return out;
+            return;
+        }
+        if self.is_contiguous() {
+            (self.offset..self.offset + n).for_each(f);
+            return;
         }
         let rank = self.shape.len();
-        let mut idx = vec![0usize; rank];
+        let mut idx = Dims::filled(rank, 0);
         let mut flat = self.offset;
         for _ in 0..n {
-            out.push(flat);
+            f(flat);
             for d in (0..rank).rev() {
                 idx[d] += 1;
                 flat += self.strides[d];
@@ -177,15 +368,39 @@ impl View {
                 idx[d] = 0;
             }
         }
+    }
+
+    /// The buffer index of every element, in row-major order of the view.
+    pub fn indices(&self) -> Vec<usize> {
+        let mut out = Vec::with_capacity(self.numel());
+        self.for_each_index(|i| out.push(i));
         out
+    }
+
+    /// Stores the elements as `f64` into `out` (row-major order; `out` holds [`View::numel`]
+    /// values), without allocating.
+    pub fn read_into(&self, out: &mut [f64]) -> RtResult<()> {
+        if out.len() != self.numel() {
+            return Err(RtError::new(format!("reading a view of {} into {} values", self.numel(), out.len())));
+        }
+        let dtype = self.dtype();
+        let size = dtype.size();
+        let bytes = self.buffer.bytes();
+        let mut slots = out.iter_mut();
+        self.for_each_index(|i| {
+            if let Some(o) = slots.next() {
+                *o = dtype.read(&bytes[i * size..]);
+            }
+        });
+        Ok(())
     }
 
     /// The elements as `f64`, in row-major order.
     pub fn read(&self) -> Vec<f64> {
-        let dtype = self.dtype();
-        let size = dtype.size();
-        let bytes = self.buffer.bytes();
-        self.indices().into_iter().map(|i| dtype.read(&bytes[i * size..])).collect()
+        let mut out = vec![0.0; self.numel()];
+        // The length matches by construction.
+        let _ = self.read_into(&mut out);
+        out
     }
 
     /// Stores `values` (row-major order of the view).
@@ -195,11 +410,13 @@ impl View {
         }
         let dtype = self.dtype();
         let size = dtype.size();
-        let indices = self.indices();
         let mut bytes = self.buffer.bytes();
-        for (i, v) in indices.into_iter().zip(values) {
-            dtype.write(&mut bytes[i * size..], *v);
-        }
+        let mut values = values.iter();
+        self.for_each_index(|i| {
+            if let Some(v) = values.next() {
+                dtype.write(&mut bytes[i * size..], *v);
+            }
+        });
         Ok(())
     }
 }
@@ -215,10 +432,47 @@ mod tests {
         whole.write(&(0..12).map(f64::from).collect::<Vec<_>>()).unwrap();
         let col = whole.subview(&[0, 1], &[3, 2], &[1, 1]).unwrap();
         assert_eq!(col.read(), vec![1.0, 2.0, 5.0, 6.0, 9.0, 10.0]);
+        assert_eq!(col.indices(), vec![1, 2, 5, 6, 9, 10]);
         assert!(!col.is_contiguous() && whole.is_contiguous());
         assert_eq!(whole.select(0, 2).unwrap().read(), vec![8.0, 9.0, 10.0, 11.0]);
         assert_eq!(col.element_range(), (1, 11));
         assert!(whole.subview(&[0, 3], &[1, 2], &[1, 1]).is_err());
         assert!(View::new(b, 10, vec![3], vec![1]).is_err());
+    }
+
+    #[test]
+    fn dims_are_inline_up_to_the_capacity_and_behave_like_vectors() {
+        let small = Dims::from_slice(&[2, 3, 4]);
+        assert!(matches!(small.0, DimsRepr::Inline { len: 3, .. }));
+        assert_eq!(small, vec![2, 3, 4]);
+        assert_eq!(small, [2, 3, 4]);
+        assert_eq!(format!("{small:?}"), "[2, 3, 4]");
+        let big: Dims = (0..INLINE_DIMS + 2).collect();
+        assert!(matches!(big.0, DimsRepr::Heap(_)));
+        assert_eq!(big.len(), INLINE_DIMS + 2);
+        assert_eq!(Vec::from(big.clone()), (0..INLINE_DIMS + 2).collect::<Vec<_>>());
+        let mut shrunk = big;
+        shrunk.remove(0);
+        shrunk.remove(3);
+        assert!(matches!(shrunk.0, DimsRepr::Inline { len, .. } if len as usize == INLINE_DIMS));
+        assert_eq!(shrunk, [1, 2, 3, 5, 6, 7, 8, 9]);
+        let mut s = small;
+        assert_eq!(s.remove(1), 3);
+        assert_eq!(s, [2, 4]);
+        assert_eq!(Dims::default().len(), 0);
+    }
+
+    #[test]
+    fn views_of_high_rank_work_on_the_heap() {
+        let shape = [1usize, 2, 1, 2, 1, 2, 1, 2, 1, 2];
+        let b = Buffer::new(DType::F64, shape.iter().product());
+        let whole = View::whole(b, &shape).unwrap();
+        whole.write(&(0..32).map(f64::from).collect::<Vec<_>>()).unwrap();
+        let sel = whole.select(9, 1).unwrap();
+        assert_eq!(sel.shape.len(), 9);
+        assert_eq!(sel.read(), (0..16).map(|i| f64::from(2 * i + 1)).collect::<Vec<_>>());
+        let inner = sel.select(0, 0).unwrap().select(1, 0).unwrap();
+        assert_eq!(inner.shape, [2, 2, 1, 2, 1, 2, 1]);
+        assert_eq!(inner.read(), sel.read());
     }
 }

@@ -7,8 +7,13 @@
 //! element type when stored. GEMMs run through the `matrixmultiply` crate on packed row-major
 //! operands.
 //!
+//! Cost: `copy` and `elementwise` on at most [`SMALL`] elements work on stack arrays and do not
+//! allocate (tiny kernels are common between communications; their cost is dispatch, not
+//! arithmetic).
+//!
 //! Invariant: every kernel checks shapes before touching memory and returns an error (never
-//! panics) on a mismatch.
+//! panics) on a mismatch. A kernel holds at most one buffer lock at a time and reads all its
+//! inputs before it writes its output (an output aliasing an input sees the old values).
 
 use crate::buffer::View;
 use crate::dtype::DType;
@@ -39,6 +44,9 @@ impl Precision {
     }
 }
 
+/// Up to this many elements, `copy` and `elementwise` stage values on the stack.
+pub const SMALL: usize = 32;
+
 fn shape_error(what: &str, detail: String) -> RtError {
     RtError::new(format!("{what}: {detail}"))
 }
@@ -47,6 +55,12 @@ fn shape_error(what: &str, detail: String) -> RtError {
 pub fn copy(src: &View, dst: &View) -> RtResult<()> {
     if src.shape != dst.shape {
         return Err(shape_error("copy", format!("source shape {:?} differs from target {:?}", src.shape, dst.shape)));
+    }
+    let n = src.numel();
+    if n <= SMALL {
+        let mut staged = [0.0; SMALL];
+        src.read_into(&mut staged[..n])?;
+        return dst.write(&staged[..n]);
     }
     dst.write(&src.read())
 }
@@ -231,9 +245,21 @@ pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtR
             format!("input shape {:?} differs from output {:?}", bad.shape, output.shape),
         ));
     }
-    let mut dtypes: Vec<DType> = inputs.iter().map(View::dtype).collect();
-    dtypes.push(output.dtype());
-    let prec = Precision::of(&dtypes);
+    // Arity 1 or 2 (checked above); a unary op repeats its input's type.
+    let second = inputs.get(1).unwrap_or(&inputs[0]);
+    let prec = Precision::of(&[inputs[0].dtype(), second.dtype(), output.dtype()]);
+    let n = output.numel();
+    if n <= SMALL {
+        let (mut x, mut y) = ([0.0; SMALL], [0.0; SMALL]);
+        inputs[0].read_into(&mut x[..n])?;
+        if inputs.len() > 1 {
+            inputs[1].read_into(&mut y[..n])?;
+        }
+        for (a, &b) in x[..n].iter_mut().zip(&y[..n]) {
+            *a = prec.round(apply_elementwise(kind, *a, b));
+        }
+        return output.write(&x[..n]);
+    }
     let x = inputs[0].read();
     let y = if inputs.len() > 1 { inputs[1].read() } else { Vec::new() };
     let out: Vec<f64> =
@@ -384,6 +410,26 @@ mod tests {
         elementwise(ElementwiseKind::Cast, &[x], &h).unwrap();
         assert_eq!(h.read(), vec![1.0]);
         assert!(elementwise(ElementwiseKind::Add, std::slice::from_ref(&a), &out).is_err());
+    }
+
+    #[test]
+    fn small_and_large_kernels_agree_and_see_aliased_inputs_before_the_write() {
+        for n in [1, SMALL, SMALL + 1, 3 * SMALL] {
+            let a = filled(DType::F32, &[n], |i| i as f64 * 0.5);
+            let acc = filled(DType::F32, &[n], |i| 1.0 + i as f64);
+            // acc = a + acc, in place: every output element sees the old acc.
+            elementwise(ElementwiseKind::Add, &[a.clone(), acc.clone()], &acc).unwrap();
+            let expected: Vec<f64> = (0..n).map(|i| i as f64 * 0.5 + 1.0 + i as f64).collect();
+            assert_eq!(acc.read(), expected, "n = {n}");
+            // A strided copy that shifts a buffer onto itself by one element.
+            let buf = filled(DType::F64, &[n + 1], |i| i as f64);
+            let whole = View::whole(buf.buffer.clone(), &[n + 1]).unwrap();
+            let (lo, hi) = (whole.subview(&[0], &[n], &[1]).unwrap(), whole.subview(&[1], &[n], &[1]).unwrap());
+            copy(&lo, &hi).unwrap();
+            let mut shifted = vec![0.0];
+            shifted.extend((0..n).map(|i| i as f64));
+            assert_eq!(whole.read(), shifted, "n = {n}");
+        }
     }
 
     #[test]

@@ -60,7 +60,8 @@ pub fn round_to(dtype: DType, v: f64) -> f64 {
 
 impl HostTensor {
     /// A tensor of `data`; errors when the count does not match the shape.
-    pub fn new(dtype: DType, shape: Vec<usize>, data: Vec<f64>) -> RtResult<HostTensor> {
+    pub fn new(dtype: DType, shape: impl Into<Vec<usize>>, data: Vec<f64>) -> RtResult<HostTensor> {
+        let shape = shape.into();
         let n: usize = shape.iter().product();
         if n != data.len() {
             return Err(RtError::new(format!("{} values for a tensor of shape {shape:?}", data.len())));

@@ -21,11 +21,13 @@
 //!
 //! Invariants: a task owns clones of the views it touches (a buffer lives until the last task
 //! using it ran, so a deallocation is a task too: the buffer is freed when its stream reaches
-//! it); the per-op host path allocates only the boxed task and the op key clone (no hash maps:
-//! streams are found by index in a per-rank vector).
+//! it, or when the host reuses the ran kernel list that still names it, at the latest at the
+//! end of the run). The per-op host path of a kernel allocates nothing of its own: kernels
+//! join a batch whose list is reused (one boxed task per batch); streams are found by index in
+//! a per-rank vector (no hash maps).
 
 use super::backend::{Backend, CommOp, Kernel};
-use crate::buffer::{Buffer, View};
+use crate::buffer::{Buffer, Dims, View};
 use crate::comm::{Collective, Communicator, P2pOp, PostInfo, Request};
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
@@ -59,13 +61,20 @@ struct RankShared {
 }
 
 impl RankShared {
-    /// Counts a finished op and, when tracing, records its event.
-    fn record(&self, stream: usize, start: Instant, at: &OpKey, bytes: u64) {
+    /// The start time of an op, when tracing (reading the clock costs as much as a tiny
+    /// kernel, so it is read only when a trace event needs it).
+    fn start(&self) -> Option<Instant> {
+        self.trace.as_ref().map(|_| Instant::now())
+    }
+
+    /// Counts a finished op and, when tracing, records its event (`start`: from
+    /// [`RankShared::start`]).
+    fn record(&self, stream: usize, start: Option<Instant>, at: &OpKey, bytes: u64) {
         self.ops.fetch_add(1, Ordering::Relaxed);
         if bytes > 0 {
             self.bytes_moved.fetch_add(bytes, Ordering::Relaxed);
         }
-        if let Some(t) = &self.trace {
+        if let (Some(t), Some(start)) = (&self.trace, start) {
             let start_us = start.duration_since(self.epoch).as_secs_f64() * 1e6;
             let dur_us = start.elapsed().as_secs_f64() * 1e6;
             lock(t).push(TraceEvent {
@@ -157,16 +166,28 @@ struct RankState {
     /// other backend call of the rank that touches streams flushes first, so stream order is
     /// unchanged.
     batch: Mutex<Option<KernelBatch>>,
+    /// Kernel lists the workers ran, handed back for reuse: the host clears them (so the
+    /// reference counts of their views and keys drop on the thread that raised them, and no
+    /// list is allocated or freed per batch). At most [`MAX_SPARES`] wait here.
+    spares: Arc<Mutex<Vec<KernelList>>>,
 }
 
-/// Consecutive kernels of one stream, in posting order, with their keys.
+/// Kernels with the keys of their ops, in posting order.
+type KernelList = Vec<(Kernel<View>, OpKey)>;
+
+/// Consecutive kernels of one stream.
 struct KernelBatch {
     stream: CpuStream,
-    kernels: Vec<(Kernel<View>, OpKey)>,
+    kernels: KernelList,
 }
 
 /// At most this many kernels travel in one task.
 const MAX_BATCH: usize = 64;
+
+/// At most this many ran kernel lists wait for reuse per rank (a list still holds its views:
+/// this bounds how long a deallocated buffer may outlive its `host.dealloc`, until the host
+/// reuses the list or the run ends).
+const MAX_SPARES: usize = 4;
 
 /// The embedded backend.
 pub struct CpuBackend {
@@ -196,6 +217,7 @@ impl CpuBackend {
                 }),
                 streams: Mutex::new(Vec::new()),
                 batch: Mutex::new(None),
+                spares: Arc::new(Mutex::new(Vec::new())),
             })
             .collect();
         CpuBackend { ranks, watchdog, comm, race: None, rank_states }
@@ -261,20 +283,52 @@ impl CpuBackend {
     fn post_batch(&self, rank: usize, batch: Option<KernelBatch>) {
         let Some(KernelBatch { stream, kernels }) = batch else { return };
         let Ok(state) = self.state(rank) else { return };
-        let shared = state.shared.clone();
+        let (shared, spares) = (state.shared.clone(), state.spares.clone());
         let index = stream.index;
         let key = kernels.first().map(|(_, k)| k.clone()).unwrap_or_default();
         stream.stream.post(
             move || {
-                for (k, key) in &kernels {
-                    let start = Instant::now();
-                    run_kernel(k).map_err(|e| e.at(key))?;
-                    shared.record(index, start, key, 0);
-                }
-                Ok(())
+                let result = run_kernels(&shared, index, &kernels);
+                let mut pool = lock(&spares);
+                let unused = if pool.len() < MAX_SPARES {
+                    pool.push(kernels);
+                    None
+                } else {
+                    Some(kernels)
+                };
+                drop(pool);
+                drop(unused);
+                result
             },
             key,
         );
+    }
+
+    /// An empty kernel list: a ran one handed back by a worker (cleared here, on the host
+    /// thread), or a new one.
+    fn kernel_list(state: &RankState) -> KernelList {
+        let spare = lock(&state.spares).pop();
+        match spare {
+            Some(mut list) => {
+                list.clear();
+                list
+            }
+            None => Vec::with_capacity(MAX_BATCH),
+        }
+    }
+
+    /// Empties the ran kernel lists of `rank` (dropping the last references to buffers
+    /// deallocated meanwhile), keeping their capacity for the next run.
+    fn drop_spares(&self, rank: usize) -> RtResult<()> {
+        let mut spares = std::mem::take(&mut *lock(&self.state(rank)?.spares));
+        spares.iter_mut().for_each(Vec::clear);
+        let mut pool = lock(&self.state(rank)?.spares);
+        for list in spares {
+            if pool.len() < MAX_SPARES {
+                pool.push(list);
+            }
+        }
+        Ok(())
     }
 
     /// Stream `index` of `rank`, started on first use.
@@ -308,8 +362,8 @@ impl CpuBackend {
             let access = Access { buffer: v.buffer.id, range: v.element_range(), write, key: at.clone() };
             let lattice = (!v.is_contiguous()).then(|| Lattice {
                 offset: v.offset,
-                shape: v.shape.clone(),
-                strides: v.strides.clone(),
+                shape: v.shape.to_vec(),
+                strides: v.strides.to_vec(),
             });
             if let Some(race) = rc.on_access_strided((rank, stream), access, lattice) {
                 first.get_or_insert(race);
@@ -341,6 +395,39 @@ impl CpuBackend {
     /// stream's tasks (the primary ones) expire first and lead the watchdog report.
     fn host_deadline(&self) -> Instant {
         self.watchdog.deadline() + self.watchdog.timeout()
+    }
+
+    /// The host waits for every stream of `rank`; the first real failure is the error (an
+    /// echo of another stream's abort only when nothing else failed).
+    fn synchronize_all(&self, rank: usize) -> RtResult<()> {
+        self.flush(rank)?;
+        let mut first: Option<RtError> = None;
+        for s in self.streams_of(rank)? {
+            self.race_sync((rank, s.index));
+            if let Err(e) = s.stream.synchronize_until(self.host_deadline()) {
+                // Prefer a stream's own failure over the echo of another's abort.
+                let better = first.as_ref().is_none_or(is_abort_echo) && !is_abort_echo(&e);
+                if first.is_none() || better {
+                    first = Some(e);
+                }
+            }
+        }
+        if first.as_ref().is_some_and(is_abort_echo) {
+            // A stream may have failed for real just after the abort its own failure caused
+            // (the echo reached the host first): let the streams drain, then look again.
+            let settle = Instant::now() + 10 * crate::watchdog::ABORT_POLL;
+            for s in self.streams_of(rank)? {
+                while !s.stream.is_idle() && Instant::now() < settle {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                if let Err(e) = s.stream.synchronize_until(Instant::now())
+                    && !is_abort_echo(&e)
+                {
+                    return Err(e);
+                }
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     /// The streams of `rank` started so far.
@@ -393,6 +480,17 @@ fn comm_accesses<'a>(c: &'a CommOp<View>, out: &mut Vec<(&'a View, bool)>) {
         CommOp::Group(ops) => ops.iter().for_each(|o| comm_accesses(o, out)),
         CommOp::ShareHandles { .. } => {}
     }
+}
+
+/// Runs `kernels` in order on stream `index` (a worker's side of a batch); an error names
+/// its kernel and stops the batch.
+fn run_kernels(shared: &RankShared, index: usize, kernels: &KernelList) -> RtResult<()> {
+    for (k, key) in kernels {
+        let start = shared.start();
+        run_kernel(k).map_err(|e| e.at(key))?;
+        shared.record(index, start, key, 0);
+    }
+    Ok(())
 }
 
 fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
@@ -525,7 +623,7 @@ impl Backend for CpuBackend {
     }
 
     fn shape(&self, buf: &View) -> Vec<usize> {
-        buf.shape.clone()
+        buf.shape.to_vec()
     }
 
     fn subview(&self, buf: &View, offsets: &[usize], sizes: &[usize], steps: &[usize]) -> RtResult<View> {
@@ -537,11 +635,11 @@ impl Backend for CpuBackend {
     }
 
     fn strides(&self, buf: &View) -> Vec<usize> {
-        buf.strides.clone()
+        buf.strides.to_vec()
     }
 
     fn restride(&self, buf: &View, shape: &[usize], strides: &[usize]) -> RtResult<View> {
-        View::new(buf.buffer.clone(), buf.offset, shape.to_vec(), strides.to_vec())
+        View::new(buf.buffer.clone(), buf.offset, Dims::from_slice(shape), Dims::from_slice(strides))
     }
 
     fn main_stream(&self, rank: usize) -> RtResult<CpuStream> {
@@ -579,7 +677,7 @@ impl Backend for CpuBackend {
         if batch.as_ref().is_some_and(|b| b.stream.index != stream.index) {
             self.post_batch(rank, batch.take());
         }
-        let b = batch.get_or_insert_with(|| KernelBatch { stream: stream.clone(), kernels: Vec::new() });
+        let b = batch.get_or_insert_with(|| KernelBatch { stream: stream.clone(), kernels: Self::kernel_list(state) });
         b.kernels.push((k, at.clone()));
         if b.kernels.len() >= MAX_BATCH {
             self.post_batch(rank, batch.take());
@@ -610,7 +708,7 @@ impl Backend for CpuBackend {
         let index = stream.index;
         stream.stream.post(
             move || {
-                let start = Instant::now();
+                let start = shared.start();
                 let posted = post_comm(&shared.comm, &info, &c);
                 filler.0.fill(posted.clone());
                 let req = posted?;
@@ -653,34 +751,10 @@ impl Backend for CpuBackend {
     }
 
     fn finish(&self, rank: usize) -> RtResult<()> {
-        self.flush(rank)?;
-        let mut first: Option<RtError> = None;
-        for s in self.streams_of(rank)? {
-            self.race_sync((rank, s.index));
-            if let Err(e) = s.stream.synchronize_until(self.host_deadline()) {
-                // Prefer a stream's own failure over the echo of another's abort.
-                let better = first.as_ref().is_none_or(is_abort_echo) && !is_abort_echo(&e);
-                if first.is_none() || better {
-                    first = Some(e);
-                }
-            }
-        }
-        if first.as_ref().is_some_and(is_abort_echo) {
-            // A stream may have failed for real just after the abort its own failure caused
-            // (the echo reached the host first): let the streams drain, then look again.
-            let settle = Instant::now() + 10 * crate::watchdog::ABORT_POLL;
-            for s in self.streams_of(rank)? {
-                while !s.stream.is_idle() && Instant::now() < settle {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                if let Err(e) = s.stream.synchronize_until(Instant::now())
-                    && !is_abort_echo(&e)
-                {
-                    return Err(e);
-                }
-            }
-        }
-        first.map_or(Ok(()), Err)
+        let result = self.synchronize_all(rank);
+        // Every batch ran: the lists handed back hold the last views of the run.
+        self.drop_spares(rank)?;
+        result
     }
 
     fn write(&self, buf: &View, values: &[f64]) -> RtResult<()> {

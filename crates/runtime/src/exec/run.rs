@@ -6,6 +6,7 @@
 
 use super::backend::{Backend, CommOp, Kernel};
 use super::prepare::{CommInstr, Dim, Instr, IntBinOp, KernelInstr, Layout, Program, Slot};
+use crate::buffer::Dims;
 use crate::error::{OpKey, RtError, RtResult};
 use fuser_dialects::arith::CmpPredicate;
 
@@ -141,11 +142,15 @@ impl<'p, B: Backend> Frame<'p, B> {
         let v = self.int(s)?;
         usize::try_from(v).map_err(|_| RtError::new(format!("negative index {v}")))
     }
-    fn buf(&self, s: Slot) -> RtResult<B::Buf> {
+    /// The buffer in slot `s`, borrowed (views of it need no clone of it).
+    fn buf_ref(&self, s: Slot) -> RtResult<&B::Buf> {
         match &self.slots[s as usize] {
-            Val::Buf(b) => Ok(b.clone()),
+            Val::Buf(b) => Ok(b),
             other => Err(RtError::new(format!("expected a buffer, found {}", kind_name(other)))),
         }
+    }
+    fn buf(&self, s: Slot) -> RtResult<B::Buf> {
+        self.buf_ref(s).cloned()
     }
     fn stream(&self, s: Slot) -> RtResult<B::Stream> {
         match &self.slots[s as usize] {
@@ -162,13 +167,22 @@ impl<'p, B: Backend> Frame<'p, B> {
     fn set(&mut self, s: Slot, v: Val<B>) {
         self.slots[s as usize] = v;
     }
+    /// Stores an integer; in place when the slot already holds one (a `Val` is as large as
+    /// the biggest backend value, so moving a whole one per index op would dominate them).
+    #[inline]
+    fn set_int(&mut self, s: Slot, v: i64) {
+        match &mut self.slots[s as usize] {
+            Val::Int(old) => *old = v,
+            other => *other = Val::Int(v),
+        }
+    }
     fn dim(&self, d: &Dim) -> RtResult<usize> {
         match *d {
             Dim::Static(v) => usize::try_from(v).map_err(|_| RtError::new(format!("negative extent {v}"))),
             Dim::Slot(s) => self.index(s),
         }
     }
-    fn dims(&self, ds: &[Dim]) -> RtResult<Vec<usize>> {
+    fn dims(&self, ds: &[Dim]) -> RtResult<Dims> {
         ds.iter().map(|d| self.dim(d)).collect()
     }
 
@@ -186,14 +200,14 @@ impl<'p, B: Backend> Frame<'p, B> {
         let (backend, rank) = (self.backend, self.rank);
         let key = self.key(pc);
         match &self.prog.instrs[pc] {
-            Instr::Const { dst, value } => self.set(*dst, Val::Int(*value)),
+            Instr::Const { dst, value } => self.set_int(*dst, *value),
             Instr::IntBin { op, dst, a, b, bits } => {
                 let v = int_bin(*op, self.int(*a)?, self.int(*b)?, *bits).map_err(RtError::new)?;
-                self.set(*dst, Val::Int(v));
+                self.set_int(*dst, v);
             }
             Instr::Cmp { pred, dst, a, b, bits } => {
                 let v = compare(*pred, self.int(*a)?, self.int(*b)?, *bits);
-                self.set(*dst, Val::Int(v as i64));
+                self.set_int(*dst, v as i64);
             }
             Instr::Select { dst, cond, a, b } => {
                 let v = if self.int(*cond)? & 1 != 0 {
@@ -205,29 +219,33 @@ impl<'p, B: Backend> Frame<'p, B> {
             }
             Instr::Cast { dst, src, bits } => {
                 let v = wrap(self.int(*src)?, *bits);
-                self.set(*dst, Val::Int(v));
+                self.set_int(*dst, v);
             }
             Instr::Alloc { dst, dtype, shape, persistent } => {
                 let shape = self.dims(shape)?;
                 let b = backend.alloc(rank, *dtype, &shape, *persistent, key)?;
                 self.set(*dst, Val::Buf(b));
             }
-            Instr::Dealloc { buf } => backend.dealloc(rank, &self.current, &self.buf(*buf)?, key)?,
+            Instr::Dealloc { buf } => backend.dealloc(rank, &self.current, self.buf_ref(*buf)?, key)?,
             Instr::ShardByStream { dst, src, index, axis, chunks } => {
                 let v = self.shard_by_stream(*src, *index, *axis, *chunks)?;
                 self.set(*dst, Val::Buf(v));
             }
             Instr::SelectView { dst, src, index, axis } => {
-                let v = backend.select(&self.buf(*src)?, *axis, self.index(*index)?)?;
+                let v = backend.select(self.buf_ref(*src)?, *axis, self.index(*index)?)?;
                 self.set(*dst, Val::Buf(v));
             }
             Instr::LayoutView { dst, src, layout } => {
-                let v = layout_view(backend, &self.buf(*src)?, layout)?;
+                let v = layout_view(backend, self.buf_ref(*src)?, layout)?;
                 self.set(*dst, Val::Buf(v));
             }
             Instr::Slice { dst, src, offsets, sizes, steps } => {
-                let v =
-                    backend.subview(&self.buf(*src)?, &self.dims(offsets)?, &self.dims(sizes)?, &self.dims(steps)?)?;
+                let v = backend.subview(
+                    self.buf_ref(*src)?,
+                    &self.dims(offsets)?,
+                    &self.dims(sizes)?,
+                    &self.dims(steps)?,
+                )?;
                 self.set(*dst, Val::Buf(v));
             }
             Instr::Compute(k) => {
@@ -241,7 +259,7 @@ impl<'p, B: Backend> Frame<'p, B> {
                 }
                 let mut i = lb;
                 while i < ub && self.returned.is_none() {
-                    self.set(*iv, Val::Int(i));
+                    self.set_int(*iv, i);
                     self.range(pc + 1, *end as usize)?;
                     i = i.saturating_add(step);
                 }
@@ -266,8 +284,8 @@ impl<'p, B: Backend> Frame<'p, B> {
             Instr::SetStream { stream } => self.current = self.stream(*stream)?,
             Instr::StreamWait { stream } => backend.stream_wait(rank, &self.current, &self.stream(*stream)?, key)?,
             Instr::Synchronize { stream } => backend.synchronize(rank, &self.stream(*stream)?, key)?,
-            Instr::Rank { dst } => self.set(*dst, Val::Int(rank as i64)),
-            Instr::WorldSize { dst } => self.set(*dst, Val::Int(backend.world_size() as i64)),
+            Instr::Rank { dst } => self.set_int(*dst, rank as i64),
+            Instr::WorldSize { dst } => self.set_int(*dst, backend.world_size() as i64),
             Instr::Comm { op, dst } => {
                 let c = self.comm(op)?;
                 if let Some(group) = &mut self.group {
@@ -307,8 +325,8 @@ impl<'p, B: Backend> Frame<'p, B> {
     }
 
     fn shard_by_stream(&self, src: Slot, index: Slot, axis: usize, chunks: usize) -> RtResult<B::Buf> {
-        let buf = self.buf(src)?;
-        let shape = self.backend.shape(&buf);
+        let buf = self.buf_ref(src)?;
+        let shape = self.backend.shape(buf);
         let i = self.index(index)?;
         let extent = *shape.get(axis).ok_or_else(|| RtError::new(format!("axis {axis} out of range for {shape:?}")))?;
         if extent % chunks != 0 {
@@ -318,11 +336,11 @@ impl<'p, B: Backend> Frame<'p, B> {
             return Err(RtError::new(format!("chunk index {i} out of range for {chunks} chunks")));
         }
         let chunk = extent / chunks;
-        let mut offsets = vec![0; shape.len()];
-        let mut sizes = shape.clone();
+        let mut offsets = Dims::filled(shape.len(), 0);
+        let mut sizes = Dims::from_slice(&shape);
         offsets[axis] = i * chunk;
         sizes[axis] = chunk;
-        self.backend.subview(&buf, &offsets, &sizes, &vec![1; shape.len()])
+        self.backend.subview(buf, &offsets, &sizes, &Dims::filled(shape.len(), 1))
     }
 
     fn kernel(&self, k: &KernelInstr) -> RtResult<Kernel<B::Buf>> {
@@ -342,7 +360,13 @@ impl<'p, B: Backend> Frame<'p, B> {
             },
             KernelInstr::Elementwise { kind, inputs, output } => Kernel::Elementwise {
                 kind: *kind,
-                inputs: inputs.iter().map(|&s| self.buf(s)).collect::<RtResult<_>>()?,
+                inputs: {
+                    let mut bufs = Vec::with_capacity(inputs.len());
+                    for &s in inputs {
+                        bufs.push(self.buf(s)?);
+                    }
+                    bufs
+                },
                 output: self.buf(*output)?,
             },
             KernelInstr::Sum { input, output, dims } => {
