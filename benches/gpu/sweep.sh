@@ -4,6 +4,7 @@
 # size, lowered by one pipeline; times are host wall-clock per iteration including the final
 # stream synchronization (mean of ITERS after WARMUP). Prints one CSV row per run with a label.
 # Usage (on the GPU machine, from the checkout): benches/gpu/sweep.sh [SIZE...]
+# LAUNCH=1: one process per rank (--launch; the CUDA IPC rows are left out).
 set -uo pipefail
 BIN=${FUSER_RUN_BIN:-$PWD/.gpu/fuser-run}
 D=${RANKS:-2}
@@ -19,7 +20,7 @@ run() {
   local label=$1 file=$2 devs=$3 ranks=$4 m=$5 k=$6 n=$7 s=$8 pipe=$9
   sed -e "s/\${DEVICES}/$devs/g" -e "s/\${DT}/bf16/g" -e "s/\${M}/$m/g" -e "s/\${K}/$k/g" \
       -e "s/\${N}/$n/g" -e "s/\${H}/$n/g" -e "s/\${S}/$s/g" "test/Run/matrix/$file.mlir.in" >"$tmp/p.mlir"
-  if "$BIN" "$tmp/p.mlir" --backend ${BACKEND:-cuda} --ranks "$ranks" --warmup "$WARMUP" --iters "$ITERS" \
+  if "$BIN" "$tmp/p.mlir" --backend ${BACKEND:-cuda} --ranks "$ranks" --warmup "$WARMUP" --iters "$ITERS" ${LAUNCH:+--launch} \
       --pass-pipeline "$pipe" --csv "$tmp/row.csv" >"$tmp/log" 2>&1; then
     echo "$label,$(tail -1 "$tmp/row.csv")"
   else
@@ -38,7 +39,9 @@ for n in $SIZES; do
   # Column-parallel linear (AllGather + Linear), one chunk per device.
   run "col-parallel default" column_parallel_linear "$DEVICES" "$D" "$n" "$n" "$n" "$D" "builtin.module(tp-default{streams=2})"
   run "col-parallel collective" column_parallel_linear "$DEVICES" "$D" "$n" "$n" "$n" "$D" "builtin.module(tp-overlap-collective{streams=2 chunks=$D})"
-  for bp in "nccl get" "cuda_ipc get" "cuda_ipc put"; do
+  pairs=("nccl get")
+  [ -z "${LAUNCH:-}" ] && pairs+=("cuda_ipc get" "cuda_ipc put")
+  for bp in "${pairs[@]}"; do
     set -- $bp
     run "col-parallel p2p $1 $2" column_parallel_linear "$DEVICES" "$D" "$n" "$n" "$n" "$D" \
       "builtin.module(tp-overlap-p2p{streams=2 chunks=$D backend=$1 protocol=$2})"

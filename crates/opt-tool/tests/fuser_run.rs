@@ -4,12 +4,16 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The checkout (`FUSER_REPO_ROOT` when the test binary runs on another machine, e.g. a GPU one).
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    std::env::var_os("FUSER_REPO_ROOT")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."), PathBuf::from)
 }
 
 fn fuser_run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuser-run")).args(args).current_dir(root()).output().expect("fuser-run starts")
+    let bin =
+        std::env::var_os("FUSER_RUN_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_fuser-run")), PathBuf::from);
+    Command::new(bin).args(args).current_dir(root()).output().expect("fuser-run starts")
 }
 
 fn stdout(o: &Output) -> String {

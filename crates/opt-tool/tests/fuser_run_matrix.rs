@@ -24,7 +24,8 @@
 //! this): `FUSER_RUN_MATRIX_BACKEND=cuda` passes `--backend cuda`, keeps the cases of at most
 //! `FUSER_RUN_MATRIX_MAX_RANKS` ranks (the GPUs there) and worker streams {1, 4};
 //! `FUSER_RUN_BIN` and `FUSER_REPO_ROOT` point at the binary and the checkout when the test
-//! executable was built on another machine.
+//! executable was built on another machine. `FUSER_RUN_MATRIX_LAUNCH=1` adds `--launch` (one
+//! process per rank; the CUDA IPC pipelines, which need the ranks in one process, are left out).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::io::Write as _;
@@ -216,6 +217,11 @@ fn backend() -> String {
     std::env::var("FUSER_RUN_MATRIX_BACKEND").unwrap_or_else(|_| "cpu".into())
 }
 
+/// Whether the cases run as one process per rank (`FUSER_RUN_MATRIX_LAUNCH=1`).
+fn launched() -> bool {
+    std::env::var("FUSER_RUN_MATRIX_LAUNCH").is_ok_and(|v| v == "1")
+}
+
 /// Whether a case of `d` ranks and `streams` worker streams runs on the chosen backend.
 fn runs_here(d: usize, streams: usize) -> bool {
     if backend() == "cpu" {
@@ -249,9 +255,20 @@ impl Case {
         let ranks = self.instance.devices.to_string();
         let seed = self.seed.to_string();
         let backend = backend();
-        let args = ["-", "--ranks", &ranks, "--check", "--seed", &seed, "--timeout", TIMEOUT_S, "--backend", &backend];
+        let args = ["--ranks", &ranks, "--check", "--seed", &seed, "--timeout", TIMEOUT_S, "--backend", &backend];
+        let text = self.instance.instantiate(&self.template);
+        // --launch starts several processes that each read the input: give them a file.
+        let input = if launched() {
+            let path = std::env::temp_dir().join(format!("fuser-matrix-{}-{}.mlir", std::process::id(), self.seed));
+            std::fs::write(&path, &text).map_err(|e| e.to_string())?;
+            path.display().to_string()
+        } else {
+            "-".to_string()
+        };
         let mut child = Command::new(fuser_run_binary())
+            .arg(&input)
             .args(args)
+            .args(launched().then_some("--launch"))
             .arg("--pass-pipeline")
             .arg(&self.pipeline)
             .current_dir(root())
@@ -260,9 +277,13 @@ impl Case {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start fuser-run: {e}"))?;
-        let text = self.instance.instantiate(&self.template);
-        child.stdin.take().ok_or("no stdin")?.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        if input == "-" {
+            child.stdin.take().ok_or("no stdin")?.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        }
         let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        if input != "-" {
+            let _ = std::fs::remove_file(&input);
+        }
         let stdout = String::from_utf8_lossy(&out.stdout);
         if out.status.success() && stdout.contains("check: PASS (max rel err") {
             return Ok(());
@@ -295,6 +316,9 @@ fn trials() -> Vec<Trial> {
     for program in PROGRAMS {
         let template = load_template(program.file);
         for &pipeline in program.pipelines {
+            if launched() && matches!(pipeline, Pipeline::P2p { backend: "cuda_ipc", .. }) {
+                continue;
+            }
             let configs = DEVICES
                 .iter()
                 .flat_map(|&d| WORKER_STREAMS.iter().flat_map(move |&w| DTYPES.iter().map(move |&t| (d, w, t))))

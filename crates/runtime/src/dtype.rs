@@ -20,6 +20,9 @@ pub enum DType {
 }
 
 impl DType {
+    pub const ALL: [DType; 8] =
+        [DType::BF16, DType::F16, DType::F32, DType::F64, DType::I8, DType::I16, DType::I32, DType::I64];
+
     /// The runtime type of an IR element type (`index` is 64-bit).
     pub fn of(ctx: &Context, t: Type) -> RtResult<DType> {
         Ok(match ctx.type_kind(t) {

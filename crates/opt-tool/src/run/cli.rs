@@ -17,6 +17,8 @@ pub struct RunArgs {
     pub timeout_s: f64,
     pub trace: Option<String>,
     pub csv: Option<String>,
+    /// Start one process per rank (cuda backend).
+    pub launch: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +57,13 @@ OPTIONS:
   --seed S               seed of the random inputs (default 0)
   --warmup W             untimed iterations before the measured ones (default 0)
   --iters K              measured iterations (default 1)
+  --launch               with --backend cuda: start one process per rank (rank r on GPU r),
+                         each with RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT
+                         set; rank 0 gathers the results and reports. Without --launch, a
+                         fuser-run that finds RANK in its environment (started by --launch or
+                         by another launcher, e.g. one per node) runs that rank only, on GPU
+                         LOCAL_RANK, and meets the others through MASTER_ADDR:MASTER_PORT
+                         (NCCL only: cuda_ipc transfers need the ranks in one process)
   --check-races          run the race checker: every kernel and communication is checked,
                          in program order, against the unordered accesses of other streams
                          (vector clocks joined by host.stream_wait, comm.wait and
@@ -95,6 +104,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         timeout_s: 10.0,
         trace: None,
         csv: None,
+        launch: false,
     };
     let mut input: Option<String> = None;
     let mut i = 0;
@@ -110,6 +120,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         if arg == "--check-races" {
             r.check_races = true;
+            continue;
+        }
+        if arg == "--launch" {
+            r.launch = true;
             continue;
         }
         if !arg.starts_with('-') || arg == "-" {
@@ -170,6 +184,12 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         "cuda" => return Err("fuser-run: this fuser-run was built without the `cuda` feature".into()),
         other => return Err(format!("fuser-run: unknown backend '{other}' (expected cpu or cuda)")),
     }
+    if r.launch && r.backend != "cuda" {
+        return Err("fuser-run: --launch starts one process per GPU: it needs --backend cuda".into());
+    }
+    if r.launch && r.input == "-" {
+        return Err("fuser-run: --launch needs an input file (every process reads it), not stdin".into());
+    }
     if !(r.timeout_s > 0.0 && r.timeout_s.is_finite()) {
         return Err("fuser-run: --timeout must be a positive number of seconds".into());
     }
@@ -198,6 +218,12 @@ mod tests {
         assert!(parse("f.mlir --backend cuda --trace t.json").is_err());
         assert_eq!(parse("f.mlir --backend cuda").is_ok(), cfg!(feature = "cuda"));
         assert!(parse("a.mlir b.mlir").is_err());
+        assert!(parse("f.mlir --launch").is_err(), "--launch needs the cuda backend");
+        assert!(parse("- --launch --backend cuda").is_err(), "--launch cannot share stdin");
+        if cfg!(feature = "cuda") {
+            let Ok(Command::Run(r)) = parse("f.mlir --launch --backend cuda --ranks 2") else { panic!() };
+            assert!(r.launch);
+        }
         assert!(parse("--ranks 2").is_err());
     }
 }

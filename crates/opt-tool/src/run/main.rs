@@ -9,6 +9,7 @@
 //! diagnosed error or failed check; a panic is reported as an internal error (status 1).
 
 mod cli;
+mod launch;
 #[path = "../services.rs"]
 mod services;
 mod tool;
@@ -35,6 +36,7 @@ fn run(args: &[String]) -> bool {
             print!("{}", cli::HELP);
             true
         }
+        Ok(cli::Command::Run(opts)) if opts.launch => launch::launch(args, opts.ranks),
         Ok(cli::Command::Run(opts)) => tool::run(&opts),
     }
 }

@@ -168,13 +168,10 @@ pub fn run(opts: &RunArgs) -> bool {
         check_races: opts.check_races,
         progress: progress_bar(opts.warmup + opts.iters.max(1)),
     };
-    let run = match opts.backend.as_str() {
-        #[cfg(feature = "cuda")]
-        "cuda" => driver::run_on_cuda,
-        _ => driver::run_on_cpu,
-    };
-    let outcome = match run(&rep.ctx, &program.ir, func, &prog, &cfg) {
-        Ok(o) => o,
+    let outcome = match execute(&rep.ctx, &program.ir, func, &prog, &cfg, &opts.backend) {
+        Ok(Some(o)) => o,
+        // A rank other than 0 of a multi-process run: rank 0 reports.
+        Ok(None) => return true,
         Err(f) => {
             rep.failure(&f);
             return false;
@@ -189,6 +186,28 @@ pub fn run(opts: &RunArgs) -> bool {
         ok &= check(&rep, m, rf, &outcome);
     }
     ok
+}
+
+/// Runs the prepared program on the chosen backend; `None` for a process of a multi-process
+/// run that is not rank 0 (RANK in the environment, see `fuser-run --help` on --launch).
+fn execute(
+    ctx: &Context,
+    ir: &fuser_ir::Ir,
+    func: OpId,
+    prog: &fuser_runtime::exec::Program,
+    cfg: &RunConfig,
+    backend: &str,
+) -> Result<Option<RunOutcome>, driver::Failure> {
+    #[cfg(feature = "cuda")]
+    if backend == "cuda" {
+        use fuser_runtime::process::{ProcessEnv, run_as_process};
+        return match ProcessEnv::from_env(|k| std::env::var(k).ok())? {
+            Some(env) => run_as_process(ctx, ir, func, prog, cfg, &env),
+            None => driver::run_on_cuda(ctx, ir, func, prog, cfg).map(Some),
+        };
+    }
+    let _ = backend;
+    driver::run_on_cpu(ctx, ir, func, prog, cfg).map(Some)
 }
 
 fn print_summary(name: &str, opts: &RunArgs, o: &RunOutcome) {
