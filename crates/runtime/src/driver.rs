@@ -216,7 +216,10 @@ pub fn run_on_cuda(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &Run
     if cfg.check_races {
         return Err(RtError::new("--check-races needs --backend cpu (the race checker watches the cpu streams)").into());
     }
-    let backend = crate::cuda::CudaBackend::new(cfg.ranks, cfg.timeout)?;
+    let mut backend = crate::cuda::CudaBackend::new(cfg.ranks, cfg.timeout)?;
+    if cfg.trace {
+        backend = backend.with_trace();
+    }
     run_on(&backend, ctx, ir, func, prog, cfg)
 }
 
@@ -265,7 +268,7 @@ impl RunIo {
         self.assemble_with_trace(per_rank, cfg, Vec::new())
     }
 
-    fn assemble_with_trace(
+    pub fn assemble_with_trace(
         self,
         per_rank: Vec<RankResult>,
         cfg: &RunConfig,

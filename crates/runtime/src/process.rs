@@ -71,9 +71,15 @@ pub fn run_as_process(
     // Results arrive when the slowest rank finished: give the store far more than one wait.
     let store = Arc::new(Store::connect(&env.master, env.rank, cfg.timeout.max(Duration::from_secs(120)))?);
     let io = RunIo::new(ctx, ir, func, cfg)?;
+    let mut trace = Vec::new();
     let mine = crate::cuda::CudaBackend::for_process(env.rank, env.world, env.local_rank, store.clone(), cfg.timeout)
         .map_err(Failure::from)
-        .and_then(|backend| run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg));
+        .and_then(|backend| {
+            let backend = if cfg.trace { backend.with_trace() } else { backend };
+            let r = run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg);
+            trace = crate::exec::Backend::trace_events(&backend);
+            r
+        });
     let published = match &mine {
         Ok(r) => encode_result(&r[0]),
         Err(f) => encode_error(&f.error),
@@ -90,7 +96,8 @@ pub fn run_as_process(
         let bytes = store.get(&format!("result/{r}"))?;
         all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
     }
-    io.assemble(all, cfg).map(Some)
+    // The trace holds rank 0's tracks only: other processes keep theirs.
+    io.assemble_with_trace(all, cfg, trace).map(Some)
 }
 
 // A small binary encoding of a rank's result: tag byte (0 = result, 1 = error), then

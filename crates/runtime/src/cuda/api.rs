@@ -147,6 +147,23 @@ impl Event {
         Ok(Arc::new(ev))
     }
 
+    /// A timing event recorded on `stream` now (for traces: [`Event::elapsed_ms`] works on
+    /// pairs of these).
+    pub fn record_timed(stream: RawStream) -> RtResult<Arc<Event>> {
+        let mut e = std::ptr::null_mut();
+        check(unsafe { sys::cuEventCreate(&mut e, sys::CUevent_flags::CU_EVENT_DEFAULT as u32) }, "cuEventCreate")?;
+        let ev = Event(e);
+        check(unsafe { sys::cuEventRecord(ev.0, stream.0) }, "cuEventRecord")?;
+        Ok(Arc::new(ev))
+    }
+
+    /// Milliseconds from `start` to `end` (both timing events of one GPU, both completed).
+    pub fn elapsed_ms(start: &Event, end: &Event) -> RtResult<f32> {
+        let mut ms = 0f32;
+        check(unsafe { sys::cuEventElapsedTime_v2(&mut ms, start.0, end.0) }, "cuEventElapsedTime")?;
+        Ok(ms)
+    }
+
     /// Work posted later on `stream` waits for this event (which may belong to another GPU).
     pub fn wait_on(&self, stream: RawStream) -> RtResult<()> {
         check(unsafe { sys::cuStreamWaitEvent(stream.0, self.0, 0) }, "cuStreamWaitEvent")

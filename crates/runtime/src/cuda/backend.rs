@@ -12,14 +12,17 @@
 //! flattened row-major sequences; NCCL needs dense buffers, so strided inputs are copied to a
 //! dense temporary first and strided outputs received into one and copied back.
 //!
-//! Not supported here (errors, not silent fallbacks): the race checker and traces (the CPU
-//! backend has them), ranks beyond the GPUs of the machine, 16-bit integer reductions.
+//! Traces ([`CudaBackend::with_trace`]) bracket every op with timing events ([`super::tracer`]).
+//!
+//! Not supported here (errors, not silent fallbacks): the race checker (the CPU backend has
+//! it), ranks beyond the GPUs of the machine, 16-bit integer reductions.
 
 use super::api::{self, Event, RawStream};
 use super::gpu::Gpu;
 use super::ipc::{self, Flag, IpcHub, Side};
 use super::memory::CudaBuf;
 use super::nccl::{self, NcclHub};
+use super::tracer::RankTracer;
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::exec::backend::{Backend, CommOp, Kernel, RankStats};
@@ -62,6 +65,9 @@ pub struct CudaBackend {
     ipc: Option<IpcHub>,
     counters: Vec<Counters>,
     timeout: Duration,
+    /// Per local rank, when tracing.
+    tracers: Option<Vec<RankTracer>>,
+    origin: std::time::Instant,
 }
 
 /// A one-line description of the GPUs a run of `ranks` ranks would use, or why none can.
@@ -98,7 +104,17 @@ impl CudaBackend {
         let ordinals: Vec<i32> = gpus.iter().map(|g| g.dev.ordinal).collect();
         let nccl = NcclHub::new(&ordinals)?;
         let counters = gpus.iter().map(|_| Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }).collect();
-        Ok(CudaBackend { first: 0, world: ranks, gpus, nccl, ipc: Some(IpcHub::new(flags)), counters, timeout })
+        Ok(CudaBackend {
+            first: 0,
+            world: ranks,
+            gpus,
+            nccl,
+            ipc: Some(IpcHub::new(flags)),
+            counters,
+            timeout,
+            tracers: None,
+            origin: std::time::Instant::now(),
+        })
     }
 
     /// The backend of one process of a multi-process run: rank `rank` of `world` on GPU
@@ -115,7 +131,43 @@ impl CudaBackend {
         gpu.bind()?;
         let nccl = NcclHub::for_process(rank, world, store)?;
         let counters = vec![Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }];
-        Ok(CudaBackend { first: rank, world, gpus: vec![gpu], nccl, ipc: None, counters, timeout })
+        Ok(CudaBackend {
+            first: rank,
+            world,
+            gpus: vec![gpu],
+            nccl,
+            ipc: None,
+            counters,
+            timeout,
+            tracers: None,
+            origin: std::time::Instant::now(),
+        })
+    }
+
+    /// Records a trace of every op from now on (`--trace`).
+    pub fn with_trace(mut self) -> CudaBackend {
+        self.tracers = Some(self.gpus.iter().map(|_| RankTracer::default()).collect());
+        self
+    }
+
+    fn tracer(&self, rank: usize) -> Option<&RankTracer> {
+        self.tracers.as_ref()?.get(rank.checked_sub(self.first)?)
+    }
+
+    /// Runs `enqueue` between the two timing events of the op when tracing.
+    fn traced<T>(
+        &self,
+        rank: usize,
+        stream: &CudaStream,
+        name: &'static str,
+        at: &OpKey,
+        enqueue: impl FnOnce() -> RtResult<T>,
+    ) -> RtResult<T> {
+        let Some(t) = self.tracer(rank) else { return enqueue() };
+        let start = t.open(stream.raw)?;
+        let r = enqueue()?;
+        t.close((stream.index, stream.raw), name, at, start)?;
+        Ok(r)
     }
 
     fn gpu(&self, rank: usize) -> RtResult<&Gpu> {
@@ -545,7 +597,11 @@ impl Backend for CudaBackend {
     }
 
     fn main_stream(&self, rank: usize) -> RtResult<CudaStream> {
-        Ok(CudaStream { index: 0, raw: self.gpu(rank)?.stream(0)? })
+        let raw = self.gpu(rank)?.stream(0)?;
+        if let Some(t) = self.tracer(rank) {
+            t.start(raw, self.origin)?;
+        }
+        Ok(CudaStream { index: 0, raw })
     }
 
     fn worker_stream(&self, rank: usize, index: usize) -> RtResult<CudaStream> {
@@ -569,20 +625,21 @@ impl Backend for CudaBackend {
         let g = self.gpu(rank)?;
         let s = stream.raw;
         self.count(rank, 0);
-        match &k {
+        self.traced(rank, stream, k.name(), at, || match &k {
             Kernel::Copy { source, target } => g.copy(source, target, s),
             Kernel::Matmul { a, b, c, accumulate } => g.matmul(a, b, c, *accumulate, s),
             Kernel::Linear { x, w, bias, y, accumulate } => g.linear(x, w, bias.as_ref(), y, *accumulate, s),
             Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
             Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
-        }
+        })
         .map_err(|e| e.at(at))
     }
 
     fn post(&self, rank: usize, stream: &CudaStream, c: CommOp<CudaBuf>, at: &OpKey) -> RtResult<CudaRequest> {
         let g = self.gpu(rank)?;
         self.count(rank, bytes_sent(rank, &c));
-        let flag = self.post_one(rank, g, stream.raw, &c).map_err(|e| e.at(at))?;
+        let flag =
+            self.traced(rank, stream, c.name(), at, || self.post_one(rank, g, stream.raw, &c)).map_err(|e| e.at(at))?;
         let event = Event::record_on(stream.raw).map_err(|e| e.at(at))?;
         Ok(match flag {
             Some(f) => CudaRequest::All(vec![CudaRequest::Event(event), CudaRequest::Flag(f)]),
@@ -603,7 +660,16 @@ impl Backend for CudaBackend {
     }
 
     fn finish(&self, rank: usize) -> RtResult<()> {
-        self.gpu(rank)?.synchronize_all()
+        let g = self.gpu(rank)?;
+        g.synchronize_all()?;
+        match self.tracer(rank) {
+            Some(t) => t.resolve(rank),
+            None => Ok(()),
+        }
+    }
+
+    fn trace_events(&self) -> Vec<crate::trace::TraceEvent> {
+        self.tracers.iter().flatten().flat_map(RankTracer::events).collect()
     }
 
     fn write(&self, buf: &CudaBuf, values: &[f64]) -> RtResult<()> {
@@ -672,6 +738,7 @@ impl CudaBackend {
 mod tests {
     use super::*;
     use crate::exec::Kernel;
+    use fuser_dialects::host::ElementwiseKind;
 
     /// The backend on GPU 0, or `None` (with a visible note) where no CUDA stack loads.
     fn backend() -> Option<CudaBackend> {
@@ -727,6 +794,23 @@ mod tests {
         b.finish(0).unwrap();
         let col: Vec<f64> = (0..k).map(|j| (0..m).map(|i| av[i * k + j]).sum()).collect();
         assert!(close(&b.read(&sums).unwrap(), &col));
+    }
+
+    #[test]
+    fn traces_time_every_op_on_its_stream() {
+        let Some(b) = backend() else { return };
+        let b = b.with_trace();
+        let at = OpKey { name: "host.copy".into(), ..OpKey::default() };
+        let (s0, s1) = (b.main_stream(0).unwrap(), b.worker_stream(0, 0).unwrap());
+        let x = b.alloc(0, DType::F32, &[1 << 22], false, &at).unwrap();
+        let y = b.alloc(0, DType::F32, &[1 << 22], false, &at).unwrap();
+        b.compute(0, &s0, Kernel::Copy { source: x.clone(), target: y.clone() }, &at).unwrap();
+        b.compute(0, &s1, Kernel::Elementwise { kind: ElementwiseKind::Neg, inputs: vec![x], output: y }, &at).unwrap();
+        b.finish(0).unwrap();
+        let events = b.trace_events();
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert_eq!((events[0].stream, events[1].stream), (0, 1));
+        assert!(events.iter().all(|e| e.dur_us > 0.0 && e.start_us >= 0.0), "{events:?}");
     }
 
     #[test]

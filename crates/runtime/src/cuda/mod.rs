@@ -5,7 +5,7 @@
 //! Layers, lowest first: `api` (driver calls, events, streams), `kernels` (the NVRTC source and
 //! its parameter structs, no CUDA calls), `memory` (caching allocator, strided views), `gpu`
 //! (one GPU: streams, cuBLAS, kernel launches), `nccl` (communicators), `ipc` (CUDA IPC
-//! transfers), `backend` (the [`crate::exec::Backend`] implementation).
+//! transfers), `tracer` (timing events per op), `backend` (the [`crate::exec::Backend`] implementation).
 
 pub mod api;
 pub mod backend;
@@ -14,5 +14,6 @@ pub mod ipc;
 pub mod kernels;
 pub mod memory;
 pub mod nccl;
+pub mod tracer;
 
 pub use backend::{CudaBackend, probe};
