@@ -67,6 +67,22 @@ fn bad_arguments_and_inputs_exit_with_status_1() {
     }
 }
 
+/// Asserts a successful run with `check: PASS`.
+fn assert_passed(o: &Output) {
+    assert!(
+        o.status.success() && stdout(o).contains("check: PASS"),
+        "{}{}",
+        stdout(o),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Prints a skip note past libtest's capture (it swallows `eprintln!` of passing tests).
+fn note_skip(message: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "skipped: {message}");
+}
+
 /// Whether `o` is the cuda backend's refusal on a machine without a GPU stack.
 fn no_cuda(o: &Output) -> bool {
     let err = String::from_utf8_lossy(&o.stderr);
@@ -74,37 +90,24 @@ fn no_cuda(o: &Output) -> bool {
 }
 
 /// The cuda backend end to end: on a GPU machine the stream-parallel matmul (1 rank) and a
-/// 2-rank row-parallel linear (where 2 GPUs exist) pass `--check`; elsewhere (CI) the run must
-/// fail cleanly with the loader message, and the test says it skipped.
+/// 2-rank row-parallel linear (where 2 GPUs exist; in one process, then one process per GPU)
+/// pass `--check`; elsewhere (CI) the run must fail cleanly with the loader message, and the
+/// test says it skipped.
 #[test]
 fn cuda_backend_passes_the_check_or_skips_cleanly() {
     let o = fuser_run(&["examples/stream_parallel_matmul.mlir", "--backend", "cuda", "--check"]);
     if no_cuda(&o) {
         assert_eq!(o.status.code(), Some(1));
-        // Straight to stderr: libtest captures `eprintln!` of passing tests.
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: no CUDA driver/libraries here (fuser-run --backend cuda refused cleanly)"
-        );
+        note_skip("no CUDA driver/libraries here (fuser-run --backend cuda refused cleanly)");
         return;
     }
-    assert!(
-        o.status.success() && stdout(&o).contains("check: PASS"),
-        "{}{}",
-        stdout(&o),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let o = fuser_run(&["test/Run/inputs/row_parallel_linear_2.mlir", "--ranks", "2", "--backend", "cuda", "--check"]);
+    assert_passed(&o);
+    let two = ["test/Run/inputs/row_parallel_linear_2.mlir", "--ranks", "2", "--backend", "cuda", "--check"];
+    let o = fuser_run(&two);
     if String::from_utf8_lossy(&o.stderr).contains("needs 2 GPUs") {
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "skipped the 2-rank cuda case: one GPU here");
+        note_skip("the 2-rank cuda cases: one GPU here");
         return;
     }
-    assert!(
-        o.status.success() && stdout(&o).contains("check: PASS"),
-        "{}{}",
-        stdout(&o),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_passed(&o);
+    assert_passed(&fuser_run(&[&two[..], &["--launch"]].concat()));
 }

@@ -15,6 +15,7 @@
 
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+use crate::layout;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -259,48 +260,22 @@ impl View {
     /// A view of `buffer`; errors when an addressed element lies outside it.
     pub fn new(buffer: Arc<Buffer>, offset: usize, shape: impl Into<Dims>, strides: impl Into<Dims>) -> RtResult<View> {
         let (shape, strides) = (shape.into(), strides.into());
-        if shape.len() != strides.len() {
-            return Err(RtError::new("a view needs one stride per dimension"));
-        }
-        let v = View { buffer, offset, shape, strides };
-        if v.numel() > 0 && v.last_element() >= v.buffer.len {
-            return Err(RtError::new(format!(
-                "view (offset {}, shape {:?}, strides {:?}) reaches element {} of a buffer of {}",
-                v.offset,
-                v.shape,
-                v.strides,
-                v.last_element(),
-                v.buffer.len
-            )));
-        }
-        Ok(v)
+        layout::check_view(offset, &shape, &strides, buffer.len)?;
+        Ok(View { buffer, offset, shape, strides })
     }
 
     /// A window of this view: `offsets`, `shape`, `steps` per dimension (steps multiply the
     /// view's strides).
     pub fn subview(&self, offsets: &[usize], shape: &[usize], steps: &[usize]) -> RtResult<View> {
-        let rank = self.shape.len();
-        if offsets.len() != rank || shape.len() != rank || steps.len() != rank {
-            return Err(RtError::new("subview: one offset, size and step per dimension"));
-        }
-        for d in 0..rank {
-            if shape[d] > 0 && offsets[d] + (shape[d] - 1) * steps[d] >= self.shape[d] {
-                return Err(RtError::new(format!(
-                    "subview out of bounds in dimension {d}: offset {}, size {}, step {} of extent {}",
-                    offsets[d], shape[d], steps[d], self.shape[d]
-                )));
-            }
-        }
-        let offset = self.offset + offsets.iter().zip(&self.strides).map(|(o, s)| o * s).sum::<usize>();
+        layout::check_window(&self.shape, offsets, shape, steps)?;
+        let offset = layout::window_offset(self.offset, &self.strides, offsets);
         let strides: Dims = self.strides.iter().zip(steps).map(|(s, k)| s * k).collect();
         View::new(self.buffer.clone(), offset, Dims::from_slice(shape), strides)
     }
 
     /// Drops dimension `axis`, fixing its index.
     pub fn select(&self, axis: usize, index: usize) -> RtResult<View> {
-        if axis >= self.shape.len() || index >= self.shape[axis] {
-            return Err(RtError::new(format!("select index {index} out of range on axis {axis} of {:?}", self.shape)));
-        }
+        layout::check_select(&self.shape, axis, index)?;
         let mut shape = self.shape.clone();
         let mut strides = self.strides.clone();
         let offset = self.offset + index * strides[axis];
@@ -319,14 +294,7 @@ impl View {
 
     /// Whether the view is row-major without gaps.
     pub fn is_contiguous(&self) -> bool {
-        let mut expected = 1;
-        for (&d, &s) in self.shape.iter().zip(self.strides.iter()).rev() {
-            if d != 1 && s != expected {
-                return false;
-            }
-            expected *= d;
-        }
-        true
+        layout::is_dense(&self.shape, &self.strides)
     }
 
     fn last_element(&self) -> usize {

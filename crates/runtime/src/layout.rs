@@ -1,71 +1,68 @@
-//! Strided layouts (offset, shape, strides, all in elements) and the window operations every
-//! backend's views share: bounds-checked subviews and selects. Backends wrap the results in
-//! their own view types (host memory, device memory).
+//! Strided layouts (offset, shape, strides, all in elements): the bounds checks and address
+//! arithmetic every backend's views share (host views in `buffer.rs`, device views in
+//! `cuda/memory.rs`). Functions over slices, so each view type keeps its own storage.
 
 use crate::error::{RtError, RtResult};
 
-/// A strided window of a 1-D allocation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    pub offset: usize,
-    pub shape: Vec<usize>,
-    pub strides: Vec<usize>,
+/// The element with the largest address (the offset for an empty view).
+pub fn last_element(offset: usize, shape: &[usize], strides: &[usize]) -> usize {
+    offset + shape.iter().zip(strides).map(|(d, s)| d.saturating_sub(1) * s).sum::<usize>()
 }
 
-impl Layout {
-    /// A layout checked against an allocation of `len` elements.
-    pub fn new(offset: usize, shape: Vec<usize>, strides: Vec<usize>, len: usize) -> RtResult<Layout> {
-        if shape.len() != strides.len() {
-            return Err(RtError::new("a view needs one stride per dimension"));
-        }
-        let l = Layout { offset, shape, strides };
-        if l.shape.iter().product::<usize>() > 0 && l.last_element() >= len {
+/// Checks a view against an allocation of `len` elements.
+pub fn check_view(offset: usize, shape: &[usize], strides: &[usize], len: usize) -> RtResult<()> {
+    if shape.len() != strides.len() {
+        return Err(RtError::new("a view needs one stride per dimension"));
+    }
+    let last = last_element(offset, shape, strides);
+    if shape.iter().product::<usize>() > 0 && last >= len {
+        return Err(RtError::new(format!(
+            "view (offset {offset}, shape {shape:?}, strides {strides:?}) reaches element {last} of a buffer of {len}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a window (`offsets`, `sizes`, `steps` per dimension) of a view of `shape`.
+pub fn check_window(shape: &[usize], offsets: &[usize], sizes: &[usize], steps: &[usize]) -> RtResult<()> {
+    let rank = shape.len();
+    if offsets.len() != rank || sizes.len() != rank || steps.len() != rank {
+        return Err(RtError::new("subview: one offset, size and step per dimension"));
+    }
+    for d in 0..rank {
+        if sizes[d] > 0 && offsets[d] + (sizes[d] - 1) * steps[d] >= shape[d] {
             return Err(RtError::new(format!(
-                "view (offset {}, shape {:?}, strides {:?}) reaches element {} of a buffer of {len}",
-                l.offset,
-                l.shape,
-                l.strides,
-                l.last_element()
+                "subview out of bounds in dimension {d}: offset {}, size {}, step {} of extent {}",
+                offsets[d], sizes[d], steps[d], shape[d]
             )));
         }
-        Ok(l)
     }
+    Ok(())
+}
 
-    /// The element with the largest address.
-    pub fn last_element(&self) -> usize {
-        self.offset + self.shape.iter().zip(&self.strides).map(|(d, s)| d.saturating_sub(1) * s).sum::<usize>()
-    }
+/// The offset of a window's first element.
+pub fn window_offset(offset: usize, strides: &[usize], offsets: &[usize]) -> usize {
+    offset + offsets.iter().zip(strides).map(|(o, s)| o * s).sum::<usize>()
+}
 
-    /// A window: `offsets`, `sizes`, `steps` per dimension (steps multiply the strides).
-    pub fn subview(&self, offsets: &[usize], sizes: &[usize], steps: &[usize], len: usize) -> RtResult<Layout> {
-        let rank = self.shape.len();
-        if offsets.len() != rank || sizes.len() != rank || steps.len() != rank {
-            return Err(RtError::new("subview: one offset, size and step per dimension"));
-        }
-        for d in 0..rank {
-            if sizes[d] > 0 && offsets[d] + (sizes[d] - 1) * steps[d] >= self.shape[d] {
-                return Err(RtError::new(format!(
-                    "subview out of bounds in dimension {d}: offset {}, size {}, step {} of extent {}",
-                    offsets[d], sizes[d], steps[d], self.shape[d]
-                )));
-            }
-        }
-        let offset = self.offset + offsets.iter().zip(&self.strides).map(|(o, s)| o * s).sum::<usize>();
-        let strides = self.strides.iter().zip(steps).map(|(s, k)| s * k).collect();
-        Layout::new(offset, sizes.to_vec(), strides, len)
+/// Checks `index` on `axis` of a view of `shape`.
+pub fn check_select(shape: &[usize], axis: usize, index: usize) -> RtResult<()> {
+    if axis >= shape.len() || index >= shape[axis] {
+        return Err(RtError::new(format!("select index {index} out of range on axis {axis} of {shape:?}")));
     }
+    Ok(())
+}
 
-    /// Drops dimension `axis`, fixing its index.
-    pub fn select(&self, axis: usize, index: usize, len: usize) -> RtResult<Layout> {
-        if axis >= self.shape.len() || index >= self.shape[axis] {
-            return Err(RtError::new(format!("select index {index} out of range on axis {axis} of {:?}", self.shape)));
+/// Whether the elements are dense in row-major order (extents of 1 ignore their stride).
+pub fn is_dense(shape: &[usize], strides: &[usize]) -> bool {
+    let mut expected = 1;
+    for (&n, &s) in shape.iter().zip(strides).rev() {
+        if n != 1 && s != expected {
+            return false;
         }
-        let (mut shape, mut strides) = (self.shape.clone(), self.strides.clone());
-        let offset = self.offset + index * strides[axis];
-        shape.remove(axis);
-        strides.remove(axis);
-        Layout::new(offset, shape, strides, len)
+        expected *= n;
     }
+    true
 }
 
 #[cfg(test)]
@@ -73,14 +70,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn windows_are_bounds_checked() {
-        let l = Layout::new(0, vec![4, 6], vec![6, 1], 24).unwrap();
-        let s = l.subview(&[1, 2], &[2, 2], &[2, 1], 24).unwrap();
-        assert_eq!((s.offset, s.shape.clone(), s.strides.clone()), (8, vec![2, 2], vec![12, 1]));
-        assert!(l.subview(&[3, 0], &[2, 1], &[1, 1], 24).is_err());
-        let r = l.select(0, 3, 24).unwrap();
-        assert_eq!((r.offset, r.shape, r.strides), (18, vec![6], vec![1]));
-        assert!(l.select(1, 6, 24).is_err());
-        assert!(Layout::new(20, vec![5], vec![1], 24).is_err());
+    fn windows_selects_and_bounds() {
+        assert!(check_view(0, &[4, 6], &[6, 1], 24).is_ok());
+        assert!(check_view(20, &[5], &[1], 24).is_err());
+        assert!(check_view(0, &[4], &[1, 1], 24).is_err());
+        assert!(check_window(&[4, 6], &[1, 2], &[2, 2], &[2, 1]).is_ok());
+        assert!(check_window(&[4, 6], &[3, 0], &[2, 1], &[1, 1]).is_err());
+        assert_eq!(window_offset(0, &[6, 1], &[1, 2]), 8);
+        assert!(check_select(&[4, 6], 1, 6).is_err());
+        assert!(is_dense(&[4, 3], &[3, 1]) && is_dense(&[1, 3], &[99, 1]) && !is_dense(&[4, 3], &[6, 1]));
+        assert_eq!(last_element(2, &[2, 3], &[3, 1]), 2 + 3 + 2);
     }
 }

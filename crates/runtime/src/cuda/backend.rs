@@ -26,7 +26,6 @@ use super::tracer::RankTracer;
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::exec::backend::{Backend, CommOp, Kernel, RankStats};
-use crate::layout::Layout;
 use cudarc::driver::sys;
 use cudarc::nccl::result as ncr;
 use fuser_dialects::comm::attrs::Backend as Transport;
@@ -195,18 +194,6 @@ impl CudaBackend {
         })
     }
 
-    fn layout(buf: &CudaBuf) -> Layout {
-        Layout { offset: buf.offset, shape: buf.shape.clone(), strides: buf.strides.clone() }
-    }
-
-    fn with_layout(buf: &CudaBuf, l: Layout) -> CudaBuf {
-        CudaBuf { offset: l.offset, shape: l.shape, strides: l.strides, ..buf.clone() }
-    }
-
-    fn elements(buf: &CudaBuf) -> usize {
-        buf.mem.size / buf.dtype.size()
-    }
-
     /// One NCCL collective (or a group of NCCL sends/receives) on dense buffers.
     fn collective(&self, rank: usize, gpu: &Gpu, s: RawStream, c: &CommOp<CudaBuf>) -> RtResult<()> {
         let stream = s.0 as nccl_stream_t;
@@ -255,48 +242,22 @@ impl CudaBackend {
                     )
                 })
             }
-            CommOp::AllReduce { input, output, team, reduction } => {
-                sizes(input, output, 1, 1)?;
+            CommOp::AllReduce { input, output, team, reduction }
+            | CommOp::ReduceScatter { input, output, team, reduction } => {
+                let scatter = matches!(c, CommOp::ReduceScatter { .. });
+                sizes(input, output, 1, if scatter { team.len() } else { 1 })?;
                 reducible(input.dtype)?;
                 let comm = self.nccl.team(rank, team)?;
                 let i = dense_in(input)?;
+                // Same signature: (send, recv, elements received, type, op, comm, stream).
+                let (reduce, what): (NcclReduction, &str) = if scatter {
+                    (ncr::reduce_scatter, "ncclReduceScatter")
+                } else {
+                    (ncr::all_reduce, "ncclAllReduce")
+                };
+                let (dt, op) = (nccl::data_type(i.dtype), nccl::red_op(*reduction));
                 with_out(output, &|o| {
-                    nccl::check(
-                        unsafe {
-                            ncr::all_reduce(
-                                p(i.addr()),
-                                m(o),
-                                i.numel(),
-                                nccl::data_type(i.dtype),
-                                nccl::red_op(*reduction),
-                                comm.0,
-                                stream,
-                            )
-                        },
-                        "ncclAllReduce",
-                    )
-                })
-            }
-            CommOp::ReduceScatter { input, output, team, reduction } => {
-                sizes(input, output, 1, team.len())?;
-                reducible(input.dtype)?;
-                let comm = self.nccl.team(rank, team)?;
-                let i = dense_in(input)?;
-                with_out(output, &|o| {
-                    nccl::check(
-                        unsafe {
-                            ncr::reduce_scatter(
-                                p(i.addr()),
-                                m(o),
-                                output.numel(),
-                                nccl::data_type(i.dtype),
-                                nccl::red_op(*reduction),
-                                comm.0,
-                                stream,
-                            )
-                        },
-                        "ncclReduceScatter",
-                    )
+                    nccl::check(unsafe { reduce(p(i.addr()), m(o), output.numel(), dt, op, comm.0, stream) }, what)
                 })
             }
             CommOp::Broadcast { input, output, team, root } => {
@@ -536,6 +497,17 @@ impl CudaBackend {
 #[allow(non_camel_case_types)]
 type nccl_stream_t = cudarc::nccl::sys::cudaStream_t;
 
+/// `ncclAllReduce` and `ncclReduceScatter` as cudarc exposes them.
+type NcclReduction = unsafe fn(
+    *const c_void,
+    *mut c_void,
+    usize,
+    cudarc::nccl::sys::ncclDataType_t,
+    cudarc::nccl::sys::ncclRedOp_t,
+    cudarc::nccl::sys::ncclComm_t,
+    nccl_stream_t,
+) -> Result<ncr::NcclStatus, ncr::NcclError>;
+
 /// Bytes `rank` sends in `c` (for the summary).
 fn bytes_sent(rank: usize, c: &CommOp<CudaBuf>) -> usize {
     match c {
@@ -578,13 +550,11 @@ impl Backend for CudaBackend {
     }
 
     fn subview(&self, buf: &CudaBuf, offsets: &[usize], sizes: &[usize], steps: &[usize]) -> RtResult<CudaBuf> {
-        let l = Self::layout(buf).subview(offsets, sizes, steps, Self::elements(buf))?;
-        Ok(Self::with_layout(buf, l))
+        buf.subview(offsets, sizes, steps)
     }
 
     fn select(&self, buf: &CudaBuf, axis: usize, index: usize) -> RtResult<CudaBuf> {
-        let l = Self::layout(buf).select(axis, index, Self::elements(buf))?;
-        Ok(Self::with_layout(buf, l))
+        buf.select(axis, index)
     }
 
     fn strides(&self, buf: &CudaBuf) -> Vec<usize> {
@@ -592,8 +562,7 @@ impl Backend for CudaBackend {
     }
 
     fn restride(&self, buf: &CudaBuf, shape: &[usize], strides: &[usize]) -> RtResult<CudaBuf> {
-        let l = Layout::new(buf.offset, shape.to_vec(), strides.to_vec(), Self::elements(buf))?;
-        Ok(Self::with_layout(buf, l))
+        buf.relayout(buf.offset, shape.to_vec(), strides.to_vec())
     }
 
     fn main_stream(&self, rank: usize) -> RtResult<CudaStream> {

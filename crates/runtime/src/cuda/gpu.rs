@@ -341,22 +341,8 @@ impl Gpu {
             }
         };
         let ldx = x.layout().ok_or_else(|| RtError::new("matmul: output layout"))?;
-        let staged_y;
-        let (y_addr, opy, ldy) = match y.col_major() {
-            Some((ld, op)) => (y.addr, op, ld),
-            None => {
-                staged_y = self.stage(&y, stream)?;
-                (staged_y.addr(), cb::cublasOperation_t::CUBLAS_OP_T, y.cols.max(1))
-            }
-        };
-        let staged_z;
-        let (z_addr, opz, ldz) = match z.col_major() {
-            Some((ld, op)) => (z.addr, op, ld),
-            None => {
-                staged_z = self.stage(&z, stream)?;
-                (staged_z.addr(), cb::cublasOperation_t::CUBLAS_OP_T, z.cols.max(1))
-            }
-        };
+        let ((y_addr, opy, ldy), _staged_y) = self.operand(&y, stream)?;
+        let ((z_addr, opz, ldz), _staged_z) = self.operand(&z, stream)?;
         let (alpha32, beta32, alpha64, beta64) =
             (1f32, if accumulate { 1f32 } else { 0f32 }, 1f64, f64::from(accumulate));
         let (alpha, beta): (*const std::ffi::c_void, *const std::ffi::c_void) =
@@ -391,6 +377,18 @@ impl Gpu {
                 cb::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
             )
             .map_err(|e| RtError::new(format!("cuda: cublasGemmEx ({m}x{k} · {k}x{n}) failed: {e:?}")))
+        }
+    }
+
+    /// How cuBLAS reads `v`: `(address, op, ld)`, through a dense copy (returned, to keep it
+    /// alive until the GEMM is enqueued) when cuBLAS cannot address it.
+    fn operand(&self, v: &Mat, stream: RawStream) -> RtResult<((u64, cb::cublasOperation_t, usize), Option<CudaBuf>)> {
+        match v.col_major() {
+            Some((ld, op)) => Ok(((v.addr, op, ld), None)),
+            None => {
+                let staged = self.stage(v, stream)?;
+                Ok(((staged.addr(), cb::cublasOperation_t::CUBLAS_OP_T, v.cols.max(1)), Some(staged)))
+            }
         }
     }
 

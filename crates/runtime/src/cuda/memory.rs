@@ -182,14 +182,35 @@ impl CudaBuf {
 
     /// Whether the elements are dense in row-major order (extents of 1 ignore their stride).
     pub fn is_contiguous(&self) -> bool {
-        let mut expected = 1;
-        for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
-            if n != 1 && s != expected {
-                return false;
-            }
-            expected *= n;
-        }
-        true
+        crate::layout::is_dense(&self.shape, &self.strides)
+    }
+
+    /// The elements the block holds.
+    pub fn capacity(&self) -> usize {
+        self.mem.size / self.dtype.size()
+    }
+
+    /// The same block seen through another layout (checked against the block).
+    pub fn relayout(&self, offset: usize, shape: Vec<usize>, strides: Vec<usize>) -> RtResult<CudaBuf> {
+        crate::layout::check_view(offset, &shape, &strides, self.capacity())?;
+        Ok(CudaBuf { offset, shape, strides, ..self.clone() })
+    }
+
+    /// A window: `offsets`, `sizes`, `steps` per dimension (steps multiply the strides).
+    pub fn subview(&self, offsets: &[usize], sizes: &[usize], steps: &[usize]) -> RtResult<CudaBuf> {
+        crate::layout::check_window(&self.shape, offsets, sizes, steps)?;
+        let offset = crate::layout::window_offset(self.offset, &self.strides, offsets);
+        self.relayout(offset, sizes.to_vec(), self.strides.iter().zip(steps).map(|(s, k)| s * k).collect())
+    }
+
+    /// Drops dimension `axis`, fixing its index.
+    pub fn select(&self, axis: usize, index: usize) -> RtResult<CudaBuf> {
+        crate::layout::check_select(&self.shape, axis, index)?;
+        let (mut shape, mut strides) = (self.shape.clone(), self.strides.clone());
+        let offset = self.offset + index * strides[axis];
+        shape.remove(axis);
+        strides.remove(axis);
+        self.relayout(offset, shape, strides)
     }
 
     /// `(rows, row length, row pitch)` in elements when the view is rows of dense elements at a
