@@ -189,6 +189,27 @@ pub fn sync_stream(stream: RawStream) -> RtResult<()> {
     check(unsafe { sys::cuStreamSynchronize(stream.0) }, "cuStreamSynchronize")
 }
 
+/// Why a bounded wait for a stream ended without it finishing.
+pub const STREAM_TIMEOUT: &str = "timeout";
+
+/// The host waits for `stream` until `deadline`: a stream stuck behind a collective or a
+/// transfer whose peer never comes (a failed rank) becomes an error instead of a hang. Polls
+/// with `cuStreamQuery`, yielding the thread between polls.
+pub fn sync_stream_until(stream: RawStream, deadline: std::time::Instant) -> RtResult<()> {
+    loop {
+        match unsafe { sys::cuStreamQuery(stream.0) } {
+            sys::CUresult::CUDA_SUCCESS => return Ok(()),
+            sys::CUresult::CUDA_ERROR_NOT_READY => {
+                if std::time::Instant::now() >= deadline {
+                    return Err(RtError::new(STREAM_TIMEOUT));
+                }
+                std::thread::yield_now();
+            }
+            other => return check(other, "cuStreamQuery"),
+        }
+    }
+}
+
 /// `stream` waits until the 32-bit word at `addr` is at least `value`.
 pub fn wait_value(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
     check(

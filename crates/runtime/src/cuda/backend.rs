@@ -67,6 +67,9 @@ pub struct CudaBackend {
     /// Per local rank, when tracing.
     tracers: Option<Vec<RankTracer>>,
     origin: std::time::Instant,
+    /// The first rank that failed and why (then every later error of another rank is a
+    /// consequence: it is reported as `aborted: ...` so that the driver shows the cause).
+    failed: std::sync::Mutex<Option<(usize, String)>>,
 }
 
 /// A one-line description of the GPUs a run of `ranks` ranks would use, or why none can.
@@ -113,6 +116,7 @@ impl CudaBackend {
             timeout,
             tracers: None,
             origin: std::time::Instant::now(),
+            failed: std::sync::Mutex::new(None),
         })
     }
 
@@ -140,6 +144,7 @@ impl CudaBackend {
             timeout,
             tracers: None,
             origin: std::time::Instant::now(),
+            failed: std::sync::Mutex::new(None),
         })
     }
 
@@ -183,6 +188,21 @@ impl CudaBackend {
             c.ops.fetch_add(1, Ordering::Relaxed);
             c.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
         }
+    }
+
+    /// `r`, with an error marked as a consequence when another rank failed before.
+    fn after_failures<T>(&self, rank: usize, r: RtResult<T>) -> RtResult<T> {
+        r.map_err(|e| match &*crate::watchdog::lock(&self.failed) {
+            Some((first, why)) if *first != rank && !e.message.starts_with("aborted:") => {
+                RtError { message: format!("aborted: rank {first} failed ({why}); here: {}", e.message), ..e }
+            }
+            _ => e,
+        })
+    }
+
+    /// The deadline of a host wait for GPU work that starts now.
+    fn deadline(&self) -> std::time::Instant {
+        std::time::Instant::now() + self.timeout
     }
 
     fn ipc(&self) -> RtResult<&IpcHub> {
@@ -587,28 +607,29 @@ impl Backend for CudaBackend {
 
     fn synchronize(&self, rank: usize, stream: &CudaStream, at: &OpKey) -> RtResult<()> {
         self.gpu(rank)?;
-        api::sync_stream(stream.raw).map_err(|e| e.at(at))
+        let r = api::sync_stream_until(stream.raw, self.deadline());
+        self.after_failures(rank, r.map_err(|e| super::gpu::stuck(e, stream.index).at(at)))
     }
 
     fn compute(&self, rank: usize, stream: &CudaStream, k: Kernel<CudaBuf>, at: &OpKey) -> RtResult<()> {
         let g = self.gpu(rank)?;
         let s = stream.raw;
         self.count(rank, 0);
-        self.traced(rank, stream, k.name(), at, || match &k {
+        let r = self.traced(rank, stream, k.name(), at, || match &k {
             Kernel::Copy { source, target } => g.copy(source, target, s),
             Kernel::Matmul { a, b, c, accumulate } => g.matmul(a, b, c, *accumulate, s),
             Kernel::Linear { x, w, bias, y, accumulate } => g.linear(x, w, bias.as_ref(), y, *accumulate, s),
             Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
             Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
-        })
-        .map_err(|e| e.at(at))
+        });
+        self.after_failures(rank, r.map_err(|e| e.at(at)))
     }
 
     fn post(&self, rank: usize, stream: &CudaStream, c: CommOp<CudaBuf>, at: &OpKey) -> RtResult<CudaRequest> {
         let g = self.gpu(rank)?;
         self.count(rank, bytes_sent(rank, &c));
-        let flag =
-            self.traced(rank, stream, c.name(), at, || self.post_one(rank, g, stream.raw, &c)).map_err(|e| e.at(at))?;
+        let r = self.traced(rank, stream, c.name(), at, || self.post_one(rank, g, stream.raw, &c));
+        let flag = self.after_failures(rank, r.map_err(|e| e.at(at)))?;
         let event = Event::record_on(stream.raw).map_err(|e| e.at(at))?;
         Ok(match flag {
             Some(f) => CudaRequest::All(vec![CudaRequest::Event(event), CudaRequest::Flag(f)]),
@@ -630,7 +651,7 @@ impl Backend for CudaBackend {
 
     fn finish(&self, rank: usize) -> RtResult<()> {
         let g = self.gpu(rank)?;
-        g.synchronize_all()?;
+        self.after_failures(rank, g.synchronize_all(self.deadline()))?;
         match self.tracer(rank) {
             Some(t) => t.resolve(rank),
             None => Ok(()),
@@ -678,6 +699,10 @@ impl Backend for CudaBackend {
         if let Some(ipc) = &self.ipc {
             ipc.abort(format!("rank {rank} failed: {}", error.message));
         }
+        crate::watchdog::lock(&self.failed).get_or_insert_with(|| (rank, error.message.clone()));
+        // Peers blocked on GPU work that waits for this rank would never finish: abort the
+        // communicators so that their kernels return and the other ranks report instead.
+        self.nccl.abort();
     }
 
     fn rank_stats(&self, rank: usize) -> RankStats {
@@ -780,6 +805,23 @@ mod tests {
         assert_eq!(events.len(), 2, "{events:?}");
         assert_eq!((events[0].stream, events[1].stream), (0, 1));
         assert!(events.iter().all(|e| e.dur_us > 0.0 && e.start_us >= 0.0), "{events:?}");
+    }
+
+    #[test]
+    fn a_stream_stuck_on_a_missing_peer_times_out_instead_of_hanging() {
+        let Some(b) = backend() else { return };
+        let b = CudaBackend { timeout: Duration::from_millis(300), ..b };
+        let at = OpKey::default();
+        let s = b.main_stream(0).unwrap();
+        let flag = b.alloc(0, DType::I32, &[1], false, &at).unwrap();
+        b.write(&flag, &[0.0]).unwrap();
+        // What a CUDA IPC signaller's comm.wait enqueues when its peer never copies.
+        api::wait_value(s.raw, flag.addr(), 1).unwrap();
+        let err = b.synchronize(0, &s, &at).unwrap_err();
+        assert!(err.message.starts_with("deadlock: the GPU work of stream 0"), "{}", err.message);
+        // The peer shows up late: the stream drains and the rank can finish.
+        api::check(unsafe { sys::cuMemsetD32_v2(flag.addr(), 1, 1) }, "cuMemsetD32").unwrap();
+        b.finish(0).unwrap();
     }
 
     #[test]

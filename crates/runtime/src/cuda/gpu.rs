@@ -99,11 +99,12 @@ impl Gpu {
         Ok(s[index])
     }
 
-    /// The host waits for every stream; then parked memory is reusable.
-    pub fn synchronize_all(&self) -> RtResult<()> {
+    /// The host waits for every stream (until `deadline`: the error then names the stuck
+    /// stream); then parked memory is reusable.
+    pub fn synchronize_all(&self, deadline: std::time::Instant) -> RtResult<()> {
         let streams = lock(&self.streams).clone();
-        for s in streams {
-            api::sync_stream(s)?;
+        for (i, s) in streams.into_iter().enumerate() {
+            api::sync_stream_until(s, deadline).map_err(|e| stuck(e, i))?;
         }
         self.alloc.reclaim_parked();
         Ok(())
@@ -413,10 +414,23 @@ impl Gpu {
     }
 }
 
+/// Turns a timeout of stream `index` into the report a user can act on.
+pub fn stuck(e: RtError, index: usize) -> RtError {
+    if e.message != api::STREAM_TIMEOUT {
+        return e;
+    }
+    RtError::new(format!(
+        "deadlock: the GPU work of stream {index} did not finish before the deadline (--timeout): it waits in a \
+         collective or transfer whose peer never posted its side (a rank failed or took another path; \
+         `--backend cpu` names the waits)"
+    ))
+}
+
 impl Drop for Gpu {
     fn drop(&mut self) {
         let _ = self.bind();
-        let _ = self.synchronize_all();
+        // Bounded: a stream stuck on a failed peer must not hang the process at exit.
+        let _ = self.synchronize_all(std::time::Instant::now() + std::time::Duration::from_secs(2));
         unsafe {
             let _ = cudarc::cublas::result::destroy_handle(lock(&self.cublas).0);
         }

@@ -47,6 +47,8 @@ pub struct NcclHub {
     world: Vec<Comm>,
     ids: Ids,
     teams: Vec<Mutex<HashMap<Vec<usize>, Comm>>>,
+    /// Set once the communicators were aborted (they are then never destroyed).
+    aborted: std::sync::atomic::AtomicBool,
 }
 
 fn new_unique_id() -> RtResult<nc::ncclUniqueId> {
@@ -86,6 +88,7 @@ impl NcclHub {
             world: comms.into_iter().map(Comm).collect(),
             ids: Ids::Local(Mutex::new(HashMap::new())),
             teams: ordinals.iter().map(|_| Mutex::new(HashMap::new())).collect(),
+            aborted: Default::default(),
         })
     }
 
@@ -110,6 +113,7 @@ impl NcclHub {
             world: vec![Comm(comm)],
             ids: Ids::Store(store),
             teams: vec![Mutex::new(HashMap::new())],
+            aborted: Default::default(),
         })
     }
 
@@ -169,10 +173,32 @@ impl NcclHub {
     }
 }
 
+impl NcclHub {
+    fn all_comms(&self) -> Vec<Comm> {
+        let teams: Vec<Comm> = self.teams.iter().flat_map(|t| lock(t).values().copied().collect::<Vec<_>>()).collect();
+        self.world.iter().copied().chain(teams).collect()
+    }
+
+    /// Aborts every communicator of the process (once): their pending operations return, so
+    /// streams blocked in them drain. The communicators are unusable afterwards.
+    pub fn abort(&self) {
+        if self.aborted.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            return;
+        }
+        for c in self.all_comms() {
+            unsafe {
+                let _ = cudarc::nccl::result::comm_abort(c.0);
+            }
+        }
+    }
+}
+
 impl Drop for NcclHub {
     fn drop(&mut self) {
-        let teams = self.teams.iter().flat_map(|t| lock(t).values().copied().collect::<Vec<_>>());
-        for c in self.world.iter().copied().chain(teams.collect::<Vec<_>>()) {
+        if self.aborted.load(std::sync::atomic::Ordering::Acquire) {
+            return;
+        }
+        for c in self.all_comms() {
             unsafe {
                 let _ = cudarc::nccl::result::comm_destroy(c.0);
             }
