@@ -813,15 +813,24 @@ mod tests {
         let b = CudaBackend { timeout: Duration::from_millis(300), ..b };
         let at = OpKey::default();
         let s = b.main_stream(0).unwrap();
-        let flag = b.alloc(0, DType::I32, &[1], false, &at).unwrap();
-        b.write(&flag, &[0.0]).unwrap();
+        // The flag lives in mapped host memory, so the test can release the stream from the
+        // host (a release enqueued on the GPU could queue behind the blocked wait).
+        let mut host: *mut c_void = std::ptr::null_mut();
+        api::check(unsafe { sys::cuMemHostAlloc(&mut host, 4, sys::CU_MEMHOSTALLOC_DEVICEMAP) }, "cuMemHostAlloc")
+            .unwrap();
+        unsafe { std::ptr::write_volatile(host.cast::<u32>(), 0) };
+        let mut flag = 0;
+        api::check(unsafe { sys::cuMemHostGetDevicePointer_v2(&mut flag, host, 0) }, "cuMemHostGetDevicePointer")
+            .unwrap();
         // What a CUDA IPC signaller's comm.wait enqueues when its peer never copies.
-        api::wait_value(s.raw, flag.addr(), 1).unwrap();
+        api::wait_value(s.raw, flag, 1).unwrap();
         let err = b.synchronize(0, &s, &at).unwrap_err();
-        assert!(err.message.starts_with("deadlock: the GPU work of stream 0"), "{}", err.message);
         // The peer shows up late: the stream drains and the rank can finish.
-        api::check(unsafe { sys::cuMemsetD32_v2(flag.addr(), 1, 1) }, "cuMemsetD32").unwrap();
-        b.finish(0).unwrap();
+        unsafe { std::ptr::write_volatile(host.cast::<u32>(), 1) };
+        let finished = b.finish(0);
+        unsafe { sys::cuMemFreeHost(host) };
+        assert!(err.message.starts_with("deadlock: the GPU work of stream 0"), "{}", err.message);
+        finished.unwrap();
     }
 
     #[test]

@@ -430,7 +430,9 @@ impl Drop for Gpu {
     fn drop(&mut self) {
         let _ = self.bind();
         // Bounded: a stream stuck on a failed peer must not hang the process at exit.
-        let _ = self.synchronize_all(std::time::Instant::now() + std::time::Duration::from_secs(2));
+        if self.synchronize_all(std::time::Instant::now() + std::time::Duration::from_secs(2)).is_err() {
+            self.alloc.leak_on_drop();
+        }
         unsafe {
             let _ = cudarc::cublas::result::destroy_handle(lock(&self.cublas).0);
         }

@@ -40,11 +40,14 @@ pub struct Allocator {
     pub device: i32,
     ctx: api::Ctx,
     pools: Mutex<Pools>,
+    /// Set when the GPU closed with streams still busy: the blocks are then left to the driver
+    /// (freeing memory a stuck kernel may use could block the process at exit).
+    leak: AtomicBool,
 }
 
 impl Allocator {
     pub fn new(device: i32, ctx: api::Ctx) -> Arc<Allocator> {
-        Arc::new(Allocator { device, ctx, pools: Mutex::new(Pools::default()) })
+        Arc::new(Allocator { device, ctx, pools: Mutex::new(Pools::default()), leak: AtomicBool::new(false) })
     }
 
     /// A block of at least `bytes` bytes (the context must be current).
@@ -91,6 +94,11 @@ impl Allocator {
         Ok(())
     }
 
+    /// Leaves every block to the driver when the allocator goes (see [`Allocator::leak`]).
+    pub fn leak_on_drop(&self) {
+        self.leak.store(true, Ordering::Release);
+    }
+
     /// Makes parked blocks reusable; call only when no stream of the GPU can still use them.
     pub fn reclaim_parked(&self) {
         let mut p = lock(&self.pools);
@@ -105,12 +113,14 @@ impl Allocator {
 impl Drop for Allocator {
     fn drop(&mut self) {
         let p = lock(&self.pools);
-        if p.all.is_empty() {
+        if p.all.is_empty() || self.leak.load(Ordering::Acquire) {
             return;
         }
+        // The GPU's streams were synchronized (with a deadline) when it closed; no
+        // context-wide synchronization here: the primary context may hold other backends'
+        // streams, stuck or not.
         unsafe {
             let _ = sys::cuCtxSetCurrent(self.ctx.0);
-            let _ = sys::cuCtxSynchronize();
             for &ptr in &p.all {
                 let _ = sys::cuMemFree_v2(ptr);
             }
