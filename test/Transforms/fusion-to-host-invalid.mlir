@@ -27,15 +27,6 @@ func.func @mesh_with_gaps(%x: tensor<4x8xf32, #fusion.shard<@gaps, [[DIDx], []]>
 // -----
 
 fusion.mesh @tp = [0, 1]
-func.func @all_to_all(%x: tensor<4x8xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>> {
-  // expected-error @+1 {{resharding DIDx from axis 0 to axis 1 (an all_to_all) is not implemented}}
-  %y = fusion.set %x : (tensor<4x8xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
-  return %y : tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
-}
-
-// -----
-
-fusion.mesh @tp = [0, 1]
 func.func @inner_axis_allgather(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []]>> {
   // expected-error @+1 {{resharding on an inner axis is not lowerable}}
   %y = fusion.set %x : (tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []]>>

@@ -499,3 +499,26 @@ func.func @layout(%a: tensor<8x6xf32, #fusion.shard<@tp, [[DIDx], []]>>, %b: ten
   %r = fusion.reshape %a : (tensor<8x6xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x12xf32, #fusion.shard<@tp, [[DIDx], []]>>
   return %p, %bb, %r : tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<6x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<4x12xf32, #fusion.shard<@tp, [[DIDx], []]>>
 }
+
+// -----
+
+// Rows → columns (a split moving from axis 0 to axis 1) is one comm.all_to_all: block j of the
+// local columns is staged as send block j through a reshape + permute view; the received
+// blocks are the output's row blocks (axis 0 again: no permute on that side).
+fusion.mesh @tp = [0, 1]
+// CHECK-LABEL: func.func @rows_to_columns
+// CHECK-SAME:    (%arg0: !host.buf<2x8xf32>
+// CHECK:         %[[OUT:.*]] = host.alloc() : !host.buf<4x4xf32>
+// CHECK:         %[[SEND:.*]] = host.alloc() : !host.buf<2x2x4xf32>
+// CHECK:         %[[RECV:.*]] = host.alloc() : !host.buf<2x2x4xf32>
+// CHECK:         %[[R:.*]] = host.reshape %arg0 : !host.buf<2x8xf32> -> !host.view<2x2x4xf32, strides = [8, 4, 1]>
+// CHECK-NEXT:    %[[P:.*]] = host.permute %[[R]] dims = [1, 0, 2] : !host.view<2x2x4xf32, strides = [8, 4, 1]> -> !host.view<2x2x4xf32, strides = [4, 8, 1]>
+// CHECK-NEXT:    host.copy %[[P]], %[[SEND]]
+// CHECK-NEXT:    %[[REQ:.*]] = comm.all_to_all %[[SEND]] into %[[RECV]] team = [0, 1] : !host.buf<2x2x4xf32>, !host.buf<2x2x4xf32>
+// CHECK-NEXT:    comm.wait %[[REQ]]
+// CHECK-NEXT:    %[[BLOCKS:.*]] = host.reshape %[[OUT]] : !host.buf<4x4xf32> -> !host.view<2x2x4xf32, strides = [8, 4, 1]>
+// CHECK-NEXT:    host.copy %[[RECV]], %[[BLOCKS]]
+func.func @rows_to_columns(%x: tensor<4x8xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>> {
+  %y = fusion.set %x : (tensor<4x8xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
+  return %y : tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
+}

@@ -122,6 +122,7 @@ const PROGRAMS: &[Program] = &[
     Program { file: "allgather_after_linear", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "two_matmuls_inlinable", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "two_matmuls_not_inlinable", chunking: Chunking::Free, pipelines: COLLECTIVE },
+    Program { file: "all_to_all", chunking: Chunking::Free, pipelines: COLLECTIVE },
 ];
 
 /// The substituted values of one case.

@@ -15,7 +15,7 @@ use fuser_dialects::comm::{
     allgather_state, allreduce_state, broadcast_state, reduce_scatter_state, reduce_state, wait_state,
 };
 use fuser_dialects::fusion::{Sharding, Split};
-use fuser_dialects::host::{Mixed, copy_state, slice_state};
+use fuser_dialects::host::{Mixed, copy_state, permute_state, reshape_state, slice_state};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::ir::{OperationState, Value};
 
@@ -36,6 +36,9 @@ pub enum Reshard {
     /// → split on `axis` over those devices (Stream→DID): iteration `i` reduces chunk `i` onto
     /// rank `i`, whose block it is (`comm.reduce root %i`): the reduce-based reduce-scatter.
     ReduceToOwner { axis: usize, kind: ReductionKind },
+    /// Split on `from` → split on `to` (e.g. sequence-parallel rows to head-parallel columns):
+    /// every rank sends block `j` of its `to` axis to rank `j` (`comm.all_to_all`).
+    AllToAll { from: usize, to: usize },
 }
 
 /// The part of a split list that decides which elements a rank holds: everything up to the last
@@ -67,9 +70,7 @@ pub fn classify_reshard(input: &Sharding, output: &Sharding) -> Result<Reshard, 
             (Place::Partial, Place::Replicated) => Ok(Reshard::Allreduce { kind: input.reduce }),
             (Place::Partial, Place::Axis(axis)) => Ok(Reshard::ReduceScatter { axis, kind: input.reduce }),
             (Place::Replicated, Place::Axis(axis)) => Ok(Reshard::Slice { axis }),
-            (Place::Axis(a), Place::Axis(b)) => {
-                Err(format!("resharding {} from axis {a} to axis {b} (an all_to_all) is not implemented", d.keyword()))
-            }
+            (Place::Axis(from), Place::Axis(to)) if from != to => Ok(Reshard::AllToAll { from, to }),
             _ => Err(format!("resharding into a partial value over {} is not lowerable", d.keyword())),
         },
     }
@@ -124,6 +125,7 @@ pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) ->
             em.new_op(site, copy_state(ctx, input, out, loc));
         }
         Reshard::Slice { axis } => emit_slice(em, input, out, *axis, &team, site)?,
+        Reshard::AllToAll { from, to } => emit_all_to_all(em, input, out, (*from, *to), &team, site)?,
         _ if broadcast => {
             let iv = site.lp.map(|lp| lp.iv).ok_or("internal error: broadcast outside a loop")?;
             let (out_c, back) = contiguous_output(em, out, site)?;
@@ -239,6 +241,59 @@ fn outer_axis_first(
     Ok((a, b))
 }
 
+/// Split on `from` → split on `to` over `d` ranks. With `X` the local input (axis `to` whole)
+/// and `Y` the local output (axis `from` whole):
+/// - the send buffer `S [d, ...X with to/d]` gets block `j` of `X`'s axis `to` as `S[j]`
+///   (a copy through `X` reshaped to split `to` into `(d, to/d)` and permuted to put `d` first);
+/// - `comm.all_to_all S -> R` (block `j` of rank `i`'s `S` lands in block `i` of rank `j`'s `R`);
+/// - `R[i]` is the block of rows `i` of `Y`'s axis `from`: copied through `Y` reshaped to split
+///   `from` into `(d, from/d)` and permuted the same way.
+fn emit_all_to_all(
+    em: &mut Emitter<'_>,
+    input: Value,
+    out: Value,
+    (from, to): (usize, usize),
+    team: &[i64],
+    site: &Site,
+) -> Result<(), String> {
+    let d = team.len() as i64;
+    let x = contiguous_input(em, input, site)?;
+    let (y, back) = contiguous_output(em, out, site)?;
+    let (tx, ty) = (em.buffer_type(x)?, em.buffer_type(y)?);
+    if tx.shape[to] % d != 0 || ty.shape[from] % d != 0 {
+        return Err(format!("an all_to_all over {d} ranks needs axes {from} and {to} divisible by {d}"));
+    }
+    // [d, ...X with axis `to` split]: the blocks in send order.
+    let mut block = tx.shape.clone();
+    block[to] /= d;
+    let blocks: Vec<i64> = std::iter::once(d).chain(block.iter().copied()).collect();
+    let send = em.alloc(&blocks, tx.elem, site.at, site.loc);
+    let recv = em.alloc(&blocks, tx.elem, site.at, site.loc);
+    let x_blocks = split_axis_first(em, x, to, d, site)?;
+    em.new_op(site, copy_state(em.ctx, x_blocks, send, site.loc));
+    post_and_wait(em, site, fuser_dialects::comm::all_to_all_state(em.ctx, send, recv, team, site.loc));
+    let y_blocks = split_axis_first(em, y, from, d, site)?;
+    em.new_op(site, copy_state(em.ctx, recv, y_blocks, site.loc));
+    copy_back(em, y, back, site);
+    Ok(())
+}
+
+/// A view of the contiguous buffer `v` with `axis` split into `(d, extent / d)` and the `d`
+/// axis moved to the front.
+fn split_axis_first(em: &mut Emitter<'_>, v: Value, axis: usize, d: i64, site: &Site) -> Result<Value, String> {
+    let t = em.buffer_type(v)?;
+    let mut split = t.shape.clone();
+    split[axis] /= d;
+    split.insert(axis, d);
+    let reshaped = em.new_value(site.at, reshape_state(em.ctx, em.ir, v, &split, site.loc)?);
+    if axis == 0 {
+        return Ok(reshaped);
+    }
+    let dims: Vec<i64> =
+        std::iter::once(axis as i64).chain((0..split.len() as i64).filter(|&a| a != axis as i64)).collect();
+    Ok(em.new_value(site.at, permute_state(em.ctx, em.ir, reshaped, &dims, site.loc)?))
+}
+
 /// Replicated → split on `axis`: copy this rank's block, at `team_index · extent / d`.
 fn emit_slice(
     em: &mut Emitter<'_>,
@@ -294,7 +349,8 @@ mod tests {
         assert_eq!(classify_reshard(&part, &rep), Ok(Reshard::Allreduce { kind: ReductionKind::Sum }));
         assert_eq!(classify_reshard(&part, &cols), Ok(Reshard::ReduceScatter { axis: 1, kind: ReductionKind::Sum }));
         assert_eq!(classify_reshard(&rep, &cols), Ok(Reshard::Slice { axis: 1 }));
-        assert!(classify_reshard(&rows, &cols).unwrap_err().contains("all_to_all"));
+        assert_eq!(classify_reshard(&rows, &cols), Ok(Reshard::AllToAll { from: 0, to: 1 }));
+        assert_eq!(classify_reshard(&cols, &rows), Ok(Reshard::AllToAll { from: 1, to: 0 }));
         assert!(classify_reshard(&rep, &part).unwrap_err().contains("partial"));
         let streamed = sh(vec![vec![Split::Stream(2)], vec![]], vec![]);
         assert_eq!(classify_reshard(&rep, &streamed), Ok(Reshard::Copy));
