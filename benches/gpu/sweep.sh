@@ -50,5 +50,11 @@ for n in $SIZES; do
   run "reduce-scatter default" matmul_reduce_scatter "$DEVICES" "$D" "$n" "$n" "$n" "$D" "builtin.module(tp-default{streams=2})"
   run "reduce-scatter collective" matmul_reduce_scatter "$DEVICES" "$D" "$n" "$n" "$n" "$D" "builtin.module(tp-overlap-collective{streams=2 chunks=$D})"
   run "reduce-scatter p2p ring" matmul_reduce_scatter "$DEVICES" "$D" "$n" "$n" "$n" "$D" "builtin.module(tp-overlap-p2p{streams=2 chunks=$D backend=nccl})"
+  if [ -z "${LAUNCH:-}" ]; then
+    for p in get put; do
+      run "reduce-scatter p2p ring cuda_ipc $p" matmul_reduce_scatter "$DEVICES" "$D" "$n" "$n" "$n" "$D" \
+        "builtin.module(tp-overlap-p2p{streams=2 chunks=$D backend=cuda_ipc protocol=$p})"
+    done
+  fi
 done
 rm -rf "$tmp"

@@ -1,8 +1,10 @@
 // Matmul + ReduceScatter (row-parallel linear with a sequence-parallel output) for d in
 // {1, 2, 3, 4, 8}: tp-overlap-collective gives the reduce-based pipeline (a reduce per chunk
 // onto the chunk's owner, root = the loop index; nvFuser PR 5923), tp-overlap-p2p the ring
-// (partial chunks travel the ring; each GEMM accumulates into the received partial, beta = 1). Every result
-// is proven by comm-verify. DEVICES is replaced by the mesh; chunks = d.
+// (partial chunks travel the ring; each GEMM accumulates into the received partial, beta = 1),
+// over NCCL or CUDA IPC (get/put: the inbox is a persistent ipc buffer shared with the ring
+// neighbours once, before the loop). Every result is proven by comm-verify. DEVICES is replaced
+// by the mesh; chunks = d.
 
 // RUN: sed 's/DEVICES/0/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-collective{chunks=1},func.func(comm-verify{team-size=1}))' | FileCheck %s --check-prefixes=REDUCE
 // RUN: sed 's/DEVICES/0, 1/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-collective{chunks=2},func.func(comm-verify{team-size=2}))' | FileCheck %s --check-prefixes=REDUCE,COMMR
@@ -14,6 +16,8 @@
 // RUN: sed 's/DEVICES/0, 1, 2/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-p2p{chunks=3 streams=2},func.func(comm-verify{team-size=3}))' | FileCheck %s --check-prefix=RING
 // RUN: sed 's/DEVICES/0, 1, 2, 3/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-p2p{chunks=4 streams=2},func.func(comm-verify{team-size=4}))' | FileCheck %s --check-prefix=RING
 // RUN: sed 's/DEVICES/0, 1, 2, 3, 4, 5, 6, 7/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-p2p{chunks=8 streams=2},func.func(comm-verify{team-size=8}))' | FileCheck %s --check-prefix=RING
+// RUN: sed 's/DEVICES/0, 1, 2/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-p2p{chunks=3 streams=2 backend=cuda_ipc},func.func(comm-verify{team-size=3}))' | FileCheck %s --check-prefixes=IPC,GET
+// RUN: sed 's/DEVICES/0, 1, 2, 3/' %s | fuser-opt --pass-pipeline='builtin.module(tp-overlap-p2p{chunks=4 streams=2 backend=cuda_ipc protocol=put},func.func(comm-verify{team-size=4}))' | FileCheck %s --check-prefixes=IPC,PUT
 
 // REDUCE-LABEL: func.func @row_sequence_parallel
 // REDUCE:         %[[OUT:.*]] = host.alloc()
@@ -41,6 +45,22 @@
 // RING-NEXT:          comm.recv
 // RING:         } {host.sequential}
 // RING-NOT:     comm.reduce
+
+// IPC-LABEL: func.func @row_sequence_parallel
+// IPC:         %[[INBOX:.*]] = host.alloc() persistent : !host.buf<{{.*}}, ipc>
+// IPC:         comm.share_handles send(%[[INBOX]] to %[[NEXT:.*]]) recv(%[[INBOX]] from %[[PREV:[^)]*]]) backend = cuda_ipc
+// IPC:         host.for %[[I:.*]] = 
+// IPC:           %[[SLOT:.*]] = host.select %[[INBOX]][%[[I]]]
+// IPC:           host.linear %{{.*}}, %arg1 into %[[SLOT]] accumulate :
+// IPC:           } else {
+// IPC:             %[[NEXTSLOT:.*]] = host.select %[[INBOX]]
+// GET-NEXT:        %[[S:.*]] = comm.send %[[SLOT]] to %[[NEXT]] backend = cuda_ipc protocol = get
+// GET-NEXT:        %[[R:.*]] = comm.recv %[[NEXTSLOT]] from %[[PREV]] backend = cuda_ipc protocol = get
+// PUT-NEXT:        %[[R:.*]] = comm.recv %[[NEXTSLOT]] from %[[PREV]] backend = cuda_ipc protocol = put
+// PUT-NEXT:        %[[S:.*]] = comm.send %[[SLOT]] to %[[NEXT]] backend = cuda_ipc protocol = put
+// IPC-NEXT:        comm.wait %[[R]]
+// IPC-NEXT:        comm.wait %[[S]]
+// IPC:         } {host.sequential}
 
 fusion.mesh @tp = [DEVICES]
 

@@ -115,7 +115,13 @@ const PROGRAMS: &[Program] = &[
     Program {
         file: "matmul_reduce_scatter",
         chunking: Chunking::PerDevice,
-        pipelines: &[Pipeline::Default, Pipeline::Collective, Pipeline::P2p { backend: "nccl", protocol: "get" }],
+        pipelines: &[
+            Pipeline::Default,
+            Pipeline::Collective,
+            Pipeline::P2p { backend: "nccl", protocol: "get" },
+            Pipeline::P2p { backend: "cuda_ipc", protocol: "get" },
+            Pipeline::P2p { backend: "cuda_ipc", protocol: "put" },
+        ],
     },
     Program { file: "linear_reduce_scatter", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "allgather_before_linear", chunking: Chunking::Free, pipelines: COLLECTIVE },

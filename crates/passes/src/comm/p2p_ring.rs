@@ -24,7 +24,8 @@
 //!
 //! Only loops `host.for %i = 0 to d step 1` (constants) whose broadcast has a team of `d`
 //! consecutive devices `base, ..., base + d - 1` and root `%i` are rewritten; other loops are
-//! left alone.
+//! left alone. Loops of the same shape around a `comm.reduce root %i` become the ring
+//! reduce-scatter ([`rewrite_reduce_ring`]), over NCCL or CUDA IPC.
 
 use crate::host::build::{Placement, defined_outside, is, place};
 use fuser_dialects::comm::{self, Backend, Protocol};
@@ -63,7 +64,10 @@ pub static COMM_P2P_RING: PassInfo = PassInfo {
 computes chunk (r+i) mod d, receives it from rank (r+i) mod d and sends its own shard to rank \
 (d+r-i) mod d; at i = 0 the local shard is copied. NCCL uses one coalesced group per step; CUDA \
 IPC orders send and receive by protocol, exchanges handles once before the loop and waits for \
-the send at the end of the iteration.",
+the send at the end of the iteration. Loops that reduce each chunk onto its owner (`comm.reduce \
+root %i`, sum) become the ring reduce-scatter: running sums travel to the next rank, each GEMM \
+accumulates into the received sum (beta = 1), the loop is `host.sequential`; over CUDA IPC the \
+sums live in a persistent `ipc` inbox shared with the two neighbours before the loop.",
     anchor: Some("func.func"),
     options: OPTIONS,
     create: |o| {
@@ -122,10 +126,8 @@ pub fn rewrite_rings(ctx: &Context, ir: &mut Ir, func: OpId, cfg: RingConfig) ->
         if let Some(ring) = match_ring(ctx, ir, lp, comm::BROADCAST.name) {
             rewrite_ring(ctx, ir, &ring, cfg)?;
             changed = true;
-        } else if let Some(ring) = match_ring(ctx, ir, lp, comm::REDUCE.name)
-            && matches!(cfg.backend, Backend::Nccl)
-        {
-            rewrite_reduce_ring(ctx, ir, &ring)?;
+        } else if let Some(ring) = match_ring(ctx, ir, lp, comm::REDUCE.name) {
+            rewrite_reduce_ring(ctx, ir, &ring, cfg)?;
             changed = true;
         }
     }
@@ -427,7 +429,13 @@ fn exchange_handles_before(ctx: &Context, ir: &mut Ir, ring: &RingLoop, src: Val
 /// running sum; at `i = d - 1` the chunk is `r` itself and its sum is complete: it is copied
 /// into the rank's output. Iterations depend on each other through the received sums, so the
 /// loop is marked `host.sequential` (host-assign-streams keeps it on one stream).
-fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<(), Diagnostic> {
+///
+/// With `cuda_ipc` the inbox is a persistent `ipc` buffer whose handle rank `r` opens for its
+/// neighbours once before the loop; the running sum always travels from this iteration's slot
+/// (copied there when it was accumulated elsewhere) into the next slot of the next rank, in the
+/// protocol's order, and the send is waited for before the iteration ends.
+fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingConfig) -> Result<(), Diagnostic> {
+    let ipc = matches!(cfg.backend, Backend::CudaIpc);
     let loc = ir.loc(ring.bcast);
     let (partial, out) = (ring.src, ring.dst);
     let chunk = BufferType::of(ctx, ir.value_type(partial))
@@ -440,8 +448,8 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
     let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
     let mut shape = vec![ring.d];
     shape.extend(&chunk.shape);
-    let inbox = before
-        .value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, chunk.elem, MemoryKind::Device), &[], false, loc));
+    let memory = if ipc { MemoryKind::Ipc } else { MemoryKind::Device };
+    let inbox = before.value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, chunk.elem, memory), &[], ipc, loc));
     // Index math at the top of the body.
     let first_op = ir.first_op(ring.body).expect("the body holds the reduce");
     let top = Emitter { ctx, at: Placement::Before(first_op), loc };
@@ -491,18 +499,49 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop) -> Result<()
     let next_slot_state =
         host::select_state(ctx, ir, inbox, following_iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
     let next_slot = pass.value(ir, next_slot_state);
-    let (group, group_block) = comm::group_state(ctx, ir, loc);
-    let inner = Emitter { ctx, at: Placement::End(group_block), loc };
-    inner.emit(ir, comm::send_state(ctx, running, next, Backend::Nccl, None, loc));
-    inner.emit(ir, comm::recv_state(ctx, next_slot, prev, Backend::Nccl, None, loc));
-    let g = pass.value(ir, group);
-    pass.emit(ir, comm::wait_state(ctx, &[g], loc));
+    let outgoing = if ipc && running == partial {
+        // The sum was accumulated in the partial: move it into this iteration's (shared) slot.
+        let slot_state =
+            host::select_state(ctx, ir, inbox, iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
+        let slot = pass.value(ir, slot_state);
+        pass.emit(ir, host::copy_state(ctx, running, slot, loc));
+        slot
+    } else {
+        running
+    };
+    if let Some(send) = post_step(&pass, ir, cfg, outgoing, next_slot, next, prev) {
+        pass.emit(ir, comm::wait_state(ctx, &[send], loc));
+    }
     here.emit(ir, pass_if);
+    if ipc && ring.d > 1 {
+        share_with_neighbours(ctx, ir, ring, inbox, loc);
+    }
     ir.erase_op(ring.wait);
     ir.erase_op(ring.bcast);
     let attrs = ctx.dict_set(ir.attrs(ring.lp), crate::host::assign_streams::SEQUENTIAL_ATTR, Some(ctx.unit_attr()));
     ir.set_attrs(ring.lp, attrs);
     Ok(())
+}
+
+/// Before the loop: `share_handles send(inbox to r + 1) recv(inbox from r - 1)` (team-relative
+/// neighbours on the ring).
+fn share_with_neighbours(ctx: &Context, ir: &mut Ir, ring: &RingLoop, inbox: Value, loc: Attr) {
+    let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
+    let rank = before.value(ir, host::rank_state(ctx, loc));
+    let r = if ring.base == 0 { rank } else { relative(&before, ir, rank, ring.base) };
+    let d = before.index(ir, ring.d);
+    let one = before.index(ir, 1);
+    let dm1 = before.index(ir, ring.d - 1);
+    let r1 = before.arith(ir, "arith.addi", r, one);
+    let mut next = before.arith(ir, "arith.remui", r1, d);
+    let rd = before.arith(ir, "arith.addi", r, dm1);
+    let mut prev = before.arith(ir, "arith.remui", rd, d);
+    if ring.base != 0 {
+        let b = before.index(ir, ring.base);
+        next = before.arith(ir, "arith.addi", next, b);
+        prev = before.arith(ir, "arith.addi", prev, b);
+    }
+    before.emit(ir, comm::share_handles_state(ctx, &[(inbox, next)], &[(inbox, prev)], loc));
 }
 
 /// The `host.linear` / `host.matmul` directly in `body` that writes `partial` (its last operand).
