@@ -64,15 +64,6 @@ func.func @missing_partial(%a: tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
 
 // -----
 
-fusion.mesh @one = [0]
-func.func @sum_keep_dims(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
-  // expected-error @+1 {{fusion.sum with keep_dims is not lowerable yet}}
-  %y = fusion.sum %x dims = [1] keep_dims : (tensor<4x8xf32>) -> tensor<4x1xf32>
-  return %y : tensor<4x1xf32>
-}
-
-// -----
-
 fusion.mesh @tp = [0, 1, 2, 3]
 func.func @did_to_stream_chunk_count(%x: tensor<64x8xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<64x8xf32, #fusion.shard<@tp, [[Stream(2)], []]>> {
   // expected-error @+1 {{resharding in a stream loop of 2 chunks needs the Stream split of axis 0 outermost, got [DIDx]}}

@@ -522,3 +522,18 @@ func.func @rows_to_columns(%x: tensor<4x8xf32, #fusion.shard<@tp, [[DIDx], []]>>
   %y = fusion.set %x : (tensor<4x8xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
   return %y : tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>
 }
+
+// -----
+
+// A sum with keep_dims writes through a view of its result without the reduced axes (a select
+// of index 0 per axis, innermost first).
+fusion.mesh @one = [0]
+// CHECK-LABEL: func.func @sum_keep_dims
+// CHECK:         %[[OUT:.*]] = host.alloc() : !host.buf<4x1x1xf32>
+// CHECK-NEXT:    %[[V2:.*]] = host.select %[[OUT]][%{{.*}}] axis = 2 : !host.buf<4x1x1xf32> -> !host.view<4x1xf32, strides = [1, 1]>
+// CHECK-NEXT:    %[[V1:.*]] = host.select %[[V2]][%{{.*}}] axis = 1 : !host.view<4x1xf32, strides = [1, 1]> -> !host.view<4xf32, strides = [1]>
+// CHECK-NEXT:    host.sum %arg0 into %[[V1]] dims = [1, 2]
+func.func @sum_keep_dims(%x: tensor<4x6x8xf32>) -> tensor<4x1x1xf32> {
+  %y = fusion.sum %x dims = [1, 2] keep_dims : (tensor<4x6x8xf32>) -> tensor<4x1x1xf32>
+  return %y : tensor<4x1x1xf32>
+}

@@ -127,7 +127,20 @@ impl<'a> Emitter<'a> {
             LocalKind::Matmul => matmul_state(ctx, inputs[0], inputs[1], out, false, loc),
             LocalKind::Linear => linear_state(ctx, inputs[0], inputs[1], inputs.get(2).copied(), out, loc),
             LocalKind::Elementwise(kind) => elementwise_state(ctx, *kind, &inputs, out, loc),
-            LocalKind::Sum(dims) => sum_state(ctx, inputs[0], out, dims, loc),
+            LocalKind::Sum(dims, false) => sum_state(ctx, inputs[0], out, dims, loc),
+            LocalKind::Sum(dims, true) => {
+                // The result keeps the reduced axes as extents of 1: sum into the view of it
+                // without them (index 0 of each, innermost first so the axes stay put).
+                let zero = self.constant(0, loc);
+                let mut kept = out;
+                let mut reduced = dims.clone();
+                reduced.sort_unstable_by(|a, b| b.cmp(a));
+                for d in reduced {
+                    let view = select_state(ctx, self.ir, kept, zero, d, loc)?;
+                    kept = self.new_value(site.at, view);
+                }
+                sum_state(ctx, inputs[0], kept, dims, loc)
+            }
             LocalKind::Copy => copy_state(ctx, inputs[0], out, loc),
             LocalKind::Broadcast(dims) => {
                 let shape = self.buffer_type(out)?.shape;

@@ -25,7 +25,8 @@ pub enum LocalKind {
     Linear,
     Elementwise(ElementwiseKind),
     /// `host.sum` over these dims (result rank = input rank - dims).
-    Sum(Vec<i64>),
+    /// Reduced dims, and whether they stay as extents of 1 (`keep_dims`).
+    Sum(Vec<i64>, bool),
     Copy,
     /// A copy through a `host.expand` view (new axes at these result positions).
     Broadcast(Vec<i64>),
@@ -282,10 +283,7 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>
         "fusion.div" => LocalKind::Elementwise(ElementwiseKind::Div),
         "fusion.neg" => LocalKind::Elementwise(ElementwiseKind::Neg),
         "fusion.cast" => LocalKind::Elementwise(ElementwiseKind::Cast),
-        "fusion.sum" if op_keep_dims(ctx, ir, op) => {
-            return Err(err(ir, op, "fusion.sum with keep_dims is not lowerable yet"));
-        }
-        "fusion.sum" => LocalKind::Sum(op_dims(ctx, ir, op).unwrap_or_default()),
+        "fusion.sum" => LocalKind::Sum(op_dims(ctx, ir, op).unwrap_or_default(), op_keep_dims(ctx, ir, op)),
         "fusion.broadcast" => LocalKind::Broadcast(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
