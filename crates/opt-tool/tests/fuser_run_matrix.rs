@@ -97,32 +97,21 @@ struct Program {
 
 const COLLECTIVE: &[Pipeline] = &[Pipeline::Default, Pipeline::Collective];
 
+/// The collective pipelines and every ring (NCCL, CUDA IPC get and put).
+const RING: &[Pipeline] = &[
+    Pipeline::Default,
+    Pipeline::Collective,
+    Pipeline::P2p { backend: "nccl", protocol: "get" },
+    Pipeline::P2p { backend: "cuda_ipc", protocol: "get" },
+    Pipeline::P2p { backend: "cuda_ipc", protocol: "put" },
+];
+
 const PROGRAMS: &[Program] = &[
     Program { file: "stream_parallel_matmul", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "row_parallel_linear", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "row_parallel_linear_bias", chunking: Chunking::Free, pipelines: COLLECTIVE },
-    Program {
-        file: "column_parallel_linear",
-        chunking: Chunking::PerDevice,
-        pipelines: &[
-            Pipeline::Default,
-            Pipeline::Collective,
-            Pipeline::P2p { backend: "nccl", protocol: "get" },
-            Pipeline::P2p { backend: "cuda_ipc", protocol: "get" },
-            Pipeline::P2p { backend: "cuda_ipc", protocol: "put" },
-        ],
-    },
-    Program {
-        file: "matmul_reduce_scatter",
-        chunking: Chunking::PerDevice,
-        pipelines: &[
-            Pipeline::Default,
-            Pipeline::Collective,
-            Pipeline::P2p { backend: "nccl", protocol: "get" },
-            Pipeline::P2p { backend: "cuda_ipc", protocol: "get" },
-            Pipeline::P2p { backend: "cuda_ipc", protocol: "put" },
-        ],
-    },
+    Program { file: "column_parallel_linear", chunking: Chunking::PerDevice, pipelines: RING },
+    Program { file: "matmul_reduce_scatter", chunking: Chunking::PerDevice, pipelines: RING },
     Program { file: "linear_reduce_scatter", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "allgather_before_linear", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "allgather_after_linear", chunking: Chunking::Free, pipelines: COLLECTIVE },
