@@ -6,6 +6,7 @@
 // RUN: fuser-run %S/../../examples/row_parallel_linear.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,R4
 // RUN: fuser-run %S/../../examples/column_parallel_linear.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,R4
 // RUN: fuser-run %S/../../examples/row_parallel_linear.mlir --ranks 4 --check --pass-pipeline 'tp-default{streams=2}' --seed 3 --warmup 1 --iters 2 | FileCheck %s
+// RUN: fuser-run %S/../../examples/sequence_to_head_parallel.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,R4
 
 // Row-parallel linear on 1 and 2 devices (the mesh edited as in test/Pipelines).
 // RUN: sed 's/fusion.mesh @tp = \[0, 1, 2, 3\]/fusion.mesh @tp = [0]/' %S/../../examples/row_parallel_linear.mlir | fuser-run - --ranks 1 --check | FileCheck %s
