@@ -133,10 +133,7 @@ fn build_texts(
     pm: &mut OpPassManager,
 ) -> Result<(), String> {
     check_anchor(info, pm.anchor())?;
-    let streams = options.get_int("streams");
-    if streams < 1 {
-        return Err(format!("{}: 'streams' must be at least 1, got {streams}", info.name));
-    }
+    let streams = checked_streams(info, options)?;
     let names: Vec<&str> = func_passes.iter().map(|p| p.split('{').next().unwrap_or(p)).collect();
     check_registered(info, names.iter().chain(CLEANUP_PASSES), registry)?;
     let texts: Vec<&str> = func_passes.iter().map(String::as_str).collect();
@@ -174,13 +171,19 @@ fn build(
     pm: &mut OpPassManager,
 ) -> Result<(), String> {
     check_anchor(info, pm.anchor())?;
+    let streams = checked_streams(info, options)?;
+    check_registered(info, func_passes.iter().chain(CLEANUP_PASSES), registry)?;
+    let text = pipeline_text(func_passes, streams);
+    pm.add_pipeline_text(&text, registry).map_err(|e| format!("{}: {e}", info.name))
+}
+
+/// The pipeline's `streams` option, at least 1.
+fn checked_streams(info: &PipelineInfo, options: &OptionValues) -> Result<i64, String> {
     let streams = options.get_int("streams");
     if streams < 1 {
         return Err(format!("{}: 'streams' must be at least 1, got {streams}", info.name));
     }
-    check_registered(info, func_passes.iter().chain(CLEANUP_PASSES), registry)?;
-    let text = pipeline_text(func_passes, streams);
-    pm.add_pipeline_text(&text, registry).map_err(|e| format!("{}: {e}", info.name))
+    Ok(streams)
 }
 
 fn check_anchor(info: &PipelineInfo, anchor: &Anchor) -> Result<(), String> {

@@ -234,7 +234,7 @@ pub fn run_on<B: Backend>(
 ) -> Result<RunOutcome, Failure> {
     let io = RunIo::new(ctx, ir, func, cfg)?;
     let per_rank = run_ranks(backend, 0..cfg.ranks, prog, &io, cfg)?;
-    io.assemble_with_trace(per_rank, cfg, backend.trace_events())
+    io.assemble(per_rank, cfg, backend.trace_events())
 }
 
 /// The placements and seeded global inputs of a run (every process of a multi-process run
@@ -263,12 +263,8 @@ impl RunIo {
         Ok(RunIo { args, results, inputs })
     }
 
-    /// The outcome from the results of ranks `0..n`, in rank order.
-    pub fn assemble(self, per_rank: Vec<RankResult>, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
-        self.assemble_with_trace(per_rank, cfg, Vec::new())
-    }
-
-    pub fn assemble_with_trace(
+    /// The outcome from the results of ranks `0..n`, in rank order, and the trace events.
+    pub fn assemble(
         self,
         per_rank: Vec<RankResult>,
         cfg: &RunConfig,

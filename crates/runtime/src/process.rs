@@ -97,7 +97,7 @@ pub fn run_as_process(
         all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
     }
     // The trace holds rank 0's tracks only: other processes keep theirs.
-    io.assemble_with_trace(all, cfg, trace).map(Some)
+    io.assemble(all, cfg, trace).map(Some)
 }
 
 // A small binary encoding of a rank's result: tag byte (0 = result, 1 = error), then

@@ -156,14 +156,21 @@ fn broadcast(x: &HostTensor, shape: &[usize], dims: &[usize]) -> RtResult<Vec<f6
     if shape.len() != x.shape.len() + dims.len() {
         return Err(RtError::new(format!("broadcast of {:?} to {shape:?} with new dims {dims:?}", x.shape)));
     }
-    let kept: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).collect();
+    // A new axis reads the same element all along (stride 0); the others keep x's strides.
     let x_strides = crate::buffer::contiguous_strides(&x.shape);
+    let mut kept = x_strides.iter();
+    let view_strides: Vec<usize> =
+        (0..shape.len()).map(|d| if dims.contains(&d) { 0 } else { *kept.next().unwrap_or(&0) }).collect();
+    Ok(gather_strided(&x.data, shape, &view_strides))
+}
+
+/// The elements of `data` seen through `strides`, in row-major order of `shape`.
+fn gather_strided(data: &[f64], shape: &[usize], strides: &[usize]) -> Vec<f64> {
     let n: usize = shape.iter().product();
     let mut out = Vec::with_capacity(n);
     let mut index = vec![0usize; shape.len()];
     for _ in 0..n {
-        let src: usize = kept.iter().zip(&x_strides).map(|(&d, s)| index[d] * s).sum();
-        out.push(x.data[src]);
+        out.push(data[index.iter().zip(strides).map(|(i, s)| i * s).sum::<usize>()]);
         for d in (0..shape.len()).rev() {
             index[d] += 1;
             if index[d] < shape[d] {
@@ -172,7 +179,7 @@ fn broadcast(x: &HostTensor, shape: &[usize], dims: &[usize]) -> RtResult<Vec<f6
             index[d] = 0;
         }
     }
-    Ok(out)
+    out
 }
 
 /// `result[i] = input[dims[i]]` over axes.
@@ -183,20 +190,7 @@ fn permute(x: &HostTensor, dims: &[usize]) -> RtResult<Vec<f64>> {
     let strides = crate::buffer::contiguous_strides(&x.shape);
     let shape: Vec<usize> = dims.iter().map(|&d| x.shape[d]).collect();
     let view_strides: Vec<usize> = dims.iter().map(|&d| strides[d]).collect();
-    let n: usize = shape.iter().product();
-    let mut out = Vec::with_capacity(n);
-    let mut index = vec![0usize; shape.len()];
-    for _ in 0..n {
-        out.push(x.data[index.iter().zip(&view_strides).map(|(i, s)| i * s).sum::<usize>()]);
-        for d in (0..shape.len()).rev() {
-            index[d] += 1;
-            if index[d] < shape[d] {
-                break;
-            }
-            index[d] = 0;
-        }
-    }
-    Ok(out)
+    Ok(gather_strided(&x.data, &shape, &view_strides))
 }
 
 #[cfg(test)]

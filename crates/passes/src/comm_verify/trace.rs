@@ -72,6 +72,20 @@ pub enum CommKind {
 }
 
 impl CommKind {
+    pub const ALL: [CommKind; 11] = [
+        CommKind::Allgather,
+        CommKind::Allreduce,
+        CommKind::ReduceScatter,
+        CommKind::Broadcast,
+        CommKind::Reduce,
+        CommKind::Gather,
+        CommKind::Scatter,
+        CommKind::AllToAll,
+        CommKind::CollectivePermute,
+        CommKind::Send,
+        CommKind::Recv,
+    ];
+
     /// The op name (`comm.allgather`).
     pub fn op_name(self) -> &'static str {
         match self {
@@ -89,22 +103,7 @@ impl CommKind {
         }
     }
     pub fn from_op_name(name: &str) -> Option<CommKind> {
-        use CommKind::*;
-        [
-            Allgather,
-            Allreduce,
-            ReduceScatter,
-            Broadcast,
-            Reduce,
-            Gather,
-            Scatter,
-            AllToAll,
-            CollectivePermute,
-            Send,
-            Recv,
-        ]
-        .into_iter()
-        .find(|k| k.op_name() == name)
+        Self::ALL.into_iter().find(|k| k.op_name() == name)
     }
     pub fn is_p2p(self) -> bool {
         matches!(self, CommKind::Send | CommKind::Recv)

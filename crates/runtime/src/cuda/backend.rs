@@ -183,10 +183,10 @@ impl CudaBackend {
         Ok(g)
     }
 
-    fn count(&self, rank: usize, bytes: usize) {
+    fn count(&self, rank: usize, bytes: u64) {
         if let Some(c) = rank.checked_sub(self.first).and_then(|i| self.counters.get(i)) {
             c.ops.fetch_add(1, Ordering::Relaxed);
-            c.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+            c.bytes.fetch_add(bytes, Ordering::Relaxed);
         }
     }
 
@@ -528,25 +528,6 @@ type NcclReduction = unsafe fn(
     nccl_stream_t,
 ) -> Result<ncr::NcclStatus, ncr::NcclError>;
 
-/// Bytes `rank` sends in `c` (for the summary).
-fn bytes_sent(rank: usize, c: &CommOp<CudaBuf>) -> usize {
-    match c {
-        CommOp::AllGather { input, .. }
-        | CommOp::AllReduce { input, .. }
-        | CommOp::ReduceScatter { input, .. }
-        | CommOp::Reduce { input, .. }
-        | CommOp::Gather { input, .. }
-        | CommOp::AllToAll { input, .. }
-        | CommOp::CollectivePermute { input, .. } => input.bytes(),
-        CommOp::Broadcast { input, team, root, .. } | CommOp::Scatter { input, team, root, .. } => {
-            if team.get(*root) == Some(&rank) { input.bytes() } else { 0 }
-        }
-        CommOp::Send { buffer, .. } => buffer.bytes(),
-        CommOp::Recv { .. } | CommOp::ShareHandles { .. } => 0,
-        CommOp::Group(ops) => ops.iter().map(|o| bytes_sent(rank, o)).sum(),
-    }
-}
-
 impl Backend for CudaBackend {
     type Buf = CudaBuf;
     type Stream = CudaStream;
@@ -627,7 +608,7 @@ impl Backend for CudaBackend {
 
     fn post(&self, rank: usize, stream: &CudaStream, c: CommOp<CudaBuf>, at: &OpKey) -> RtResult<CudaRequest> {
         let g = self.gpu(rank)?;
-        self.count(rank, bytes_sent(rank, &c));
+        self.count(rank, c.bytes_sent(rank, &|b: &CudaBuf| b.bytes() as u64));
         let r = self.traced(rank, stream, c.name(), at, || self.post_one(rank, g, stream.raw, &c));
         let flag = self.after_failures(rank, r.map_err(|e| e.at(at)))?;
         let event = Event::record_on(stream.raw).map_err(|e| e.at(at))?;

@@ -226,29 +226,21 @@ impl CudaBuf {
     /// `(rows, row length, row pitch)` in elements when the view is rows of dense elements at a
     /// fixed pitch (what a 2-D copy can move), the rows being all dimensions but the last.
     pub fn as_rows(&self) -> Option<(usize, usize, usize)> {
-        let r = self.shape.len();
-        if r == 0 {
-            return Some((1, 1, 1));
-        }
-        let width = self.shape[r - 1];
-        if width != 1 && self.strides[r - 1] != 1 {
+        let Some((&width, outer)) = self.shape.split_last() else { return Some((1, 1, 1)) };
+        let (&inner_stride, outer_strides) = self.strides.split_last().expect("one stride per dimension");
+        if width != 1 && inner_stride != 1 {
             return None;
         }
-        let outer =
-            CudaBuf { shape: self.shape[..r - 1].to_vec(), strides: self.strides[..r - 1].to_vec(), ..self.clone() };
-        if r == 1 {
-            return Some((1, width, width));
-        }
         // The leading dimensions must collapse to one of stride `pitch`.
-        let pitch = *outer.strides.last().unwrap_or(&width);
+        let pitch = outer_strides.last().copied().unwrap_or(width);
         let mut expected = pitch;
-        for (&n, &s) in outer.shape.iter().zip(&outer.strides).rev() {
+        for (&n, &s) in outer.iter().zip(outer_strides).rev() {
             if n != 1 && s != expected {
                 return None;
             }
             expected *= n;
         }
-        (pitch >= width).then_some((outer.numel(), width, pitch))
+        (pitch >= width).then_some((outer.iter().product(), width, pitch))
     }
 }
 

@@ -150,6 +150,32 @@ impl<B> CommOp<B> {
     }
 }
 
+impl<B> CommOp<B> {
+    /// Bytes `rank` sends in this op (for the run summary), `bytes` giving a buffer's size:
+    /// a broadcast's root sends its input to every other member, a scatter's root its input,
+    /// every member of another collective its input, a send its buffer.
+    pub fn bytes_sent(&self, rank: usize, bytes: &impl Fn(&B) -> u64) -> u64 {
+        let is_root = |team: &[usize], root: usize| team.get(root) == Some(&rank);
+        match self {
+            CommOp::Broadcast { input, team, root, .. } if is_root(team, *root) => {
+                bytes(input) * (team.len() as u64).saturating_sub(1)
+            }
+            CommOp::Scatter { input, team, root, .. } if is_root(team, *root) => bytes(input),
+            CommOp::Broadcast { .. } | CommOp::Scatter { .. } => 0,
+            CommOp::AllGather { input, .. }
+            | CommOp::AllReduce { input, .. }
+            | CommOp::ReduceScatter { input, .. }
+            | CommOp::Reduce { input, .. }
+            | CommOp::Gather { input, .. }
+            | CommOp::AllToAll { input, .. }
+            | CommOp::CollectivePermute { input, .. } => bytes(input),
+            CommOp::Send { buffer, .. } => bytes(buffer),
+            CommOp::Recv { .. } | CommOp::ShareHandles { .. } => 0,
+            CommOp::Group(ops) => ops.iter().map(|o| o.bytes_sent(rank, bytes)).sum(),
+        }
+    }
+}
+
 /// What a backend provides to the executor.
 pub trait Backend: Send + Sync {
     /// A buffer or a view of one.
@@ -208,5 +234,24 @@ pub trait Backend: Send + Sync {
     /// The trace events recorded so far (backends that trace).
     fn trace_events(&self) -> Vec<crate::trace::TraceEvent> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_sent_counts_what_leaves_the_rank() {
+        let size = |b: &u64| *b;
+        let bcast = CommOp::Broadcast { input: 10u64, output: 10, team: vec![0, 1, 2], root: 1 };
+        assert_eq!((bcast.bytes_sent(1, &size), bcast.bytes_sent(0, &size)), (20, 0));
+        let scatter = CommOp::Scatter { input: 9u64, output: 3, team: vec![0, 1, 2], root: 0 };
+        assert_eq!((scatter.bytes_sent(0, &size), scatter.bytes_sent(2, &size)), (9, 0));
+        let send = CommOp::Send { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };
+        let recv = CommOp::Recv { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };
+        assert_eq!(CommOp::Group(vec![send, recv]).bytes_sent(0, &size), 4);
+        let ag = CommOp::AllGather { input: 5u64, output: 15, team: vec![0, 1, 2] };
+        assert_eq!(ag.bytes_sent(2, &size), 5);
     }
 }

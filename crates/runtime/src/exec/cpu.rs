@@ -527,32 +527,6 @@ fn collective_of(c: &CommOp<View>) -> Option<(Collective, &[usize], &View, &View
     })
 }
 
-/// Bytes `rank` sends in `c` (for statistics).
-fn bytes_sent(rank: usize, c: &CommOp<View>) -> u64 {
-    let bytes = |v: &View| (v.numel() * v.dtype().size()) as u64;
-    let is_root = |team: &[usize], root: usize| team.get(root) == Some(&rank);
-    match c {
-        CommOp::Broadcast { input, team, root, .. } => {
-            if is_root(team, *root) {
-                bytes(input) * (team.len() as u64).saturating_sub(1)
-            } else {
-                0
-            }
-        }
-        CommOp::Scatter { input, team, root, .. } => {
-            if is_root(team, *root) {
-                bytes(input)
-            } else {
-                0
-            }
-        }
-        CommOp::Recv { .. } | CommOp::ShareHandles { .. } => 0,
-        CommOp::Send { buffer, .. } => bytes(buffer),
-        CommOp::Group(ops) => ops.iter().map(|o| bytes_sent(rank, o)).sum(),
-        other => collective_of(other).map_or(0, |(_, _, input, _)| bytes(input)),
-    }
-}
-
 /// Posts `c` to the communicator (from a task of the posting stream).
 fn post_comm(comm: &Communicator, at: &PostInfo, c: &CommOp<View>) -> RtResult<Request> {
     if let Some((op, team, input, output)) = collective_of(c) {
@@ -715,7 +689,12 @@ impl Backend for CpuBackend {
                 if req.blocks_stream() {
                     req.wait(shared.comm.deadline())?;
                 }
-                shared.record(index, start, &info.key, bytes_sent(shared.rank, &c));
+                shared.record(
+                    index,
+                    start,
+                    &info.key,
+                    c.bytes_sent(shared.rank, &|v: &View| (v.numel() * v.dtype().size()) as u64),
+                );
                 Ok(())
             },
             at.clone(),
