@@ -118,6 +118,11 @@ const PROGRAMS: &[Program] = &[
     Program { file: "two_matmuls_inlinable", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "two_matmuls_not_inlinable", chunking: Chunking::Free, pipelines: COLLECTIVE },
     Program { file: "all_to_all", chunking: Chunking::Free, pipelines: COLLECTIVE },
+    // Issue 11: the ring's receive buffer also returned (defect 3); a gather loop that also
+    // reduces each chunk to its owner (defect 1) or to every rank (defect 2).
+    Program { file: "gather_linear_return_gathered", chunking: Chunking::PerDevice, pipelines: RING },
+    Program { file: "mlp_reduce_in_gather_loop", chunking: Chunking::PerDevice, pipelines: RING },
+    Program { file: "mlp_allreduce_in_gather_loop", chunking: Chunking::PerDevice, pipelines: RING },
 ];
 
 /// The substituted values of one case.

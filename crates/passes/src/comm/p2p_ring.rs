@@ -22,10 +22,20 @@
 //! the loop will use are exchanged once, before it. With `stage-buffers=false` a non-persistent
 //! buffer is diagnosed instead.
 //!
+//! With `cuda_ipc` a receive buffer that is neither persistent nor a per-iteration allocation
+//! (a view of the gathered tensor, say, which the function also returns) is received into a
+//! slot of a persistent `ipc` staging buffer and copied from there to where the body reads it.
+//!
 //! Only loops `host.for %i = 0 to d step 1` (constants) whose broadcast has a team of `d`
 //! consecutive devices `base, ..., base + d - 1` and root `%i` are rewritten; other loops are
 //! left alone. Loops of the same shape around a `comm.reduce root %i` become the ring
 //! reduce-scatter ([`rewrite_reduce_ring`]), over NCCL or CUDA IPC.
+//!
+//! Invariant: a loop is rewritten only when the matched broadcast (or reduce) is the only
+//! communication in it. In a ring every rank works on a different chunk in the same iteration,
+//! so any other communication of the body (a collective over the chunk, a `comm.reduce root
+//! %i` after the GEMM, p2p with peers computed from `%i`) would pair different chunks, or name
+//! different roots, on different ranks; such loops keep their broadcast-based pipeline.
 
 use crate::host::build::{Placement, defined_outside, is, place};
 use fuser_dialects::comm::{self, Backend, Protocol};
@@ -67,7 +77,7 @@ IPC orders send and receive by protocol, exchanges handles once before the loop 
 the send at the end of the iteration. Loops that reduce each chunk onto its owner (`comm.reduce \
 root %i`, sum) become the ring reduce-scatter: running sums travel to the next rank, each GEMM \
 accumulates into the received sum (beta = 1), the loop is `host.sequential`; over CUDA IPC the \
-sums live in a persistent `ipc` inbox shared with the two neighbours before the loop.",
+sums live in a persistent `ipc` inbox shared with the two neighbours before the loop. With CUDA IPC a receive buffer that is neither persistent nor allocated per iteration (a view of a returned buffer) is received into a slot of a persistent staging buffer and copied to it. A loop that communicates besides its broadcast or reduce (a per-chunk allreduce or reduce after the GEMM) is left alone: in a ring each rank works on another chunk in the same iteration, so that communication would pair different chunks on different ranks.",
     anchor: Some("func.func"),
     options: OPTIONS,
     create: |o| {
@@ -160,11 +170,23 @@ fn match_ring(ctx: &Context, ir: &Ir, lp: OpId, collective: &str) -> Option<Ring
     let request = comm::request(ctx, ir, bcast)?;
     let wait =
         ir.uses(request).map(|u| u.op).find(|&u| is(ctx, ir, u, comm::WAIT.name) && ir.op_block(u) == Some(body))?;
-    if ir.num_operands(wait) != 1 {
+    if ir.num_operands(wait) != 1 || communicates_besides(ctx, ir, lp, bcast) {
         return None;
     }
     let (src, dst) = (comm::input(ctx, ir, bcast)?, comm::output(ctx, ir, bcast)?);
     Some(RingLoop { lp, body, iv, d, base, bcast, wait, src, dst })
+}
+
+/// Whether the loop `lp` holds communication other than `matched` (and the waits): any
+/// collective, send/recv, group or handle exchange, at any depth.
+fn communicates_besides(ctx: &Context, ir: &Ir, lp: OpId, matched: OpId) -> bool {
+    ir.nested_ops(lp).into_iter().any(|op| {
+        if op == matched || op == lp {
+            return false;
+        }
+        let name = ctx.op_name_str(ir.op_name(op));
+        name.starts_with("comm.") && name != comm::WAIT.name
+    })
 }
 
 /// Builds ops one after another at a fixed point.
@@ -217,11 +239,13 @@ fn ring_peers(e: &Emitter<'_>, ir: &mut Ir, iv: Value, d: i64, base: i64) -> (Va
 
 fn rewrite_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingConfig) -> Result<(), Diagnostic> {
     let loc = ir.loc(ring.bcast);
-    let (mut src, mut dst, mut dst_exported) = (ring.src, ring.dst, ring.dst);
     let ipc = matches!(cfg.backend, Backend::CudaIpc);
-    if ipc {
-        (src, dst, dst_exported) = persistent_buffers(ctx, ir, ring, cfg.stage)?;
-    }
+    let bufs = if ipc {
+        persistent_buffers(ctx, ir, ring, cfg.stage)?
+    } else {
+        RingBuffers { src: ring.src, recv: ring.dst, exported: ring.dst, chunk: ring.dst }
+    };
+    let (src, dst) = (bufs.src, bufs.recv);
     // Index math at the top of the body; every other use of the loop index reads the chunk.
     let first_op = ir.first_op(ring.body).expect("the body holds the broadcast");
     let top = Emitter { ctx, at: Placement::Before(first_op), loc };
@@ -241,10 +265,13 @@ fn rewrite_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingConfig) ->
     let (if_state, then_block, else_block) = host::if_state(ctx, ir, first, true, loc);
     let else_block = else_block.expect("if with else");
     let then_e = Emitter { ctx, at: Placement::End(then_block), loc };
-    then_e.emit(ir, host::copy_state(ctx, src, dst, loc));
+    then_e.emit(ir, host::copy_state(ctx, src, bufs.chunk, loc));
     clone_ops(ir, &tail, then_block);
     let else_e = Emitter { ctx, at: Placement::End(else_block), loc };
     let pending_send = post_step(&else_e, ir, cfg, src, dst, send_peer, chunk);
+    if bufs.chunk != dst {
+        else_e.emit(ir, host::copy_state(ctx, dst, bufs.chunk, loc));
+    }
     clone_ops(ir, &tail, else_block);
     if let Some(s) = pending_send {
         else_e.emit(ir, comm::wait_state(ctx, &[s], loc));
@@ -256,9 +283,22 @@ fn rewrite_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingConfig) ->
     ir.erase_op(ring.wait);
     ir.erase_op(ring.bcast);
     if ipc {
-        exchange_handles_before(ctx, ir, ring, src, dst_exported, loc);
+        exchange_handles_before(ctx, ir, ring, src, bufs.exported, loc);
     }
     Ok(())
+}
+
+/// The buffers of one ring step.
+struct RingBuffers {
+    /// The shard sent to the peers.
+    src: Value,
+    /// Where a step receives its chunk.
+    recv: Value,
+    /// The buffer whose handle the peers open for `recv` (the persistent buffer it views).
+    exported: Value,
+    /// Where the body reads the chunk: `recv` itself, or the original destination that a
+    /// staged receive is copied to.
+    chunk: Value,
 }
 
 /// `abs - base`.
@@ -350,18 +390,11 @@ fn is_persistent_alloc(ctx: &Context, ir: &Ir, v: Value) -> bool {
 }
 
 /// With CUDA IPC: the shard and the chunk buffer as persistent `ipc` buffers (staged when
-/// `stage`, diagnosed otherwise). Returns the source, the destination of this iteration, and
-/// the buffer whose handle peers open for the destination (the persistent buffer it views).
-fn persistent_buffers(
-    ctx: &Context,
-    ir: &mut Ir,
-    ring: &RingLoop,
-    stage: bool,
-) -> Result<(Value, Value, Value), Diagnostic> {
+/// `stage`, diagnosed otherwise). A per-iteration allocation of the chunk becomes a view of one
+/// persistent buffer; any other non-persistent destination (a view of a buffer the function
+/// returns, say) is received into a slot of a persistent staging buffer and copied to it.
+fn persistent_buffers(ctx: &Context, ir: &mut Ir, ring: &RingLoop, stage: bool) -> Result<RingBuffers, Diagnostic> {
     let loc = ir.loc(ring.bcast);
-    let mut src = ring.src;
-    let mut dst = ring.dst;
-    let mut exported = ring.dst;
     let not_persistent = |what: &str| {
         Diagnostic::error(
             loc,
@@ -371,43 +404,50 @@ is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let th
             ),
         )
     };
-    if !is_persistent_alloc(ctx, ir, src) {
-        if !stage || !defined_outside(ir, src, ring.lp) {
+    let src = if is_persistent_alloc(ctx, ir, ring.src) {
+        ring.src
+    } else {
+        if !stage || !defined_outside(ir, ring.src, ring.lp) {
             return Err(not_persistent("sent shard"));
         }
-        let ty = BufferType::of(ctx, ir.value_type(src)).ok_or_else(|| not_persistent("sent shard"))?;
+        let ty = BufferType::of(ctx, ir.value_type(ring.src)).ok_or_else(|| not_persistent("sent shard"))?;
         let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
         let staged_ty = buf_type(ctx, &ty.shape, ty.elem, MemoryKind::Ipc);
         let staged = before.value(ir, host::alloc_state(ctx, staged_ty, &[], true, loc));
-        before.emit(ir, host::copy_state(ctx, src, staged, loc));
-        src = staged;
+        before.emit(ir, host::copy_state(ctx, ring.src, staged, loc));
+        staged
+    };
+    let dst = ring.dst;
+    if is_persistent_alloc(ctx, ir, dst) {
+        return Ok(RingBuffers { src, recv: dst, exported: dst, chunk: dst });
     }
-    if !is_persistent_alloc(ctx, ir, dst) {
-        let per_iteration = ir.defining_op(dst).filter(|&op| {
-            is(ctx, ir, op, "host.alloc") && ir.op_block(op) == Some(ring.body) && ir.num_operands(op) == 0
-        });
-        let (Some(alloc), true) = (per_iteration, stage) else { return Err(not_persistent("receive buffer")) };
-        let ty = BufferType::of(ctx, ir.value_type(dst)).ok_or_else(|| not_persistent("receive buffer"))?;
-        let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
-        let mut shape = vec![ring.d];
-        shape.extend(&ty.shape);
-        let all =
-            before.value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, ty.elem, MemoryKind::Ipc), &[], true, loc));
-        let iv = ring.iv;
-        let at_alloc = Emitter { ctx, at: Placement::Before(alloc), loc };
-        let state = host::select_state(ctx, ir, all, iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
-        let view = at_alloc.value(ir, state);
-        ir.replace_all_uses(dst, view);
-        // Deallocations of the per-iteration buffer go with it.
-        let deallocs: Vec<OpId> = ir.uses(dst).map(|u| u.op).collect();
-        for d in deallocs {
-            ir.erase_op(d);
-        }
-        ir.erase_op(alloc);
-        dst = view;
-        exported = all;
+    if !stage {
+        return Err(not_persistent("receive buffer"));
     }
-    Ok((src, dst, exported))
+    let ty = BufferType::of(ctx, ir.value_type(dst)).ok_or_else(|| not_persistent("receive buffer"))?;
+    let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };
+    let mut shape = vec![ring.d];
+    shape.extend(&ty.shape);
+    let all = before.value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, ty.elem, MemoryKind::Ipc), &[], true, loc));
+    let slot_state =
+        host::select_state(ctx, ir, all, ring.iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
+    let per_iteration = ir.defining_op(dst).filter(|&op| {
+        is(ctx, ir, op, "host.alloc") && ir.op_block(op) == Some(ring.body) && ir.num_operands(op) == 0
+    });
+    let Some(alloc) = per_iteration else {
+        // Staged receive: the slot of this iteration, copied to `dst` once received.
+        let slot = Emitter { ctx, at: Placement::Before(ring.bcast), loc }.value(ir, slot_state);
+        return Ok(RingBuffers { src, recv: slot, exported: all, chunk: dst });
+    };
+    let view = Emitter { ctx, at: Placement::Before(alloc), loc }.value(ir, slot_state);
+    ir.replace_all_uses(dst, view);
+    // Deallocations of the per-iteration buffer go with it.
+    let deallocs: Vec<OpId> = ir.uses(dst).map(|u| u.op).collect();
+    for d in deallocs {
+        ir.erase_op(d);
+    }
+    ir.erase_op(alloc);
+    Ok(RingBuffers { src, recv: view, exported: all, chunk: view })
 }
 
 /// Before the loop: `host.for %j = 1 to d { share_handles send(src to s_j) recv(dst from t_j) }`.

@@ -5,14 +5,17 @@
 //! add/sub/mul, signed and unsigned div/rem, cmpi, select, index_cast, min/max when present),
 //! `host.for` with concrete indices, `host.if` on computed conditions, the stream ops (which
 //! stream is current, which stream a value names) and the `comm` ops (peers, roots, requests).
-//! Buffers are known only by their static types; compute, copy, view, alloc and launch ops are
-//! no-ops here. Anything else is a diagnostic ("cannot interpret"), never a panic.
+//! Buffers are known only by their static types and, for the buffers of a post, by the index
+//! values of the views leading to them ([`ViewKey`]); compute, copy, view, alloc and launch ops
+//! are no-ops here. Anything else is a diagnostic ("cannot interpret"), never a panic.
 //!
 //! Invariants: every value read was computed by an earlier op of this run or is reported as
 //! unknown; loops run at most [`MAX_TRIP_COUNT`] iterations and a rank interprets at most
 //! [`MAX_STEPS`] ops in total, so interpretation always terminates.
 
-use super::trace::{BufInfo, CommKind, CommPost, Entry, Event, HandleExchange, RankTrace, ReqId, Site, StreamId};
+use super::trace::{
+    BufInfo, CommKind, CommPost, Entry, Event, HandleExchange, RankTrace, ReqId, Site, StreamId, ViewKey,
+};
 use fuser_dialects::IntConst;
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm;
@@ -55,6 +58,13 @@ const NO_OPS: &[&str] = &[
     "host.launch",
     "func.return",
 ];
+
+/// Ops that make a view of their first operand; their other operands are indices.
+const VIEW_OPS: &[&str] =
+    &["host.shard_by_stream", "host.select", "host.slice", "host.expand", "host.permute", "host.reshape"];
+
+/// The longest chain of views followed back to a buffer (a guard against malformed IR).
+const MAX_VIEW_DEPTH: usize = 64;
 
 /// Interprets the body of `func` as rank `rank` of `world` ranks.
 pub fn interpret(ctx: &Context, ir: &Ir, func: OpId, rank: i64, world: i64) -> Result<RankTrace, Diagnostic> {
@@ -341,6 +351,30 @@ impl Interp<'_> {
         Some(BufInfo { count: bt.static_num_elements(), elem: bt.elem })
     }
 
+    /// The values of the index operands of the views leading to `v`, outermost view first;
+    /// `None` when one is not computable.
+    fn view_key(&self, v: Option<Value>) -> Option<ViewKey> {
+        let mut key = Vec::new();
+        let mut cur = v?;
+        for _ in 0..MAX_VIEW_DEPTH {
+            let Some(def) = self.ir.defining_op(cur) else { break };
+            if !VIEW_OPS.contains(&self.name(def)) {
+                break;
+            }
+            let operands = self.ir.operands(def);
+            let mut indices = Vec::with_capacity(operands.len().saturating_sub(1));
+            for &index in operands.iter().skip(1) {
+                match self.values.get(&index) {
+                    Some(AbsVal::Int(c)) => indices.push(c.signed() as i64),
+                    _ => return None,
+                }
+            }
+            key.splice(0..0, indices);
+            cur = operands[0];
+        }
+        Some(key)
+    }
+
     fn opt_int(&self, op: OpId, v: Option<Value>) -> Result<Option<i64>, Diagnostic> {
         v.map(|v| self.int_value(op, v).map(|c| c.signed() as i64)).transpose()
     }
@@ -348,9 +382,9 @@ impl Interp<'_> {
     fn describe(&self, op: OpId, kind: CommKind) -> Result<CommPost, Diagnostic> {
         let (ctx, ir) = (self.ctx, self.ir);
         let (input, output) = match kind {
-            CommKind::Send => (self.buf_info(comm::buffer(ctx, ir, op)), None),
-            CommKind::Recv => (None, self.buf_info(comm::buffer(ctx, ir, op))),
-            _ => (self.buf_info(comm::input(ctx, ir, op)), self.buf_info(comm::output(ctx, ir, op))),
+            CommKind::Send => (comm::buffer(ctx, ir, op), None),
+            CommKind::Recv => (None, comm::buffer(ctx, ir, op)),
+            _ => (comm::input(ctx, ir, op), comm::output(ctx, ir, op)),
         };
         Ok(CommPost {
             kind,
@@ -362,8 +396,10 @@ impl Interp<'_> {
             recv_from: self.opt_int(op, comm::recv_from(ctx, ir, op))?,
             backend: comm::backend(ctx, ir, op),
             protocol: comm::protocol(ctx, ir, op),
-            input,
-            output,
+            input: self.buf_info(input),
+            output: self.buf_info(output),
+            input_view: self.view_key(input),
+            output_view: self.view_key(output),
             site: self.site(op),
         })
     }

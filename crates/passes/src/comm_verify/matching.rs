@@ -1,6 +1,7 @@
 //! Matching of the posts of all ranks: point-to-point (the k-th send r→p matches the k-th recv
 //! on p from r), collectives (every member of a team enters the same collectives of that team
-//! in the same order, with agreeing kind, reduction, root, backend and sizes) and handle
+//! in the same order, with agreeing kind, reduction, root, backend, sizes and buffer regions)
+//! and handle
 //! exchanges. The result is the [`Links`] the deadlock simulation follows, plus a diagnostic
 //! for every mismatch.
 //!
@@ -9,7 +10,7 @@
 //! where they diverged.
 
 use super::report::Reporter;
-use super::trace::{CommKind, CommPost, Event, RankTrace, Site, describe_post, ranks_str};
+use super::trace::{CommKind, CommPost, Event, RankTrace, Site, ViewKey, describe_post, ranks_str};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use std::collections::BTreeMap;
@@ -346,6 +347,9 @@ impl Matcher<'_> {
         if let Some(why) = sizes_disagree(team.len() as i64, &ps) {
             return Some(why);
         }
+        if let Some(why) = regions_disagree(team, &ps) {
+            return Some(why);
+        }
         if first.kind == CommKind::CollectivePermute {
             return permutation_disagrees(team, &ps);
         }
@@ -448,6 +452,51 @@ fn sizes_disagree(n: i64, ps: &[&CommPost]) -> Option<String> {
         CommKind::Send | CommKind::Recv => ("", true),
     };
     (!ok).then(|| format!("the sizes break the rule of {}: {rule}", ps[0].kind.op_name()))
+}
+
+/// Why the members of one collective, posted by the same op, name different regions of its
+/// buffers, if they do. A rank-generic program posts a collective on the same data everywhere:
+/// every member writes the same region of the output, and the members of a reduction
+/// (allreduce, reduce, reduce_scatter) also combine the same region of the input. A
+/// difference can only come from view indices computed from the rank, as when a ring rotates
+/// the chunk each rank works on: each rank would then reduce, or receive into, another chunk.
+/// Inputs of the gathering collectives may differ (a rank may contribute its own part).
+/// Posts from different ops (different branches) are not compared.
+fn regions_disagree(team: &[i64], ps: &[&CommPost]) -> Option<String> {
+    let first = ps[0];
+    if ps.iter().any(|p| p.site.op != first.site.op) {
+        return None;
+    }
+    let differing = |view: fn(&CommPost) -> Option<&ViewKey>| -> Option<(usize, usize)> {
+        let a = view(first)?;
+        ps.iter().position(|p| view(p).is_some_and(|b| b != a)).map(|m| (0, m))
+    };
+    let views = |v: &ViewKey| format!("[{}]", v.iter().map(i64::to_string).collect::<Vec<_>>().join(", "));
+    let describe = |what: &str, view: fn(&CommPost) -> Option<&ViewKey>, (a, b): (usize, usize)| {
+        format!(
+            "the ranks {what}: rank {} uses view indices {}, rank {} uses {}",
+            team[a],
+            view(ps[a]).map_or("?".into(), views),
+            team[b],
+            view(ps[b]).map_or("?".into(), views)
+        )
+    };
+    if let Some(pair) = differing(output_view) {
+        return Some(describe("write different regions of the output", output_view, pair));
+    }
+    let reduces = matches!(first.kind, CommKind::Allreduce | CommKind::Reduce | CommKind::ReduceScatter);
+    if reduces && let Some(pair) = differing(input_view) {
+        return Some(describe("reduce different regions of the input", input_view, pair));
+    }
+    None
+}
+
+fn output_view(p: &CommPost) -> Option<&ViewKey> {
+    p.output_view.as_ref()
+}
+
+fn input_view(p: &CommPost) -> Option<&ViewKey> {
+    p.input_view.as_ref()
 }
 
 /// Whether the `send_to` / `recv_from` of a collective permute form a consistent exchange.

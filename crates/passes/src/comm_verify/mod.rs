@@ -1,7 +1,8 @@
 //! `comm-verify{team-size=d}`: a static verifier of the communication of a rank-generic host
 //! program. The program is executed abstractly for every rank `r` in `0..d` ([`interp`]),
 //! giving one trace of stream-level events per rank ([`trace`]); the traces are matched across
-//! ranks ([`matching`]: point-to-point pairs, collective sequences per team, handle exchanges)
+//! ranks ([`matching`]: point-to-point pairs, collective sequences per team with agreeing
+//! kinds, sizes and buffer regions, handle exchanges)
 //! and then run together ([`sim`]) to prove the absence of deadlock under the stream model of
 //! the host and comm dialects.
 //!
@@ -46,7 +47,7 @@ ranks (loop indices, `host.rank`/`host.world_size` arithmetic and `host.if` cond
 evaluated; buffers are known by their static types) and checks the resulting traces: every send \
 has a matching recv of the same element count and type and the reverse, peers are valid ranks \
 other than the sender, every rank of a team enters the same collectives in the same order with \
-the same kind, reduction, root and consistent sizes, and a simulation of all ranks' streams \
+the same kind, reduction, root and consistent sizes on the same region of their buffers (when the members are one op, the view indices of the output, and of the input of a reduction, must agree on every rank), and a simulation of all ranks' streams \
 (collectives and NCCL send/recv rendezvous, CUDA IPC get/put signalling, groups, waits, stream \
 waits and host synchronization) reaches the end. Failures are errors at the ops concerned; the \
 IR is left unchanged.",

@@ -58,6 +58,8 @@ impl Fixture {
             protocol,
             input: if kind == CommKind::Recv { None } else { self.buf(8) },
             output: if kind == CommKind::Send { None } else { self.buf(8) },
+            input_view: Some(Vec::new()),
+            output_view: Some(Vec::new()),
             site: self.site(),
         }
     }

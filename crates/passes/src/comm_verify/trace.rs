@@ -118,6 +118,12 @@ pub struct BufInfo {
     pub elem: Type,
 }
 
+/// Which part of a buffer a communication touches, as far as the ranks can differ: the values
+/// of the index operands of the view ops between the buffer and its root allocation or
+/// argument (innermost view last). Two ranks running the same op with equal keys name the
+/// same region; `None` when an index is not computable.
+pub type ViewKey = Vec<i64>;
+
 /// One communication post, with everything evaluated for the executing rank.
 #[derive(Clone, PartialEq, Debug)]
 pub struct CommPost {
@@ -139,6 +145,9 @@ pub struct CommPost {
     pub input: Option<BufInfo>,
     /// The buffer written (recv: the buffer), if any.
     pub output: Option<BufInfo>,
+    /// The view key of the input and of the output (see [`ViewKey`]).
+    pub input_view: Option<ViewKey>,
+    pub output_view: Option<ViewKey>,
     pub site: Site,
 }
 
