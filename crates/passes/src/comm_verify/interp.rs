@@ -412,7 +412,7 @@ impl Interp<'_> {
             self.set(op, AbsVal::Request(request));
             return Ok(());
         }
-        let index = self.push(op, Some(self.current), Event::Post(post));
+        let index = self.push(op, Some(self.current), Event::Post(Box::new(post)));
         self.set(op, AbsVal::Request(index));
         Ok(())
     }

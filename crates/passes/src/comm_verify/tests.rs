@@ -64,16 +64,16 @@ impl Fixture {
         }
     }
     fn send(&self, to: i64) -> Event {
-        Event::Post(self.post(CommKind::Send, Some(to), &[], Backend::Nccl, None))
+        Event::Post(Box::new(self.post(CommKind::Send, Some(to), &[], Backend::Nccl, None)))
     }
     fn recv(&self, from: i64) -> Event {
-        Event::Post(self.post(CommKind::Recv, Some(from), &[], Backend::Nccl, None))
+        Event::Post(Box::new(self.post(CommKind::Recv, Some(from), &[], Backend::Nccl, None)))
     }
     fn ipc(&self, kind: CommKind, peer: i64, protocol: Protocol) -> Event {
-        Event::Post(self.post(kind, Some(peer), &[], Backend::CudaIpc, Some(protocol)))
+        Event::Post(Box::new(self.post(kind, Some(peer), &[], Backend::CudaIpc, Some(protocol))))
     }
     fn allreduce(&self, team: &[i64]) -> Event {
-        Event::Post(self.post(CommKind::Allreduce, None, team, Backend::Nccl, None))
+        Event::Post(Box::new(self.post(CommKind::Allreduce, None, team, Backend::Nccl, None)))
     }
     fn entry(&self, stream: Option<StreamId>, event: Event) -> Entry {
         Entry { stream, event, site: self.site() }
@@ -222,7 +222,7 @@ fn collective_size_rules() {
         let mut p = f.post(CommKind::Allgather, None, &[0, 1], Backend::Nccl, None);
         p.input = f.buf(input);
         p.output = f.buf(output);
-        f.on_main(vec![Event::Post(p)])
+        f.on_main(vec![Event::Post(Box::new(p))])
     };
     assert!(verify_traces(&f.ctx, &[gather(4, 8), gather(4, 8)]).is_empty());
     let diags = verify_traces(&f.ctx, &[gather(4, 8), gather(4, 4)]);

@@ -191,7 +191,7 @@ pub struct HandleExchange {
 #[derive(Clone, PartialEq, Debug)]
 pub enum Event {
     /// A communication posted on its own.
-    Post(CommPost),
+    Post(Box<CommPost>),
     /// A `comm.group`: its posts, issued together.
     Group(Vec<CommPost>),
     /// `comm.wait`: the stream waits until these requests completed.
@@ -216,7 +216,7 @@ impl Entry {
     /// The posts of this entry (one for a post, the members of a group).
     pub fn posts(&self) -> &[CommPost] {
         match &self.event {
-            Event::Post(p) => std::slice::from_ref(p),
+            Event::Post(p) => std::slice::from_ref(&**p),
             Event::Group(ps) => ps,
             _ => &[],
         }
