@@ -13,7 +13,19 @@ use crate::declare::{
 };
 use crate::diag::Diagnostic;
 use crate::ir::OpId;
-use crate::registry::{ArgKind, VerifyCtx};
+use crate::registry::{ArgKind, OpDef, VerifyCtx};
+
+impl OpDef {
+    /// The declared structure (if any), then the op's `verify` hook: what the verifier runs for
+    /// the op itself, less the trait checks. Hooks of declared ops may assume the structure is
+    /// valid, so call this rather than `verify` directly.
+    pub fn verify_structure_and_hook(&self, v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+        if let Some(decl) = self.decl {
+            verify_declared(v, decl, op)?;
+        }
+        self.verify.map_or(Ok(()), |hook| hook(v, op))
+    }
+}
 
 /// Checks `op` against its declaration.
 pub fn verify_declared(v: &VerifyCtx<'_>, decl: &OpDecl, op: OpId) -> Result<(), Diagnostic> {
