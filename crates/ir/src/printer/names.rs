@@ -18,7 +18,8 @@
 //! Storage is dense (`Vec`s indexed by `Value::index()` and `BlockId::index()`) so the hot
 //! printing path does no hashing for names.
 
-use super::state::{OpNameCache, push_u64};
+use super::op_names::OpNameCache;
+use super::text::push_u64;
 use crate::context::Context;
 use crate::ir::{BlockId, Ir, OpId, RegionId, Value, ValueDef};
 use rustc_hash::{FxHashMap, FxHashSet};
