@@ -397,6 +397,14 @@ def owner(tgt: Target, path: list[str], guard: int = 0) -> str | None:
         k -= 1
     mod, rest = tuple(path[:k]), path[k:]
     if not rest:
+        # A module; but a function or type of the same name may be imported next to it
+        # (`mod render; pub use render::render;`): names of the value and type namespaces win.
+        parent, name = tuple(path[:-1]), path[-1] if path else None
+        leaf = tgt.imports.get(parent, {}).get(name) if name else None
+        if leaf is not None and guard < 32:
+            base = absolute(tgt, leaf.module, leaf.segs, guard + 1)
+            if base is not None and base != path:
+                return owner(tgt, base, guard + 1)
         return None
     name = rest[0]
     if guard < 32 and name not in tgt.defs.get(mod, set()):

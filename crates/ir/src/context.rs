@@ -13,7 +13,7 @@
 //! `registry/lookup.rs`. Imports: `apint`, `uniquer`, `types`, `attrs` and `ir` (op names) only.
 //!
 //! Invariant: the opaque definitions are always a `Registry`; only `registry/lookup.rs` makes a
-//! context, through [`Context::with_definitions`].
+//! context, through `Context::with_definitions`.
 
 use crate::apint::ApInt;
 use crate::attrs::{Attr, AttrKind, DialectParam, Ident};

@@ -23,6 +23,14 @@
 //!
 //! Invariants: declarations are `'static` data; nothing here panics on malformed IR (accessors
 //! return `None` for ops whose structure does not match their declaration).
+//!
+//! Layer: interfaces, just above the context (constraints are predicates on `&Context`) and
+//! below the definitions: `registry.rs` stores an `&'static OpDecl` in each `OpDef`, so this file
+//! names nothing of it but [`ArgKind`]. The parts that join the two are one layer up:
+//! `declare/accessors.rs` (typed accessors on `OpDef`), `declare/macros.rs` (the macro), and
+//! `OpDef::verify_structure_and_hook` in `verifier/declared.rs`.
+//!
+//! [`OpDef`]: crate::registry::OpDef
 
 use crate::attrs::{Attr, AttrKind, DenseArrayData};
 use crate::context::Context;

@@ -5,7 +5,7 @@
 //! canonicalization patterns, custom assembly, result names). A [`DialectDef`] groups the ops
 //! of a namespace, and declares its types and attributes ([`SymbolDef`]: parse, verify and
 //! print hooks over structured parameters). Definitions are `'static` data, declared by the dialects crate; the
-//! [`Registry`] is filled once, before a [`Context`](crate::context::Context) is made from it.
+//! [`Registry`] is filled once, before a [`Context`] is made from it.
 //!
 //! The hook signatures use the abstract parser/printer/rewriter interfaces of
 //! [`asm`](crate::asm) and [`rewrite_api`](crate::rewrite_api), so this module does not depend

@@ -12,13 +12,13 @@
 ///
 /// - `summary: "..."`, `description: "..."` (markdown): docs.
 /// - `traits: [PURE | COMMUTATIVE]`: [`Traits`](crate::registry::Traits) constant names.
-/// - `operands: { name: CONSTRAINT, ... }`, `results: { ... }`: [`TypeConstraint`](crate::declare::TypeConstraint)s; append
+/// - `operands: { name: CONSTRAINT, ... }`, `results: { ... }`: [`TypeConstraint`]s; append
 ///   `.optional()` or `.variadic()` for groups of 0–1 or any number of values. With more than
 ///   one such group, sizes come from `operandSegmentSizes` / `resultSegmentSizes`.
-/// - `properties: { name: CONSTRAINT, ... }`, `attributes: { ... }`: [`AttrConstraint`](crate::declare::AttrConstraint)s
+/// - `properties: { name: CONSTRAINT, ... }`, `attributes: { ... }`: [`AttrConstraint`]s
 ///   (`.optional()` when it may be absent). Properties are listed in
 ///   [`OpDef::properties`](crate::registry::OpDef::properties).
-/// - `regions: { name: ANY_REGION, ... }`, `successors: { ... }`: [`SlotConstraint`](crate::declare::SlotConstraint)s.
+/// - `regions: { name: ANY_REGION, ... }`, `successors: { ... }`: [`SlotConstraint`]s.
 /// - `hooks: { verify: f, fold: f, canonicalize: &[...], parse: f, print: f, result_names: f,
 ///   default_dialect: "...", default_props: f }`: any [`OpDef`](crate::registry::OpDef) hook
 ///   (`Option` fields get `Some(..)` around the value).
@@ -57,6 +57,10 @@
 /// assert_eq!(GATHER.properties, &["label"]);
 /// assert!(GATHER.declared().unwrap().uses_segments(fuser_ir::declare::ValueList::Operands));
 /// ```
+///
+/// [`TypeConstraint`]: crate::declare::TypeConstraint
+/// [`AttrConstraint`]: crate::declare::AttrConstraint
+/// [`SlotConstraint`]: crate::declare::SlotConstraint
 #[macro_export]
 macro_rules! declare_op {
     (

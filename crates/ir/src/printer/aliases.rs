@@ -5,10 +5,10 @@
 //! attributes and types we keep as text never get one.
 //!
 //! How they are numbered: a dry run visits every type and attribute in the order the printer
-//! would print them (`Printer::collect_op` in `collect.rs`); the first visit records an entry. Entries
-//! are then stably sorted by (alias depth, types before attributes, alias name) and numbered
-//! per name in that order (`#map`, `#map1`, ...). An entry's depth is 1 for a value with an
-//! alias and no aliased children, and one more than its deepest child otherwise.
+//! would print them (`Printer::collect_op` in `collect.rs`); the first visit records an entry.
+//! Entries are then stably sorted by (alias depth, types before attributes, alias name) and
+//! numbered per name in that order (`#map`, `#map1`, ...). An entry's depth is 1 for a value with
+//! an alias and no aliased children, and one more than its deepest child otherwise.
 //!
 //! Op locations are "deferrable": their definitions are printed after the op, unless they (or
 //! a location containing them) are also used where a deferral is not allowed (block argument

@@ -27,6 +27,11 @@
 //! Performance: names live in dense vectors indexed by value and block slots, type strings and
 //! attribute dictionaries are printed once per print and cached, and everything is appended to
 //! one `String`.
+//!
+//! Layer: above the definitions (it calls their print hooks) and below the parser's error
+//! messages, the verifier and diagnostic rendering. Inside, files only import down this list:
+//! `text`, `options`, `float` → `op_names` → `names`, `aliases` → `state` → the rest (which
+//! add `Printer` methods) → this file (entry points and re-exports).
 
 mod aliases;
 mod asm_impl;

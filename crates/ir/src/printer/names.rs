@@ -17,6 +17,9 @@
 //!
 //! Storage is dense (`Vec`s indexed by `Value::index()` and `BlockId::index()`) so the hot
 //! printing path does no hashing for names.
+//!
+//! Layer: printer data: imports `op_names.rs` (result-name hooks come from op definitions) and
+//! `text.rs`, never the `Printer` itself.
 
 use super::op_names::OpNameCache;
 use super::text::push_u64;

@@ -53,7 +53,7 @@ pub(crate) struct Printer<'a> {
     pub type_cache: Vec<Option<Box<str>>>,
     /// Printed text of non-empty dictionary attributes, by attribute number.
     pub dict_cache: FxHashMap<u32, Box<str>>,
-    /// Where finished text goes when streaming ([`print_module_to`](super::print_module_to)); `None` keeps
+    /// Where finished text goes when streaming ([`super::print_module_to`]); `None` keeps
     /// everything in `out`.
     pub sink: Option<&'a mut dyn std::io::Write>,
     /// The first write error of the sink (printing stops writing after it).

@@ -1,5 +1,5 @@
 //! The generic structural verifier of declared ops (those with an
-//! [`OpDecl`](crate::declare::OpDecl), made by [`declare_op!`](crate::declare_op)).
+//! [`OpDecl`], made by [`declare_op!`](crate::declare_op)).
 //!
 //! It runs before the op's trait checks and `verify` hook and follows the order and wording of
 //! `mlir-opt`'s ODS-generated verifiers: region count, result count, successor count, operand
@@ -7,6 +7,9 @@
 //! then operand and result segment sizes (`AttrSizedOperandSegments`), then `OpInvariants`:
 //! required inherent attributes and their constraints, optional groups of at most one value,
 //! and operand/result type constraints. The first failure is returned.
+//!
+//! Layer: verifier (above the printer, which spells types in messages). It also defines
+//! [`OpDef::verify_structure_and_hook`], which joins an op's definition to this check.
 
 use crate::declare::{
     Decl, OpDecl, SegmentError, SlotConstraint, TypeConstraint, ValueList, attr_accepts, inherent_attr, type_accepts,
