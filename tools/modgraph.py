@@ -16,7 +16,8 @@ means some path written in A names an item that B defines:
   - A path is resolved to the file that *defines* the item: a name re-exported by `pub use`
     in a `mod.rs` or `lib.rs` (or imported by a plain `use` and reached through `super::`) is
     followed to its origin, so a facade module does not put its users in a circle with its
-    children. The re-exporting file itself gets an edge to what it re-exports.
+    children. A `pub use` is an edge of the re-exporting file only when that file also uses
+    the name itself (a pure re-export is naming, not a dependency).
   - Importing a module (`use crate::printer;`) is no edge by itself; the paths that go through
     it (`printer::print_attr`) are.
   - `mod x;` declarations are not edges (a parent owning a child is not an import).
@@ -149,6 +150,7 @@ class UseLeaf:
     glob: bool
     node: str  # the file (or FILE#test) it is written in
     line: int
+    public: bool = False  # a `pub use` (or `pub(crate) use`...): a re-export
 
 
 @dataclass
@@ -162,6 +164,8 @@ class Target:
     paths: list[tuple[Mod, list[str], str, int]] = field(default_factory=list)
     macros: dict[str, str] = field(default_factory=dict)  # #[macro_export] name -> node
     nodes: set[str] = field(default_factory=set)
+    # Identifiers each node uses outside `use` statements (is a re-exported name also used?).
+    idents: dict[str, set[str]] = field(default_factory=dict)
 
 
 ITEM_KW = {"fn", "struct", "enum", "trait", "type", "const", "static", "union", "mod"}
@@ -247,6 +251,7 @@ def scan_file(tgt, toks, rel, mod, is_mod_rs, is_test, pending):
     i = 0
     n = len(toks)
     prev_text = ""
+    public = False  # the item being read is `pub`
     while i < n - 2:
         t = toks[i]
         cur_mod, cur_node, cur_dir = scopes[-1][1], scopes[-1][2], scopes[-1][3]
@@ -282,8 +287,12 @@ def scan_file(tgt, toks, rel, mod, is_mod_rs, is_test, pending):
             cur_node = rel + "#test"
             tgt.nodes.add(cur_node)
         if t.text in ("pub", "(", ")") or (t.text == "crate" and prev_text == "("):
+            public = public or t.text == "pub"
             i, prev_text = i + 1, t.text
             continue
+        is_pub, public = public, False
+        if t.kind == "id" and t.text != "use":
+            tgt.idents.setdefault(cur_node, set()).add(t.text)
         attrs = []
         if t.text == "{":
             depth += 1
@@ -330,7 +339,7 @@ def scan_file(tgt, toks, rel, mod, is_mod_rs, is_test, pending):
             leaves: list = []
             j = parse_use_tree(toks, i + 1, [], leaves)
             for segs, alias, glob, line in leaves:
-                leaf = UseLeaf(cur_mod, segs, alias, glob, cur_node, line)
+                leaf = UseLeaf(cur_mod, segs, alias, glob, cur_node, line, is_pub)
                 tgt.uses.append(leaf)
                 if glob:
                     tgt.globs.setdefault(cur_mod, []).append(leaf)
@@ -445,6 +454,8 @@ def edges_of(tgt: Target) -> dict[str, dict[str, list[str]]]:
         out[src].setdefault(dst, []).append(f"{src.split('#')[0]}:{line}: {'::'.join(segs)}")
 
     for u in tgt.uses:
+        if u.public and u.alias and u.alias not in tgt.idents.get(u.node, set()):
+            continue  # a pure re-export: users resolve through it; it is no edge itself
         add(u.node, u.segs, u.module, u.line, u.glob)
     for mod, segs, node, line in tgt.paths:
         add(node, segs, mod, line, False)

@@ -8,7 +8,8 @@
 //! A (`use` trees; `crate::`, `$crate::`, `super::`, `self::`, child-module and imported-module
 //! paths in code) names an item that B defines. Re-exports (`pub use` in `lib.rs`, `diag.rs`,
 //! `registry.rs`, `printer/mod.rs`) are followed to the defining file, so a facade puts no one in
-//! a circle; importing a module is no edge by itself; `mod x;` is no edge; `#[cfg(test)]`
+//! a circle, and are no edge of the re-exporting file unless it uses the name itself; importing
+//! a module is no edge by itself; `mod x;` is no edge; `#[cfg(test)]`
 //! items are skipped (tests may use any layer as fixtures); comments and literals are ignored.
 //! Inherent methods defined in another file (`impl Printer` in `printer/types.rs`) are called
 //! without a path and so make no edge: such files are placed above the type's file by hand.
@@ -20,6 +21,8 @@ use std::path::{Path, PathBuf};
 /// in this list, never below.
 const LAYERS: &[(&str, &[&str])] = &[
     ("storage", &["arena.rs", "uniquer.rs", "apint.rs"]),
+    ("uniqued handles", &["handles.rs"]),
+    ("dialect parameters", &["dialect_data.rs"]),
     ("builtin types and attributes", &["types.rs", "attrs.rs"]),
     ("ir", &["ir/mod.rs", "ir/uses.rs", "ir/mutate.rs", "ir/clone.rs", "ir/walk.rs"]),
     ("diagnostics and definition data", &["diag/diagnostic.rs", "diag/source.rs", "registry/args.rs"]),
@@ -74,6 +77,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "rewriting and checks",
         &[
+            "rewrite/config.rs",
             "rewrite/mod.rs",
             "rewrite/driver.rs",
             "rewrite/fold.rs",
@@ -99,20 +103,10 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// Import circles that remain inside one layer. A circle found must be a subset of one of
-/// these; none may involve the core files (context, definitions, diagnostics, printer).
+/// these (so they may shrink, never grow); none may involve the core files.
 const KNOWN_CIRCLES: &[&[&str]] = &[
-    // `Type`s hold attributes (tensor encodings) and `Attr`s hold types (typed attributes).
-    &["attrs.rs", "types.rs"],
-    &["ir/clone.rs", "ir/mod.rs", "ir/walk.rs"],
-    &[
-        "parser/affine.rs",
-        "parser/asm_impl.rs",
-        "parser/attrs.rs",
-        "parser/dialect.rs",
-        "parser/mod.rs",
-        "parser/ops.rs",
-    ],
-    &["rewrite/driver.rs", "rewrite/mod.rs"],
+    // The pass manager builds pipelines from the registry and the registry's entries build
+    // pass managers (left as is: `pass/` is being changed in parallel).
     &["pass/manager.rs", "pass/pipeline.rs", "pass/registry.rs"],
 ];
 
@@ -273,6 +267,17 @@ struct Import {
     segs: Vec<String>,
 }
 
+/// A path written in a file.
+struct PathRef {
+    file: String,
+    module: Mod,
+    segs: Vec<String>,
+    line: u32,
+    glob: bool,
+    /// For a `pub use` leaf, the name it re-exports: an edge only if the file also uses it.
+    reexport: Option<String>,
+}
+
 #[derive(Default)]
 struct Crate {
     /// Module -> file defining its items (inline modules map to their file).
@@ -280,8 +285,9 @@ struct Crate {
     defs: HashMap<Mod, BTreeSet<String>>,
     imports: HashMap<Mod, HashMap<String, Import>>,
     globs: HashMap<Mod, Vec<Import>>,
-    /// (file, module, path as written, line, is a glob import)
-    paths: Vec<(String, Mod, Vec<String>, u32, bool)>,
+    paths: Vec<PathRef>,
+    /// Identifiers each file uses outside `use` statements.
+    idents: HashMap<String, BTreeSet<String>>,
     /// Module-import leaves (`use crate::printer;`) are recorded but make no edge.
     macros: HashMap<String, String>,
 }
@@ -342,6 +348,7 @@ fn scan(
     let mut attrs: Vec<Vec<Tok>> = Vec::new();
     let mut i = 0;
     let mut prev_is_colons = false;
+    let mut public = false;
     while i + 3 < toks.len() {
         let (t, line) = (&toks[i].0, toks[i].1);
         let (cur, cur_dir) = (scopes.last().unwrap().1.clone(), scopes.last().unwrap().2.clone());
@@ -377,9 +384,16 @@ fn scan(
         if t.is("pub") || (t.is("(") && i > 0 && toks[i - 1].0.is("pub")) {
             // `pub`, `pub(crate)`: keep the attributes for the item that follows.
             i = if t.is("(") { skip_item_parens(toks, i) } else { i + 1 };
+            public = true;
             continue;
         }
         attrs.clear();
+        let is_pub = std::mem::take(&mut public);
+        if let Some(id) = t.id()
+            && id != "use"
+        {
+            krate.idents.entry(rel.to_string()).or_default().insert(id.to_string());
+        }
         if t.is("{") {
             depth += 1;
         } else if t.is("}") {
@@ -415,7 +429,9 @@ fn scan(
             let mut leaves = Vec::new();
             let j = parse_use_tree(toks, i + 1, &[], &mut leaves);
             for (segs, alias, glob, line) in leaves {
-                krate.paths.push((rel.to_string(), cur.clone(), segs.clone(), line, glob));
+                let reexport = if is_pub { alias.clone() } else { None };
+                let file = rel.to_string();
+                krate.paths.push(PathRef { file, module: cur.clone(), segs: segs.clone(), line, glob, reexport });
                 let import = Import { module: cur.clone(), segs };
                 if glob {
                     krate.globs.entry(cur.clone()).or_default().push(import);
@@ -448,7 +464,8 @@ fn scan(
                 segs.push(next.to_string());
                 j += 2;
             }
-            krate.paths.push((rel.to_string(), cur.clone(), segs, line, false));
+            let file = rel.to_string();
+            krate.paths.push(PathRef { file, module: cur.clone(), segs, line, glob: false, reexport: None });
             i = j;
             prev_is_colons = false;
             continue;
@@ -606,7 +623,12 @@ impl Crate {
     /// file -> imported file -> the paths (`file:line: path`) making the edge.
     fn edges(&self) -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
         let mut out: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
-        for (file, module, segs, line, glob) in &self.paths {
+        for PathRef { file, module, segs, line, glob, reexport } in &self.paths {
+            if let Some(name) = reexport
+                && !self.idents.get(file).is_some_and(|ids| ids.contains(name))
+            {
+                continue; // a pure re-export: users resolve through it; it is no edge itself
+            }
             let Some(path) = self.absolute(module, segs, 0) else { continue };
             let target = if *glob { self.files.get(&path).cloned() } else { self.owner(&path, 0) };
             if let Some(target) = target.filter(|t| t != file) {
@@ -736,7 +758,7 @@ fn core_files_are_acyclic_and_diagnostics_are_lowest() {
         }
     }
     let lowest = ["diag/diagnostic.rs", "diag/source.rs", "registry/args.rs"];
-    let allowed_below = ["arena.rs", "uniquer.rs", "apint.rs", "types.rs", "attrs.rs"];
+    let allowed_below = ["arena.rs", "uniquer.rs", "apint.rs", "handles.rs", "dialect_data.rs", "types.rs", "attrs.rs"];
     for f in lowest {
         for to in edges.get(f).into_iter().flat_map(|m| m.keys()) {
             assert!(allowed_below.contains(&to.as_str()), "{f} imports {to}");
@@ -756,6 +778,7 @@ fn graph_has_known_edges() {
     assert!(has("verify_diagnostics.rs", "diag/render.rs"), "re-exported function through diag.rs");
     assert!(has("declare/macros.rs", "registry.rs"), "`$crate::` paths in macro bodies");
     assert!(has("printer/state.rs", "printer/names.rs"));
-    assert!(has("lib.rs", "context.rs"), "`pub use` re-exports");
+    assert!(has("printer/mod.rs", "printer/state.rs"));
+    assert!(!has("ir/mod.rs", "ir/walk.rs"), "a pure re-export is no edge");
     assert!(!edges.values().any(|m| m.contains_key("lib.rs") || m.contains_key("diag.rs")), "facades define nothing");
 }
