@@ -5,7 +5,8 @@
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunArgs {
     pub input: String,
-    pub ranks: usize,
+    /// `--ranks`; `None`: the device count of the input's meshes (see [`HELP`]).
+    pub ranks: Option<usize>,
     pub backend: String,
     pub pass_pipeline: Option<String>,
     pub check: bool,
@@ -40,7 +41,10 @@ how; without them every rank receives the whole buffer).
 
 OPTIONS:
   --ranks N              number of ranks (threads of this process); rank r is device r of
-                         the mesh, so the mesh must hold exactly devices 0..N-1 (default 1)
+                         the mesh, so the mesh must hold exactly devices 0..=N-1. Default: the
+                         number of devices of the input's top-level fusion.mesh declarations
+                         (with several meshes, of all their devices together; they must be
+                         devices 0..=N-1), or 1 when the input declares no mesh
   --backend B            execution backend: `cpu` (the default; N simulated ranks, host
                          memory) or `cuda` (rank r on GPU r of this machine: cuBLAS GEMMs,
                          NCCL collectives, CUDA IPC copies; needs N GPUs, the NVIDIA driver
@@ -94,7 +98,7 @@ fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut r = RunArgs {
         input: String::new(),
-        ranks: 1,
+        ranks: None,
         backend: "cpu".into(),
         pass_pipeline: None,
         check: false,
@@ -154,7 +158,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         };
         let name = format!("--{flag}");
         match flag.as_str() {
-            "ranks" => r.ranks = number(&name, &value)?,
+            "ranks" => r.ranks = Some(number(&name, &value)?),
             "backend" => r.backend = value,
             "pass-pipeline" => r.pass_pipeline = Some(value),
             "reference" => r.reference = Some(value),
@@ -167,7 +171,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
     }
     r.input = input.ok_or("fuser-run: no input file (see --help)")?;
-    if r.ranks == 0 {
+    if r.ranks == Some(0) {
         return Err("fuser-run: --ranks must be at least 1".into());
     }
     if r.iters == 0 {
@@ -206,7 +210,10 @@ mod tests {
     #[test]
     fn flags_and_defaults() {
         let Ok(Command::Run(r)) = parse("f.mlir --ranks 4 --check --seed=7 --iters 3 --csv out.csv") else { panic!() };
-        assert_eq!((r.ranks, r.check, r.seed, r.iters, r.warmup), (4, true, 7, 3, 0));
+        assert_eq!((r.ranks, r.check, r.seed, r.iters, r.warmup), (Some(4), true, 7, 3, 0));
+        let Ok(Command::Run(r)) = parse("f.mlir") else { panic!() };
+        assert_eq!(r.ranks, None, "without --ranks the mesh decides");
+        assert!(parse("f.mlir --ranks 0").is_err());
         assert_eq!(r.csv.as_deref(), Some("out.csv"));
         assert_eq!(parse("--help"), Ok(Command::Help));
         assert!(parse("f.mlir --ranks").is_err());

@@ -8,8 +8,11 @@
 //! The work runs on a thread with a 256 MiB stack. Exit status: 0 on success, 1 on any
 //! diagnosed error or failed check; a panic is reported as an internal error (status 1).
 
+mod check;
 mod cli;
 mod launch;
+mod ranks;
+mod report;
 #[path = "../services.rs"]
 mod services;
 mod tool;
@@ -36,7 +39,7 @@ fn run(args: &[String]) -> bool {
             print!("{}", cli::HELP);
             true
         }
-        Ok(cli::Command::Run(opts)) if opts.launch => launch::launch(args, opts.ranks),
+        Ok(cli::Command::Run(opts)) if opts.launch => tool::ranks_of(&opts).is_some_and(|n| launch::launch(args, n)),
         Ok(cli::Command::Run(opts)) => tool::run(&opts),
     }
 }
