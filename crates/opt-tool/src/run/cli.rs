@@ -91,7 +91,7 @@ Exit status: 0 on success, 1 on any error (parse, verify, pass, runtime) or fail
 ";
 
 fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| format!("fuser-run: invalid value '{v}' for {flag}"))
+    v.parse().map_err(|_| format!("fuser-run: error: invalid value '{v}' for {flag}"))
 }
 
 /// Parses the arguments (without the program name).
@@ -134,7 +134,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         if !arg.starts_with('-') || arg == "-" {
             if let Some(first) = &input {
-                return Err(format!("fuser-run: more than one input file ('{first}' and '{arg}')"));
+                return Err(format!("fuser-run: error: more than one input file ('{first}' and '{arg}')"));
             }
             input = Some(arg.clone());
             continue;
@@ -146,12 +146,13 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         let known =
             ["ranks", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
         if !known.contains(&flag.as_str()) {
-            return Err(format!("fuser-run: unknown option '{arg}' (see --help)"));
+            return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
         }
         let value = match inline {
             Some(v) => v,
             None => {
-                let v = args.get(i).cloned().ok_or_else(|| format!("fuser-run: option '{arg}' needs a value"))?;
+                let v =
+                    args.get(i).cloned().ok_or_else(|| format!("fuser-run: error: option '{arg}' needs a value"))?;
                 i += 1;
                 v
             }
@@ -170,31 +171,31 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             _ => r.csv = Some(value),
         }
     }
-    r.input = input.ok_or("fuser-run: no input file (see --help)")?;
+    r.input = input.ok_or("fuser-run: error: no input file (see --help)")?;
     if r.ranks == Some(0) {
-        return Err("fuser-run: --ranks must be at least 1".into());
+        return Err("fuser-run: error: --ranks must be at least 1".into());
     }
     if r.iters == 0 {
-        return Err("fuser-run: --iters must be at least 1".into());
+        return Err("fuser-run: error: --iters must be at least 1".into());
     }
     match r.backend.as_str() {
         "cpu" => {}
         "cuda" if cfg!(feature = "cuda") => {
             if r.check_races {
-                return Err("fuser-run: --check-races needs --backend cpu".into());
+                return Err("fuser-run: error: --check-races needs --backend cpu".into());
             }
         }
-        "cuda" => return Err("fuser-run: this fuser-run was built without the `cuda` feature".into()),
-        other => return Err(format!("fuser-run: unknown backend '{other}' (expected cpu or cuda)")),
+        "cuda" => return Err("fuser-run: error: this fuser-run was built without the `cuda` feature".into()),
+        other => return Err(format!("fuser-run: error: unknown backend '{other}' (expected cpu or cuda)")),
     }
     if r.launch && r.backend != "cuda" {
-        return Err("fuser-run: --launch starts one process per GPU: it needs --backend cuda".into());
+        return Err("fuser-run: error: --launch starts one process per GPU: it needs --backend cuda".into());
     }
     if r.launch && r.input == "-" {
-        return Err("fuser-run: --launch needs an input file (every process reads it), not stdin".into());
+        return Err("fuser-run: error: --launch needs an input file (every process reads it), not stdin".into());
     }
     if !(r.timeout_s > 0.0 && r.timeout_s.is_finite()) {
-        return Err("fuser-run: --timeout must be a positive number of seconds".into());
+        return Err("fuser-run: error: --timeout must be a positive number of seconds".into());
     }
     Ok(Command::Run(r))
 }
@@ -211,10 +212,10 @@ mod tests {
     fn flags_and_defaults() {
         let Ok(Command::Run(r)) = parse("f.mlir --ranks 4 --check --seed=7 --iters 3 --csv out.csv") else { panic!() };
         assert_eq!((r.ranks, r.check, r.seed, r.iters, r.warmup), (Some(4), true, 7, 3, 0));
+        assert_eq!(r.csv.as_deref(), Some("out.csv"));
         let Ok(Command::Run(r)) = parse("f.mlir") else { panic!() };
         assert_eq!(r.ranks, None, "without --ranks the mesh decides");
         assert!(parse("f.mlir --ranks 0").is_err());
-        assert_eq!(r.csv.as_deref(), Some("out.csv"));
         assert_eq!(parse("--help"), Ok(Command::Help));
         assert!(parse("f.mlir --ranks").is_err());
         assert!(parse("f.mlir --ranks x").is_err());

@@ -10,6 +10,8 @@
 
 mod check;
 mod cli;
+#[path = "../io_error.rs"]
+mod io_error;
 mod launch;
 mod ranks;
 mod report;

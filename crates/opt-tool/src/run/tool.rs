@@ -5,6 +5,7 @@
 
 use crate::check;
 use crate::cli::RunArgs;
+use crate::io_error::io_error_text;
 use crate::ranks::default_ranks;
 use crate::report::Reporter;
 use crate::services;
@@ -29,10 +30,11 @@ pub(crate) struct Module {
 fn read(path: &str) -> Result<String, String> {
     if path == "-" {
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read stdin: {e}"))?;
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("cannot read stdin: {}", io_error_text(&e)))?;
         return Ok(s);
     }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot open input file '{path}': {e}"))
+    std::fs::read_to_string(path).map_err(|e| format!("cannot open input file '{path}': {}", io_error_text(&e)))
 }
 
 fn parse(rep: &mut Reporter, name: &str, text: &Arc<str>) -> Option<Module> {
@@ -257,7 +259,7 @@ fn write_outputs(
     if let Some(path) = &opts.trace
         && let Err(e) = std::fs::write(path, chrome_trace_json(&o.trace))
     {
-        rep.plain(&format!("cannot write trace '{path}': {e}"));
+        rep.plain(&format!("cannot write trace '{path}': {}", io_error_text(&e)));
         ok = false;
     }
     if let Some(path) = &opts.csv {
@@ -280,7 +282,7 @@ fn write_outputs(
             world_size: ranks,
         };
         if let Err(e) = std::fs::write(path, format!("{CSV_HEADER}\n{}\n", row.to_line())) {
-            rep.plain(&format!("cannot write CSV '{path}': {e}"));
+            rep.plain(&format!("cannot write CSV '{path}': {}", io_error_text(&e)));
             ok = false;
         }
     }
