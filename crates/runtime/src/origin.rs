@@ -74,9 +74,8 @@ mod tests {
         let text = "func.func @f(%a: i32, %b: i32) -> (i32, i32) {\n  %s = arith.addi %a, %b : i32\n  return %s, %b : i32, i32\n}";
         let m = fuser_ir::parser::parse_source_all(&ctx, &mut ir, &SourceFile::new("t.mlir", text.into())).unwrap();
         let f = crate::driver::first_function(&ctx, &ir, m).unwrap();
-        let [Some(sum), Some(arg), None] = output_origins(&ctx, &ir, f, 3).try_into().unwrap() else {
-            panic!("two outputs with origins, a third without")
-        };
+        let origins: [Option<OutputOrigin>; 3] = output_origins(&ctx, &ir, f, 3).try_into().unwrap();
+        let [Some(sum), Some(arg), None] = origins else { panic!("two outputs with origins, a third without") };
         assert_eq!(sum.describe(), "output #0 (result #0 of @f, the result of 'arith.addi')");
         assert_eq!(file_line_col(&ctx, sum.loc), Some(("t.mlir".to_string(), 2, 8)));
         assert_eq!(arg.describe(), "output #1 (result #1 of @f, argument #1, returned unchanged)");
