@@ -15,6 +15,11 @@
 // PIPELINE-NEXT: fuse-all
 // PIPELINE-NEXT: ^
 
+// A failing lowering's note shows the op it could not lower, not the half-lowered function.
+// RUN: not fuser-run %S/inputs/unlowerable.mlir 2>&1 | FileCheck %s --check-prefix=LOWER --implicit-check-not='host.'
+// LOWER: unlowerable.mlir:6:8: error: resharding in a stream loop of 2 chunks needs the Stream split of axis 0 outermost, got [DIDx]
+// LOWER: unlowerable.mlir:6:8: note: see current operation: %{{[0-9]+}} = "fusion.set"(%{{[0-9]+}})
+
 // RUN: not fuser-run %s --ranks 2 2>&1 | FileCheck %s --check-prefix=TEAM
 // TEAM: errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: rank {{[01]}}: allreduce #0 of team [0, 1]: rank 0 posts allreduce with 4 elements, rank 1 posts allreduce with 8 elements
 

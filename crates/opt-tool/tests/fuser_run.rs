@@ -50,6 +50,9 @@ fn help_lists_every_flag() {
     ] {
         assert!(help.contains(flag), "--help does not mention {flag}");
     }
+    for rule in ["or 1 when the input declares no mesh", "of all their devices together", "`fuser-run: error: ...`"] {
+        assert!(help.contains(rule), "--help does not say {rule:?}");
+    }
 }
 
 #[test]

@@ -55,7 +55,11 @@ OPTIONS:
   --check                evaluate the fusion-level program unsharded in f64 and compare the
                          gathered outputs: relative error ||out-ref||/||ref|| against the
                          tolerance of the output dtype; prints `check: PASS (max rel err X)`
-                         or `check: FAIL ...` and exits with status 1 on failure
+                         or `check: FAIL` naming each output that differs (`output #i (result
+                         #i of @f, the result of 'fusion.linear')`) and exits with status 1;
+                         each failed output is also an error on stderr at the line of its value
+                         in the checked function (with --reference, plus a note at the value
+                         the run returns)
   --reference FILE       the fusion-level program --check compares with (default: FILE
                          itself when it is fusion-level; required for host-level input)
   --seed S               seed of the random inputs (default 0)
@@ -86,6 +90,10 @@ OPTIONS:
                          implementation, option, mean/std/min/max time in ms, throughput in
                          TFLOP/s, world_size)
   -h, --help             print this help
+
+Errors about a place in the input print as `FILE:LINE:COL: error: ...` with the source line;
+other errors (arguments, files, the pipeline text, the mesh against --ranks) as
+`fuser-run: error: ...`. A pass failure's note shows the op the pass could not handle.
 
 Exit status: 0 on success, 1 on any error (parse, verify, pass, runtime) or failed check.
 ";
