@@ -17,12 +17,25 @@ pub struct OutputOrigin {
     pub loc: Attr,
     /// What the value is: `the result of 'fusion.linear'`, `argument #1`.
     pub value: String,
+    /// For an op result: its number and the op's number of results.
+    pub op_result: Option<(u32, usize)>,
 }
 
 impl OutputOrigin {
     /// `output #0 (result #0 of @f, the result of 'fusion.linear')`.
     pub fn describe(&self) -> String {
         format!("output #{} (result #{} of @{}, {})", self.index, self.index, self.func, self.value)
+    }
+
+    /// [`Self::describe`] with the value's SSA name as the source spells it, when known:
+    /// `output #0 (result #0 of @f, %y, the result of 'fusion.linear')`.
+    pub fn describe_named(&self, ssa_name: Option<&str>) -> String {
+        match ssa_name {
+            Some(name) => {
+                format!("output #{} (result #{} of @{}, {name}, {})", self.index, self.index, self.func, self.value)
+            }
+            None => self.describe(),
+        }
     }
 }
 
@@ -47,14 +60,16 @@ pub fn output_origin(ctx: &Context, ir: &Ir, func: OpId, index: usize) -> Option
     let ret = return_op(ctx, ir, func)?;
     let value = *ir.operands(ret).get(index)?;
     let func_name = fuser_dialects::func::symbol_name(ctx, ir, func).unwrap_or("?").to_string();
-    let (loc, text) = match ir.value_def(value) {
-        ValueDef::OpResult { op, index: result } => (ir.loc(op), value_text(ctx, ir, op, result)),
-        ValueDef::BlockArg { index: arg, .. } => {
-            (ir.value_loc(value).unwrap_or_else(|| ir.loc(func)), format!("argument #{arg}, returned unchanged"))
+    let (loc, text, op_result) = match ir.value_def(value) {
+        ValueDef::OpResult { op, index: result } => {
+            (ir.loc(op), value_text(ctx, ir, op, result), Some((result, ir.results(op).len())))
         }
-        ValueDef::Placeholder => (ir.loc(ret), "an undefined value".to_string()),
+        ValueDef::BlockArg { index: arg, .. } => {
+            (ir.value_loc(value).unwrap_or_else(|| ir.loc(func)), format!("argument #{arg}, returned unchanged"), None)
+        }
+        ValueDef::Placeholder => (ir.loc(ret), "an undefined value".to_string(), None),
     };
-    Some(OutputOrigin { index, func: func_name, loc, value: text })
+    Some(OutputOrigin { index, func: func_name, loc, value: text, op_result })
 }
 
 /// The origins of every output of `func`, in order (`None` where unknown).

@@ -5,14 +5,18 @@
 //! file (`--reference`), a note at the value the run returns for it.
 
 use crate::report::Reporter;
+use crate::source_name::source_value_name;
 use fuser_ir::{Diagnostic, Ir, OpId};
 use fuser_runtime::driver::{self, OutputCheck, RunOutcome};
 use fuser_runtime::origin::output_origin;
 
-/// `output #0 (result #0 of @f, the result of 'fusion.linear')`, or `output #0` alone when the
-/// reference function does not say where it comes from.
-fn output_name(index: usize, c: &OutputCheck) -> String {
-    c.origin.as_ref().map_or_else(|| format!("output #{index}"), |o| o.describe())
+/// `output #0 (result #0 of @f, %y, the result of 'fusion.linear')` (`%y` when the source
+/// names the value so), or `output #0` alone when the reference does not say where it comes
+/// from.
+fn output_name(rep: &Reporter, index: usize, c: &OutputCheck) -> String {
+    let Some(o) = &c.origin else { return format!("output #{index}") };
+    let name = o.op_result.and_then(|r| source_value_name(&rep.ctx, &rep.sources, o.loc, r));
+    o.describe_named(name.as_deref())
 }
 
 /// `rel err 1.2e-1 > tolerance 2e-2 (bf16)`.
@@ -24,10 +28,12 @@ fn excess(c: &OutputCheck) -> String {
 /// run returns when `run` (the run's module and function) is given.
 fn failure_diagnostic(rep: &Reporter, index: usize, c: &OutputCheck, run: Option<(&Ir, OpId)>) -> Diagnostic {
     let loc = c.origin.as_ref().map_or_else(|| rep.ctx.unknown_loc(), |o| o.loc);
-    let message = format!("check: {} differs from the reference: {}", output_name(index, c), excess(c));
+    let message = format!("check: {} differs from the reference: {}", output_name(rep, index, c), excess(c));
     let mut d = Diagnostic::error(loc, message);
     if let Some(o) = run.and_then(|(ir, func)| output_origin(&rep.ctx, ir, func, index)) {
-        d = d.with_note(o.loc, format!("the run returns it as result #{index} of @{}, {}", o.func, o.value));
+        let name = o.op_result.and_then(|r| source_value_name(&rep.ctx, &rep.sources, o.loc, r));
+        let value = name.map_or_else(|| o.value.clone(), |n| format!("{n}, {}", o.value));
+        d = d.with_note(o.loc, format!("the run returns it as result #{index} of @{}, {value}", o.func));
     }
     d
 }
@@ -51,7 +57,8 @@ pub fn check(rep: &Reporter, (ref_ir, ref_func): (&Ir, OpId), run: Option<(&Ir, 
     for &(i, c) in &failed {
         rep.error(&failure_diagnostic(rep, i, c, run));
     }
-    let summary: Vec<String> = failed.iter().map(|&(i, c)| format!("{}: {}", output_name(i, c), excess(c))).collect();
+    let summary: Vec<String> =
+        failed.iter().map(|&(i, c)| format!("{}: {}", output_name(rep, i, c), excess(c))).collect();
     println!("check: FAIL {}", summary.join("; "));
     false
 }

@@ -56,7 +56,7 @@ OPTIONS:
                          gathered outputs: relative error ||out-ref||/||ref|| against the
                          tolerance of the output dtype; prints `check: PASS (max rel err X)`
                          or `check: FAIL` naming each output that differs (`output #i (result
-                         #i of @f, the result of 'fusion.linear')`) and exits with status 1;
+                         #i of @f, %y, the result of 'fusion.linear')`) and exits with status 1;
                          each failed output is also an error on stderr at the line of its value
                          in the checked function (with --reference, plus a note at the value
                          the run returns)

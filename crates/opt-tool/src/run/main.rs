@@ -17,6 +17,7 @@ mod ranks;
 mod report;
 #[path = "../services.rs"]
 mod services;
+mod source_name;
 mod tool;
 #[path = "../tool_main.rs"]
 mod tool_main;
