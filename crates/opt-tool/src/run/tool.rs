@@ -22,9 +22,9 @@ use std::time::Duration;
 const DEFAULT_PIPELINE: &str = "builtin.module(tp-default)";
 
 /// A parsed and verified module.
-pub(crate) struct Module {
-    pub ir: Ir,
-    pub op: OpId,
+struct Module {
+    ir: Ir,
+    op: OpId,
 }
 
 fn read(path: &str) -> Result<String, String> {
