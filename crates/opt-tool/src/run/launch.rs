@@ -43,7 +43,7 @@ pub fn launch(args: &[String], ranks: usize) -> bool {
     match started {
         Ok(children) => wait_all(children),
         Err(e) => {
-            eprintln!("fuser-run: {e}");
+            eprintln!("fuser-run: error: {e}");
             false
         }
     }
@@ -70,7 +70,7 @@ fn wait_all(mut children: Vec<Child>) -> bool {
                 if done[rank].is_none() {
                     let _ = child.kill();
                     let _ = child.wait();
-                    eprintln!("fuser-run: rank {rank} killed after another rank failed");
+                    eprintln!("fuser-run: error: rank {rank} killed after another rank failed");
                     done[rank] = Some(false);
                 }
             }
