@@ -34,7 +34,7 @@ pub struct GenConfig {
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 8, max_numel: 8192 }
+        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 5, max_numel: 8192 }
     }
 }
 
@@ -165,6 +165,8 @@ impl Shapes {
     }
 
     /// Puts `split` on a random axis where it still divides, outer or inner of what is there.
+    /// Mostly on the outermost axis with extent > 1 and, for a stream split, outermost in its
+    /// list (what the lowering supports best); anywhere the rest of the time.
     fn place(&self, rng: &mut Rng, s: &mut Shard, shape: &[usize], split: Split) {
         let mut options = Vec::new();
         for (axis, list) in s.axes.iter().enumerate() {
@@ -176,7 +178,14 @@ impl Shapes {
                 }
             }
         }
-        if let Some(&(axis, pos)) = rng.pick(&options) {
+        let outer_axis = shape.iter().position(|&e| e > 1);
+        let preferred: Vec<(usize, usize)> = options
+            .iter()
+            .copied()
+            .filter(|&(axis, pos)| Some(axis) == outer_axis && (pos == 0 || matches!(split, Split::Device(_))))
+            .collect();
+        let pool = if !preferred.is_empty() && rng.chance(60) { &preferred } else { &options };
+        if let Some(&(axis, pos)) = rng.pick(pool) {
             s.axes[axis].insert(pos, split);
         }
     }
@@ -224,6 +233,9 @@ impl<'a> Generator<'a> {
 
     fn run(mut self) -> Program {
         let target = self.rng.range(1, self.cfg.max_ops.max(1));
+        if self.rng.chance(35) {
+            self.motif();
+        }
         let mut attempts = 0;
         while self.program.ops.len() < target && attempts < target * 20 {
             attempts += 1;
@@ -241,6 +253,64 @@ impl<'a> Generator<'a> {
         }
         self.choose_outputs();
         self.program
+    }
+
+    /// Starts the chain with one of the tensor-parallel patterns the lowering special-cases
+    /// (so random chains around them reach the rings and the per-chunk collectives):
+    /// an allgather before a linear (DID→Stream `set`: the broadcast pipeline, a ring with
+    /// `tp-overlap-p2p`), a row-parallel linear (allreduce or reduce_scatter of a partial per
+    /// chunk), a matmul whose partial result is reduce-scattered (the reduce ring).
+    fn motif(&mut self) {
+        let u = self.shapes.unit;
+        let (m, k, n) = (u * self.rng.range(1, 2), u, u * self.rng.range(1, 2));
+        let s = *self.shapes.streams.first().unwrap_or(&2);
+        let x_ = || vec![Split::Device(Did::X)];
+        let st = || vec![Split::Stream(s)];
+        let shard = |axes: Vec<Vec<Split>>| Some(Shard { axes, partial: Vec::new(), reduce: Reduce::Sum });
+        let dtype = self.dtype;
+        let arg = |g: &mut Self, shape: Vec<usize>, sh: Option<Shard>| {
+            g.program.args.push(TensorTy { shape, dtype, shard: sh });
+            ValueRef::Arg(g.program.args.len() - 1)
+        };
+        let ops_before = self.program.ops.len();
+        match self.rng.below(3) {
+            0 => {
+                let x = arg(self, vec![m, k], shard(vec![x_(), vec![]]));
+                let xg = TensorTy { shape: vec![m, k], dtype, shard: shard(vec![st(), vec![]]) };
+                self.push(Op { kind: OpKind::Set, operands: vec![x], result: xg });
+                let w_shard = if self.rng.chance(50) { shard(vec![x_(), vec![]]) } else { shard(vec![vec![], vec![]]) };
+                let w = arg(self, vec![n, k], w_shard);
+                let result = match self.rng.below(3) {
+                    0 => shard(vec![st(), vec![]]),
+                    1 => shard(vec![st(), x_()]),
+                    _ => None,
+                };
+                let r = TensorTy { shape: vec![m, n], dtype, shard: result };
+                self.push(Op { kind: OpKind::Linear, operands: vec![ValueRef::Op(ops_before), w], result: r });
+            }
+            1 => {
+                let x = arg(self, vec![m, k], shard(vec![st(), x_()]));
+                let w = arg(self, vec![n, k], shard(vec![vec![], x_()]));
+                let result = match self.rng.below(3) {
+                    0 => shard(vec![st(), vec![]]),
+                    1 => shard(vec![x_(), vec![]]),
+                    _ => shard(vec![vec![Split::Stream(s), Split::Device(Did::X)], vec![]]),
+                };
+                let r = TensorTy { shape: vec![m, n], dtype, shard: result };
+                self.push(Op { kind: OpKind::Linear, operands: vec![x, w], result: r });
+            }
+            _ => {
+                let a = arg(self, vec![m, k], shard(vec![st(), x_()]));
+                let b = arg(self, vec![k, n], shard(vec![x_(), vec![]]));
+                let r = TensorTy { shape: vec![m, n], dtype, shard: shard(vec![x_(), vec![]]) };
+                self.push(Op { kind: OpKind::Matmul, operands: vec![a, b], result: r });
+            }
+        }
+        let fits = self.program.args.iter().chain(self.program.ops.iter().map(|o| &o.result)).all(|t| self.shapes.shard_fits(t));
+        if !fits {
+            self.program.ops.truncate(ops_before);
+            self.program.args.retain(|t| self.shapes.shard_fits(t));
+        }
     }
 
     fn push(&mut self, op: Op) {
@@ -292,14 +362,25 @@ impl<'a> Generator<'a> {
         })
     }
 
-    /// The result type of an op other than `set`: unannotated a third of the time, else a
+    /// The result type of an op other than `set`: unannotated (propagation decides) 40% of
+    /// the time, the sharding of `like` (an operand of the same shape) when given 25%, else a
     /// random sharding (partial rarely, more often for contractions).
     fn result(&mut self, shape: Vec<usize>, dtype: DType, partial_percent: u32) -> TensorTy {
-        let shard = if self.rng.chance(35) {
-            None
-        } else {
-            let allow = self.rng.chance(partial_percent);
-            Some(self.shapes.random_shard(self.rng, &shape, allow))
+        self.result_like(shape, dtype, partial_percent, None)
+    }
+
+    fn result_like(&mut self, shape: Vec<usize>, dtype: DType, partial_percent: u32, like: Option<ValueRef>) -> TensorTy {
+        let like_shard = like.and_then(|v| {
+            let t = self.program.type_of(v);
+            if t.shape == shape { t.shard.clone().map(|mut s| { s.partial.clear(); s }) } else { None }
+        });
+        let shard = match self.rng.weighted(&[40, if like_shard.is_some() { 25 } else { 0 }, 35]) {
+            0 => None,
+            1 => like_shard,
+            _ => {
+                let allow = self.rng.chance(partial_percent);
+                Some(self.shapes.random_shard(self.rng, &shape, allow))
+            }
         };
         TensorTy { shape, dtype, shard }
     }
@@ -394,7 +475,7 @@ impl<'a> Generator<'a> {
         if self.program.type_of(rhs).dtype != dtype {
             return None;
         }
-        let result = self.result(t.shape.clone(), dtype, 5);
+        let result = self.result_like(t.shape.clone(), dtype, 5, Some(lhs));
         Some(Op { kind, operands: vec![lhs, rhs], result })
     }
 
@@ -402,7 +483,7 @@ impl<'a> Generator<'a> {
         let x = self.any_value();
         let t = self.program.type_of(x).clone();
         let dtype = if cast.is_some() { t.dtype.other() } else { t.dtype };
-        let result = self.result(t.shape, dtype, 5);
+        let result = self.result_like(t.shape, dtype, 5, Some(x));
         Some(Op { kind, operands: vec![x], result })
     }
 
@@ -442,7 +523,7 @@ impl<'a> Generator<'a> {
     fn set(&mut self) -> Option<Op> {
         let x = self.any_value();
         let t = self.program.type_of(x).clone();
-        let allow_partial = self.rng.chance(10);
+        let allow_partial = self.rng.chance(4);
         let shard = Some(self.shapes.random_shard(self.rng, &t.shape, allow_partial));
         Some(Op { kind: OpKind::Set, operands: vec![x], result: TensorTy { shard, ..t } })
     }

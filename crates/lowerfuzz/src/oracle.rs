@@ -15,7 +15,11 @@
 //!    seeded inputs and a watchdog; the gathered outputs match the unsharded f64 reference.
 //!
 //! A check failure of a program with bf16 values is confirmed on the same program in f32
-//! ([`check_case`]): if f32 passes, the failure was rounding (reported as noise).
+//! ([`check_case`]): if f32 passes, the failure was rounding (reported as noise). A confirmed
+//! check failure is then triaged by two re-runs whose outcome tags its message (and so its
+//! signature): `[p2p ring only]` when `tp-overlap-collective` with the same chunks passes, and
+//! `[passes with sum-partial inputs]` when the program passes once its non-sum `partial`
+//! arguments reduce by sum (the inputs are built wrongly, not the program lowered wrongly).
 
 use crate::generate::Case;
 use crate::pipeline::Pipeline;
@@ -63,7 +67,48 @@ pub fn check_case(case: &Case, opts: &OracleOptions) -> Outcome {
     {
         return Outcome { verdict: Verdict::Noise { rel_err: f.message.clone() }, lowered_ops: outcome.lowered_ops };
     }
+    if let Verdict::Found(f) = &outcome.verdict
+        && f.class == FindingClass::CheckFail
+        && let Pipeline::P2p { streams, chunks, .. } = case.pipeline
+        && check_program(&case.program, &Pipeline::Collective { streams, chunks }, case.seed, opts).verdict
+            == Verdict::Pass
+    {
+        let tagged = Finding::new(FindingClass::CheckFail, format!("{RING_ONLY_TAG} {}", f.message));
+        return Outcome { verdict: Verdict::Found(tagged), lowered_ops: outcome.lowered_ops };
+    }
+    if let Verdict::Found(f) = &outcome.verdict
+        && f.class == FindingClass::CheckFail
+        && let Some(sum_inputs) = with_sum_partial_inputs(&case.program)
+        && check_program(&sum_inputs, &case.pipeline, case.seed, opts).verdict == Verdict::Pass
+    {
+        let tagged = Finding::new(FindingClass::CheckFail, format!("{SUM_INPUTS_TAG} {}", f.message));
+        return Outcome { verdict: Verdict::Found(tagged), lowered_ops: outcome.lowered_ops };
+    }
     outcome
+}
+
+/// Marks a check failure of a `tp-overlap-p2p` lowering that `tp-overlap-collective` with the
+/// same chunks does not have: the ring rewrite is wrong.
+pub const RING_ONLY_TAG: &str = "[p2p ring only]";
+
+/// Marks a check failure that goes away when the `partial` arguments reduce by `sum`: the
+/// inputs or outputs of non-sum partial values are built or read wrongly, not the lowering.
+pub const SUM_INPUTS_TAG: &str = "[passes with sum-partial inputs]";
+
+/// The program with every non-sum `partial` argument reducing by `sum`, if it has one.
+fn with_sum_partial_inputs(p: &Program) -> Option<Program> {
+    let mut q = p.clone();
+    let mut changed = false;
+    for a in &mut q.args {
+        if let Some(s) = &mut a.shard
+            && !s.partial.is_empty()
+            && s.reduce != crate::program::Reduce::Sum
+        {
+            s.reduce = crate::program::Reduce::Sum;
+            changed = true;
+        }
+    }
+    changed.then_some(q)
 }
 
 /// Checks one program lowered by one pipeline; input seed `seed`.

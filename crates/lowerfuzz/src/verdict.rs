@@ -84,6 +84,21 @@ impl Finding {
             | FindingClass::VerifierAfterPass
             | FindingClass::Reference
             | FindingClass::NotLowered => format!("{} {}", self.class.name(), normalized(&self.message, 48)),
+            FindingClass::CheckFail if self.message.starts_with('[') => {
+                let tag = self.message.split(']').next().unwrap_or("");
+                format!("{} {tag}]", self.class.name())
+            }
+            FindingClass::Race => {
+                let mut ops: Vec<&str> = self
+                    .message
+                    .split(|c: char| c.is_whitespace() || c == ',' || c == '\'')
+                    .filter(|w| w.starts_with("host.") || w.starts_with("comm."))
+                    .collect();
+                ops.dedup();
+                ops.sort_unstable();
+                ops.dedup();
+                format!("race {}", ops.join("/"))
+            }
             _ => self.class.name().to_string(),
         }
     }
@@ -149,6 +164,9 @@ mod tests {
         assert_eq!(a.signature(), b.signature());
         let p = Finding::new(FindingClass::Panic, "internal error: boom (at crates/x.rs:10:5)");
         assert_eq!(p.signature(), "panic (at crates/x.rs:10:5");
-        assert_eq!(Finding::new(FindingClass::Race, "race on buffer #3").signature(), "race");
+        let race = "'host.copy' at x: rank 0: race on buffer #3 elements [0, 4): comm.reduce at x on rank 0 stream 1 writes, host.copy at y";
+        assert_eq!(Finding::new(FindingClass::Race, race).signature(), "race comm.reduce/host.copy");
+        let tagged = Finding::new(FindingClass::CheckFail, "[passes with x] output #0");
+        assert_eq!(tagged.signature(), "check-fail [passes with x]");
     }
 }
