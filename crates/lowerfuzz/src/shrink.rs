@@ -2,7 +2,8 @@
 //!
 //! Greedy: build the candidate edits of the current case, biggest first, and take the first
 //! that still fails the same way; repeat until no edit does or the budget of oracle calls is
-//! spent. Edits, in order: drop dead ops and unused arguments, drop a returned value, drop an
+//! spent. Edits, in order: drop dead ops and unused arguments, drop a returned value, return an
+//! operand of a returned op instead (the chain loses its tail), drop an
 //! op (its uses read one of its operands of the same type, or a new argument), cut a chain (an
 //! operand becomes a new argument), simplify a sharding (no `partial`, `reduce = sum`, one
 //! split fewer, replicated, unannotated), a smaller mesh, fewer worker streams / the simplest
@@ -78,6 +79,9 @@ pub fn candidates(case: &Case) -> Vec<Case> {
             q.outputs.remove(k);
             programs.push(prune(&q));
         }
+    }
+    for k in 0..p.outputs.len() {
+        programs.extend(return_operand_variants(p, k));
     }
     for i in (0..p.ops.len()).rev() {
         programs.extend(drop_op_variants(p, i));
@@ -182,6 +186,24 @@ fn add_arg(p: &mut Program, t: &TensorTy) -> ValueRef {
     }
     p.args.push(t);
     ValueRef::Arg(p.args.len() - 1)
+}
+
+/// Output `k` (the result of an op) replaced by each operand of that op, which is annotated
+/// (replicated) if it was not: the chain loses its tail.
+fn return_operand_variants(p: &Program, k: usize) -> Vec<Program> {
+    let ValueRef::Op(i) = p.outputs[k] else { return Vec::new() };
+    let mut out = Vec::new();
+    for &v in &p.ops[i].operands {
+        let mut q = p.clone();
+        q.outputs[k] = v;
+        if let ValueRef::Op(j) = v
+            && q.ops[j].result.shard.is_none()
+        {
+            q.ops[j].result.shard = Some(Shard::replicated(q.ops[j].result.rank()));
+        }
+        out.push(prune(&q));
+    }
+    out
 }
 
 /// Op `i` dropped, its uses reading each operand of its shape and type, or a new argument.
