@@ -104,11 +104,28 @@ impl Finding {
     }
 }
 
-/// `text` with digits and SSA names blanked, cut to `max` characters.
+/// `text` with digits and SSA names blanked and bracketed lists (teams, shapes) elided, cut to
+/// `max` characters.
 pub fn normalized(text: &str, max: usize) -> String {
     let mut out = String::new();
     let mut in_name = false;
+    let mut depth = 0usize;
     for c in text.chars() {
+        match c {
+            '[' => {
+                if depth == 0 {
+                    out.push_str("[..]");
+                }
+                depth += 1;
+                continue;
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                continue;
+            }
+            _ if depth > 0 => continue,
+            _ => {}
+        }
         if c == '%' || c == '@' {
             in_name = true;
             out.push(c);
@@ -162,6 +179,7 @@ mod tests {
         let a = Finding::new(FindingClass::CommVerify, "'comm.reduce' op rank 1 has root 1, rank 0 root 0 at %arg3");
         let b = Finding::new(FindingClass::CommVerify, "'comm.reduce' op rank 2 has root 2, rank 0 root 0 at %x");
         assert_eq!(a.signature(), b.signature());
+        assert_eq!(normalized("team [0, 1, 2] at iteration 3", 40), "team [..] at iteration #");
         let p = Finding::new(FindingClass::Panic, "internal error: boom (at crates/x.rs:10:5)");
         assert_eq!(p.signature(), "panic (at crates/x.rs:10:5");
         let race = "'host.copy' at x: rank 0: race on buffer #3 elements [0, 4): comm.reduce at x on rank 0 stream 1 writes, host.copy at y";
