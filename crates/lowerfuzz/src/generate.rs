@@ -184,7 +184,7 @@ impl Shapes {
             .copied()
             .filter(|&(axis, pos)| Some(axis) == outer_axis && (pos == 0 || matches!(split, Split::Device(_))))
             .collect();
-        let pool = if !preferred.is_empty() && rng.chance(60) { &preferred } else { &options };
+        let pool = if !preferred.is_empty() && rng.chance(80) { &preferred } else { &options };
         if let Some(&(axis, pos)) = rng.pick(pool) {
             s.axes[axis].insert(pos, split);
         }
@@ -273,6 +273,7 @@ impl<'a> Generator<'a> {
             ValueRef::Arg(g.program.args.len() - 1)
         };
         let ops_before = self.program.ops.len();
+        let args_before = self.program.args.len();
         match self.rng.below(3) {
             0 => {
                 let x = arg(self, vec![m, k], shard(vec![x_(), vec![]]));
@@ -306,10 +307,14 @@ impl<'a> Generator<'a> {
                 self.push(Op { kind: OpKind::Matmul, operands: vec![a, b], result: r });
             }
         }
-        let fits = self.program.args.iter().chain(self.program.ops.iter().map(|o| &o.result)).all(|t| self.shapes.shard_fits(t));
+        let max = self.cfg.max_numel;
+        let fits = self.program.args[args_before..]
+            .iter()
+            .chain(self.program.ops[ops_before..].iter().map(|o| &o.result))
+            .all(|t| self.shapes.shard_fits(t) && t.numel() <= max);
         if !fits {
             self.program.ops.truncate(ops_before);
-            self.program.args.retain(|t| self.shapes.shard_fits(t));
+            self.program.args.truncate(args_before);
         }
     }
 
@@ -385,8 +390,21 @@ impl<'a> Generator<'a> {
         TensorTy { shape, dtype, shard }
     }
 
+    /// An op of `kind`, or `None` (and no new arguments) when no fitting one was made.
     fn op(&mut self, kind: &str) -> Option<Op> {
-        let op = match kind {
+        let args_before = self.program.args.len();
+        let op = self.op_of_kind(kind);
+        let small = |t: &TensorTy| t.numel() <= self.cfg.max_numel;
+        let fits = op.as_ref().is_some_and(|op| small(&op.result) && self.shapes.shard_fits(&op.result))
+            && self.program.args[args_before..].iter().all(small);
+        if !fits {
+            self.program.args.truncate(args_before);
+        }
+        op.filter(|_| fits)
+    }
+
+    fn op_of_kind(&mut self, kind: &str) -> Option<Op> {
+        match kind {
             "matmul" => self.matmul(),
             "linear" => self.linear(),
             "add" => self.binary(OpKind::Add),
@@ -400,9 +418,7 @@ impl<'a> Generator<'a> {
             "broadcast" => self.broadcast(),
             "reshape" => self.reshape(),
             _ => self.permute(),
-        }?;
-        let fits = op.result.numel() <= self.cfg.max_numel && self.shapes.shard_fits(&op.result);
-        fits.then_some(op)
+        }
     }
 
     fn matmul(&mut self) -> Option<Op> {
@@ -622,9 +638,15 @@ mod tests {
             let a = generate(seed, &cfg);
             let b = generate(seed, &cfg);
             assert_eq!(a.program, b.program);
-            let shapes = Shapes::new(a.program.mesh.clone(), vec![1, 2, 3, 4], a.pipeline.chunk_override());
-            let _ = shapes;
-            assert!(!a.program.ops.is_empty() && !a.program.outputs.is_empty());
+            // Stream counts come from the splits themselves; the pipeline's count is checked too.
+            let shapes = Shapes::new(a.program.mesh.clone(), Vec::new(), a.pipeline.chunk_override());
+            let p = &a.program;
+            for t in p.args.iter().chain(p.ops.iter().map(|o| &o.result)) {
+                assert!(shapes.shard_fits(t), "seed {seed}: {t:?} does not divide\n{}", p.to_mlir());
+                assert!(t.numel() <= cfg.max_numel, "seed {seed}: {t:?}");
+            }
+            assert!(!p.ops.is_empty() && !p.outputs.is_empty());
+            assert!(p.outputs.iter().all(|&v| p.type_of(v).shard.is_some()), "seed {seed}: unannotated output");
         }
     }
 

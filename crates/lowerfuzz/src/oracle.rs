@@ -273,7 +273,8 @@ fn run_stages(
         } else if m.contains("deadlock") {
             FindingClass::Deadlock
         } else if m.contains("panicked") {
-            FindingClass::Panic
+            let detail = crate::watchdog::take_rank_panic().unwrap_or_default();
+            return found(FindingClass::Panic, format!("{m}: {detail}"));
         } else {
             FindingClass::RunError
         };

@@ -18,6 +18,8 @@ static LEAKED: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Set on the threads that run cases.
+    static IN_CASE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Cases whose thread never finished (hangs), in this process.
@@ -25,13 +27,24 @@ pub fn leaked_threads() -> usize {
     LEAKED.load(Ordering::Relaxed)
 }
 
-/// Installs a panic hook that records panics instead of printing them (idempotent).
+/// Installs a panic hook (idempotent) that records, instead of printing, the panics of case
+/// threads, of the rank threads the runtime starts for them, and of code under the pass
+/// manager's panic capture; every other panic (a failing test assertion) goes to the previous
+/// hook as usual.
 pub fn install_quiet_panic_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| {
-            if fuser_ir::pass::instrument::panic_is_being_caught() {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let caught = fuser_ir::pass::instrument::panic_is_being_caught();
+            if caught {
                 fuser_ir::pass::instrument::record_panic(info);
+            }
+            let name = std::thread::current().name().unwrap_or("").to_string();
+            let in_case = IN_CASE.with(|c| c.get());
+            if !caught && !in_case && !name.starts_with("rank ") {
+                previous(info);
+                return;
             }
             let payload = info
                 .payload()
@@ -40,10 +53,23 @@ pub fn install_quiet_panic_hook() {
                 .or_else(|| info.payload().downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic payload".into());
             let at = info.location().map(|l| format!(" (at {}:{}:{})", l.file(), l.line(), l.column())).unwrap_or_default();
-            LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{payload}{at}")));
+            let message = format!("{payload}{at}");
+            if name.starts_with("rank ") {
+                if let Ok(mut last) = RANK_PANIC.lock() {
+                    *last = Some(format!("{name}: {message}"));
+                }
+            }
+            LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
         }));
     });
 }
+
+/// The last panic of a runtime rank thread (the runtime reports only "rank thread panicked").
+pub fn take_rank_panic() -> Option<String> {
+    RANK_PANIC.lock().ok().and_then(|mut p| p.take())
+}
+
+static RANK_PANIC: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
 
 const CASE_STACK: usize = 256 << 20;
 
@@ -51,6 +77,7 @@ const CASE_STACK: usize = 256 << 20;
 pub fn guarded<T: Send + 'static>(limit: Duration, check: impl FnOnce() -> T + Send + 'static) -> Result<T, Finding> {
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new().name("lowerfuzz case".into()).stack_size(CASE_STACK).spawn(move || {
+        IN_CASE.with(|c| c.set(true));
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check));
         let verdict = result.map_err(|payload| {
             let recorded = LAST_PANIC.with(|p| p.borrow_mut().take());
