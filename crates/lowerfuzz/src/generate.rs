@@ -258,7 +258,7 @@ impl<'a> Generator<'a> {
     /// Starts the chain with one of the tensor-parallel patterns the lowering special-cases
     /// (so random chains around them reach the rings and the per-chunk collectives):
     /// an allgather before a linear (DID→Stream `set`: the broadcast pipeline, a ring with
-    /// `tp-overlap-p2p`), a row-parallel linear (allreduce or reduce_scatter of a partial per
+    /// `tp-overlap-p2p`), often followed by a row-parallel linear (the MLP), a row-parallel linear (allreduce or reduce_scatter of a partial per
     /// chunk), a matmul whose partial result is reduce-scattered (the reduce ring).
     fn motif(&mut self) {
         let u = self.shapes.unit;
@@ -288,6 +288,18 @@ impl<'a> Generator<'a> {
                 };
                 let r = TensorTy { shape: vec![m, n], dtype, shard: result };
                 self.push(Op { kind: OpKind::Linear, operands: vec![ValueRef::Op(ops_before), w], result: r });
+                // The MLP of tensor parallelism: a row-parallel linear after the column-parallel one.
+                if self.rng.chance(60) {
+                    let n2 = u * self.rng.range(1, 2);
+                    let w2 = arg(self, vec![n2, n], shard(vec![vec![], x_()]));
+                    let result = match self.rng.below(3) {
+                        0 => shard(vec![st(), vec![]]),
+                        1 => shard(vec![x_(), vec![]]),
+                        _ => shard(vec![vec![Split::Stream(s), Split::Device(Did::X)], vec![]]),
+                    };
+                    let r = TensorTy { shape: vec![m, n2], dtype, shard: result };
+                    self.push(Op { kind: OpKind::Linear, operands: vec![ValueRef::Op(ops_before + 1), w2], result: r });
+                }
             }
             1 => {
                 let x = arg(self, vec![m, k], shard(vec![st(), x_()]));

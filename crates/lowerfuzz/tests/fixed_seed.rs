@@ -1,5 +1,7 @@
-//! The fixed-seed batch of the lowering fuzzer, run by `cargo test`: cases 0..CASES (about
-//! ten seconds in a debug build on two cores). One run, shared by the tests below:
+//! The fixed-seed batch of the lowering fuzzer, run by `cargo test`: the cases of seeds
+//! FIRST_SEED..FIRST_SEED + CASES (about ten seconds in a debug build on two cores; the window
+//! was chosen because it reaches every known lowering bug class of issue 11 that the fuzzer
+//! finds). One run, shared by the tests below:
 //!
 //! - `batch_is_valid_and_covers_the_space`: the generator made only valid programs, no case hung,
 //!   and the batch reached every op kind, pipeline, reduction kind, mesh size, dtype and the
@@ -14,12 +16,13 @@ use fuser_lowerfuzz::program::{OpKind, Reduce};
 use fuser_lowerfuzz::verdict::FindingClass;
 use std::sync::OnceLock;
 
-const CASES: u64 = 300;
+const FIRST_SEED: u64 = 1000;
+const CASES: u64 = 600;
 
 fn batch() -> &'static Stats {
     static STATS: OnceLock<Stats> = OnceLock::new();
     STATS.get_or_init(|| {
-        let cfg = CampaignConfig { first_seed: 0, count: Some(CASES), ..Default::default() };
+        let cfg = CampaignConfig { first_seed: FIRST_SEED, count: Some(CASES), ..Default::default() };
         let stats = run(&cfg, &mut |_| {});
         eprintln!("{}", stats.summary());
         stats
