@@ -114,6 +114,9 @@ fn with_sum_partial_inputs(p: &Program) -> Option<Program> {
 /// Checks one program lowered by one pipeline; input seed `seed`.
 pub fn check_program(program: &Program, pipeline: &Pipeline, seed: u64, opts: &OracleOptions) -> Outcome {
     let mut lowered_ops = BTreeSet::new();
+    if let Err(e) = program.well_formed() {
+        return Outcome { verdict: found(FindingClass::InvalidProgram, e), lowered_ops };
+    }
     let verdict = match run_stages(&program.to_mlir(), pipeline, program.devices(), seed, opts, &mut lowered_ops) {
         Ok(()) => Verdict::Pass,
         Err(v) => v,

@@ -250,6 +250,26 @@ pub const MESH: &str = "m";
 pub const FUNC: &str = "fuzz";
 
 impl Program {
+    /// Checks that every operand names an argument or an *earlier* op and every output an
+    /// existing value: the methods below index by [`ValueRef`] and expect this (the generator
+    /// and the shrinker only build such programs).
+    pub fn well_formed(&self) -> Result<(), String> {
+        let exists = |v: ValueRef, before: usize| match v {
+            ValueRef::Arg(i) => i < self.args.len(),
+            ValueRef::Op(i) => i < before,
+        };
+        for (i, op) in self.ops.iter().enumerate() {
+            if let Some(bad) = op.operands.iter().find(|&&v| !exists(v, i)) {
+                return Err(format!("op #{i} reads {bad:?}, which is not defined before it"));
+            }
+        }
+        match self.outputs.iter().find(|&&v| !exists(v, self.ops.len())) {
+            Some(bad) => Err(format!("output {bad:?} does not exist")),
+            None if self.outputs.is_empty() => Err("the program returns nothing".into()),
+            None => Ok(()),
+        }
+    }
+
     pub fn devices(&self) -> usize {
         self.mesh.iter().product()
     }
@@ -349,5 +369,9 @@ mod tests {
         assert!(text.contains("#fusion.shard<@m, [[], []], partial = [DIDx], reduce = max>"), "{text}");
         assert!(text.contains("%v0 = fusion.add %a0, %a1 : (tensor<4x8xf32, #fusion.shard<@m, [[Stream(2), DIDx], []]>>"));
         assert!(text.contains("  return %v0 : tensor<4x8xf32"), "{text}");
+        assert_eq!(p.well_formed(), Ok(()));
+        let mut bad = p.clone();
+        bad.ops[0].operands[1] = ValueRef::Op(0);
+        assert!(bad.well_formed().unwrap_err().contains("op #0 reads Op(0)"));
     }
 }
