@@ -117,7 +117,7 @@ impl Stats {
             pct(self.noise)
         );
         let mut reasons: Vec<(&String, &(u64, u64))> = self.rejections.iter().collect();
-        reasons.sort_by(|a, b| b.1.0.cmp(&a.1.0));
+        reasons.sort_by_key(|r| std::cmp::Reverse(r.1.0));
         for (reason, (n, seed)) in reasons.iter().take(12) {
             let _ = writeln!(s, "  {n:>6} x (seed {seed}) {reason}");
         }
@@ -127,7 +127,11 @@ impl Stats {
         }
         let _ = writeln!(s, "findings ({} signatures):", self.findings.len());
         for (sig, f) in &self.findings {
-            let _ = writeln!(s, "  [{}] {} case(s), first seed {} ({}), seeds {:?}", sig, f.cases, f.first_seed, f.pipeline, f.seeds);
+            let _ = writeln!(
+                s,
+                "  [{}] {} case(s), first seed {} ({}), seeds {:?}",
+                sig, f.cases, f.first_seed, f.pipeline, f.seeds
+            );
             let msg: String = f.finding.message.chars().take(300).collect();
             let _ = writeln!(s, "      {msg}");
             if let Some(sh) = &f.shrunk {

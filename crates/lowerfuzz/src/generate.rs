@@ -122,7 +122,7 @@ impl Shapes {
                 })
                 .product()
         };
-        let ok = |p: usize| p > 0 && extent % p == 0;
+        let ok = |p: usize| p > 0 && extent.is_multiple_of(p);
         ok(product(None)) && ok(product(self.chunk_override))
     }
 
@@ -373,10 +373,13 @@ impl<'a> Generator<'a> {
     }
 
     fn any_value(&mut self) -> ValueRef {
-        self.operand(|_| true, |g| {
-            let rank = g.rng.range(1, 3);
-            g.random_shape(rank)
-        })
+        self.operand(
+            |_| true,
+            |g| {
+                let rank = g.rng.range(1, 3);
+                g.random_shape(rank)
+            },
+        )
     }
 
     /// The result type of an op other than `set`: unannotated (propagation decides) 40% of
@@ -386,10 +389,23 @@ impl<'a> Generator<'a> {
         self.result_like(shape, dtype, partial_percent, None)
     }
 
-    fn result_like(&mut self, shape: Vec<usize>, dtype: DType, partial_percent: u32, like: Option<ValueRef>) -> TensorTy {
+    fn result_like(
+        &mut self,
+        shape: Vec<usize>,
+        dtype: DType,
+        partial_percent: u32,
+        like: Option<ValueRef>,
+    ) -> TensorTy {
         let like_shard = like.and_then(|v| {
             let t = self.program.type_of(v);
-            if t.shape == shape { t.shard.clone().map(|mut s| { s.partial.clear(); s }) } else { None }
+            if t.shape == shape {
+                t.shard.clone().map(|mut s| {
+                    s.partial.clear();
+                    s
+                })
+            } else {
+                None
+            }
         });
         let shard = match self.rng.weighted(&[40, if like_shard.is_some() { 25 } else { 0 }, 35]) {
             0 => None,
@@ -434,10 +450,13 @@ impl<'a> Generator<'a> {
     }
 
     fn matmul(&mut self) -> Option<Op> {
-        let a = self.operand(|t| (2..=3).contains(&t.rank()), |g| {
-            let rank = g.rng.range(2, 3);
-            g.random_shape(rank)
-        });
+        let a = self.operand(
+            |t| (2..=3).contains(&t.rank()),
+            |g| {
+                let rank = g.rng.range(2, 3);
+                g.random_shape(rank)
+            },
+        );
         let ta = self.program.type_of(a).clone();
         let k = *ta.shape.last()?;
         let n = self.shapes.extent(self.rng);
@@ -476,10 +495,13 @@ impl<'a> Generator<'a> {
     }
 
     fn linear(&mut self) -> Option<Op> {
-        let x = self.operand(|t| (1..=3).contains(&t.rank()), |g| {
-            let rank = g.rng.range(2, 3);
-            g.random_shape(rank)
-        });
+        let x = self.operand(
+            |t| (1..=3).contains(&t.rank()),
+            |g| {
+                let rank = g.rng.range(2, 3);
+                g.random_shape(rank)
+            },
+        );
         let tx = self.program.type_of(x).clone();
         let k = *tx.shape.last()?;
         let n = self.shapes.extent(self.rng);
@@ -557,10 +579,13 @@ impl<'a> Generator<'a> {
     }
 
     fn broadcast(&mut self) -> Option<Op> {
-        let x = self.operand(|t| t.rank() <= 2, |g| {
-            let rank = g.rng.range(1, 2);
-            g.random_shape(rank)
-        });
+        let x = self.operand(
+            |t| t.rank() <= 2,
+            |g| {
+                let rank = g.rng.range(1, 2);
+                g.random_shape(rank)
+            },
+        );
         let t = self.program.type_of(x).clone();
         let pos = self.rng.below(t.rank() + 1);
         let mut shape = t.shape.clone();
@@ -571,10 +596,13 @@ impl<'a> Generator<'a> {
     }
 
     fn reshape(&mut self) -> Option<Op> {
-        let x = self.operand(|t| t.rank() >= 2 || t.shape.iter().any(|&e| e % 2 == 0), |g| {
-            let rank = g.rng.range(1, 2);
-            g.random_shape(rank)
-        });
+        let x = self.operand(
+            |t| t.rank() >= 2 || t.shape.iter().any(|&e| e % 2 == 0),
+            |g| {
+                let rank = g.rng.range(1, 2);
+                g.random_shape(rank)
+            },
+        );
         let t = self.program.type_of(x).clone();
         let shape = if t.rank() >= 2 && (t.rank() == 3 || self.rng.chance(50)) {
             let i = self.rng.below(t.rank() - 1);
@@ -586,7 +614,7 @@ impl<'a> Generator<'a> {
             let i = self.rng.below(t.rank());
             let e = t.shape[i];
             let f = *self.rng.pick(&[2usize, 3, 4])?;
-            if e % f != 0 || e == f {
+            if !e.is_multiple_of(f) || e == f {
                 return None;
             }
             let mut s = t.shape.clone();
@@ -599,10 +627,13 @@ impl<'a> Generator<'a> {
     }
 
     fn permute(&mut self) -> Option<Op> {
-        let x = self.operand(|t| t.rank() >= 2, |g| {
-            let rank = g.rng.range(2, 3);
-            g.random_shape(rank)
-        });
+        let x = self.operand(
+            |t| t.rank() >= 2,
+            |g| {
+                let rank = g.rng.range(2, 3);
+                g.random_shape(rank)
+            },
+        );
         let t = self.program.type_of(x).clone();
         let mut dims = self.rng.permutation(t.rank());
         if dims.iter().enumerate().all(|(i, &d)| i == d) {

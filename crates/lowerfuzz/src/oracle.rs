@@ -205,7 +205,13 @@ fn is_panic(message: &str) -> bool {
 }
 
 /// Classifies a failed lowering of `text` (see the module doc).
-fn classify_lowering_failure(ctx: &Context, registry: &PassRegistry, text: &str, pipeline: &Pipeline, error: String) -> Verdict {
+fn classify_lowering_failure(
+    ctx: &Context,
+    registry: &PassRegistry,
+    text: &str,
+    pipeline: &Pipeline,
+    error: String,
+) -> Verdict {
     if is_panic(&error) {
         return found(FindingClass::Panic, error);
     }
@@ -291,7 +297,9 @@ fn run_stages(
         .iter()
         .enumerate()
         .filter(|(_, c)| !c.passed())
-        .map(|(i, c)| format!("output #{i} ({}): rel err {:.3e} > tolerance {:.0e}", c.dtype.name(), c.rel_err, c.tolerance))
+        .map(|(i, c)| {
+            format!("output #{i} ({}): rel err {:.3e} > tolerance {:.0e}", c.dtype.name(), c.rel_err, c.tolerance)
+        })
         .collect();
     if !failed.is_empty() {
         return Err(found(FindingClass::CheckFail, failed.join("; ")));

@@ -182,11 +182,18 @@ pub enum OpKind {
     Div,
     Neg,
     Cast,
-    Sum { dims: Vec<usize>, keep_dims: bool },
+    Sum {
+        dims: Vec<usize>,
+        keep_dims: bool,
+    },
     Set,
-    Broadcast { dims: Vec<usize> },
+    Broadcast {
+        dims: Vec<usize>,
+    },
     Reshape,
-    Permute { dims: Vec<usize> },
+    Permute {
+        dims: Vec<usize>,
+    },
 }
 
 impl OpKind {
@@ -210,8 +217,21 @@ impl OpKind {
     }
 
     /// Every mnemonic, for coverage tables.
-    pub const MNEMONICS: [&'static str; 13] =
-        ["matmul", "linear", "add", "sub", "mul", "div", "neg", "cast", "sum", "set", "broadcast", "reshape", "permute"];
+    pub const MNEMONICS: [&'static str; 13] = [
+        "matmul",
+        "linear",
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "neg",
+        "cast",
+        "sum",
+        "set",
+        "broadcast",
+        "reshape",
+        "permute",
+    ];
 
     fn extra_text(&self) -> String {
         let list = |d: &[usize]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
@@ -367,7 +387,9 @@ mod tests {
         let text = p.to_mlir();
         assert!(text.starts_with("fusion.mesh @m = [0, 1]\n"), "{text}");
         assert!(text.contains("#fusion.shard<@m, [[], []], partial = [DIDx], reduce = max>"), "{text}");
-        assert!(text.contains("%v0 = fusion.add %a0, %a1 : (tensor<4x8xf32, #fusion.shard<@m, [[Stream(2), DIDx], []]>>"));
+        assert!(
+            text.contains("%v0 = fusion.add %a0, %a1 : (tensor<4x8xf32, #fusion.shard<@m, [[Stream(2), DIDx], []]>>")
+        );
         assert!(text.contains("  return %v0 : tensor<4x8xf32"), "{text}");
         assert_eq!(p.well_formed(), Ok(()));
         let mut bad = p.clone();

@@ -39,7 +39,12 @@ pub fn regression_test(case: &Case, finding: &Finding, original_seed: u64) -> St
 }
 
 /// Writes the test to `dir/<class>-<seed>.mlir`; returns the path.
-pub fn write_regression_test(dir: &Path, case: &Case, finding: &Finding, original_seed: u64) -> std::io::Result<PathBuf> {
+pub fn write_regression_test(
+    dir: &Path,
+    case: &Case,
+    finding: &Finding,
+    original_seed: u64,
+) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let path = dir.join(format!("{}-{original_seed}.mlir", finding.class.name()));
     std::fs::write(&path, regression_test(case, finding, original_seed))?;

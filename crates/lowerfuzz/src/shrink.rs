@@ -290,7 +290,8 @@ fn sharding_variants(p: &Program) -> Vec<Program> {
 /// Every occurrence of one extent divided by 2 or 3 (shapes stay consistent where they were
 /// equal; the verifier rejects the rest).
 fn extent_variants(p: &Program) -> Vec<Program> {
-    let mut extents: Vec<usize> = p.args.iter().chain(p.ops.iter().map(|o| &o.result)).flat_map(|t| t.shape.clone()).collect();
+    let mut extents: Vec<usize> =
+        p.args.iter().chain(p.ops.iter().map(|o| &o.result)).flat_map(|t| t.shape.clone()).collect();
     extents.sort_unstable();
     extents.dedup();
     let mut out = Vec::new();

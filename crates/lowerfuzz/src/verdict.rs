@@ -83,7 +83,7 @@ impl Finding {
             | FindingClass::Prepare
             | FindingClass::VerifierAfterPass
             | FindingClass::Reference
-            | FindingClass::NotLowered => format!("{} {}", self.class.name(), normalized(&self.message, 48)),
+            | FindingClass::NotLowered => format!("{} {}", self.class.name(), normalized(&self.message, 96)),
             FindingClass::CheckFail if self.message.starts_with('[') => {
                 let tag = self.message.split(']').next().unwrap_or("");
                 format!("{} {tag}]", self.class.name())
@@ -155,9 +155,13 @@ pub enum Verdict {
     Pass,
     /// A clean diagnostic of the fusion passes: the program is outside what the lowering
     /// supports. `reason` is the normalized message, for the rejection table.
-    Rejected { reason: String },
+    Rejected {
+        reason: String,
+    },
     /// A bf16 check failure that disappears in f32.
-    Noise { rel_err: String },
+    Noise {
+        rel_err: String,
+    },
     Found(Finding),
 }
 

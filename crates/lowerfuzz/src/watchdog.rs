@@ -52,12 +52,13 @@ pub fn install_quiet_panic_hook() {
                 .map(|s| s.to_string())
                 .or_else(|| info.payload().downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic payload".into());
-            let at = info.location().map(|l| format!(" (at {}:{}:{})", l.file(), l.line(), l.column())).unwrap_or_default();
+            let at =
+                info.location().map(|l| format!(" (at {}:{}:{})", l.file(), l.line(), l.column())).unwrap_or_default();
             let message = format!("{payload}{at}");
-            if name.starts_with("rank ") {
-                if let Ok(mut last) = RANK_PANIC.lock() {
-                    *last = Some(format!("{name}: {message}"));
-                }
+            if name.starts_with("rank ")
+                && let Ok(mut last) = RANK_PANIC.lock()
+            {
+                *last = Some(format!("{name}: {message}"));
             }
             LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
         }));
@@ -95,7 +96,10 @@ pub fn guarded<T: Send + 'static>(limit: Duration, check: impl FnOnce() -> T + S
         Ok(v) => v,
         Err(_) => {
             LEAKED.fetch_add(1, Ordering::Relaxed);
-            Err(Finding::new(FindingClass::Hang, format!("the case did not finish within {:.0} s", limit.as_secs_f64())))
+            Err(Finding::new(
+                FindingClass::Hang,
+                format!("the case did not finish within {:.0} s", limit.as_secs_f64()),
+            ))
         }
     }
 }
