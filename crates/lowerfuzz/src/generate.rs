@@ -261,63 +261,16 @@ impl<'a> Generator<'a> {
     /// `tp-overlap-p2p`), often followed by a row-parallel linear (the MLP), a row-parallel linear (allreduce or reduce_scatter of a partial per
     /// chunk), a matmul whose partial result is reduce-scattered (the reduce ring).
     fn motif(&mut self) {
-        let u = self.shapes.unit;
-        let (m, k, n) = (u * self.rng.range(1, 2), u, u * self.rng.range(1, 2));
-        let s = *self.shapes.streams.first().unwrap_or(&2);
-        let x_ = || vec![Split::Device(Did::X)];
-        let st = || vec![Split::Stream(s)];
-        let shard = |axes: Vec<Vec<Split>>| Some(Shard { axes, partial: Vec::new(), reduce: Reduce::Sum });
-        let dtype = self.dtype;
-        let arg = |g: &mut Self, shape: Vec<usize>, sh: Option<Shard>| {
-            g.program.args.push(TensorTy { shape, dtype, shard: sh });
-            ValueRef::Arg(g.program.args.len() - 1)
-        };
+        let unit = self.shapes.unit;
+        let m = unit * self.rng.range(1, 2);
+        let n = unit * self.rng.range(1, 2);
+        let dims = MotifDims { m, k: unit, n, s: *self.shapes.streams.first().unwrap_or(&2) };
         let ops_before = self.program.ops.len();
         let args_before = self.program.args.len();
         match self.rng.below(3) {
-            0 => {
-                let x = arg(self, vec![m, k], shard(vec![x_(), vec![]]));
-                let xg = TensorTy { shape: vec![m, k], dtype, shard: shard(vec![st(), vec![]]) };
-                self.push(Op { kind: OpKind::Set, operands: vec![x], result: xg });
-                let w_shard = if self.rng.chance(50) { shard(vec![x_(), vec![]]) } else { shard(vec![vec![], vec![]]) };
-                let w = arg(self, vec![n, k], w_shard);
-                let result = match self.rng.below(3) {
-                    0 => shard(vec![st(), vec![]]),
-                    1 => shard(vec![st(), x_()]),
-                    _ => None,
-                };
-                let r = TensorTy { shape: vec![m, n], dtype, shard: result };
-                self.push(Op { kind: OpKind::Linear, operands: vec![ValueRef::Op(ops_before), w], result: r });
-                // The MLP of tensor parallelism: a row-parallel linear after the column-parallel one.
-                if self.rng.chance(60) {
-                    let n2 = u * self.rng.range(1, 2);
-                    let w2 = arg(self, vec![n2, n], shard(vec![vec![], x_()]));
-                    let result = match self.rng.below(3) {
-                        0 => shard(vec![st(), vec![]]),
-                        1 => shard(vec![x_(), vec![]]),
-                        _ => shard(vec![vec![Split::Stream(s), Split::Device(Did::X)], vec![]]),
-                    };
-                    let r = TensorTy { shape: vec![m, n2], dtype, shard: result };
-                    self.push(Op { kind: OpKind::Linear, operands: vec![ValueRef::Op(ops_before + 1), w2], result: r });
-                }
-            }
-            1 => {
-                let x = arg(self, vec![m, k], shard(vec![st(), x_()]));
-                let w = arg(self, vec![n, k], shard(vec![vec![], x_()]));
-                let result = match self.rng.below(3) {
-                    0 => shard(vec![st(), vec![]]),
-                    1 => shard(vec![x_(), vec![]]),
-                    _ => shard(vec![vec![Split::Stream(s), Split::Device(Did::X)], vec![]]),
-                };
-                let r = TensorTy { shape: vec![m, n], dtype, shard: result };
-                self.push(Op { kind: OpKind::Linear, operands: vec![x, w], result: r });
-            }
-            _ => {
-                let a = arg(self, vec![m, k], shard(vec![st(), x_()]));
-                let b = arg(self, vec![k, n], shard(vec![x_(), vec![]]));
-                let r = TensorTy { shape: vec![m, n], dtype, shard: shard(vec![x_(), vec![]]) };
-                self.push(Op { kind: OpKind::Matmul, operands: vec![a, b], result: r });
-            }
+            0 => self.allgather_linear_motif(&dims),
+            1 => self.row_parallel_motif(&dims),
+            _ => self.matmul_reduce_scatter_motif(&dims),
         }
         let max = self.cfg.max_numel;
         let fits = self.program.args[args_before..]
@@ -328,6 +281,70 @@ impl<'a> Generator<'a> {
             self.program.ops.truncate(ops_before);
             self.program.args.truncate(args_before);
         }
+    }
+
+    fn motif_arg(&mut self, shape: Vec<usize>, shard: Option<Shard>) -> ValueRef {
+        self.program.args.push(TensorTy { shape, dtype: self.dtype, shard });
+        ValueRef::Arg(self.program.args.len() - 1)
+    }
+
+    fn push_motif_op(
+        &mut self,
+        kind: OpKind,
+        operands: Vec<ValueRef>,
+        shape: Vec<usize>,
+        shard: Option<Shard>,
+    ) -> ValueRef {
+        self.push(Op { kind, operands, result: TensorTy { shape, dtype: self.dtype, shard } });
+        ValueRef::Op(self.program.ops.len() - 1)
+    }
+
+    /// `[[Stream(s)], []]`, `[[DIDx], []]` or `[[Stream(s), DIDx], []]`: where a row-parallel
+    /// linear's reduction goes (allreduce per chunk, reduce_scatter, reduce_scatter per chunk).
+    fn row_parallel_result(&mut self, s: usize) -> Option<Shard> {
+        match self.rng.below(3) {
+            0 => sharded(vec![stream(s), vec![]]),
+            1 => sharded(vec![device_x(), vec![]]),
+            _ => sharded(vec![vec![Split::Stream(s), Split::Device(Did::X)], vec![]]),
+        }
+    }
+
+    /// `set` DIDx → Stream (the allgather pipeline), a column-parallel linear, and often a
+    /// row-parallel linear after it (the MLP of tensor parallelism).
+    fn allgather_linear_motif(&mut self, d: &MotifDims) {
+        let x = self.motif_arg(vec![d.m, d.k], sharded(vec![device_x(), vec![]]));
+        let gathered = sharded(vec![stream(d.s), vec![]]);
+        let xg = self.push_motif_op(OpKind::Set, vec![x], vec![d.m, d.k], gathered);
+        let w_shard =
+            if self.rng.chance(50) { sharded(vec![device_x(), vec![]]) } else { sharded(vec![vec![], vec![]]) };
+        let w = self.motif_arg(vec![d.n, d.k], w_shard);
+        let result = match self.rng.below(3) {
+            0 => sharded(vec![stream(d.s), vec![]]),
+            1 => sharded(vec![stream(d.s), device_x()]),
+            _ => None,
+        };
+        let y = self.push_motif_op(OpKind::Linear, vec![xg, w], vec![d.m, d.n], result);
+        if self.rng.chance(60) {
+            let n2 = self.shapes.unit * self.rng.range(1, 2);
+            let w2 = self.motif_arg(vec![n2, d.n], sharded(vec![vec![], device_x()]));
+            let result = self.row_parallel_result(d.s);
+            self.push_motif_op(OpKind::Linear, vec![y, w2], vec![d.m, n2], result);
+        }
+    }
+
+    /// A row-parallel linear: `K` split over the devices, rows in stream chunks.
+    fn row_parallel_motif(&mut self, d: &MotifDims) {
+        let x = self.motif_arg(vec![d.m, d.k], sharded(vec![stream(d.s), device_x()]));
+        let w = self.motif_arg(vec![d.n, d.k], sharded(vec![vec![], device_x()]));
+        let result = self.row_parallel_result(d.s);
+        self.push_motif_op(OpKind::Linear, vec![x, w], vec![d.m, d.n], result);
+    }
+
+    /// A matmul whose partial product is reduce-scattered onto row blocks (the reduce ring).
+    fn matmul_reduce_scatter_motif(&mut self, d: &MotifDims) {
+        let a = self.motif_arg(vec![d.m, d.k], sharded(vec![stream(d.s), device_x()]));
+        let b = self.motif_arg(vec![d.k, d.n], sharded(vec![device_x(), vec![]]));
+        self.push_motif_op(OpKind::Matmul, vec![a, b], vec![d.m, d.n], sharded(vec![device_x(), vec![]]));
     }
 
     fn push(&mut self, op: Op) {
@@ -663,6 +680,27 @@ impl<'a> Generator<'a> {
         }
         self.program.outputs = outputs;
     }
+}
+
+/// Extents (`m x k` times `k x n`) and stream chunks of a motif.
+struct MotifDims {
+    m: usize,
+    k: usize,
+    n: usize,
+    s: usize,
+}
+
+/// A sharding with these split lists, no partial.
+fn sharded(axes: Vec<Vec<Split>>) -> Option<Shard> {
+    Some(Shard { axes, partial: Vec::new(), reduce: Reduce::Sum })
+}
+
+fn device_x() -> Vec<Split> {
+    vec![Split::Device(Did::X)]
+}
+
+fn stream(s: usize) -> Vec<Split> {
+    vec![Split::Stream(s)]
 }
 
 /// The position of `K` in the second operand of a matmul.
