@@ -104,22 +104,26 @@ impl Finding {
     }
 }
 
-/// `text` with digits and SSA names blanked and bracketed lists (teams, shapes) elided, cut to
-/// `max` characters.
+/// `text` with digits and SSA names blanked and bracketed lists (teams, shapes) and type
+/// parameters elided, cut to `max` characters.
 pub fn normalized(text: &str, max: usize) -> String {
     let mut out = String::new();
     let mut in_name = false;
     let mut depth = 0usize;
+    let mut prev = ' ';
     for c in text.chars() {
+        // `[...]` lists and the `<...>` parameters of a type (`view<4x8xf32, ...>`) are elided.
+        let opens = c == '[' || (c == '<' && prev.is_alphanumeric());
+        prev = c;
         match c {
-            '[' => {
+            _ if opens => {
                 if depth == 0 {
-                    out.push_str("[..]");
+                    out.push_str(if c == '[' { "[..]" } else { "<..>" });
                 }
                 depth += 1;
                 continue;
             }
-            ']' if depth > 0 => {
+            ']' | '>' if depth > 0 => {
                 depth -= 1;
                 continue;
             }
@@ -184,6 +188,8 @@ mod tests {
         let b = Finding::new(FindingClass::CommVerify, "'comm.reduce' op rank 2 has root 2, rank 0 root 0 at %x");
         assert_eq!(a.signature(), b.signature());
         assert_eq!(normalized("team [0, 1, 2] at iteration 3", 40), "team [..] at iteration #");
+        assert_eq!(normalized("must be !host.view<4x8xbf16, strides = [8, 1], ipc>", 60), "must be !host.view<..>");
+        assert_eq!(normalized("rel err 2 > 1 and 1 < 2", 60), "rel err # > # and # < #");
         let p = Finding::new(FindingClass::Panic, "internal error: boom (at crates/x.rs:10:5)");
         assert_eq!(p.signature(), "panic (at crates/x.rs:10:5");
         let race = "'host.copy' at x: rank 0: race on buffer #3 elements [0, 4): comm.reduce at x on rank 0 stream 1 writes, host.copy at y";
