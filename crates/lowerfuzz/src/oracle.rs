@@ -30,6 +30,7 @@ use fuser_ir::pass::{OpPassManager, PassManager, PassManagerConfig, PassRegistry
 use fuser_ir::printer::{PrintOptions, print_module};
 use fuser_ir::{Context, Ir, OpId};
 use fuser_runtime::driver::{self, RunConfig};
+use fuser_runtime::tensor::HostTensor;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -237,6 +238,7 @@ fn classify_lowering_failure(
     }
 }
 
+/// Stages 1-5 of the module doc on `text`; the first failure as a verdict.
 fn run_stages(
     text: &str,
     pipeline: &Pipeline,
@@ -250,24 +252,8 @@ fn run_stages(
     let (mut ir, module) = parse_verified(&ctx, text).map_err(|e| found(FindingClass::InvalidProgram, e))?;
     round_trip(&ctx, &ir, module, "input program")?;
     let (ref_ir, ref_module) = parse_verified(&ctx, text).map_err(|e| found(FindingClass::InvalidProgram, e))?;
-
-    if let Err(e) = run_pipeline(&ctx, &registry, &mut ir, module, &pipeline.text(), true) {
-        return Err(classify_lowering_failure(&ctx, &registry, text, pipeline, e));
-    }
-    let func = driver::first_function(&ctx, &ir, module)
-        .ok_or_else(|| found(FindingClass::NotLowered, "the lowered module has no function"))?;
-    if driver::is_fusion_level(&ctx, &ir, func) {
-        return Err(found(FindingClass::NotLowered, "the function still takes or returns tensors after lowering"));
-    }
-    let verify = "builtin.module(func.func(comm-verify))";
-    run_pipeline(&ctx, &registry, &mut ir, module, verify, true).map_err(|e| {
-        let class = if is_panic(&e) { FindingClass::Panic } else { FindingClass::CommVerify };
-        found(class, e)
-    })?;
-    round_trip(&ctx, &ir, module, "lowered program")?;
+    let func = lower_and_verify(&ctx, &registry, text, pipeline, &mut ir, module)?;
     communication_ops(&generic(&ctx, &ir, module), lowered_ops);
-
-    let prog = fuser_runtime::exec::prepare(&ctx, &ir, func).map_err(|(_, m)| found(FindingClass::Prepare, m))?;
     let cfg = RunConfig {
         ranks: devices,
         seed,
@@ -275,23 +261,73 @@ fn run_stages(
         check_races: opts.check_races,
         ..Default::default()
     };
-    let outcome = driver::run_on_cpu(&ctx, &ir, func, &prog, &cfg).map_err(|f| {
-        let m = f.error.to_string();
-        let class = if m.contains("race on buffer") {
-            FindingClass::Race
-        } else if m.contains("deadlock") {
-            FindingClass::Deadlock
-        } else if m.contains("panicked") {
-            let detail = crate::watchdog::take_rank_panic().unwrap_or_default();
-            return found(FindingClass::Panic, format!("{m}: {detail}"));
-        } else {
-            FindingClass::RunError
-        };
-        found(class, m)
+    let (inputs, outputs) = run_on_cpu_ranks(&ctx, &ir, func, &cfg)?;
+    compare_with_reference(&ctx, &ref_ir, ref_module, &inputs, &outputs)
+}
+
+/// Lowers the module with `pipeline`, checks that the function is a host function, that
+/// `comm-verify` accepts it and that its generic form re-reads; returns the function.
+fn lower_and_verify(
+    ctx: &Context,
+    registry: &PassRegistry,
+    text: &str,
+    pipeline: &Pipeline,
+    ir: &mut Ir,
+    module: OpId,
+) -> Result<OpId, Verdict> {
+    if let Err(e) = run_pipeline(ctx, registry, ir, module, &pipeline.text(), true) {
+        return Err(classify_lowering_failure(ctx, registry, text, pipeline, e));
+    }
+    let func = driver::first_function(ctx, ir, module)
+        .ok_or_else(|| found(FindingClass::NotLowered, "the lowered module has no function"))?;
+    if driver::is_fusion_level(ctx, ir, func) {
+        return Err(found(FindingClass::NotLowered, "the function still takes or returns tensors after lowering"));
+    }
+    let verify = "builtin.module(func.func(comm-verify))";
+    run_pipeline(ctx, registry, ir, module, verify, true).map_err(|e| {
+        let class = if is_panic(&e) { FindingClass::Panic } else { FindingClass::CommVerify };
+        found(class, e)
     })?;
-    let ref_func = driver::first_function(&ctx, &ref_ir, ref_module)
+    round_trip(ctx, ir, module, "lowered program")?;
+    Ok(func)
+}
+
+/// Prepares and runs the host function on the cpu backend; the global inputs and outputs.
+fn run_on_cpu_ranks(
+    ctx: &Context,
+    ir: &Ir,
+    func: OpId,
+    cfg: &RunConfig,
+) -> Result<(Vec<HostTensor>, Vec<HostTensor>), Verdict> {
+    let prog = fuser_runtime::exec::prepare(ctx, ir, func).map_err(|(_, m)| found(FindingClass::Prepare, m))?;
+    let outcome = driver::run_on_cpu(ctx, ir, func, &prog, cfg).map_err(|f| classify_run_error(f.error.to_string()))?;
+    Ok((outcome.inputs, outcome.outputs))
+}
+
+fn classify_run_error(message: String) -> Verdict {
+    if message.contains("race on buffer") {
+        found(FindingClass::Race, message)
+    } else if message.contains("deadlock") {
+        found(FindingClass::Deadlock, message)
+    } else if message.contains("panicked") {
+        let detail = crate::watchdog::take_rank_panic().unwrap_or_default();
+        found(FindingClass::Panic, format!("{message}: {detail}"))
+    } else {
+        found(FindingClass::RunError, message)
+    }
+}
+
+/// Evaluates the fusion program on the inputs and compares every output.
+fn compare_with_reference(
+    ctx: &Context,
+    ref_ir: &Ir,
+    ref_module: OpId,
+    inputs: &[HostTensor],
+    outputs: &[HostTensor],
+) -> Result<(), Verdict> {
+    let ref_func = driver::first_function(ctx, ref_ir, ref_module)
         .ok_or_else(|| found(FindingClass::Reference, "the program has no function"))?;
-    let checks = driver::check_against_reference(&ctx, &ref_ir, ref_func, &outcome.inputs, &outcome.outputs)
+    let checks = driver::check_against_reference(ctx, ref_ir, ref_func, inputs, outputs)
         .map_err(|f| found(FindingClass::Reference, f.error.to_string()))?;
     let failed: Vec<String> = checks
         .iter()
