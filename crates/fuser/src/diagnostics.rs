@@ -133,7 +133,7 @@ impl std::fmt::Display for Diagnostic {
 ///
 /// ```
 /// let compiler = fuser::Compiler::new();
-/// let err = compiler.parse("bad.mlir", "func.func @f(").unwrap_err();
+/// let err = compiler.parse("bad.mlir", "func.func @f(\n").unwrap_err();
 /// let first = &err.diagnostics()[0];
 /// assert_eq!(first.severity, fuser::Severity::Error);
 /// assert_eq!(first.location.as_ref().map(|l| (l.line, l.column)), Some((1, 14)));

@@ -39,16 +39,31 @@ impl Module {
     /// # Ok::<(), fuser::Error>(())
     /// ```
     pub fn print(&self, options: &PrintOptions) -> String {
-        let internal = fuser_ir::printer::PrintOptions {
-            generic: options.generic,
-            debug_info: options.debug_info,
-            local_scope: options.local_scope,
-            elide_elements_attrs_if_larger: options.elide_elements_larger_than,
-        };
+        let internal = options.internal();
         let printed = fuser_ir::pass::catch_panic(|| {
             fuser_ir::printer::print_module(&self.shared.ctx, &self.ir, self.op, &internal)
         });
         printed.unwrap_or_else(|message| format!("// internal error while printing: {message}\n"))
+    }
+
+    /// Streams the module's text to `sink` as it is printed (the whole text is never held in
+    /// memory); the first write error stops printing and is returned.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let module = compiler.parse("m.mlir", "")?;
+    /// let mut out = Vec::new();
+    /// module.print_to(&fuser::PrintOptions::default(), &mut out).expect("a Vec never fails");
+    /// assert_eq!(out, b"module {\n}\n\n");
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn print_to(&self, options: &PrintOptions, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let internal = options.internal();
+        let printed = fuser_ir::pass::catch_panic(|| {
+            fuser_ir::printer::print_module_to(&self.shared.ctx, &self.ir, self.op, &internal, sink)
+        });
+        printed
+            .unwrap_or_else(|message| Err(std::io::Error::other(format!("internal error while printing: {message}"))))
     }
 
     /// The number of operations in the module, the module itself included.
@@ -79,5 +94,14 @@ impl PrintOptions {
     /// ```
     pub fn generic() -> PrintOptions {
         PrintOptions { generic: true, ..PrintOptions::default() }
+    }
+
+    fn internal(&self) -> fuser_ir::printer::PrintOptions {
+        fuser_ir::printer::PrintOptions {
+            generic: self.generic,
+            debug_info: self.debug_info,
+            local_scope: self.local_scope,
+            elide_elements_attrs_if_larger: self.elide_elements_larger_than,
+        }
     }
 }

@@ -116,7 +116,10 @@ fn a_panicking_pass_becomes_an_error() {
     let mut m = compiler.parse("plain.mlir", UNTAGGED).unwrap();
     let err = compiler.run_pipeline(&mut m, "builtin.module(test-panic)").unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("internal error: pass 'TestPanic' (test-panic) panicked: boom from an outside pass"), "{text}");
+    assert!(
+        text.contains("internal error: pass 'TestPanic' (test-panic) panicked: boom from an outside pass"),
+        "{text}"
+    );
 }
 
 #[test]

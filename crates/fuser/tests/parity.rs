@@ -38,7 +38,9 @@ fn generic_form_with_locations_matches_fuser_opt() {
 #[test]
 fn parse_error_renders_like_fuser_opt() {
     let compiler = Compiler::new();
-    let err = compiler.parse("broken.mlir", "func.func @f() {\n  %0 = arith.constant 1 : i32\n  return %1 : i32\n}\n").unwrap_err();
+    let err = compiler
+        .parse("broken.mlir", "func.func @f() {\n  %0 = arith.constant 1 : i32\n  return %1 : i32\n}\n")
+        .unwrap_err();
     let d = &err.diagnostics()[0];
     assert_eq!(d.severity, fuser::Severity::Error);
     let loc = d.location.as_ref().expect("a file location");

@@ -7,7 +7,7 @@
 //! `%t = "trace.tag"(%y) <{name = "mlp.out"}> : (tensor<...>) -> tensor<...>`.
 
 use fuser::extend::{
-    AttrConstraint, Context, DialectDef, Diagnostic, Ir, OpId, Pass, PassInfo, PassOutcome, TypeConstraint, TypeKind,
+    AttrConstraint, Context, Diagnostic, DialectDef, Ir, OpId, Pass, PassInfo, PassOutcome, TypeConstraint, TypeKind,
     WalkOrder, declare_op,
 };
 

@@ -28,7 +28,9 @@ pub fn fuser_opt() -> PathBuf {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = stdout
         .lines()
-        .find(|l| l.contains("\"reason\":\"compiler-artifact\"") && l.contains("\"executable\":\"") && l.contains("fuser-opt"))
+        .find(|l| {
+            l.contains("\"reason\":\"compiler-artifact\"") && l.contains("\"executable\":\"") && l.contains("fuser-opt")
+        })
         .expect("cargo reported the fuser-opt executable");
     let start = line.find("\"executable\":\"").expect("executable field") + "\"executable\":\"".len();
     let end = line[start..].find('"').expect("end of executable path") + start;
