@@ -22,7 +22,7 @@ pub(crate) unsafe fn c_str<'a>(p: *const c_char, name: &str) -> Result<&'a str, 
 ///
 /// # Safety
 /// `p` is NULL or points to `len` readable bytes that outlive `'a`.
-pub(crate) unsafe fn text<'a>(p: *const c_char, len: usize, name: &str) -> Result<&'a str, Failure> {
+pub(crate) unsafe fn sized_text<'a>(p: *const c_char, len: usize, name: &str) -> Result<&'a str, Failure> {
     if p.is_null() {
         return if len == 0 { Ok("") } else { Err(null(name)) };
     }

@@ -10,7 +10,8 @@
 //! `FUSER_STATUS_ERROR`. Functions that take a `fuser_diagnostics *` (which may be NULL) append
 //! their diagnostics to it, also for argument errors. Nothing unwinds across this boundary: an
 //! internal panic is caught, returned as `FUSER_STATUS_INTERNAL_ERROR` and recorded as an error
-//! diagnostic. Nothing is printed to stdout or stderr.
+//! diagnostic. The library writes nothing to stdout or stderr (a panic inside the compiler is
+//! recorded by a panic hook that stays quiet, see the Rust facade).
 //!
 //! Strings: input strings are NUL-terminated UTF-8, except module text, which is passed with
 //! its length. Strings returned inside records are NUL-terminated UTF-8 owned by the

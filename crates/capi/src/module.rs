@@ -1,7 +1,7 @@
 //! The module handle: parse MLIR text, run a pipeline, verify, print (into a caller buffer
 //! with the size protocol, or through a write callback), destroy.
 
-use crate::args::{c_str, handle, out_ref, text};
+use crate::args::{c_str, handle, out_ref, sized_text};
 use crate::context::fuser_context;
 use crate::diagnostics::fuser_diagnostics;
 use crate::status::{Failure, fuser_status, guard};
@@ -31,7 +31,7 @@ pub type fuser_write_fn = Option<unsafe extern "C" fn(data: *const c_char, len: 
 pub unsafe extern "C" fn fuser_module_parse(
     context: *const fuser_context,
     name: *const c_char,
-    text_data: *const c_char,
+    text: *const c_char,
     text_len: usize,
     diags: *mut fuser_diagnostics,
     out: *mut *mut fuser_module,
@@ -42,7 +42,7 @@ pub unsafe extern "C" fn fuser_module_parse(
             (
                 handle(context, "context")?,
                 c_str(name, "name")?,
-                text(text_data, text_len, "text")?,
+                sized_text(text, text_len, "text")?,
                 out_ref(out, "out")?,
             )
         };
@@ -177,8 +177,8 @@ pub(crate) unsafe fn copy_out(
 ) -> Result<(), Failure> {
     *needed = bytes.len() + 1;
     if capacity < *needed {
-        let message = format!("buffer of {capacity} bytes is too small: {} needed", *needed);
-        return Err(Failure::new(fuser_status::FUSER_STATUS_BUFFER_TOO_SMALL, message));
+        // Part of the size protocol, not a failure worth a diagnostic.
+        return Err(Failure { status: fuser_status::FUSER_STATUS_BUFFER_TOO_SMALL, error: None });
     }
     if buf.is_null() {
         return Err(Failure::new(fuser_status::FUSER_STATUS_NULL_ARGUMENT, "argument 'buf' is NULL"));

@@ -44,3 +44,8 @@ mod panics;
 pub use compiler::{Compiler, CompilerBuilder};
 pub use diagnostics::{Diagnostic, Error, Location, Note, Severity};
 pub use module::{Module, PrintOptions};
+
+/// The Rust example of `docs/embedding.md`, run as a doctest so the guide cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/embedding.md")]
+pub struct EmbeddingGuide;
