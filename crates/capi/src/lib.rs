@@ -38,3 +38,6 @@ pub use context::*;
 pub use diagnostics::*;
 pub use module::*;
 pub use status::*;
+
+#[cfg(test)]
+mod tests;

@@ -78,13 +78,14 @@ impl Failure {
     }
 }
 
-/// Runs an entry point's body: a panic becomes `FUSER_STATUS_INTERNAL_ERROR` with an error
+/// Runs an entry point's body (catching panics quietly once a context exists, see
+/// `fuser::extend::catch_panic`): a panic becomes `FUSER_STATUS_INTERNAL_ERROR` with an error
 /// diagnostic, a failure's diagnostics are appended to `diags` (when not NULL).
 pub(crate) fn guard(diags: *mut fuser_diagnostics, body: impl FnOnce() -> Result<(), Failure>) -> fuser_status {
-    let outcome = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+    let outcome = match fuser_facade::extend::catch_panic(body) {
         Ok(Ok(())) => return FUSER_STATUS_OK,
         Ok(Err(failure)) => failure,
-        Err(payload) => Failure::new(FUSER_STATUS_INTERNAL_ERROR, format!("internal error: {}", panic_text(&payload))),
+        Err(message) => Failure::new(FUSER_STATUS_INTERNAL_ERROR, format!("internal error: {message}")),
     };
     if let Some(error) = outcome.error {
         // SAFETY: `diags` is NULL or a live handle from `fuser_diagnostics_create`, as the
@@ -94,14 +95,4 @@ pub(crate) fn guard(diags: *mut fuser_diagnostics, body: impl FnOnce() -> Result
         }
     }
     outcome.status
-}
-
-fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
-    }
 }

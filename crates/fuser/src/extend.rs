@@ -38,6 +38,9 @@ pub use fuser_ir::declare::{AttrConstraint, SlotConstraint, TypeConstraint};
 pub use fuser_ir::declare_op;
 pub use fuser_ir::diag::{Diagnostic, Severity};
 pub use fuser_ir::ir::{IrMapping, OperationState, WalkOrder, WalkResult};
+/// Runs a closure, turning a panic into `Err(message)` (with the panic's source location).
+/// Once a [`Compiler`](crate::Compiler) exists, such a panic prints nothing.
+pub use fuser_ir::pass::catch_panic;
 pub use fuser_ir::pass::{OptionDef, OptionType, OptionValues, Pass, PassInfo, PassOutcome, PipelineInfo};
 pub use fuser_ir::registry::{DialectDef, OpDef, Traits, VerifyCtx};
 pub use fuser_ir::{Attr, AttrKind, BlockId, Context, Ir, OpId, RegionId, Type, TypeKind, Value};
