@@ -13,6 +13,11 @@
 //! diagnostic. The library writes nothing to stdout or stderr (a panic inside the compiler is
 //! recorded by a panic hook that stays quiet, see the Rust facade).
 //!
+//! Pointers (the safety contract of every function): each pointer argument is NULL or valid
+//! for its use: a live handle of this library not destroyed yet, a readable NUL-terminated
+//! string (or `len` readable bytes), a writable result. NULL is reported as a status; a
+//! dangling or misaligned pointer is undefined behaviour, as in any C library.
+//!
 //! Strings: input strings are NUL-terminated UTF-8, except module text, which is passed with
 //! its length. Strings returned inside records are NUL-terminated UTF-8 owned by the
 //! diagnostics object, valid until it is cleared or destroyed.
@@ -26,7 +31,11 @@
 //! (fuser-opt uses 256 MiB) when the input may be deeply nested.
 
 #![deny(missing_docs)]
+// C names (`fuser_status`), as the header spells them.
 #![allow(non_camel_case_types)]
+// The safety contract is the same for every entry point and stated once, above (and in the
+// header), instead of in a `# Safety` section per function.
+#![allow(clippy::missing_safety_doc)]
 
 mod args;
 pub mod context;

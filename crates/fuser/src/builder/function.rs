@@ -61,7 +61,7 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
     pub fn matmul(&mut self, a: Tensor, b: Tensor, out: impl Into<Option<Sharding>>) -> Result<Tensor, Error> {
         let (ta, tb) = (self.type_of(a)?, self.type_of(b)?);
         let inferred = fusion::infer_matmul(self.ctx(), ta, tb);
-        self.tensor_op(&fusion::MATMUL.name, &[a, b], inferred, out.into(), Props::default())
+        self.tensor_op(fusion::MATMUL.name, &[a, b], inferred, out.into(), Props::default())
     }
 
     /// `fusion.linear`: `x·wᵀ (+ bias)` with `x [..., K]`, `w [N, K]`, `bias [N]`.
@@ -76,7 +76,7 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
         let tb = bias.map(|b| self.type_of(b)).transpose()?;
         let inferred = fusion::infer_linear(self.ctx(), tx, tw, tb);
         let operands: Vec<Tensor> = [x, w].into_iter().chain(bias).collect();
-        self.tensor_op(&fusion::LINEAR.name, &operands, inferred, out.into(), Props::default())
+        self.tensor_op(fusion::LINEAR.name, &operands, inferred, out.into(), Props::default())
     }
 
     /// `fusion.add`: elementwise sum of two tensors of one shape and element type.
