@@ -45,6 +45,15 @@ pub struct ProgramBuilder<'c> {
 }
 
 /// A mesh declared in a program (`fusion.mesh @name = [...]`).
+///
+/// ```
+/// let compiler = fuser::Compiler::new();
+/// let mut program = compiler.program();
+/// let m = program.mesh_grid("m", &[2, 3], &[0, 1, 2, 3, 4, 5])?;
+/// assert_eq!((m.name(), m.shape()), ("m", &[2, 3][..]));
+/// assert_eq!(m.sharding(1).to_string(), "#fusion.shard<@m, [[]]>");
+/// # Ok::<(), fuser::Error>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Mesh {
     name: String,
@@ -69,7 +78,14 @@ impl Mesh {
 }
 
 impl Compiler {
-    /// A builder for a new program in this compiler's context.
+    /// A builder for a new program in this compiler's context (see [`ProgramBuilder`]).
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let module = compiler.program().finish()?;
+    /// assert_eq!(module.print(&Default::default()), "module {\n}\n\n");
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn program(&self) -> ProgramBuilder<'_> {
         let ctx = self.context();
         let mut ir = Ir::new();
@@ -83,12 +99,29 @@ impl Compiler {
 
 impl<'c> ProgramBuilder<'c> {
     /// Declares a one-dimensional mesh of these device ids (`fusion.mesh @name = [0, 1, ...]`).
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let mut program = compiler.program();
+    /// program.mesh("tp", &[0, 1, 2, 3])?;
+    /// assert!(program.finish()?.print(&Default::default()).contains("fusion.mesh @tp = [0, 1, 2, 3]"));
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn mesh(&mut self, name: &str, devices: &[i64]) -> Result<Mesh, Error> {
         self.mesh_grid(name, &[devices.len() as i64], devices)
     }
 
     /// Declares an n-dimensional mesh: `shape` gives the extents (the last axis is `DIDx`),
     /// `devices` the ids in row-major order.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let mut program = compiler.program();
+    /// program.mesh_grid("m", &[2, 2], &[0, 1, 2, 3])?;
+    /// assert!(program.mesh_grid("bad", &[3], &[0, 1]).is_err());
+    /// assert!(program.finish()?.print(&Default::default()).contains("fusion.mesh @m = [[0, 1], [2, 3]]"));
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn mesh_grid(&mut self, name: &str, shape: &[i64], devices: &[i64]) -> Result<Mesh, Error> {
         let mesh = fusion::Mesh { name: name.to_string(), shape: shape.to_vec(), devices: devices.to_vec() };
         mesh.validate().map_err(|m| Error::message(format!("fusion.mesh @{name}: {m}")))?;
@@ -100,6 +133,16 @@ impl<'c> ProgramBuilder<'c> {
     /// Starts a function (`func.func @name`) taking tensors of these types; add its ops
     /// through the returned builder and close it with
     /// [`FunctionBuilder::finish`](super::FunctionBuilder::finish).
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, TensorType};
+    /// let compiler = fuser::Compiler::new();
+    /// let mut program = compiler.program();
+    /// let f = program.function("f", &[TensorType::new(&[2], ElementType::F32)])?;
+    /// f.finish(&[])?;
+    /// assert!(program.finish()?.print(&Default::default()).contains("func.func @f(%arg0: tensor<2xf32>) {"));
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn function(&mut self, name: &str, inputs: &[TensorType]) -> Result<FunctionBuilder<'_, 'c>, Error> {
         let ctx = self.compiler.context();
         let types = inputs
@@ -116,6 +159,18 @@ impl<'c> ProgramBuilder<'c> {
 
     /// Gives the ops built from now on this source location (a frontend passes the location
     /// of the model code it traced); `None` for no location (the default).
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, TensorType};
+    /// use fuser::{Location, PrintOptions};
+    /// let compiler = fuser::Compiler::new();
+    /// let mut program = compiler.program();
+    /// program.set_location(Some(&Location { file: "model.py".into(), line: 12, column: 5 }));
+    /// program.function("f", &[TensorType::new(&[2], ElementType::F32)])?.finish(&[])?;
+    /// let text = program.finish()?.print(&PrintOptions { debug_info: true, ..Default::default() });
+    /// assert!(text.contains("loc(\"model.py\":12:5)"));
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn set_location(&mut self, location: Option<&Location>) {
         let ctx = self.compiler.context();
         self.loc = match location {
@@ -125,6 +180,13 @@ impl<'c> ProgramBuilder<'c> {
     }
 
     /// Verifies the program and returns it as a module of the compiler.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let module = compiler.program().finish()?;
+    /// assert_eq!(module.num_ops(), 1);
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn finish(self) -> Result<Module, Error> {
         let module =
             Module { shared: self.compiler.shared.clone(), ir: self.ir, op: self.module, sources: SourceMgr::new() };

@@ -11,6 +11,12 @@ use fuser_ir::Context;
 use fuser_ir::types::FloatKind;
 
 /// The element type of a tensor.
+///
+/// ```
+/// use fuser::builder::{ElementType, TensorType};
+/// let t = TensorType::new(&[2], ElementType::BF16);
+/// assert_eq!(t.element(), ElementType::BF16);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum ElementType {
     /// `f64`.
@@ -52,6 +58,13 @@ impl ElementType {
 
 /// A device axis of a mesh: `DIDx` is the last mesh axis, `DIDy` the one before, `DIDz` the
 /// one before that.
+///
+/// ```
+/// use fuser::builder::{DeviceAxis, Sharding, Split};
+/// // Split over DIDy, pending sum over DIDx (on a 2-D mesh).
+/// let s = Sharding::new("m", 1).split(0, Split::Device(DeviceAxis::DIDy)).partial(DeviceAxis::DIDx);
+/// assert_eq!(s.to_string(), "#fusion.shard<@m, [[DIDy]], partial = [DIDx]>");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum DeviceAxis {
     /// The last mesh axis.
@@ -73,6 +86,13 @@ impl DeviceAxis {
 }
 
 /// One outer split of a tensor axis.
+///
+/// ```
+/// use fuser::builder::{DeviceAxis, Split};
+/// assert_eq!(Split::DIDX, Split::Device(DeviceAxis::DIDx));
+/// let chunks = Split::Stream(4);
+/// assert_ne!(chunks, Split::DIDX);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Split {
     /// Over the devices of a mesh axis: each device holds the chunk at its coordinate.
@@ -99,6 +119,12 @@ impl Split {
 }
 
 /// The kind of a pending (partial) reduction.
+///
+/// ```
+/// use fuser::builder::{DeviceAxis, Reduction, Sharding};
+/// let s = Sharding::new("tp", 1).partial(DeviceAxis::DIDx).reduction(Reduction::Max);
+/// assert_eq!(s.to_string(), "#fusion.shard<@tp, [[]], partial = [DIDx], reduce = max>");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
 pub enum Reduction {
     /// Sum (the default).
@@ -145,6 +171,11 @@ pub struct Sharding {
 impl Sharding {
     /// Replicated on every device of mesh `mesh` (its symbol name, without `@`), for a tensor
     /// of rank `rank`.
+    ///
+    /// ```
+    /// let s = fuser::builder::Sharding::new("tp", 2);
+    /// assert_eq!(s.to_string(), "#fusion.shard<@tp, [[], []]>");
+    /// ```
     pub fn new(mesh: &str, rank: usize) -> Sharding {
         Sharding {
             mesh: mesh.to_string(),
@@ -156,6 +187,12 @@ impl Sharding {
 
     /// Adds an inner split to tensor axis `axis` (after the splits it already has). An axis
     /// out of range is reported when the sharding is used.
+    ///
+    /// ```
+    /// use fuser::builder::{Sharding, Split};
+    /// let s = Sharding::new("tp", 1).split(0, Split::DIDX).split(0, Split::Stream(2));
+    /// assert_eq!(s.axes()[0], vec![Split::DIDX, Split::Stream(2)]);
+    /// ```
     pub fn split(mut self, axis: usize, split: Split) -> Sharding {
         if axis >= self.axes.len() {
             self.axes.resize(axis + 1, Vec::new());
@@ -165,23 +202,43 @@ impl Sharding {
     }
 
     /// Marks the value as a pending reduction over device axis `axis`.
+    ///
+    /// ```
+    /// use fuser::builder::{DeviceAxis, Sharding};
+    /// let s = Sharding::new("tp", 1).partial(DeviceAxis::DIDx);
+    /// assert!(s.to_string().contains("partial = [DIDx]"));
+    /// ```
     pub fn partial(mut self, axis: DeviceAxis) -> Sharding {
         self.partial.push(axis);
         self
     }
 
     /// The kind of the pending reduction (sum unless set).
+    ///
+    /// ```
+    /// use fuser::builder::{DeviceAxis, Reduction, Sharding};
+    /// let s = Sharding::new("tp", 1).partial(DeviceAxis::DIDx).reduction(Reduction::Min);
+    /// assert!(s.to_string().ends_with("reduce = min>"));
+    /// ```
     pub fn reduction(mut self, kind: Reduction) -> Sharding {
         self.reduction = kind;
         self
     }
 
     /// The mesh's symbol name.
+    ///
+    /// ```
+    /// assert_eq!(fuser::builder::Sharding::new("tp", 1).mesh(), "tp");
+    /// ```
     pub fn mesh(&self) -> &str {
         &self.mesh
     }
 
     /// The split lists, one per tensor axis.
+    ///
+    /// ```
+    /// assert_eq!(fuser::builder::Sharding::new("tp", 3).axes().len(), 3);
+    /// ```
     pub fn axes(&self) -> &[Vec<Split>] {
         &self.axes
     }
@@ -231,27 +288,54 @@ pub struct TensorType {
 
 impl TensorType {
     /// An unsharded tensor type.
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, TensorType};
+    /// assert!(TensorType::new(&[4], ElementType::F32).sharding().is_none());
+    /// ```
     pub fn new(shape: &[i64], element: ElementType) -> TensorType {
         TensorType { shape: shape.to_vec(), element, sharding: None }
     }
 
     /// The same type with this sharding as its encoding.
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, Sharding, TensorType};
+    /// let t = TensorType::new(&[4], ElementType::F32).sharded(Sharding::new("tp", 1));
+    /// assert_eq!(t.sharding().map(|s| s.mesh()), Some("tp"));
+    /// ```
     pub fn sharded(mut self, sharding: Sharding) -> TensorType {
         self.sharding = Some(sharding);
         self
     }
 
     /// The global (unsharded) shape.
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, TensorType};
+    /// assert_eq!(TensorType::new(&[4, 5], ElementType::I8).shape(), &[4, 5]);
+    /// ```
     pub fn shape(&self) -> &[i64] {
         &self.shape
     }
 
     /// The element type.
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, TensorType};
+    /// assert_eq!(TensorType::new(&[1], ElementType::I1).element(), ElementType::I1);
+    /// ```
     pub fn element(&self) -> ElementType {
         self.element
     }
 
     /// The sharding, if any.
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, Sharding, TensorType};
+    /// let s = Sharding::new("tp", 1);
+    /// assert_eq!(TensorType::new(&[2], ElementType::F16).sharded(s.clone()).sharding(), Some(&s));
+    /// ```
     pub fn sharding(&self) -> Option<&Sharding> {
         self.sharding.as_ref()
     }
