@@ -19,14 +19,7 @@ struct Libraries {
 }
 
 fn libraries() -> Libraries {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let out = Command::new(cargo)
-        .current_dir(support::repo_root())
-        .args(["build", "--quiet", "-p", "fuser-capi", "--message-format=json"])
-        .output()
-        .expect("run cargo build for fuser-capi");
-    assert!(out.status.success(), "building fuser-capi failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = support::cargo_build_messages(&["-p", "fuser-capi"]);
     let find = |suffix: &str| {
         let pattern = format!("/libfuser{suffix}\"");
         let line = stdout

@@ -67,6 +67,11 @@ impl Compiler {
     /// A compiler with fuser's dialects (builtin, func, arith, fusion, host, comm), passes and
     /// named pipelines (`tp-default`, ...), threading and verify-after-each-pass on, exactly as
     /// `fuser-opt` runs them.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// assert!(compiler.has_pass("tp-overlap-p2p") && compiler.has_pass("cse"));
+    /// ```
     pub fn new() -> Compiler {
         CompilerBuilder::new().build().unwrap_or_else(|e| unreachable!("fuser's own registrations clash: {e}"))
     }
@@ -83,11 +88,22 @@ impl Compiler {
     }
 
     /// Whether a pass or named pipeline of this name can be used in pipeline text.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// assert!(compiler.has_pass("canonicalize"));
+    /// assert!(!compiler.has_pass("no-such-pass"));
+    /// ```
     pub fn has_pass(&self, name: &str) -> bool {
         self.shared.passes.pass(name).is_some() || self.shared.passes.pipeline(name).is_some()
     }
 
-    /// The names usable in pipeline text (passes, then named pipelines), sorted.
+    /// The names usable in pipeline text (passes, then named pipelines), each group sorted.
+    ///
+    /// ```
+    /// let names = fuser::Compiler::new().pass_names();
+    /// assert!(names.contains(&"fusion-to-host") && names.contains(&"tp-default"));
+    /// ```
     pub fn pass_names(&self) -> Vec<&'static str> {
         let passes = self.shared.passes.passes().map(|p| p.name);
         passes.chain(self.shared.passes.pipelines().map(|p| p.name)).collect()
@@ -121,6 +137,16 @@ impl Compiler {
     /// `builtin.module(func.func(cse), canonicalize)`. Returns the warnings and remarks the
     /// passes reported; on failure, the error with every diagnostic. After a failure the
     /// module may be partly transformed.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let mut module = compiler.parse("m.mlir", "func.func @f() -> i32 {\n  %a = arith.constant 1 : i32\n  %b = arith.addi %a, %a : i32\n  return %b : i32\n}\n")?;
+    /// compiler.run_pipeline(&mut module, "builtin.module(func.func(canonicalize))")?;
+    /// assert!(module.print(&Default::default()).contains("arith.constant 2 : i32"));
+    /// let err = compiler.run_pipeline(&mut module, "builtin.module(bogus)").unwrap_err();
+    /// assert!(err.to_string().contains("'bogus' does not refer to a registered pass"));
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn run_pipeline(&self, module: &mut Module, pipeline: &str) -> Result<Vec<Diagnostic>, Error> {
         self.check_owns(module)?;
         guarded("run_pipeline", || {
@@ -134,6 +160,13 @@ impl Compiler {
     }
 
     /// Verifies the module: structure, types, SSA dominance and every op's own rules.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let module = compiler.parse("m.mlir", "fusion.mesh @tp = [0, 1]")?;
+    /// compiler.verify(&module)?;
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn verify(&self, module: &Module) -> Result<(), Error> {
         self.check_owns(module)?;
         guarded("verify", || {
@@ -144,6 +177,14 @@ impl Compiler {
 
     /// Prints the module as `fuser-opt` prints its output (custom forms unless
     /// [`PrintOptions::generic`] is set), ending with a newline.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let module = compiler.parse("m.mlir", "fusion.mesh @tp = [0, 1]")?;
+    /// let generic = compiler.print(&module, &fuser::PrintOptions::generic());
+    /// assert!(generic.contains("\"fusion.mesh\"() <{devices = array<i64: 0, 1>"));
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn print(&self, module: &Module, options: &PrintOptions) -> String {
         module.print(options)
     }
@@ -175,6 +216,39 @@ impl Settings {
 /// crate::extend::DialectDef) whose ops are declared with [`declare_op!`](crate::extend::declare_op),
 /// a pass is a `static` [`PassInfo`](crate::extend::PassInfo). A registered pass is named in
 /// pipeline text exactly like fuser's (see the `embed` example and `docs/embedding.md`).
+///
+/// ```
+/// use fuser::extend::{DialectDef, TypeConstraint, declare_op};
+///
+/// const ANY: TypeConstraint = TypeConstraint::new("any type", |_, _| true);
+/// declare_op! {
+///     /// `toy.id`: returns its operand.
+///     pub static ID: "toy.id" {
+///         summary: "identity",
+///         traits: [PURE],
+///         operands: { input: ANY },
+///         results: { result: ANY },
+///     }
+/// }
+/// static TOY: DialectDef = DialectDef {
+///     namespace: "toy",
+///     summary: "a toy dialect",
+///     description: "",
+///     ops: &[&ID],
+///     materialize_constant: None,
+///     types: &[],
+///     attrs: &[],
+///     opaque_attrs: false,
+/// };
+///
+/// let compiler = fuser::Compiler::builder().dialect(&TOY).build()?;
+/// let text = "func.func @f(%a: i32) -> i32 {\n  %0 = \"toy.id\"(%a) : (i32) -> i32\n  return %0 : i32\n}\n";
+/// let mut module = compiler.parse("toy.mlir", text)?;
+/// // toy.id is pure and unused results die; here it is used, so it stays.
+/// compiler.run_pipeline(&mut module, "builtin.module(canonicalize)")?;
+/// assert!(module.print(&Default::default()).contains("\"toy.id\"(%arg0)"));
+/// # Ok::<(), fuser::Error>(())
+/// ```
 pub struct CompilerBuilder {
     registry: Registry,
     passes: PassRegistry,
@@ -197,7 +271,24 @@ impl CompilerBuilder {
     }
 
     /// Registers a dialect and its ops. A namespace or op name that is already taken by
-    /// another definition makes [`build`](Self::build) fail.
+    /// another definition makes [`build`](Self::build) fail (see [`CompilerBuilder`] for a
+    /// whole outside dialect).
+    ///
+    /// ```
+    /// use fuser::extend::DialectDef;
+    /// static FUNC_AGAIN: DialectDef = DialectDef {
+    ///     namespace: "func",
+    ///     summary: "",
+    ///     description: "",
+    ///     ops: &[],
+    ///     materialize_constant: None,
+    ///     types: &[],
+    ///     attrs: &[],
+    ///     opaque_attrs: false,
+    /// };
+    /// let err = fuser::Compiler::builder().dialect(&FUNC_AGAIN).build().unwrap_err();
+    /// assert!(err.to_string().contains("a dialect named 'func' is already registered"));
+    /// ```
     pub fn dialect(mut self, dialect: &'static DialectDef) -> Self {
         if let Some(existing) = self.registry.dialect(dialect.namespace)
             && !std::ptr::eq(existing, dialect)
@@ -216,7 +307,25 @@ impl CompilerBuilder {
     }
 
     /// Registers a pass, so that pipeline text may name it. A name already taken by another
-    /// pass or pipeline makes [`build`](Self::build) fail.
+    /// pass or pipeline makes [`build`](Self::build) fail (see [`extend`](crate::extend) for
+    /// a pass that runs).
+    ///
+    /// ```
+    /// static UNBUILDABLE: fuser::extend::PassInfo = fuser::extend::PassInfo {
+    ///     name: "my-unbuildable",
+    ///     display: "MyUnbuildable",
+    ///     summary: "cannot be created",
+    ///     description: "",
+    ///     anchor: None,
+    ///     options: &[],
+    ///     create: |_| Err("not today".into()),
+    /// };
+    /// let compiler = fuser::Compiler::builder().pass(&UNBUILDABLE).build()?;
+    /// assert!(compiler.has_pass("my-unbuildable"));
+    /// let mut module = compiler.parse("m.mlir", "")?;
+    /// assert!(compiler.run_pipeline(&mut module, "builtin.module(my-unbuildable)").is_err());
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn pass(mut self, pass: &'static PassInfo) -> Self {
         if let Err(e) = self.passes.register_pass(pass) {
             self.errors.push(e);
@@ -225,6 +334,21 @@ impl CompilerBuilder {
     }
 
     /// Registers a named pipeline (same naming rules as [`pass`](Self::pass)).
+    ///
+    /// ```
+    /// use fuser::extend::PipelineInfo;
+    /// static CLEANUP: PipelineInfo = PipelineInfo {
+    ///     name: "my-cleanup",
+    ///     summary: "canonicalize then cse",
+    ///     description: "",
+    ///     options: &[],
+    ///     build: |_, registry, pm| pm.add_pipeline_text("canonicalize,cse", registry).map_err(|e| e.to_string()),
+    /// };
+    /// let compiler = fuser::Compiler::builder().pipeline(&CLEANUP).build()?;
+    /// let mut module = compiler.parse("m.mlir", "")?;
+    /// compiler.run_pipeline(&mut module, "builtin.module(my-cleanup)")?;
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn pipeline(mut self, pipeline: &'static PipelineInfo) -> Self {
         if let Err(e) = self.passes.register_pipeline(pipeline) {
             self.errors.push(e);
@@ -234,6 +358,14 @@ impl CompilerBuilder {
 
     /// Accept ops, types and attributes of dialects nobody registered, kept verbatim
     /// (`fuser-opt --allow-unregistered-dialect`). Off by default.
+    ///
+    /// ```
+    /// let text = "\"other.op\"() : () -> ()";
+    /// assert!(fuser::Compiler::new().parse("m.mlir", text).is_err());
+    /// let lenient = fuser::Compiler::builder().allow_unregistered_dialects(true).build()?;
+    /// assert!(lenient.parse("m.mlir", text).is_ok());
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn allow_unregistered_dialects(mut self, allow: bool) -> Self {
         self.allow_unregistered = allow;
         self
@@ -241,12 +373,26 @@ impl CompilerBuilder {
 
     /// Run nested pipelines on several functions in parallel (on by default; output never
     /// depends on it).
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::builder().threading(false).build()?;
+    /// let mut module = compiler.parse("m.mlir", "func.func @a() {\n  return\n}\nfunc.func @b() {\n  return\n}\n")?;
+    /// compiler.run_pipeline(&mut module, "builtin.module(func.func(cse))")?;
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn threading(mut self, on: bool) -> Self {
         self.settings.threading = on;
         self
     }
 
     /// Verify the IR after every pass (on by default, as in `fuser-opt`).
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::builder().verify_each(false).build()?;
+    /// let mut module = compiler.parse("m.mlir", "")?;
+    /// compiler.run_pipeline(&mut module, "builtin.module(cse)")?;
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn verify_each(mut self, on: bool) -> Self {
         self.settings.verify_each = on;
         self

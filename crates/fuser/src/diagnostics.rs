@@ -11,6 +11,10 @@ use fuser_ir::Context;
 use fuser_ir::diag::{self, SourceMgr};
 
 /// How serious a diagnostic is.
+///
+/// ```
+/// assert!(fuser::Severity::Error < fuser::Severity::Note);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// The operation failed.
@@ -53,6 +57,12 @@ impl Severity {
 }
 
 /// A position in a source buffer: the buffer's name and a 1-based line and column.
+///
+/// ```
+/// let err = fuser::Compiler::new().parse("in.mlir", "\n  %x = arith.constant : i32\n").unwrap_err();
+/// let loc = err.diagnostics()[0].location.clone().unwrap();
+/// assert_eq!((loc.file.as_str(), loc.line), ("in.mlir", 2));
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Location {
     /// The name the buffer was parsed under (a file name, or any label the caller chose).
@@ -64,6 +74,16 @@ pub struct Location {
 }
 
 /// A note attached to a [`Diagnostic`].
+///
+/// ```
+/// let compiler = fuser::Compiler::new();
+/// let text = "func.func @f() {\n  %0 = arith.constant 1 : i32\n  %0 = arith.constant 2 : i32\n  return\n}\n";
+/// let err = compiler.parse("dup.mlir", text).unwrap_err();
+/// let d = &err.diagnostics()[0];
+/// assert_eq!(d.message, "redefinition of SSA value '%0'");
+/// assert_eq!(d.notes[0].message, "previously defined here");
+/// assert_eq!(d.notes[0].location.as_ref().map(|l| l.line), Some(2));
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Note {
     /// Where the note points, when it has a file location.
@@ -73,6 +93,14 @@ pub struct Note {
 }
 
 /// One diagnostic, resolved: severity, location, message, notes and the rendered text.
+///
+/// ```
+/// let err = fuser::Compiler::new().parse("x.mlir", "%0 = arith.addi\n").unwrap_err();
+/// let d = &err.diagnostics()[0];
+/// assert!(d.is_error());
+/// assert_eq!(d.to_string(), d.rendered);
+/// assert!(d.rendered.starts_with("x.mlir:"));
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagnostic {
     /// How serious it is.
@@ -90,6 +118,10 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// Whether this is an error.
+    ///
+    /// ```
+    /// assert!(fuser::Error::message("x").diagnostics()[0].is_error());
+    /// ```
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -147,6 +179,12 @@ pub struct Error {
 impl Error {
     /// An error made of these diagnostics. When none of them is an error, an error saying
     /// so is added, so that an `Error` always holds one.
+    ///
+    /// ```
+    /// let e = fuser::Error::new(Vec::new());
+    /// assert_eq!(e.diagnostics().len(), 1);
+    /// assert!(e.diagnostics()[0].is_error());
+    /// ```
     pub fn new(mut diagnostics: Vec<Diagnostic>) -> Error {
         if !diagnostics.iter().any(Diagnostic::is_error) {
             diagnostics.push(Diagnostic::unlocated(Severity::Error, "operation failed without an error diagnostic"));
@@ -165,11 +203,20 @@ impl Error {
     }
 
     /// The diagnostics, in the order they were reported.
+    ///
+    /// ```
+    /// assert_eq!(fuser::Error::message("a").diagnostics()[0].message, "a");
+    /// ```
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
 
     /// Takes the diagnostics.
+    ///
+    /// ```
+    /// let ds = fuser::Error::message("a").into_diagnostics();
+    /// assert_eq!(ds.len(), 1);
+    /// ```
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         self.diagnostics
     }

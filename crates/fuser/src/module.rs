@@ -12,6 +12,14 @@ use std::sync::Arc;
 
 /// A program: a top-level `builtin.module` with its functions, meshes and other ops.
 ///
+/// ```
+/// let compiler = fuser::Compiler::new();
+/// let module = compiler.parse("m.mlir", "fusion.mesh @tp = [0, 1]")?;
+/// let moved = std::thread::spawn(move || module.print(&Default::default())).join().unwrap();
+/// assert!(moved.contains("fusion.mesh @tp"));
+/// # Ok::<(), fuser::Error>(())
+/// ```
+///
 /// Made by [`Compiler::parse`](crate::Compiler::parse) or by a
 /// [`ProgramBuilder`](crate::builder::ProgramBuilder); transformed, verified and printed by the
 /// same [`Compiler`](crate::Compiler). A module is `Send`: it may move to another thread.
@@ -67,12 +75,24 @@ impl Module {
     }
 
     /// The number of operations in the module, the module itself included.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let module = compiler.parse("m.mlir", "func.func @f() {\n  return\n}\n")?;
+    /// assert_eq!(module.num_ops(), 3);
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
     pub fn num_ops(&self) -> usize {
         self.ir.collect_ops(self.op, fuser_ir::ir::WalkOrder::PreOrder).len()
     }
 }
 
 /// How to print a module; the defaults print what `fuser-opt` prints by default.
+///
+/// ```
+/// let options = fuser::PrintOptions { local_scope: true, ..Default::default() };
+/// assert!(!options.generic && options.local_scope);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrintOptions {
     /// Every op in the generic form (`--mlir-print-op-generic`), which real MLIR tools load.
