@@ -41,8 +41,9 @@ extern "C" {
  * by two threads at the same time, but may be handed from one thread to another. A module
  * keeps its context alive: the context may be destroyed before its modules.
  *
- * Stack: the compiler recurses over nested regions; call it on a thread with a large stack
- * (fuser-opt uses 256 MiB) when the input may be deeply nested.
+ * Stack: the parser caps nesting at 512 levels; parsing, canonicalize, cse and printing at
+ * that depth fit in a 2 MiB thread stack. For untrusted, deeply nested input and other
+ * passes, call from a thread with a larger stack (fuser-opt uses 256 MiB).
  */
 
 /** The result of every function of the C ABI. */
