@@ -213,3 +213,49 @@ fn status_names_and_version() {
     }
     assert_eq!(text_of(name), env!("CARGO_PKG_VERSION"));
 }
+
+/// A context pointer shared by threads, as the header allows.
+#[derive(Clone, Copy)]
+struct SharedContext(*const fuser_context);
+// SAFETY: the header promises that a context may be used by several threads at once (the
+// facade's `Compiler` is `Send + Sync`, checked at compile time in context.rs).
+unsafe impl Send for SharedContext {}
+unsafe impl Sync for SharedContext {}
+
+#[test]
+fn threads_parse_with_one_context() {
+    let h = Handles::new();
+    let shared = SharedContext(h.context);
+    let printed: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                s.spawn(move || {
+                    let shared = shared;
+                    let mut module = null_mut();
+                    let bytes = PROGRAM.as_bytes();
+                    let status = unsafe {
+                        fuser_module_parse(
+                            shared.0,
+                            c"t.mlir".as_ptr(),
+                            bytes.as_ptr().cast(),
+                            bytes.len(),
+                            null_mut(),
+                            &mut module,
+                        )
+                    };
+                    assert_eq!(status, FUSER_STATUS_OK);
+                    let mut out: Vec<u8> = Vec::new();
+                    let user = (&mut out as *mut Vec<u8>).cast::<c_void>();
+                    assert_eq!(
+                        unsafe { fuser_module_print_to(module, 0, Some(collect), user, null_mut()) },
+                        FUSER_STATUS_OK
+                    );
+                    assert_eq!(unsafe { fuser_module_destroy(module) }, FUSER_STATUS_OK);
+                    String::from_utf8(out).unwrap()
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    assert!(printed.iter().all(|p| p == &printed[0] && p.contains("func.func @f")));
+}
