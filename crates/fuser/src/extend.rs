@@ -4,7 +4,9 @@
 //!
 //! These are fuser's own IR types, re-exported as they are: an outside pass manipulates the
 //! same [`Ir`] and [`Context`] fuser's passes do. Everything else of the internal crates stays
-//! hidden behind the facade.
+//! hidden behind the facade. Note the two diagnostics: a pass returns this module's
+//! [`Diagnostic`] (pointing at a location attribute of the context); the facade hands the
+//! embedder [`crate::Diagnostic`], resolved to file, line and column.
 //!
 //! ```
 //! use fuser::extend::{Context, Diagnostic, Ir, OpId, Pass, PassInfo, PassOutcome};

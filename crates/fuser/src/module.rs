@@ -36,6 +36,25 @@ impl std::fmt::Debug for Module {
     }
 }
 
+impl Clone for Module {
+    /// A deep copy (same compiler and sources), e.g. to try several pipelines on one input.
+    ///
+    /// ```
+    /// let compiler = fuser::Compiler::new();
+    /// let original = compiler.parse("m.mlir", "func.func private @f() {\n  return\n}\n")?;
+    /// let mut copy = original.clone();
+    /// compiler.run_pipeline(&mut copy, "builtin.module(symbol-dce)")?;
+    /// assert_eq!(original.num_ops(), 3);
+    /// assert_eq!(copy.num_ops(), 1);
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    fn clone(&self) -> Module {
+        let mut ir = Ir::new();
+        let op = self.ir.clone_op_into(self.op, &mut ir, &mut fuser_ir::ir::IrMapping::new());
+        Module { shared: self.shared.clone(), ir, op, sources: self.sources.clone() }
+    }
+}
+
 impl Module {
     /// The module's text (same as [`Compiler::print`](crate::Compiler::print)).
     ///
