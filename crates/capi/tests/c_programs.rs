@@ -99,6 +99,24 @@ fn c_program_on_the_static_library_matches_fuser_opt() {
     flags.extend(static_link_flags(&libs));
     compile(&cc, &support::repo_root().join("examples/c/lower.c"), &exe, &flags);
     assert_eq!(run_lowering(&exe), expected());
+    assert_failure_renders_like_fuser_opt(&exe);
+}
+
+/// On an input the lowering rejects, the program's stderr (the rendered diagnostics) is
+/// fuser-opt's and both fail.
+fn assert_failure_renders_like_fuser_opt(exe: &Path) {
+    let dir = out_dir().join("c-failure");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let name = "two_streams.mlir";
+    let ty = "tensor<8x8xf32, #fusion.shard<@tp, [[Stream(2)], [Stream(2)]]>>";
+    let text = format!(
+        "fusion.mesh @tp = [0, 1]\nfunc.func @f(%x: {ty}) -> {ty} {{\n  %y = fusion.neg %x : ({ty}) -> {ty}\n  return %y : {ty}\n}}\n"
+    );
+    std::fs::write(dir.join(name), text).expect("write input");
+    let out = Command::new(exe).current_dir(&dir).args([name, PIPELINE]).output().expect("run");
+    assert!(!out.status.success() && out.stdout.is_empty());
+    let expected = support::fuser_opt_errors(&dir, &[&format!("--pass-pipeline={PIPELINE}"), name]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
 }
 
 #[test]

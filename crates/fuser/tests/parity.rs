@@ -48,3 +48,33 @@ fn parse_error_renders_like_fuser_opt() {
     assert!(d.rendered.starts_with(&format!("broken.mlir:3:{}: error: ", loc.column)), "{}", d.rendered);
     assert!(d.rendered.contains("  return %1 : i32\n"), "source line shown: {}", d.rendered);
 }
+
+/// Diagnostics render as fuser-opt prints them: a verifier error with its notes, and a pass
+/// failure (a sharding the lowering cannot handle).
+#[test]
+fn diagnostics_render_like_fuser_opt() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("parity-diagnostics");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases = [
+        ("dup.mlir", "func.func @f() {\n  return\n}\nfunc.func @f() {\n  return\n}\n", "builtin.module(cse)"),
+        (
+            "two_streams.mlir",
+            "fusion.mesh @tp = [0, 1]\nfunc.func @f(%x: tensor<8x8xf32, #fusion.shard<@tp, [[Stream(2)], [Stream(2)]]>>) \
+             -> tensor<8x8xf32, #fusion.shard<@tp, [[Stream(2)], [Stream(2)]]>> {\n  \
+             %y = fusion.neg %x : (tensor<8x8xf32, #fusion.shard<@tp, [[Stream(2)], [Stream(2)]]>>) \
+             -> tensor<8x8xf32, #fusion.shard<@tp, [[Stream(2)], [Stream(2)]]>>\n  \
+             return %y : tensor<8x8xf32, #fusion.shard<@tp, [[Stream(2)], [Stream(2)]]>>\n}\n",
+            "builtin.module(tp-default)",
+        ),
+    ];
+    for (name, text, pipeline) in cases {
+        std::fs::write(dir.join(name), text).expect("write input");
+        let expected = support::fuser_opt_errors(&dir, &[&format!("--pass-pipeline={pipeline}"), name]);
+        let compiler = Compiler::new();
+        let err = match compiler.parse(name, text) {
+            Err(e) => e,
+            Ok(mut module) => compiler.run_pipeline(&mut module, pipeline).expect_err("the pipeline fails"),
+        };
+        assert_eq!(err.to_string(), expected, "{name}");
+    }
+}

@@ -63,3 +63,10 @@ pub fn run_fuser_opt(args: &[&str]) -> String {
     assert!(out.status.success(), "fuser-opt {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("fuser-opt prints UTF-8")
 }
+
+/// What `fuser-opt ARGS` prints on stderr, run in `dir`, asserting that it fails.
+pub fn fuser_opt_errors(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(fuser_opt()).current_dir(dir).args(args).output().expect("run fuser-opt");
+    assert!(!out.status.success(), "fuser-opt {args:?} was expected to fail");
+    String::from_utf8(out.stderr).expect("fuser-opt prints UTF-8")
+}
