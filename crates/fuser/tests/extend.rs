@@ -1,6 +1,8 @@
 //! Outside dialects and passes: the `embed` example's `trace` dialect and pass run next to
-//! fuser's own in one pipeline; failures and panics of outside passes come back as data.
+//! fuser's own in one pipeline (in a test and in the built example); failures and panics of
+//! outside passes come back as data.
 
+mod support;
 #[path = "../examples/embed/trace.rs"]
 mod trace;
 
@@ -129,4 +131,16 @@ fn modules_stay_with_their_compiler() {
     assert!(b.verify(&m).unwrap_err().to_string().contains("another Compiler"));
     assert!(b.run_pipeline(&mut m, "builtin.module(cse)").is_err());
     assert!(a.clone().run_pipeline(&mut m, "builtin.module(cse)").is_ok());
+}
+
+/// `cargo run -p fuser --example embed` works: the outside pass removed the tag (its remark on
+/// stderr) and fuser's lowering produced the host program on stdout.
+#[test]
+fn the_embed_example_runs() {
+    let exe = support::cargo_build_artifact(&["-p", "fuser", "--example", "embed"], "\"executable\":\"");
+    let out = std::process::Command::new(exe).output().expect("run the example");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stderr.starts_with("traced.mlir:9:8: remark: removed tag 'mlp.down'"), "{stderr}");
+    assert!(stdout.contains("comm.allreduce sum") && !stdout.contains("trace.tag"), "{stdout}");
 }
