@@ -68,7 +68,8 @@ impl Pass for Failing {
         &FAILING
     }
     fn run(&self, _: &Context, ir: &mut Ir, op: OpId) -> Result<PassOutcome, IrDiagnostic> {
-        Err(IrDiagnostic::error(ir.loc(op), "this pass always fails"))
+        let loc = ir.loc(op);
+        Err(IrDiagnostic::error(loc, "this pass always fails").with_note(loc, "on purpose"))
     }
 }
 static FAILING: PassInfo = PassInfo {
@@ -108,8 +109,9 @@ fn a_failing_pass_returns_its_error_with_notes() {
     let d = &err.diagnostics()[0];
     assert_eq!((d.severity, d.message.as_str()), (Severity::Error, "this pass always fails"));
     assert_eq!(d.location.as_ref().map(|l| l.line), Some(1));
-    assert!(d.notes[0].message.starts_with("see current operation:"), "{:?}", d.notes);
-    assert!(d.rendered.contains("note: see current operation:"), "{}", d.rendered);
+    let note = d.notes.iter().find(|n| n.message == "on purpose").expect("the pass's note");
+    assert_eq!(note.location.as_ref().map(|l| (l.line, l.column)), Some((1, 1)));
+    assert!(d.rendered.contains("plain.mlir:1:1: note: on purpose"), "{}", d.rendered);
 }
 
 #[test]
