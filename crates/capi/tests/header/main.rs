@@ -38,6 +38,20 @@ fn checked_in_header_is_generated_from_the_source() {
 }
 
 #[test]
+fn only_the_generator_sources_export_functions() {
+    let dir = crate_dir().join("src");
+    for entry in std::fs::read_dir(&dir).expect("src/") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if generate::SOURCES.contains(&name.as_str()) {
+            continue;
+        }
+        let exports = path.is_file() && read(&path).contains("#[unsafe(no_mangle)]");
+        assert!(!exports, "{name} exports functions but is not in generate::SOURCES");
+    }
+}
+
+#[test]
 fn every_exported_function_is_in_the_header() {
     let sources = sources();
     let exported = sources.iter().map(|s| s.matches("#[unsafe(no_mangle)]").count()).sum::<usize>();
