@@ -18,6 +18,7 @@ pub mod exec;
 pub mod kernels;
 pub mod layout;
 pub mod origin;
+pub mod partial;
 #[cfg(feature = "cuda")]
 pub mod process;
 pub mod race;
