@@ -374,20 +374,29 @@ impl CpuBackend {
 
     /// Feeds the race checker (when on) a communication posted on `stream`; the clock a
     /// `comm.wait` on its request joins. An op that holds its stream accesses its buffers on
-    /// the stream; any other accesses them from its post until that wait (a transfer).
+    /// the stream; any other accesses them from its post until that wait (a transfer; the ops
+    /// of a group are in flight together, so each is a transfer of its own).
     fn check_post(&self, rank: usize, stream: usize, c: &CommOp<View>, at: &OpKey) -> RtResult<Option<VClock>> {
         let Some(rc) = &self.race else { return Ok(None) };
-        let views = c.accesses(rank);
         if c.blocks_stream() {
-            self.check_accesses(rank, stream, views, at)?;
+            self.check_accesses(rank, stream, c.accesses(rank), at)?;
             return Ok(self.race_record((rank, stream)));
         }
-        let accesses = views.into_iter().map(|(v, write)| race_access(v, write, at)).collect();
-        let (done, race) = lock(rc).on_transfer((rank, stream), at, accesses);
-        match race {
-            Some(race) => Err(race.to_error()),
-            None => Ok(Some(done)),
+        let parts: Vec<&CommOp<View>> = match c {
+            CommOp::Group(ops) => ops.iter().collect(),
+            single => vec![single],
+        };
+        let mut rc = lock(rc);
+        let mut done = VClock::default();
+        for part in parts {
+            let accesses = part.accesses(rank).into_iter().map(|(v, write)| race_access(v, write, at)).collect();
+            let (clock, race) = rc.on_transfer((rank, stream), at, accesses);
+            if let Some(race) = race {
+                return Err(race.to_error());
+            }
+            done.join(&clock);
         }
+        Ok(Some(done))
     }
 
     /// The first transfer of `rank` that no `comm.wait` joined, as an error (race checker on).

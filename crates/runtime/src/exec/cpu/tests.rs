@@ -288,3 +288,30 @@ fn only_the_root_of_a_reduce_writes_its_output() {
         }
     }
 }
+
+#[test]
+fn the_ops_of_a_group_are_in_flight_together() {
+    // A group that receives into the buffer it sends from: the receive may land while the
+    // send still reads. Sending and receiving distinct buffers is fine.
+    for same in [false, true] {
+        let b = CpuBackend::new(2, false, Duration::from_secs(10)).with_race_checker();
+        let out = run_ranks(&b, 2, |b, r| -> RtResult<()> {
+            let main = b.main_stream(r)?;
+            let (a, c) = (filled(&[1.0 + r as f64; 2]), zeros(2));
+            let into = if same { &a } else { &c };
+            let ring = CommOp::Group(vec![send(&a, 1 - r), recv(into, 1 - r)]);
+            let req = b.post(r, &main, ring, &key("comm.group", 70))?;
+            b.wait(r, &main, &[req], &key("comm.wait", 71))?;
+            b.finish(r)
+        });
+        match (same, &out[0]) {
+            (false, r) => assert!(r.is_ok(), "{r:?}"),
+            (true, Err(e)) => {
+                let e = e.to_string();
+                assert!(e.contains("comm.group at t.mlir:70:3 on rank 0 stream 0 reads until its comm.wait"), "{e}");
+                assert!(e.contains("comm.group at t.mlir:70:3 on rank 0 stream 0 writes until its comm.wait"), "{e}");
+            }
+            (true, Ok(())) => panic!("the race inside the group was not found"),
+        }
+    }
+}
