@@ -15,8 +15,8 @@
 //! - [`RaceChecker::on_sync`] (host synchronize of one stream): every stream of that rank joins
 //!   the synchronized stream (work posted after the synchronize is ordered after it).
 //!
-//! Transfers: a communication that does not keep its posting stream busy (a `comm.group`, a
-//! CUDA IPC `put` receive or `get` send) reads and writes its buffers at some time between its
+//! Transfers: a communication that does not keep its posting stream busy (the ops of a
+//! `comm.group`, a CUDA IPC `put` receive or `get` send) reads and writes its buffers at some time between its
 //! post and its wait. [`RaceChecker::on_transfer`] therefore makes its accesses on a *transfer
 //! lane*, a pseudo-stream of the rank that starts from the posting stream's clock and that only
 //! a join of the returned clock (`comm.wait`) orders anything after: any other access of those
@@ -157,6 +157,14 @@ impl Lattice {
     }
 }
 
+/// `host.copy at f.mlir:14:5`, or `host.copy (op #3)` without a location.
+fn describe_op(f: &mut fmt::Formatter<'_>, key: &OpKey) -> fmt::Result {
+    match &key.loc {
+        Some(loc) => write!(f, "{} at {loc}", key.name),
+        None => write!(f, "{} (op #{})", key.name, key.index),
+    }
+}
+
 /// One access of a race.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceSide {
@@ -172,10 +180,7 @@ impl fmt::Display for RaceSide {
     /// `host.copy at f.mlir:14:5 on rank 0 stream 2 reads`, `comm.recv at f.mlir:9:7 on rank 0
     /// stream 1 writes until its comm.wait`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.key.loc {
-            Some(loc) => write!(f, "{} at {loc}", self.key.name)?,
-            None => write!(f, "{} (op #{})", self.key.name, self.key.index)?,
-        }
+        describe_op(f, &self.key)?;
         let verb = if self.write { "writes" } else { "reads" };
         write!(f, " on rank {} stream {} {verb}", self.stream.0, self.stream.1)?;
         if self.in_flight {
@@ -221,10 +226,7 @@ pub struct Unwaited {
 impl fmt::Display for Unwaited {
     /// `comm.recv at f.mlir:9:7 on rank 1 stream 2 is never waited for: ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.key.loc {
-            Some(loc) => write!(f, "{} at {loc}", self.key.name)?,
-            None => write!(f, "{} (op #{})", self.key.name, self.key.index)?,
-        }
+        describe_op(f, &self.key)?;
         write!(
             f,
             " on rank {} stream {} is never waited for: it does not hold its stream, so its buffers \
