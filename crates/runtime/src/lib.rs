@@ -23,6 +23,7 @@ pub mod partial;
 pub mod process;
 pub mod race;
 pub mod reference;
+pub mod rng;
 pub mod store;
 pub mod streams;
 pub mod tensor;

@@ -17,8 +17,8 @@
 //! never returned: such a value is held whole by one coordinate and the others hold the
 //! reduction's neutral element (sum: 0, prod: 1, min/max: the value itself).
 
-use crate::dtype::DType;
-use crate::tensor::{XorShift, round_to};
+use crate::dtype::{DType, round_to};
+use crate::rng::XorShift;
 use fuser_dialects::reduction::ReductionKind;
 
 /// `n` shards of `value` (a value of `dtype`) whose reduction under `kind` is `value`, drawn

@@ -15,8 +15,10 @@
 //! that replicate one another (along the other mesh axes) must agree exactly.
 
 use crate::dtype::DType;
+pub use crate::dtype::round_to;
 use crate::error::{RtError, RtResult};
 use crate::partial;
+pub use crate::rng::XorShift;
 use fuser_dialects::fusion::{DeviceAxis, Mesh, Sharding, Split};
 
 /// A dense row-major tensor on the host.
@@ -26,40 +28,6 @@ pub struct HostTensor {
     pub shape: Vec<usize>,
     /// Row-major values, representable in `dtype`.
     pub data: Vec<f64>,
-}
-
-/// A small xorshift64* generator: deterministic inputs without a `rand` dependency.
-#[derive(Clone, Debug)]
-pub struct XorShift(u64);
-
-impl XorShift {
-    pub fn new(seed: u64) -> XorShift {
-        // Mix the seed so that small seeds give unrelated streams; never zero.
-        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
-        if s == 0 {
-            s = 1;
-        }
-        XorShift(s)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `[-1, 1)`.
-    pub fn next_signed_unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-    }
-}
-
-/// `v` rounded to a value `dtype` can hold.
-pub fn round_to(dtype: DType, v: f64) -> f64 {
-    let mut bytes = [0u8; 8];
-    dtype.write(&mut bytes, v);
-    dtype.read(&bytes)
 }
 
 impl HostTensor {
