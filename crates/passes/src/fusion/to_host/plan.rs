@@ -212,7 +212,12 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
                 .enumerate()
                 .map(|(i, v)| {
                     let src = producer.get(v).copied();
+                    // A reduce onto each chunk's owner completes its result only when the loop
+                    // ends (iteration i fills rank i's result): no consumer may share the loop
+                    // (fuser-lowerfuzz, seed 706334: a broadcast read rank 0's rows while a
+                    // later iteration's reduce still wrote them).
                     let mapped = src
+                        .filter(|&s| !matches!(planned[s].kind, OpKind::Reshard(Reshard::ReduceToOwner { .. })))
                         .and_then(|s| planned[s].stream)
                         .and_then(|(a, _)| p.axes.maps.get(i).and_then(|m| m.get(a)).copied().flatten());
                     (src, mapped)
