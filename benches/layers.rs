@@ -1,0 +1,77 @@
+//! A stack of `n` sequence-parallel MLP layers on a 1-D mesh of `d` devices, as a fusion-level
+//! program (the input of the lowering-scaling benchmark, `lowering.rs`).
+//!
+//! Layer `i` reads the activation `x_i : [s, h]` split by rows over `DIDx` and computes
+//!
+//! ```text
+//! g_i     = fusion.set x_i                 [[DIDx], []] -> [[], []]          (allgather)
+//! a_i     = fusion.linear g_i, w1_i        w1_i [f, h] split by rows          (column-parallel)
+//! p_i     = fusion.linear a_i, w2_i        w2_i [h, f] split by columns, partial = [DIDx]
+//! x_{i+1} = fusion.sum p_i dims = []       partial -> [[DIDx], []]            (reduce-scatter)
+//! ```
+//!
+//! Every layer has its own weights, passed as function arguments (`%w1_i`, `%w2_i`), so the
+//! program has `2n + 1` arguments and `4n` fusion ops. All shardings are written out: the
+//! propagation has nothing to infer and the decomposition nothing to split.
+
+use std::fmt::Write as _;
+
+/// Extents of one layer and the mesh size.
+#[derive(Clone, Copy, Debug)]
+pub struct MlpShape {
+    /// Devices of the mesh `@tp = [0, .., d-1]`.
+    pub devices: usize,
+    /// Sequence length `s` (rows of the activation).
+    pub seq: usize,
+    /// Hidden size `h`.
+    pub hidden: usize,
+    /// Feed-forward size `f`.
+    pub ffn: usize,
+}
+
+impl Default for MlpShape {
+    /// Small extents (the benchmark measures the compiler, not the kernels) on 4 devices.
+    fn default() -> Self {
+        MlpShape { devices: 4, seq: 16, hidden: 8, ffn: 16 }
+    }
+}
+
+/// `tensor<RxCxf32, #fusion.shard<@tp, AXES[, partial = [DIDx]]>>`.
+fn tensor(rows: usize, cols: usize, axes: &str, partial: bool) -> String {
+    let partial = if partial { ", partial = [DIDx]" } else { "" };
+    format!("tensor<{rows}x{cols}xf32, #fusion.shard<@tp, {axes}{partial}>>")
+}
+
+const ROWS: &str = "[[DIDx], []]";
+const COLS: &str = "[[], [DIDx]]";
+const REPLICATED: &str = "[[], []]";
+
+/// The text of a module with `n` (at least 1) MLP layers of the given shape in one function
+/// `@mlp`.
+pub fn mlp_layers(n: usize, shape: MlpShape) -> String {
+    let MlpShape { devices, seq: s, hidden: h, ffn: f } = shape;
+    let act = tensor(s, h, ROWS, false);
+    let gathered = tensor(s, h, REPLICATED, false);
+    let w1 = tensor(f, h, ROWS, false);
+    let mid = tensor(s, f, COLS, false);
+    let w2 = tensor(h, f, COLS, false);
+    let partial = tensor(s, h, REPLICATED, true);
+    let mut out = String::with_capacity(300 + n * (160 + 4 * 260));
+    let mesh: Vec<String> = (0..devices).map(|d| d.to_string()).collect();
+    let _ = writeln!(out, "fusion.mesh @tp = [{}]", mesh.join(", "));
+    let _ = write!(out, "func.func @mlp(%x0: {act}");
+    for i in 0..n {
+        let _ = write!(out, ", %w1_{i}: {w1}, %w2_{i}: {w2}");
+    }
+    let _ = writeln!(out, ") -> {act} {{");
+    for i in 0..n {
+        let j = i + 1;
+        let _ = writeln!(out, "  %g{i} = fusion.set %x{i} : ({act}) -> {gathered}");
+        let _ = writeln!(out, "  %a{i} = fusion.linear %g{i}, %w1_{i} : ({gathered}, {w1}) -> {mid}");
+        let _ = writeln!(out, "  %p{i} = fusion.linear %a{i}, %w2_{i} : ({mid}, {w2}) -> {partial}");
+        let _ = writeln!(out, "  %x{j} = fusion.sum %p{i} dims = [] : ({partial}) -> {act}");
+    }
+    let _ = writeln!(out, "  return %x{n} : {act}");
+    out.push_str("}\n");
+    out
+}
