@@ -90,7 +90,9 @@ impl<'a> Emitter<'a> {
         let plan = self.plan;
         let group = &plan.groups[g];
         self.group_ops = group.ops.iter().map(|&k| plan.ops[k].op).collect();
-        self.chunk.clear();
+        // A fresh map rather than `clear`, which costs the capacity a long loop left behind
+        // (once per later group: quadratic).
+        self.chunk = FxHashMap::default();
         let first = plan.ops[group.ops[0]].op;
         let loc = self.ir.loc(first);
         let Some(chunks) = group.chunks else {

@@ -15,6 +15,7 @@
 
 pub mod comm;
 pub mod emit;
+pub mod info;
 pub mod plan;
 
 use crate::fusion::axes::op_axes;
@@ -25,6 +26,7 @@ use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
 use fuser_ir::types::TypeKind;
 use fuser_ir::{Attr, Diagnostic, Type};
+use rustc_hash::FxHashSet;
 
 pub static FUSION_TO_HOST: PassInfo = PassInfo {
     name: "fusion-to-host",
@@ -119,8 +121,10 @@ pub fn lower_to_host(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Dia
     Ok(true)
 }
 
-/// Only fusion tensor ops and the terminator may touch tensors.
+/// Only fusion tensor ops and the terminator may touch tensors. `fusion` is looked up through a
+/// set: a scan of the list per op made this check quadratic in the length of the function.
 fn check_other_ops(ctx: &Context, ir: &Ir, all: &[OpId], fusion: &[OpId]) -> Result<(), Diagnostic> {
+    let fusion: FxHashSet<OpId> = fusion.iter().copied().collect();
     for &op in all {
         if fusion.contains(&op) || ctx.op_name_str(ir.op_name(op)) == "func.return" {
             continue;
