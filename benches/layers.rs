@@ -13,6 +13,10 @@
 //! Every layer has its own weights, passed as function arguments (`%w1_i`, `%w2_i`), so the
 //! program has `2n + 1` arguments and `4n` fusion ops. All shardings are written out: the
 //! propagation has nothing to infer and the decomposition nothing to split.
+//!
+//! [`stream_chain`] is the other shape a long program takes: `n` linears on row chunks
+//! (`[[Stream(4)], []]`), each reading the previous one's result, which `fusion-to-host` puts in
+//! one `host.for` of `n` ops.
 
 use std::fmt::Write as _;
 
@@ -72,6 +76,27 @@ pub fn mlp_layers(n: usize, shape: MlpShape) -> String {
         let _ = writeln!(out, "  %x{j} = fusion.sum %p{i} dims = [] : ({partial}) -> {act}");
     }
     let _ = writeln!(out, "  return %x{n} : {act}");
+    out.push_str("}\n");
+    out
+}
+
+/// The text of a module with one function `@chain` of `n` (at least 1) `fusion.linear`s
+/// `x_{i+1} = x_i · w_iᵀ` on `x : [16, 8]` split in 4 stream chunks of rows, with replicated
+/// weights `[8, 8]`: a single stream loop of `n` ops after lowering.
+pub fn stream_chain(n: usize) -> String {
+    let x = "tensor<16x8xf32, #fusion.shard<@tp, [[Stream(4)], []]>>";
+    let w = tensor(8, 8, REPLICATED, false);
+    let mut out = String::with_capacity(200 + n * 300);
+    out.push_str("fusion.mesh @tp = [0, 1, 2, 3]\n");
+    let _ = write!(out, "func.func @chain(%x0: {x}");
+    for i in 0..n {
+        let _ = write!(out, ", %w{i}: {w}");
+    }
+    let _ = writeln!(out, ") -> {x} {{");
+    for i in 0..n {
+        let _ = writeln!(out, "  %x{} = fusion.linear %x{i}, %w{i} : ({x}, {w}) -> {x}", i + 1);
+    }
+    let _ = writeln!(out, "  return %x{n} : {x}");
     out.push_str("}\n");
     out
 }
