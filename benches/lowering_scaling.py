@@ -2,7 +2,7 @@
 """Per-pass, per-layer cost of a lowering pipeline as the program grows.
 
 For each size N, writes an N-layer stack of sequence-parallel MLP layers with `gen-layers`
-(benches/layers.rs), lowers it with each given `fuser-opt` binary and `--mlir-timing`, several
+(benches/layers.rs; with `--chain`, a chain of N stream-chunked linears), lowers it with each given `fuser-opt` binary and `--mlir-timing`, several
 times, and keeps the fastest wall time of every pass (the minimum is the least disturbed by
 other load on the machine). Prints, per binary, a markdown table of microseconds per layer and
 the ratio of the largest size to the smallest (1.0 = linear).
@@ -51,7 +51,7 @@ def measure(args, workdir):
     rows, order = [], []
     for n in args.sizes:
         path = os.path.join(workdir, f"layers{n}.mlir")
-        subprocess.run([args.gen, str(n), path], check=True)
+        subprocess.run([args.gen] + (["--chain"] if args.chain else []) + [str(n), path], check=True)
         for rep in range(args.reps):
             for name, opt in args.opt:
                 times = lower_once(opt, path, args.pipeline)
@@ -112,6 +112,7 @@ def main():
     ap.add_argument("--sizes", default="1000,3000,10000,30000")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--pipeline", default="tp-default")
+    ap.add_argument("--chain", action="store_true", help="a chain of stream-chunked linears instead of MLP layers")
     ap.add_argument("--csv")
     ap.add_argument("--plot")
     ap.add_argument("--plot-passes", default="FusionToHost,Total")
