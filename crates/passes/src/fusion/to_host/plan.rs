@@ -375,6 +375,24 @@ mod tests {
     }
 
     #[test]
+    fn a_long_chain_forms_one_loop_and_a_break_starts_the_next() {
+        // 500 ops each reading the previous one along the stream axis, then an op reading
+        // only the first (still in the loop) along another axis, then a chain again.
+        let mut nodes = vec![node(Some((0, 4)), &[(None, None)])];
+        nodes.extend((1..500).map(|k| node(Some((0, 4)), &[(Some(k - 1), Some(0)), (None, None)])));
+        nodes.push(node(Some((0, 4)), &[(Some(0), Some(1))]));
+        nodes.extend((501..600).map(|k| node(Some((0, 4)), &[(Some(k - 1), Some(0))])));
+        let g = group_loops(&nodes);
+        assert_eq!(
+            g,
+            vec![
+                Group { ops: (0..500).collect(), chunks: Some(4) },
+                Group { ops: (500..600).collect(), chunks: Some(4) },
+            ]
+        );
+    }
+
+    #[test]
     fn an_unrelated_stream_op_opens_its_own_loop() {
         // Same chunk count but no operand from the loop.
         let nodes = [node(Some((0, 3)), &[(None, None)]), node(Some((0, 3)), &[(None, None)])];
