@@ -72,7 +72,7 @@ impl<'a> Emitter<'a> {
             last_top: None,
             consts: FxHashMap::default(),
             rank: None,
-            buf: FxHashMap::default(),
+            buf: FxHashMap::with_capacity_and_hasher(plan.info.len(), Default::default()),
             chunk: FxHashMap::default(),
             group_ops: FxHashSet::default(),
         }

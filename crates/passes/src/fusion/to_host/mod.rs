@@ -26,7 +26,6 @@ use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
 use fuser_ir::types::TypeKind;
 use fuser_ir::{Attr, Diagnostic, Type};
-use rustc_hash::FxHashSet;
 
 pub static FUSION_TO_HOST: PassInfo = PassInfo {
     name: "fusion-to-host",
@@ -121,12 +120,13 @@ pub fn lower_to_host(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Dia
     Ok(true)
 }
 
-/// Only fusion tensor ops and the terminator may touch tensors. `fusion` is looked up through a
-/// set: a scan of the list per op made this check quadratic in the length of the function.
+/// Only fusion tensor ops and the terminator may touch tensors. `fusion` is the subsequence of
+/// `all` that are fusion ops, in the same order, so one pass over both tells them apart (a
+/// search of `fusion` per op made this check quadratic in the length of the function).
 fn check_other_ops(ctx: &Context, ir: &Ir, all: &[OpId], fusion: &[OpId]) -> Result<(), Diagnostic> {
-    let fusion: FxHashSet<OpId> = fusion.iter().copied().collect();
+    let mut fusion = fusion.iter().peekable();
     for &op in all {
-        if fusion.contains(&op) || ctx.op_name_str(ir.op_name(op)) == "func.return" {
+        if fusion.next_if_eq(&&op).is_some() || ctx.op_name_str(ir.op_name(op)) == "func.return" {
             continue;
         }
         let types: Vec<Type> = ir.operands(op).iter().chain(ir.results(op)).map(|&v| ir.value_type(v)).collect();

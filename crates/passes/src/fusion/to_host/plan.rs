@@ -122,7 +122,9 @@ fn err(ir: &Ir, op: OpId, msg: impl Into<String>) -> Diagnostic {
 /// Plans the fusion ops of `ops` (in program order).
 pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) -> Result<Plan, Diagnostic> {
     let mut types = TensorInfos::default();
-    let mut info = FxHashMap::default();
+    // Sized up front (arguments and one result per op, the usual case): growing a table of
+    // every value of a long function rehashes it all, several times.
+    let mut info = FxHashMap::with_capacity_and_hasher(args.len() + ops.len(), Default::default());
     for &a in args {
         if let Some(t) = types.get(ctx, ir, func, ir.value_type(a)).map_err(|m| err(ir, func, m))? {
             info.insert(a, t);
@@ -142,8 +144,8 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
         planned.push(plan_op(ctx, ir, op, &info)?);
     }
     check_one_mesh(ir, &planned, &info)?;
-    let producer: FxHashMap<Value, usize> =
-        planned.iter().enumerate().flat_map(|(k, p)| ir.results(p.op).iter().map(move |&r| (r, k))).collect();
+    let mut producer: FxHashMap<Value, usize> = FxHashMap::with_capacity_and_hasher(planned.len(), Default::default());
+    producer.extend(planned.iter().enumerate().flat_map(|(k, p)| ir.results(p.op).iter().map(move |&r| (r, k))));
     mark_reduce_to_owner(ir, &mut planned, &producer, &info);
     let nodes: Vec<Node> = planned
         .iter()
