@@ -100,3 +100,37 @@ pub fn stream_chain(n: usize) -> String {
     out.push_str("}\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use fuser_ir::diag::SourceFile;
+    use std::sync::Arc;
+
+    /// Parses and verifies `text`; the names of the ops in the function body.
+    fn body_ops(text: &str) -> Vec<String> {
+        let ctx = fuser_ir::Context::new(fuser_dialects::registry());
+        let mut ir = fuser_ir::Ir::new();
+        let module =
+            fuser_ir::parser::parse_source(&ctx, &mut ir, &SourceFile::new("l.mlir", Arc::from(text))).expect("parses");
+        fuser_ir::verifier::verify(&ctx, &ir, module).expect("verifies");
+        let func = ir.nested_ops(module).into_iter().find(|&o| ctx.op_name_str(ir.op_name(o)) == "func.func");
+        let body = ir.regions(func.expect("a function"))[0];
+        let block = ir.region_entry(body).expect("a body");
+        ir.block_ops(block).map(|o| ctx.op_name_str(ir.op_name(o)).to_string()).collect()
+    }
+
+    #[test]
+    fn mlp_layers_have_four_fusion_ops_per_layer() {
+        let ops = body_ops(&super::mlp_layers(3, Default::default()));
+        let layer = ["fusion.set", "fusion.linear", "fusion.linear", "fusion.sum"];
+        let want: Vec<&str> = layer.iter().cycle().take(12).copied().chain(["func.return"]).collect();
+        assert_eq!(ops, want);
+    }
+
+    #[test]
+    fn stream_chain_is_a_chain_of_linears() {
+        let ops = body_ops(&super::stream_chain(5));
+        assert_eq!(ops.len(), 6);
+        assert!(ops[..5].iter().all(|o| o == "fusion.linear") && ops[5] == "func.return");
+    }
+}
