@@ -17,6 +17,7 @@ pub mod comm;
 pub mod emit;
 pub mod info;
 pub mod plan;
+pub mod value_map;
 
 use crate::fusion::axes::op_axes;
 use fuser_dialects::host::types::{MemoryKind, buf_type};
@@ -145,7 +146,7 @@ fn rewrite_return(
     ctx: &Context,
     ir: &mut Ir,
     body: fuser_ir::BlockId,
-    buffers: &rustc_hash::FxHashMap<Value, Value>,
+    buffers: &value_map::ValueMap<Value>,
 ) -> Result<(), Diagnostic> {
     let Some(ret) = ir.last_op(body) else { return Ok(()) };
     if ctx.op_name_str(ir.op_name(ret)) != "func.return" {

@@ -10,6 +10,7 @@
 use super::comm::{Reshard, classify_reshard, device_layout, splits_text};
 use super::info::TensorInfos;
 pub use super::info::{TensorInfo, check_mesh, tensor_info};
+use super::value_map::ValueMap;
 use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
@@ -17,7 +18,6 @@ use fuser_dialects::host::ElementwiseKind;
 use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
-use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 /// What a local fusion op becomes.
@@ -60,7 +60,7 @@ pub struct Plan {
     pub groups: Vec<Group>,
     /// Every tensor value of the function (arguments, operands, results); values of one type
     /// share one description.
-    pub info: FxHashMap<Value, Rc<TensorInfo>>,
+    pub info: ValueMap<Rc<TensorInfo>>,
 }
 
 /// Ops (indices into [`Plan::ops`]) that run together: in one host loop of `chunks`
@@ -122,9 +122,7 @@ fn err(ir: &Ir, op: OpId, msg: impl Into<String>) -> Diagnostic {
 /// Plans the fusion ops of `ops` (in program order).
 pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) -> Result<Plan, Diagnostic> {
     let mut types = TensorInfos::default();
-    // Sized up front (arguments and one result per op, the usual case): growing a table of
-    // every value of a long function rehashes it all, several times.
-    let mut info = FxHashMap::with_capacity_and_hasher(args.len() + ops.len(), Default::default());
+    let mut info = ValueMap::default();
     for &a in args {
         if let Some(t) = types.get(ctx, ir, func, ir.value_type(a)).map_err(|m| err(ir, func, m))? {
             info.insert(a, t);
@@ -144,8 +142,12 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
         planned.push(plan_op(ctx, ir, op, &info)?);
     }
     check_one_mesh(ir, &planned, &info)?;
-    let mut producer: FxHashMap<Value, usize> = FxHashMap::with_capacity_and_hasher(planned.len(), Default::default());
-    producer.extend(planned.iter().enumerate().flat_map(|(k, p)| ir.results(p.op).iter().map(move |&r| (r, k))));
+    let mut producer: ValueMap<usize> = ValueMap::default();
+    for (k, p) in planned.iter().enumerate() {
+        for &r in ir.results(p.op) {
+            producer.insert(r, k);
+        }
+    }
     mark_reduce_to_owner(ir, &mut planned, &producer, &info);
     let nodes: Vec<Node> = planned
         .iter()
@@ -175,8 +177,8 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
 fn mark_reduce_to_owner(
     ir: &Ir,
     planned: &mut [PlannedOp],
-    producer: &FxHashMap<Value, usize>,
-    info: &FxHashMap<Value, Rc<TensorInfo>>,
+    producer: &ValueMap<usize>,
+    info: &ValueMap<Rc<TensorInfo>>,
 ) {
     for k in 0..planned.len() {
         let OpKind::Reshard(Reshard::ReduceScatter { axis, kind }) = planned[k].kind else { continue };
@@ -198,7 +200,7 @@ fn mark_reduce_to_owner(
 }
 
 /// Every sharded tensor of one op is on the same mesh.
-fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &FxHashMap<Value, Rc<TensorInfo>>) -> Result<(), Diagnostic> {
+fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &ValueMap<Rc<TensorInfo>>) -> Result<(), Diagnostic> {
     for p in planned {
         let names: Vec<&str> = ir
             .operands(p.op)
@@ -213,7 +215,7 @@ fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &FxHashMap<Value, Rc<Ten
     Ok(())
 }
 
-fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, Rc<TensorInfo>>) -> Result<PlannedOp, Diagnostic> {
+fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) -> Result<PlannedOp, Diagnostic> {
     let name = ctx.op_name_str(ir.op_name(op)).to_string();
     let axes = op_axes(ctx, ir, op).ok_or_else(|| err(ir, op, format!("'{name}' is not a fusion tensor op")))?;
     let result = ir.result(op, 0);
