@@ -2,7 +2,10 @@
 //! it, verifying after each pass), and `fusion-to-host` alone (not verified), on stacks of sequence-parallel MLP layers (`fuser_benches::mlp_layers`, 4 devices).
 //! Criterion reports time per layer (`Throughput::Elements`), so a pass that stays linear shows
 //! the same per-layer time at every size: `cargo bench -p fuser-benches --bench lowering`.
-//! Results and the per-pass table: benches/results/lowering-scaling.md.
+//! Results and the per-pass table: benches/results/lowering-scaling.md. Every iteration builds
+//! and drops a fresh IR (hundreds of MB at 30,000 layers); glibc returns that memory to the
+//! kernel in between unless told not to (`MALLOC_TRIM_THRESHOLD_`, `MALLOC_MMAP_THRESHOLD_`, see
+//! the results), which adds page faults that a single `fuser-opt` run does not have.
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fuser_ir::diag::SourceFile;
