@@ -266,6 +266,33 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
 /// Whether an op computes its result from the local pieces of its operands: device layouts
 /// agree through the axis map, device splits of contracted axes become the result's `partial`,
 /// and pending reductions only pass through ops that are linear in them.
+/// The contracting operands split their contracted axes alike: the partial sums of rank r
+/// must cover the same indices in every operand (`[Stream(3), DIDx]` against `[DIDx]` pairs
+/// interleaved rows with a block: fuser-lowerfuzz, seed 900255).
+fn check_contracted_layouts(name: &str, axes: &OpAxes, operands: &[&Sharding]) -> Result<(), String> {
+    let layouts: Vec<(usize, Vec<Vec<Split>>)> = operands
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let c = axes.contracted.get(i).filter(|c| !c.is_empty())?;
+            Some((i, c.iter().map(|&a| s.axes.get(a).map(|l| device_layout(l)).unwrap_or_default()).collect()))
+        })
+        .collect();
+    for pair in layouts.windows(2) {
+        let ((i, a), (j, b)) = (&pair[0], &pair[1]);
+        if a != b {
+            let text = |l: &[Vec<Split>]| l.iter().map(|x| splits_text(x)).collect::<Vec<_>>().join(", ");
+            return Err(format!(
+                "'{name}' is not local: its contracted axes are split {} in operand #{i} but {} in operand #{j}; \
+a fusion.set must reshard one of them",
+                text(a),
+                text(b)
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn check_local(name: &str, axes: &OpAxes, operands: &[&Sharding], out: &Sharding) -> Result<(), String> {
     let mut partial: Vec<DeviceAxis> = Vec::new();
     let mut covered = vec![false; out.axes.len()];
@@ -300,6 +327,7 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
     if let Some(r) = (0..out.axes.len()).find(|&r| !covered[r] && !device_layout(&out.axes[r]).is_empty()) {
         return Err(format!("'{name}' is not local: result axis {r} is split over devices but no operand axis is"));
     }
+    check_contracted_layouts(name, axes, operands)?;
     let contracted = partial.clone();
     for (i, s) in operands.iter().enumerate() {
         let contracting = axes.contracted.get(i).is_some_and(|c| !c.is_empty());
