@@ -24,7 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("uniqued handles", &["handles.rs"]),
     ("dialect parameters", &["dialect_data.rs"]),
     ("builtin types and attributes", &["types.rs", "attrs.rs"]),
-    ("ir", &["ir/mod.rs", "ir/uses.rs", "ir/mutate.rs", "ir/clone.rs", "ir/walk.rs"]),
+    ("ir", &["ir/steps.rs", "ir/mod.rs", "ir/uses.rs", "ir/mutate.rs", "ir/clone.rs", "ir/walk.rs"]),
     ("diagnostics and definition data", &["diag/diagnostic.rs", "diag/source.rs", "registry/args.rs"]),
     ("context", &["context.rs"]),
     ("interfaces", &["asm.rs", "rewrite_api.rs", "declare.rs", "diag/location.rs"]),
