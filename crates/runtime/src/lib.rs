@@ -17,8 +17,8 @@ pub mod error;
 pub mod exec;
 pub mod kernels;
 pub mod layout;
-#[cfg(feature = "cuda")]
 pub mod process;
+pub mod procs;
 pub mod race;
 pub mod reference;
 pub mod store;

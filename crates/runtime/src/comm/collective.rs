@@ -212,6 +212,9 @@ impl Communicator {
         let seq = at.seq.unwrap_or_else(|| self.rendezvous.next_seq(rank, &sorted));
         let position_in_team = team.iter().position(|&r| r == rank).expect("rank in team");
         let local_error = check_shapes(team, position_in_team, op, input, output).err().map(fail);
+        if let Some(remote) = &self.remote {
+            return remote.post_collective(at, (team, seq), op, (input, output), local_error);
+        }
         let sig = Signature {
             name: op.name(),
             team: team.to_vec(),

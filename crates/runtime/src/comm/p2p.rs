@@ -35,7 +35,7 @@ pub enum P2pOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
+pub enum Side {
     Send,
     Recv,
 }
@@ -77,6 +77,24 @@ impl PairQueue {
             Side::Send => (n, p, other),
             Side::Recv => (n, other, p),
         })
+    }
+}
+
+/// Whether a p2p op keeps its posting stream busy until it completes (the module doc's rules).
+pub(crate) fn p2p_blocks_stream(backend: Backend, protocol: Protocol, side: Side, grouped: bool) -> bool {
+    !grouped
+        && match (backend, protocol, side) {
+            (Backend::Nccl, _, _) => true,
+            (Backend::CudaIpc, Protocol::Get, Side::Recv) | (Backend::CudaIpc, Protocol::Put, Side::Send) => true,
+            (Backend::CudaIpc, _, _) => false,
+        }
+}
+
+/// What a p2p wait is in, for watchdog reports: `send to rank 1`, `recv from rank 0`.
+pub(crate) fn p2p_wait_what(side: Side, peer: usize) -> String {
+    match side {
+        Side::Send => format!("send to rank {peer}"),
+        Side::Recv => format!("recv from rank {peer}"),
     }
 }
 
@@ -147,6 +165,9 @@ impl Communicator {
         let fail = |e: RtError| e.on_rank(rank).at(&at.key);
         self.check_rank("rank", rank).map_err(fail)?;
         self.check_rank("peer", peer).map_err(fail)?;
+        if let Some(remote) = &self.remote {
+            return remote.post_p2p(at, side, peer, view, (backend, protocol), grouped);
+        }
         if backend == Backend::CudaIpc {
             self.check_handles(rank, side, peer, view).map_err(fail)?;
         }
@@ -167,17 +188,8 @@ impl Communicator {
             send.done.finish(result.clone());
             recv.done.finish(result);
         }
-        let blocks_stream = !grouped
-            && match (backend, protocol, side) {
-                (Backend::Nccl, _, _) => true,
-                (Backend::CudaIpc, Protocol::Get, Side::Recv) | (Backend::CudaIpc, Protocol::Put, Side::Send) => true,
-                (Backend::CudaIpc, _, _) => false,
-            };
-        let what = match side {
-            Side::Send => format!("send to rank {peer}"),
-            Side::Recv => format!("recv from rank {peer}"),
-        };
-        let info = WaitInfo::new(rank, what, Some(at.key.clone()), vec![peer]);
+        let blocks_stream = p2p_blocks_stream(backend, protocol, side, grouped);
+        let info = WaitInfo::new(rank, p2p_wait_what(side, peer), Some(at.key.clone()), vec![peer]);
         Ok(Request::single(done, info, blocks_stream, &self.watchdog))
     }
 
@@ -246,6 +258,9 @@ impl Communicator {
     /// the buffer with the buffer the peer lists in its `recvs` for this rank (FIFO per pair),
     /// and vice versa. Blocking in the real backend: wait on the request right away.
     pub fn share_handles(&self, at: &PostInfo, sends: &[(View, usize)], recvs: &[(View, usize)]) -> RtResult<Request> {
+        if let Some(remote) = &self.remote {
+            return remote.share_handles(at, sends, recvs);
+        }
         let rank = at.rank;
         let mut requests = Vec::with_capacity(sends.len() + recvs.len());
         let items = sends.iter().map(|s| (Side::Send, s)).chain(recvs.iter().map(|r| (Side::Recv, r)));

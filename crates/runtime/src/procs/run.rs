@@ -1,0 +1,134 @@
+//! One rank of a multi-process run on the cpu backend (`fuser-run --launch --backend cpu`, or
+//! any launcher that sets RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT and FUSER_STORE_TOKEN).
+//!
+//! Rank 0 serves the store at MASTER_ADDR:MASTER_PORT and starts the hub on a free port of
+//! the same address, published in the store; every rank connects to the hub and waits until
+//! all joined (at most `--timeout`), runs its rank over a [`CpuBackend`] whose communicator
+//! posts to the hub, and sends its result (or error) to the hub; rank 0 gathers them and
+//! returns the outcome (the others `None`).
+
+use super::fault::Fault;
+use super::hub::Hub;
+use super::link::Link;
+use crate::comm::Communicator;
+use crate::driver::{Failure, RunConfig, RunIo, RunOutcome, run_ranks};
+use crate::error::{RtError, RtResult};
+use crate::exec::cpu::CpuBackend;
+use crate::exec::Program;
+use crate::process::{ProcessEnv, decode, encode_error, encode_result};
+use crate::store::{Store, StoreConfig};
+use crate::watchdog::Watchdog;
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId};
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The store key of the hub's address.
+const HUB_KEY: &str = "procs/hub";
+
+/// How long rank 0 waits for the other ranks' results after it finished, at least.
+const GATHER_AT_LEAST: Duration = Duration::from_secs(30);
+
+/// Runs this process's rank; rank 0 gets the outcome of all ranks.
+pub fn run_cpu_process(
+    ctx: &Context,
+    ir: &Ir,
+    func: OpId,
+    prog: &Program,
+    cfg: &RunConfig,
+    env: &ProcessEnv,
+    fault: Option<Fault>,
+) -> Result<Option<RunOutcome>, Failure> {
+    check_config(cfg, env)?;
+    if let Some(f) = fault {
+        f.before_joining(env.rank);
+    }
+    let joined = Instant::now() + cfg.timeout;
+    let log: crate::store::server::Log = Arc::new(|line| eprintln!("fuser-run: rank 0 {line}"));
+    let store = Store::connect(&StoreConfig {
+        addr: env.master.clone(),
+        rank: env.rank,
+        world: env.world,
+        token: env.token.clone(),
+        timeout: cfg.timeout,
+        log: log.clone(),
+    })
+    .map_err(|e| e.on_rank(env.rank))?;
+    let hub = if env.rank == 0 {
+        let (hub, addr) = Hub::start(hub_bind(&env.master)?, env.world, &env.token, log)?;
+        store.set(HUB_KEY, addr.to_string().as_bytes())?;
+        Some(hub)
+    } else {
+        None
+    };
+    let addr = hub_addr(&store.get(HUB_KEY).map_err(|e| e.on_rank(env.rank))?)?;
+    let watchdog = Watchdog::new(cfg.timeout);
+    let link = Link::connect(addr, &env.token, env.rank, watchdog.clone(), joined, fault)?;
+    if let Err(e) = link.wait_start(joined) {
+        return Err(match &hub {
+            Some(h) if !h.missing().is_empty() => RtError::new(format!(
+                "{} never joined the run within {:?}",
+                crate::comm::ranks_phrase(&h.missing()),
+                cfg.timeout
+            )),
+            _ => e,
+        }
+        .into());
+    }
+    let comm = Communicator::with_remote(env.world, watchdog, link.clone());
+    let backend = CpuBackend::with_communicator(comm, cfg.trace);
+    let io = RunIo::new(ctx, ir, func, cfg)?;
+    let mine = run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg);
+    let trace = backend.trace_events();
+    let sent = link.send_result(match &mine {
+        Ok(r) => encode_result(&r[0]),
+        Err(f) => encode_error(&f.error),
+    });
+    let Some(hub) = hub else {
+        link.goodbye();
+        mine?;
+        sent?;
+        return Ok(None);
+    };
+    let mut all = mine?;
+    let others = hub.gather(Instant::now() + cfg.timeout.max(GATHER_AT_LEAST));
+    link.goodbye();
+    for (r, bytes) in (1..env.world).zip(others?) {
+        all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
+    }
+    io.assemble(all, cfg, trace).map(Some)
+}
+
+/// What a multi-process cpu run cannot do.
+fn check_config(cfg: &RunConfig, env: &ProcessEnv) -> RtResult<()> {
+    if cfg.ranks != env.world {
+        return Err(RtError::new(format!("--ranks {} but WORLD_SIZE is {}", cfg.ranks, env.world)));
+    }
+    if cfg.check_races {
+        return Err(RtError::new(
+            "--check-races needs the ranks in one process (the race checker's clocks do not cross processes): \
+run without --launch",
+        ));
+    }
+    Ok(())
+}
+
+/// Where rank 0's hub listens: MASTER_ADDR, any free port.
+fn hub_bind(master: &str) -> RtResult<SocketAddr> {
+    let host = master.rsplit_once(':').map_or(master, |(h, _)| h);
+    (host, 0)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .ok_or_else(|| RtError::new(format!("no address for MASTER_ADDR {host}")))
+}
+
+fn hub_addr(bytes: &[u8]) -> RtResult<SocketAddr> {
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| RtError::new("the store holds no valid hub address"))
+}
+
+
