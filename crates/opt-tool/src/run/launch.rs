@@ -2,8 +2,9 @@
 //! multi-process run reads (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR,
 //! MASTER_PORT, and a fresh random FUSER_STORE_TOKEN that the store checks on every
 //! connection), and waits for them. Children inherit stdout and stderr; rank 0 prints the
-//! report. When a child fails, the others get a few seconds to finish (they usually fail too,
-//! with their own message) and are then killed, so a failure never leaves processes hanging.
+//! report. When a child fails, the others get a few seconds (at most the run's --timeout) to
+//! finish (they usually fail too, with their own message) and are then killed, so a failure
+//! never leaves processes hanging; a child killed by a signal is named with it.
 
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
@@ -19,7 +20,7 @@ fn free_port() -> Result<u16, String> {
 
 /// Runs `ranks` children with `args` (the command line without `--launch`); true when all
 /// succeed.
-pub fn launch(args: &[String], ranks: usize) -> bool {
+pub fn launch(args: &[String], ranks: usize, timeout: Duration) -> bool {
     let token = fuser_runtime::store::new_token().map_err(|e| format!("cannot make the store token: {e}"));
     let started = token.and_then(|token| free_port().map(|port| (port, token))).and_then(|(port, token)| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
@@ -41,7 +42,7 @@ pub fn launch(args: &[String], ranks: usize) -> bool {
             .collect::<Result<Vec<Child>, String>>()
     });
     match started {
-        Ok(children) => wait_all(children),
+        Ok(children) => wait_all(children, GRACE.min(timeout)),
         Err(e) => {
             eprintln!("fuser-run: {e}");
             false
@@ -49,8 +50,8 @@ pub fn launch(args: &[String], ranks: usize) -> bool {
     }
 }
 
-/// Waits for every child; after the first failure, kills those still running after [`GRACE`].
-fn wait_all(mut children: Vec<Child>) -> bool {
+/// Waits for every child; after the first failure, kills those still running after `grace`.
+fn wait_all(mut children: Vec<Child>, grace: Duration) -> bool {
     let mut done = vec![None; children.len()];
     let mut failed_at: Option<Instant> = None;
     while done.iter().any(Option::is_none) {
@@ -59,13 +60,16 @@ fn wait_all(mut children: Vec<Child>) -> bool {
                 continue;
             }
             if let Ok(Some(status)) = child.try_wait() {
+                if let Some(how) = crate::exits::death_by_signal(status) {
+                    eprintln!("fuser-run: rank {rank} was {how}");
+                }
                 if !status.success() && failed_at.is_none() {
                     failed_at = Some(Instant::now());
                 }
                 done[rank] = Some(status.success());
             }
         }
-        if failed_at.is_some_and(|t| t.elapsed() > GRACE) {
+        if failed_at.is_some_and(|t| t.elapsed() > grace) {
             for (rank, child) in children.iter_mut().enumerate() {
                 if done[rank].is_none() {
                     let _ = child.kill();

@@ -9,6 +9,7 @@
 //! diagnosed error or failed check; a panic is reported as an internal error (status 1).
 
 mod cli;
+mod exits;
 mod launch;
 #[path = "../services.rs"]
 mod services;
@@ -36,7 +37,9 @@ fn run(args: &[String]) -> bool {
             print!("{}", cli::HELP);
             true
         }
-        Ok(cli::Command::Run(opts)) if opts.launch => launch::launch(args, opts.ranks),
+        Ok(cli::Command::Run(opts)) if opts.launch => {
+            launch::launch(args, opts.ranks, std::time::Duration::from_secs_f64(opts.timeout_s))
+        }
         Ok(cli::Command::Run(opts)) => tool::run(&opts),
     }
 }

@@ -164,7 +164,7 @@ impl Hub {
     fn serve_rank(&self, rank: usize, conn: &mut TcpStream) -> Result<(), String> {
         loop {
             let frame = wire::read_bounded(conn, wire::MAX_VALUE, "message").map_err(|e| match e.kind() {
-                std::io::ErrorKind::UnexpectedEof => "connection closed".to_string(),
+                std::io::ErrorKind::UnexpectedEof => "its connection closed".to_string(),
                 _ => e.to_string(),
             })?;
             let message = ToHub::decode(&frame).map_err(|e| e.message)?;
@@ -185,7 +185,7 @@ impl Hub {
     }
 
     /// Tells every rank but `except` that the run failed with `error` (once).
-    fn abort_all(&self, error: RtError, except: Option<usize>) {
+    pub fn abort_all(&self, error: RtError, except: Option<usize>) {
         let mut s = lock(&self.state);
         if s.aborted {
             return;

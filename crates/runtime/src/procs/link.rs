@@ -117,6 +117,9 @@ impl Link {
             if s.started {
                 return Ok(());
             }
+            if let Some(e) = self.watchdog.aborted() {
+                return Err(e.on_rank(self.rank));
+            }
             if let Some(why) = &s.lost {
                 return Err(RtError::new(why.clone()).on_rank(self.rank));
             }
@@ -134,8 +137,7 @@ impl Link {
 
     fn send(&self, message: &ToHub) -> RtResult<()> {
         let mut w = lock(&self.writer);
-        wire::write_bytes(&mut *w, &message.encode())
-            .map_err(|e| RtError::new(format!("lost the connection to rank 0's hub: {e}")).on_rank(self.rank))
+        wire::write_bytes(&mut *w, &message.encode()).map_err(|e| RtError::new(hub_lost(&e)).on_rank(self.rank))
     }
 
     /// Hands this rank's encoded result (or error) to rank 0.
@@ -245,12 +247,21 @@ impl Remote for Link {
     }
 }
 
+/// The error of a connection to the hub that ended (`e`: how).
+fn hub_lost(e: &std::io::Error) -> String {
+    let how = match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => "closed".to_string(),
+        _ => e.to_string(),
+    };
+    format!("the connection to rank 0's hub ended ({how}): rank 0 exited or was killed")
+}
+
 /// The reader thread: answers, completions and aborts from the hub, until the connection ends.
 fn read_from_hub(mut conn: TcpStream, shared: &(Mutex<LinkState>, Condvar), watchdog: &Watchdog, leaving: &AtomicBool) {
     let why = loop {
         let frame = match wire::read_bounded(&mut conn, wire::MAX_VALUE, "message") {
             Ok(f) => f,
-            Err(e) => break format!("the connection to rank 0's hub ended ({e}): rank 0 exited or was killed"),
+            Err(e) => break hub_lost(&e),
         };
         let message = match FromHub::decode(&frame) {
             Ok(m) => m,

@@ -66,15 +66,16 @@ pub fn run_cpu_process(
     let watchdog = Watchdog::new(cfg.timeout);
     let link = Link::connect(addr, &env.token, env.rank, watchdog.clone(), joined, fault)?;
     if let Err(e) = link.wait_start(joined) {
-        return Err(match &hub {
-            Some(h) if !h.missing().is_empty() => RtError::new(format!(
-                "{} never joined the run within {:?}",
-                crate::comm::ranks_phrase(&h.missing()),
-                cfg.timeout
-            )),
-            _ => e,
-        }
-        .into());
+        let Some(hub) = &hub else { return Err(e.into()) };
+        let missing = hub.missing();
+        let error = if missing.is_empty() {
+            e
+        } else {
+            RtError::new(format!("{} never joined the run within {:?}", crate::comm::ranks_phrase(&missing), cfg.timeout))
+        };
+        // The ranks that joined stop waiting at once, with the cause.
+        hub.abort_all(error.clone(), Some(0));
+        return Err(error.into());
     }
     let comm = Communicator::with_remote(env.world, watchdog, link.clone());
     let backend = CpuBackend::with_communicator(comm, cfg.trace);
