@@ -25,11 +25,17 @@ fn marker(name: &str) -> String {
 /// Runs `fuser-run --launch` on the 4-rank row-parallel example with `fault` injected; the
 /// output, the time it took and the marker of its processes.
 fn launch(fault: Option<&str>, name: &str) -> (Output, Duration, String) {
+    launch_file("examples/row_parallel_linear.mlir", &["--check", "--iters", "2"], fault, name)
+}
+
+/// Runs `fuser-run FILE --launch --ranks 4 --timeout TIMEOUT_S ARGS` with `fault` injected.
+fn launch_file(file: &str, args: &[&str], fault: Option<&str>, name: &str) -> (Output, Duration, String) {
     let bin =
         std::env::var_os("FUSER_RUN_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_fuser-run")), PathBuf::from);
     let mark = marker(name);
     let mut cmd = Command::new(bin);
-    cmd.args(["examples/row_parallel_linear.mlir", "--ranks", "4", "--check", "--launch", "--iters", "2"])
+    cmd.args([file, "--ranks", "4", "--launch"])
+        .args(args)
         .args(["--timeout", &TIMEOUT_S.to_string()])
         .current_dir(root())
         .env("FUSER_TEST_RUN_MARKER", &mark)
@@ -123,4 +129,31 @@ fn a_rank_that_never_joins_is_named_after_the_timeout() {
         &["rank 3 never joined the run within 4s", "rank 3 killed after another rank failed"],
         Duration::from_secs(3 * TIMEOUT_S),
     );
+}
+
+/// The ring of test/Run/seeded-swapped-peer.mlir with the right peers but without its
+/// comm.group (the lit test's HANG variant): every rank's NCCL send blocks its stream.
+fn ring_without_group() -> String {
+    let text = std::fs::read_to_string(root().join("test/Run/seeded-swapped-peer.mlir")).expect("the seeded ring");
+    text.replace("comm.send %arg0 to %6", "comm.send %arg0 to %8")
+        .replace("comm.recv %9 from %8", "comm.recv %9 from %6")
+        .replace("comm.wait %11", "comm.wait %13, %14")
+        .lines()
+        .filter(|l| !l.contains("%11 = comm.group {") && *l != "        }")
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn a_deadlock_across_processes_is_reported_by_the_watchdog() {
+    let path = std::env::temp_dir().join(format!("fuser-procs-hang-{}.mlir", std::process::id()));
+    std::fs::write(&path, ring_without_group()).unwrap();
+    let (out, took, mark) = launch_file(path.to_str().unwrap(), &[], None, "hang");
+    let _ = std::fs::remove_file(&path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(stderr.contains(&format!("deadlock or timeout after {TIMEOUT_S}s: rank ")), "{}", text(&out));
+    assert!(stderr.contains("waits in send to rank"), "{}", text(&out));
+    assert!(took < Duration::from_secs(3 * TIMEOUT_S), "took {took:?}\n{}", text(&out));
+    assert!(processes_marked(&mark).is_empty());
 }

@@ -14,9 +14,9 @@ use crate::driver::RankResult;
 use crate::driver::{Failure, RunConfig, RunIo, RunOutcome, run_ranks};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
-use crate::exec::backend::RankStats;
 #[cfg(feature = "cuda")]
 use crate::exec::Program;
+use crate::exec::backend::RankStats;
 use crate::store::TOKEN_VAR;
 #[cfg(feature = "cuda")]
 use crate::store::{Store, StoreConfig};
@@ -232,7 +232,8 @@ mod tests {
         assert_eq!(e.token, TOKEN.1);
         let no_token = ProcessEnv::from_env(env(&[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "29500")]));
         assert!(no_token.unwrap_err().message.contains("FUSER_STORE_TOKEN"));
-        const WEAK: &[(&str, &str)] = &[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1"), ("FUSER_STORE_TOKEN", "abc")];
+        const WEAK: &[(&str, &str)] =
+            &[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1"), ("FUSER_STORE_TOKEN", "abc")];
         assert!(ProcessEnv::from_env(env(WEAK)).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "2"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1")])).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "0"), ("MASTER_PORT", "1")])).is_err());

@@ -155,7 +155,11 @@ pub(crate) struct Completion {
 
 impl Completion {
     pub(crate) fn new() -> Arc<Completion> {
-        Arc::new(Completion { status: Mutex::new(Status::Pending), cv: Condvar::new(), on_finish: Mutex::new(Vec::new()) })
+        Arc::new(Completion {
+            status: Mutex::new(Status::Pending),
+            cv: Condvar::new(),
+            on_finish: Mutex::new(Vec::new()),
+        })
     }
 
     /// Completes with the joined clock of the participants, or fails.
@@ -283,8 +287,7 @@ impl Request {
         if self.parts.is_empty() {
             return f(Ok(()));
         }
-        let state =
-            Arc::new(Mutex::new(Countdown { left: self.parts.len(), first_error: None, f: Some(Box::new(f)) }));
+        let state = Arc::new(Mutex::new(Countdown { left: self.parts.len(), first_error: None, f: Some(Box::new(f)) }));
         for part in self.parts.iter() {
             let state = state.clone();
             part.done.on_finish(Box::new(move |outcome| {

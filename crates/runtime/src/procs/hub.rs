@@ -191,10 +191,8 @@ impl Hub {
             return;
         }
         s.aborted = true;
-        let writers: Vec<_> = (0..self.world)
-            .filter(|&r| Some(r) != except)
-            .filter_map(|r| s.members[r].writer.clone())
-            .collect();
+        let writers: Vec<_> =
+            (0..self.world).filter(|&r| Some(r) != except).filter_map(|r| s.members[r].writer.clone()).collect();
         drop(s);
         let message = FromHub::Abort(error);
         writers.iter().for_each(|w| send(w, &message));
@@ -222,7 +220,10 @@ impl Hub {
             }
             PostBody::Share { sends, recvs } => {
                 let views = |pairs: &[(BufSpec, usize)]| -> RtResult<Vec<(View, usize)>> {
-                    pairs.iter().map(|(b, peer)| Ok((proxy(&BufSpec { numel: 0, ..b.clone() }, None)?, *peer))).collect()
+                    pairs
+                        .iter()
+                        .map(|(b, peer)| Ok((proxy(&BufSpec { numel: 0, ..b.clone() }, None)?, *peer)))
+                        .collect()
                 };
                 views(&sends)
                     .and_then(|s| Ok((s, views(&recvs)?)))
@@ -278,7 +279,10 @@ impl Hub {
                     crate::comm::ranks_phrase(&late)
                 )));
             }
-            s = self.cv.wait_timeout(s, (deadline - now).min(Duration::from_millis(50))).map_or_else(|p| p.into_inner().0, |(g, _)| g);
+            s = self
+                .cv
+                .wait_timeout(s, (deadline - now).min(Duration::from_millis(50)))
+                .map_or_else(|p| p.into_inner().0, |(g, _)| g);
         }
     }
 }

@@ -71,7 +71,8 @@ impl Link {
         deadline: Instant,
         fault: Option<Fault>,
     ) -> RtResult<Arc<Link>> {
-        let fail = |what: &str, e: std::io::Error| RtError::new(format!("{what} rank 0's hub at {addr}: {e}")).on_rank(rank);
+        let fail =
+            |what: &str, e: std::io::Error| RtError::new(format!("{what} rank 0's hub at {addr}: {e}")).on_rank(rank);
         let mut conn = loop {
             match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
                 Ok(c) => break c,
@@ -152,7 +153,14 @@ impl Link {
     }
 
     /// Sends a post and waits for the hub's answer; the request completes with `Done`.
-    fn post(&self, at: &PostInfo, body: PostBody, output: Option<View>, info: WaitInfo, blocks: bool) -> RtResult<Request> {
+    fn post(
+        &self,
+        at: &PostInfo,
+        body: PostBody,
+        output: Option<View>,
+        info: WaitInfo,
+        blocks: bool,
+    ) -> RtResult<Request> {
         if let Some(f) = &self.fault {
             f.at_communication(self.rank);
         }
@@ -204,15 +212,22 @@ impl Remote for Link {
         (input, output): (&View, &View),
         local_error: Option<RtError>,
     ) -> RtResult<Request> {
-        let body =
-            PostBody::Collective { seq, team: team.to_vec(), op, input: spec(input), data: read_bytes(input), output: spec(output) };
+        let body = PostBody::Collective {
+            seq,
+            team: team.to_vec(),
+            op,
+            input: spec(input),
+            data: read_bytes(input),
+            output: spec(output),
+        };
         if let Some(e) = local_error {
             // The other members learn of it from the hub; this post fails now.
             self.send(&ToHub::Post { id: u64::MAX, key: at.key.clone(), body })?;
             return Err(e);
         }
         // Waits name the op; who is missing is known only to the hub (other processes).
-        let info = WaitInfo::new(at.rank, format!("{} #{seq} of team {team:?}", op.name()), Some(at.key.clone()), vec![]);
+        let info =
+            WaitInfo::new(at.rank, format!("{} #{seq} of team {team:?}", op.name()), Some(at.key.clone()), vec![]);
         self.post(at, body, Some(output.clone()), info, true)
     }
 
@@ -294,7 +309,11 @@ fn handle(message: FromHub, shared: &(Mutex<LinkState>, Condvar), watchdog: &Wat
             let result = outcome.and_then(|bytes| match (bytes, &o.output) {
                 (Some(b), Some(view)) => {
                     if b.len() != view.numel() * view.dtype().size() {
-                        return Err(RtError::new(format!("the hub sent {} bytes for {} elements", b.len(), view.numel())));
+                        return Err(RtError::new(format!(
+                            "the hub sent {} bytes for {} elements",
+                            b.len(),
+                            view.numel()
+                        )));
                     }
                     write_bytes(view, &b);
                     Ok(None)

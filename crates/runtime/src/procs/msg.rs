@@ -25,16 +25,37 @@ pub struct BufSpec {
 /// What a post asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PostBody {
-    Collective { seq: u64, team: Vec<usize>, op: Collective, input: BufSpec, data: Vec<u8>, output: BufSpec },
+    Collective {
+        seq: u64,
+        team: Vec<usize>,
+        op: Collective,
+        input: BufSpec,
+        data: Vec<u8>,
+        output: BufSpec,
+    },
     /// `data`: the bytes a send carries (empty for a receive).
-    P2p { send: bool, peer: usize, backend: Backend, protocol: Protocol, buf: BufSpec, data: Vec<u8> },
-    Share { sends: Vec<(BufSpec, usize)>, recvs: Vec<(BufSpec, usize)> },
+    P2p {
+        send: bool,
+        peer: usize,
+        backend: Backend,
+        protocol: Protocol,
+        buf: BufSpec,
+        data: Vec<u8>,
+    },
+    Share {
+        sends: Vec<(BufSpec, usize)>,
+        recvs: Vec<(BufSpec, usize)>,
+    },
 }
 
 /// From a rank to the hub.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToHub {
-    Post { id: u64, key: OpKey, body: PostBody },
+    Post {
+        id: u64,
+        key: OpKey,
+        body: PostBody,
+    },
     Abort(RtError),
     /// The rank's encoded result or error (`crate::process` codec).
     Result(Vec<u8>),
@@ -45,9 +66,15 @@ pub enum ToHub {
 #[derive(Clone, Debug, PartialEq)]
 pub enum FromHub {
     Start,
-    Posted { id: u64, error: Option<RtError> },
+    Posted {
+        id: u64,
+        error: Option<RtError>,
+    },
     /// The outcome; with the bytes of the rank's output when the op wrote it.
-    Done { id: u64, outcome: Result<Option<Vec<u8>>, RtError> },
+    Done {
+        id: u64,
+        outcome: Result<Option<Vec<u8>>, RtError>,
+    },
     Abort(RtError),
 }
 

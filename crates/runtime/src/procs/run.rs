@@ -13,8 +13,8 @@ use super::link::Link;
 use crate::comm::Communicator;
 use crate::driver::{Failure, RunConfig, RunIo, RunOutcome, run_ranks};
 use crate::error::{RtError, RtResult};
-use crate::exec::cpu::CpuBackend;
 use crate::exec::Program;
+use crate::exec::cpu::CpuBackend;
 use crate::process::{ProcessEnv, decode, encode_error, encode_result};
 use crate::store::{Store, StoreConfig};
 use crate::watchdog::Watchdog;
@@ -41,6 +41,9 @@ pub fn run_cpu_process(
     fault: Option<Fault>,
 ) -> Result<Option<RunOutcome>, Failure> {
     check_config(cfg, env)?;
+    // Every rank computes the same placements and inputs: a program they do not fit fails
+    // every rank alike, before anybody joins.
+    let io = RunIo::new(ctx, ir, func, cfg)?;
     if let Some(f) = fault {
         f.before_joining(env.rank);
     }
@@ -71,7 +74,11 @@ pub fn run_cpu_process(
         let error = if missing.is_empty() {
             e
         } else {
-            RtError::new(format!("{} never joined the run within {:?}", crate::comm::ranks_phrase(&missing), cfg.timeout))
+            RtError::new(format!(
+                "{} never joined the run within {:?}",
+                crate::comm::ranks_phrase(&missing),
+                cfg.timeout
+            ))
         };
         // The ranks that joined stop waiting at once, with the cause.
         hub.abort_all(error.clone(), Some(0));
@@ -79,7 +86,6 @@ pub fn run_cpu_process(
     }
     let comm = Communicator::with_remote(env.world, watchdog, link.clone());
     let backend = CpuBackend::with_communicator(comm, cfg.trace);
-    let io = RunIo::new(ctx, ir, func, cfg)?;
     let mine = run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg);
     let trace = backend.trace_events();
     let sent = link.send_result(match &mine {
@@ -131,5 +137,3 @@ fn hub_addr(bytes: &[u8]) -> RtResult<SocketAddr> {
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| RtError::new("the store holds no valid hub address"))
 }
-
-

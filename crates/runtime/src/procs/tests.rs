@@ -37,8 +37,9 @@ fn input(rank: usize, len: usize) -> Vec<f64> {
 fn hub(world: usize) -> (Arc<Hub>, SocketAddr, Arc<Mutex<Vec<String>>>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let l2 = lines.clone();
-    let (hub, addr) = Hub::start("127.0.0.1:0".parse().unwrap(), world, TOKEN, Arc::new(move |s| l2.lock().unwrap().push(s)))
-        .unwrap();
+    let (hub, addr) =
+        Hub::start("127.0.0.1:0".parse().unwrap(), world, TOKEN, Arc::new(move |s| l2.lock().unwrap().push(s)))
+            .unwrap();
     (hub, addr, lines)
 }
 
@@ -217,7 +218,13 @@ fn a_rank_that_vanishes_is_named_to_the_others_and_to_the_gather() {
     let (conn, ok) = raw_join(addr, TOKEN, 1).unwrap();
     assert_eq!(ok, wire::OK);
     let comm = join(addr, 2, 0, Duration::from_secs(10)).unwrap();
-    let req = comm.post_collective(&at(0), &[0, 1], crate::comm::Collective::Allgather, &view_of(&[1.0]), &view_of(&[0.0; 2]));
+    let req = comm.post_collective(
+        &at(0),
+        &[0, 1],
+        crate::comm::Collective::Allgather,
+        &view_of(&[1.0]),
+        &view_of(&[0.0; 2]),
+    );
     drop(conn);
     let start = Instant::now();
     let e = req.unwrap().wait(comm.deadline()).unwrap_err().to_string();
