@@ -168,9 +168,8 @@ impl Link {
         let done = Completion::new();
         lock(&self.shared.0).outstanding.insert(id, Outstanding { done: done.clone(), output });
         self.send(&ToHub::Post { id, key: at.key.clone(), body })?;
-        self.wait_ack(id).map_err(|e| {
+        self.wait_ack(id).inspect_err(|_| {
             lock(&self.shared.0).outstanding.remove(&id);
-            e
         })?;
         Ok(Request::single(done, info, blocks, &self.watchdog))
     }
