@@ -154,6 +154,8 @@ fn a_deadlock_across_processes_is_reported_by_the_watchdog() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(stderr.contains(&format!("deadlock or timeout after {TIMEOUT_S}s: rank ")), "{}", text(&out));
     assert!(stderr.contains("waits in send to rank"), "{}", text(&out));
+    // Rank 0 adds the other processes' side: the sends nobody received.
+    assert!(stderr.contains("unmatched at rank 0's hub: rank 0 send to rank "), "{}", text(&out));
     assert!(took < Duration::from_secs(3 * TIMEOUT_S), "took {took:?}\n{}", text(&out));
     assert!(processes_marked(&mark).is_empty());
 }

@@ -125,6 +125,15 @@ impl Communicator {
         self.watchdog.abort(error);
     }
 
+    /// What is posted and not complete: collectives some members have not posted yet, sends
+    /// and receives without their counterpart (for the hub of a multi-process run, whose
+    /// ranks' deadlock reports see only their own process).
+    pub fn unmatched(&self) -> Vec<String> {
+        let mut out = self.rendezvous.incomplete();
+        out.extend(self.p2p.unmatched());
+        out
+    }
+
     fn check_rank(&self, what: &str, rank: usize) -> RtResult<()> {
         if rank >= self.world {
             return Err(RtError::new(format!("{what} {rank} is outside the world of {} ranks", self.world)));

@@ -98,6 +98,22 @@ pub(crate) fn p2p_wait_what(side: Side, peer: usize) -> String {
     }
 }
 
+impl Matcher {
+    /// The sends and receives still waiting for their counterparts, in words (`rank 0 send
+    /// to rank 1 at 'comm.send' at f.mlir:3:4`), ordered by pair.
+    pub(super) fn unmatched(&self) -> Vec<String> {
+        let data = lock(&self.data);
+        let mut pairs: Vec<_> = data.iter().collect();
+        pairs.sort_by_key(|(pair, _)| **pair);
+        let mut out = Vec::new();
+        for (&(src, dst), q) in pairs {
+            out.extend(q.sends.iter().map(|p| format!("rank {src} {} at {}", p2p_wait_what(Side::Send, dst), p.key)));
+            out.extend(q.recvs.iter().map(|p| format!("rank {dst} {} at {}", p2p_wait_what(Side::Recv, src), p.key)));
+        }
+        out
+    }
+}
+
 /// The matching state of a communicator.
 #[derive(Default)]
 pub(super) struct Matcher {

@@ -92,6 +92,11 @@ impl Hub {
         }
     }
 
+    /// The posts of all ranks that are still waiting for counterparts, in words.
+    pub fn unmatched(&self) -> Vec<String> {
+        self.comm.unmatched()
+    }
+
     /// The ranks that have not joined yet.
     pub fn missing(&self) -> Vec<usize> {
         let s = lock(&self.state);

@@ -98,13 +98,23 @@ pub fn run_cpu_process(
         sent?;
         return Ok(None);
     };
-    let mut all = mine?;
+    let mut all = mine.map_err(|f| with_hub_picture(f, &hub))?;
     let others = hub.gather(Instant::now() + cfg.timeout.max(GATHER_AT_LEAST));
     link.goodbye();
     for (r, bytes) in (1..env.world).zip(others?) {
         all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
     }
     io.assemble(all, cfg, trace).map(Some)
+}
+
+/// A deadlock report of rank 0 sees its own waits only: add what every rank posted and is
+/// still unmatched at the hub (the other processes' side of the picture).
+fn with_hub_picture(mut f: Failure, hub: &Hub) -> Failure {
+    let unmatched = hub.unmatched();
+    if f.error.message.contains("deadlock or timeout") && !unmatched.is_empty() {
+        f.error.message += &format!("; unmatched at rank 0's hub: {}", unmatched.join("; "));
+    }
+    f
 }
 
 /// What a multi-process cpu run cannot do.

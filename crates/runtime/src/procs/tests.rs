@@ -265,3 +265,23 @@ fn a_missing_rank_keeps_the_run_from_starting() {
     assert!(e.contains("did not all join"), "{e}");
     assert_eq!(hub.missing(), vec![1, 2]);
 }
+
+#[test]
+fn the_hub_describes_what_is_unmatched() {
+    let (hub, addr, _) = hub(2);
+    let (_rank1, ok) = raw_join(addr, TOKEN, 1).unwrap();
+    assert_eq!(ok, wire::OK);
+    let comm = join(addr, 2, 0, Duration::from_secs(10)).unwrap();
+    let send = comm.send(&at(0), 1, &view_of(&[1.0]), Backend::Nccl, Protocol::Get).unwrap();
+    let sum = comm.post_collective(
+        &at(0),
+        &[0, 1],
+        crate::comm::Collective::Allreduce(ReductionKind::Sum),
+        &view_of(&[1.0]),
+        &view_of(&[0.0]),
+    );
+    assert!(!send.is_complete() && !sum.unwrap().is_complete());
+    let picture = hub.unmatched().join("; ");
+    assert!(picture.contains("allreduce #0 of team [0, 1]: rank 0 posted, rank 1 did not"), "{picture}");
+    assert!(picture.contains("rank 0 send to rank 1 at 'comm.op' at p.mlir:3:4"), "{picture}");
+}
