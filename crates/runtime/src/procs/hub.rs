@@ -11,8 +11,9 @@
 //! announced to the others as the cause. Rank 0 collects the other ranks' results here.
 //!
 //! Invariants: the hub never waits for a communication (completion callbacks answer the
-//! ranks); a connection that fails the handshake is dropped with a logged line and never
-//! touches the run; a malformed message from a joined rank ends that rank's membership
+//! ranks); a connection that fails the handshake (magic, version, the run's token, a rank
+//! in the world that has not joined) is dropped with a logged line and never touches the
+//! run; connections are bounded as the store's are; a malformed message from a joined rank ends that rank's membership
 //! (it is reported like a vanished rank).
 
 use super::msg::{BufSpec, FromHub, PostBody, ToHub};
@@ -24,6 +25,7 @@ use crate::store::wire;
 use crate::watchdog::lock;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -85,10 +87,26 @@ impl Hub {
         Ok((hub, addr))
     }
 
+    /// Serves each connection on a thread of its own, at most `2 × world + 8` at once (more
+    /// are dropped, logged), as the store does.
     fn accept(self: Arc<Self>, listener: TcpListener) {
+        let live = Arc::new(AtomicUsize::new(0));
+        let max = 2 * self.world + 8;
         for conn in listener.incoming().flatten() {
-            let hub = self.clone();
-            let _ = std::thread::Builder::new().name("fuser hub conn".into()).spawn(move || hub.serve(conn));
+            if live.fetch_add(1, Ordering::SeqCst) >= max {
+                live.fetch_sub(1, Ordering::SeqCst);
+                let peer = conn.peer_addr().map_or_else(|_| "?".to_string(), |a| a.to_string());
+                (self.log)(format!("communication hub: dropped connection from {peer}: more than {max} connections"));
+                continue;
+            }
+            let (hub, live) = (self.clone(), live.clone());
+            let spawned = std::thread::Builder::new().name("fuser hub conn".into()).spawn(move || {
+                hub.serve(conn);
+                live.fetch_sub(1, Ordering::SeqCst);
+            });
+            if spawned.is_err() {
+                (self.log)("communication hub: cannot start a connection thread".into());
+            }
         }
     }
 
