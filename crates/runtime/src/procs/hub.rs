@@ -311,8 +311,15 @@ impl Hub {
 }
 
 /// A proxy of a rank's buffer: its id, element type and `bytes` (zeros when `None`).
-fn proxy(spec: &BufSpec, bytes: Option<Vec<u8>>) -> RtResult<View> {
-    let size = spec.numel.checked_mul(spec.dtype.size()).ok_or_else(|| RtError::new("a buffer too large"))?;
+pub(super) fn proxy(spec: &BufSpec, bytes: Option<Vec<u8>>) -> RtResult<View> {
+    let size = spec.numel.checked_mul(spec.dtype.size()).filter(|&b| b <= wire::MAX_VALUE).ok_or_else(|| {
+        RtError::new(format!(
+            "a communication of {} {} elements exceeds the {} bytes a message between processes carries",
+            spec.numel,
+            spec.dtype.name(),
+            wire::MAX_VALUE
+        ))
+    })?;
     let bytes = match bytes {
         Some(b) if b.len() != size => {
             return Err(RtError::new(format!("a post carried {} bytes for {} elements", b.len(), spec.numel)));

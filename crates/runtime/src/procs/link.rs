@@ -137,8 +137,17 @@ impl Link {
     }
 
     fn send(&self, message: &ToHub) -> RtResult<()> {
+        let frame = message.encode();
+        if frame.len() > wire::MAX_VALUE {
+            return Err(RtError::new(format!(
+                "a message of {} bytes exceeds the {} bytes a message between processes carries",
+                frame.len(),
+                wire::MAX_VALUE
+            ))
+            .on_rank(self.rank));
+        }
         let mut w = lock(&self.writer);
-        wire::write_bytes(&mut *w, &message.encode()).map_err(|e| RtError::new(hub_lost(&e)).on_rank(self.rank))
+        wire::write_bytes(&mut *w, &frame).map_err(|e| RtError::new(hub_lost(&e)).on_rank(self.rank))
     }
 
     /// Hands this rank's encoded result (or error) to rank 0.

@@ -285,3 +285,15 @@ fn the_hub_describes_what_is_unmatched() {
     assert!(picture.contains("allreduce #0 of team [0, 1]: rank 0 posted, rank 1 did not"), "{picture}");
     assert!(picture.contains("rank 0 send to rank 1 at 'comm.op' at p.mlir:3:4"), "{picture}");
 }
+
+#[test]
+fn proxies_refuse_sizes_a_message_cannot_carry_and_short_data() {
+    use super::msg::BufSpec;
+    let huge = BufSpec { id: 1, dtype: DType::F64, numel: usize::MAX / 4 };
+    let e = super::hub::proxy(&huge, None).unwrap_err().to_string();
+    assert!(e.contains("exceeds the"), "{e}");
+    let two = BufSpec { id: 2, dtype: DType::F32, numel: 2 };
+    assert!(super::hub::proxy(&two, Some(vec![0; 7])).unwrap_err().to_string().contains("7 bytes for 2 elements"));
+    let v = super::hub::proxy(&two, Some(1.5f32.to_le_bytes().repeat(2))).unwrap();
+    assert_eq!((v.buffer.id, v.read()), (2, vec![1.5, 1.5]));
+}
