@@ -3,7 +3,9 @@
 //! d ∈ {1, 2, 3, 4, 8}, worker streams ∈ {1, 2, 4, 8}, element types f32 and bf16, and square
 //! and non-square extents (plus d ∈ {5, 6, 7} with 2 streams in f32, so every size from 1 to 8
 //! runs), must run on d cpu ranks and match the unsharded f64 reference (`check: PASS`, exit
-//! status 0).
+//! status 0), with the race checker on (`--check-races`: every lowering orders its streams and
+//! waits for its communications; the cpu backend with the ranks in one process only: launched
+//! cases run without it).
 //!
 //! The programs are templates in `test/Run/matrix/*.mlir.in`; `${DEVICES}`, `${DT}`, `${M}`,
 //! `${K}`, `${N}`, `${H}` and `${S}` (stream chunks as written) are substituted per case and
@@ -254,8 +256,11 @@ struct Case {
 impl Case {
     fn reproduce(&self) -> String {
         let command = format!(
-            "fuser-run - --ranks {} --check --seed {} --pass-pipeline '{}'",
-            self.instance.devices, self.seed, self.pipeline
+            "fuser-run - --ranks {} --check{} --seed {} --pass-pipeline '{}'",
+            self.instance.devices,
+            if self.checks_races() { " --check-races" } else { "" },
+            self.seed,
+            self.pipeline
         );
         match self.launch {
             // --launch reads a file in every process.
@@ -268,11 +273,18 @@ impl Case {
         }
     }
 
+    /// The race checker runs on the cpu backend with the ranks in one process (its clocks do
+    /// not cross processes: `--launch` refuses it).
+    fn checks_races(&self) -> bool {
+        backend() == "cpu" && !self.launch
+    }
+
     fn run(&self) -> Result<(), Failed> {
         let ranks = self.instance.devices.to_string();
         let seed = self.seed.to_string();
         let backend = backend();
         let args = ["--ranks", &ranks, "--check", "--seed", &seed, "--timeout", TIMEOUT_S, "--backend", &backend];
+        let races = self.checks_races().then_some("--check-races");
         let text = self.instance.instantiate(&self.template);
         // --launch starts several processes that each read the input: give them a file.
         let input = if self.launch {
@@ -286,6 +298,7 @@ impl Case {
             .arg(&input)
             .args(args)
             .args(self.launch.then_some("--launch"))
+            .args(races)
             .arg("--pass-pipeline")
             .arg(&self.pipeline)
             .current_dir(root())

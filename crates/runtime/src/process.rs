@@ -86,7 +86,11 @@ pub fn run_as_process(
     env: &ProcessEnv,
 ) -> Result<Option<RunOutcome>, Failure> {
     if cfg.ranks != env.world {
-        return Err(RtError::new(format!("--ranks {} but WORLD_SIZE is {}", cfg.ranks, env.world)).into());
+        let msg = format!(
+            "the run has {} ranks (--ranks, or the devices of the program's meshes) but WORLD_SIZE is {}",
+            cfg.ranks, env.world
+        );
+        return Err(RtError::new(msg).into());
     }
     // Results arrive when the slowest rank finished: give the store far more than one wait.
     let store = Arc::new(Store::connect(&StoreConfig {

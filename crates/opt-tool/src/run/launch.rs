@@ -44,7 +44,7 @@ pub fn launch(args: &[String], ranks: usize, timeout: Duration) -> bool {
     match started {
         Ok(children) => wait_all(children, GRACE.min(timeout)),
         Err(e) => {
-            eprintln!("fuser-run: {e}");
+            eprintln!("fuser-run: error: {e}");
             false
         }
     }
@@ -74,7 +74,7 @@ fn wait_all(mut children: Vec<Child>, grace: Duration) -> bool {
                 if done[rank].is_none() {
                     let _ = child.kill();
                     let _ = child.wait();
-                    eprintln!("fuser-run: rank {rank} killed after another rank failed");
+                    eprintln!("fuser-run: error: rank {rank} killed after another rank failed");
                     done[rank] = Some(false);
                 }
             }

@@ -23,7 +23,7 @@ pub mod p2p;
 pub mod remote;
 
 pub use collective::Collective;
-pub use p2p::P2pOp;
+pub use p2p::{P2pOp, p2p_blocks_stream};
 
 use crate::buffer::View;
 use crate::error::{OpKey, RtError, RtResult};
@@ -136,7 +136,8 @@ impl Communicator {
 
     fn check_rank(&self, what: &str, rank: usize) -> RtResult<()> {
         if rank >= self.world {
-            return Err(RtError::new(format!("{what} {rank} is outside the world of {} ranks", self.world)));
+            let world = crate::driver::rank_range(self.world);
+            return Err(RtError::new(format!("{what} {rank} is outside the world of {world}")));
         }
         Ok(())
     }

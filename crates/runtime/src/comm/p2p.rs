@@ -34,6 +34,16 @@ pub enum P2pOp {
     Recv { peer: usize, view: View },
 }
 
+/// Whether an ungrouped send (`sending`) or receive keeps its posting stream busy until it
+/// completed (the blocking rules above; in a group nothing does).
+pub fn p2p_blocks_stream(backend: Backend, protocol: Protocol, sending: bool) -> bool {
+    match (backend, protocol, sending) {
+        (Backend::Nccl, _, _) => true,
+        (Backend::CudaIpc, Protocol::Get, false) | (Backend::CudaIpc, Protocol::Put, true) => true,
+        (Backend::CudaIpc, _, _) => false,
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
     Send,
@@ -78,16 +88,6 @@ impl PairQueue {
             Side::Recv => (n, other, p),
         })
     }
-}
-
-/// Whether a p2p op keeps its posting stream busy until it completes (the module doc's rules).
-pub(crate) fn p2p_blocks_stream(backend: Backend, protocol: Protocol, side: Side, grouped: bool) -> bool {
-    !grouped
-        && match (backend, protocol, side) {
-            (Backend::Nccl, _, _) => true,
-            (Backend::CudaIpc, Protocol::Get, Side::Recv) | (Backend::CudaIpc, Protocol::Put, Side::Send) => true,
-            (Backend::CudaIpc, _, _) => false,
-        }
 }
 
 /// What a p2p wait is in, for watchdog reports: `send to rank 1`, `recv from rank 0`.
@@ -204,7 +204,7 @@ impl Communicator {
             send.done.finish(result.clone());
             recv.done.finish(result);
         }
-        let blocks_stream = p2p_blocks_stream(backend, protocol, side, grouped);
+        let blocks_stream = !grouped && p2p_blocks_stream(backend, protocol, side == Side::Send);
         let info = WaitInfo::new(rank, p2p_wait_what(side, peer), Some(at.key.clone()), vec![peer]);
         Ok(Request::single(done, info, blocks_stream, &self.watchdog))
     }

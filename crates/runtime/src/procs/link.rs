@@ -252,7 +252,7 @@ impl Remote for Link {
         let data = if send { read_bytes(view) } else { Vec::new() };
         let body = PostBody::P2p { send, peer, backend, protocol, buf: spec(view), data };
         let info = WaitInfo::new(at.rank, p2p_wait_what(side, peer), Some(at.key.clone()), vec![]);
-        let blocks = p2p_blocks_stream(backend, protocol, side, grouped);
+        let blocks = !grouped && p2p_blocks_stream(backend, protocol, send);
         self.post(at, body, (!send).then(|| view.clone()), info, blocks)
     }
 
