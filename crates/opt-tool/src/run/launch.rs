@@ -61,7 +61,7 @@ fn wait_all(mut children: Vec<Child>, grace: Duration) -> bool {
             }
             if let Ok(Some(status)) = child.try_wait() {
                 if let Some(how) = crate::exits::death_by_signal(status) {
-                    eprintln!("fuser-run: rank {rank} was {how}");
+                    eprintln!("fuser-run: error: rank {rank} was {how}");
                 }
                 if !status.success() && failed_at.is_none() {
                     failed_at = Some(Instant::now());
