@@ -25,21 +25,19 @@ pub fn launch(args: &[String], ranks: usize, timeout: Duration) -> bool {
     let started = token.and_then(|token| free_port().map(|port| (port, token))).and_then(|(port, token)| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
         let child_args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--launch").collect();
-        (0..ranks)
-            .map(|rank| {
-                Command::new(&exe)
-                    .args(&child_args)
-                    .env("RANK", rank.to_string())
-                    .env("WORLD_SIZE", ranks.to_string())
-                    .env("LOCAL_RANK", rank.to_string())
-                    .env("LOCAL_WORLD_SIZE", ranks.to_string())
-                    .env("MASTER_ADDR", "127.0.0.1")
-                    .env("MASTER_PORT", port.to_string())
-                    .env(fuser_runtime::store::TOKEN_VAR, &token)
-                    .spawn()
-                    .map_err(|e| format!("cannot start rank {rank}: {e}"))
-            })
-            .collect::<Result<Vec<Child>, String>>()
+        spawn_all(ranks, |rank| {
+            Command::new(&exe)
+                .args(&child_args)
+                .env("RANK", rank.to_string())
+                .env("WORLD_SIZE", ranks.to_string())
+                .env("LOCAL_RANK", rank.to_string())
+                .env("LOCAL_WORLD_SIZE", ranks.to_string())
+                .env("MASTER_ADDR", "127.0.0.1")
+                .env("MASTER_PORT", port.to_string())
+                .env(fuser_runtime::store::TOKEN_VAR, &token)
+                .spawn()
+                .map_err(|e| format!("cannot start rank {rank}: {e}"))
+        })
     });
     match started {
         Ok(children) => wait_all(children, GRACE.min(timeout)),
@@ -48,6 +46,25 @@ pub fn launch(args: &[String], ranks: usize, timeout: Duration) -> bool {
             false
         }
     }
+}
+
+/// Starts ranks `0..ranks` with `spawn`; when one cannot start, stops (kills and reaps) those
+/// started before it, so that none is left waiting for it.
+fn spawn_all(ranks: usize, spawn: impl Fn(usize) -> Result<Child, String>) -> Result<Vec<Child>, String> {
+    let mut children = Vec::with_capacity(ranks);
+    for rank in 0..ranks {
+        match spawn(rank) {
+            Ok(child) => children.push(child),
+            Err(e) => {
+                for mut child in children {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(children)
 }
 
 /// Waits for every child; after the first failure, kills those still running after `grace`.
@@ -82,4 +99,28 @@ fn wait_all(mut children: Vec<Child>, grace: Duration) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     done.iter().all(|d| *d == Some(true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rank_that_cannot_start_stops_those_started_before_it() {
+        let pids = std::sync::Mutex::new(Vec::new());
+        let result = spawn_all(3, |rank| {
+            if rank == 2 {
+                return Err("cannot start rank 2: test".into());
+            }
+            let child = Command::new("sleep").arg("30").spawn().map_err(|e| e.to_string())?;
+            pids.lock().unwrap().push(child.id());
+            Ok(child)
+        });
+        assert_eq!(result.err().as_deref(), Some("cannot start rank 2: test"));
+        let pids = pids.into_inner().unwrap();
+        assert_eq!(pids.len(), 2);
+        for pid in pids {
+            assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "process {pid} is left");
+        }
+    }
 }
