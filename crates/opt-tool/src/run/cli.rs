@@ -40,8 +40,9 @@ tensors and each rank receives its piece (the `fusion.global_type` argument attr
 how; without them every rank receives the whole buffer).
 
 OPTIONS:
-  --ranks N              number of ranks (threads of this process); rank r is device r of
-                         the mesh, so the mesh must hold exactly devices 0..=N-1. Default: the
+  --ranks N              number of ranks (threads of this process; processes with
+                         --launch); rank r is device r of the mesh, so the mesh must hold
+                         exactly devices 0..=N-1. Default: the
                          number of devices of the input's top-level fusion.mesh declarations
                          (with several meshes, of all their devices together; they must be
                          devices 0..=N-1), or 1 when the input declares no mesh
