@@ -87,9 +87,16 @@ fn a_launched_cpu_run_gathers_every_rank_and_passes_the_check() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && stdout.contains("check: PASS"), "{}", text(&out));
     assert!(stdout.contains("on 4 rank(s), backend cpu"), "{}", text(&out));
-    // One row per rank, each with its own counters (gathered from the other processes).
+    // One row per rank, each with its own counters (gathered from the other processes):
+    // `rank mean-ms min-ms ops/it bytes/it`, every rank ran ops and moved bytes.
     for r in 0..4 {
-        assert!(stdout.lines().any(|l| l.trim_start().starts_with(&format!("{r} "))), "rank {r}: {}", text(&out));
+        let row: Vec<&str> = stdout
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|cols| cols.len() == 5 && cols[0] == r.to_string())
+            .unwrap_or_else(|| panic!("no row for rank {r}: {}", text(&out)));
+        let positive = |c: &str| c.parse::<f64>().is_ok_and(|v| v > 0.0);
+        assert!(positive(row[3]) && positive(row[4]), "rank {r}: {row:?}");
     }
     assert!(processes_marked(&mark).is_empty());
 }

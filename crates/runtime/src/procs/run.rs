@@ -88,11 +88,11 @@ pub fn run_cpu_process(
     let backend = CpuBackend::with_communicator(comm, cfg.trace);
     let mine = run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg);
     let trace = backend.trace_events();
-    let sent = link.send_result(match &mine {
-        Ok(r) => encode_result(&r[0]),
-        Err(f) => encode_error(&f.error),
-    });
     let Some(hub) = hub else {
+        let sent = link.send_result(match &mine {
+            Ok(r) => encode_result(&r[0]),
+            Err(f) => encode_error(&f.error),
+        });
         link.goodbye();
         mine?;
         sent?;
