@@ -11,7 +11,7 @@ use super::fault::Fault;
 use super::hub::Hub;
 use super::link::Link;
 use crate::comm::Communicator;
-use crate::driver::{Failure, RunConfig, RunIo, RunOutcome, run_ranks};
+use crate::driver::{Failure, RankResult, RunConfig, RunIo, RunOutcome, run_ranks};
 use crate::error::{RtError, RtResult};
 use crate::exec::Program;
 use crate::exec::cpu::CpuBackend;
@@ -47,6 +47,34 @@ pub fn run_cpu_process(
     if let Some(f) = fault {
         f.before_joining(env.rank);
     }
+    let Joined { hub, link, watchdog } = join_run(cfg, env, fault)?;
+    let comm = Communicator::with_remote(env.world, watchdog, link.clone());
+    let backend = CpuBackend::with_communicator(comm, cfg.trace);
+    let mine = run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg);
+    let Some(hub) = hub else { return report_to_rank_0(&link, mine).map(|()| None) };
+    let mut all = mine.map_err(|f| with_hub_picture(f, &hub))?;
+    let others = hub.gather(Instant::now() + cfg.timeout.max(GATHER_AT_LEAST));
+    link.goodbye();
+    for (r, bytes) in (1..env.world).zip(others?) {
+        all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
+    }
+    io.assemble(all, cfg, backend.trace_events()).map(Some)
+}
+
+/// A rank that joined the run: rank 0's hub (rank 0 only), its link, its watchdog.
+struct Joined {
+    hub: Option<Arc<Hub>>,
+    link: Arc<Link>,
+    watchdog: Arc<Watchdog>,
+}
+
+/// Meets the other ranks: rank 0 serves the store and starts the hub, every rank connects
+/// to the hub and waits until all joined (`--timeout` from now). Rank 0 gets the hub.
+fn join_run(
+    cfg: &RunConfig,
+    env: &ProcessEnv,
+    fault: Option<Fault>,
+) -> Result<Joined, Failure> {
     let joined = Instant::now() + cfg.timeout;
     let log: crate::store::server::Log = Arc::new(|line| eprintln!("fuser-run: rank 0 {line}"));
     let store = Store::connect(&StoreConfig {
@@ -70,41 +98,30 @@ pub fn run_cpu_process(
     let link = Link::connect(addr, &env.token, env.rank, watchdog.clone(), joined, fault)?;
     if let Err(e) = link.wait_start(joined) {
         let Some(hub) = &hub else { return Err(e.into()) };
-        let missing = hub.missing();
-        let error = if missing.is_empty() {
-            e
-        } else {
-            RtError::new(format!(
+        let error = match hub.missing() {
+            missing if missing.is_empty() => e,
+            missing => RtError::new(format!(
                 "{} never joined the run within {:?}",
                 crate::comm::ranks_phrase(&missing),
                 cfg.timeout
-            ))
+            )),
         };
         // The ranks that joined stop waiting at once, with the cause.
         hub.abort_all(error.clone(), Some(0));
         return Err(error.into());
     }
-    let comm = Communicator::with_remote(env.world, watchdog, link.clone());
-    let backend = CpuBackend::with_communicator(comm, cfg.trace);
-    let mine = run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg);
-    let trace = backend.trace_events();
-    let Some(hub) = hub else {
-        let sent = link.send_result(match &mine {
-            Ok(r) => encode_result(&r[0]),
-            Err(f) => encode_error(&f.error),
-        });
-        link.goodbye();
-        mine?;
-        sent?;
-        return Ok(None);
-    };
-    let mut all = mine.map_err(|f| with_hub_picture(f, &hub))?;
-    let others = hub.gather(Instant::now() + cfg.timeout.max(GATHER_AT_LEAST));
+    Ok(Joined { hub, link, watchdog })
+}
+
+/// A rank other than 0 hands its result (or error) to rank 0 and leaves the run.
+fn report_to_rank_0(link: &Link, mine: Result<Vec<RankResult>, Failure>) -> Result<(), Failure> {
+    let sent = link.send_result(match &mine {
+        Ok(r) => encode_result(&r[0]),
+        Err(f) => encode_error(&f.error),
+    });
     link.goodbye();
-    for (r, bytes) in (1..env.world).zip(others?) {
-        all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
-    }
-    io.assemble(all, cfg, trace).map(Some)
+    mine?;
+    Ok(sent?)
 }
 
 /// A deadlock report of rank 0 sees its own waits only: add what every rank posted and is
