@@ -2,8 +2,9 @@
 //! multi-process run reads (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR,
 //! MASTER_PORT, and a fresh random FUSER_STORE_TOKEN that the store checks on every
 //! connection), and waits for them. Children inherit stdout and stderr; rank 0 prints the
-//! report. When a child fails, the others get a few seconds (at most the run's --timeout) to
-//! finish (they usually fail too, with their own message) and are then killed, so a failure
+//! report. When a child fails, the others get a few seconds ([`grace`]: at most the run's
+//! --timeout, one second on the cpu backend) to finish (they usually fail too, with their own
+//! message) and are then killed, so a failure
 //! never leaves processes hanging; a child killed by a signal is named with it.
 
 use std::process::{Child, Command};
@@ -11,6 +12,17 @@ use std::time::{Duration, Instant};
 
 /// How long the other ranks may run on after one failed.
 const GRACE: Duration = Duration::from_secs(5);
+
+/// The same on the cpu backend, whose ranks learn of a failure from rank 0's hub at once: a
+/// process still there after a second is stuck (or never joined the run).
+const CPU_GRACE: Duration = Duration::from_secs(1);
+
+/// How long the other ranks may run on after one failed, for `backend` and the run's
+/// `--timeout`.
+pub fn grace(backend: &str, timeout: Duration) -> Duration {
+    let grace = if backend == "cpu" { CPU_GRACE } else { GRACE };
+    grace.min(timeout)
+}
 
 /// A TCP port that was free a moment ago on the loopback interface.
 fn free_port() -> Result<u16, String> {
@@ -20,7 +32,7 @@ fn free_port() -> Result<u16, String> {
 
 /// Runs `ranks` children with `args` (the command line without `--launch`); true when all
 /// succeed.
-pub fn launch(args: &[String], ranks: usize, timeout: Duration) -> bool {
+pub fn launch(args: &[String], ranks: usize, grace: Duration) -> bool {
     let token = fuser_runtime::store::new_token().map_err(|e| format!("cannot make the store token: {e}"));
     let started = token.and_then(|token| free_port().map(|port| (port, token))).and_then(|(port, token)| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
@@ -40,7 +52,7 @@ pub fn launch(args: &[String], ranks: usize, timeout: Duration) -> bool {
         })
     });
     match started {
-        Ok(children) => wait_all(children, GRACE.min(timeout)),
+        Ok(children) => wait_all(children, grace),
         Err(e) => {
             eprintln!("fuser-run: error: {e}");
             false

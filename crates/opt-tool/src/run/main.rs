@@ -43,9 +43,10 @@ fn run(args: &[String]) -> bool {
             print!("{}", cli::HELP);
             true
         }
-        Ok(cli::Command::Run(opts)) if opts.launch => tool::ranks_of(&opts).is_some_and(|n| {
-            launch::launch(args, n, std::time::Duration::from_secs_f64(opts.timeout_s))
-        }),
+        Ok(cli::Command::Run(opts)) if opts.launch => {
+            let grace = launch::grace(&opts.backend, std::time::Duration::from_secs_f64(opts.timeout_s));
+            tool::ranks_of(&opts).is_some_and(|n| launch::launch(args, n, grace))
+        }
         Ok(cli::Command::Run(opts)) => tool::run(&opts),
     }
 }
