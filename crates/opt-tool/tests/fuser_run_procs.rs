@@ -129,7 +129,7 @@ fn rank_0_killed_mid_run_ends_the_others() {
 
 #[test]
 fn a_rank_that_never_joins_is_named_after_the_timeout() {
-    // The others give up at --timeout; the launcher stops the missing one a second later.
+    // The others give up at --timeout; the launcher stops the missing one 2 s later.
     assert_failed_cleanly(
         "3:never-join",
         &["rank 3 never joined the run within 4s", "rank 3 killed after another rank failed"],

@@ -3,7 +3,7 @@
 //! MASTER_PORT, and a fresh random FUSER_STORE_TOKEN that the store checks on every
 //! connection), and waits for them. Children inherit stdout and stderr; rank 0 prints the
 //! report. When a child fails, the others get a few seconds ([`grace`]: at most the run's
-//! --timeout, one second on the cpu backend) to finish (they usually fail too, with their own
+//! --timeout, two seconds on the cpu backend) to finish (they usually fail too, with their own
 //! message) and are then killed, so a failure
 //! never leaves processes hanging; a child killed by a signal is named with it.
 
@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 const GRACE: Duration = Duration::from_secs(5);
 
 /// The same on the cpu backend, whose ranks learn of a failure from rank 0's hub at once: a
-/// process still there after a second is stuck (or never joined the run).
-const CPU_GRACE: Duration = Duration::from_secs(1);
+/// process still there after two seconds is stuck (or never joined the run).
+const CPU_GRACE: Duration = Duration::from_secs(2);
 
 /// How long the other ranks may run on after one failed, for `backend` and the run's
 /// `--timeout`.
