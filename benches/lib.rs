@@ -3,6 +3,13 @@
 //! [`generic_ops`] builds the same kind of module as `benches/gen_ops.py` (which the
 //! side-by-side comparison with mlir-opt-19 uses): unregistered ops with attributes over
 //! `tensor<128x64xbf16>` values, a region op every 1,000 ops, deterministic for a seed.
+//! [`mlp_layers`] (in `layers.rs`) builds a stack of sequence-parallel MLP layers, the input of
+//! the lowering benchmark, and [`stream_chain`] a long chain of stream-chunked linears (one host
+//! loop); the `gen-layers` binary writes either to a file.
+
+mod layers;
+
+pub use layers::{MlpShape, mlp_layers, stream_chain};
 
 use std::fmt::Write as _;
 

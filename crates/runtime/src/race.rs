@@ -167,10 +167,39 @@ impl Lattice {
         })
     }
 
+    /// Whether the lattice holds every element of `range` (its hull): a dense view.
+    pub fn fills(&self, range: (usize, usize)) -> bool {
+        match self.normalized() {
+            None => range.0 == range.1,
+            Some(n) => n.shape.iter().product::<usize>() == range.1 - range.0 && self.offset == range.0,
+        }
+    }
+
     /// Whether the two lattices provably share no element.
     pub fn disjoint(&self, other: &Lattice) -> bool {
         let (Some(a), Some(b)) = (self.normalized(), other.normalized()) else { return true };
-        a.disjoint_normalized(&b)
+        if a.strides == b.strides {
+            return a.disjoint_normalized(&b);
+        }
+        // Different strides (a chunk of a view vs a slice of it): compare both in the union of
+        // their strides, each padded with axes of extent 1, when that union is nested.
+        let mut union: Vec<usize> = a.strides.iter().chain(&b.strides).copied().collect();
+        union.sort_unstable_by(|x, y| y.cmp(x));
+        union.dedup();
+        if union.windows(2).any(|w| !w[0].is_multiple_of(w[1])) {
+            return false;
+        }
+        a.padded_to(&union).disjoint_normalized(&b.padded_to(&union))
+    }
+
+    /// This (normalized) lattice over the strides `union` (a superset of its own, decreasing),
+    /// with extent 1 on the axes it lacks.
+    fn padded_to(&self, union: &[usize]) -> Lattice {
+        let shape = union
+            .iter()
+            .map(|s| self.strides.iter().position(|t| t == s).map_or(1, |d| self.shape[d]))
+            .collect();
+        Lattice { offset: self.offset, shape, strides: union.to_vec() }
     }
 
     fn disjoint_normalized(&self, other: &Lattice) -> bool {
@@ -519,7 +548,8 @@ fn is_lane(key: StreamKey) -> bool {
 /// ordered no earlier).
 fn supersedes(new: &Stamped, old: &Stamped) -> bool {
     // A strided access covers only part of its hull: it supersedes only its equal.
-    let covers = new.lattice.is_none() || new.lattice == old.lattice;
+    let dense = new.lattice.as_ref().is_none_or(|l| l.fills(new.range));
+    let covers = dense || new.lattice == old.lattice;
     covers
         && new.stream == old.stream
         && new.range.0 <= old.range.0
@@ -637,6 +667,14 @@ mod tests {
         assert!(permuted(0).disjoint(&chunk(1)) && !permuted(1).disjoint(&chunk(1)));
         let bcast = Lattice { offset: 0, shape: vec![4, 3, 2], strides: vec![0, 6, 1] };
         assert!(bcast.disjoint(&chunk(1)) && !bcast.disjoint(&chunk(0)));
+        // A slice of one chunk (other strides) against the other chunk (fuser-lowerfuzz, seed
+        // 770669): rows 2..4 of batch 0 of a [2, 4, 4] buffer vs rows 0..2 of both batches.
+        let rows01 = Lattice { offset: 0, shape: vec![2, 2, 4], strides: vec![16, 4, 1] };
+        let slice = |row: usize| Lattice { offset: 4 * row, shape: vec![1, 2, 4], strides: vec![16, 4, 1] };
+        assert!(rows01.disjoint(&slice(2)) && !rows01.disjoint(&slice(1)));
+        // A run across two radix digits is not representable there: conservatively not disjoint.
+        let flat = Lattice { offset: 8, shape: vec![8], strides: vec![1] };
+        assert!(!rows01.disjoint(&flat));
         let empty = Lattice { offset: 0, shape: vec![0, 2], strides: vec![2, 1] };
         assert!(empty.disjoint(&chunk(0)));
         // Columns [0, 2) and [2, 4) of a 5x6 row-major matrix: hulls overlap, elements do not.

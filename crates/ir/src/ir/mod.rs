@@ -21,10 +21,12 @@
 
 mod clone;
 mod mutate;
+mod steps;
 mod uses;
 mod walk;
 
 pub use clone::IrMapping;
+pub use steps::traversal_steps;
 pub use walk::{WalkOrder, WalkResult};
 
 use crate::arena::{Arena, Id};
@@ -346,6 +348,7 @@ impl Ir {
     }
     /// The op owning the region that holds `op`'s block.
     pub fn parent_op(&self, op: OpId) -> Option<OpId> {
+        steps::step();
         let b = self.ops[op].parent;
         if b == NIL {
             return None;
@@ -358,10 +361,12 @@ impl Ir {
     }
     #[inline]
     pub fn next_op(&self, op: OpId) -> Option<OpId> {
+        steps::step();
         self.op_at(self.ops[op].next)
     }
     #[inline]
     pub fn prev_op(&self, op: OpId) -> Option<OpId> {
+        steps::step();
         self.op_at(self.ops[op].prev)
     }
 
@@ -492,6 +497,7 @@ impl Iterator for BlockOps<'_> {
         if self.cur == NIL {
             return None;
         }
+        steps::step();
         let op = self.ir.ops.id_at(self.cur);
         self.cur = self.ir.ops.by_index(self.cur).next;
         Some(op)

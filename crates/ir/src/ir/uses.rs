@@ -203,6 +203,7 @@ impl Iterator for Uses<'_> {
         if self.cur.is_none() {
             return None;
         }
+        super::steps::step();
         let u = self.cur;
         self.cur = self.ir.node(u).next_use;
         Some(self.ir.to_operand(u))

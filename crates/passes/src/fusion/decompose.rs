@@ -101,12 +101,18 @@ fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic
     let (Some(natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
         return Ok(false);
     };
+    if is_linear_with_bias(ctx, ir, op) && !annotated.partial.is_empty() {
+        // Shards of a partial value add up to it, so the bias would have to sit in one shard;
+        // every rank adds it (fuser-lowerfuzz, seed 700151): refuse instead of lowering wrongly.
+        let msg = "a linear with a bias cannot produce a partial result (every rank would add the bias): \
+annotate the result without `partial`, or add the bias after the reduction";
+        return Err(fuser_ir::pass::op_error(ctx, ir, op, msg));
+    }
     let mut changed = false;
     let mut layout = annotated.clone();
     if !same_device_layout(&natural, &annotated) {
         layout = with_device_layout_of(&stream_schedule(&annotated, &natural), &natural);
-        if ctx.op_name_str(ir.op_name(op)) == "fusion.linear" && ir.num_operands(op) == 3 && !layout.partial.is_empty()
-        {
+        if is_linear_with_bias(ctx, ir, op) && !layout.partial.is_empty() {
             split_off_bias(ctx, ir, op, &layout, &annotated)?;
             return Ok(true);
         }
@@ -117,6 +123,10 @@ fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic
     }
     changed |= fix_operands(ctx, ir, op, &layout)?;
     Ok(changed)
+}
+
+fn is_linear_with_bias(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    ctx.op_name_str(ir.op_name(op)) == "fusion.linear" && ir.num_operands(op) == 3
 }
 
 /// The stream splits the op keeps when its device layout changes: the annotated ones, and on

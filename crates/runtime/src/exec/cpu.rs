@@ -482,16 +482,12 @@ fn is_abort_echo(e: &RtError) -> bool {
     e.message.starts_with("aborted:") || e.message.contains("(reported before)")
 }
 
-/// The race checker's view of an access of `v` by the op `at`: its hull and, when strided,
-/// its exact elements.
+/// The race checker's view of an access of `v` by the op `at`: its hull and its exact
+/// elements (a contiguous view too: its hull may overlap a strided access it is disjoint from).
 fn race_access(v: &View, write: bool, at: &OpKey) -> (Access, Option<Lattice>) {
     let access = Access { buffer: v.buffer.id, range: v.element_range(), write, key: at.clone() };
-    let lattice = (!v.is_contiguous()).then(|| Lattice {
-        offset: v.offset,
-        shape: v.shape.to_vec(),
-        strides: v.strides.to_vec(),
-    });
-    (access, lattice)
+    let lattice = Lattice { offset: v.offset, shape: v.shape.to_vec(), strides: v.strides.to_vec() };
+    (access, Some(lattice))
 }
 
 /// Runs `kernels` in order on stream `index` (a worker's side of a batch); an error names

@@ -57,6 +57,13 @@ pub fn splits_text(splits: &[Split]) -> String {
 
 /// The communication that turns `input` into `output` (one device axis may change).
 pub fn classify_reshard(input: &Sharding, output: &Sharding) -> Result<Reshard, String> {
+    if !input.partial.is_empty() && !output.partial.is_empty() && input.reduce != output.reduce {
+        return Err(format!(
+            "changing the reduction of a partial value ({} to {}) is not lowerable; reduce it first",
+            input.reduce.keyword(),
+            output.reduce.keyword()
+        ));
+    }
     match single_changed_axis(input, output)? {
         None => {
             let same = input.axes.iter().zip(&output.axes).all(|(a, b)| device_layout(a) == device_layout(b));

@@ -14,6 +14,7 @@
 //! is a `!host.buf` or `!host.view` of the value's local (or chunk) shape.
 
 use super::plan::{LocalKind, OpKind, Plan};
+use super::value_map::ValueMap;
 use crate::host::build::{Placement, place};
 use fuser_dialects::arith::{binary_state, constant_state};
 use fuser_dialects::host::types::{BufferType, MemoryKind, buf_type};
@@ -55,7 +56,7 @@ pub struct Emitter<'a> {
     consts: FxHashMap<i64, Value>,
     rank: Option<Value>,
     /// Fusion value → the buffer holding its whole local piece.
-    pub buf: FxHashMap<Value, Value>,
+    pub buf: ValueMap<Value>,
     /// Fusion value → this iteration's chunk (cleared when a loop closes).
     pub chunk: FxHashMap<Value, Value>,
     /// The fusion ops of the group being emitted.
@@ -72,7 +73,7 @@ impl<'a> Emitter<'a> {
             last_top: None,
             consts: FxHashMap::default(),
             rank: None,
-            buf: FxHashMap::default(),
+            buf: ValueMap::default(),
             chunk: FxHashMap::default(),
             group_ops: FxHashSet::default(),
         }
@@ -90,7 +91,9 @@ impl<'a> Emitter<'a> {
         let plan = self.plan;
         let group = &plan.groups[g];
         self.group_ops = group.ops.iter().map(|&k| plan.ops[k].op).collect();
-        self.chunk.clear();
+        // A fresh map rather than `clear`, which costs the capacity a long loop left behind
+        // (once per later group: quadratic).
+        self.chunk = FxHashMap::default();
         let first = plan.ops[group.ops[0]].op;
         let loc = self.ir.loc(first);
         let Some(chunks) = group.chunks else {

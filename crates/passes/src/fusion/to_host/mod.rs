@@ -15,7 +15,9 @@
 
 pub mod comm;
 pub mod emit;
+pub mod info;
 pub mod plan;
+pub mod value_map;
 
 use crate::fusion::axes::op_axes;
 use fuser_dialects::host::types::{MemoryKind, buf_type};
@@ -119,10 +121,13 @@ pub fn lower_to_host(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Dia
     Ok(true)
 }
 
-/// Only fusion tensor ops and the terminator may touch tensors.
+/// Only fusion tensor ops and the terminator may touch tensors. `fusion` is the subsequence of
+/// `all` that are fusion ops, in the same order, so one pass over both tells them apart (a
+/// search of `fusion` per op made this check quadratic in the length of the function).
 fn check_other_ops(ctx: &Context, ir: &Ir, all: &[OpId], fusion: &[OpId]) -> Result<(), Diagnostic> {
+    let mut fusion = fusion.iter().peekable();
     for &op in all {
-        if fusion.contains(&op) || ctx.op_name_str(ir.op_name(op)) == "func.return" {
+        if fusion.next_if_eq(&&op).is_some() || ctx.op_name_str(ir.op_name(op)) == "func.return" {
             continue;
         }
         let types: Vec<Type> = ir.operands(op).iter().chain(ir.results(op)).map(|&v| ir.value_type(v)).collect();
@@ -144,7 +149,7 @@ fn rewrite_return(
     ctx: &Context,
     ir: &mut Ir,
     body: fuser_ir::BlockId,
-    buffers: &rustc_hash::FxHashMap<Value, Value>,
+    buffers: &value_map::ValueMap<Value>,
 ) -> Result<(), Diagnostic> {
     let Some(ret) = ir.last_op(body) else { return Ok(()) };
     if ctx.op_name_str(ir.op_name(ret)) != "func.return" {

@@ -8,15 +8,17 @@
 //! works on [`Node`]s, so the loop decisions are unit-tested without IR.
 
 use super::comm::{Reshard, classify_reshard, device_layout, splits_text};
+use super::info::TensorInfos;
+pub use super::info::{TensorInfo, check_mesh, tensor_info};
+use super::value_map::ValueMap;
 use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
-use fuser_dialects::fusion::{DeviceAxis, Mesh, Sharding, Split};
+use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
 use fuser_dialects::host::ElementwiseKind;
+use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
-use fuser_ir::types::{DYNAMIC, TypeKind};
-use fuser_ir::{Diagnostic, Type};
-use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// What a local fusion op becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,72 +54,13 @@ pub struct PlannedOp {
     pub axes: OpAxes,
 }
 
-/// The static description of a tensor value.
-#[derive(Clone, Debug)]
-pub struct TensorInfo {
-    pub global: Vec<i64>,
-    pub elem: Type,
-    /// The sharding; replicated (with no mesh name) for an unannotated tensor.
-    pub sharding: Sharding,
-    pub mesh: Option<Mesh>,
-}
-
-impl TensorInfo {
-    /// The shape one rank holds (`include_stream`: one iteration's chunk).
-    pub fn local_shape(&self, include_stream: bool) -> Result<Vec<i64>, String> {
-        match &self.mesh {
-            Some(m) => self.sharding.local_shape(&self.global, m, include_stream),
-            None => Ok(self.global.clone()),
-        }
-    }
-    /// The single stream split `(axis, chunks)`, if any.
-    pub fn stream(&self) -> Option<(usize, i64)> {
-        self.sharding.stream_axes().first().map(|&(a, _, n)| (a, n))
-    }
-}
-
-/// Decodes a static ranked tensor type, checking its sharding and mesh.
-pub fn tensor_info(ctx: &Context, ir: &Ir, from: OpId, t: Type) -> Result<Option<TensorInfo>, String> {
-    let TypeKind::RankedTensor { shape, elem, .. } = ctx.type_kind(t) else { return Ok(None) };
-    if shape.contains(&DYNAMIC) {
-        return Err("fusion-to-host needs static tensor shapes".into());
-    }
-    let Some(sharding) = Sharding::of_type(ctx, t) else {
-        let sharding = Sharding::replicated("", shape.len());
-        return Ok(Some(TensorInfo { global: shape.clone(), elem: *elem, sharding, mesh: None }));
-    };
-    if sharding.stream_axes().len() > 1 {
-        return Err(format!(
-            "a tensor may have at most one Stream split, got {}",
-            sharding
-                .stream_axes()
-                .iter()
-                .map(|&(a, _, n)| format!("Stream({n}) on axis {a}"))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        ));
-    }
-    let mesh = Mesh::lookup(ctx, ir, from, &sharding.mesh).ok_or_else(|| format!("unknown mesh @{}", sharding.mesh))?;
-    check_mesh(&mesh)?;
-    let info = TensorInfo { global: shape.clone(), elem: *elem, sharding, mesh: Some(mesh) };
-    info.local_shape(true)?;
-    Ok(Some(info))
-}
-
-/// The lowering supports 1-D meshes of devices `base, base+1, ...`.
-pub fn check_mesh(mesh: &Mesh) -> Result<(), String> {
-    let consecutive = mesh.devices.windows(2).all(|w| w[1] == w[0] + 1);
-    if mesh.shape.len() != 1 || !consecutive {
-        return Err("fusion-to-host supports 1-D meshes of consecutive devices".into());
-    }
-    Ok(())
-}
-
 /// The plan of one function.
 pub struct Plan {
     pub ops: Vec<PlannedOp>,
     pub groups: Vec<Group>,
-    pub info: FxHashMap<Value, TensorInfo>,
+    /// Every tensor value of the function (arguments, operands, results); values of one type
+    /// share one description.
+    pub info: ValueMap<Rc<TensorInfo>>,
 }
 
 /// Ops (indices into [`Plan::ops`]) that run together: in one host loop of `chunks`
@@ -141,29 +84,35 @@ pub struct Node {
 /// Groups nodes into loops: a node joins the open loop when its stream split has the loop's
 /// chunk count and every operand produced in the loop (at least one) has its stream axis mapped
 /// onto the node's stream axis; otherwise the loop closes and a node with a stream split opens a
-/// new one.
+/// new one. Linear in the number of nodes and operands: the group of each node is recorded, so
+/// "produced in the loop" is one lookup, however long the loop grows.
 pub fn group_loops(nodes: &[Node]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
+    let mut group_of: Vec<usize> = Vec::with_capacity(nodes.len());
     let mut open: Option<usize> = None;
-    for (k, node) in nodes.iter().enumerate() {
+    for node in nodes {
+        let k = group_of.len();
         if let (Some(g), Some((ax, n))) = (open, node.stream)
             && groups[g].chunks == Some(n)
+            && joins_loop(node, ax, |p| group_of.get(p) == Some(&g))
         {
-            let in_loop: Vec<Option<usize>> = node
-                .operands
-                .iter()
-                .filter(|(p, _)| p.is_some_and(|p| groups[g].ops.contains(&p)))
-                .map(|&(_, m)| m)
-                .collect();
-            if !in_loop.is_empty() && in_loop.iter().all(|&m| m == Some(ax)) {
-                groups[g].ops.push(k);
-                continue;
-            }
+            groups[g].ops.push(k);
+            group_of.push(g);
+            continue;
         }
         groups.push(Group { ops: vec![k], chunks: node.stream.map(|(_, n)| n) });
+        group_of.push(groups.len() - 1);
         open = node.stream.is_some().then_some(groups.len() - 1);
     }
     groups
+}
+
+/// Whether `node` (streamed along result axis `ax`) reads at least one operand produced in the
+/// open loop (`in_loop` of the producing node) and every such operand's stream axis maps onto
+/// `ax`.
+fn joins_loop(node: &Node, ax: usize, in_loop: impl Fn(usize) -> bool) -> bool {
+    let mut from_loop = node.operands.iter().filter(|(p, _)| p.is_some_and(&in_loop)).peekable();
+    from_loop.peek().is_some() && from_loop.all(|&(_, m)| m == Some(ax))
 }
 
 /// An error about `op` (the function itself for signature errors: its location shows the
@@ -179,19 +128,20 @@ fn op_err(ctx: &Context, ir: &Ir, op: OpId, msg: impl Into<String>) -> Diagnosti
 
 /// Plans the fusion ops of `ops` (in program order).
 pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) -> Result<Plan, Diagnostic> {
-    let mut info = FxHashMap::default();
+    let mut types = TensorInfos::default();
+    let mut info = ValueMap::default();
     for &a in args {
-        if let Some(t) = tensor_info(ctx, ir, func, ir.value_type(a)).map_err(|m| err(ir, func, m))? {
+        if let Some(t) = types.get(ctx, ir, func, ir.value_type(a)).map_err(|m| err(ir, func, m))? {
             info.insert(a, t);
         }
     }
-    let mut planned = Vec::new();
+    let mut planned = Vec::with_capacity(ops.len());
     for &op in ops {
         for v in ir.operands(op).into_iter().chain(ir.results(op).iter().copied()) {
             if info.contains_key(&v) {
                 continue;
             }
-            let Some(t) = tensor_info(ctx, ir, op, ir.value_type(v)).map_err(|m| op_err(ctx, ir, op, m))? else {
+            let Some(t) = types.get(ctx, ir, op, ir.value_type(v)).map_err(|m| op_err(ctx, ir, op, m))? else {
                 return Err(op_err(ctx, ir, op, "fusion-to-host expects ranked tensor operands and results"));
             };
             info.insert(v, t);
@@ -199,8 +149,12 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
         planned.push(plan_op(ctx, ir, op, &info)?);
     }
     check_one_mesh(ir, &planned, &info)?;
-    let producer: FxHashMap<Value, usize> =
-        planned.iter().enumerate().flat_map(|(k, p)| ir.results(p.op).iter().map(move |&r| (r, k))).collect();
+    let mut producer: ValueMap<usize> = ValueMap::default();
+    for (k, p) in planned.iter().enumerate() {
+        for &r in ir.results(p.op) {
+            producer.insert(r, k);
+        }
+    }
     mark_reduce_to_owner(ir, &mut planned, &producer, &info);
     let nodes: Vec<Node> = planned
         .iter()
@@ -212,7 +166,12 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
                 .enumerate()
                 .map(|(i, v)| {
                     let src = producer.get(v).copied();
+                    // A reduce onto each chunk's owner completes its result only when the loop
+                    // ends (iteration i fills rank i's result): no consumer may share the loop
+                    // (fuser-lowerfuzz, seed 706334: a broadcast read rank 0's rows while a
+                    // later iteration's reduce still wrote them).
                     let mapped = src
+                        .filter(|&s| !matches!(planned[s].kind, OpKind::Reshard(Reshard::ReduceToOwner { .. })))
                         .and_then(|s| planned[s].stream)
                         .and_then(|(a, _)| p.axes.maps.get(i).and_then(|m| m.get(a)).copied().flatten());
                     (src, mapped)
@@ -230,8 +189,8 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
 fn mark_reduce_to_owner(
     ir: &Ir,
     planned: &mut [PlannedOp],
-    producer: &FxHashMap<Value, usize>,
-    info: &FxHashMap<Value, TensorInfo>,
+    producer: &ValueMap<usize>,
+    info: &ValueMap<Rc<TensorInfo>>,
 ) {
     for k in 0..planned.len() {
         let OpKind::Reshard(Reshard::ReduceScatter { axis, kind }) = planned[k].kind else { continue };
@@ -253,7 +212,7 @@ fn mark_reduce_to_owner(
 }
 
 /// Every sharded tensor of one op is on the same mesh.
-fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &FxHashMap<Value, TensorInfo>) -> Result<(), Diagnostic> {
+fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &ValueMap<Rc<TensorInfo>>) -> Result<(), Diagnostic> {
     for p in planned {
         let names: Vec<&str> = ir
             .operands(p.op)
@@ -268,7 +227,7 @@ fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &FxHashMap<Value, Tensor
     Ok(())
 }
 
-fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>) -> Result<PlannedOp, Diagnostic> {
+fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) -> Result<PlannedOp, Diagnostic> {
     let name = ctx.op_name_str(ir.op_name(op)).to_string();
     let axes =
         op_axes(ctx, ir, op).ok_or_else(|| op_err(ctx, ir, op, format!("'{name}' is not a fusion tensor op")))?;
@@ -388,6 +347,7 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fuser_dialects::fusion::Mesh;
 
     fn node(stream: Option<(usize, i64)>, operands: &[(Option<usize>, Option<usize>)]) -> Node {
         Node { stream, operands: operands.to_vec() }
@@ -427,6 +387,24 @@ mod tests {
                 Group { ops: vec![1], chunks: Some(2) },
                 Group { ops: vec![2], chunks: None },
                 Group { ops: vec![3, 4], chunks: Some(2) },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_long_chain_forms_one_loop_and_a_break_starts_the_next() {
+        // 500 ops each reading the previous one along the stream axis, then an op reading
+        // only the first (still in the loop) along another axis, then a chain again.
+        let mut nodes = vec![node(Some((0, 4)), &[(None, None)])];
+        nodes.extend((1..500).map(|k| node(Some((0, 4)), &[(Some(k - 1), Some(0)), (None, None)])));
+        nodes.push(node(Some((0, 4)), &[(Some(0), Some(1))]));
+        nodes.extend((501..600).map(|k| node(Some((0, 4)), &[(Some(k - 1), Some(0))])));
+        let g = group_loops(&nodes);
+        assert_eq!(
+            g,
+            vec![
+                Group { ops: (0..500).collect(), chunks: Some(4) },
+                Group { ops: (500..600).collect(), chunks: Some(4) },
             ]
         );
     }
