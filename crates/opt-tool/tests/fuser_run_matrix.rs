@@ -4,7 +4,8 @@
 //! and non-square extents (plus d ∈ {5, 6, 7} with 2 streams in f32, so every size from 1 to 8
 //! runs), must run on d cpu ranks and match the unsharded f64 reference (`check: PASS`, exit
 //! status 0), with the race checker on (`--check-races`: every lowering orders its streams and
-//! waits for its communications; the cpu backend only).
+//! waits for its communications; the cpu backend with the ranks in one process only: launched
+//! cases run without it).
 //!
 //! The programs are templates in `test/Run/matrix/*.mlir.in`; `${DEVICES}`, `${DT}`, `${M}`,
 //! `${K}`, `${N}`, `${H}` and `${S}` (stream chunks as written) are substituted per case and
@@ -25,8 +26,13 @@
 //! this): `FUSER_RUN_MATRIX_BACKEND=cuda` passes `--backend cuda`, keeps the cases of at most
 //! `FUSER_RUN_MATRIX_MAX_RANKS` ranks (the GPUs there) and worker streams {1, 4};
 //! `FUSER_RUN_BIN` and `FUSER_REPO_ROOT` point at the binary and the checkout when the test
-//! executable was built on another machine. `FUSER_RUN_MATRIX_LAUNCH=1` adds `--launch` (one
-//! process per rank; the CUDA IPC pipelines, which need the ranks in one process, are left out).
+//! executable was built on another machine. `FUSER_RUN_MATRIX_LAUNCH=1` adds `--launch` to
+//! every case (one process per rank; on the cuda backend the CUDA IPC pipelines, which need the
+//! ranks in one process, are left out; on the cpu backend they run through rank 0's hub).
+//!
+//! Without it, a subset runs launched on the cpu backend as well, as the cases
+//! `launch/program/pipeline/d3/w2/f32/nonsquare`: every program with every pipeline, on 3
+//! processes (the process paths of `fuser-run --launch --backend cpu` under `cargo test`).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::io::Write as _;
@@ -224,6 +230,9 @@ fn launched() -> bool {
     std::env::var("FUSER_RUN_MATRIX_LAUNCH").is_ok_and(|v| v == "1")
 }
 
+/// The configuration of the launched subset (module doc): (ranks, worker streams, type, square).
+const LAUNCHED_SUBSET: (usize, usize, &str, bool) = (3, 2, "f32", false);
+
 /// Whether a case of `d` ranks and `streams` worker streams runs on the chosen backend.
 fn runs_here(d: usize, streams: usize) -> bool {
     if backend() == "cpu" {
@@ -240,18 +249,34 @@ struct Case {
     instance: Instance,
     pipeline: String,
     seed: u64,
+    /// One process per rank (`--launch`).
+    launch: bool,
 }
 
 impl Case {
     fn reproduce(&self) -> String {
-        format!(
-            "{} | fuser-run - --ranks {} --check{} --seed {} --pass-pipeline '{}'",
-            self.instance.sed_command(self.file),
+        let command = format!(
+            "fuser-run - --ranks {} --check{} --seed {} --pass-pipeline '{}'",
             self.instance.devices,
-            if backend() == "cpu" { " --check-races" } else { "" },
+            if self.checks_races() { " --check-races" } else { "" },
             self.seed,
             self.pipeline
-        )
+        );
+        match self.launch {
+            // --launch reads a file in every process.
+            true => format!(
+                "{} > /tmp/case.mlir && {} --launch",
+                self.instance.sed_command(self.file),
+                command.replacen(" - ", " /tmp/case.mlir ", 1)
+            ),
+            false => format!("{} | {command}", self.instance.sed_command(self.file)),
+        }
+    }
+
+    /// The race checker runs on the cpu backend with the ranks in one process (its clocks do
+    /// not cross processes: `--launch` refuses it).
+    fn checks_races(&self) -> bool {
+        backend() == "cpu" && !self.launch
     }
 
     fn run(&self) -> Result<(), Failed> {
@@ -259,10 +284,10 @@ impl Case {
         let seed = self.seed.to_string();
         let backend = backend();
         let args = ["--ranks", &ranks, "--check", "--seed", &seed, "--timeout", TIMEOUT_S, "--backend", &backend];
-        let races = (backend == "cpu").then_some("--check-races");
+        let races = self.checks_races().then_some("--check-races");
         let text = self.instance.instantiate(&self.template);
         // --launch starts several processes that each read the input: give them a file.
-        let input = if launched() {
+        let input = if self.launch {
             let path = std::env::temp_dir().join(format!("fuser-matrix-{}-{}.mlir", std::process::id(), self.seed));
             std::fs::write(&path, &text).map_err(|e| e.to_string())?;
             path.display().to_string()
@@ -272,7 +297,7 @@ impl Case {
         let mut child = Command::new(fuser_run_binary())
             .arg(&input)
             .args(args)
-            .args(launched().then_some("--launch"))
+            .args(self.launch.then_some("--launch"))
             .args(races)
             .arg("--pass-pipeline")
             .arg(&self.pipeline)
@@ -321,8 +346,13 @@ fn trials() -> Vec<Trial> {
     for program in PROGRAMS {
         let template = load_template(program.file);
         for &pipeline in program.pipelines {
-            if launched() && matches!(pipeline, Pipeline::P2p { backend: "cuda_ipc", .. }) {
+            if launched() && backend() == "cuda" && matches!(pipeline, Pipeline::P2p { backend: "cuda_ipc", .. }) {
                 continue;
+            }
+            if backend() == "cpu" && !launched() {
+                // Seeds of their own, so that the other cases keep theirs.
+                let subset_seed = 1_000_000 + trials.len() as u64;
+                trials.push(launched_subset_case(program, &template, pipeline, subset_seed));
             }
             let configs = DEVICES
                 .iter()
@@ -346,6 +376,7 @@ fn trials() -> Vec<Trial> {
                                 pipeline: pipeline.text(streams, d, program.chunking),
                                 instance,
                                 seed,
+                                launch: launched(),
                             };
                             let known = known_failure(program, pipeline, d);
                             let trial = Trial::test(name, move || case.run());
@@ -360,6 +391,23 @@ fn trials() -> Vec<Trial> {
         }
     }
     trials
+}
+
+/// The case of `program` lowered by `pipeline` in the [`LAUNCHED_SUBSET`] configuration, run
+/// with `--launch`.
+fn launched_subset_case(program: &Program, template: &str, pipeline: Pipeline, seed: u64) -> Trial {
+    let (d, streams, dtype, square) = LAUNCHED_SUBSET;
+    let shape = if square { "square" } else { "nonsquare" };
+    let name = format!("launch/{}/{}/d{d}/w{streams}/{dtype}/{shape}", program.file, pipeline.label());
+    let case = Case {
+        file: program.file,
+        template: template.to_string(),
+        pipeline: pipeline.text(streams, d, program.chunking),
+        instance: Instance::new(d, dtype, square, program.chunking),
+        seed,
+        launch: true,
+    };
+    Trial::test(name, move || case.run())
 }
 
 fn main() {

@@ -41,6 +41,13 @@ impl Buffer {
         Arc::new(Buffer { id, dtype, len, data: Mutex::new(vec![0u8; len * dtype.size()]) })
     }
 
+    /// A buffer standing for another process's buffer `id` (the hub of a multi-process run
+    /// keys CUDA IPC handle pairs by the ids the ranks use), holding `bytes`.
+    pub(crate) fn proxy(id: u64, dtype: DType, bytes: Vec<u8>) -> Arc<Buffer> {
+        let len = bytes.len() / dtype.size();
+        Arc::new(Buffer { id, dtype, len, data: Mutex::new(bytes) })
+    }
+
     /// The bytes, locked (a poisoned lock still yields the data: a panicking kernel elsewhere
     /// must not turn into a second panic here).
     pub fn bytes(&self) -> MutexGuard<'_, Vec<u8>> {

@@ -19,8 +19,8 @@ pub mod kernels;
 pub mod layout;
 pub mod origin;
 pub mod partial;
-#[cfg(feature = "cuda")]
 pub mod process;
+pub mod procs;
 pub mod race;
 pub mod reference;
 pub mod rng;

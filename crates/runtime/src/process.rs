@@ -1,4 +1,5 @@
-//! Multi-process runs: one process per GPU, as started by `fuser-run --launch` or by any
+//! Multi-process runs (the cuda backend's; the codec of rank results is shared with the cpu
+//! backend's, [`crate::procs`]): one process per GPU, as started by `fuser-run --launch` or by any
 //! launcher that sets the usual variables (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
 //! MASTER_PORT), so the same binary runs across nodes over NCCL.
 //!
@@ -8,16 +9,25 @@
 //! and returns the whole outcome (the others return `None`). A rank that fails publishes its
 //! error instead, so rank 0 reports it rather than timing out.
 
-use crate::driver::{Failure, RankResult, RunConfig, RunIo, RunOutcome, run_ranks};
+use crate::driver::RankResult;
+#[cfg(feature = "cuda")]
+use crate::driver::{Failure, RunConfig, RunIo, RunOutcome, run_ranks};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+#[cfg(feature = "cuda")]
 use crate::exec::Program;
 use crate::exec::backend::RankStats;
-use crate::store::{Store, StoreConfig, TOKEN_VAR};
+use crate::store::TOKEN_VAR;
+#[cfg(feature = "cuda")]
+use crate::store::{Store, StoreConfig};
 use crate::tensor::HostTensor;
+#[cfg(feature = "cuda")]
 use fuser_ir::context::Context;
+#[cfg(feature = "cuda")]
 use fuser_ir::ir::{Ir, OpId};
+#[cfg(feature = "cuda")]
 use std::sync::Arc;
+#[cfg(feature = "cuda")]
 use std::time::Duration;
 
 /// The process's place in a multi-process run, from the environment.
@@ -65,7 +75,8 @@ impl ProcessEnv {
 }
 
 /// Runs this process's rank of a multi-process run on the cuda backend; rank 0 gets the
-/// outcome of all ranks.
+/// outcome of all ranks. (The cpu backend's multi-process runs: [`crate::procs`].)
+#[cfg(feature = "cuda")]
 pub fn run_as_process(
     ctx: &Context,
     ir: &Ir,
@@ -129,7 +140,7 @@ fn put_u64(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn encode_result(r: &RankResult) -> Vec<u8> {
+pub(crate) fn encode_result(r: &RankResult) -> Vec<u8> {
     let mut out = vec![0u8];
     put_u64(&mut out, r.times_s.len() as u64);
     r.times_s.iter().for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
@@ -148,7 +159,7 @@ fn encode_result(r: &RankResult) -> Vec<u8> {
     out
 }
 
-fn encode_error(e: &RtError) -> Vec<u8> {
+pub(crate) fn encode_error(e: &RtError) -> Vec<u8> {
     let mut out = vec![1u8];
     out.extend_from_slice(e.message.as_bytes());
     out
@@ -180,7 +191,7 @@ impl Reader<'_> {
     }
 }
 
-fn decode(bytes: &[u8]) -> RtResult<RankResult> {
+pub(crate) fn decode(bytes: &[u8]) -> RtResult<RankResult> {
     let (&tag, rest) = bytes.split_first().ok_or_else(|| RtError::new("an empty result came through the store"))?;
     if tag == 1 {
         return Err(RtError::new(String::from_utf8_lossy(rest).into_owned()));
@@ -225,7 +236,8 @@ mod tests {
         assert_eq!(e.token, TOKEN.1);
         let no_token = ProcessEnv::from_env(env(&[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "29500")]));
         assert!(no_token.unwrap_err().message.contains("FUSER_STORE_TOKEN"));
-        const WEAK: &[(&str, &str)] = &[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1"), ("FUSER_STORE_TOKEN", "abc")];
+        const WEAK: &[(&str, &str)] =
+            &[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1"), ("FUSER_STORE_TOKEN", "abc")];
         assert!(ProcessEnv::from_env(env(WEAK)).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "2"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1")])).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "0"), ("MASTER_PORT", "1")])).is_err());

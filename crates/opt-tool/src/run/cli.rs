@@ -18,7 +18,7 @@ pub struct RunArgs {
     pub timeout_s: f64,
     pub trace: Option<String>,
     pub csv: Option<String>,
-    /// Start one process per rank (cuda backend).
+    /// Start one process per rank.
     pub launch: bool,
 }
 
@@ -40,8 +40,9 @@ tensors and each rank receives its piece (the `fusion.global_type` argument attr
 how; without them every rank receives the whole buffer).
 
 OPTIONS:
-  --ranks N              number of ranks (threads of this process); rank r is device r of
-                         the mesh, so the mesh must hold exactly devices 0..=N-1. Default: the
+  --ranks N              number of ranks (threads of this process; processes with
+                         --launch); rank r is device r of the mesh, so the mesh must hold
+                         exactly devices 0..=N-1. Default: the
                          number of devices of the input's top-level fusion.mesh declarations
                          (with several meshes, of all their devices together; they must be
                          devices 0..=N-1), or 1 when the input declares no mesh
@@ -65,13 +66,19 @@ OPTIONS:
   --seed S               seed of the random inputs (default 0)
   --warmup W             untimed iterations before the measured ones (default 0)
   --iters K              measured iterations (default 1)
-  --launch               with --backend cuda: start one process per rank (rank r on GPU r),
-                         each with RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT
-                         set; rank 0 gathers the results and reports. Without --launch, a
+  --launch               start one process per rank, each with RANK, WORLD_SIZE, LOCAL_RANK,
+                         MASTER_ADDR and MASTER_PORT set; rank 0 gathers the results and
+                         reports. With --backend cuda rank r runs on GPU r; with --backend cpu
+                         the ranks' communication meets in a hub served by rank 0 over TCP,
+                         with the semantics of the in-process ranks (cuda_ipc get/put too).
+                         A rank that fails, exits early, is killed or never joins ends the
+                         run within about --timeout: status 1 and a message naming the
+                         rank; the other processes are stopped. Without --launch, a
                          fuser-run that finds RANK in its environment (started by --launch or
-                         by another launcher, e.g. one per node) runs that rank only, on GPU
-                         LOCAL_RANK, and meets the others through MASTER_ADDR:MASTER_PORT
-                         (NCCL only: cuda_ipc transfers need the ranks in one process)
+                         by another launcher, e.g. one per node) runs that rank only (cuda:
+                         on GPU LOCAL_RANK) and meets the others through
+                         MASTER_ADDR:MASTER_PORT (cuda: NCCL only, cuda_ipc transfers need
+                         the ranks in one process). Not with --check-races
   --check-races          run the race checker: every kernel and communication is checked,
                          in program order, against the unordered accesses of other streams
                          (vector clocks joined by host.stream_wait, comm.wait and
@@ -198,8 +205,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         "cuda" => return Err("fuser-run: error: this fuser-run was built without the `cuda` feature".into()),
         other => return Err(format!("fuser-run: error: unknown backend '{other}' (expected cpu or cuda)")),
     }
-    if r.launch && r.backend != "cuda" {
-        return Err("fuser-run: error: --launch starts one process per GPU: it needs --backend cuda".into());
+    if r.launch && r.check_races {
+        return Err("fuser-run: error: --check-races needs the ranks in one process: drop --launch".into());
     }
     if r.launch && r.input == "-" {
         return Err("fuser-run: error: --launch needs an input file (every process reads it), not stdin".into());
@@ -234,7 +241,8 @@ mod tests {
         assert!(parse("f.mlir --backend cuda --check-races").is_err());
         assert_eq!(parse("f.mlir --backend cuda").is_ok(), cfg!(feature = "cuda"));
         assert!(parse("a.mlir b.mlir").is_err());
-        assert!(parse("f.mlir --launch").is_err(), "--launch needs the cuda backend");
+        assert!(parse("f.mlir --launch --check-races").is_err(), "the race checker needs one process");
+        assert!(parse("f.mlir --launch --ranks 2").is_ok(), "--launch runs cpu ranks as processes");
         assert!(parse("- --launch --backend cuda").is_err(), "--launch cannot share stdin");
         if cfg!(feature = "cuda") {
             let Ok(Command::Run(r)) = parse("f.mlir --launch --backend cuda --ranks 2") else { panic!() };

@@ -2,14 +2,27 @@
 //! multi-process run reads (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR,
 //! MASTER_PORT, and a fresh random FUSER_STORE_TOKEN that the store checks on every
 //! connection), and waits for them. Children inherit stdout and stderr; rank 0 prints the
-//! report. When a child fails, the others get a few seconds to finish (they usually fail too,
-//! with their own message) and are then killed, so a failure never leaves processes hanging.
+//! report. When a child fails, the others get a few seconds ([`grace`]: at most the run's
+//! --timeout, two seconds on the cpu backend) to finish (they usually fail too, with their own
+//! message) and are then killed, so a failure
+//! never leaves processes hanging; a child killed by a signal is named with it.
 
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 /// How long the other ranks may run on after one failed.
 const GRACE: Duration = Duration::from_secs(5);
+
+/// The same on the cpu backend, whose ranks learn of a failure from rank 0's hub at once: a
+/// process still there after two seconds is stuck (or never joined the run).
+const CPU_GRACE: Duration = Duration::from_secs(2);
+
+/// How long the other ranks may run on after one failed, for `backend` and the run's
+/// `--timeout`.
+pub fn grace(backend: &str, timeout: Duration) -> Duration {
+    let grace = if backend == "cpu" { CPU_GRACE } else { GRACE };
+    grace.min(timeout)
+}
 
 /// A TCP port that was free a moment ago on the loopback interface.
 fn free_port() -> Result<u16, String> {
@@ -19,29 +32,27 @@ fn free_port() -> Result<u16, String> {
 
 /// Runs `ranks` children with `args` (the command line without `--launch`); true when all
 /// succeed.
-pub fn launch(args: &[String], ranks: usize) -> bool {
+pub fn launch(args: &[String], ranks: usize, grace: Duration) -> bool {
     let token = fuser_runtime::store::new_token().map_err(|e| format!("cannot make the store token: {e}"));
     let started = token.and_then(|token| free_port().map(|port| (port, token))).and_then(|(port, token)| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
         let child_args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--launch").collect();
-        (0..ranks)
-            .map(|rank| {
-                Command::new(&exe)
-                    .args(&child_args)
-                    .env("RANK", rank.to_string())
-                    .env("WORLD_SIZE", ranks.to_string())
-                    .env("LOCAL_RANK", rank.to_string())
-                    .env("LOCAL_WORLD_SIZE", ranks.to_string())
-                    .env("MASTER_ADDR", "127.0.0.1")
-                    .env("MASTER_PORT", port.to_string())
-                    .env(fuser_runtime::store::TOKEN_VAR, &token)
-                    .spawn()
-                    .map_err(|e| format!("cannot start rank {rank}: {e}"))
-            })
-            .collect::<Result<Vec<Child>, String>>()
+        spawn_all(ranks, |rank| {
+            Command::new(&exe)
+                .args(&child_args)
+                .env("RANK", rank.to_string())
+                .env("WORLD_SIZE", ranks.to_string())
+                .env("LOCAL_RANK", rank.to_string())
+                .env("LOCAL_WORLD_SIZE", ranks.to_string())
+                .env("MASTER_ADDR", "127.0.0.1")
+                .env("MASTER_PORT", port.to_string())
+                .env(fuser_runtime::store::TOKEN_VAR, &token)
+                .spawn()
+                .map_err(|e| format!("cannot start rank {rank}: {e}"))
+        })
     });
     match started {
-        Ok(children) => wait_all(children),
+        Ok(children) => wait_all(children, grace),
         Err(e) => {
             eprintln!("fuser-run: error: {e}");
             false
@@ -49,8 +60,27 @@ pub fn launch(args: &[String], ranks: usize) -> bool {
     }
 }
 
-/// Waits for every child; after the first failure, kills those still running after [`GRACE`].
-fn wait_all(mut children: Vec<Child>) -> bool {
+/// Starts ranks `0..ranks` with `spawn`; when one cannot start, stops (kills and reaps) those
+/// started before it, so that none is left waiting for it.
+fn spawn_all(ranks: usize, spawn: impl Fn(usize) -> Result<Child, String>) -> Result<Vec<Child>, String> {
+    let mut children = Vec::with_capacity(ranks);
+    for rank in 0..ranks {
+        match spawn(rank) {
+            Ok(child) => children.push(child),
+            Err(e) => {
+                for mut child in children {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(children)
+}
+
+/// Waits for every child; after the first failure, kills those still running after `grace`.
+fn wait_all(mut children: Vec<Child>, grace: Duration) -> bool {
     let mut done = vec![None; children.len()];
     let mut failed_at: Option<Instant> = None;
     while done.iter().any(Option::is_none) {
@@ -59,13 +89,16 @@ fn wait_all(mut children: Vec<Child>) -> bool {
                 continue;
             }
             if let Ok(Some(status)) = child.try_wait() {
+                if let Some(how) = crate::exits::death_by_signal(status) {
+                    eprintln!("fuser-run: error: rank {rank} was {how}");
+                }
                 if !status.success() && failed_at.is_none() {
                     failed_at = Some(Instant::now());
                 }
                 done[rank] = Some(status.success());
             }
         }
-        if failed_at.is_some_and(|t| t.elapsed() > GRACE) {
+        if failed_at.is_some_and(|t| t.elapsed() > grace) {
             for (rank, child) in children.iter_mut().enumerate() {
                 if done[rank].is_none() {
                     let _ = child.kill();
@@ -78,4 +111,28 @@ fn wait_all(mut children: Vec<Child>) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
     done.iter().all(|d| *d == Some(true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rank_that_cannot_start_stops_those_started_before_it() {
+        let pids = std::sync::Mutex::new(Vec::new());
+        let result = spawn_all(3, |rank| {
+            if rank == 2 {
+                return Err("cannot start rank 2: test".into());
+            }
+            let child = Command::new("sleep").arg("30").spawn().map_err(|e| e.to_string())?;
+            pids.lock().unwrap().push(child.id());
+            Ok(child)
+        });
+        assert_eq!(result.err().as_deref(), Some("cannot start rank 2: test"));
+        let pids = pids.into_inner().unwrap();
+        assert_eq!(pids.len(), 2);
+        for pid in pids {
+            assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "process {pid} is left");
+        }
+    }
 }

@@ -10,6 +10,7 @@
 
 mod check;
 mod cli;
+mod exits;
 #[path = "../io_error.rs"]
 mod io_error;
 mod launch;
@@ -42,7 +43,10 @@ fn run(args: &[String]) -> bool {
             print!("{}", cli::HELP);
             true
         }
-        Ok(cli::Command::Run(opts)) if opts.launch => tool::ranks_of(&opts).is_some_and(|n| launch::launch(args, n)),
+        Ok(cli::Command::Run(opts)) if opts.launch => {
+            let grace = launch::grace(&opts.backend, std::time::Duration::from_secs_f64(opts.timeout_s));
+            tool::ranks_of(&opts).is_some_and(|n| launch::launch(args, n, grace))
+        }
         Ok(cli::Command::Run(opts)) => tool::run(&opts),
     }
 }

@@ -229,7 +229,13 @@ fn execute(
         };
     }
     let _ = backend;
-    driver::run_on_cpu(ctx, ir, func, prog, cfg).map(Some)
+    match fuser_runtime::process::ProcessEnv::from_env(|k| std::env::var(k).ok())? {
+        Some(env) => {
+            let fault = fuser_runtime::procs::Fault::from_env(|k| std::env::var(k).ok())?;
+            fuser_runtime::procs::run_cpu_process(ctx, ir, func, prog, cfg, &env, fault)
+        }
+        None => driver::run_on_cpu(ctx, ir, func, prog, cfg).map(Some),
+    }
 }
 
 fn print_summary(name: &str, opts: &RunArgs, ranks: usize, o: &RunOutcome) {

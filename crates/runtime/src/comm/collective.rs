@@ -138,6 +138,23 @@ impl Slot {
     }
 }
 
+impl Slot {
+    /// `allreduce #3 of team [0, 1, 2]: ranks 0, 2 posted, rank 1 did not`.
+    fn describe(&self) -> String {
+        let posts = lock(&self.posts);
+        let posted: Vec<usize> = posts.iter().flatten().map(|p| p.rank).collect();
+        let name = posts.iter().flatten().next().map_or("collective", |p| p.op.name());
+        drop(posts);
+        format!(
+            "{name} #{} of team {:?}: {} posted, {} did not",
+            self.seq,
+            self.sorted,
+            ranks_phrase(&posted),
+            ranks_phrase(&self.missing())
+        )
+    }
+}
+
 /// A rendezvous key: the sorted team and the sequence number.
 type SlotKey = (Vec<usize>, u64);
 
@@ -154,6 +171,15 @@ impl Rendezvous {
             slots: Mutex::new(FxHashMap::default()),
             seqs: (0..world).map(|_| Mutex::new(FxHashMap::default())).collect(),
         }
+    }
+
+    /// The collectives some members posted and others did not, in words.
+    pub(super) fn incomplete(&self) -> Vec<String> {
+        let slots: Vec<Arc<Slot>> = lock(&self.slots).values().cloned().collect();
+        let mut out: Vec<(Vec<usize>, u64, String)> =
+            slots.iter().map(|s| (s.sorted.clone(), s.seq, s.describe())).collect();
+        out.sort();
+        out.into_iter().map(|(_, _, d)| d).collect()
     }
 
     fn next_seq(&self, rank: usize, sorted: &[usize]) -> u64 {
@@ -212,6 +238,9 @@ impl Communicator {
         let seq = at.seq.unwrap_or_else(|| self.rendezvous.next_seq(rank, &sorted));
         let position_in_team = team.iter().position(|&r| r == rank).expect("rank in team");
         let local_error = check_shapes(team, position_in_team, op, input, output).err().map(fail);
+        if let Some(remote) = &self.remote {
+            return remote.post_collective(at, (team, seq), op, (input, output), local_error);
+        }
         let sig = Signature {
             name: op.name(),
             team: team.to_vec(),

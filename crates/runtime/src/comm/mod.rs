@@ -20,6 +20,7 @@
 
 pub mod collective;
 pub mod p2p;
+pub mod remote;
 
 pub use collective::Collective;
 pub use p2p::{P2pOp, p2p_blocks_stream};
@@ -67,6 +68,9 @@ pub struct Communicator {
     watchdog: Arc<Watchdog>,
     rendezvous: collective::Rendezvous,
     p2p: p2p::Matcher,
+    /// Where posts go when the ranks are processes ([`remote`]); `None`: ranks are threads
+    /// of this process and meet here.
+    remote: Option<Arc<dyn remote::Remote>>,
 }
 
 impl Communicator {
@@ -83,6 +87,20 @@ impl Communicator {
             watchdog,
             rendezvous: collective::Rendezvous::new(world),
             p2p: p2p::Matcher::default(),
+            remote: None,
+        })
+    }
+
+    /// A communicator of one rank of a multi-process run: every post goes to `remote`
+    /// (checked here first as far as the post alone allows), the requests it returns
+    /// complete when the other processes' posts met it.
+    pub fn with_remote(world: usize, watchdog: Arc<Watchdog>, remote: Arc<dyn remote::Remote>) -> Arc<Communicator> {
+        Arc::new(Communicator {
+            world,
+            watchdog,
+            rendezvous: collective::Rendezvous::new(world),
+            p2p: p2p::Matcher::default(),
+            remote: Some(remote),
         })
     }
 
@@ -101,7 +119,19 @@ impl Communicator {
 
     /// Fails every current and future wait (one rank failed; the others must not hang).
     pub fn abort(&self, error: RtError) {
+        if let Some(remote) = &self.remote {
+            remote.abort(&error);
+        }
         self.watchdog.abort(error);
+    }
+
+    /// What is posted and not complete: collectives some members have not posted yet, sends
+    /// and receives without their counterpart (for the hub of a multi-process run, whose
+    /// ranks' deadlock reports see only their own process).
+    pub fn unmatched(&self) -> Vec<String> {
+        let mut out = self.rendezvous.incomplete();
+        out.extend(self.p2p.unmatched());
+        out
     }
 
     fn check_rank(&self, what: &str, rank: usize) -> RtResult<()> {
@@ -122,28 +152,55 @@ enum Status {
     Failed(RtError),
 }
 
+/// Called once with the outcome when a completion finishes (see [`Request::when_done`]).
+type OnFinish = Box<dyn FnOnce(RtResult<()>) + Send>;
+
 /// The completion flag of one posted op (shared by all participants of a collective).
 pub(crate) struct Completion {
     status: Mutex<Status>,
     cv: Condvar,
+    /// Taken and run by the thread that finishes; only touched with `status` locked.
+    on_finish: Mutex<Vec<OnFinish>>,
 }
 
 impl Completion {
     pub(crate) fn new() -> Arc<Completion> {
-        Arc::new(Completion { status: Mutex::new(Status::Pending), cv: Condvar::new() })
+        Arc::new(Completion {
+            status: Mutex::new(Status::Pending),
+            cv: Condvar::new(),
+            on_finish: Mutex::new(Vec::new()),
+        })
     }
 
     /// Completes with the joined clock of the participants, or fails.
     pub(crate) fn finish(&self, result: RtResult<Option<VClock>>) {
         let mut status = lock(&self.status);
+        let mut callbacks = Vec::new();
         if matches!(*status, Status::Pending) {
             *status = match result {
                 Ok(clock) => Status::Done(clock),
                 Err(e) => Status::Failed(e),
             };
+            callbacks = std::mem::take(&mut *lock(&self.on_finish));
         }
+        let outcome = Completion::outcome(&status);
         drop(status);
         self.cv.notify_all();
+        if let Some(outcome) = outcome {
+            callbacks.into_iter().for_each(|f| f(outcome.clone()));
+        }
+    }
+
+    /// Runs `f` with the outcome once finished (at once when finished already).
+    fn on_finish(&self, f: OnFinish) {
+        let status = lock(&self.status);
+        match Completion::outcome(&status) {
+            Some(outcome) => {
+                drop(status);
+                f(outcome);
+            }
+            None => lock(&self.on_finish).push(f),
+        }
     }
 
     fn outcome(status: &Status) -> Option<RtResult<()>> {
@@ -226,6 +283,38 @@ impl Request {
 
     pub fn is_complete(&self) -> bool {
         self.test().is_some()
+    }
+
+    /// Runs `f` once every part completed, with the first failure or `Ok` (at once when the
+    /// request is complete already), on the thread that completes the last part. For the hub
+    /// of a multi-process run, which answers the posting process instead of waiting.
+    pub fn when_done(&self, f: impl FnOnce(RtResult<()>) + Send + 'static) {
+        struct Countdown {
+            left: usize,
+            first_error: Option<RtError>,
+            f: Option<OnFinish>,
+        }
+        if self.parts.is_empty() {
+            return f(Ok(()));
+        }
+        let state = Arc::new(Mutex::new(Countdown { left: self.parts.len(), first_error: None, f: Some(Box::new(f)) }));
+        for part in self.parts.iter() {
+            let state = state.clone();
+            part.done.on_finish(Box::new(move |outcome| {
+                let mut s = lock(&state);
+                if let Err(e) = outcome {
+                    s.first_error.get_or_insert(e);
+                }
+                s.left -= 1;
+                if s.left == 0
+                    && let Some(f) = s.f.take()
+                {
+                    let result = s.first_error.take().map_or(Ok(()), Err);
+                    drop(s);
+                    f(result);
+                }
+            }));
+        }
     }
 
     /// Blocks until every part completed; a failed part's error, or at `deadline` the

@@ -45,7 +45,7 @@ pub fn p2p_blocks_stream(backend: Backend, protocol: Protocol, sending: bool) ->
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
+pub enum Side {
     Send,
     Recv,
 }
@@ -87,6 +87,30 @@ impl PairQueue {
             Side::Send => (n, p, other),
             Side::Recv => (n, other, p),
         })
+    }
+}
+
+/// What a p2p wait is in, for watchdog reports: `send to rank 1`, `recv from rank 0`.
+pub(crate) fn p2p_wait_what(side: Side, peer: usize) -> String {
+    match side {
+        Side::Send => format!("send to rank {peer}"),
+        Side::Recv => format!("recv from rank {peer}"),
+    }
+}
+
+impl Matcher {
+    /// The sends and receives still waiting for their counterparts, in words (`rank 0 send
+    /// to rank 1 at 'comm.send' at f.mlir:3:4`), ordered by pair.
+    pub(super) fn unmatched(&self) -> Vec<String> {
+        let data = lock(&self.data);
+        let mut pairs: Vec<_> = data.iter().collect();
+        pairs.sort_by_key(|(pair, _)| **pair);
+        let mut out = Vec::new();
+        for (&(src, dst), q) in pairs {
+            out.extend(q.sends.iter().map(|p| format!("rank {src} {} at {}", p2p_wait_what(Side::Send, dst), p.key)));
+            out.extend(q.recvs.iter().map(|p| format!("rank {dst} {} at {}", p2p_wait_what(Side::Recv, src), p.key)));
+        }
+        out
     }
 }
 
@@ -157,6 +181,9 @@ impl Communicator {
         let fail = |e: RtError| e.on_rank(rank).at(&at.key);
         self.check_rank("rank", rank).map_err(fail)?;
         self.check_rank("peer", peer).map_err(fail)?;
+        if let Some(remote) = &self.remote {
+            return remote.post_p2p(at, side, peer, view, (backend, protocol), grouped);
+        }
         if backend == Backend::CudaIpc {
             self.check_handles(rank, side, peer, view).map_err(fail)?;
         }
@@ -178,11 +205,7 @@ impl Communicator {
             recv.done.finish(result);
         }
         let blocks_stream = !grouped && p2p_blocks_stream(backend, protocol, side == Side::Send);
-        let what = match side {
-            Side::Send => format!("send to rank {peer}"),
-            Side::Recv => format!("recv from rank {peer}"),
-        };
-        let info = WaitInfo::new(rank, what, Some(at.key.clone()), vec![peer]);
+        let info = WaitInfo::new(rank, p2p_wait_what(side, peer), Some(at.key.clone()), vec![peer]);
         Ok(Request::single(done, info, blocks_stream, &self.watchdog))
     }
 
@@ -251,6 +274,9 @@ impl Communicator {
     /// the buffer with the buffer the peer lists in its `recvs` for this rank (FIFO per pair),
     /// and vice versa. Blocking in the real backend: wait on the request right away.
     pub fn share_handles(&self, at: &PostInfo, sends: &[(View, usize)], recvs: &[(View, usize)]) -> RtResult<Request> {
+        if let Some(remote) = &self.remote {
+            return remote.share_handles(at, sends, recvs);
+        }
         let rank = at.rank;
         let mut requests = Vec::with_capacity(sends.len() + recvs.len());
         let items = sends.iter().map(|s| (Side::Send, s)).chain(recvs.iter().map(|r| (Side::Recv, r)));

@@ -206,6 +206,13 @@ impl CpuBackend {
     pub fn new(ranks: usize, trace: bool, timeout: Duration) -> CpuBackend {
         let watchdog = Watchdog::new(timeout);
         let comm = Communicator::with_watchdog(ranks, watchdog.clone());
+        CpuBackend::with_communicator(comm, trace)
+    }
+
+    /// A backend over `comm` (its world and watchdog), e.g. the communicator of one rank of a
+    /// multi-process run (`crate::procs`), whose posts meet the other processes'.
+    pub fn with_communicator(comm: Arc<Communicator>, trace: bool) -> CpuBackend {
+        let (ranks, watchdog) = (comm.world(), comm.watchdog().clone());
         let epoch = Instant::now();
         let rank_states = (0..ranks)
             .map(|rank| RankState {

@@ -1,0 +1,336 @@
+//! A rank's connection to rank 0's hub: the [`Remote`] behind the communicator of a
+//! multi-process cpu run.
+//!
+//! A post is sent with the bytes it reads (a send's buffer, a collective's input, taken when
+//! posted: the in-process communicator reads them later, when the counterparts arrive, but
+//! the program may not change them before the op completed anyway) and answered at once by
+//! the hub (`Posted`), so a post the matching refuses fails at post as in one process. The
+//! returned [`Request`] is completed by the link's reader thread when `Done` arrives, after
+//! it wrote the bytes into the output view. Whether it blocks the posting stream follows the
+//! in-process rules ([`crate::comm::p2p`]).
+//!
+//! Failures: an `Abort` from the hub aborts this process's watchdog (every wait fails at
+//! once with the cause); so does a connection to the hub that ends unexpectedly (rank 0
+//! went away). A rank that fails itself aborts through [`Remote::abort`].
+
+use super::fault::Fault;
+use super::msg::{BufSpec, FromHub, PostBody, ToHub};
+use crate::buffer::View;
+use crate::comm::p2p::{Side, p2p_blocks_stream, p2p_wait_what};
+use crate::comm::remote::Remote;
+use crate::comm::{Collective, Completion, PostInfo, Request, read_bytes, write_bytes};
+use crate::error::{RtError, RtResult};
+use crate::store::wire;
+use crate::watchdog::{ABORT_POLL, WaitInfo, Watchdog, lock};
+use fuser_dialects::comm::attrs::{Backend, Protocol};
+use rustc_hash::FxHashMap;
+use std::io::Read;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// A posted op waiting for its `Done`.
+struct Outstanding {
+    done: Arc<Completion>,
+    /// Where the bytes of `Done` go.
+    output: Option<View>,
+}
+
+/// What the reader thread shares with the posting threads.
+#[derive(Default)]
+struct LinkState {
+    started: bool,
+    /// Answers to posts not yet picked up: `None` accepted, `Some` refused.
+    acks: FxHashMap<u64, Option<RtError>>,
+    outstanding: FxHashMap<u64, Outstanding>,
+    /// Why the connection to the hub ended, when it did.
+    lost: Option<String>,
+}
+
+/// This rank's connection to the hub.
+pub struct Link {
+    rank: usize,
+    writer: Mutex<TcpStream>,
+    shared: Arc<(Mutex<LinkState>, Condvar)>,
+    watchdog: Arc<Watchdog>,
+    next_id: AtomicU64,
+    /// Set before the goodbye: the hub closing the connection afterwards is no failure.
+    leaving: Arc<AtomicBool>,
+    fault: Option<Fault>,
+}
+
+impl Link {
+    /// Connects to the hub at `addr` (retrying until `deadline` while rank 0 starts it),
+    /// presents `token` and `rank`, and starts the reader thread that reports to `watchdog`.
+    pub fn connect(
+        addr: SocketAddr,
+        token: &str,
+        rank: usize,
+        watchdog: Arc<Watchdog>,
+        deadline: Instant,
+        fault: Option<Fault>,
+    ) -> RtResult<Arc<Link>> {
+        let fail =
+            |what: &str, e: std::io::Error| RtError::new(format!("{what} rank 0's hub at {addr}: {e}")).on_rank(rank);
+        let mut conn = loop {
+            match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
+                Ok(c) => break c,
+                Err(e) if Instant::now() >= deadline => return Err(fail("cannot reach", e)),
+                Err(_) => std::thread::sleep(Duration::from_millis(50)),
+            }
+        };
+        let _ = conn.set_nodelay(true);
+        let handshake = |c: &mut TcpStream| -> std::io::Result<()> {
+            wire::send_hello(c, token)?;
+            std::io::Write::write_all(c, &(rank as u64).to_le_bytes())?;
+            let mut ok = [0u8; 1];
+            c.read_exact(&mut ok)?;
+            if ok[0] != wire::OK {
+                return Err(wire::invalid("refused"));
+            }
+            Ok(())
+        };
+        handshake(&mut conn).map_err(|e| fail("was refused by", e))?;
+        let reader = conn.try_clone().map_err(|e| fail("cannot read from", e))?;
+        let link = Arc::new(Link {
+            rank,
+            writer: Mutex::new(conn),
+            shared: Arc::new((Mutex::new(LinkState::default()), Condvar::new())),
+            watchdog,
+            next_id: AtomicU64::new(0),
+            leaving: Arc::new(AtomicBool::new(false)),
+            fault,
+        });
+        let (shared, watchdog, leaving) = (link.shared.clone(), link.watchdog.clone(), link.leaving.clone());
+        std::thread::Builder::new()
+            .name(format!("rank {rank} link"))
+            .spawn(move || read_from_hub(reader, &shared, &watchdog, &leaving))
+            .map_err(|e| RtError::new(format!("cannot start the link thread: {e}")))?;
+        Ok(link)
+    }
+
+    /// Waits for the hub's `Start` (every rank joined) until `deadline`.
+    pub fn wait_start(&self, deadline: Instant) -> RtResult<()> {
+        let (m, cv) = &*self.shared;
+        let mut s = lock(m);
+        loop {
+            if s.started {
+                return Ok(());
+            }
+            if let Some(e) = self.watchdog.aborted() {
+                return Err(e.on_rank(self.rank));
+            }
+            if let Some(why) = &s.lost {
+                return Err(RtError::new(why.clone()).on_rank(self.rank));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(RtError::new(format!(
+                    "the other ranks did not all join the run within {:?}",
+                    self.watchdog.timeout()
+                ))
+                .on_rank(self.rank));
+            }
+            s = cv.wait_timeout(s, (deadline - now).min(ABORT_POLL)).map_or_else(|p| p.into_inner().0, |(g, _)| g);
+        }
+    }
+
+    fn send(&self, message: &ToHub) -> RtResult<()> {
+        let frame = message.encode();
+        if frame.len() > wire::MAX_VALUE {
+            return Err(RtError::new(format!(
+                "a message of {} bytes exceeds the {} bytes a message between processes carries",
+                frame.len(),
+                wire::MAX_VALUE
+            ))
+            .on_rank(self.rank));
+        }
+        let mut w = lock(&self.writer);
+        wire::write_bytes(&mut *w, &frame).map_err(|e| RtError::new(hub_lost(&e)).on_rank(self.rank))
+    }
+
+    /// Hands this rank's encoded result (or error) to rank 0.
+    pub fn send_result(&self, bytes: Vec<u8>) -> RtResult<()> {
+        self.send(&ToHub::Result(bytes))
+    }
+
+    /// Leaves the run: the hub closing the connection is expected from now on.
+    pub fn goodbye(&self) {
+        self.leaving.store(true, Ordering::SeqCst);
+        let _ = self.send(&ToHub::Bye);
+    }
+
+    /// Sends a post and waits for the hub's answer; the request completes with `Done`.
+    fn post(
+        &self,
+        at: &PostInfo,
+        body: PostBody,
+        output: Option<View>,
+        info: WaitInfo,
+        blocks: bool,
+    ) -> RtResult<Request> {
+        if let Some(f) = &self.fault {
+            f.at_communication(self.rank);
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let done = Completion::new();
+        lock(&self.shared.0).outstanding.insert(id, Outstanding { done: done.clone(), output });
+        self.send(&ToHub::Post { id, key: at.key.clone(), body })?;
+        self.wait_ack(id).inspect_err(|_| {
+            lock(&self.shared.0).outstanding.remove(&id);
+        })?;
+        Ok(Request::single(done, info, blocks, &self.watchdog))
+    }
+
+    /// The hub's answer to post `id` (it answers at once; a lost hub or an abort ends the wait).
+    fn wait_ack(&self, id: u64) -> RtResult<()> {
+        let (m, cv) = &*self.shared;
+        let deadline = self.watchdog.deadline();
+        let mut s = lock(m);
+        loop {
+            if let Some(answer) = s.acks.remove(&id) {
+                return answer.map_or(Ok(()), Err);
+            }
+            if let Some(e) = self.watchdog.aborted() {
+                return Err(e.on_rank(self.rank));
+            }
+            if let Some(why) = &s.lost {
+                return Err(RtError::new(why.clone()).on_rank(self.rank));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(RtError::new("rank 0's hub did not answer a post in time").on_rank(self.rank));
+            }
+            s = cv.wait_timeout(s, (deadline - now).min(ABORT_POLL)).map_or_else(|p| p.into_inner().0, |(g, _)| g);
+        }
+    }
+}
+
+fn spec(v: &View) -> BufSpec {
+    BufSpec { id: v.buffer.id, dtype: v.dtype(), numel: v.numel() }
+}
+
+impl Remote for Link {
+    fn post_collective(
+        &self,
+        at: &PostInfo,
+        (team, seq): (&[usize], u64),
+        op: Collective,
+        (input, output): (&View, &View),
+        local_error: Option<RtError>,
+    ) -> RtResult<Request> {
+        let body = PostBody::Collective {
+            seq,
+            team: team.to_vec(),
+            op,
+            input: spec(input),
+            data: read_bytes(input),
+            output: spec(output),
+        };
+        if let Some(e) = local_error {
+            // The other members learn of it from the hub; this post fails now.
+            self.send(&ToHub::Post { id: u64::MAX, key: at.key.clone(), body })?;
+            return Err(e);
+        }
+        // Waits name the op; who is missing is known only to the hub (other processes).
+        let info =
+            WaitInfo::new(at.rank, format!("{} #{seq} of team {team:?}", op.name()), Some(at.key.clone()), vec![]);
+        self.post(at, body, Some(output.clone()), info, true)
+    }
+
+    fn post_p2p(
+        &self,
+        at: &PostInfo,
+        side: Side,
+        peer: usize,
+        view: &View,
+        (backend, protocol): (Backend, Protocol),
+        grouped: bool,
+    ) -> RtResult<Request> {
+        let send = side == Side::Send;
+        let data = if send { read_bytes(view) } else { Vec::new() };
+        let body = PostBody::P2p { send, peer, backend, protocol, buf: spec(view), data };
+        let info = WaitInfo::new(at.rank, p2p_wait_what(side, peer), Some(at.key.clone()), vec![]);
+        let blocks = !grouped && p2p_blocks_stream(backend, protocol, send);
+        self.post(at, body, (!send).then(|| view.clone()), info, blocks)
+    }
+
+    fn share_handles(&self, at: &PostInfo, sends: &[(View, usize)], recvs: &[(View, usize)]) -> RtResult<Request> {
+        let pairs = |v: &[(View, usize)]| v.iter().map(|(view, peer)| (spec(view), *peer)).collect();
+        let peers: Vec<String> = sends.iter().chain(recvs).map(|(_, p)| p.to_string()).collect();
+        let what = format!("share_handles with rank {}", peers.join(", "));
+        let info = WaitInfo::new(at.rank, what, Some(at.key.clone()), vec![]);
+        self.post(at, PostBody::Share { sends: pairs(sends), recvs: pairs(recvs) }, None, info, true)
+    }
+
+    fn abort(&self, error: &RtError) {
+        // The hub passes it on once; an echo of an abort that came from the hub is ignored there.
+        let _ = self.send(&ToHub::Abort(error.clone()));
+    }
+}
+
+/// The error of a connection to the hub that ended (`e`: how).
+fn hub_lost(e: &std::io::Error) -> String {
+    let how = match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => "closed".to_string(),
+        _ => e.to_string(),
+    };
+    format!("the connection to rank 0's hub ended ({how}): rank 0 exited or was killed")
+}
+
+/// The reader thread: answers, completions and aborts from the hub, until the connection ends.
+fn read_from_hub(mut conn: TcpStream, shared: &(Mutex<LinkState>, Condvar), watchdog: &Watchdog, leaving: &AtomicBool) {
+    let why = loop {
+        let frame = match wire::read_bounded(&mut conn, wire::MAX_VALUE, "message") {
+            Ok(f) => f,
+            Err(e) => break hub_lost(&e),
+        };
+        let message = match FromHub::decode(&frame) {
+            Ok(m) => m,
+            Err(e) => break e.message,
+        };
+        handle(message, shared, watchdog);
+    };
+    let mut s = lock(&shared.0);
+    s.lost = Some(why.clone());
+    let outstanding: Vec<Outstanding> = s.outstanding.drain().map(|(_, o)| o).collect();
+    drop(s);
+    shared.1.notify_all();
+    if leaving.load(Ordering::SeqCst) {
+        return;
+    }
+    let error = RtError::new(why);
+    watchdog.abort(error.clone());
+    outstanding.into_iter().for_each(|o| o.done.finish(Err(error.clone())));
+}
+
+fn handle(message: FromHub, shared: &(Mutex<LinkState>, Condvar), watchdog: &Watchdog) {
+    let (m, cv) = shared;
+    match message {
+        FromHub::Start => lock(m).started = true,
+        FromHub::Posted { id, error } => {
+            lock(m).acks.insert(id, error);
+        }
+        FromHub::Done { id, outcome } => {
+            let Some(o) = lock(m).outstanding.remove(&id) else { return };
+            let result = outcome.and_then(|bytes| match (bytes, &o.output) {
+                (Some(b), Some(view)) => {
+                    if b.len() != view.numel() * view.dtype().size() {
+                        return Err(RtError::new(format!(
+                            "the hub sent {} bytes for {} elements",
+                            b.len(),
+                            view.numel()
+                        )));
+                    }
+                    write_bytes(view, &b);
+                    Ok(None)
+                }
+                _ => Ok(None),
+            });
+            o.done.finish(result);
+        }
+        FromHub::Abort(e) => watchdog.abort(e),
+    }
+    cv.notify_all();
+}
