@@ -1,0 +1,42 @@
+//! Text through melior: an op printed in generic form with debug info (the exchange
+//! format), and text parsed into an MLIR module with MLIR's diagnostics collected instead
+//! of printed.
+
+use crate::error::BridgeError;
+use melior::ir::operation::OperationPrintingFlags;
+use melior::ir::{Module, Operation};
+use melior::Context;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// `op` as `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it.
+pub fn generic_text(op: &Operation<'_>) -> Result<String, BridgeError> {
+    let flags = OperationPrintingFlags::new().print_generic_operation_form().enable_debug_info(true, false);
+    op.to_string_with_flags(flags).map_err(|e| BridgeError::new(format!("cannot print the MLIR op: {e}")))
+}
+
+/// Parses `text` into a module of `context` (MLIR verifies it); MLIR's diagnostics come
+/// back in the error.
+pub fn parse_module<'c>(context: &'c Context, text: &str) -> Result<Module<'c>, BridgeError> {
+    if text.contains('\0') {
+        return Err(BridgeError::new("the IR text contains a NUL byte"));
+    }
+    let (module, diagnostics) = collecting_diagnostics(context, || Module::parse(context, text));
+    module.ok_or_else(|| BridgeError::with_diagnostics("MLIR could not parse the IR", diagnostics))
+}
+
+/// Runs `f` with a diagnostic handler that keeps MLIR's diagnostics (rendered) instead of
+/// letting them reach the context's other handlers.
+pub fn collecting_diagnostics<T>(context: &Context, f: impl FnOnce() -> T) -> (T, Vec<String>) {
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink = Rc::clone(&seen);
+    let id = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(format!("{}: {d}", d.location()));
+        true
+    });
+    let value = f();
+    context.detach_diagnostic_handler(id);
+    let seen = seen.borrow().clone();
+    (value, seen)
+}
+
