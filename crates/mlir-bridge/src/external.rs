@@ -9,11 +9,10 @@
 
 use crate::emit::emit;
 use crate::error::BridgeError;
-use crate::shell::shell_around;
-use crate::text::{generic_text, parse_module};
-use crate::transfer::{find_op, replace_contents};
+use crate::handover::{hand_over, parse_op};
+use crate::transfer::replace_contents;
 use fuser_mlir_text::catalog::DEFAULT_PREFIX;
-use fuser_mlir_text::{Catalog, Entry, OpPath, TextDiagnostic, run_on_text};
+use fuser_mlir_text::{Catalog, Entry, TextDiagnostic, run_on_text};
 use melior::ir::r#type::TypeId;
 use melior::ir::OperationRef;
 use melior::pass::{ExternalPass, Pass, RunExternalPass, create_external};
@@ -121,16 +120,11 @@ fn run_on_op(catalog: &Catalog, element: &str, op: OperationRef<'_, '_>) -> bool
         emit(context, &TextDiagnostic::error_at_unknown(e.to_string()), at);
         false
     };
-    let shelled = match shell_around(op) {
-        Ok(s) => s,
+    let handed = match hand_over(op) {
+        Ok(h) => h,
         Err(e) => return fail(e),
     };
-    let text = match generic_text(&shelled.root) {
-        Ok(t) => t,
-        Err(e) => return fail(e),
-    };
-    let path = path_from_parsed_root(&shelled.root, shelled.path);
-    let report = run_on_text(&catalog.registry, element, &text, "<mlir>", &path);
+    let report = run_on_text(&catalog.registry, element, &handed, "<mlir>");
     for d in &report.diagnostics {
         emit(context, d, at);
     }
@@ -139,29 +133,22 @@ fn run_on_op(catalog: &Catalog, element: &str, op: OperationRef<'_, '_>) -> bool
     }
     match report.output {
         None => true,
-        Some(out) => match write_back(context, op, &out, &path) {
+        Some(out) => match write_back(context, op, &out) {
             Ok(()) => true,
             Err(e) => fail(e),
         },
     }
 }
 
-/// Parsers wrap a top-level op other than `builtin.module` in a module: one step more.
-fn path_from_parsed_root(root: &melior::ir::Operation<'_>, mut path: OpPath) -> OpPath {
-    let is_module = root.name().as_string_ref().as_str().is_ok_and(|n| n == "builtin.module");
-    if !is_module {
-        path.steps.insert(0, fuser_mlir_text::path::Step { region: 0, block: 0, op: 0 });
+/// Parses the op fuser produced and moves it into `op`.
+fn write_back(context: ContextRef<'_>, op: OperationRef<'_, '_>, text: &str) -> Result<(), BridgeError> {
+    let source = parse_op(context, text)?;
+    let source = source.into_raw();
+    // SAFETY: `op` is the op this pass owns; `source` is a separate op owned here, destroyed
+    // once its contents moved.
+    unsafe {
+        let moved = replace_contents(op.to_raw(), source);
+        mlir_sys::mlirOperationDestroy(source);
+        moved
     }
-    path
-}
-
-/// Parses `text` in MLIR and moves the op at `path` into `op`.
-fn write_back(context: ContextRef<'_>, op: OperationRef<'_, '_>, text: &str, path: &OpPath) -> Result<(), BridgeError> {
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context.to_ref() };
-    let module = parse_module(context, text)?;
-    let source = find_op(module.as_operation().to_raw(), path)
-        .ok_or_else(|| BridgeError::new("the transformed IR lost the op the pass ran on"))?;
-    // SAFETY: `op` is the op this pass owns; `source` lives in `module`, a separate IR.
-    unsafe { replace_contents(op.to_raw(), source) }
 }

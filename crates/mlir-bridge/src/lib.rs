@@ -10,16 +10,16 @@
 //! ([`prepare_context`] does that).
 //!
 //! Supporting modules: [`error`], [`text`] (print and parse through melior, collecting
-//! MLIR's diagnostics), [`location`] (`loc(...)` text to an MLIR location), [`shell`] (the
-//! op a pass runs on, inside copies of its ancestors and symbol siblings), [`transfer`]
+//! MLIR's diagnostics), [`location`] (`loc(...)` text to an MLIR location), [`handover`]
+//! (the op a pass runs on, printed with its ancestors' shells and symbol siblings), [`transfer`]
 //! (moving a transformed op's contents into the op MLIR handed over).
 
 pub mod convert;
 pub mod emit;
 pub mod error;
 pub mod external;
+pub mod handover;
 pub mod location;
-pub mod shell;
 pub mod text;
 pub mod transfer;
 

@@ -2,6 +2,7 @@
 //! MLIR locations: MLIR's C API parses no location on its own, so the text is attached to a
 //! throwaway unregistered op that MLIR parses, and the op's location is kept.
 
+use crate::text::collecting_diagnostics;
 use melior::ir::Location;
 use melior::ContextRef;
 use mlir_sys::{MlirStringRef, mlirOperationCreateParse, mlirOperationDestroy, mlirOperationGetLocation};
@@ -11,6 +12,15 @@ use mlir_sys::{MlirStringRef, mlirOperationCreateParse, mlirOperationDestroy, ml
 pub fn parse_location<'c>(context: ContextRef<'c>, loc_text: &str, fallback: Location<'c>) -> Location<'c> {
     let source = format!("\"fuser.location_carrier\"() : () -> () {loc_text}\0");
     let name = b"fuser-location\0";
+    // SAFETY: the context outlives this call.
+    let owned = unsafe { context.to_ref() };
+    // MLIR's complaints about text that is not a location are not the user's business.
+    let (loc, _ignored) = collecting_diagnostics(owned, || parse_carrier(context, &source, name));
+    loc.unwrap_or(fallback)
+}
+
+/// The location of the carrier op in `source`, if it parses.
+fn parse_carrier<'c>(context: ContextRef<'c>, source: &str, name: &[u8]) -> Option<Location<'c>> {
     // SAFETY: both strings are NUL-terminated and outlive the call; the parsed op is owned
     // here and destroyed after its location (uniqued in the context) was taken.
     unsafe {
@@ -20,10 +30,10 @@ pub fn parse_location<'c>(context: ContextRef<'c>, loc_text: &str, fallback: Loc
             MlirStringRef { data: name.as_ptr().cast(), length: name.len() - 1 },
         );
         if op.ptr.is_null() {
-            return fallback;
+            return None;
         }
         let loc = mlirOperationGetLocation(op);
         mlirOperationDestroy(op);
-        Location::from_raw(loc)
+        Some(Location::from_raw(loc))
     }
 }

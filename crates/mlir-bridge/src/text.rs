@@ -9,10 +9,14 @@ use melior::Context;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// `op` as `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it.
+/// `op` as `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it as the
+/// top-level op of a file (MLIR's printer, then the newline mlir-opt adds).
 pub fn generic_text(op: &Operation<'_>) -> Result<String, BridgeError> {
     let flags = OperationPrintingFlags::new().print_generic_operation_form().enable_debug_info(true, false);
-    op.to_string_with_flags(flags).map_err(|e| BridgeError::new(format!("cannot print the MLIR op: {e}")))
+    let mut text =
+        op.to_string_with_flags(flags).map_err(|e| BridgeError::new(format!("cannot print the MLIR op: {e}")))?;
+    text.push('\n');
+    Ok(text)
 }
 
 /// Parses `text` into a module of `context` (MLIR verifies it); MLIR's diagnostics come

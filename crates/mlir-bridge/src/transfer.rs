@@ -5,50 +5,14 @@
 //! change in place: a pass that changed them is reported as an error.
 
 use crate::error::BridgeError;
-use fuser_mlir_text::OpPath;
 use mlir_sys::{
     MlirOperation, mlirIdentifierStr, mlirLocationEqual, mlirOperationGetAttribute, 
-    mlirOperationGetLocation, mlirOperationGetName, mlirOperationGetNextInBlock,
+    mlirOperationGetLocation, mlirOperationGetName,
     mlirOperationGetNumAttributes, mlirOperationGetNumRegions, mlirOperationGetNumResults,
     mlirOperationGetRegion, mlirOperationGetResult, mlirOperationRemoveAttributeByName,
-    mlirOperationSetAttributeByName, mlirRegionGetFirstBlock, mlirBlockGetNextInRegion, mlirBlockGetFirstOperation,
+    mlirOperationSetAttributeByName,
     mlirRegionTakeBody, mlirTypeEqual, mlirValueGetType, MlirStringRef,
 };
-
-/// The op at `path` below `root`, if any.
-pub fn find_op(root: MlirOperation, path: &OpPath) -> Option<MlirOperation> {
-    let mut op = root;
-    // SAFETY: every handle comes from a live op of the same IR and is checked for null.
-    unsafe {
-        for step in &path.steps {
-            if step.region >= mlirOperationGetNumRegions(op) as usize {
-                return None;
-            }
-            let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, step.region as isize));
-            for _ in 0..step.block {
-                if block.ptr.is_null() {
-                    return None;
-                }
-                block = mlirBlockGetNextInRegion(block);
-            }
-            if block.ptr.is_null() {
-                return None;
-            }
-            let mut next = mlirBlockGetFirstOperation(block);
-            for _ in 0..step.op {
-                if next.ptr.is_null() {
-                    return None;
-                }
-                next = mlirOperationGetNextInBlock(next);
-            }
-            if next.ptr.is_null() {
-                return None;
-            }
-            op = next;
-        }
-    }
-    Some(op)
-}
 
 /// Makes `target` what `source` is (see the module docs); `source` is left with empty
 /// regions.

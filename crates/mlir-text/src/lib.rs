@@ -7,16 +7,16 @@
 //! Text is the exchange format because fuser's generic printer is byte-identical to MLIR's,
 //! so nothing is lost in either direction, locations included.
 //!
-//! Layers: [`path`] (where the target op sits in the handed-over root), [`diagnostic`]
+//! Layers: [`handover`] (the op and its symbol context as text), [`diagnostic`]
 //! (diagnostics as text), [`catalog`] (the passes and pipelines offered to MLIR, by name),
 //! [`runner`] (parse, run, print).
 
 pub mod catalog;
 pub mod diagnostic;
-pub mod path;
+pub mod handover;
 pub mod runner;
 
 pub use catalog::{Catalog, Entry, EntryKind};
 pub use diagnostic::{TextDiagnostic, TextSeverity};
-pub use path::OpPath;
+pub use handover::{HandedOver, Level};
 pub use runner::{RunReport, run_on_text};

@@ -1,12 +1,11 @@
-//! Runs one fuser pass or pipeline element (`cse`, `tp-default{streams=2}`) on the op at a
-//! path inside a root op given as MLIR generic text, the way `fuser-opt` would: parse,
-//! verify the op, run a pass manager anchored on it, print the root again in generic form
-//! with debug info. Only the op at the path is transformed; the rest of the root is its
-//! symbol context (meshes next to a function), as in fuser's own parallel pass manager.
+//! Runs one fuser pass or pipeline element (`cse`, `tp-default{streams=2}`) on a handed-over
+//! op the way `fuser-opt` would: build the op in its symbol context, verify it, run a pass
+//! manager anchored on it, and print the op again, on its own, in generic form with debug
+//! info (inline locations, values numbered from the op: self-contained text MLIR parses
+//! back into one op). Only the op is transformed; its context is read-only.
 
 use crate::diagnostic::TextDiagnostic;
-use crate::path::OpPath;
-use fuser_ir::diag::SourceFile;
+use crate::handover::HandedOver;
 use fuser_ir::pass::{LogEntry, OpPassManager, PassManager, PassManagerConfig, PassRegistry, adapters};
 use fuser_ir::printer::{PrintOptions, print_module};
 use fuser_ir::{Context, Ir, OpId};
@@ -16,20 +15,19 @@ use fuser_ir::{Context, Ir, OpId};
 pub struct RunReport {
     /// The pipeline succeeded (no error diagnostic).
     pub success: bool,
-    /// The root in generic form with debug info, when the run succeeded and changed the text.
+    /// The op alone in generic form with debug info, when the run succeeded and changed it.
     pub output: Option<String>,
     /// Diagnostics in the order fuser reported them.
     pub diagnostics: Vec<TextDiagnostic>,
 }
 
-/// Runs `element` (pipeline text of one pass or pipeline, options included) on the op at
-/// `path` below the root op in `text`. `source_name` names the buffer in diagnostics of
-/// text without locations.
-pub fn run_on_text(registry: &PassRegistry, element: &str, text: &str, source_name: &str, path: &OpPath) -> RunReport {
+/// Runs `element` (pipeline text of one pass or pipeline, options included) on the
+/// handed-over op. `source_name` names the buffers in diagnostics of text without locations.
+pub fn run_on_text(registry: &PassRegistry, element: &str, handed: &HandedOver, source_name: &str) -> RunReport {
     let ctx = Context::new(fuser_dialects::registry());
     // MLIR hands over ops of any dialect; fuser keeps the unknown ones verbatim.
     ctx.set_allow_unregistered(true);
-    match run_in_context(&ctx, registry, element, text, source_name, path) {
+    match run_in_context(&ctx, registry, element, handed, source_name) {
         Ok(report) => report,
         Err(diagnostics) => RunReport { success: false, output: None, diagnostics },
     }
@@ -39,21 +37,17 @@ fn run_in_context(
     ctx: &Context,
     registry: &PassRegistry,
     element: &str,
-    text: &str,
+    handed: &HandedOver,
     source_name: &str,
-    path: &OpPath,
 ) -> Result<RunReport, Vec<TextDiagnostic>> {
     let to_text = |ds: Vec<fuser_ir::Diagnostic>| -> Vec<TextDiagnostic> {
         ds.iter().map(|d| TextDiagnostic::from_diagnostic(ctx, d)).collect()
     };
     let mut ir = Ir::new();
-    let root = fuser_ir::parser::parse_source_all(ctx, &mut ir, &SourceFile::new(source_name, text.into()))
-        .map_err(to_text)?;
-    let target = path
-        .find(&ir, root)
-        .ok_or_else(|| vec![TextDiagnostic::error_at_unknown(format!("no op at path {path:?} of the handed-over IR"))])?;
+    let (_root, target) = handed.build(ctx, &mut ir, source_name)?;
     adapters::verify_op(ctx, &ir, target).map_err(to_text)?;
     let manager = manager_for(ctx, &ir, target, registry, element)?;
+    let before = op_text(ctx, &ir, target);
     let result = manager.run(ctx, &mut ir, target);
     let diagnostics = result
         .log
@@ -63,7 +57,7 @@ fn run_in_context(
             LogEntry::Text(_) => None,
         })
         .collect();
-    let output = result.success.then(|| generic_text(ctx, &ir, root)).filter(|out| out != text);
+    let output = result.success.then(|| op_text(ctx, &ir, target)).filter(|after| *after != before);
     Ok(RunReport { success: result.success, output, diagnostics })
 }
 
@@ -85,7 +79,14 @@ fn manager_for(
     Ok(PassManager { pipeline, config })
 }
 
-/// `op` printed in generic form with debug info: the exchange format with MLIR.
+/// `op` printed on its own: generic form, debug info, local scope.
+pub fn op_text(ctx: &Context, ir: &Ir, op: OpId) -> String {
+    let opts = PrintOptions { generic: true, debug_info: true, local_scope: true, elide_elements_attrs_if_larger: None };
+    print_module(ctx, ir, op, &opts)
+}
+
+/// `op` printed as the top-level op of a file in generic form with debug info, as
+/// `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it.
 pub fn generic_text(ctx: &Context, ir: &Ir, op: OpId) -> String {
     let opts = PrintOptions { generic: true, debug_info: true, local_scope: false, elide_elements_attrs_if_larger: None };
     print_module(ctx, ir, op, &opts)
@@ -96,42 +97,43 @@ mod tests {
     use super::*;
     use crate::catalog::{Catalog, DEFAULT_PREFIX};
     use crate::diagnostic::TextSeverity;
+    use crate::handover::Level;
 
-    const MODULE: &str = "\"builtin.module\"() ({\n  \"func.func\"() <{function_type = () -> i32, sym_name = \"f\"}> ({\n    %0 = \"arith.constant\"() <{value = 1 : i32}> : () -> i32 loc(\"a.mlir\":3:5)\n    %1 = \"arith.constant\"() <{value = 1 : i32}> : () -> i32 loc(\"a.mlir\":4:5)\n    %2 = \"arith.addi\"(%0, %1) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32 loc(\"a.mlir\":5:5)\n    \"func.return\"(%2) : (i32) -> () loc(\"a.mlir\":6:5)\n  }) : () -> () loc(\"a.mlir\":2:3)\n}) : () -> () loc(\"a.mlir\":1:1)\n";
+    const FUNC: &str = "\"func.func\"() <{function_type = () -> i32, sym_name = \"f\"}> ({\n  %0 = \"arith.constant\"() <{value = 1 : i32}> : () -> i32 loc(\"a.mlir\":3:5)\n  %1 = \"arith.constant\"() <{value = 1 : i32}> : () -> i32 loc(\"a.mlir\":4:5)\n  %2 = \"arith.addi\"(%0, %1) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32 loc(\"a.mlir\":5:5)\n  \"func.return\"(%2) : (i32) -> () loc(\"a.mlir\":6:5)\n}) : () -> () loc(\"a.mlir\":2:3)\n";
+    const MODULE_SHELL: &str = "\"builtin.module\"() ({\n}) : () -> () loc(\"a.mlir\":1:1)\n";
+
+    fn in_module(op: &str) -> HandedOver {
+        HandedOver { op: op.into(), levels: vec![Level { shell: MODULE_SHELL.into(), region: 0, ..Level::default() }] }
+    }
 
     fn catalog() -> Catalog {
         Catalog::new(DEFAULT_PREFIX).unwrap()
     }
 
     #[test]
-    fn canonicalize_on_the_function_folds_and_keeps_the_module_around() {
-        let c = catalog();
-        let path = OpPath::from_flat(&[0, 0, 0]).unwrap();
-        let r = run_on_text(&c.registry, "canonicalize", MODULE, "a.mlir", &path);
+    fn canonicalize_on_a_function_gives_the_function_alone() {
+        let r = run_on_text(&catalog().registry, "canonicalize", &in_module(FUNC), "a.mlir");
         assert!(r.success, "{:?}", r.diagnostics);
         let out = r.output.unwrap();
-        assert!(out.contains("value = 2 : i32"), "{out}");
-        assert!(out.starts_with("\"builtin.module\"() ({"), "{out}");
-        assert!(out.contains("loc(#loc"), "debug info is printed: {out}");
+        assert!(out.starts_with("\"func.func\"()"), "{out}");
+        assert!(out.contains("value = 2 : i32") && out.contains("loc(\"a.mlir\":5:5)"), "{out}");
+        assert!(!out.contains("#loc"), "self-contained: {out}");
     }
 
     #[test]
     fn an_unchanged_run_gives_no_output() {
-        let c = catalog();
-        let first = run_on_text(&c.registry, "canonicalize", MODULE, "a.mlir", &OpPath::root()).output.unwrap();
-        let again = run_on_text(&c.registry, "canonicalize", &first, "a.mlir", &OpPath::root());
+        let first = run_on_text(&catalog().registry, "canonicalize", &in_module(FUNC), "a.mlir").output.unwrap();
+        let again = run_on_text(&catalog().registry, "canonicalize", &in_module(&first), "a.mlir");
         assert!(again.success && again.output.is_none(), "{:?}", again.output);
     }
 
     #[test]
     fn errors_come_back_as_text_diagnostics() {
         let c = catalog();
-        let bad = run_on_text(&c.registry, "no-such-pass", MODULE, "a.mlir", &OpPath::root());
+        let bad = run_on_text(&c.registry, "no-such-pass", &in_module(FUNC), "a.mlir");
         assert!(!bad.success && bad.diagnostics[0].severity == TextSeverity::Error);
-        let unparsable = run_on_text(&c.registry, "cse", "\"a.b\"(", "x.mlir", &OpPath::root());
+        let unparsable = run_on_text(&c.registry, "cse", &in_module("\"a.b\"("), "x.mlir");
         assert!(!unparsable.success);
         assert!(unparsable.diagnostics[0].loc.starts_with("loc(\"x.mlir\":1:"), "{:?}", unparsable.diagnostics);
-        let missing = run_on_text(&c.registry, "cse", MODULE, "a.mlir", &OpPath::from_flat(&[0, 0, 9]).unwrap());
-        assert!(!missing.success);
     }
 }

@@ -58,3 +58,11 @@ pub fn parse_fuser(ctx: &FuserContext, name: &str, text: &str) -> (Ir, OpId) {
     let root = fuser_ir::parser::parse_source(ctx, &mut ir, &SourceFile::new(name, text.into())).expect("fuser parses");
     (ir, root)
 }
+
+/// An example in generic form (MLIR cannot read fuser's custom op syntax).
+pub fn generic_example(name: &str) -> String {
+    let ctx = fuser_context();
+    let (ir, root) = parse_fuser(&ctx, name, &example(name));
+    let opts = fuser_ir::printer::PrintOptions { generic: true, ..Default::default() };
+    fuser_ir::printer::print_module(&ctx, &ir, root, &opts)
+}
