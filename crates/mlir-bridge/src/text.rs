@@ -6,8 +6,7 @@ use crate::error::BridgeError;
 use melior::ir::operation::OperationPrintingFlags;
 use melior::ir::{Module, Operation};
 use melior::Context;
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 /// `op` as `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it as the
 /// top-level op of a file (MLIR's printer, then the newline mlir-opt adds).
@@ -30,17 +29,23 @@ pub fn parse_module<'c>(context: &'c Context, text: &str) -> Result<Module<'c>, 
 }
 
 /// Runs `f` with a diagnostic handler that keeps MLIR's diagnostics (rendered) instead of
-/// letting them reach the context's other handlers.
+/// letting them reach the context's other handlers. Only diagnostics of this thread are
+/// taken: MLIR may run passes on other threads meanwhile, and theirs go on to the user.
 pub fn collecting_diagnostics<T>(context: &Context, f: impl FnOnce() -> T) -> (T, Vec<String>) {
-    let seen = Rc::new(RefCell::new(Vec::new()));
-    let sink = Rc::clone(&seen);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let owner = std::thread::current().id();
     let id = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{}: {d}", d.location()));
+        if std::thread::current().id() != owner {
+            return false;
+        }
+        if let Ok(mut seen) = sink.lock() {
+            seen.push(format!("{}: {d}", d.location()));
+        }
         true
     });
     let value = f();
     context.detach_diagnostic_handler(id);
-    let seen = seen.borrow().clone();
+    let seen = seen.lock().map(|s| s.clone()).unwrap_or_default();
     (value, seen)
 }
-

@@ -1,9 +1,11 @@
 // The C++ half of the fuser pass plugin for mlir-opt-19: one mlir::Pass subclass whose
 // instances stand for the fuser passes and pipelines of the Rust catalog, and their
-// registration. A run copies the op into shells of its ancestors with its symbol siblings
-// (regionless, operand-free ops such as fusion.mesh), prints that in generic form with
-// debug info, lets Rust run the fuser pass on the text, emits the diagnostics it reports as
-// MLIR diagnostics, and moves the transformed op's contents back into the op.
+// registration. A run prints the op (generic form, debug info, on its own), and for each
+// ancestor a shell (name, attributes, result types, location; regions empty) and the
+// symbol siblings (operand-free, regionless ops such as fusion.mesh); Rust runs the fuser
+// pass on that text; the diagnostics it reports become MLIR diagnostics, and the op it
+// prints is parsed and moved into the op the pass runs on. Pieces are printed, never
+// cloned: MLIR 19 drops an unregistered op's properties when it clones it.
 //
 // Compiled without exceptions, like LLVM; the Rust functions catch their panics.
 
@@ -24,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern "C" {
@@ -31,6 +34,17 @@ struct FuserEntryInfo {
   const char *argument;
   const char *summary;
   const char *anchor;
+};
+struct FuserStr {
+  const uint8_t *ptr;
+  size_t len;
+};
+struct FuserLevel {
+  FuserStr shell;
+  size_t region;
+  const FuserStr *siblings;
+  size_t num_siblings;
+  size_t position;
 };
 struct FuserRunSink {
   void *user;
@@ -40,8 +54,8 @@ struct FuserRunSink {
 size_t fuser_plugin_entry_count();
 bool fuser_plugin_entry(size_t index, FuserEntryInfo *out);
 bool fuser_plugin_check_options(size_t index, const uint8_t *options, size_t len, const FuserRunSink *sink);
-bool fuser_plugin_run(size_t index, const uint8_t *options, size_t options_len, const uint8_t *text, size_t text_len,
-                      const size_t *path, size_t path_len, const FuserRunSink *sink);
+bool fuser_plugin_run(size_t index, FuserStr options, FuserStr op, const FuserLevel *levels, size_t num_levels,
+                      const FuserRunSink *sink);
 }
 
 namespace {
@@ -90,7 +104,11 @@ Location parseLocation(MLIRContext *ctx, const std::string &text, Location fallb
   Block block;
   ParserConfig config(ctx, /*verifyAfterParse=*/false);
   std::string source = "\"fuser.location_carrier\"() : () -> () " + text;
-  ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+  // Swallow this thread's complaints about text that is not a location; other threads'
+  // diagnostics (MLIR may run passes in parallel) go on to the user.
+  std::thread::id self = std::this_thread::get_id();
+  ScopedDiagnosticHandler silence(
+      ctx, [self](Diagnostic &) { return std::this_thread::get_id() == self ? success() : failure(); });
   if (failed(parseSourceString(source, &block, config)) || block.empty())
     return fallback;
   return block.front().getLoc();
@@ -104,74 +122,48 @@ void emitReported(MLIRContext *ctx, const ReportedDiagnostic &d, Location at) {
     diag.attachNote(parseLocation(ctx, n.loc, at)) << n.message;
 }
 
-// A copy of `parent` (name, attributes, result types, location) with empty regions, but
-// for `filled` moved into region `index`.
-Operation *shellOf(Operation *parent, unsigned index, Region &filled) {
-  OperationState state(parent->getLoc(), parent->getName());
-  state.addAttributes(parent->getAttrDictionary().getValue());
-  state.addTypes(parent->getResultTypes());
-  for (unsigned i = 0; i < parent->getNumRegions(); ++i) {
-    Region *r = state.addRegion();
-    if (i == index)
-      r->takeBody(filled);
-  }
-  return Operation::create(state);
-}
-
-// The op copied into shells of its ancestors; `path` gets 3 indices per level, top first.
-Operation *shellAround(Operation *op, std::vector<size_t> &path) {
-  Operation *current = op->clone();
-  Operation *cur = op;
-  std::vector<size_t> reversed;
-  while (Operation *parent = cur->getParentOp()) {
-    Block *block = cur->getBlock();
-    Region tmp;
-    Block *copy = new Block();
-    tmp.push_back(copy);
-    for (BlockArgument a : block->getArguments())
-      copy->addArgument(a.getType(), a.getLoc());
-    size_t position = 0, count = 0;
-    for (Operation &sib : *block) {
-      if (&sib == cur) {
-        position = count++;
-        copy->push_back(current);
-      } else if (sib.getNumOperands() == 0 && sib.getNumRegions() == 0) {
-        copy->push_back(sib.clone());
-        ++count;
-      }
-    }
-    unsigned regionIndex = block->getParent()->getRegionNumber();
-    current = shellOf(parent, regionIndex, tmp);
-    reversed.insert(reversed.end(), {position, 0, static_cast<size_t>(regionIndex)});
-    cur = parent;
-  }
-  path.assign(reversed.rbegin(), reversed.rend());
-  return current;
-}
-
-std::string genericText(Operation *op) {
+// `op` printed on its own: generic form, debug info (inline), values numbered from it.
+std::string opText(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  op->print(os, OpPrintingFlags().printGenericOpForm().enableDebugInfo(true, false));
+  op->print(os, OpPrintingFlags().printGenericOpForm().enableDebugInfo(true, false).useLocalScope());
   return text;
 }
 
-// The op at `path` (3 indices per level) below `root`, or null.
-Operation *findOp(Operation *root, const std::vector<size_t> &path) {
-  Operation *op = root;
-  for (size_t i = 0; i + 2 < path.size(); i += 3) {
-    if (path[i] >= op->getNumRegions())
-      return nullptr;
-    Region &region = op->getRegion(path[i]);
-    if (path[i + 1] >= region.getBlocks().size())
-      return nullptr;
-    Block &block = *std::next(region.begin(), path[i + 1]);
-    if (path[i + 2] >= block.getOperations().size())
-      return nullptr;
-    op = &*std::next(block.begin(), path[i + 2]);
-  }
-  return op;
+// `parent` with its regions empty, printed.
+std::string shellText(Operation *parent) {
+  OperationState state(parent->getLoc(), parent->getName());
+  state.addAttributes(parent->getAttrDictionary().getValue());
+  state.addTypes(parent->getResultTypes());
+  for (unsigned i = 0; i < parent->getNumRegions(); ++i)
+    state.addRegion();
+  Operation *shell = Operation::create(state);
+  std::string text = opText(shell);
+  shell->destroy();
+  return text;
 }
+
+// The printed pieces of one ancestor level; FuserLevel views into them.
+struct LevelText {
+  std::string shell;
+  size_t region = 0, position = 0;
+  std::vector<std::string> siblings;
+};
+
+LevelText levelOf(Operation *parent, Operation *child) {
+  LevelText level;
+  level.shell = shellText(parent);
+  level.region = child->getBlock()->getParent()->getRegionNumber();
+  for (Operation &sib : *child->getBlock()) {
+    if (&sib == child)
+      level.position = level.siblings.size();
+    else if (sib.getNumOperands() == 0 && sib.getNumRegions() == 0)
+      level.siblings.push_back(opText(&sib));
+  }
+  return level;
+}
+
+FuserStr view(const std::string &s) { return {reinterpret_cast<const uint8_t *>(s.data()), s.size()}; }
 
 // Makes `target` what `source` is, keeping the object the pass manager holds.
 LogicalResult replaceContents(Operation *target, Operation *source) {
@@ -179,7 +171,9 @@ LogicalResult replaceContents(Operation *target, Operation *source) {
       target->getResultTypes() != source->getResultTypes())
     return target->emitError("fuser pass replaced the op it runs on by a different op");
   target->setLoc(source->getLoc());
-  target->setAttrs(source->getAttrDictionary());
+  // Same op name, hence the same properties type (an attribute for unregistered ops).
+  target->copyProperties(source->getPropertiesStorage());
+  target->setDiscardableAttrs(source->getDiscardableAttrDictionary());
   for (unsigned i = 0; i < target->getNumRegions(); ++i)
     target->getRegion(i).takeBody(source->getRegion(i));
   return success();
@@ -215,38 +209,39 @@ public:
 
   void runOnOperation() override {
     Operation *op = getOperation();
-    MLIRContext *ctx = op->getContext();
-    std::vector<size_t> path;
-    std::unique_ptr<Operation, void (*)(Operation *)> root(shellAround(op, path), [](Operation *o) { o->erase(); });
-    std::string text = genericText(root.get());
-    // A top-level op other than a module is wrapped in one by fuser's parser.
-    std::vector<size_t> rustPath = path;
-    if (!isa<ModuleOp>(root.get()))
-      rustPath.insert(rustPath.begin(), {0, 0, 0});
+    std::string text = opText(op);
+    std::vector<LevelText> levels;
+    for (Operation *cur = op; Operation *parent = cur->getParentOp(); cur = parent)
+      levels.push_back(levelOf(parent, cur));
+    std::vector<std::vector<FuserStr>> siblingViews;
+    std::vector<FuserLevel> levelViews;
+    for (const LevelText &l : levels) {
+      siblingViews.emplace_back();
+      for (const std::string &s : l.siblings)
+        siblingViews.back().push_back(view(s));
+    }
+    for (size_t i = 0; i < levels.size(); ++i)
+      levelViews.push_back({view(levels[i].shell), levels[i].region, siblingViews[i].data(), siblingViews[i].size(),
+                            levels[i].position});
     RunResults results;
     FuserRunSink sink{&results, onDiagnostic, onOutput};
-    bool ok = fuser_plugin_run(index, reinterpret_cast<const uint8_t *>(options.data()), options.size(),
-                               reinterpret_cast<const uint8_t *>(text.data()), text.size(), rustPath.data(),
-                               rustPath.size(), &sink);
+    bool ok = fuser_plugin_run(index, view(options), view(text), levelViews.data(), levelViews.size(), &sink);
     for (const ReportedDiagnostic &d : results.diagnostics)
-      emitReported(ctx, d, op->getLoc());
+      emitReported(op->getContext(), d, op->getLoc());
     if (!ok)
       return signalPassFailure();
-    if (results.output && failed(writeBack(op, *results.output, path)))
+    if (results.output && failed(writeBack(op, *results.output)))
       return signalPassFailure();
   }
 
 private:
-  // Parses the transformed root and moves the op at `path` into `op`.
-  static LogicalResult writeBack(Operation *op, const std::string &text, const std::vector<size_t> &path) {
+  // Parses the op fuser printed and moves it into `op`.
+  static LogicalResult writeBack(Operation *op, const std::string &text) {
     Block block;
     ParserConfig config(op->getContext());
     if (failed(parseSourceString(text, &block, config)) || block.empty())
-      return op->emitError("MLIR could not parse the IR a fuser pass produced");
-    Operation *source = findOp(&block.front(), path);
-    if (!source)
-      return op->emitError("the IR a fuser pass produced lost the op it ran on");
-    return replaceContents(op, source);
+      return op->emitError("MLIR could not parse the op a fuser pass produced");
+    return replaceContents(op, &block.front());
   }
 
   size_t index;

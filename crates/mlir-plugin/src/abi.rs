@@ -3,7 +3,7 @@
 //! panics (reported as an error through the same callbacks, never unwound into C++).
 
 use crate::registry::catalog;
-use fuser_mlir_text::{OpPath, TextDiagnostic, TextSeverity, run_on_text};
+use fuser_mlir_text::{HandedOver, Level, TextDiagnostic, TextSeverity, run_on_text};
 use std::ffi::{c_char, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -14,6 +14,24 @@ pub struct FuserEntryInfo {
     pub summary: *const c_char,
     /// The op name the pass is restricted to; empty: any op.
     pub anchor: *const c_char,
+}
+
+/// A UTF-8 string as (pointer, length).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct FuserStr {
+    pub ptr: *const u8,
+    pub len: usize,
+}
+
+/// One ancestor level of the op a pass runs on ([`fuser_mlir_text::Level`]).
+#[repr(C)]
+pub struct FuserLevel {
+    pub shell: FuserStr,
+    pub region: usize,
+    pub siblings: *const FuserStr,
+    pub num_siblings: usize,
+    pub position: usize,
 }
 
 /// Callbacks receiving a run's results.
@@ -68,52 +86,45 @@ pub unsafe extern "C" fn fuser_plugin_check_options(
 ) -> bool {
     // SAFETY: caller contract.
     let (options, sink) = unsafe { (str_from(options, len), &*sink) };
-    let result = catch_unwind(|| {
-        let c = catalog()?;
-        let entry = c.catalog.entries.get(index).ok_or("no such fuser pass")?;
-        let mut pm = fuser_ir::pass::OpPassManager::new("any");
-        pm.add_pipeline_text(&element(entry.name, options?), &c.catalog.registry).map_err(|_| "invalid options")?;
-        Ok::<(), &str>(())
-    });
-    let message = match result {
+    let message = match catch_unwind(|| check_options(index, options)) {
         Ok(Ok(())) => return true,
-        Ok(Err(_)) | Err(_) => option_error(index, options.unwrap_or("")),
+        Ok(Err(message)) => message,
+        Err(_) => "internal error: fuser panicked while checking pass options".to_string(),
     };
     report(sink, &TextDiagnostic::error_at_unknown(message));
     false
 }
 
-/// The precise option error, for the message.
-fn option_error(index: usize, options: &str) -> String {
-    let Ok(c) = catalog() else { return "the fuser pass catalog could not be built".into() };
-    let Some(entry) = c.catalog.entries.get(index) else { return "no such fuser pass".into() };
+/// Builds the pass with its options into a throwaway pipeline (fuser's option parser).
+fn check_options(index: usize, options: Result<&str, &str>) -> Result<(), String> {
+    let c = catalog()?;
+    let entry = c.catalog.entries.get(index).ok_or("no such fuser pass")?;
     let mut pm = fuser_ir::pass::OpPassManager::new("any");
-    match pm.add_pipeline_text(&element(entry.name, options), &c.catalog.registry) {
-        Ok(()) => "invalid options".into(),
-        Err(e) => e.to_string(),
-    }
+    pm.add_pipeline_text(&element(entry.name, options?), &c.catalog.registry).map_err(|e| e.to_string())
 }
 
-/// Runs entry `index` with `options` on the op at `path` (`path_len` indices, 3 per
-/// level) below the root op in `text`; reports through `sink`; returns success.
+/// Runs entry `index` with `options` on the op printed in `op`, whose ancestors are
+/// described by `levels` (innermost first); reports through `sink`; returns success.
 ///
 /// # Safety
-/// Pointers must point at the given number of readable elements; `sink` must be valid.
+/// Every pointer must point at the given number of readable elements; `sink` must be valid.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fuser_plugin_run(
     index: usize,
-    options: *const u8,
-    options_len: usize,
-    text: *const u8,
-    text_len: usize,
-    path: *const usize,
-    path_len: usize,
+    options: FuserStr,
+    op: FuserStr,
+    levels: *const FuserLevel,
+    num_levels: usize,
     sink: *const FuserRunSink,
 ) -> bool {
     // SAFETY: caller contract.
-    let (options, text, sink) = unsafe { (str_from(options, options_len), str_from(text, text_len), &*sink) };
-    let path: &[usize] = if path_len == 0 { &[] } else { unsafe { std::slice::from_raw_parts(path, path_len) } };
-    let outcome = catch_unwind(AssertUnwindSafe(|| run(index, options, text, path, sink)));
+    let sink = unsafe { &*sink };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: caller contract.
+        let handed = unsafe { handed_over(op, levels, num_levels) }?;
+        let options = unsafe { str_from(options.ptr, options.len) }?;
+        run(index, options, &handed, sink)
+    }));
     match outcome {
         Ok(Ok(ok)) => ok,
         Ok(Err(message)) => {
@@ -129,17 +140,31 @@ pub unsafe extern "C" fn fuser_plugin_run(
     }
 }
 
-fn run(
-    index: usize,
-    options: Result<&str, &str>,
-    text: Result<&str, &str>,
-    path: &[usize],
-    sink: &FuserRunSink,
-) -> Result<bool, String> {
+/// The handed-over op from its C description.
+///
+/// # Safety
+/// As [`fuser_plugin_run`].
+unsafe fn handed_over(op: FuserStr, levels: *const FuserLevel, num_levels: usize) -> Result<HandedOver, String> {
+    let levels: &[FuserLevel] = if num_levels == 0 { &[] } else { unsafe { std::slice::from_raw_parts(levels, num_levels) } };
+    let owned = |s: FuserStr| unsafe { str_from(s.ptr, s.len) }.map(str::to_string).map_err(str::to_string);
+    let mut out = HandedOver { op: owned(op)?, levels: Vec::with_capacity(levels.len()) };
+    for l in levels {
+        let siblings: &[FuserStr] =
+            if l.num_siblings == 0 { &[] } else { unsafe { std::slice::from_raw_parts(l.siblings, l.num_siblings) } };
+        out.levels.push(Level {
+            shell: owned(l.shell)?,
+            region: l.region,
+            siblings: siblings.iter().map(|&s| owned(s)).collect::<Result<_, _>>()?,
+            position: l.position,
+        });
+    }
+    Ok(out)
+}
+
+fn run(index: usize, options: &str, handed: &HandedOver, sink: &FuserRunSink) -> Result<bool, String> {
     let c = catalog()?;
     let entry = c.catalog.entries.get(index).ok_or("no such fuser pass")?;
-    let path = OpPath::from_flat(path)?;
-    let report_ = run_on_text(&c.catalog.registry, &element(entry.name, options?), text?, "<mlir>", &path);
+    let report_ = run_on_text(&c.catalog.registry, &element(entry.name, options), handed, "<mlir>");
     for d in &report_.diagnostics {
         report(sink, d);
     }
