@@ -98,3 +98,37 @@ fn unknown_passes_and_bad_options_are_refused_when_created() {
     assert!(passes.pass("tp-default{streams=2}").is_ok());
     assert!(passes.entries().iter().any(|e| e.argument == "fuser-tp-default"));
 }
+
+/// The row-parallel example with its function repeated under other names (same mesh).
+fn several_functions(copies: usize) -> String {
+    let source = example("row_parallel_linear.mlir");
+    let start = source.find("func.func @row_parallel_linear(").expect("the example's function");
+    let mut text = source.clone();
+    for i in 1..copies {
+        text.push('\n');
+        text.push_str(&source[start..].replace("@row_parallel_linear(", &format!("@row_parallel_linear_{i}(")));
+    }
+    let ctx = fuser_context();
+    let (ir, root) = parse_fuser(&ctx, "several.mlir", &text);
+    let opts = fuser_ir::printer::PrintOptions { generic: true, ..Default::default() };
+    fuser_ir::printer::print_module(&ctx, &ir, root, &opts)
+}
+
+#[test]
+fn function_passes_on_many_functions_with_mlir_threading() {
+    // MLIR runs the func.func pipeline on the 6 functions in parallel (threading is on by
+    // default); every function gets its mesh and the result is fuser's.
+    let (mlir, fuser) = both_ways(
+        &several_functions(6),
+        |pm, passes| {
+            let f = pm.nested_under("func.func");
+            for p in ["fusion-propagate-sharding", "fusion-decompose-resharding", "fusion-to-host"] {
+                f.add_pass(passes.pass(p).unwrap());
+            }
+            pm.add_pass(passes.pass("cse").unwrap());
+        },
+        "builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host), cse)",
+    );
+    assert_eq!(mlir.matches("\"comm.allreduce\"").count(), 6, "{mlir}");
+    assert_eq!(mlir, fuser);
+}
