@@ -5,8 +5,8 @@
 
 use crate::location::parse_location;
 use fuser_mlir_text::TextDiagnostic;
-use melior::ir::Location;
 use melior::ContextRef;
+use melior::ir::Location;
 use mlir_sys::{MlirLocation, MlirStringRef};
 
 unsafe extern "C" {
@@ -24,7 +24,8 @@ unsafe extern "C" {
 /// Emits `diag` in `context`; `at_op` replaces unknown locations.
 pub fn emit(context: ContextRef<'_>, diag: &TextDiagnostic, at_op: Location<'_>) {
     let loc = location_or(context, &diag.loc, at_op);
-    let note_locs: Vec<MlirLocation> = diag.notes.iter().map(|n| location_or(context, &n.loc, at_op).to_raw()).collect();
+    let note_locs: Vec<MlirLocation> =
+        diag.notes.iter().map(|n| location_or(context, &n.loc, at_op).to_raw()).collect();
     let notes: Vec<MlirStringRef> = diag.notes.iter().map(|n| string_ref(&n.message)).collect();
     // SAFETY: every pointer points into `diag`, `note_locs` or `notes`, alive for the call;
     // the C++ side copies the text into the diagnostic.

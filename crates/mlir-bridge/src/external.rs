@@ -13,10 +13,10 @@ use crate::handover::{hand_over, parse_op};
 use crate::transfer::replace_contents;
 use fuser_mlir_text::catalog::DEFAULT_PREFIX;
 use fuser_mlir_text::{Catalog, Entry, TextDiagnostic, run_on_text};
-use melior::ir::r#type::TypeId;
-use melior::ir::OperationRef;
-use melior::pass::{ExternalPass, Pass, RunExternalPass, create_external};
 use melior::ContextRef;
+use melior::ir::OperationRef;
+use melior::ir::r#type::TypeId;
+use melior::pass::{ExternalPass, Pass, RunExternalPass, create_external};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 

@@ -12,9 +12,9 @@
 use crate::error::BridgeError;
 use crate::text::collecting_diagnostics;
 use fuser_mlir_text::{HandedOver, Level};
+use melior::ContextRef;
 use melior::ir::operation::{OperationBuilder, OperationPrintingFlags};
 use melior::ir::{BlockLike, Identifier, Operation, OperationRef, Region, RegionLike, Type, ValueLike};
-use melior::ContextRef;
 use mlir_sys::{MlirStringRef, mlirOperationCreateParse};
 
 /// `op` and its context, printed.
@@ -72,7 +72,8 @@ fn shell_text(parent: OperationRef<'_, '_>) -> Result<String, BridgeError> {
 /// `op` printed on its own: generic form, debug info (inline: a nested op prints no
 /// aliases), values numbered from the op.
 pub fn op_text(op: &Operation<'_>) -> Result<String, BridgeError> {
-    let flags = OperationPrintingFlags::new().print_generic_operation_form().enable_debug_info(true, false).use_local_scope();
+    let flags =
+        OperationPrintingFlags::new().print_generic_operation_form().enable_debug_info(true, false).use_local_scope();
     op.to_string_with_flags(flags).map_err(|e| BridgeError::new(format!("cannot print an MLIR op: {e}")))
 }
 
@@ -98,4 +99,3 @@ pub fn parse_op<'c>(context: ContextRef<'c>, text: &str) -> Result<Operation<'c>
     // SAFETY: a non-null op from the parser, owned by nobody else.
     Ok(unsafe { Operation::from_raw(op) })
 }
-

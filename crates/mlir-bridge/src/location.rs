@@ -3,8 +3,8 @@
 //! throwaway unregistered op that MLIR parses, and the op's location is kept.
 
 use crate::text::collecting_diagnostics;
-use melior::ir::Location;
 use melior::ContextRef;
+use melior::ir::Location;
 use mlir_sys::{MlirStringRef, mlirOperationCreateParse, mlirOperationDestroy, mlirOperationGetLocation};
 
 /// The MLIR location written as `loc_text` (e.g. `loc("a.mlir":3:5)`), or `fallback` when

@@ -3,9 +3,9 @@
 //! of printed.
 
 use crate::error::BridgeError;
+use melior::Context;
 use melior::ir::operation::OperationPrintingFlags;
 use melior::ir::{Module, Operation};
-use melior::Context;
 use std::sync::{Arc, Mutex};
 
 /// `op` as `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it as the

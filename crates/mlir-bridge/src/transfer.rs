@@ -6,12 +6,10 @@
 
 use crate::error::BridgeError;
 use mlir_sys::{
-    MlirOperation, mlirIdentifierStr, mlirLocationEqual, mlirOperationGetAttribute, 
-    mlirOperationGetLocation, mlirOperationGetName,
-    mlirOperationGetNumAttributes, mlirOperationGetNumRegions, mlirOperationGetNumResults,
-    mlirOperationGetRegion, mlirOperationGetResult, mlirOperationRemoveAttributeByName,
-    mlirOperationSetAttributeByName,
-    mlirRegionTakeBody, mlirTypeEqual, mlirValueGetType, MlirStringRef,
+    MlirOperation, MlirStringRef, mlirIdentifierStr, mlirLocationEqual, mlirOperationGetAttribute,
+    mlirOperationGetLocation, mlirOperationGetName, mlirOperationGetNumAttributes, mlirOperationGetNumRegions,
+    mlirOperationGetNumResults, mlirOperationGetRegion, mlirOperationGetResult, mlirOperationRemoveAttributeByName,
+    mlirOperationSetAttributeByName, mlirRegionTakeBody, mlirTypeEqual, mlirValueGetType,
 };
 
 /// Makes `target` what `source` is (see the module docs); `source` is left with empty

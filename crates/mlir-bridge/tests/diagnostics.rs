@@ -45,14 +45,20 @@ fn diag(severity: TextSeverity, loc: &str, message: &str, notes: &[(&str, &str)]
         message: message.into(),
         notes: notes
             .iter()
-            .map(|(l, m)| TextDiagnostic { severity: TextSeverity::Note, loc: l.to_string(), message: m.to_string(), notes: vec![] })
+            .map(|(l, m)| TextDiagnostic {
+                severity: TextSeverity::Note,
+                loc: l.to_string(),
+                message: m.to_string(),
+                notes: vec![],
+            })
             .collect(),
     }
 }
 
 #[test]
 fn severities_locations_and_notes_survive() {
-    let seen = emitted(&diag(TextSeverity::Warning, "loc(\"a.mlir\":3:4)", "careful", &[("loc(\"b.mlir\":1:2)", "here")]));
+    let seen =
+        emitted(&diag(TextSeverity::Warning, "loc(\"a.mlir\":3:4)", "careful", &[("loc(\"b.mlir\":1:2)", "here")]));
     assert_eq!(seen.len(), 1, "{seen:?}");
     let (severity, loc, message, notes) = &seen[0];
     assert_eq!(severity, "Warning");

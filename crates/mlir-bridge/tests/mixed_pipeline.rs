@@ -83,7 +83,9 @@ fn fuser_errors_are_mlir_diagnostics_at_the_op_and_fail_the_run() {
     assert!(result.is_err(), "a failing fuser pass fails MLIR's pass manager");
     assert_eq!(
         diags.first().map(String::as_str),
-        Some("loc(\"bad.mlir\":5:8): a tensor may have at most one Stream split, got Stream(2) on axis 0 and Stream(2) on axis 1"),
+        Some(
+            "loc(\"bad.mlir\":5:8): a tensor may have at most one Stream split, got Stream(2) on axis 0 and Stream(2) on axis 1"
+        ),
         "{diags:?}"
     );
     assert_eq!(generic_text(&module.as_operation()).unwrap(), before, "a failed pass leaves the IR alone");

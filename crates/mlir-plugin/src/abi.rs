@@ -145,7 +145,8 @@ pub unsafe extern "C" fn fuser_plugin_run(
 /// # Safety
 /// As [`fuser_plugin_run`].
 unsafe fn handed_over(op: FuserStr, levels: *const FuserLevel, num_levels: usize) -> Result<HandedOver, String> {
-    let levels: &[FuserLevel] = if num_levels == 0 { &[] } else { unsafe { std::slice::from_raw_parts(levels, num_levels) } };
+    let levels: &[FuserLevel] =
+        if num_levels == 0 { &[] } else { unsafe { std::slice::from_raw_parts(levels, num_levels) } };
     let owned = |s: FuserStr| unsafe { str_from(s.ptr, s.len) }.map(str::to_string).map_err(str::to_string);
     let mut out = HandedOver { op: owned(op)?, levels: Vec::with_capacity(levels.len()) };
     for l in levels {
@@ -184,7 +185,15 @@ fn report(sink: &FuserRunSink, d: &TextDiagnostic) {
     let send = |severity: TextSeverity, is_note: bool, loc: &str, message: &str| {
         // SAFETY: the callback copies the bytes before returning.
         unsafe {
-            (sink.diagnostic)(sink.user, severity as u32, is_note, loc.as_ptr(), loc.len(), message.as_ptr(), message.len())
+            (sink.diagnostic)(
+                sink.user,
+                severity as u32,
+                is_note,
+                loc.as_ptr(),
+                loc.len(),
+                message.as_ptr(),
+                message.len(),
+            )
         }
     };
     send(d.severity, false, &d.loc, &d.message);

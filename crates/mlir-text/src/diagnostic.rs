@@ -39,12 +39,22 @@ impl TextDiagnostic {
     pub fn from_diagnostic(ctx: &Context, d: &Diagnostic) -> TextDiagnostic {
         let mut notes = Vec::new();
         collect_notes(ctx, &d.notes, &mut notes);
-        TextDiagnostic { severity: d.severity.into(), loc: printer::print_attr(ctx, d.loc), message: d.message.clone(), notes }
+        TextDiagnostic {
+            severity: d.severity.into(),
+            loc: printer::print_attr(ctx, d.loc),
+            message: d.message.clone(),
+            notes,
+        }
     }
 
     /// An error without a useful location (the MLIR side puts it at the op's location).
     pub fn error_at_unknown(message: impl Into<String>) -> TextDiagnostic {
-        TextDiagnostic { severity: TextSeverity::Error, loc: "loc(unknown)".into(), message: message.into(), notes: Vec::new() }
+        TextDiagnostic {
+            severity: TextSeverity::Error,
+            loc: "loc(unknown)".into(),
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
 }
 

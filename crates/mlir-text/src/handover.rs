@@ -45,7 +45,13 @@ impl HandedOver {
 }
 
 /// Puts `inner` with the level's siblings into a new block of the level's shell.
-fn wrap_in_level(ctx: &Context, ir: &mut Ir, level: &Level, inner: OpId, name: &str) -> Result<OpId, Vec<TextDiagnostic>> {
+fn wrap_in_level(
+    ctx: &Context,
+    ir: &mut Ir,
+    level: &Level,
+    inner: OpId,
+    name: &str,
+) -> Result<OpId, Vec<TextDiagnostic>> {
     let shell = parse_one(ctx, ir, &level.shell, name)?;
     let region = *ir.regions(shell).get(level.region).ok_or_else(|| {
         vec![TextDiagnostic::error_at_unknown(format!("the shell of a parent op has no region #{}", level.region))]
@@ -71,14 +77,15 @@ pub fn parse_one(ctx: &Context, ir: &mut Ir, text: &str, source_name: &str) -> R
     let to_text = |ds: Vec<Diagnostic>| -> Vec<TextDiagnostic> {
         ds.iter().map(|d| TextDiagnostic::from_diagnostic(ctx, d)).collect()
     };
-    let top = fuser_ir::parser::parse_source_all(ctx, ir, &SourceFile::new(source_name, text.into())).map_err(to_text)?;
+    let top =
+        fuser_ir::parser::parse_source_all(ctx, ir, &SourceFile::new(source_name, text.into())).map_err(to_text)?;
     if printed_op_name(text) == Some("builtin.module") {
         return Ok(top);
     }
     let body = ir.regions(top).first().and_then(|&r| ir.region_blocks(r).first().copied());
-    let op = body.and_then(|b| ir.first_op(b)).ok_or_else(|| {
-        vec![TextDiagnostic::error_at_unknown("the handed-over text holds no op")]
-    })?;
+    let op = body
+        .and_then(|b| ir.first_op(b))
+        .ok_or_else(|| vec![TextDiagnostic::error_at_unknown("the handed-over text holds no op")])?;
     ir.detach_op(op);
     ir.erase_op(top);
     Ok(op)
@@ -86,7 +93,8 @@ pub fn parse_one(ctx: &Context, ir: &mut Ir, text: &str, source_name: &str) -> R
 
 /// The name of the first op of generic text (after alias definitions), e.g. `func.func`.
 fn printed_op_name(text: &str) -> Option<&str> {
-    let line = text.lines().map(str::trim_start).find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("//"))?;
+    let line =
+        text.lines().map(str::trim_start).find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("//"))?;
     let rest = line.strip_prefix('"')?;
     rest.split('"').next()
 }
@@ -112,10 +120,8 @@ mod tests {
         let (root, op) = handed.build(&ctx, &mut ir, "x").unwrap();
         assert_eq!(ctx.op_name_str(ir.op_name(root)), "builtin.module");
         assert_eq!(ir.parent_op(op), Some(root));
-        let names: Vec<&str> = ir
-            .block_ops(ir.region_blocks(ir.regions(root)[0])[0])
-            .map(|o| ctx.op_name_str(ir.op_name(o)))
-            .collect();
+        let names: Vec<&str> =
+            ir.block_ops(ir.region_blocks(ir.regions(root)[0])[0]).map(|o| ctx.op_name_str(ir.op_name(o))).collect();
         assert_eq!(names, ["a.mesh", "a.f", "a.after"]);
     }
 
@@ -126,7 +132,11 @@ mod tests {
         assert!(parse_one(&ctx, &mut ir, "\"a.b\"(", "x").is_err());
         let bad_region = HandedOver {
             op: "\"builtin.module\"() ({\n}) : () -> ()\n".into(),
-            levels: vec![Level { shell: "\"builtin.module\"() ({\n}) : () -> ()\n".into(), region: 3, ..Level::default() }],
+            levels: vec![Level {
+                shell: "\"builtin.module\"() ({\n}) : () -> ()\n".into(),
+                region: 3,
+                ..Level::default()
+            }],
         };
         assert!(bad_region.build(&ctx, &mut ir, "x").is_err());
     }

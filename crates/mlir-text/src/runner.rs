@@ -70,9 +70,7 @@ fn manager_for(
     element: &str,
 ) -> Result<PassManager, Vec<TextDiagnostic>> {
     let mut pipeline = OpPassManager::new(ctx.op_name_str(ir.op_name(target)));
-    pipeline
-        .add_pipeline_text(element, registry)
-        .map_err(|e| vec![TextDiagnostic::error_at_unknown(e.to_string())])?;
+    pipeline.add_pipeline_text(element, registry).map_err(|e| vec![TextDiagnostic::error_at_unknown(e.to_string())])?;
     // MLIR attaches its own "see current operation" notes (`--mlir-print-op-on-diagnostic`);
     // a copy of fuser's would describe the handed-over copy, not the user's op.
     let config = PassManagerConfig { print_op_on_diagnostic: false, ..PassManagerConfig::default() };
@@ -81,14 +79,16 @@ fn manager_for(
 
 /// `op` printed on its own: generic form, debug info, local scope.
 pub fn op_text(ctx: &Context, ir: &Ir, op: OpId) -> String {
-    let opts = PrintOptions { generic: true, debug_info: true, local_scope: true, elide_elements_attrs_if_larger: None };
+    let opts =
+        PrintOptions { generic: true, debug_info: true, local_scope: true, elide_elements_attrs_if_larger: None };
     print_module(ctx, ir, op, &opts)
 }
 
 /// `op` printed as the top-level op of a file in generic form with debug info, as
 /// `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it.
 pub fn generic_text(ctx: &Context, ir: &Ir, op: OpId) -> String {
-    let opts = PrintOptions { generic: true, debug_info: true, local_scope: false, elide_elements_attrs_if_larger: None };
+    let opts =
+        PrintOptions { generic: true, debug_info: true, local_scope: false, elide_elements_attrs_if_larger: None };
     print_module(ctx, ir, op, &opts)
 }
 

@@ -29,7 +29,8 @@ pub fn fuser_context() -> FuserContext {
 }
 
 /// The three fusion examples the issue names.
-pub const EXAMPLES: [&str; 3] = ["row_parallel_linear.mlir", "column_parallel_linear.mlir", "stream_parallel_matmul.mlir"];
+pub const EXAMPLES: [&str; 3] =
+    ["row_parallel_linear.mlir", "column_parallel_linear.mlir", "stream_parallel_matmul.mlir"];
 
 /// The text of `examples/<name>`.
 pub fn example(name: &str) -> String {
