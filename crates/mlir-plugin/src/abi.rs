@@ -214,3 +214,102 @@ unsafe fn str_from<'a>(ptr: *const u8, len: usize) -> Result<&'a str, &'static s
     let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
     std::str::from_utf8(bytes).map_err(|_| "the IR text is not UTF-8")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    /// What the callbacks received.
+    #[derive(Default)]
+    struct Received {
+        diagnostics: Vec<(u32, bool, String, String)>,
+        output: Option<String>,
+    }
+
+    unsafe extern "C" fn on_diagnostic(
+        user: *mut c_void,
+        severity: u32,
+        is_note: bool,
+        loc: *const u8,
+        loc_len: usize,
+        msg: *const u8,
+        msg_len: usize,
+    ) {
+        let r = unsafe { &mut *user.cast::<Received>() };
+        let text = |p, n| unsafe { str_from(p, n) }.unwrap().to_string();
+        r.diagnostics.push((severity, is_note, text(loc, loc_len), text(msg, msg_len)));
+    }
+
+    unsafe extern "C" fn on_output(user: *mut c_void, text: *const u8, len: usize) {
+        let r = unsafe { &mut *user.cast::<Received>() };
+        r.output = Some(unsafe { str_from(text, len) }.unwrap().to_string());
+    }
+
+    fn sink(r: &mut Received) -> FuserRunSink {
+        FuserRunSink { user: (r as *mut Received).cast(), diagnostic: on_diagnostic, output: on_output }
+    }
+
+    fn fstr(s: &str) -> FuserStr {
+        FuserStr { ptr: s.as_ptr(), len: s.len() }
+    }
+
+    fn index_of(argument: &str) -> usize {
+        (0..fuser_plugin_entry_count())
+            .find(|&i| {
+                let mut info =
+                    FuserEntryInfo { argument: std::ptr::null(), summary: std::ptr::null(), anchor: std::ptr::null() };
+                unsafe { fuser_plugin_entry(i, &mut info) && CStr::from_ptr(info.argument).to_str() == Ok(argument) }
+            })
+            .expect("registered")
+    }
+
+    #[test]
+    fn entries_carry_prefixed_arguments_and_anchors() {
+        let mut info =
+            FuserEntryInfo { argument: std::ptr::null(), summary: std::ptr::null(), anchor: std::ptr::null() };
+        let i = index_of("fuser-fusion-to-host");
+        assert!(unsafe { fuser_plugin_entry(i, &mut info) });
+        assert_eq!(unsafe { CStr::from_ptr(info.anchor) }.to_str(), Ok("func.func"));
+        assert!(!unsafe { fuser_plugin_entry(fuser_plugin_entry_count(), &mut info) });
+    }
+
+    #[test]
+    fn options_are_checked_by_fuser() {
+        let i = index_of("fuser-tp-default");
+        let mut r = Received::default();
+        let good = "streams=2";
+        assert!(unsafe { fuser_plugin_check_options(i, good.as_ptr(), good.len(), &sink(&mut r)) });
+        let bad = "bogus=1";
+        assert!(!unsafe { fuser_plugin_check_options(i, bad.as_ptr(), bad.len(), &sink(&mut r)) });
+        assert!(r.diagnostics[0].3.contains("bogus"), "{:?}", r.diagnostics);
+    }
+
+    const FUNC: &str = "\"func.func\"() <{function_type = () -> i32, sym_name = \"f\"}> ({\n  %0 = \"arith.constant\"() <{value = 1 : i32}> : () -> i32 loc(\"a.mlir\":3:5)\n  %1 = \"arith.addi\"(%0, %0) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32 loc(\"a.mlir\":4:5)\n  \"func.return\"(%1) : (i32) -> () loc(\"a.mlir\":5:5)\n}) : () -> () loc(\"a.mlir\":2:3)\n";
+    const SHELL: &str = "\"builtin.module\"() ({\n}) : () -> () loc(\"a.mlir\":1:1)\n";
+
+    fn run_on(argument: &str, op: &str) -> (bool, Received) {
+        let mut r = Received::default();
+        let level =
+            FuserLevel { shell: fstr(SHELL), region: 0, siblings: std::ptr::null(), num_siblings: 0, position: 0 };
+        let ok = unsafe { fuser_plugin_run(index_of(argument), fstr(""), fstr(op), &level, 1, &sink(&mut r)) };
+        (ok, r)
+    }
+
+    #[test]
+    fn a_run_returns_the_transformed_op() {
+        let (ok, r) = run_on("fuser-canonicalize", FUNC);
+        assert!(ok, "{:?}", r.diagnostics);
+        let out = r.output.expect("changed");
+        assert!(out.contains("value = 2 : i32"), "{out}");
+    }
+
+    #[test]
+    fn a_failed_run_reports_errors_with_locations() {
+        let (ok, r) = run_on("fuser-cse", "\"func.func\"() ({");
+        assert!(!ok && r.output.is_none());
+        let (severity, is_note, loc, _) = &r.diagnostics[0];
+        assert_eq!((*severity, *is_note), (0, false));
+        assert!(loc.starts_with("loc(\"<mlir>\":1:"), "{loc}");
+    }
+}
