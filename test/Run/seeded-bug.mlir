@@ -5,7 +5,16 @@
 
 // REQUIRES: fuser-run
 // RUN: not fuser-run %s --ranks 4 --check --reference %S/../../examples/row_parallel_linear.mlir | FileCheck %s --check-prefix=BUG
-// BUG: check: FAIL output #0 (bf16): rel err {{.*}} > tolerance 2e-2
+// BUG: check: FAIL output #0 (result #0 of @row_parallel_linear, %y, the result of 'fusion.linear'): rel err {{.*}} > tolerance 2e-2 (bf16)
+
+// On stderr, the failed output is an error at the value behind it in the checked (reference)
+// function, with a note at the value this program returns for it.
+// RUN: not fuser-run %s --ranks 4 --check --reference %S/../../examples/row_parallel_linear.mlir 2>&1 | FileCheck %s --check-prefix=WHERE
+// WHERE: examples/row_parallel_linear.mlir:26:8: error: check: output #0 (result #0 of @row_parallel_linear, %y, the result of 'fusion.linear') differs from the reference: rel err {{.*}} > tolerance 2e-2 (bf16)
+// WHERE-NEXT: {{^}}  %y = fusion.linear %x, %w
+// WHERE-NEXT: {{^}}       ^
+// WHERE-NEXT: seeded-bug.mlir:30:10: note: the run returns it as result #0 of @row_parallel_linear, %0, the result of 'host.alloc'
+// WHERE-NEXT: %0 = host.alloc() : !host.buf<48x64xbf16>
 
 // The same program with the right chunk passes.
 // RUN: sed 's/%arg0\[%c0\]/%arg0[%arg2]/' %s | fuser-run - --ranks 4 --check --reference %S/../../examples/row_parallel_linear.mlir | FileCheck %s --check-prefix=FIXED

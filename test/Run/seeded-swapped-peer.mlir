@@ -7,7 +7,8 @@
 
 // REQUIRES: fuser-run
 // RUN: not fuser-run %s --ranks 4 --check --check-races --reference %S/../../examples/column_parallel_linear.mlir 2>&1 | FileCheck %s --check-prefix=BUG
-// BUG: error: output #0: replicated output differs between device 0 ({{.*}}) and device 1 ({{.*}}) at element {{[0-9]+}}
+// BUG: seeded-swapped-peer.mlir:{{[0-9]+}}:10: error: output #0 (result #0 of @column_parallel_linear, the result of 'host.alloc'): replicated output differs between device 0 ({{.*}}) and device 1 ({{.*}}) at element [{{[0-9]+}}, {{[0-9]+}}]
+// BUG-NEXT: %0 = host.alloc() : !host.buf<64x96xbf16>
 
 // The ring with the right peers passes.
 // RUN: sed -e 's/comm.send %arg0 to %6/comm.send %arg0 to %8/' -e 's/comm.recv %9 from %8/comm.recv %9 from %6/' %s | fuser-run - --ranks 4 --check --check-races --reference %S/../../examples/column_parallel_linear.mlir | FileCheck %s --check-prefix=FIXED
@@ -17,7 +18,7 @@
 // send/recv outside a group wait for their counterpart), so the receives are never posted.
 // The watchdog reports the waits, whom they wait for, and a cycle.
 // RUN: sed -e 's/comm.send %arg0 to %6/comm.send %arg0 to %8/' -e 's/comm.recv %9 from %8/comm.recv %9 from %6/' -e '/%11 = comm.group {/d' -e '/^        }$/d' -e 's/comm.wait %11/comm.wait %13, %14/' %s | not fuser-run - --ranks 4 --timeout 1 2>&1 | FileCheck %s --check-prefix=HANG
-// HANG: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: rank {{[0-3]}}: deadlock or timeout after 1s: rank {{[0-3]}} waits in send to rank {{[0-3]}} at <stdin>:48:{{[0-9]+}};
+// HANG: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: rank {{[0-3]}}: deadlock or timeout after 1s: rank {{[0-3]}} waits in send to rank {{[0-3]}} at <stdin>:49:{{[0-9]+}};
 // HANG-SAME: wait cycle: rank {{[0-3]}} -> rank {{[0-3]}}
 
 module {

@@ -5,6 +5,10 @@
 //! Error convention: a `parse_*` method that fails has already emitted a diagnostic and returns
 //! `Err(ParseFailure)`; a `parse_optional_*` method returns `Ok(None)`/`false` without consuming
 //! input when the construct is absent.
+//!
+//! Layer: interfaces, above the context and the IR, below the op definitions whose `parse` and
+//! `print` hooks take these traits as `dyn` objects; the implementations are in the parser and
+//! the printer, so this file imports neither.
 
 use crate::attrs::{Attr, Ident};
 use crate::context::Context;

@@ -8,23 +8,15 @@
 //! NaN payloads; affine maps, integer sets and dialect attributes we do not model are kept as
 //! verbatim text, which round-trips exactly. Attributes of registered dialects that declare
 //! them are [`AttrKind::Dialect`]: structured parameters ([`DialectData`]).
+//!
+//! Layer: builtin data, above the handles (`handles.rs`) and the dialect parameters
+//! (`dialect_data.rs`), which it re-exports; it and `types.rs` import each other's handles
+//! only through `handles.rs`, so neither imports the other.
 
 use crate::apint::ApInt;
-use crate::types::Type;
-
-/// A uniqued attribute: a dense number into the context's attribute table.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Attr(pub(crate) u32);
-
-impl Attr {
-    pub fn as_u32(self) -> u32 {
-        self.0
-    }
-}
-
-/// A uniqued identifier (attribute names, symbol names, file names).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Ident(pub(crate) u32);
+pub use crate::dialect_data::{DialectData, DialectParam};
+use crate::handles::Type;
+pub use crate::handles::{Attr, Ident};
 
 /// The payload of a dense elements attribute.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -48,47 +40,6 @@ pub enum DenseArrayData {
     WideInt(Vec<ApInt>),
     /// Raw bits of floats wider than 64 bits (`f80`, `f128`).
     WideFloat(Vec<u128>),
-}
-
-/// One parameter of a registered dialect type or attribute, as its parse hook produced it.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum DialectParam {
-    Type(Type),
-    Attr(Attr),
-    /// A plain integer (an extent, a level): `?` extents are [`DYNAMIC`](crate::types::DYNAMIC).
-    Int(i64),
-    /// A bare keyword (`device`, `DIDx`).
-    Keyword(Box<str>),
-    /// A list of parameters (`[DIDx, DIDy]`, a shape).
-    List(Vec<DialectParam>),
-}
-
-impl DialectParam {
-    pub fn as_type(&self) -> Option<Type> {
-        if let DialectParam::Type(t) = self { Some(*t) } else { None }
-    }
-    pub fn as_attr(&self) -> Option<Attr> {
-        if let DialectParam::Attr(a) = self { Some(*a) } else { None }
-    }
-    pub fn as_int(&self) -> Option<i64> {
-        if let DialectParam::Int(i) = self { Some(*i) } else { None }
-    }
-    pub fn as_keyword(&self) -> Option<&str> {
-        if let DialectParam::Keyword(k) = self { Some(k) } else { None }
-    }
-    pub fn as_list(&self) -> Option<&[DialectParam]> {
-        if let DialectParam::List(l) = self { Some(l) } else { None }
-    }
-}
-
-/// The uniqued data of a registered dialect type ([`TypeKind::Dialect`](crate::types::TypeKind))
-/// or attribute ([`AttrKind::Dialect`]): `!dialect.mnemonic<params>`. Only built after the
-/// definition's verify hook accepted `params`, so passes may read them without re-checking.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct DialectData {
-    pub dialect: Box<str>,
-    pub mnemonic: Box<str>,
-    pub params: Vec<DialectParam>,
 }
 
 /// The structure of an attribute.

@@ -4,13 +4,23 @@
 //!
 //! Data that changes during compilation (operations, blocks, values) is not here but in an
 //! [`Ir`](crate::ir::Ir); a context outlives every `Ir` built against it.
+//!
+//! Layer: core, below the op definitions. Op definitions' hooks take a `&Context`, so this file
+//! must not name them: the context holds its [`Registry`](crate::registry::Registry) as an
+//! opaque `dyn Any`, and the methods that read it (the constructors [`Context::new`] and
+//! [`Context::empty`], [`Context::registry`], [`Context::op_def`], [`Context::dialect`],
+//! [`Context::dialect_type`], [`Context::dialect_attr`]) are defined one layer up, in
+//! `registry/lookup.rs`. Imports: `apint`, `uniquer`, `types`, `attrs` and `ir` (op names) only.
+//!
+//! Invariant: the opaque definitions are always a `Registry`; only `registry/lookup.rs` makes a
+//! context, through `Context::with_definitions`.
 
 use crate::apint::ApInt;
-use crate::attrs::{Attr, AttrKind, DialectData, DialectParam, Ident};
+use crate::attrs::{Attr, AttrKind, DialectParam, Ident};
 use crate::ir::OpName;
-use crate::registry::{DialectDef, OpDef, Registry};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 use crate::uniquer::Uniquer;
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Information attached to a uniqued operation name.
@@ -25,7 +35,8 @@ pub struct Context {
     attrs: Uniquer<AttrKind>,
     idents: Uniquer<Box<str>>,
     op_names: Uniquer<Box<str>>,
-    registry: Registry,
+    /// The registry of dialects and op definitions, opaque at this layer (see the module docs).
+    definitions: Box<dyn Any + Send + Sync>,
     allow_unregistered: AtomicBool,
     common: Common,
 }
@@ -41,8 +52,8 @@ struct Common {
 }
 
 impl Context {
-    /// A context with the given dialects registered.
-    pub fn new(registry: Registry) -> Self {
+    /// A context over the given definitions (always a `Registry`: see [`Context::new`]).
+    pub(crate) fn with_definitions(definitions: Box<dyn Any + Send + Sync>) -> Self {
         let types = Uniquer::new();
         let attrs = Uniquer::new();
         let index = Type(types.intern(TypeKind::Index));
@@ -57,19 +68,16 @@ impl Context {
             attrs,
             idents: Uniquer::new(),
             op_names: Uniquer::new(),
-            registry,
+            definitions,
             allow_unregistered: AtomicBool::new(false),
             common: Common { index, i1, i64, none, unit, empty_dict, unknown_loc },
         }
     }
 
-    /// A context with no dialect registered.
-    pub fn empty() -> Self {
-        Self::new(Registry::new())
-    }
-
-    pub fn registry(&self) -> &Registry {
-        &self.registry
+    /// The definitions this context was made with, for `registry/lookup.rs` to downcast.
+    #[inline]
+    pub(crate) fn definitions(&self) -> &(dyn Any + Send + Sync) {
+        &*self.definitions
     }
 
     /// Whether ops and types of unknown dialects are accepted (`--allow-unregistered-dialect`).
@@ -88,17 +96,10 @@ impl Context {
     pub fn op_name_str(&self, name: OpName) -> &str {
         self.op_names.get(name.0)
     }
-    /// The definition of a registered op.
-    pub fn op_def(&self, name: OpName) -> Option<&'static OpDef> {
-        self.registry.op(self.op_name_str(name))
-    }
     /// The dialect namespace of an op name (`arith` for `arith.addi`).
     pub fn op_dialect(&self, name: OpName) -> &str {
         let s = self.op_name_str(name);
         s.split_once('.').map(|(d, _)| d).unwrap_or(s)
-    }
-    pub fn dialect(&self, namespace: &str) -> Option<&'static DialectDef> {
-        self.registry.dialect(namespace)
     }
 
     // ----- identifiers ----------------------------------------------------------------------
@@ -144,12 +145,6 @@ impl Context {
         self.intern_type(TypeKind::RankedTensor { shape, elem, encoding })
     }
 
-    /// `!dialect.mnemonic<params>` of a registered dialect that declares it, after its verify
-    /// hook accepted `params`; the error message otherwise.
-    pub fn dialect_type(&self, dialect: &str, mnemonic: &str, params: Vec<DialectParam>) -> Result<Type, String> {
-        let data = self.checked_dialect_data(dialect, mnemonic, params, true)?;
-        Ok(self.intern_type(TypeKind::Dialect(Box::new(data))))
-    }
     /// The parameters of `t` when it is the registered dialect type `dialect.mnemonic`.
     pub fn dialect_type_params(&self, t: Type, dialect: &str, mnemonic: &str) -> Option<&[DialectParam]> {
         match self.type_kind(t) {
@@ -158,33 +153,8 @@ impl Context {
         }
     }
 
-    /// Looks up the definition of `dialect.mnemonic` and runs its verify hook on `params`.
-    fn checked_dialect_data(
-        &self,
-        dialect: &str,
-        mnemonic: &str,
-        params: Vec<DialectParam>,
-        is_type: bool,
-    ) -> Result<DialectData, String> {
-        let d = self.dialect(dialect).ok_or_else(|| format!("dialect '{dialect}' is not registered"))?;
-        let def = if is_type { d.type_def(mnemonic) } else { d.attr_def(mnemonic) };
-        let def = def.ok_or_else(|| {
-            format!("dialect '{dialect}' declares no {} '{mnemonic}'", if is_type { "type" } else { "attribute" })
-        })?;
-        if let Some(verify) = def.verify {
-            verify(self, &params)?;
-        }
-        Ok(DialectData { dialect: dialect.into(), mnemonic: mnemonic.into(), params })
-    }
-
     // ----- attributes -----------------------------------------------------------------------
 
-    /// `#dialect.mnemonic<params>` of a registered dialect that declares it, after its verify
-    /// hook accepted `params`; the error message otherwise.
-    pub fn dialect_attr(&self, dialect: &str, mnemonic: &str, params: Vec<DialectParam>) -> Result<Attr, String> {
-        let data = self.checked_dialect_data(dialect, mnemonic, params, false)?;
-        Ok(self.intern_attr(AttrKind::Dialect(Box::new(data))))
-    }
     /// The parameters of `a` when it is the registered dialect attribute `dialect.mnemonic`.
     pub fn dialect_attr_params(&self, a: Attr, dialect: &str, mnemonic: &str) -> Option<&[DialectParam]> {
         match self.attr_kind(a) {

@@ -23,11 +23,19 @@
 //!
 //! Invariants: declarations are `'static` data; nothing here panics on malformed IR (accessors
 //! return `None` for ops whose structure does not match their declaration).
+//!
+//! Layer: interfaces, just above the context (constraints are predicates on `&Context`) and
+//! below the definitions: `registry.rs` stores an `&'static OpDecl` in each `OpDef`, so this file
+//! names nothing of it but [`ArgKind`]. The parts that join the two are one layer up:
+//! `declare/accessors.rs` (typed accessors on `OpDef`), `declare/macros.rs` (the macro), and
+//! `OpDef::verify_structure_and_hook` in `verifier/declared.rs`.
+//!
+//! [`OpDef`]: crate::registry::OpDef
 
 use crate::attrs::{Attr, AttrKind, DenseArrayData};
 use crate::context::Context;
-use crate::ir::{Ir, OpId, Value};
-use crate::registry::{ArgKind, OpDef};
+use crate::ir::{Ir, OpId};
+use crate::registry::ArgKind;
 use crate::types::{Type, TypeKind};
 use std::ops::Range;
 
@@ -273,71 +281,6 @@ pub fn inherent_attr(ctx: &Context, ir: &Ir, op: OpId, name: &str) -> Option<Att
     ir.props(op).and_then(|p| ctx.dict_get(p, name)).or_else(|| ctx.dict_get(ir.attrs(op), name))
 }
 
-// ----- typed accessors ----------------------------------------------------------------------
-
-impl OpDef {
-    /// The declared structure, for ops made with [`declare_op!`](crate::declare_op).
-    pub fn declared(&self) -> Option<&'static OpDecl> {
-        self.decl
-    }
-
-    /// The values of operand group `index` (segment aware); `None` if the op has no
-    /// declaration, no such group, or operands that do not match the declaration.
-    pub fn operand_group(&self, ctx: &Context, ir: &Ir, op: OpId, index: usize) -> Option<Vec<Value>> {
-        let range = self.decl?.group_ranges(ctx, ir, op, ValueList::Operands).ok()?.get(index)?.clone();
-        Some(range.map(|i| ir.operand(op, i)).collect())
-    }
-
-    /// The values of the operand group called `name`.
-    pub fn operands_named(&self, ctx: &Context, ir: &Ir, op: OpId, name: &str) -> Option<Vec<Value>> {
-        let index = self.decl?.operands.iter().position(|d| d.name == name)?;
-        self.operand_group(ctx, ir, op, index)
-    }
-
-    /// The operand called `name` when its group holds exactly one value (a single operand, or
-    /// an optional one that is present).
-    pub fn operand_named(&self, ctx: &Context, ir: &Ir, op: OpId, name: &str) -> Option<Value> {
-        match self.operands_named(ctx, ir, op, name)?.as_slice() {
-            [v] => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The values of result group `index` (segment aware).
-    pub fn result_group(&self, ctx: &Context, ir: &Ir, op: OpId, index: usize) -> Option<Vec<Value>> {
-        let range = self.decl?.group_ranges(ctx, ir, op, ValueList::Results).ok()?.get(index)?.clone();
-        Some(ir.results(op).get(range)?.to_vec())
-    }
-
-    /// The result called `name` when its group holds exactly one value.
-    pub fn result_named(&self, ctx: &Context, ir: &Ir, op: OpId, name: &str) -> Option<Value> {
-        let index = self.decl?.results.iter().position(|d| d.name == name)?;
-        match self.result_group(ctx, ir, op, index)?.as_slice() {
-            [v] => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// The declared structure (if any), then the op's `verify` hook: what the verifier runs for
-    /// the op itself, less the trait checks. Hooks of declared ops may assume the structure is
-    /// valid, so call this rather than `verify` directly.
-    pub fn verify_structure_and_hook(
-        &self,
-        v: &crate::registry::VerifyCtx<'_>,
-        op: OpId,
-    ) -> Result<(), crate::diag::Diagnostic> {
-        if let Some(decl) = self.decl {
-            crate::verifier::declared::verify_declared(v, decl, op)?;
-        }
-        self.verify.map_or(Ok(()), |hook| hook(v, op))
-    }
-
-    /// The inherent attribute (property or attribute) called `name`.
-    pub fn attr_named(&self, ctx: &Context, ir: &Ir, op: OpId, name: &str) -> Option<Attr> {
-        inherent_attr(ctx, ir, op, name)
-    }
-}
-
 /// Checks an attribute against its constraint (used by the verifier).
 pub(crate) fn attr_accepts(c: &AttrConstraint, ctx: &Context, a: Attr) -> bool {
     c.accepts(ctx, a)
@@ -348,142 +291,8 @@ pub(crate) fn type_accepts(c: &TypeConstraint, ctx: &Context, t: Type) -> bool {
     c.accepts(ctx, t)
 }
 
-// ----- the macro ----------------------------------------------------------------------------
-
-/// Declares an op: expands to a `static` [`OpDef`](crate::registry::OpDef) whose
-/// [`decl`](crate::registry::OpDef::decl) records the declared structure, which the verifier
-/// checks before the op's own `verify` hook (see the [module docs](crate::declare)).
-///
-/// Sections come in this order; all but `summary` are optional:
-///
-/// - `summary: "..."`, `description: "..."` (markdown): docs.
-/// - `traits: [PURE | COMMUTATIVE]`: [`Traits`](crate::registry::Traits) constant names.
-/// - `operands: { name: CONSTRAINT, ... }`, `results: { ... }`: [`TypeConstraint`]s; append
-///   `.optional()` or `.variadic()` for groups of 0–1 or any number of values. With more than
-///   one such group, sizes come from `operandSegmentSizes` / `resultSegmentSizes`.
-/// - `properties: { name: CONSTRAINT, ... }`, `attributes: { ... }`: [`AttrConstraint`]s
-///   (`.optional()` when it may be absent). Properties are listed in
-///   [`OpDef::properties`](crate::registry::OpDef::properties).
-/// - `regions: { name: ANY_REGION, ... }`, `successors: { ... }`: [`SlotConstraint`]s.
-/// - `hooks: { verify: f, fold: f, canonicalize: &[...], parse: f, print: f, result_names: f,
-///   default_dialect: "...", default_props: f }`: any [`OpDef`](crate::registry::OpDef) hook
-///   (`Option` fields get `Some(..)` around the value).
-///
-/// ```
-/// use fuser_ir::declare::{ANY_TYPE, AttrConstraint, TypeConstraint};
-/// use fuser_ir::registry::{OpDef, Traits, VerifyCtx};
-/// use fuser_ir::{Context, Diagnostic, OpId, Type};
-///
-/// fn is_index(ctx: &Context, t: Type) -> bool {
-///     ctx.type_kind(t).is_index()
-/// }
-/// const INDEX: TypeConstraint = TypeConstraint::new("index", is_index);
-/// const STRING: AttrConstraint = AttrConstraint::new("string attribute", |ctx, a| ctx.attr_str(a).is_some());
-///
-/// fn verify_gather(_v: &VerifyCtx<'_>, _op: OpId) -> Result<(), Diagnostic> {
-///     Ok(()) // counts, segments, `label` and operand types are already checked here
-/// }
-///
-/// fuser_ir::declare_op! {
-///     /// `demo.gather`: a test op.
-///     pub static GATHER: "demo.gather" {
-///         summary: "gathers values",
-///         description: "Reads `source` at each of `indices`, masked by `mask` if present.",
-///         traits: [PURE],
-///         operands: { source: ANY_TYPE, indices: INDEX.variadic(), mask: ANY_TYPE.optional() },
-///         results: { result: ANY_TYPE },
-///         properties: { label: STRING.optional() },
-///         hooks: { verify: verify_gather },
-///     }
-/// }
-///
-/// assert_eq!(GATHER.name, "demo.gather");
-/// assert!(GATHER.has(Traits::PURE));
-/// assert_eq!(GATHER.operands.len(), 3);
-/// assert_eq!(GATHER.properties, &["label"]);
-/// assert!(GATHER.declared().unwrap().uses_segments(fuser_ir::declare::ValueList::Operands));
-/// ```
-#[macro_export]
-macro_rules! declare_op {
-    (
-        $(#[$meta:meta])*
-        $vis:vis static $static_name:ident : $op_name:literal {
-            summary: $summary:expr
-            $(, description: $description:expr)?
-            $(, traits: [$($trait_name:ident)|*])?
-            $(, operands: { $($operand:ident : $operand_c:expr),* $(,)? })?
-            $(, results: { $($result:ident : $result_c:expr),* $(,)? })?
-            $(, properties: { $($prop:ident : $prop_c:expr),* $(,)? })?
-            $(, attributes: { $($attr:ident : $attr_c:expr),* $(,)? })?
-            $(, regions: { $($region:ident : $region_c:expr),* $(,)? })?
-            $(, successors: { $($succ:ident : $succ_c:expr),* $(,)? })?
-            $(, hooks: { $($hook:ident : $hook_value:expr),* $(,)? })?
-            $(,)?
-        }
-    ) => {
-        $(#[$meta])*
-        $vis static $static_name: $crate::registry::OpDef = {
-            use $crate::declare::OpDecl;
-            use $crate::registry::{ArgDef, OpDef, Traits};
-            static DECL: OpDecl = OpDecl {
-                operands: &[$($($crate::declare::Decl { name: stringify!($operand), constraint: $operand_c }),*)?],
-                results: &[$($($crate::declare::Decl { name: stringify!($result), constraint: $result_c }),*)?],
-                attributes: &[
-                    $($($crate::declare::Decl { name: stringify!($prop), constraint: $prop_c },)*)?
-                    $($($crate::declare::Decl { name: stringify!($attr), constraint: $attr_c },)*)?
-                ],
-                regions: &[$($($crate::declare::Decl { name: stringify!($region), constraint: $region_c }),*)?],
-                successors: &[$($($crate::declare::Decl { name: stringify!($succ), constraint: $succ_c }),*)?],
-            };
-            const OPERANDS: &[ArgDef] = &[$($(ArgDef {
-                name: stringify!($operand),
-                constraint: $operand_c.description,
-                kind: $operand_c.kind,
-            }),*)?];
-            const RESULTS: &[ArgDef] = &[$($(ArgDef {
-                name: stringify!($result),
-                constraint: $result_c.description,
-                kind: $result_c.kind,
-            }),*)?];
-            const ATTRIBUTES: &[ArgDef] = &[
-                $($(ArgDef { name: stringify!($prop), constraint: $prop_c.description, kind: $prop_c.kind },)*)?
-                $($(ArgDef { name: stringify!($attr), constraint: $attr_c.description, kind: $attr_c.kind },)*)?
-            ];
-            const REGIONS: &[ArgDef] = &[$($(ArgDef {
-                name: stringify!($region),
-                constraint: $region_c.description,
-                kind: $region_c.kind,
-            }),*)?];
-            #[allow(unused_mut)]
-            let mut def = OpDef {
-                summary: $summary,
-                operands: OPERANDS,
-                results: RESULTS,
-                attributes: ATTRIBUTES,
-                regions: REGIONS,
-                properties: &[$($(stringify!($prop)),*)?],
-                decl: Some(&DECL),
-                ..OpDef::new($op_name, Traits::NONE $($(.union(Traits::$trait_name))*)?)
-            };
-            $(def.description = $description;)?
-            $($($crate::__declare_op_hook!(def, $hook, $hook_value);)*)?
-            def
-        };
-    };
-}
-
-/// Sets one hook field of the `OpDef` being declared (implementation detail of
-/// [`declare_op!`](crate::declare_op)).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __declare_op_hook {
-    ($def:ident, canonicalize, $value:expr) => {
-        $def.canonicalize = $value;
-    };
-    ($def:ident, $field:ident, $value:expr) => {
-        $def.$field = Some($value);
-    };
-}
+mod accessors;
+mod macros;
 
 #[cfg(test)]
 mod tests;

@@ -5,16 +5,29 @@
 //! canonicalization patterns, custom assembly, result names). A [`DialectDef`] groups the ops
 //! of a namespace, and declares its types and attributes ([`SymbolDef`]: parse, verify and
 //! print hooks over structured parameters). Definitions are `'static` data, declared by the dialects crate; the
-//! [`Registry`] is filled once, before a [`Context`](crate::context::Context) is made from it.
+//! [`Registry`] is filled once, before a [`Context`] is made from it.
 //!
 //! The hook signatures use the abstract parser/printer/rewriter interfaces of
 //! [`asm`](crate::asm) and [`rewrite_api`](crate::rewrite_api), so this module does not depend
 //! on the concrete parser, printer or pattern driver.
+//!
+//! Layer: definitions, above the context and the interfaces their hooks are written against
+//! (`context`, `asm`, `rewrite_api`, the diagnostic data, the declared structure of
+//! `declare.rs`), below everything that reads definitions (printer, parser, verifier, pattern
+//! driver). Files: this one (op, dialect and symbol definitions, hook types, [`Registry`]),
+//! `args.rs` (argument descriptions, also used by `declare.rs` below this layer) and
+//! `lookup.rs` (the `Context` methods that read the registry).
+
+mod args;
+mod lookup;
+
+pub use args::{ArgDef, ArgKind};
 
 use crate::asm::{DialectAsmParser, DialectAsmPrinter, OpAsmParser, OpAsmPrinter, ParseResult};
 use crate::attrs::Attr;
 use crate::attrs::DialectParam;
 use crate::context::Context;
+use crate::declare::OpDecl;
 use crate::diag::Diagnostic;
 use crate::ir::{Ir, OpId, OperationState, Value};
 use crate::rewrite_api::Rewriter;
@@ -84,22 +97,6 @@ pub const TRAIT_NAMES: &[(Traits, &str)] = &[
     (Traits::SAME_OPERANDS_AND_RESULT_TYPE, "SameOperandsAndResultType"),
     (Traits::RETURN_LIKE, "ReturnLike"),
 ];
-
-/// A described operand, result, attribute or region (for docs and generic checks).
-#[derive(Clone, Copy, Debug)]
-pub struct ArgDef {
-    pub name: &'static str,
-    /// Human-readable constraint, e.g. "signless integer or index".
-    pub constraint: &'static str,
-    pub kind: ArgKind,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ArgKind {
-    Single,
-    Optional,
-    Variadic,
-}
 
 /// What a folder produced for one result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -175,7 +172,7 @@ pub struct OpDef {
     pub default_props: Option<DefaultPropsFn>,
     /// The declared structure (ops made with [`declare_op!`](crate::declare_op)): checked by
     /// the verifier before `verify` (counts, segments, attributes, type constraints).
-    pub decl: Option<&'static crate::declare::OpDecl>,
+    pub decl: Option<&'static OpDecl>,
 }
 
 impl OpDef {

@@ -1,6 +1,9 @@
 //! The interface patterns and constant materializers are written against: a [`Rewriter`] edits
 //! the IR and tells the driver what changed, so a greedy pattern driver can keep its worklist
 //! right. Implemented by the pattern driver in [`rewrite`](crate::rewrite).
+//!
+//! Layer: interfaces, above the context and the IR, below the op definitions whose patterns and
+//! constant materializers take a `&mut dyn Rewriter`.
 
 use crate::attrs::Attr;
 use crate::context::Context;

@@ -7,20 +7,13 @@
 //! prints unregistered dialect types. Types a registered dialect declares are
 //! [`TypeKind::Dialect`]: structured parameters produced by the dialect's parse hook.
 //!
-//! Imports only `attrs` handles (for encodings and layouts), never higher modules.
+//! Layer: builtin data. Imports only the handles (`handles.rs`: [`Attr`] for encodings and
+//! layouts; [`Type`] is re-exported from there) and the dialect parameters (`dialect_data.rs`),
+//! never `attrs.rs` or higher modules.
 
-use crate::attrs::Attr;
-
-/// A uniqued type: a dense number into the context's type table.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Type(pub(crate) u32);
-
-impl Type {
-    /// The raw uniquer number (dense, for side tables and hashing).
-    pub fn as_u32(self) -> u32 {
-        self.0
-    }
-}
+use crate::dialect_data::DialectData;
+use crate::handles::Attr;
+pub use crate::handles::Type;
 
 /// A `?` extent in a shape.
 pub const DYNAMIC: i64 = i64::MIN;
@@ -165,7 +158,7 @@ pub enum TypeKind {
     },
     /// A type a registered dialect declares (`!test_d.pair<i32, f32>`): parsed, verified and
     /// printed by the dialect's [`TypeDef`](crate::registry::TypeDef) hooks.
-    Dialect(Box<crate::attrs::DialectData>),
+    Dialect(Box<DialectData>),
     /// A type of a dialect the context does not model: `!dialect.body` where `body` is kept
     /// verbatim (e.g. `tile<128x32xbf16, "l1">`), or `!dialect<"...">` (`pretty == false`).
     Opaque {

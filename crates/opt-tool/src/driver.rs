@@ -6,6 +6,7 @@
 //! stderr. The returned bool is overall success (exit status 0).
 
 use crate::cli::Options;
+use crate::io_error::io_error_text;
 use crate::services;
 use fuser_ir::diag::{SourceFile, SourceMgr, render};
 use fuser_ir::pass::adapters::{self, IrPrintFlags};
@@ -33,7 +34,8 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
     let text = match read_input(&opts.input) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{tool}: cannot open input file '{}': {e}", opts.input);
+            // mlir-opt's words: no tool name, the system's message.
+            eprintln!("cannot open input file '{}': {}", opts.input, io_error_text(&e));
             return false;
         }
     };
@@ -49,7 +51,7 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
     let mut sink = match open_output(&opts.output) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{tool}: cannot open output file '{}': {e}", opts.output);
+            eprintln!("cannot open output file '{}': {}", opts.output, io_error_text(&e));
             return false;
         }
     };

@@ -8,6 +8,7 @@
 
 mod cli;
 mod driver;
+mod io_error;
 mod services;
 mod tool_main;
 

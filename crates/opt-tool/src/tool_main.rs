@@ -36,7 +36,7 @@ fn install_panic_hook(tool: &'static str) {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_string());
-        eprintln!("<unknown>:0: error: {tool} internal error: {message}{location}");
+        eprintln!("{tool}: error: internal error: {message}{location}");
         std::process::exit(1);
     }));
 }

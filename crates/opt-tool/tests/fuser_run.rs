@@ -50,6 +50,9 @@ fn help_lists_every_flag() {
     ] {
         assert!(help.contains(flag), "--help does not mention {flag}");
     }
+    for rule in ["or 1 when the input declares no mesh", "of all their devices together", "`fuser-run: error: ...`"] {
+        assert!(help.contains(rule), "--help does not say {rule:?}");
+    }
 }
 
 #[test]
@@ -64,6 +67,37 @@ fn bad_arguments_and_inputs_exit_with_status_1() {
         let o = fuser_run(&args);
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert!(!o.stderr.is_empty(), "{args:?}: no message");
+    }
+}
+
+/// Errors that are not about a place in the input (arguments, files, the pipeline, the mesh
+/// against --ranks) read `fuser-run: error: ...`, never `<unknown>:0: error: ...`.
+#[test]
+fn errors_without_a_location_name_the_tool() {
+    for args in [
+        vec!["examples/row_parallel_linear.mlir", "--ranks", "0"],
+        vec!["examples/row_parallel_linear.mlir", "--bogus"],
+        vec!["does/not/exist.mlir"],
+        vec!["examples/row_parallel_linear.mlir", "--pass-pipeline", "no-such-pass"],
+        vec!["examples/row_parallel_linear.mlir", "--ranks", "1"],
+        vec!["examples/row_parallel_linear.mlir", "--check", "--reference", "does/not/exist.mlir"],
+        vec!["test/Run/errors.mlir", "--check"],
+    ] {
+        let o = fuser_run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(err.starts_with("fuser-run: error: "), "{args:?}: {err}");
+        assert!(!err.contains("<unknown>"), "{args:?}: {err}");
+    }
+}
+
+/// Without --ranks, the run has one rank per device of the program's mesh.
+#[test]
+fn ranks_default_to_the_devices_of_the_mesh() {
+    for (file, ranks) in [("examples/row_parallel_linear.mlir", 4), ("test/Run/inputs/row_parallel_linear_2.mlir", 2)] {
+        let o = fuser_run(&[file, "--check"]);
+        assert_passed(&o);
+        assert!(stdout(&o).contains(&format!("on {ranks} rank(s)")), "{file}: {}", stdout(&o));
     }
 }
 

@@ -13,6 +13,7 @@ use crate::error::{OpKey, RtError, RtResult};
 use crate::exec::backend::RankStats;
 use crate::exec::cpu::CpuBackend;
 use crate::exec::{Backend, Program, run_program};
+use crate::origin::{OutputOrigin, output_origins};
 use crate::reference;
 use crate::tensor::{HostTensor, gather_global, local_piece};
 use crate::trace::TraceEvent;
@@ -154,16 +155,25 @@ pub fn placements(ctx: &Context, ir: &Ir, func: OpId, key: &str) -> RtResult<Vec
         .collect()
 }
 
+/// The ranks a run of `n` ranks runs, for messages: `rank 0` or `ranks 0..=N-1`.
+pub fn rank_range(n: usize) -> String {
+    match n {
+        1 => "rank 0".to_string(),
+        n => format!("ranks 0..={}", n.saturating_sub(1)),
+    }
+}
+
 /// Checks that the meshes of the placements fit `ranks` ranks (rank r = device r).
 fn check_meshes(placements: &[Placement], ranks: usize) -> RtResult<()> {
-    for (s, mesh) in placements.iter().filter_map(|p| p.sharding.as_ref()) {
-        let _ = s;
+    for (_, mesh) in placements.iter().filter_map(|p| p.sharding.as_ref()) {
         let mut devices = mesh.devices.clone();
         devices.sort_unstable();
         if devices != (0..ranks as i64).collect::<Vec<_>>() {
             return Err(RtError::new(format!(
-                "mesh @{} has devices {:?}, but --ranks {ranks} runs ranks 0..{ranks}",
-                mesh.name, mesh.devices
+                "mesh @{} has devices {:?}, but --ranks {ranks} runs {} (rank r runs device r)",
+                mesh.name,
+                mesh.devices,
+                rank_range(ranks)
             )));
         }
     }
@@ -243,6 +253,8 @@ pub struct RunIo {
     pub args: Vec<Placement>,
     pub results: Vec<Placement>,
     pub inputs: Vec<HostTensor>,
+    /// Where each output comes from in the run function (for errors about an output).
+    pub origins: Vec<Option<OutputOrigin>>,
 }
 
 /// What one rank produced: its iteration times, its counters and its output pieces.
@@ -260,7 +272,8 @@ impl RunIo {
         check_meshes(&args, cfg.ranks)?;
         check_meshes(&results, cfg.ranks)?;
         let inputs = generate_inputs(&args, cfg.seed);
-        Ok(RunIo { args, results, inputs })
+        let origins = output_origins(ctx, ir, func, results.len());
+        Ok(RunIo { args, results, inputs, origins })
     }
 
     /// The outcome from the results of ranks `0..n`, in rank order, and the trace events.
@@ -273,10 +286,19 @@ impl RunIo {
         let mut outputs = Vec::new();
         for (i, p) in self.results.iter().enumerate() {
             let pieces: Vec<HostTensor> = per_rank.iter().map(|r| r.pieces[i].clone()).collect();
-            outputs.push(p.gather(pieces).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?);
+            let origin = self.origins.get(i).and_then(Option::as_ref);
+            outputs.push(p.gather(pieces).map_err(|e| output_failure(i, origin, e))?);
         }
         let ranks = per_rank.into_iter().map(|r| RankSummary { times_s: r.times_s, stats: r.stats }).collect();
         Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations: cfg.warmup + cfg.iters.max(1) })
+    }
+}
+
+/// An error about output `index`, at the location of the value behind it when known.
+fn output_failure(index: usize, origin: Option<&OutputOrigin>, e: RtError) -> Failure {
+    match origin {
+        Some(o) => Failure { loc: Some(o.loc), error: RtError::new(format!("{}: {}", o.describe(), e.message)) },
+        None => RtError::new(format!("output #{index}: {}", e.message)).into(),
     }
 }
 
@@ -400,6 +422,8 @@ pub struct OutputCheck {
     pub rel_err: f64,
     pub tolerance: f64,
     pub dtype: DType,
+    /// The value behind the output in the reference function.
+    pub origin: Option<OutputOrigin>,
 }
 
 impl OutputCheck {
@@ -423,13 +447,15 @@ pub fn check_against_reference(
             RtError::new(format!("the reference has {} results, the run {}", expected.len(), outputs.len())).into()
         );
     }
+    let origins = output_origins(ctx, ref_ir, ref_func, outputs.len());
     outputs
         .iter()
         .zip(&expected)
+        .zip(origins)
         .enumerate()
-        .map(|(i, (out, reference))| {
-            let rel_err = out.rel_error(reference).map_err(|e| RtError::new(format!("output #{i}: {}", e.message)))?;
-            Ok(OutputCheck { rel_err, tolerance: out.dtype.tolerance(), dtype: out.dtype })
+        .map(|(i, ((out, reference), origin))| {
+            let rel_err = out.rel_error(reference).map_err(|e| output_failure(i, origin.as_ref(), e))?;
+            Ok(OutputCheck { rel_err, tolerance: out.dtype.tolerance(), dtype: out.dtype, origin })
         })
         .collect()
 }
@@ -466,4 +492,30 @@ pub fn gemm_extents(ctx: &Context, ir: &Ir, func: OpId) -> Option<(usize, usize,
         return Some((m, n, k));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_ranges_read_correctly_for_every_count() {
+        assert_eq!(rank_range(1), "rank 0");
+        assert_eq!(rank_range(2), "ranks 0..=1");
+        assert_eq!(rank_range(4), "ranks 0..=3");
+    }
+
+    #[test]
+    fn a_mesh_that_does_not_fit_the_ranks_names_them() {
+        let p = |devices: &[i64]| Placement {
+            dtype: DType::F32,
+            global_shape: vec![4],
+            sharding: Some((Sharding::replicated("tp", 1), Mesh::linear("tp", devices))),
+        };
+        assert!(check_meshes(&[p(&[0, 1])], 2).is_ok());
+        let e = check_meshes(&[p(&[0, 1])], 1).unwrap_err();
+        assert_eq!(e.message, "mesh @tp has devices [0, 1], but --ranks 1 runs rank 0 (rank r runs device r)");
+        let e = check_meshes(&[p(&[0, 1, 2, 3])], 2).unwrap_err();
+        assert!(e.message.ends_with("--ranks 2 runs ranks 0..=1 (rank r runs device r)"), "{}", e.message);
+    }
 }

@@ -17,6 +17,7 @@ pub mod error;
 pub mod exec;
 pub mod kernels;
 pub mod layout;
+pub mod origin;
 #[cfg(feature = "cuda")]
 pub mod process;
 pub mod race;

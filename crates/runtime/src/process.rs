@@ -13,7 +13,7 @@ use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 use crate::exec::Program;
 use crate::exec::backend::RankStats;
-use crate::store::Store;
+use crate::store::{Store, StoreConfig, TOKEN_VAR};
 use crate::tensor::HostTensor;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId};
@@ -28,6 +28,8 @@ pub struct ProcessEnv {
     pub local_rank: usize,
     /// `MASTER_ADDR:MASTER_PORT`, where rank 0 serves the store.
     pub master: String,
+    /// The run's store token ([`crate::store::TOKEN_VAR`]).
+    pub token: String,
 }
 
 impl ProcessEnv {
@@ -51,7 +53,14 @@ impl ProcessEnv {
         }
         let addr = var("MASTER_ADDR").unwrap_or_else(|| "127.0.0.1".into());
         let port = num("MASTER_PORT", var("MASTER_PORT"))?;
-        Ok(Some(ProcessEnv { rank, world, local_rank, master: format!("{addr}:{port}") }))
+        let token = var(TOKEN_VAR).ok_or_else(|| {
+            RtError::new(format!(
+                "RANK is set but {TOKEN_VAR} is not: give every rank the same secret, e.g. \
+`export {TOKEN_VAR}=$(openssl rand -hex 16)` before the launcher (fuser-run --launch sets it itself)"
+            ))
+        })?;
+        crate::store::token::check_token(&token).map_err(RtError::new)?;
+        Ok(Some(ProcessEnv { rank, world, local_rank, master: format!("{addr}:{port}"), token }))
     }
 }
 
@@ -66,10 +75,23 @@ pub fn run_as_process(
     env: &ProcessEnv,
 ) -> Result<Option<RunOutcome>, Failure> {
     if cfg.ranks != env.world {
-        return Err(RtError::new(format!("--ranks {} but WORLD_SIZE is {}", cfg.ranks, env.world)).into());
+        let msg = format!(
+            "the run has {} ranks (--ranks, or the devices of the program's meshes) but WORLD_SIZE is {}",
+            cfg.ranks, env.world
+        );
+        return Err(RtError::new(msg).into());
     }
     // Results arrive when the slowest rank finished: give the store far more than one wait.
-    let store = Arc::new(Store::connect(&env.master, env.rank, cfg.timeout.max(Duration::from_secs(120)))?);
+    let store = Arc::new(Store::connect(&StoreConfig {
+        addr: env.master.clone(),
+        rank: env.rank,
+        world: env.world,
+        token: env.token.clone(),
+        timeout: cfg.timeout.max(Duration::from_secs(120)),
+        // Rank 0's store reports connections it drops (garbage, wrong tokens) on stderr and
+        // the run goes on.
+        log: Arc::new(|line| eprintln!("fuser-run: rank 0 {line}")),
+    })?);
     let io = RunIo::new(ctx, ir, func, cfg)?;
     let mut trace = Vec::new();
     let mine = crate::cuda::CudaBackend::for_process(env.rank, env.world, env.local_rank, store.clone(), cfg.timeout)
@@ -195,10 +217,16 @@ mod tests {
             move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
         assert_eq!(ProcessEnv::from_env(env(&[])).unwrap(), None);
-        let e = ProcessEnv::from_env(env(&[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "29500")]))
+        const TOKEN: (&str, &str) = ("FUSER_STORE_TOKEN", "0123456789abcdef0123");
+        let e = ProcessEnv::from_env(env(&[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "29500"), TOKEN]))
             .unwrap()
             .unwrap();
         assert_eq!((e.rank, e.world, e.local_rank, e.master.as_str()), (1, 2, 1, "127.0.0.1:29500"));
+        assert_eq!(e.token, TOKEN.1);
+        let no_token = ProcessEnv::from_env(env(&[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "29500")]));
+        assert!(no_token.unwrap_err().message.contains("FUSER_STORE_TOKEN"));
+        const WEAK: &[(&str, &str)] = &[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1"), ("FUSER_STORE_TOKEN", "abc")];
+        assert!(ProcessEnv::from_env(env(WEAK)).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "2"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1")])).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "0"), ("MASTER_PORT", "1")])).is_err());
     }

@@ -201,6 +201,16 @@ pub fn local_piece(global: &HostTensor, sharding: &Sharding, mesh: &Mesh, device
     Ok(HostTensor { dtype: global.dtype, shape, data })
 }
 
+/// The index (one coordinate per axis) of the element at row-major `offset` of `shape`.
+fn multi_index(mut offset: usize, shape: &[usize]) -> Vec<usize> {
+    let mut index = vec![0; shape.len()];
+    for (i, &extent) in shape.iter().enumerate().rev() {
+        index[i] = offset % extent.max(1);
+        offset /= extent.max(1);
+    }
+    index
+}
+
 /// The global tensor of `shape` put together from the pieces of the devices (`(device,
 /// piece)`). Elements held by several devices (replication) must agree exactly; the first
 /// device's value is kept. Partial values are summed over the devices of their axes.
@@ -238,8 +248,9 @@ pub fn gather_global(
                 }
                 Some(first) if data[o] != v && !(data[o].is_nan() && v.is_nan()) => {
                     return Err(RtError::new(format!(
-                        "replicated output differs between device {first} ({}) and device {device} ({v}) at element {o}",
-                        data[o]
+                        "replicated output differs between device {first} ({}) and device {device} ({v}) at element {:?}",
+                        data[o],
+                        multi_index(o, shape)
                     )));
                 }
                 Some(_) => {}
@@ -263,6 +274,14 @@ mod tests {
 
     fn sharding(axes: Vec<Vec<Split>>) -> Sharding {
         Sharding { mesh: "tp".into(), axes, partial: vec![], reduce: Default::default() }
+    }
+
+    #[test]
+    fn multi_index_is_row_major() {
+        assert_eq!(multi_index(0, &[2, 3]), vec![0, 0]);
+        assert_eq!(multi_index(5, &[2, 3]), vec![1, 2]);
+        assert_eq!(multi_index(7, &[2, 2, 2]), vec![1, 1, 1]);
+        assert_eq!(multi_index(0, &[]), Vec::<usize>::new());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::diag::SourceFile;
-use crate::registry::{DialectDef, Registry, Traits, VerifyCtx};
+use crate::registry::{DialectDef, OpDef, Registry, Traits, VerifyCtx};
 use std::sync::Arc;
 
 fn is_index(ctx: &Context, t: Type) -> bool {

@@ -25,7 +25,7 @@
 //! [`AttrKind::AffineMap`]: crate::attrs::AttrKind::AffineMap
 //! [`AttrKind::IntegerSet`]: crate::attrs::AttrKind::IntegerSet
 
-use super::lexer::TokKind;
+use super::lexer::{TokKind, parse_u64_literal};
 use super::{PResult, Parser};
 
 /// The binary operators of affine expressions.
@@ -636,7 +636,7 @@ impl<'a> Parser<'a> {
             }
             TokKind::Integer => {
                 let text = std::str::from_utf8(self.tok_text()).ok();
-                match text.and_then(super::attrs::parse_u64_literal).and_then(|v| i64::try_from(v).ok()) {
+                match text.and_then(parse_u64_literal).and_then(|v| i64::try_from(v).ok()) {
                     Some(v) => {
                         self.advance();
                         Ok(E::Const(v))

@@ -4,33 +4,12 @@
 //! errors of the underlying grammar (types, attributes, punctuation) are not, as in MLIR.
 
 use super::Parser;
-use super::lexer::{TokKind, string_value};
+use super::lexer::{TokKind, parse_u64_literal, punct_kind, string_value};
 use crate::asm::{Argument, OpAsmParser, ParseFailure, ParseResult, Punct, UnresolvedOperand};
 use crate::attrs::{Attr, Ident};
 use crate::context::Context;
 use crate::ir::{BlockId, Ir, RegionId, Value};
 use crate::types::Type;
-
-pub(super) fn punct_kind(p: Punct) -> TokKind {
-    match p {
-        Punct::Comma => TokKind::Comma,
-        Punct::Colon => TokKind::Colon,
-        Punct::Equal => TokKind::Equal,
-        Punct::Arrow => TokKind::Arrow,
-        Punct::LParen => TokKind::LParen,
-        Punct::RParen => TokKind::RParen,
-        Punct::LBrace => TokKind::LBrace,
-        Punct::RBrace => TokKind::RBrace,
-        Punct::LSquare => TokKind::LSquare,
-        Punct::RSquare => TokKind::RSquare,
-        Punct::Less => TokKind::Less,
-        Punct::Greater => TokKind::Greater,
-        Punct::Question => TokKind::Question,
-        Punct::Star => TokKind::Star,
-        Punct::Plus => TokKind::Plus,
-        Punct::Vertical => TokKind::Vertical,
-    }
-}
 
 impl<'a> Parser<'a> {
     /// `msg` prefixed with the custom op being parsed, as MLIR's custom op parser does.
@@ -124,7 +103,7 @@ impl<'a> OpAsmParser for Parser<'a> {
             return Err(self.wrong_token("expected integer value"));
         }
         let text = std::str::from_utf8(self.tok_text()).unwrap_or("");
-        let v = super::attrs::parse_u64_literal(text);
+        let v = parse_u64_literal(text);
         self.advance();
         let v = v.and_then(|v| {
             if negative {

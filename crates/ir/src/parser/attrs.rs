@@ -10,7 +10,7 @@
 //! re-printed the way mlir-opt prints them); opaque dialect symbols keep their body verbatim.
 
 use super::float::{float_bits_from_f64, parse_float_literal};
-use super::lexer::{TokKind, string_value};
+use super::lexer::{TokKind, parse_u64_literal, string_value};
 use super::{PResult, Parser};
 use crate::apint::ApInt;
 use crate::attrs::{Attr, AttrKind, DenseArrayData, DenseData, Ident};
@@ -1142,14 +1142,6 @@ fn decode_hex(raw: &[u8]) -> Option<Vec<u8>> {
             u8::from_str_radix(s, 16).ok()
         })
         .collect()
-}
-
-/// A decimal or hex literal as a u64.
-pub(super) fn parse_u64_literal(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x") {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => s.parse().ok(),
-    }
 }
 
 /// The raw bits of a value of at most 128 bits.

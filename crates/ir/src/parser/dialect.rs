@@ -12,8 +12,7 @@
 //! a registered dialect is an error; an undeclared attribute too, unless the dialect keeps its
 //! attributes as opaque text ([`DialectDef::opaque_attrs`]).
 
-use super::asm_impl::punct_kind;
-use super::lexer::{TokKind, string_value};
+use super::lexer::{TokKind, punct_kind, string_value};
 use super::{PResult, Parser};
 use crate::asm::{DialectAsmParser, ParseFailure, ParseResult, Punct};
 use crate::attrs::{Attr, DialectData, DialectParam};

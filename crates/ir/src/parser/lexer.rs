@@ -12,6 +12,12 @@
 //!
 //! Invariant: `pos` never exceeds the buffer length; every token satisfies
 //! `start <= end <= len`.
+//!
+//! Layer: the lowest of the parser (it imports only `asm::Punct`); the token-level helpers that
+//! several parser files share (`parse_u64_literal`, `punct_kind`) live here so that those files
+//! do not import each other.
+
+use crate::asm::Punct;
 
 /// The kind of a token. Keywords are bare identifiers; the parser compares their spelling.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -377,6 +383,36 @@ pub fn string_value(spelling: &[u8]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The token kind of a punctuation an `OpAsmParser`/`DialectAsmParser` caller asks for.
+pub(super) fn punct_kind(p: Punct) -> TokKind {
+    match p {
+        Punct::Comma => TokKind::Comma,
+        Punct::Colon => TokKind::Colon,
+        Punct::Equal => TokKind::Equal,
+        Punct::Arrow => TokKind::Arrow,
+        Punct::LParen => TokKind::LParen,
+        Punct::RParen => TokKind::RParen,
+        Punct::LBrace => TokKind::LBrace,
+        Punct::RBrace => TokKind::RBrace,
+        Punct::LSquare => TokKind::LSquare,
+        Punct::RSquare => TokKind::RSquare,
+        Punct::Less => TokKind::Less,
+        Punct::Greater => TokKind::Greater,
+        Punct::Question => TokKind::Question,
+        Punct::Star => TokKind::Star,
+        Punct::Plus => TokKind::Plus,
+        Punct::Vertical => TokKind::Vertical,
+    }
+}
+
+/// A decimal or hex literal as a u64.
+pub(super) fn parse_u64_literal(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,10 @@
 //! Invariants: recursion depth is bounded by [`MAX_NESTING`] levels of regions, types and
 //! attributes together; the parser never panics on any input; on error, `ir` may keep detached
 //! entities of the partial parse (callers discard it).
+//!
+//! Layer: above the printer (`display` spells types and attributes in messages) and the
+//! definitions. Inside, the grammar files add `Parser` methods and import this file's state
+//! and `lexer`; this file imports none of them but `display`, `cache` and `lexer`.
 
 mod affine;
 mod asm_impl;
@@ -39,7 +43,8 @@ use crate::asm::ParseFailure;
 use crate::attrs::{Attr, AttrKind, Ident};
 use crate::context::Context;
 use crate::diag::{Diagnostic, SourceFile};
-use crate::ir::{BlockId, Ir, OpId, Value};
+use crate::ir::{BlockId, Ir, OpId, OpName, Value};
+use crate::registry::OpDef;
 use crate::types::Type;
 use lexer::{Lexer, TokKind, Token};
 use rustc_hash::FxHashMap;
@@ -199,7 +204,16 @@ pub(crate) struct Parser<'a> {
     /// For each custom op being parsed: its full name and written result count.
     custom_ops: Vec<(String, usize)>,
     /// Generic op names already resolved: spelling (with quotes) -> name info.
-    op_names: BytesMap<'a, ops::NameInfo>,
+    op_names: BytesMap<'a, NameInfo>,
+}
+
+/// A resolved generic op name.
+#[derive(Clone, Copy)]
+struct NameInfo {
+    name: OpName,
+    def: Option<&'static OpDef>,
+    /// The dialect of an unregistered name is registered.
+    dialect_registered: bool,
 }
 
 impl<'a> Parser<'a> {

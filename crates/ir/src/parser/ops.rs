@@ -4,22 +4,13 @@
 //! (`loc(#alias)` may name an alias defined later in the file), alias definitions, and the
 //! implicit `builtin.module` wrapper.
 
-use super::lexer::{TokKind, string_value};
-use super::{DeferredLoc, PResult, Parser};
+use super::lexer::{TokKind, parse_u64_literal, string_value};
+use super::{DeferredLoc, NameInfo, PResult, Parser};
 use crate::asm::{Argument, OpAsmParser, ParseResult};
 use crate::attrs::{Attr, AttrKind};
-use crate::ir::{BlockId, OpId, OpName, OperationState, RegionId, Value};
+use crate::ir::{BlockId, OpId, OperationState, RegionId, Value};
 use crate::registry::{OpDef, ParseFn, Traits};
 use smallvec::SmallVec;
-
-/// A resolved generic op name.
-#[derive(Clone, Copy)]
-pub(super) struct NameInfo {
-    name: OpName,
-    def: Option<&'static OpDef>,
-    /// The dialect of an unregistered name is registered.
-    dialect_registered: bool,
-}
 
 /// Where a trailing location goes.
 #[derive(Clone, Copy)]
@@ -221,7 +212,7 @@ impl<'a> Parser<'a> {
                     if !self.is(TokKind::Integer) {
                         return Err(self.wrong_token("expected integer number of results"));
                     }
-                    let v = std::str::from_utf8(self.tok_text()).ok().and_then(super::attrs::parse_u64_literal);
+                    let v = std::str::from_utf8(self.tok_text()).ok().and_then(parse_u64_literal);
                     match v {
                         Some(v) if v >= 1 => count = v,
                         _ => return Err(self.error_here("expected named operation to have at least 1 result")),

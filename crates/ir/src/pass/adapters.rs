@@ -1,7 +1,8 @@
-//! The two services the pass manager borrows from sibling modules: printing an op (for IR
-//! dumps, "see current operation" notes and crash reproducers) and verifying an op (for
-//! `--verify-each`). They sit behind these small functions so that the pass manager depends
-//! on one signature each.
+//! The services the pass manager and passes borrow from sibling modules: printing an op (for
+//! IR dumps, "see current operation" notes and crash reproducers), verifying an op (for
+//! `--verify-each`) and a pass's error about an op (with the op attached, as MLIR's
+//! `op->emitError`). They sit behind these small functions so that the pass manager and the
+//! passes depend on one signature each.
 
 use crate::context::Context;
 use crate::diag::Diagnostic;
@@ -32,4 +33,18 @@ pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> Strin
 /// Verifies `op` and everything nested in it.
 pub fn verify_op(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Vec<Diagnostic>> {
     crate::verifier::verify(ctx, ir, op)
+}
+
+/// MLIR's `op->emitError(message)` for a pass: an error at `op`'s location with the note "see
+/// current operation: <op in generic form>", the op the error is about. The pass manager keeps
+/// the note only when it prints ops on diagnostics (`PassManagerConfig::print_op_on_diagnostic`);
+/// it attaches no op of its own to a pass's errors, so an error built with
+/// `Diagnostic::error(loc, ..)` (MLIR's `emitError(loc)`) has no such note.
+pub fn op_error(ctx: &Context, ir: &Ir, op: OpId, message: impl Into<String>) -> Diagnostic {
+    crate::verifier::with_current_op_note(ctx, ir, op, Diagnostic::error(ir.loc(op), message))
+}
+
+/// Whether `note` is a "see current operation" note.
+pub fn is_current_op_note(note: &Diagnostic) -> bool {
+    note.message.starts_with("see current operation:")
 }

@@ -338,6 +338,17 @@ impl<'a> Exec<'a> {
         instrument::catch_panic(|| crate::verifier::with_current_op_note(self.ctx, ir, op, d.clone())).unwrap_or(d)
     }
 
+    /// A diagnostic of a pass as it is logged. The pass attaches the op it is about (see
+    /// [`adapters::op_error`]), as MLIR's `op->emitError` does; the anchor op is not attached:
+    /// after a failed lowering it is a half-rewritten function, which says less than the op.
+    /// Without `print_op_on_diagnostic`, the pass's op notes are dropped.
+    fn pass_diagnostic(&self, mut d: Diagnostic) -> Diagnostic {
+        if !self.config.print_op_on_diagnostic {
+            d.notes.retain(|n| !adapters::is_current_op_note(n));
+        }
+        d
+    }
+
     /// Runs a pipeline on `op` (checking the anchor first when `check_anchor`).
     fn run_manager(&mut self, pm: &OpPassManager, ir: &mut Ir, op: OpId, check_anchor: bool) -> Result<(), Failed> {
         let name = self.op_name(ir, op);
@@ -396,12 +407,12 @@ impl<'a> Exec<'a> {
             Ok(Ok(outcome)) => {
                 self.changed |= outcome.changed;
                 let has_error = outcome.diagnostics.iter().any(|d| d.is_error());
-                pending = outcome.diagnostics;
+                pending = outcome.diagnostics.into_iter().map(|d| self.pass_diagnostic(d)).collect();
                 has_error
             }
             Ok(Err(d)) => {
                 self.changed = true;
-                pending.push(self.with_current_op_note(d, ir, op));
+                pending.push(self.pass_diagnostic(d));
                 true
             }
             Err(panic) => {

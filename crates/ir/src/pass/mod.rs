@@ -5,7 +5,8 @@
 //!
 //! Files: [`pass`] (trait and metadata), [`options`] (typed options), [`pipeline`] (textual
 //! grammar), [`manager`] (execution), [`instrument`] (printing, timing, panics, reproducers),
-//! [`registry`] (lookup and help text), [`adapters`] (the printer and verifier it calls).
+//! [`registry`] (lookup and help text), [`adapters`] (the printer and verifier it calls, and
+//! [`op_error`], a pass's error about an op).
 
 pub mod adapters;
 pub mod instrument;
@@ -16,7 +17,7 @@ pub mod pass;
 pub mod pipeline;
 pub mod registry;
 
-pub use adapters::IrPrintFlags;
+pub use adapters::{IrPrintFlags, op_error};
 pub use instrument::{IrPrintConfig, PassFilter, TimingNode, catch_panic, panic_is_being_caught, record_panic};
 pub use manager::{
     Anchor, LogEntry, OpPassManager, PassEntry, PassManager, PassManagerConfig, PipelineElement, RunOutput,

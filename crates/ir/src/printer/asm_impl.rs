@@ -6,7 +6,8 @@
 //! aliases are numbered in the order the custom form prints them. Region argument attributes
 //! are not visited, matching mlir-opt.
 
-use super::state::{Elision, Printer, push_symbol};
+use super::state::{Elision, Printer};
+use super::text::push_symbol;
 use crate::asm::OpAsmPrinter;
 use crate::attrs::Attr;
 use crate::context::Context;

@@ -13,7 +13,8 @@
 //! allows it (op locations, not block arguments).
 
 use super::float::write_float;
-use super::state::{Elision, Printer, push_dialect_symbol, push_keyword_or_string, push_quoted, push_symbol};
+use super::state::{Elision, Printer};
+use super::text::{push_dialect_symbol, push_keyword_or_string, push_quoted, push_symbol};
 use crate::attrs::{Attr, AttrKind, DenseArrayData};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 

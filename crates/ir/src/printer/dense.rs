@@ -18,7 +18,8 @@
 //! hex output and element printing one code path for value lists and hex input.
 
 use super::float::write_float;
-use super::state::{Printer, push_quoted};
+use super::state::Printer;
+use super::text::push_quoted;
 use crate::apint::ApInt;
 use crate::attrs::{Attr, AttrKind, DenseData};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};

@@ -6,9 +6,13 @@
 //! [`OpAsmPrinter`](crate::asm::OpAsmPrinter), implemented in `asm_impl`.
 //!
 //! Layout of the module:
-//! - `state`: the [`Printer`](state::Printer) struct, flags, escaping helpers;
+//! - `options`: [`PrintOptions`] and the flags of one print;
+//! - `text`: escaping and number helpers on strings;
+//! - `op_names`: per-print cache of op definitions and quoted op names;
 //! - `names`: SSA value and block numbering (`%0`, `%arg0`, `%c0_1`, `^bb2`);
-//! - `aliases`: the alias dry run and alias numbering (`#map`, `#loc3`, `!tuple`);
+//! - `aliases`: the alias table and its numbering (`#map`, `#loc3`, `!tuple`);
+//! - `state`: the `Printer` struct (output buffer, flags, names, aliases, caches);
+//! - `collect`: the alias dry run and the alias definitions;
 //! - `types`, `attrs`, `dense`, `float`: types, attributes, locations, dense elements, floats;
 //! - `ops`: ops, regions, blocks, generic and custom forms;
 //! - `asm_impl`: the `OpAsmPrinter` implementation;
@@ -23,16 +27,25 @@
 //! Performance: names live in dense vectors indexed by value and block slots, type strings and
 //! attribute dictionaries are printed once per print and cached, and everything is appended to
 //! one `String`.
+//!
+//! Layer: above the definitions (it calls their print hooks) and below the parser's error
+//! messages, the verifier and diagnostic rendering. Inside, files only import down this list:
+//! `text`, `options`, `float` → `op_names` → `names`, `aliases` → `state` → the rest (which
+//! add `Printer` methods) → this file (entry points and re-exports).
 
 mod aliases;
 mod asm_impl;
 mod attrs;
+mod collect;
 mod dense;
 mod dialect;
 pub mod float;
 mod names;
+mod op_names;
 mod ops;
+mod options;
 mod state;
+mod text;
 mod types;
 
 use crate::attrs::Attr;
@@ -40,22 +53,10 @@ use crate::context::Context;
 use crate::ir::{Ir, OpId};
 use crate::types::Type;
 use names::Names;
-pub use state::is_simple_dialect_body;
-use state::{Flags, Printer};
-
-/// What to print (mlir-opt's printing flags).
-#[derive(Clone, Debug, Default)]
-pub struct PrintOptions {
-    /// `--mlir-print-op-generic`: every op in the generic form.
-    pub generic: bool,
-    /// `--mlir-print-debuginfo`: print locations (`loc(#loc1)` and trailing `#loc1 = ...`).
-    pub debug_info: bool,
-    /// `--mlir-print-local-scope`: no aliases; locations and maps inline.
-    pub local_scope: bool,
-    /// `--mlir-elide-elementsattrs-if-larger=N`: non-splat dense elements attributes with more
-    /// than N elements print as `dense_resource<__elided__>`.
-    pub elide_elements_attrs_if_larger: Option<usize>,
-}
+use options::Flags;
+pub use options::PrintOptions;
+use state::{Elision, Printer};
+pub use text::is_simple_dialect_body;
 
 /// Prints `op` (normally the top-level module) exactly as `mlir-opt` prints a whole file:
 /// alias definitions that must come first, the op, a newline, then the deferred location
@@ -134,7 +135,7 @@ pub fn print_type(ctx: &Context, t: Type) -> String {
 pub fn print_attr(ctx: &Context, a: Attr) -> String {
     let ir = Ir::new();
     let mut p = Printer::new(ctx, &ir, Flags::default());
-    p.print_attr(a, state::Elision::Never);
+    p.print_attr(a, Elision::Never);
     p.out
 }
 

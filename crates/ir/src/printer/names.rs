@@ -17,8 +17,12 @@
 //!
 //! Storage is dense (`Vec`s indexed by `Value::index()` and `BlockId::index()`) so the hot
 //! printing path does no hashing for names.
+//!
+//! Layer: printer data: imports `op_names.rs` (result-name hooks come from op definitions) and
+//! `text.rs`, never the `Printer` itself.
 
-use super::state::{OpNameCache, push_u64};
+use super::op_names::OpNameCache;
+use super::text::push_u64;
 use crate::context::Context;
 use crate::ir::{BlockId, Ir, OpId, RegionId, Value, ValueDef};
 use rustc_hash::{FxHashMap, FxHashSet};

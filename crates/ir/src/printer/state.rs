@@ -8,29 +8,18 @@
 //! 2. the real print into `out`.
 //!
 //! Invariant: in a dry run nothing is appended to `out`.
+//!
+//! Layer: the printer's core state, above its data files (`options.rs`, `names.rs`,
+//! `aliases.rs`, `op_names.rs`, `text.rs`) and below the files that add printing methods.
 
-use super::PrintOptions;
 use super::aliases::Aliases;
 use super::names::Names;
+use super::op_names::OpNameCache;
+use super::options::Flags;
+use super::text::push_u64;
 use crate::context::Context;
-use crate::ir::{Ir, OpId, OpName};
-use crate::registry::OpDef;
+use crate::ir::{Ir, OpId};
 use rustc_hash::FxHashMap;
-
-/// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Flags {
-    pub generic: bool,
-    pub debug_info: bool,
-    /// Print non-splat dense elements with more elements than this as `dense_resource<__elided__>`.
-    pub elide_limit: Option<usize>,
-}
-
-impl Flags {
-    pub fn from_options(o: &PrintOptions) -> Flags {
-        Flags { generic: o.generic, debug_info: o.debug_info, elide_limit: o.elide_elements_attrs_if_larger }
-    }
-}
 
 /// How a typed attribute's `: type` suffix is treated (MLIR's `AttrTypeElision`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -147,175 +136,5 @@ impl<'a> Printer<'a> {
             self.type_cache.resize(i + 1, None);
         }
         self.type_cache[i] = Some(text);
-    }
-}
-
-/// Per op name (dense by `OpName` number): its registered definition and its quoted, escaped
-/// spelling for the generic form, looked up once per print.
-#[derive(Default)]
-pub(crate) struct OpNameCache {
-    entries: Vec<Option<(Option<&'static OpDef>, Box<str>)>>,
-}
-
-impl OpNameCache {
-    fn entry(&mut self, ctx: &Context, name: OpName) -> &(Option<&'static OpDef>, Box<str>) {
-        let i = name.0 as usize;
-        if self.entries.len() <= i {
-            self.entries.resize(i + 1, None);
-        }
-        self.entries[i].get_or_insert_with(|| {
-            let mut quoted = String::new();
-            push_quoted(&mut quoted, ctx.op_name_str(name).as_bytes());
-            (ctx.op_def(name), quoted.into())
-        })
-    }
-
-    pub fn def(&mut self, ctx: &Context, name: OpName) -> Option<&'static OpDef> {
-        self.entry(ctx, name).0
-    }
-
-    pub fn quoted(&mut self, ctx: &Context, name: OpName) -> &str {
-        &self.entry(ctx, name).1
-    }
-}
-
-/// Appends the decimal digits of `n`.
-pub(crate) fn push_u64(out: &mut String, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &buf[i..] {
-        out.push(d as char);
-    }
-}
-
-/// MLIR's bare identifier test for attribute names and symbol names:
-/// `[a-zA-Z_][a-zA-Z0-9_$.]*`.
-pub(crate) fn is_bare_identifier(s: &str) -> bool {
-    let b = s.as_bytes();
-    match b.first() {
-        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {}
-        _ => return false,
-    }
-    b[1..].iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
-}
-
-/// Appends `bytes` in quotes with LLVM's escaping: printable ASCII verbatim except `"` and
-/// `\`; `\` doubled; everything else (and `"`) as `\XX` in upper-case hex.
-pub(crate) fn push_quoted(out: &mut String, bytes: &[u8]) {
-    out.push('"');
-    push_escaped(out, bytes);
-    out.push('"');
-}
-
-pub(crate) fn push_escaped(out: &mut String, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &c in bytes {
-        if c == b'\\' {
-            out.push_str("\\\\");
-        } else if (0x20..0x7F).contains(&c) && c != b'"' {
-            out.push(c as char);
-        } else {
-            out.push('\\');
-            out.push(HEX[(c >> 4) as usize] as char);
-            out.push(HEX[(c & 15) as usize] as char);
-        }
-    }
-}
-
-/// A name as a bare identifier when possible, else quoted and escaped.
-pub(crate) fn push_keyword_or_string(out: &mut String, s: &str) {
-    if is_bare_identifier(s) {
-        out.push_str(s);
-    } else {
-        push_quoted(out, s.as_bytes());
-    }
-}
-
-/// `@name`, quoted when not a bare identifier (`@"quoted name"`).
-pub(crate) fn push_symbol(out: &mut String, s: &str) {
-    if s.is_empty() {
-        out.push_str("@<<INVALID EMPTY SYMBOL>>");
-        return;
-    }
-    out.push('@');
-    push_keyword_or_string(out, s);
-}
-
-/// A dialect attribute or type we keep as text: `#dialect.body` in the pretty form, else
-/// `#dialect<body>`. The parser decides `pretty` with MLIR's rule ([`is_simple_dialect_body`]
-/// of the symbol data) and may append a ` : type` suffix to a pretty body.
-pub(crate) fn push_dialect_symbol(out: &mut String, prefix: char, dialect: &str, body: &str, pretty: bool) {
-    out.push(prefix);
-    out.push_str(dialect);
-    if pretty {
-        out.push('.');
-        out.push_str(body);
-    } else {
-        out.push('<');
-        out.push_str(body);
-        out.push('>');
-    }
-}
-
-/// MLIR's test for the pretty dialect-symbol form: an identifier (letters, digits, `.`, `_`,
-/// starting with a letter), optionally followed by one `<...>` group.
-pub fn is_simple_dialect_body(body: &str) -> bool {
-    let b = body.as_bytes();
-    match b.first() {
-        Some(c) if c.is_ascii_alphabetic() => {}
-        _ => return false,
-    }
-    let rest = body.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_');
-    rest.is_empty() || (rest.starts_with('<') && rest.ends_with('>'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_like_llvm() {
-        let mut s = String::new();
-        push_quoted(&mut s, "a\"b\\c\n\u{e9}\x7f".as_bytes());
-        assert_eq!(s, r#""a\22b\\c\0A\C3\A9\7F""#);
-    }
-
-    #[test]
-    fn keywords_and_symbols() {
-        let mut s = String::new();
-        push_keyword_or_string(&mut s, "a.b$c");
-        s.push(' ');
-        push_keyword_or_string(&mut s, "1a");
-        s.push(' ');
-        push_symbol(&mut s, "with-dash");
-        assert_eq!(s, r#"a.b$c "1a" @"with-dash""#);
-    }
-
-    #[test]
-    fn dialect_symbols() {
-        assert!(is_simple_dialect_body("abc"));
-        assert!(is_simple_dialect_body("a.b<1>"));
-        assert!(!is_simple_dialect_body("\"x y\""));
-        assert!(!is_simple_dialect_body("9x"));
-        let mut s = String::new();
-        push_dialect_symbol(&mut s, '#', "fz", "typed<1> : i32", true);
-        push_dialect_symbol(&mut s, '!', "fz", "\"x y\"", false);
-        assert_eq!(s, "#fz.typed<1> : i32!fz<\"x y\">");
-    }
-
-    #[test]
-    fn numbers() {
-        let mut s = String::new();
-        push_u64(&mut s, 0);
-        push_u64(&mut s, 18446744073709551615);
-        assert_eq!(s, "018446744073709551615");
     }
 }

@@ -10,7 +10,8 @@
 //! The text of each type is cached per print (types are uniqued, so the cache key is the
 //! type number); aliases (`!tuple`) are looked up first.
 
-use super::state::{Elision, Printer, push_dialect_symbol};
+use super::state::{Elision, Printer};
+use super::text::push_dialect_symbol;
 use crate::attrs::{Attr, AttrKind};
 use crate::types::{DYNAMIC, Signedness, Type, TypeKind};
 

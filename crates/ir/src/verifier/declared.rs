@@ -1,5 +1,5 @@
 //! The generic structural verifier of declared ops (those with an
-//! [`OpDecl`](crate::declare::OpDecl), made by [`declare_op!`](crate::declare_op)).
+//! [`OpDecl`], made by [`declare_op!`](crate::declare_op)).
 //!
 //! It runs before the op's trait checks and `verify` hook and follows the order and wording of
 //! `mlir-opt`'s ODS-generated verifiers: region count, result count, successor count, operand
@@ -7,13 +7,28 @@
 //! then operand and result segment sizes (`AttrSizedOperandSegments`), then `OpInvariants`:
 //! required inherent attributes and their constraints, optional groups of at most one value,
 //! and operand/result type constraints. The first failure is returned.
+//!
+//! Layer: verifier (above the printer, which spells types in messages). It also defines
+//! [`OpDef::verify_structure_and_hook`], which joins an op's definition to this check.
 
 use crate::declare::{
     Decl, OpDecl, SegmentError, SlotConstraint, TypeConstraint, ValueList, attr_accepts, inherent_attr, type_accepts,
 };
 use crate::diag::Diagnostic;
 use crate::ir::OpId;
-use crate::registry::{ArgKind, VerifyCtx};
+use crate::registry::{ArgKind, OpDef, VerifyCtx};
+
+impl OpDef {
+    /// The declared structure (if any), then the op's `verify` hook: what the verifier runs for
+    /// the op itself, less the trait checks. Hooks of declared ops may assume the structure is
+    /// valid, so call this rather than `verify` directly.
+    pub fn verify_structure_and_hook(&self, v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+        if let Some(decl) = self.decl {
+            verify_declared(v, decl, op)?;
+        }
+        self.verify.map_or(Ok(()), |hook| hook(v, op))
+    }
+}
 
 /// Checks `op` against its declaration.
 pub fn verify_declared(v: &VerifyCtx<'_>, decl: &OpDecl, op: OpId) -> Result<(), Diagnostic> {

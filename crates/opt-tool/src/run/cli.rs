@@ -5,7 +5,8 @@
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunArgs {
     pub input: String,
-    pub ranks: usize,
+    /// `--ranks`; `None`: the device count of the input's meshes (see [`HELP`]).
+    pub ranks: Option<usize>,
     pub backend: String,
     pub pass_pipeline: Option<String>,
     pub check: bool,
@@ -40,7 +41,10 @@ how; without them every rank receives the whole buffer).
 
 OPTIONS:
   --ranks N              number of ranks (threads of this process); rank r is device r of
-                         the mesh, so the mesh must hold exactly devices 0..N-1 (default 1)
+                         the mesh, so the mesh must hold exactly devices 0..=N-1. Default: the
+                         number of devices of the input's top-level fusion.mesh declarations
+                         (with several meshes, of all their devices together; they must be
+                         devices 0..=N-1), or 1 when the input declares no mesh
   --backend B            execution backend: `cpu` (the default; N simulated ranks, host
                          memory) or `cuda` (rank r on GPU r of this machine: cuBLAS GEMMs,
                          NCCL collectives, CUDA IPC copies; needs N GPUs, the NVIDIA driver
@@ -51,7 +55,11 @@ OPTIONS:
   --check                evaluate the fusion-level program unsharded in f64 and compare the
                          gathered outputs: relative error ||out-ref||/||ref|| against the
                          tolerance of the output dtype; prints `check: PASS (max rel err X)`
-                         or `check: FAIL ...` and exits with status 1 on failure
+                         or `check: FAIL` naming each output that differs (`output #i (result
+                         #i of @f, %y, the result of 'fusion.linear')`) and exits with status 1;
+                         each failed output is also an error on stderr at the line of its value
+                         in the checked function (with --reference, plus a note at the value
+                         the run returns)
   --reference FILE       the fusion-level program --check compares with (default: FILE
                          itself when it is fusion-level; required for host-level input)
   --seed S               seed of the random inputs (default 0)
@@ -83,18 +91,22 @@ OPTIONS:
                          TFLOP/s, world_size)
   -h, --help             print this help
 
+Errors about a place in the input print as `FILE:LINE:COL: error: ...` with the source line;
+other errors (arguments, files, the pipeline text, the mesh against --ranks) as
+`fuser-run: error: ...`. A pass failure's note shows the op the pass could not handle.
+
 Exit status: 0 on success, 1 on any error (parse, verify, pass, runtime) or failed check.
 ";
 
 fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| format!("fuser-run: invalid value '{v}' for {flag}"))
+    v.parse().map_err(|_| format!("fuser-run: error: invalid value '{v}' for {flag}"))
 }
 
 /// Parses the arguments (without the program name).
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut r = RunArgs {
         input: String::new(),
-        ranks: 1,
+        ranks: None,
         backend: "cpu".into(),
         pass_pipeline: None,
         check: false,
@@ -130,7 +142,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         if !arg.starts_with('-') || arg == "-" {
             if let Some(first) = &input {
-                return Err(format!("fuser-run: more than one input file ('{first}' and '{arg}')"));
+                return Err(format!("fuser-run: error: more than one input file ('{first}' and '{arg}')"));
             }
             input = Some(arg.clone());
             continue;
@@ -142,19 +154,20 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         let known =
             ["ranks", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
         if !known.contains(&flag.as_str()) {
-            return Err(format!("fuser-run: unknown option '{arg}' (see --help)"));
+            return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
         }
         let value = match inline {
             Some(v) => v,
             None => {
-                let v = args.get(i).cloned().ok_or_else(|| format!("fuser-run: option '{arg}' needs a value"))?;
+                let v =
+                    args.get(i).cloned().ok_or_else(|| format!("fuser-run: error: option '{arg}' needs a value"))?;
                 i += 1;
                 v
             }
         };
         let name = format!("--{flag}");
         match flag.as_str() {
-            "ranks" => r.ranks = number(&name, &value)?,
+            "ranks" => r.ranks = Some(number(&name, &value)?),
             "backend" => r.backend = value,
             "pass-pipeline" => r.pass_pipeline = Some(value),
             "reference" => r.reference = Some(value),
@@ -166,31 +179,31 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             _ => r.csv = Some(value),
         }
     }
-    r.input = input.ok_or("fuser-run: no input file (see --help)")?;
-    if r.ranks == 0 {
-        return Err("fuser-run: --ranks must be at least 1".into());
+    r.input = input.ok_or("fuser-run: error: no input file (see --help)")?;
+    if r.ranks == Some(0) {
+        return Err("fuser-run: error: --ranks must be at least 1".into());
     }
     if r.iters == 0 {
-        return Err("fuser-run: --iters must be at least 1".into());
+        return Err("fuser-run: error: --iters must be at least 1".into());
     }
     match r.backend.as_str() {
         "cpu" => {}
         "cuda" if cfg!(feature = "cuda") => {
             if r.check_races {
-                return Err("fuser-run: --check-races needs --backend cpu".into());
+                return Err("fuser-run: error: --check-races needs --backend cpu".into());
             }
         }
-        "cuda" => return Err("fuser-run: this fuser-run was built without the `cuda` feature".into()),
-        other => return Err(format!("fuser-run: unknown backend '{other}' (expected cpu or cuda)")),
+        "cuda" => return Err("fuser-run: error: this fuser-run was built without the `cuda` feature".into()),
+        other => return Err(format!("fuser-run: error: unknown backend '{other}' (expected cpu or cuda)")),
     }
     if r.launch && r.backend != "cuda" {
-        return Err("fuser-run: --launch starts one process per GPU: it needs --backend cuda".into());
+        return Err("fuser-run: error: --launch starts one process per GPU: it needs --backend cuda".into());
     }
     if r.launch && r.input == "-" {
-        return Err("fuser-run: --launch needs an input file (every process reads it), not stdin".into());
+        return Err("fuser-run: error: --launch needs an input file (every process reads it), not stdin".into());
     }
     if !(r.timeout_s > 0.0 && r.timeout_s.is_finite()) {
-        return Err("fuser-run: --timeout must be a positive number of seconds".into());
+        return Err("fuser-run: error: --timeout must be a positive number of seconds".into());
     }
     Ok(Command::Run(r))
 }
@@ -206,8 +219,11 @@ mod tests {
     #[test]
     fn flags_and_defaults() {
         let Ok(Command::Run(r)) = parse("f.mlir --ranks 4 --check --seed=7 --iters 3 --csv out.csv") else { panic!() };
-        assert_eq!((r.ranks, r.check, r.seed, r.iters, r.warmup), (4, true, 7, 3, 0));
+        assert_eq!((r.ranks, r.check, r.seed, r.iters, r.warmup), (Some(4), true, 7, 3, 0));
         assert_eq!(r.csv.as_deref(), Some("out.csv"));
+        let Ok(Command::Run(r)) = parse("f.mlir") else { panic!() };
+        assert_eq!(r.ranks, None, "without --ranks the mesh decides");
+        assert!(parse("f.mlir --ranks 0").is_err());
         assert_eq!(parse("--help"), Ok(Command::Help));
         assert!(parse("f.mlir --ranks").is_err());
         assert!(parse("f.mlir --ranks x").is_err());

@@ -1,6 +1,7 @@
 //! `fuser-run --launch`: starts one process of this binary per rank, with the variables a
 //! multi-process run reads (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR,
-//! MASTER_PORT), and waits for them. Children inherit stdout and stderr; rank 0 prints the
+//! MASTER_PORT, and a fresh random FUSER_STORE_TOKEN that the store checks on every
+//! connection), and waits for them. Children inherit stdout and stderr; rank 0 prints the
 //! report. When a child fails, the others get a few seconds to finish (they usually fail too,
 //! with their own message) and are then killed, so a failure never leaves processes hanging.
 
@@ -19,7 +20,8 @@ fn free_port() -> Result<u16, String> {
 /// Runs `ranks` children with `args` (the command line without `--launch`); true when all
 /// succeed.
 pub fn launch(args: &[String], ranks: usize) -> bool {
-    let started = free_port().and_then(|port| {
+    let token = fuser_runtime::store::new_token().map_err(|e| format!("cannot make the store token: {e}"));
+    let started = token.and_then(|token| free_port().map(|port| (port, token))).and_then(|(port, token)| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
         let child_args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--launch").collect();
         (0..ranks)
@@ -32,6 +34,7 @@ pub fn launch(args: &[String], ranks: usize) -> bool {
                     .env("LOCAL_WORLD_SIZE", ranks.to_string())
                     .env("MASTER_ADDR", "127.0.0.1")
                     .env("MASTER_PORT", port.to_string())
+                    .env(fuser_runtime::store::TOKEN_VAR, &token)
                     .spawn()
                     .map_err(|e| format!("cannot start rank {rank}: {e}"))
             })
@@ -40,7 +43,7 @@ pub fn launch(args: &[String], ranks: usize) -> bool {
     match started {
         Ok(children) => wait_all(children),
         Err(e) => {
-            eprintln!("fuser-run: {e}");
+            eprintln!("fuser-run: error: {e}");
             false
         }
     }
@@ -67,7 +70,7 @@ fn wait_all(mut children: Vec<Child>) -> bool {
                 if done[rank].is_none() {
                     let _ = child.kill();
                     let _ = child.wait();
-                    eprintln!("fuser-run: rank {rank} killed after another rank failed");
+                    eprintln!("fuser-run: error: rank {rank} killed after another rank failed");
                     done[rank] = Some(false);
                 }
             }

@@ -8,10 +8,16 @@
 //! The work runs on a thread with a 256 MiB stack. Exit status: 0 on success, 1 on any
 //! diagnosed error or failed check; a panic is reported as an internal error (status 1).
 
+mod check;
 mod cli;
+#[path = "../io_error.rs"]
+mod io_error;
 mod launch;
+mod ranks;
+mod report;
 #[path = "../services.rs"]
 mod services;
+mod source_name;
 mod tool;
 #[path = "../tool_main.rs"]
 mod tool_main;
@@ -36,7 +42,7 @@ fn run(args: &[String]) -> bool {
             print!("{}", cli::HELP);
             true
         }
-        Ok(cli::Command::Run(opts)) if opts.launch => launch::launch(args, opts.ranks),
+        Ok(cli::Command::Run(opts)) if opts.launch => tool::ranks_of(&opts).is_some_and(|n| launch::launch(args, n)),
         Ok(cli::Command::Run(opts)) => tool::run(&opts),
     }
 }

@@ -3,41 +3,23 @@
 //! backend, gather the outputs, compare them with the reference, and write the summary, the
 //! trace and the CSV row. Every error is printed as a diagnostic; the result is success.
 
+use crate::check;
 use crate::cli::RunArgs;
+use crate::io_error::io_error_text;
+use crate::ranks::default_ranks;
+use crate::report::Reporter;
 use crate::services;
-use fuser_ir::diag::{SourceFile, SourceMgr, render};
+use fuser_ir::diag::SourceFile;
+use fuser_ir::pass::PipelineError;
 use fuser_ir::pass::{LogEntry, OpPassManager, PassManager, PassManagerConfig};
 use fuser_ir::{Context, Diagnostic, Ir, OpId};
-use fuser_runtime::driver::{self, Failure, RunConfig, RunOutcome};
+use fuser_runtime::driver::{self, RunConfig, RunOutcome};
 use fuser_runtime::exec::prepare;
 use fuser_runtime::trace::{CSV_HEADER, CsvRow, chrome_trace_json, statistics};
 use std::sync::Arc;
 use std::time::Duration;
 
 const DEFAULT_PIPELINE: &str = "builtin.module(tp-default)";
-
-/// Reports diagnostics against the loaded sources.
-struct Reporter {
-    ctx: Context,
-    sources: SourceMgr,
-}
-
-impl Reporter {
-    fn error(&self, d: &Diagnostic) {
-        eprint!("{}", render(&self.ctx, &self.sources, d));
-    }
-    fn plain(&self, message: &str) {
-        self.error(&Diagnostic::error(self.ctx.unknown_loc(), message));
-    }
-    fn failure(&self, f: &Failure) {
-        let loc = f.loc.unwrap_or_else(|| self.ctx.unknown_loc());
-        let message = match f.error.rank {
-            Some(r) if f.loc.is_some() => format!("rank {r}: {}", f.error.message),
-            _ => f.error.to_string(),
-        };
-        self.error(&Diagnostic::error(loc, message));
-    }
-}
 
 /// A parsed and verified module.
 struct Module {
@@ -48,10 +30,11 @@ struct Module {
 fn read(path: &str) -> Result<String, String> {
     if path == "-" {
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read stdin: {e}"))?;
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("cannot read stdin: {}", io_error_text(&e)))?;
         return Ok(s);
     }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot open input file '{path}': {e}"))
+    std::fs::read_to_string(path).map_err(|e| format!("cannot open input file '{path}': {}", io_error_text(&e)))
 }
 
 fn parse(rep: &mut Reporter, name: &str, text: &Arc<str>) -> Option<Module> {
@@ -81,7 +64,7 @@ fn lower(rep: &Reporter, m: &mut Module, pipeline: &str) -> bool {
     let pm = match OpPassManager::parse(pipeline, &passes) {
         Ok(pm) => pm,
         Err(e) => {
-            rep.plain(&e.to_string());
+            rep.plain(&pipeline_error_message(&e));
             return false;
         }
     };
@@ -96,17 +79,54 @@ fn lower(rep: &Reporter, m: &mut Module, pipeline: &str) -> bool {
     result.success
 }
 
-/// Runs the tool; returns success.
-pub fn run(opts: &RunArgs) -> bool {
-    let mut rep = Reporter { ctx: Context::new(services::dialect_registry()), sources: SourceMgr::new() };
+/// `--pass-pipeline`'s error: the message, then for a located one the pipeline text and a
+/// caret under the offending position.
+fn pipeline_error_message(e: &PipelineError) -> String {
+    match e {
+        PipelineError::Located { source, offset, message } => {
+            let caret = " ".repeat(source[..(*offset).min(source.len())].chars().count());
+            format!("invalid --pass-pipeline: {message}\n{source}\n{caret}^")
+        }
+        PipelineError::Plain(message) => format!("invalid --pass-pipeline: {message}"),
+    }
+}
+
+/// The number of ranks: `--ranks`, or the default of [`default_ranks`].
+fn resolve_ranks(rep: &Reporter, opts: &RunArgs, program: &Module) -> Option<usize> {
+    if let Some(n) = opts.ranks {
+        return Some(n);
+    }
+    default_ranks(&rep.ctx, &program.ir, program.op).map_err(|d| rep.error(&d)).ok()
+}
+
+/// A fresh reporter and the parsed input; `None` after reporting why not.
+fn load_input(opts: &RunArgs) -> Option<(Reporter, Arc<str>, Module)> {
+    let mut rep = Reporter::new(Context::new(services::dialect_registry()));
     let text: Arc<str> = match read(&opts.input) {
         Ok(t) => Arc::from(t),
         Err(e) => {
-            eprintln!("fuser-run: {e}");
-            return false;
+            rep.plain(&e);
+            return None;
         }
     };
-    let Some(mut program) = parse(&mut rep, &opts.input, &text) else { return false };
+    let program = parse(&mut rep, &opts.input, &text)?;
+    Some((rep, text, program))
+}
+
+/// The number of ranks of the run `opts` asks for (for `--launch`, which starts one process per
+/// rank before any of them runs); `None` after reporting why not.
+pub fn ranks_of(opts: &RunArgs) -> Option<usize> {
+    if let Some(n) = opts.ranks {
+        return Some(n);
+    }
+    let (rep, _, program) = load_input(opts)?;
+    resolve_ranks(&rep, opts, &program)
+}
+
+/// Runs the tool; returns success.
+pub fn run(opts: &RunArgs) -> bool {
+    let Some((mut rep, text, mut program)) = load_input(opts) else { return false };
+    let Some(ranks) = resolve_ranks(&rep, opts, &program) else { return false };
     let Some(func) = driver::first_function(&rep.ctx, &program.ir, program.op) else {
         rep.plain("the input has no func.func with a body to run");
         return false;
@@ -118,7 +138,7 @@ pub fn run(opts: &RunArgs) -> bool {
             let rtext: Arc<str> = match read(path) {
                 Ok(t) => Arc::from(t),
                 Err(e) => {
-                    eprintln!("fuser-run: {e}");
+                    rep.plain(&e);
                     return false;
                 }
             };
@@ -159,7 +179,7 @@ pub fn run(opts: &RunArgs) -> bool {
         }
     };
     let cfg = RunConfig {
-        ranks: opts.ranks,
+        ranks,
         seed: opts.seed,
         warmup: opts.warmup,
         iters: opts.iters,
@@ -177,13 +197,15 @@ pub fn run(opts: &RunArgs) -> bool {
             return false;
         }
     };
-    print_summary(&prog.name, opts, &outcome);
-    let mut ok = write_outputs(&rep, opts, &outcome, reference.as_ref(), &pipeline, fusion_level);
+    print_summary(&prog.name, opts, ranks, &outcome);
+    let mut ok = write_outputs(&rep, opts, ranks, &outcome, reference.as_ref(), (&pipeline, fusion_level));
     if opts.check
         && let Some(m) = &reference
         && let Some(rf) = driver::first_function(&rep.ctx, &m.ir, m.op)
     {
-        ok &= check(&rep, m, rf, &outcome);
+        // The run's own function is worth a note when it is not the reference itself.
+        let run = opts.reference.is_some().then_some((&program.ir, func));
+        ok &= check::check(&rep, (&m.ir, rf), run, &outcome);
     }
     ok
 }
@@ -210,10 +232,10 @@ fn execute(
     driver::run_on_cpu(ctx, ir, func, prog, cfg).map(Some)
 }
 
-fn print_summary(name: &str, opts: &RunArgs, o: &RunOutcome) {
+fn print_summary(name: &str, opts: &RunArgs, ranks: usize, o: &RunOutcome) {
     println!(
-        "fuser-run: @{name} on {} rank(s), backend {}, {} iteration(s) ({} warmup)",
-        opts.ranks, opts.backend, o.iterations, opts.warmup
+        "fuser-run: @{name} on {ranks} rank(s), backend {}, {} iteration(s) ({} warmup)",
+        opts.backend, o.iterations, opts.warmup
     );
     println!("{:>4}  {:>12}  {:>12}  {:>8}  {:>14}", "rank", "mean ms", "min ms", "ops/it", "bytes moved/it");
     let per_it = |v: u64| v / o.iterations.max(1) as u64;
@@ -228,16 +250,16 @@ fn print_summary(name: &str, opts: &RunArgs, o: &RunOutcome) {
 fn write_outputs(
     rep: &Reporter,
     opts: &RunArgs,
+    ranks: usize,
     o: &RunOutcome,
     reference: Option<&Module>,
-    pipeline: &str,
-    fusion_level: bool,
+    (pipeline, fusion_level): (&str, bool),
 ) -> bool {
     let mut ok = true;
     if let Some(path) = &opts.trace
         && let Err(e) = std::fs::write(path, chrome_trace_json(&o.trace))
     {
-        rep.plain(&format!("cannot write trace '{path}': {e}"));
+        rep.plain(&format!("cannot write trace '{path}': {}", io_error_text(&e)));
         ok = false;
     }
     if let Some(path) = &opts.csv {
@@ -257,47 +279,14 @@ fn write_outputs(
             implementation: format!("fuser-{}", opts.backend),
             option: if fusion_level { pipeline.to_string() } else { "host".into() },
             times_ms,
-            world_size: opts.ranks,
+            world_size: ranks,
         };
         if let Err(e) = std::fs::write(path, format!("{CSV_HEADER}\n{}\n", row.to_line())) {
-            rep.plain(&format!("cannot write CSV '{path}': {e}"));
+            rep.plain(&format!("cannot write CSV '{path}': {}", io_error_text(&e)));
             ok = false;
         }
     }
     ok
-}
-
-fn check(rep: &Reporter, reference: &Module, func: OpId, o: &RunOutcome) -> bool {
-    match driver::check_against_reference(&rep.ctx, &reference.ir, func, &o.inputs, &o.outputs) {
-        Err(f) => {
-            rep.failure(&f);
-            println!("check: FAIL (the reference could not be evaluated)");
-            false
-        }
-        Ok(checks) => {
-            let max = checks.iter().map(|c| c.rel_err).fold(0.0, f64::max);
-            let failed: Vec<String> = checks
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| !c.passed())
-                .map(|(i, c)| {
-                    format!(
-                        "output #{i} ({}): rel err {:.3e} > tolerance {:.0e}",
-                        c.dtype.name(),
-                        c.rel_err,
-                        c.tolerance
-                    )
-                })
-                .collect();
-            if failed.is_empty() {
-                println!("check: PASS (max rel err {max:.3e})");
-                true
-            } else {
-                println!("check: FAIL {}", failed.join("; "));
-                false
-            }
-        }
-    }
 }
 
 /// A progress line on stderr for runs of more than one iteration when stderr is a terminal

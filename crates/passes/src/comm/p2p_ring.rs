@@ -479,10 +479,11 @@ fn rewrite_reduce_ring(ctx: &Context, ir: &mut Ir, ring: &RingLoop, cfg: RingCon
     let loc = ir.loc(ring.bcast);
     let (partial, out) = (ring.src, ring.dst);
     let chunk = BufferType::of(ctx, ir.value_type(partial))
-        .ok_or_else(|| Diagnostic::error(loc, "the reduced partial is not a buffer"))?;
+        .ok_or_else(|| fuser_ir::pass::op_error(ctx, ir, ring.bcast, "the reduced partial is not a buffer"))?;
     let kind = comm::reduction_kind(ctx, ir, ring.bcast).unwrap_or_default();
     if kind != fuser_dialects::reduction::ReductionKind::Sum {
-        return Err(Diagnostic::error(loc, "the ring reduce-scatter supports sum reductions only"));
+        let msg = "the ring reduce-scatter supports sum reductions only";
+        return Err(fuser_ir::pass::op_error(ctx, ir, ring.bcast, msg));
     }
     // The received running sums, one slot per iteration, allocated once before the loop.
     let before = Emitter { ctx, at: Placement::Before(ring.lp), loc };

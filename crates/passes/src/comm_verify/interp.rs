@@ -115,7 +115,7 @@ impl Interp<'_> {
     }
 
     fn error(&self, op: OpId, msg: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(self.ir.loc(op), format!("comm-verify: {}", msg.into()))
+        fuser_ir::pass::op_error(self.ctx, self.ir, op, format!("comm-verify: {}", msg.into()))
     }
 
     fn site(&self, op: OpId) -> Site {

@@ -92,7 +92,7 @@ fn check_single_axis_change(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Diag
     let (Some(a), Some(b)) = (sharding_of(ctx, ir, ir.operand(op, 0)), sharding_of(ctx, ir, ir.result(op, 0))) else {
         return Ok(());
     };
-    single_changed_axis(&a, &b).map(|_| ()).map_err(|m| Diagnostic::error(ir.loc(op), m))
+    single_changed_axis(&a, &b).map(|_| ()).map_err(|m| fuser_ir::pass::op_error(ctx, ir, op, m))
 }
 
 /// Decomposes one non-resharding op; returns whether the IR changed.

@@ -184,7 +184,7 @@ pub fn natural_sharding(ctx: &Context, ir: &Ir, op: OpId) -> Result<Option<Shard
                         splits_text(&target.axes[m]),
                         splits_text(splits)
                     );
-                    return Err(Diagnostic::error(ir.loc(op), msg));
+                    return Err(fuser_ir::pass::op_error(ctx, ir, op, msg));
                 }
                 continue;
             }

@@ -96,8 +96,10 @@ fn rechunked(ctx: &Context, ir: &Ir, at: OpId, ty: Type, chunks: i64) -> Result<
     let mesh = Mesh::lookup(ctx, ir, at, &s.mesh);
     for (a, axis) in s.axes.iter().enumerate() {
         if axis.iter().any(|x| matches!(x, Split::Stream(_))) && !divisible(shape[a], axis, mesh.as_ref()) {
-            return Err(Diagnostic::error(
-                ir.loc(at),
+            return Err(fuser_ir::pass::op_error(
+                ctx,
+                ir,
+                at,
                 format!("{chunks} stream chunks do not divide axis {a} of extent {} (with its other splits)", shape[a]),
             ));
         }

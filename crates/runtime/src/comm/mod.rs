@@ -106,7 +106,8 @@ impl Communicator {
 
     fn check_rank(&self, what: &str, rank: usize) -> RtResult<()> {
         if rank >= self.world {
-            return Err(RtError::new(format!("{what} {rank} is outside the world of {} ranks", self.world)));
+            let world = crate::driver::rank_range(self.world);
+            return Err(RtError::new(format!("{what} {rank} is outside the world of {world}")));
         }
         Ok(())
     }

@@ -652,16 +652,24 @@ impl Backend for CudaBackend {
         for (chunk, &v) in bytes.chunks_exact_mut(size).zip(values) {
             buf.dtype.write(chunk, v);
         }
-        self.bind_for(buf)?;
-        api::check(unsafe { sys::cuMemcpyHtoD_v2(buf.addr(), bytes.as_ptr().cast(), bytes.len()) }, "cuMemcpyHtoD")
+        // On the GPU's main stream, waited for before returning. A plain cuMemcpyHtoD from
+        // pageable memory runs on the legacy default stream and may return before its DMA
+        // finished; our streams do not synchronize with that stream, so a first kernel or
+        // copy-engine copy could read the buffer before its values arrived (issue 13: the
+        // all_to_all matrix case read stale inputs when the GPU was busy).
+        let s = self.gpu_of(buf)?.stream(0)?;
+        api::check(
+            unsafe { sys::cuMemcpyHtoDAsync_v2(buf.addr(), bytes.as_ptr().cast(), bytes.len(), s.0) },
+            "cuMemcpyHtoDAsync",
+        )?;
+        api::sync_stream(s)
     }
 
     fn read(&self, buf: &CudaBuf) -> RtResult<Vec<f64>> {
-        self.bind_for(buf)?;
+        let g = self.gpu_of(buf)?;
         let dense = if buf.is_contiguous() {
             buf.clone()
         } else {
-            let g = self.gpus.iter().find(|g| g.dev.ordinal == buf.device()).ok_or_else(|| RtError::new("no GPU"))?;
             let s = g.stream(0)?;
             let d = g.dense(buf, s)?;
             api::sync_stream(s)?;
@@ -695,12 +703,15 @@ impl Backend for CudaBackend {
 }
 
 impl CudaBackend {
-    fn bind_for(&self, buf: &CudaBuf) -> RtResult<()> {
-        self.gpus
+    /// The GPU that holds `buf`, made current on this thread.
+    fn gpu_of(&self, buf: &CudaBuf) -> RtResult<&Gpu> {
+        let g = self
+            .gpus
             .iter()
             .find(|g| g.dev.ordinal == buf.device())
-            .ok_or_else(|| RtError::new("cuda: a buffer of an unknown GPU"))?
-            .bind()
+            .ok_or_else(|| RtError::new("cuda: a buffer of an unknown GPU"))?;
+        g.bind()?;
+        Ok(g)
     }
 
     /// The GPUs, for the summary.
@@ -812,6 +823,57 @@ mod tests {
         unsafe { sys::cuMemFreeHost(host) };
         assert!(err.message.starts_with("deadlock: the GPU work of stream 0"), "{}", err.message);
         finished.unwrap();
+    }
+
+    /// Issue 13: inputs written from the host must be on the GPU before the first op of any
+    /// stream reads them. A copy-engine copy on a worker stream right after the write is the
+    /// fastest reader; rounds reuse cached blocks that hold the previous round's values, so a
+    /// read that overtakes the upload shows as a mismatch. Other threads keep the copy
+    /// engines busy with uploads of their own, as the other processes of a busy GPU do (the
+    /// matrix on the cuda backend lost the race about once in two runs of its all_to_all
+    /// cases with 8 processes on one GPU).
+    #[test]
+    fn written_values_are_visible_to_the_next_copy_on_any_stream() {
+        let Some(b) = backend() else { return };
+        let b = std::sync::Arc::new(b);
+        let at = OpKey::default();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let load: Vec<_> = (0..3)
+            .map(|_| {
+                let (b, stop) = (b.clone(), stop.clone());
+                std::thread::spawn(move || {
+                    let at = OpKey::default();
+                    let n = 1 << 25;
+                    let big = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+                    let values = vec![7.0; n];
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        b.write(&big, &values).unwrap();
+                    }
+                })
+            })
+            .collect();
+        let w = b.worker_stream(0, 0).unwrap();
+        let n = 1 << 22;
+        let mut failure = None;
+        for round in 0..32 {
+            let x = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+            let y = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+            let values: Vec<f64> = (0..n).map(|i| ((i + round) % 1000) as f64).collect();
+            b.write(&x, &values).unwrap();
+            b.compute(0, &w, Kernel::Copy { source: x.clone(), target: y.clone() }, &at).unwrap();
+            api::sync_stream(w.raw).unwrap();
+            let got = b.read(&y).unwrap();
+            let wrong = got.iter().zip(&values).filter(|(a, b)| a != b).count();
+            if wrong > 0 {
+                failure = Some(format!("round {round}: {wrong} of {n} elements read before the upload finished"));
+                break;
+            }
+            b.dealloc(0, &w, &x, &at).unwrap();
+            b.dealloc(0, &w, &y, &at).unwrap();
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        load.into_iter().for_each(|t| t.join().unwrap());
+        assert!(failure.is_none(), "{}", failure.unwrap_or_default());
     }
 
     #[test]

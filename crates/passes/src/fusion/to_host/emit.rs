@@ -114,7 +114,7 @@ impl<'a> Emitter<'a> {
             OpKind::Local(kind) => self.emit_local(k, kind, site),
             OpKind::Reshard(r) => super::comm::emit_reshard(self, k, r, site),
         };
-        result.map_err(|m| Diagnostic::error(self.ir.loc(op), m))
+        result.map_err(|m| fuser_ir::pass::op_error(self.ctx, self.ir, op, m))
     }
 
     fn emit_local(&mut self, k: usize, kind: &LocalKind, site: &Site) -> Result<(), String> {

@@ -127,9 +127,12 @@ fn check_other_ops(ctx: &Context, ir: &Ir, all: &[OpId], fusion: &[OpId]) -> Res
         }
         let types: Vec<Type> = ir.operands(op).iter().chain(ir.results(op)).map(|&v| ir.value_type(v)).collect();
         if has_tensor(ctx, &types) {
-            return Err(Diagnostic::error(
-                ir.loc(op),
-                format!("fusion-to-host cannot lower '{}' on tensors", ctx.op_name_str(ir.op_name(op))),
+            let name = ctx.op_name_str(ir.op_name(op));
+            return Err(fuser_ir::pass::op_error(
+                ctx,
+                ir,
+                op,
+                format!("fusion-to-host cannot lower '{name}' on tensors"),
             ));
         }
     }

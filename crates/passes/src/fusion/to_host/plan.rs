@@ -166,8 +166,15 @@ pub fn group_loops(nodes: &[Node]) -> Vec<Group> {
     groups
 }
 
+/// An error about `op` (the function itself for signature errors: its location shows the
+/// header line, and a note with the whole function would add nothing).
 fn err(ir: &Ir, op: OpId, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::error(ir.loc(op), msg.into())
+}
+
+/// An error about the fusion op `op`, with the op attached (see `fuser_ir::pass::op_error`).
+fn op_err(ctx: &Context, ir: &Ir, op: OpId, msg: impl Into<String>) -> Diagnostic {
+    fuser_ir::pass::op_error(ctx, ir, op, msg)
 }
 
 /// Plans the fusion ops of `ops` (in program order).
@@ -184,8 +191,8 @@ pub fn plan(ctx: &Context, ir: &Ir, func: OpId, ops: &[OpId], args: &[Value]) ->
             if info.contains_key(&v) {
                 continue;
             }
-            let Some(t) = tensor_info(ctx, ir, op, ir.value_type(v)).map_err(|m| err(ir, op, m))? else {
-                return Err(err(ir, op, "fusion-to-host expects ranked tensor operands and results"));
+            let Some(t) = tensor_info(ctx, ir, op, ir.value_type(v)).map_err(|m| op_err(ctx, ir, op, m))? else {
+                return Err(op_err(ctx, ir, op, "fusion-to-host expects ranked tensor operands and results"));
             };
             info.insert(v, t);
         }
@@ -263,7 +270,8 @@ fn check_one_mesh(ir: &Ir, planned: &[PlannedOp], info: &FxHashMap<Value, Tensor
 
 fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>) -> Result<PlannedOp, Diagnostic> {
     let name = ctx.op_name_str(ir.op_name(op)).to_string();
-    let axes = op_axes(ctx, ir, op).ok_or_else(|| err(ir, op, format!("'{name}' is not a fusion tensor op")))?;
+    let axes =
+        op_axes(ctx, ir, op).ok_or_else(|| op_err(ctx, ir, op, format!("'{name}' is not a fusion tensor op")))?;
     let result = ir.result(op, 0);
     let out = &info[&result];
     let stream = out.stream();
@@ -271,7 +279,7 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>
     let is_reshard_point = name == "fusion.set"
         || (name == "fusion.sum" && op_dims(ctx, ir, op).is_some_and(|d| d.is_empty()) && !op_keep_dims(ctx, ir, op));
     if is_reshard_point {
-        let kind = classify_reshard(&input(0).sharding, &out.sharding).map_err(|m| err(ir, op, m))?;
+        let kind = classify_reshard(&input(0).sharding, &out.sharding).map_err(|m| op_err(ctx, ir, op, m))?;
         return Ok(PlannedOp { op, kind: OpKind::Reshard(kind), stream, axes });
     }
     let local = match name.as_str() {
@@ -288,11 +296,11 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &FxHashMap<Value, TensorInfo>
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
         _ => {
-            return Err(err(ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
+            return Err(op_err(ctx, ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
         }
     };
     let operands: Vec<&Sharding> = (0..ir.num_operands(op)).map(|i| &input(i).sharding).collect();
-    check_local(&name, &axes, &operands, &out.sharding).map_err(|m| err(ir, op, m))?;
+    check_local(&name, &axes, &operands, &out.sharding).map_err(|m| op_err(ctx, ir, op, m))?;
     Ok(PlannedOp { op, kind: OpKind::Local(local), stream, axes })
 }
 

@@ -1,0 +1,33 @@
+//! What to print: the public [`PrintOptions`] (mlir-opt's printing flags) and the [`Flags`]
+//! one print runs with.
+//!
+//! Layer: printer data, importing nothing.
+
+/// What to print (mlir-opt's printing flags).
+#[derive(Clone, Debug, Default)]
+pub struct PrintOptions {
+    /// `--mlir-print-op-generic`: every op in the generic form.
+    pub generic: bool,
+    /// `--mlir-print-debuginfo`: print locations (`loc(#loc1)` and trailing `#loc1 = ...`).
+    pub debug_info: bool,
+    /// `--mlir-print-local-scope`: no aliases; locations and maps inline.
+    pub local_scope: bool,
+    /// `--mlir-elide-elementsattrs-if-larger=N`: non-splat dense elements attributes with more
+    /// than N elements print as `dense_resource<__elided__>`.
+    pub elide_elements_attrs_if_larger: Option<usize>,
+}
+
+/// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Flags {
+    pub generic: bool,
+    pub debug_info: bool,
+    /// Print non-splat dense elements with more elements than this as `dense_resource<__elided__>`.
+    pub elide_limit: Option<usize>,
+}
+
+impl Flags {
+    pub fn from_options(o: &PrintOptions) -> Flags {
+        Flags { generic: o.generic, debug_info: o.debug_info, elide_limit: o.elide_elements_attrs_if_larger }
+    }
+}

@@ -1,0 +1,131 @@
+//! Coverage of a run: how many cases used each op kind, sharding kind, `fusion.set`
+//! resharding, mesh size, element type and pipeline, and which communication ops the lowered
+//! programs contained. A fuzzer that only generates what already passes is useless; these
+//! tables (printed in the summary, checked by the fixed-seed test) show what was exercised.
+
+use crate::generate::Case;
+use crate::program::{Program, Shard, Split, ValueRef};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// Counts of cases per feature, grouped in tables.
+#[derive(Clone, Debug, Default)]
+pub struct Coverage {
+    pub tables: BTreeMap<&'static str, BTreeMap<String, usize>>,
+}
+
+/// The kind of a sharding, for the tables: `replicated`, `DIDx`, `Stream`, `DIDx+Stream`,
+/// `partial-max`, ... (device splits, stream splits and partial combine).
+pub fn shard_kind(s: Option<&Shard>) -> String {
+    let Some(s) = s else { return "unannotated".into() };
+    let mut parts: Vec<String> = Vec::new();
+    let mut dids: Vec<&str> = s
+        .axes
+        .iter()
+        .flatten()
+        .filter_map(|x| match x {
+            Split::Device(d) => Some(d.keyword()),
+            Split::Stream(_) => None,
+        })
+        .collect();
+    dids.sort_unstable();
+    parts.extend(dids.iter().map(|d| d.to_string()));
+    if s.has_stream_split() {
+        parts.push("Stream".into());
+    }
+    if !s.partial.is_empty() {
+        parts.push(format!("partial-{}", s.reduce.keyword()));
+    }
+    if parts.is_empty() { "replicated".into() } else { parts.join("+") }
+}
+
+/// The coarse kind of a sharding for resharding pairs: where the device axes are.
+fn placement_kind(s: Option<&Shard>) -> &'static str {
+    match s {
+        None => "unannotated",
+        Some(s) if !s.partial.is_empty() => "partial",
+        Some(s) if s.has_device_split() => "split",
+        Some(_) => "replicated",
+    }
+}
+
+impl Coverage {
+    fn bump(&mut self, table: &'static str, key: impl Into<String>) {
+        *self.tables.entry(table).or_default().entry(key.into()).or_default() += 1;
+    }
+
+    /// Counts what `case` generated; each feature once per case.
+    pub fn record_case(&mut self, case: &Case) {
+        let p = &case.program;
+        let mut seen: BTreeSet<(&'static str, String)> = BTreeSet::new();
+        for op in &p.ops {
+            seen.insert(("op", op.kind.mnemonic().to_string()));
+            seen.insert(("result sharding", shard_kind(op.result.shard.as_ref())));
+            if op.kind == crate::program::OpKind::Set {
+                let from = placement_kind(p.type_of(op.operands[0]).shard.as_ref());
+                let to = placement_kind(op.result.shard.as_ref());
+                seen.insert(("set resharding", format!("{from} -> {to}")));
+            }
+        }
+        for a in &p.args {
+            seen.insert(("argument sharding", shard_kind(a.shard.as_ref())));
+            seen.insert(("dtype", a.dtype.keyword().to_string()));
+        }
+        let mesh = p.mesh.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x");
+        seen.insert(("mesh", mesh));
+        seen.insert(("pipeline", case.pipeline.label().to_string()));
+        seen.insert(("outputs", output_shape(p)));
+        for (t, k) in seen {
+            self.bump(t, k);
+        }
+    }
+
+    /// Counts the communication ops of a lowered program.
+    pub fn record_lowered(&mut self, ops: &BTreeSet<String>) {
+        for op in ops {
+            self.bump("lowered to", op.clone());
+        }
+    }
+
+    /// How many cases had `key` in `table`.
+    pub fn count(&self, table: &str, key: &str) -> usize {
+        self.tables.get(table).and_then(|t| t.get(key)).copied().unwrap_or(0)
+    }
+
+    /// The tables as text, one line per table.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (table, counts) in &self.tables {
+            let items: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let _ = writeln!(out, "  {table}: {}", items.join(", "));
+        }
+        out
+    }
+}
+
+/// `single`, `multi`, or `multi+reused` (a returned intermediate that later ops also use).
+fn output_shape(p: &Program) -> String {
+    if p.outputs.len() == 1 {
+        return "single".into();
+    }
+    let reused = p.outputs.iter().any(|&v| p.ops.iter().any(|op| op.operands.contains(&v)))
+        && p.outputs.iter().any(|v| matches!(v, ValueRef::Op(_)));
+    if reused { "multi+reused".into() } else { "multi".into() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Did, Reduce};
+
+    #[test]
+    fn shard_kinds_name_every_part() {
+        let mut s = Shard::replicated(2);
+        assert_eq!(shard_kind(Some(&s)), "replicated");
+        s.axes[1] = vec![Split::Stream(2), Split::Device(Did::X)];
+        s.partial = vec![Did::Y];
+        s.reduce = Reduce::Min;
+        assert_eq!(shard_kind(Some(&s)), "DIDx+Stream+partial-min");
+        assert_eq!(shard_kind(None), "unannotated");
+    }
+}

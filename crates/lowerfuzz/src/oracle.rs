@@ -1,0 +1,344 @@
+//! The oracle: everything one case is checked for, in process, through the library APIs.
+//!
+//! 1. The program text parses and verifies (else the generator made an invalid program).
+//! 2. Its generic form re-reads: print generic, parse, print generic again, identical.
+//! 3. The pipeline lowers it (the pass manager verifies after every pass and turns a panicking
+//!    pass into an `internal error` diagnostic). A failure is classified by re-running pieces:
+//!    a panic is a finding; if the fusion prefix of the pipeline (up to `fusion-to-host`) also
+//!    fails, and still fails without verification after each pass, the program is *rejected*
+//!    (a clean diagnostic, counted, not a bug); if the prefix passes only without
+//!    verification, a pass broke the IR; if the prefix succeeds, a later pass refused what the
+//!    fusion lowering produced (a late rejection, a finding).
+//! 4. The lowered function no longer takes or returns tensors, `comm-verify` accepts it, and its
+//!    generic form re-reads.
+//! 5. The runtime prepares it and runs it on one cpu rank per device with the race checker,
+//!    seeded inputs and a watchdog; the gathered outputs match the unsharded f64 reference.
+//!
+//! A check failure of a program with bf16 values is confirmed on the same program in f32
+//! ([`check_case`]): if f32 passes, the failure was rounding (reported as noise). A confirmed
+//! check failure is then triaged by two re-runs whose outcome tags its message (and so its
+//! signature): `[p2p ring only]` when `tp-overlap-collective` with the same chunks passes, and
+//! `[passes with sum-partial inputs]` when the program passes once its non-sum `partial`
+//! arguments reduce by sum (the inputs are built wrongly, not the program lowered wrongly).
+
+use crate::generate::Case;
+use crate::pipeline::Pipeline;
+use crate::program::Program;
+use crate::verdict::{Finding, FindingClass, Verdict, normalized};
+use fuser_ir::diag::{Diagnostic, SourceFile};
+use fuser_ir::pass::{OpPassManager, PassManager, PassManagerConfig, PassRegistry};
+use fuser_ir::printer::{PrintOptions, print_module};
+use fuser_ir::{Context, Ir, OpId};
+use fuser_runtime::driver::{self, RunConfig};
+use fuser_runtime::tensor::HostTensor;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Settings of the oracle.
+#[derive(Clone, Debug)]
+pub struct OracleOptions {
+    /// Watchdog deadline of every blocking wait of the run.
+    pub wait_timeout: Duration,
+    /// Run the race checker.
+    pub check_races: bool,
+}
+
+impl Default for OracleOptions {
+    fn default() -> Self {
+        OracleOptions { wait_timeout: Duration::from_secs(5), check_races: true }
+    }
+}
+
+/// The verdict of a case and what its lowering produced.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// The `comm.*` ops (and `host.for`) of the lowered program, when it lowered.
+    pub lowered_ops: BTreeSet<String>,
+}
+
+/// Checks a case, confirming a bf16 check failure in f32.
+pub fn check_case(case: &Case, opts: &OracleOptions) -> Outcome {
+    let outcome = check_program(&case.program, &case.pipeline, case.seed, opts);
+    if let Verdict::Found(f) = &outcome.verdict
+        && f.class == FindingClass::CheckFail
+        && case.program.has_dtype(crate::program::DType::BF16)
+        && check_program(&case.program.in_f32(), &case.pipeline, case.seed, opts).verdict == Verdict::Pass
+    {
+        return Outcome { verdict: Verdict::Noise { rel_err: f.message.clone() }, lowered_ops: outcome.lowered_ops };
+    }
+    if let Verdict::Found(f) = &outcome.verdict
+        && f.class == FindingClass::CheckFail
+        && let Pipeline::P2p { streams, chunks, .. } = case.pipeline
+        && check_program(&case.program, &Pipeline::Collective { streams, chunks }, case.seed, opts).verdict
+            == Verdict::Pass
+    {
+        let tagged = Finding::new(FindingClass::CheckFail, format!("{RING_ONLY_TAG} {}", f.message));
+        return Outcome { verdict: Verdict::Found(tagged), lowered_ops: outcome.lowered_ops };
+    }
+    if let Verdict::Found(f) = &outcome.verdict
+        && f.class == FindingClass::CheckFail
+        && let Some(sum_inputs) = with_sum_partial_inputs(&case.program)
+        && check_program(&sum_inputs, &case.pipeline, case.seed, opts).verdict == Verdict::Pass
+    {
+        let tagged = Finding::new(FindingClass::CheckFail, format!("{SUM_INPUTS_TAG} {}", f.message));
+        return Outcome { verdict: Verdict::Found(tagged), lowered_ops: outcome.lowered_ops };
+    }
+    outcome
+}
+
+/// Marks a check failure of a `tp-overlap-p2p` lowering that `tp-overlap-collective` with the
+/// same chunks does not have: the ring rewrite is wrong.
+pub const RING_ONLY_TAG: &str = "[p2p ring only]";
+
+/// Marks a check failure that goes away when the `partial` arguments reduce by `sum`: the
+/// inputs or outputs of non-sum partial values are built or read wrongly, not the lowering.
+pub const SUM_INPUTS_TAG: &str = "[passes with sum-partial inputs]";
+
+/// The program with every non-sum `partial` argument reducing by `sum`, if it has one.
+fn with_sum_partial_inputs(p: &Program) -> Option<Program> {
+    let mut q = p.clone();
+    let mut changed = false;
+    for a in &mut q.args {
+        if let Some(s) = &mut a.shard
+            && !s.partial.is_empty()
+            && s.reduce != crate::program::Reduce::Sum
+        {
+            s.reduce = crate::program::Reduce::Sum;
+            changed = true;
+        }
+    }
+    changed.then_some(q)
+}
+
+/// Checks one program lowered by one pipeline; input seed `seed`.
+pub fn check_program(program: &Program, pipeline: &Pipeline, seed: u64, opts: &OracleOptions) -> Outcome {
+    let mut lowered_ops = BTreeSet::new();
+    if let Err(e) = program.well_formed() {
+        return Outcome { verdict: found(FindingClass::InvalidProgram, e), lowered_ops };
+    }
+    let verdict = match run_stages(&program.to_mlir(), pipeline, program.devices(), seed, opts, &mut lowered_ops) {
+        Ok(()) => Verdict::Pass,
+        Err(v) => v,
+    };
+    Outcome { verdict, lowered_ops }
+}
+
+/// The `comm.*` op names and `host.for` in a generic printout.
+fn communication_ops(generic_text: &str, into: &mut BTreeSet<String>) {
+    for (i, _) in generic_text.match_indices("\"comm.") {
+        let name: String = generic_text[i + 1..].chars().take_while(|&c| c != '"').collect();
+        into.insert(name);
+    }
+    if generic_text.contains("\"host.for\"") {
+        into.insert("host.for".into());
+    }
+}
+
+fn found(class: FindingClass, message: impl Into<String>) -> Verdict {
+    Verdict::Found(Finding::new(class, message))
+}
+
+/// The dialects and passes of fuser.
+fn pass_registry() -> PassRegistry {
+    let mut registry = PassRegistry::new();
+    // The names are fixed and unique; a clash would show as a missing pipeline below.
+    let _ = fuser_passes::register_all(&mut registry);
+    registry
+}
+
+fn messages(diags: &[Diagnostic]) -> String {
+    diags.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")
+}
+
+/// Parses and verifies `text` as a module.
+pub fn parse_verified(ctx: &Context, text: &str) -> Result<(Ir, OpId), String> {
+    let mut ir = Ir::new();
+    let source = SourceFile::new("<fuzz>", Arc::from(text));
+    let op = fuser_ir::parser::parse_source_all(ctx, &mut ir, &source).map_err(|d| messages(&d))?;
+    fuser_ir::pass::adapters::verify_op(ctx, &ir, op).map_err(|d| messages(&d))?;
+    Ok((ir, op))
+}
+
+fn generic(ctx: &Context, ir: &Ir, op: OpId) -> String {
+    print_module(ctx, ir, op, &PrintOptions { generic: true, ..Default::default() })
+}
+
+/// Print generic, parse, print generic again: the two texts must be identical.
+fn round_trip(ctx: &Context, ir: &Ir, op: OpId, what: &str) -> Result<(), Verdict> {
+    let first = generic(ctx, ir, op);
+    let (ir2, op2) = parse_verified(ctx, &first)
+        .map_err(|e| found(FindingClass::RoundTrip, format!("the generic form of the {what} does not re-read: {e}")))?;
+    let second = generic(ctx, &ir2, op2);
+    if first != second {
+        let line = first.lines().zip(second.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        return Err(found(
+            FindingClass::RoundTrip,
+            format!("the generic form of the {what} prints differently after re-reading (line {})", line + 1),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `pipeline` on the module; `Err(messages)` with the error diagnostics on failure.
+fn run_pipeline(
+    ctx: &Context,
+    registry: &PassRegistry,
+    ir: &mut Ir,
+    op: OpId,
+    pipeline: &str,
+    verify_each: bool,
+) -> Result<(), String> {
+    let pm = OpPassManager::parse(pipeline, registry).map_err(|e| format!("pipeline '{pipeline}': {e}"))?;
+    let config =
+        PassManagerConfig { threading: false, verify_each, print_op_on_diagnostic: false, ..Default::default() };
+    let result = PassManager { pipeline: pm, config }.run(ctx, ir, op);
+    if result.success {
+        return Ok(());
+    }
+    let errors: Vec<Diagnostic> = result.diagnostics().filter(|d| d.is_error()).cloned().collect();
+    Err(if errors.is_empty() { "the pipeline failed without a diagnostic".into() } else { messages(&errors) })
+}
+
+fn is_panic(message: &str) -> bool {
+    message.contains("internal error") && message.contains("panicked")
+}
+
+/// Classifies a failed lowering of `text` (see the module doc).
+fn classify_lowering_failure(
+    ctx: &Context,
+    registry: &PassRegistry,
+    text: &str,
+    pipeline: &Pipeline,
+    error: String,
+) -> Verdict {
+    if is_panic(&error) {
+        return found(FindingClass::Panic, error);
+    }
+    let fresh = || parse_verified(ctx, text);
+    let Ok((mut ir, op)) = fresh() else { return found(FindingClass::InvalidProgram, "re-parse failed") };
+    let prefix = pipeline.fusion_prefix();
+    match run_pipeline(ctx, registry, &mut ir, op, &prefix, true) {
+        Err(e) if is_panic(&e) => found(FindingClass::Panic, e),
+        Err(e) => {
+            let Ok((mut ir, op)) = fresh() else { return found(FindingClass::InvalidProgram, "re-parse failed") };
+            if run_pipeline(ctx, registry, &mut ir, op, &prefix, false).is_ok() {
+                return found(FindingClass::VerifierAfterPass, e);
+            }
+            Verdict::Rejected { reason: normalized(&e, 90) }
+        }
+        Ok(()) => {
+            let Ok((mut ir, op)) = fresh() else { return found(FindingClass::InvalidProgram, "re-parse failed") };
+            if run_pipeline(ctx, registry, &mut ir, op, &pipeline.text(), false).is_ok() {
+                return found(FindingClass::VerifierAfterPass, error);
+            }
+            found(FindingClass::LateRejection, error)
+        }
+    }
+}
+
+/// Stages 1-5 of the module doc on `text`; the first failure as a verdict.
+fn run_stages(
+    text: &str,
+    pipeline: &Pipeline,
+    devices: usize,
+    seed: u64,
+    opts: &OracleOptions,
+    lowered_ops: &mut BTreeSet<String>,
+) -> Result<(), Verdict> {
+    let ctx = Context::new(fuser_dialects::registry());
+    let registry = pass_registry();
+    let (mut ir, module) = parse_verified(&ctx, text).map_err(|e| found(FindingClass::InvalidProgram, e))?;
+    round_trip(&ctx, &ir, module, "input program")?;
+    let (ref_ir, ref_module) = parse_verified(&ctx, text).map_err(|e| found(FindingClass::InvalidProgram, e))?;
+    let func = lower_and_verify(&ctx, &registry, text, pipeline, &mut ir, module)?;
+    communication_ops(&generic(&ctx, &ir, module), lowered_ops);
+    let cfg = RunConfig {
+        ranks: devices,
+        seed,
+        timeout: opts.wait_timeout,
+        check_races: opts.check_races,
+        ..Default::default()
+    };
+    let (inputs, outputs) = run_on_cpu_ranks(&ctx, &ir, func, &cfg)?;
+    compare_with_reference(&ctx, &ref_ir, ref_module, &inputs, &outputs)
+}
+
+/// Lowers the module with `pipeline`, checks that the function is a host function, that
+/// `comm-verify` accepts it and that its generic form re-reads; returns the function.
+fn lower_and_verify(
+    ctx: &Context,
+    registry: &PassRegistry,
+    text: &str,
+    pipeline: &Pipeline,
+    ir: &mut Ir,
+    module: OpId,
+) -> Result<OpId, Verdict> {
+    if let Err(e) = run_pipeline(ctx, registry, ir, module, &pipeline.text(), true) {
+        return Err(classify_lowering_failure(ctx, registry, text, pipeline, e));
+    }
+    let func = driver::first_function(ctx, ir, module)
+        .ok_or_else(|| found(FindingClass::NotLowered, "the lowered module has no function"))?;
+    if driver::is_fusion_level(ctx, ir, func) {
+        return Err(found(FindingClass::NotLowered, "the function still takes or returns tensors after lowering"));
+    }
+    let verify = "builtin.module(func.func(comm-verify))";
+    run_pipeline(ctx, registry, ir, module, verify, true).map_err(|e| {
+        let class = if is_panic(&e) { FindingClass::Panic } else { FindingClass::CommVerify };
+        found(class, e)
+    })?;
+    round_trip(ctx, ir, module, "lowered program")?;
+    Ok(func)
+}
+
+/// Prepares and runs the host function on the cpu backend; the global inputs and outputs.
+fn run_on_cpu_ranks(
+    ctx: &Context,
+    ir: &Ir,
+    func: OpId,
+    cfg: &RunConfig,
+) -> Result<(Vec<HostTensor>, Vec<HostTensor>), Verdict> {
+    let prog = fuser_runtime::exec::prepare(ctx, ir, func).map_err(|(_, m)| found(FindingClass::Prepare, m))?;
+    let outcome = driver::run_on_cpu(ctx, ir, func, &prog, cfg).map_err(|f| classify_run_error(f.error.to_string()))?;
+    Ok((outcome.inputs, outcome.outputs))
+}
+
+fn classify_run_error(message: String) -> Verdict {
+    if message.contains("race on buffer") {
+        found(FindingClass::Race, message)
+    } else if message.contains("deadlock") {
+        found(FindingClass::Deadlock, message)
+    } else if message.contains("panicked") {
+        let detail = crate::watchdog::take_rank_panic().unwrap_or_default();
+        found(FindingClass::Panic, format!("{message}: {detail}"))
+    } else {
+        found(FindingClass::RunError, message)
+    }
+}
+
+/// Evaluates the fusion program on the inputs and compares every output.
+fn compare_with_reference(
+    ctx: &Context,
+    ref_ir: &Ir,
+    ref_module: OpId,
+    inputs: &[HostTensor],
+    outputs: &[HostTensor],
+) -> Result<(), Verdict> {
+    let ref_func = driver::first_function(ctx, ref_ir, ref_module)
+        .ok_or_else(|| found(FindingClass::Reference, "the program has no function"))?;
+    let checks = driver::check_against_reference(ctx, ref_ir, ref_func, inputs, outputs)
+        .map_err(|f| found(FindingClass::Reference, f.error.to_string()))?;
+    let failed: Vec<String> = checks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.passed())
+        .map(|(i, c)| {
+            format!("output #{i} ({}): rel err {:.3e} > tolerance {:.0e}", c.dtype.name(), c.rel_err, c.tolerance)
+        })
+        .collect();
+    if !failed.is_empty() {
+        return Err(found(FindingClass::CheckFail, failed.join("; ")));
+    }
+    Ok(())
+}

@@ -1,0 +1,399 @@
+//! The fuzzer's model of a fusion program: one `fusion.mesh`, one `func.func` whose body is a
+//! straight chain of fusion tensor ops, and the values it returns. The generator builds it, the
+//! shrinker edits it, and [`Program::to_mlir`] prints it as fusion-dialect text.
+//!
+//! The model is deliberately plain data (no IR handles): a value is an argument or the result
+//! of an earlier op ([`ValueRef`]), so dropping or rewiring ops is index arithmetic. Every type
+//! is stated in full, result shardings included; an op result may also be *unannotated*
+//! (`sharding: None`), leaving the choice to `fusion-propagate-sharding`.
+
+use std::fmt::Write as _;
+
+/// Element types the generator uses.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DType {
+    F32,
+    BF16,
+}
+
+impl DType {
+    pub const ALL: [DType; 2] = [DType::F32, DType::BF16];
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::BF16 => "bf16",
+        }
+    }
+
+    pub fn other(self) -> DType {
+        match self {
+            DType::F32 => DType::BF16,
+            DType::BF16 => DType::F32,
+        }
+    }
+}
+
+/// A device axis of the mesh: `DIDx` is the last mesh axis, `DIDy` the one before.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Did {
+    X,
+    Y,
+}
+
+impl Did {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Did::X => "DIDx",
+            Did::Y => "DIDy",
+        }
+    }
+}
+
+/// One outer split of a tensor axis.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Split {
+    Device(Did),
+    Stream(usize),
+}
+
+/// The pending reduction of a `partial` value.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Reduce {
+    #[default]
+    Sum,
+    Prod,
+    Min,
+    Max,
+}
+
+impl Reduce {
+    pub const ALL: [Reduce; 4] = [Reduce::Sum, Reduce::Prod, Reduce::Min, Reduce::Max];
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Reduce::Sum => "sum",
+            Reduce::Prod => "prod",
+            Reduce::Min => "min",
+            Reduce::Max => "max",
+        }
+    }
+}
+
+/// A `#fusion.shard` encoding.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Shard {
+    /// One split list per tensor axis, outermost first.
+    pub axes: Vec<Vec<Split>>,
+    pub partial: Vec<Did>,
+    pub reduce: Reduce,
+}
+
+impl Shard {
+    pub fn replicated(rank: usize) -> Shard {
+        Shard { axes: vec![Vec::new(); rank], partial: Vec::new(), reduce: Reduce::Sum }
+    }
+
+    /// Whether some axis is split over a device axis.
+    pub fn has_device_split(&self) -> bool {
+        self.axes.iter().flatten().any(|s| matches!(s, Split::Device(_)))
+    }
+
+    pub fn has_stream_split(&self) -> bool {
+        self.axes.iter().flatten().any(|s| matches!(s, Split::Stream(_)))
+    }
+
+    fn text(&self, mesh: &str) -> String {
+        let axes: Vec<String> = self
+            .axes
+            .iter()
+            .map(|splits| {
+                let items: Vec<String> = splits
+                    .iter()
+                    .map(|s| match s {
+                        Split::Device(d) => d.keyword().to_string(),
+                        Split::Stream(n) => format!("Stream({n})"),
+                    })
+                    .collect();
+                format!("[{}]", items.join(", "))
+            })
+            .collect();
+        let mut t = format!("#fusion.shard<@{mesh}, [{}]", axes.join(", "));
+        if !self.partial.is_empty() {
+            let p: Vec<&str> = self.partial.iter().map(|d| d.keyword()).collect();
+            let _ = write!(t, ", partial = [{}]", p.join(", "));
+            if self.reduce != Reduce::Sum {
+                let _ = write!(t, ", reduce = {}", self.reduce.keyword());
+            }
+        }
+        t.push('>');
+        t
+    }
+}
+
+/// A ranked tensor type with an optional sharding.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TensorTy {
+    pub shape: Vec<usize>,
+    pub dtype: DType,
+    pub shard: Option<Shard>,
+}
+
+impl TensorTy {
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn text(&self, mesh: &str) -> String {
+        let mut t = String::from("tensor<");
+        for e in &self.shape {
+            let _ = write!(t, "{e}x");
+        }
+        t.push_str(self.dtype.keyword());
+        if let Some(s) = &self.shard {
+            t.push_str(", ");
+            t.push_str(&s.text(mesh));
+        }
+        t.push('>');
+        t
+    }
+}
+
+/// An SSA value of the function: argument `i` or the result of op `i`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum ValueRef {
+    Arg(usize),
+    Op(usize),
+}
+
+/// The fusion tensor ops the generator emits (every tensor op of the dialect).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OpKind {
+    Matmul,
+    /// `fusion.linear`, with a bias operand when it has three operands.
+    Linear,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Neg,
+    Cast,
+    Sum {
+        dims: Vec<usize>,
+        keep_dims: bool,
+    },
+    Set,
+    Broadcast {
+        dims: Vec<usize>,
+    },
+    Reshape,
+    Permute {
+        dims: Vec<usize>,
+    },
+}
+
+impl OpKind {
+    /// The op's name without the dialect prefix.
+    pub fn mnemonic(&self) -> &'static str {
+        match self {
+            OpKind::Matmul => "matmul",
+            OpKind::Linear => "linear",
+            OpKind::Add => "add",
+            OpKind::Sub => "sub",
+            OpKind::Mul => "mul",
+            OpKind::Div => "div",
+            OpKind::Neg => "neg",
+            OpKind::Cast => "cast",
+            OpKind::Sum { .. } => "sum",
+            OpKind::Set => "set",
+            OpKind::Broadcast { .. } => "broadcast",
+            OpKind::Reshape => "reshape",
+            OpKind::Permute { .. } => "permute",
+        }
+    }
+
+    /// Every mnemonic, for coverage tables.
+    pub const MNEMONICS: [&'static str; 13] = [
+        "matmul",
+        "linear",
+        "add",
+        "sub",
+        "mul",
+        "div",
+        "neg",
+        "cast",
+        "sum",
+        "set",
+        "broadcast",
+        "reshape",
+        "permute",
+    ];
+
+    fn extra_text(&self) -> String {
+        let list = |d: &[usize]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+        match self {
+            OpKind::Sum { dims, keep_dims } => {
+                format!(" dims = [{}]{}", list(dims), if *keep_dims { " keep_dims" } else { "" })
+            }
+            OpKind::Broadcast { dims } | OpKind::Permute { dims } => format!(" dims = [{}]", list(dims)),
+            _ => String::new(),
+        }
+    }
+}
+
+/// One op of the chain.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Op {
+    pub kind: OpKind,
+    pub operands: Vec<ValueRef>,
+    pub result: TensorTy,
+}
+
+/// A whole fuzz program.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Program {
+    /// The mesh's shape, outermost axis first (`[d]` or `[dy, dx]`); devices are `0..product`.
+    pub mesh: Vec<usize>,
+    pub args: Vec<TensorTy>,
+    pub ops: Vec<Op>,
+    /// The returned values, in order.
+    pub outputs: Vec<ValueRef>,
+}
+
+/// The symbol of the program's mesh.
+pub const MESH: &str = "m";
+/// The name of the program's function.
+pub const FUNC: &str = "fuzz";
+
+impl Program {
+    /// Checks that every operand names an argument or an *earlier* op and every output an
+    /// existing value: the methods below index by [`ValueRef`] and expect this (the generator
+    /// and the shrinker only build such programs).
+    pub fn well_formed(&self) -> Result<(), String> {
+        let exists = |v: ValueRef, before: usize| match v {
+            ValueRef::Arg(i) => i < self.args.len(),
+            ValueRef::Op(i) => i < before,
+        };
+        for (i, op) in self.ops.iter().enumerate() {
+            if let Some(bad) = op.operands.iter().find(|&&v| !exists(v, i)) {
+                return Err(format!("op #{i} reads {bad:?}, which is not defined before it"));
+            }
+        }
+        match self.outputs.iter().find(|&&v| !exists(v, self.ops.len())) {
+            Some(bad) => Err(format!("output {bad:?} does not exist")),
+            None if self.outputs.is_empty() => Err("the program returns nothing".into()),
+            None => Ok(()),
+        }
+    }
+
+    pub fn devices(&self) -> usize {
+        self.mesh.iter().product()
+    }
+
+    pub fn type_of(&self, v: ValueRef) -> &TensorTy {
+        match v {
+            ValueRef::Arg(i) => &self.args[i],
+            ValueRef::Op(i) => &self.ops[i].result,
+        }
+    }
+
+    fn value_name(v: ValueRef) -> String {
+        match v {
+            ValueRef::Arg(i) => format!("%a{i}"),
+            ValueRef::Op(i) => format!("%v{i}"),
+        }
+    }
+
+    fn mesh_text(&self) -> String {
+        let ids = |from: usize, n: usize| (from..from + n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+        match self.mesh.as_slice() {
+            [d] => format!("[{}]", ids(0, *d)),
+            [rows, cols] => {
+                let r: Vec<String> = (0..*rows).map(|i| format!("[{}]", ids(i * cols, *cols))).collect();
+                format!("[{}]", r.join(", "))
+            }
+            _ => "[]".into(),
+        }
+    }
+
+    /// The program as fusion-dialect text (custom form).
+    pub fn to_mlir(&self) -> String {
+        let ty = |t: &TensorTy| t.text(MESH);
+        let mut s = format!("fusion.mesh @{MESH} = {}\n", self.mesh_text());
+        let args: Vec<String> = self.args.iter().enumerate().map(|(i, t)| format!("%a{i}: {}", ty(t))).collect();
+        let results: Vec<String> = self.outputs.iter().map(|&v| ty(self.type_of(v))).collect();
+        let _ = writeln!(s, "func.func @{FUNC}({}) -> ({}) {{", args.join(", "), results.join(", "));
+        for (i, op) in self.ops.iter().enumerate() {
+            let operands: Vec<String> = op.operands.iter().map(|&v| Self::value_name(v)).collect();
+            let types: Vec<String> = op.operands.iter().map(|&v| ty(self.type_of(v))).collect();
+            let _ = writeln!(
+                s,
+                "  %v{i} = fusion.{} {}{} : ({}) -> {}",
+                op.kind.mnemonic(),
+                operands.join(", "),
+                op.kind.extra_text(),
+                types.join(", "),
+                ty(&op.result)
+            );
+        }
+        let outs: Vec<String> = self.outputs.iter().map(|&v| Self::value_name(v)).collect();
+        let _ = writeln!(s, "  return {} : {}", outs.join(", "), results.join(", "));
+        s.push_str("}\n");
+        s
+    }
+
+    /// The same program with every `bf16` replaced by `f32` (used to tell rounding noise from
+    /// a wrong result).
+    pub fn in_f32(&self) -> Program {
+        let mut p = self.clone();
+        for t in p.args.iter_mut().chain(p.ops.iter_mut().map(|o| &mut o.result)) {
+            t.dtype = DType::F32;
+        }
+        p
+    }
+
+    pub fn has_dtype(&self, d: DType) -> bool {
+        self.args.iter().chain(self.ops.iter().map(|o| &o.result)).any(|t| t.dtype == d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_a_small_program() {
+        let x = TensorTy {
+            shape: vec![4, 8],
+            dtype: DType::F32,
+            shard: Some(Shard {
+                axes: vec![vec![Split::Stream(2), Split::Device(Did::X)], vec![]],
+                partial: vec![],
+                reduce: Reduce::Sum,
+            }),
+        };
+        let mut y = x.clone();
+        y.shard = Some(Shard { axes: vec![vec![], vec![]], partial: vec![Did::X], reduce: Reduce::Max });
+        let p = Program {
+            mesh: vec![2],
+            args: vec![x.clone(), y],
+            ops: vec![Op { kind: OpKind::Add, operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], result: x }],
+            outputs: vec![ValueRef::Op(0)],
+        };
+        let text = p.to_mlir();
+        assert!(text.starts_with("fusion.mesh @m = [0, 1]\n"), "{text}");
+        assert!(text.contains("#fusion.shard<@m, [[], []], partial = [DIDx], reduce = max>"), "{text}");
+        assert!(
+            text.contains("%v0 = fusion.add %a0, %a1 : (tensor<4x8xf32, #fusion.shard<@m, [[Stream(2), DIDx], []]>>")
+        );
+        assert!(text.contains("  return %v0 : tensor<4x8xf32"), "{text}");
+        assert_eq!(p.well_formed(), Ok(()));
+        let mut bad = p.clone();
+        bad.ops[0].operands[1] = ValueRef::Op(0);
+        assert!(bad.well_formed().unwrap_err().contains("op #0 reads Op(0)"));
+    }
+}

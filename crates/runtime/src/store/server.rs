@@ -1,0 +1,117 @@
+//! Rank 0's side of the store: accepts connections on a listener from background threads,
+//! checks each one's hello and token before anything else, and serves set/get requests.
+//!
+//! Invariants: a connection that fails the handshake, sends a malformed request, an oversized
+//! length or an unknown opcode is dropped with one logged line and never touches the table;
+//! at most `max_connections` connections are served at once (more are dropped, logged); a key
+//! is set once (a second set is refused and reported to the client); the serving threads
+//! never panic on input.
+
+use super::wire::{self, OK, OP_GET, OP_SET, REFUSED};
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Where the server reports dropped connections (one line each).
+pub type Log = Arc<dyn Fn(String) + Send + Sync>;
+
+/// How long a new connection may take to present its hello.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub(super) type Table = Arc<(Mutex<HashMap<String, Vec<u8>>>, Condvar)>;
+
+/// What the serving threads share.
+pub(super) struct Server {
+    pub table: Table,
+    pub token: Vec<u8>,
+    pub max_connections: usize,
+    pub live: AtomicUsize,
+    pub log: Log,
+}
+
+/// Serves `listener` from background threads for the life of the process.
+pub(super) fn serve(listener: TcpListener, server: Arc<Server>) {
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            let peer = conn.peer_addr().map_or_else(|_| "?".to_string(), |a| a.to_string());
+            if server.live.fetch_add(1, Ordering::SeqCst) >= server.max_connections {
+                server.live.fetch_sub(1, Ordering::SeqCst);
+                (server.log)(format!(
+                    "store: dropped connection from {peer}: more than {} connections",
+                    server.max_connections
+                ));
+                continue;
+            }
+            let server = server.clone();
+            std::thread::spawn(move || {
+                if let Err(e) = serve_connection(conn, &server) {
+                    (server.log)(format!("store: dropped connection from {peer}: {e}"));
+                }
+                server.live.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+    });
+}
+
+/// One connection: the handshake, then requests until the client leaves.
+fn serve_connection(mut s: TcpStream, server: &Server) -> io::Result<()> {
+    s.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
+    let token = wire::read_hello(&mut s)?;
+    if !wire::same_secret(&token, &server.token) {
+        return Err(wire::invalid("wrong token"));
+    }
+    s.write_all(&[OK])?;
+    s.set_read_timeout(None)?;
+    loop {
+        let mut op = [0u8; 1];
+        if s.read_exact(&mut op).is_err() {
+            return Ok(()); // the client went away
+        }
+        match op[0] {
+            OP_SET => serve_set(&mut s, &server.table)?,
+            OP_GET => serve_get(&mut s, &server.table)?,
+            other => return Err(wire::invalid(format!("unknown request 0x{other:02x}"))),
+        }
+    }
+}
+
+fn serve_set(s: &mut TcpStream, table: &Table) -> io::Result<()> {
+    let key = wire::read_key(s)?;
+    let value = wire::read_bounded(s, wire::MAX_VALUE, "value")?;
+    let mut t = table.0.lock().unwrap_or_else(|p| p.into_inner());
+    if t.contains_key(&key) {
+        drop(t);
+        s.write_all(&[REFUSED])?;
+        return wire::write_bytes(s, format!("key '{key}' was already set").as_bytes());
+    }
+    t.insert(key, value);
+    drop(t);
+    table.1.notify_all();
+    s.write_all(&[OK])
+}
+
+fn serve_get(s: &mut TcpStream, table: &Table) -> io::Result<()> {
+    let key = wire::read_key(s)?;
+    let mut wait = [0u8; 4];
+    s.read_exact(&mut wait)?;
+    let deadline = Instant::now() + Duration::from_millis(u32::from_le_bytes(wait) as u64);
+    let mut t = table.0.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        if let Some(v) = t.get(&key) {
+            let v = v.clone();
+            drop(t);
+            s.write_all(&[OK])?;
+            return wire::write_bytes(s, &v);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            drop(t);
+            s.write_all(&[REFUSED])?;
+            return wire::write_bytes(s, &[]);
+        }
+        t = table.1.wait_timeout(t, deadline - now).map(|(g, _)| g).unwrap_or_else(|p| p.into_inner().0);
+    }
+}
