@@ -27,6 +27,15 @@
 // RUN: fuser-opt --mlir-print-op-generic --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host))' %t.row.in > %t.func.fuser-opt
 // RUN: diff %t.func.mlir-opt %t.func.fuser-opt
 
+// The plugin links no MLIR: its MLIR symbols are undefined, resolved from mlir-opt-19.
+// RUN: nm -D %mlir_plugin | FileCheck %s --check-prefix=SYMS
+// SYMS-DAG: U _ZN4mlir12registerPass
+// SYMS-DAG: T mlirGetPassPluginInfo
+// RUN: ldd %mlir_plugin | FileCheck %s --check-prefix=LDD
+// LDD-NOT: libMLIR
+// LDD: libc.so
+// LDD-NOT: libMLIR
+
 // The passes and pipelines are listed under the fuser- prefix:
 // RUN: mlir-opt-19 --load-pass-plugin=%mlir_plugin --help | FileCheck %s --check-prefix=HELP
 // HELP: --fuser-comm-verify
@@ -36,7 +45,7 @@
 // expected-error below), and a failing fuser pass fails mlir-opt:
 // RUN: mlir-opt-19 --load-pass-plugin=%mlir_plugin --allow-unregistered-dialect --verify-diagnostics --pass-pipeline='builtin.module(func.func(fuser-fusion-to-host))' %s
 // RUN: not mlir-opt-19 --load-pass-plugin=%mlir_plugin --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(fuser-fusion-to-host))' %s 2>&1 | FileCheck %s --check-prefix=FAIL
-// FAIL: mlir-opt-plugin.mlir:50:10: error: a tensor may have at most one Stream split
+// FAIL: mlir-opt-plugin.mlir:{{[0-9]+}}:10: error: a tensor may have at most one Stream split
 
 // Bad options are refused when the pipeline is parsed:
 // RUN: not mlir-opt-19 --load-pass-plugin=%mlir_plugin --allow-unregistered-dialect --pass-pipeline='builtin.module(fuser-tp-default{bogus=1})' %t.row.in 2>&1 | FileCheck %s --check-prefix=OPTS
