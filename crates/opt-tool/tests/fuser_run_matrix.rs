@@ -3,7 +3,8 @@
 //! d ∈ {1, 2, 3, 4, 8}, worker streams ∈ {1, 2, 4, 8}, element types f32 and bf16, and square
 //! and non-square extents (plus d ∈ {5, 6, 7} with 2 streams in f32, so every size from 1 to 8
 //! runs), must run on d cpu ranks and match the unsharded f64 reference (`check: PASS`, exit
-//! status 0).
+//! status 0), with the race checker on (`--check-races`: every lowering orders its streams and
+//! waits for its communications; the cpu backend only).
 //!
 //! The programs are templates in `test/Run/matrix/*.mlir.in`; `${DEVICES}`, `${DT}`, `${M}`,
 //! `${K}`, `${N}`, `${H}` and `${S}` (stream chunks as written) are substituted per case and
@@ -244,9 +245,10 @@ struct Case {
 impl Case {
     fn reproduce(&self) -> String {
         format!(
-            "{} | fuser-run - --ranks {} --check --seed {} --pass-pipeline '{}'",
+            "{} | fuser-run - --ranks {} --check{} --seed {} --pass-pipeline '{}'",
             self.instance.sed_command(self.file),
             self.instance.devices,
+            if backend() == "cpu" { " --check-races" } else { "" },
             self.seed,
             self.pipeline
         )
@@ -257,6 +259,7 @@ impl Case {
         let seed = self.seed.to_string();
         let backend = backend();
         let args = ["--ranks", &ranks, "--check", "--seed", &seed, "--timeout", TIMEOUT_S, "--backend", &backend];
+        let races = (backend == "cpu").then_some("--check-races");
         let text = self.instance.instantiate(&self.template);
         // --launch starts several processes that each read the input: give them a file.
         let input = if launched() {
@@ -270,6 +273,7 @@ impl Case {
             .arg(&input)
             .args(args)
             .args(launched().then_some("--launch"))
+            .args(races)
             .arg("--pass-pipeline")
             .arg(&self.pipeline)
             .current_dir(root())

@@ -107,6 +107,13 @@ impl DType {
     }
 }
 
+/// `v` rounded to a value `dtype` can hold.
+pub fn round_to(dtype: DType, v: f64) -> f64 {
+    let mut bytes = [0u8; 8];
+    dtype.write(&mut bytes, v);
+    dtype.read(&bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,10 +18,12 @@ pub mod exec;
 pub mod kernels;
 pub mod layout;
 pub mod origin;
+pub mod partial;
 #[cfg(feature = "cuda")]
 pub mod process;
 pub mod race;
 pub mod reference;
+pub mod rng;
 pub mod store;
 pub mod streams;
 pub mod tensor;

@@ -8,12 +8,18 @@
 //! per split plus an inner offset; a device holds the positions whose device-split digits equal
 //! its coordinate along that mesh axis (`DIDx` is the last mesh axis), in increasing order.
 //! Stream splits do not change what a rank holds. A value that is `partial` over device axes
-//! is held whole by the devices at coordinate 0 along those axes and as zeros elsewhere (their
-//! sum is the value).
+//! with reduction `reduce` is held as one shard per coordinate along those axes (the devices
+//! that differ only along them): random shards whose reduction is the value exactly, drawn
+//! per element from the element's position and value, so every device draws the same split
+//! (`partial.rs`). Gathering a partial output reduces the shards of each such group; groups
+//! that replicate one another (along the other mesh axes) must agree exactly.
 
 use crate::dtype::DType;
+pub use crate::dtype::round_to;
 use crate::error::{RtError, RtResult};
-use fuser_dialects::fusion::{Mesh, Sharding, Split};
+use crate::partial;
+pub use crate::rng::XorShift;
+use fuser_dialects::fusion::{DeviceAxis, Mesh, Sharding, Split};
 
 /// A dense row-major tensor on the host.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,40 +28,6 @@ pub struct HostTensor {
     pub shape: Vec<usize>,
     /// Row-major values, representable in `dtype`.
     pub data: Vec<f64>,
-}
-
-/// A small xorshift64* generator: deterministic inputs without a `rand` dependency.
-#[derive(Clone, Debug)]
-pub struct XorShift(u64);
-
-impl XorShift {
-    pub fn new(seed: u64) -> XorShift {
-        // Mix the seed so that small seeds give unrelated streams; never zero.
-        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
-        if s == 0 {
-            s = 1;
-        }
-        XorShift(s)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `[-1, 1)`.
-    pub fn next_signed_unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-    }
-}
-
-/// `v` rounded to a value `dtype` can hold.
-pub fn round_to(dtype: DType, v: f64) -> f64 {
-    let mut bytes = [0u8; 8];
-    dtype.write(&mut bytes, v);
-    dtype.read(&bytes)
 }
 
 impl HostTensor {
@@ -181,23 +153,56 @@ fn global_offsets(shape: &[usize], lists: &[Vec<usize>]) -> Vec<usize> {
     offsets
 }
 
-/// Whether `device` is at coordinate 0 along every partial axis of `sharding`.
-fn holds_partial_value(sharding: &Sharding, mesh: &Mesh, device: i64) -> RtResult<bool> {
+/// Where `device` sits among the shards of a value partial over `sharding.partial`: (its
+/// index, the number of shards), mixed-radix over the partial axes in their listed order.
+fn shard_slot(sharding: &Sharding, mesh: &Mesh, device: i64) -> RtResult<(usize, usize)> {
+    let (mut slot, mut count) = (0, 1);
     for &d in &sharding.partial {
-        if device_digit(Split::Device(d), mesh, device)?.is_some_and(|(c, _)| c != 0) {
-            return Ok(false);
+        if let Some((coord, size)) = device_digit(Split::Device(d), mesh, device)? {
+            slot = slot * size + coord;
+            count *= size;
         }
     }
-    Ok(true)
+    Ok((slot, count))
+}
+
+/// The coordinates of `device` along the mesh axes that are not partial: devices with equal
+/// keys hold shards of one copy of a partial value.
+fn replica_key(sharding: &Sharding, mesh: &Mesh, device: i64) -> RtResult<Vec<usize>> {
+    let mut key = Vec::new();
+    for d in DeviceAxis::ALL.into_iter().filter(|d| !sharding.partial.contains(d)) {
+        if let Some((coord, _)) = device_digit(Split::Device(d), mesh, device).ok().flatten() {
+            key.push(coord);
+        }
+    }
+    if mesh.devices.contains(&device) {
+        Ok(key)
+    } else {
+        Err(RtError::new(format!("device {device} is not in mesh @{}", mesh.name)))
+    }
+}
+
+/// The generator of the shards of the element at global offset `offset` with value `value`:
+/// the same on every device.
+fn shard_rng(offset: usize, value: f64) -> XorShift {
+    XorShift::new((offset as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ value.to_bits())
 }
 
 /// The piece of `global` that `device` holds under `sharding`.
 pub fn local_piece(global: &HostTensor, sharding: &Sharding, mesh: &Mesh, device: i64) -> RtResult<HostTensor> {
     let lists = held_index_lists(&global.shape, sharding, mesh, device)?;
     let shape: Vec<usize> = lists.iter().map(Vec::len).collect();
-    let keep = holds_partial_value(sharding, mesh, device)?;
-    let data =
-        global_offsets(&global.shape, &lists).into_iter().map(|o| if keep { global.data[o] } else { 0.0 }).collect();
+    let offsets = global_offsets(&global.shape, &lists);
+    let data = if sharding.partial.is_empty() {
+        offsets.into_iter().map(|o| global.data[o]).collect()
+    } else {
+        let (slot, count) = shard_slot(sharding, mesh, device)?;
+        let shard = |o: usize| {
+            let v = global.data[o];
+            partial::split(sharding.reduce, global.dtype, v, count, &mut shard_rng(o, v))[slot]
+        };
+        offsets.into_iter().map(shard).collect()
+    };
     Ok(HostTensor { dtype: global.dtype, shape, data })
 }
 
@@ -213,7 +218,8 @@ fn multi_index(mut offset: usize, shape: &[usize]) -> Vec<usize> {
 
 /// The global tensor of `shape` put together from the pieces of the devices (`(device,
 /// piece)`). Elements held by several devices (replication) must agree exactly; the first
-/// device's value is kept. Partial values are summed over the devices of their axes.
+/// device's value is kept. The shards of a partial value are reduced (in device order) over
+/// the devices of its partial axes, and those reductions must agree between replicas.
 pub fn gather_global(
     pieces: &[(i64, HostTensor)],
     shape: &[usize],
@@ -222,9 +228,10 @@ pub fn gather_global(
 ) -> RtResult<HostTensor> {
     let dtype = pieces.first().map(|p| p.1.dtype).ok_or_else(|| RtError::new("no pieces to gather"))?;
     let n: usize = shape.iter().product();
-    let mut data = vec![0.0; n];
-    let mut owner: Vec<Option<i64>> = vec![None; n];
-    let partial = !sharding.partial.is_empty();
+    // Per replica (devices equal but along the partial axes): the reduced shards; without
+    // partial axes every device is its own replica and holds plain values.
+    let mut replicas: Vec<(Vec<usize>, Vec<Option<f64>>)> = Vec::new();
+    let mut members: Vec<i64> = Vec::new();
     for (device, piece) in pieces {
         let lists = held_index_lists(shape, sharding, mesh, *device)?;
         let offsets = global_offsets(shape, &lists);
@@ -236,19 +243,34 @@ pub fn gather_global(
             ))
             .on_rank(*device as usize));
         }
-        for (&o, &v) in offsets.iter().zip(&piece.data) {
-            if partial {
-                data[o] += v;
-                continue;
+        let key = if sharding.partial.is_empty() { vec![members.len()] } else { replica_key(sharding, mesh, *device)? };
+        let at = match replicas.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                replicas.push((key, vec![None; n]));
+                members.push(*device);
+                replicas.len() - 1
             }
+        };
+        let values = &mut replicas[at].1;
+        for (&o, &v) in offsets.iter().zip(&piece.data) {
+            values[o] = Some(values[o].map_or(v, |acc| sharding.reduce.combine(acc, v)));
+        }
+    }
+    let mut data = vec![0.0; n];
+    let mut owner: Vec<Option<i64>> = vec![None; n];
+    for ((_, values), &device) in replicas.iter().zip(&members) {
+        for (o, v) in values.iter().enumerate() {
+            let Some(v) = *v else { continue };
             match owner[o] {
                 None => {
                     data[o] = v;
-                    owner[o] = Some(*device);
+                    owner[o] = Some(device);
                 }
                 Some(first) if data[o] != v && !(data[o].is_nan() && v.is_nan()) => {
+                    let what = if sharding.partial.is_empty() { "replicated output" } else { "partial output reduced" };
                     return Err(RtError::new(format!(
-                        "replicated output differs between device {first} ({}) and device {device} ({v}) at element {:?}",
+                        "{what} differs between device {first} ({}) and device {device} ({v}) at element {:?}",
                         data[o],
                         multi_index(o, shape)
                     )));
@@ -256,10 +278,6 @@ pub fn gather_global(
                 Some(_) => {}
             }
         }
-    }
-    if partial {
-        // Every device holds one summand of the positions it covers: their sum is the value.
-        return Ok(HostTensor { dtype, shape: shape.to_vec(), data });
     }
     if let Some(missing) = owner.iter().position(Option::is_none) {
         return Err(RtError::new(format!("no device holds element {missing} of the output")));
@@ -270,7 +288,7 @@ pub fn gather_global(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fuser_dialects::fusion::DeviceAxis;
+    use fuser_dialects::reduction::ReductionKind;
 
     fn sharding(axes: Vec<Vec<Split>>) -> Sharding {
         Sharding { mesh: "tp".into(), axes, partial: vec![], reduce: Default::default() }
@@ -322,7 +340,65 @@ mod tests {
         assert!(gather_global(&[(0, a.clone()), (1, b.clone())], &[2], &s, &mesh).is_err());
         let mut p = s.clone();
         p.partial = vec![DeviceAxis::X];
-        assert_eq!(local_piece(&a, &p, &mesh, 1).unwrap().data, vec![0.0, 0.0]);
-        assert_eq!(gather_global(&[(0, a.clone()), (1, b)], &[2], &p, &mesh).unwrap().data, vec![2.0, 5.0]);
+        assert_eq!(gather_global(&[(0, a.clone()), (1, b.clone())], &[2], &p, &mesh).unwrap().data, vec![2.0, 5.0]);
+        p.reduce = ReductionKind::Max;
+        assert_eq!(gather_global(&[(0, a.clone()), (1, b)], &[2], &p, &mesh).unwrap().data, vec![1.0, 3.0]);
+    }
+
+    /// Meshes and shardings of partial values: one partial axis; a partial axis next to a data
+    /// split; two partial axes; a partial axis replicated along another.
+    fn partial_layouts() -> Vec<(Mesh, Sharding)> {
+        let (x, y) = (DeviceAxis::X, DeviceAxis::Y);
+        let grid = |rows: i64, cols: i64| Mesh {
+            name: "tp".into(),
+            shape: vec![rows, cols],
+            devices: (0..rows * cols).collect(),
+        };
+        let with = |axes: Vec<Vec<Split>>, partial: Vec<DeviceAxis>| Sharding { partial, ..sharding(axes) };
+        vec![
+            (Mesh::linear("tp", &[0, 1, 2, 3]), with(vec![vec![], vec![]], vec![x])),
+            (grid(2, 3), with(vec![vec![Split::Device(y)], vec![]], vec![x])),
+            (grid(2, 2), with(vec![vec![], vec![Split::Stream(2)]], vec![x, y])),
+            (grid(3, 2), with(vec![vec![], vec![]], vec![y])),
+        ]
+    }
+
+    #[test]
+    fn partial_pieces_recombine_under_every_reduction_and_dtype() {
+        for kind in ReductionKind::ALL {
+            for dtype in DType::ALL {
+                for (mesh, layout) in partial_layouts() {
+                    let s = Sharding { reduce: kind, ..layout };
+                    let g = HostTensor::random(dtype, &[6, 4], 17);
+                    let pieces: Vec<(i64, HostTensor)> =
+                        mesh.devices.iter().map(|&d| (d, local_piece(&g, &s, &mesh, d).unwrap())).collect();
+                    let what =
+                        format!("{} of {} over {:?} partial {:?}", kind.keyword(), dtype.name(), mesh.shape, s.partial);
+                    assert_eq!(gather_global(&pieces, &g.shape, &s, &mesh).unwrap(), g, "{what}");
+                    // The shards really differ from the value: not copies, not value and neutral.
+                    let copies = pieces.iter().filter(|(_, p)| p.data == g.data[..p.numel()]).count();
+                    assert!(copies < pieces.len(), "{what}: every device holds the value");
+                    let differing = pieces[0].1.data.iter().zip(&g.data).filter(|(a, b)| a != b).count();
+                    assert!(differing > 0, "{what}: device 0 holds the value whole");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn partial_shards_depend_on_the_element_not_on_the_device_asking() {
+        // Devices of one replica group draw the same split; another replica group too.
+        let (mesh, layout) = partial_layouts().swap_remove(3);
+        let s = Sharding { reduce: ReductionKind::Sum, ..layout };
+        let g = HostTensor::random(DType::F32, &[6, 4], 2);
+        let piece = |d: i64| local_piece(&g, &s, &mesh, d).unwrap();
+        // Mesh 3x2, partial over DIDy (the rows): devices 0 and 1 differ along DIDx only, so
+        // they are replicas and hold the same shard.
+        assert_eq!(piece(0), piece(1));
+        assert_ne!(piece(0), piece(2));
+        let mut pieces: Vec<(i64, HostTensor)> = mesh.devices.iter().map(|&d| (d, piece(d))).collect();
+        pieces[1].1.data[3] += 1.0;
+        let e = gather_global(&pieces, &g.shape, &s, &mesh).unwrap_err().to_string();
+        assert!(e.contains("partial output reduced differs between device 0"), "{e}");
     }
 }

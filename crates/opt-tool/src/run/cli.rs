@@ -76,9 +76,11 @@ OPTIONS:
                          in program order, against the unordered accesses of other streams
                          (vector clocks joined by host.stream_wait, comm.wait and
                          host.synchronize; func.return reads the results on the current
-                         stream); the first race is an error naming both ops, their
-                         locations and streams (stream 0 = the main stream, stream i + 1 =
-                         host.get_stream i)
+                         stream; a communication that does not hold its stream, such as a
+                         comm.group or a cuda_ipc put recv, uses its buffers until its
+                         comm.wait, and one never waited for is an error); the first race
+                         is an error naming both ops, their locations and streams (stream
+                         0 = the main stream, stream i + 1 = host.get_stream i)
   --timeout SECS         watchdog deadline of every blocking wait (communication, stream
                          waits, host synchronize); on expiry the run fails with a report of
                          which rank waits in which op for which ranks (default 10)

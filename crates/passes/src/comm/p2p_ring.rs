@@ -441,6 +441,7 @@ is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let th
     };
     let view = Emitter { ctx, at: Placement::Before(alloc), loc }.value(ir, slot_state);
     ir.replace_all_uses(dst, view);
+    views_follow_memory_kind(ctx, ir, view, MemoryKind::Ipc);
     // Deallocations of the per-iteration buffer go with it.
     let deallocs: Vec<OpId> = ir.uses(dst).map(|u| u.op).collect();
     for d in deallocs {
@@ -448,6 +449,33 @@ is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let th
     }
     ir.erase_op(alloc);
     Ok(RingBuffers { src, recv: view, exported: all, chunk: view })
+}
+
+/// Ops whose result is a view of their first operand in the same memory.
+const VIEW_OPS: &[&str] =
+    &["host.shard_by_stream", "host.select", "host.slice", "host.expand", "host.permute", "host.reshape"];
+
+/// After `root` (a buffer that replaced another of the same layout) moved to `memory`: the
+/// views made of it, and the views of those, are in `memory` too; their result types say so.
+fn views_follow_memory_kind(ctx: &Context, ir: &mut Ir, root: Value, memory: MemoryKind) {
+    let mut work = vec![root];
+    while let Some(v) = work.pop() {
+        let users: Vec<OpId> = ir.uses(v).filter(|u| u.index == 0).map(|u| u.op).collect();
+        for op in users {
+            if !VIEW_OPS.contains(&ctx.op_name_str(ir.op_name(op))) {
+                continue;
+            }
+            for r in ir.results(op).to_vec() {
+                let Some(t) = BufferType::of(ctx, ir.value_type(r)) else { continue };
+                if t.memory == memory {
+                    continue;
+                }
+                let strides = t.strides.clone().unwrap_or_else(|| BufferType::contiguous_strides(&t.shape));
+                ir.set_value_type(r, host::types::view_type(ctx, &t.shape, t.elem, &strides, memory));
+                work.push(r);
+            }
+        }
+    }
 }
 
 /// Before the loop: `host.for %j = 1 to d { share_handles send(src to s_j) recv(dst from t_j) }`.

@@ -148,10 +148,19 @@ fn forward(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic> {
     if sharding_of(ctx, ir, result).is_some() {
         return Ok(false);
     }
-    let Some(natural) = natural_sharding(ctx, ir, op)? else { return Ok(false) };
+    let Some(mut natural) = natural_sharding(ctx, ir, op)? else { return Ok(false) };
+    if is_linear_with_bias(ctx, ir, op) {
+        // A partial sum of `x·wᵀ + b` would add the bias once per rank: the result is the
+        // reduced value (fusion-decompose-resharding then sums `x·wᵀ` and adds `b` once).
+        natural.partial.clear();
+    }
     let ty = ir.value_type(result);
     ir.set_value_type(result, natural.apply_to(ctx, ty));
     Ok(true)
+}
+
+fn is_linear_with_bias(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    ctx.op_name_str(ir.op_name(op)) == "fusion.linear" && ir.num_operands(op) == 3
 }
 
 /// The sharding the result of `op` gets from its operands (what forward propagation gives an
@@ -251,6 +260,12 @@ fn backward(ctx: &Context, ir: &mut Ir, op: OpId, annotated: &FxHashSet<Value>, 
             if wanted == target.axes[a] || !is_subsequence(&target.axes[a], &wanted) {
                 continue;
             }
+            // The caller lays an argument out: a stream split may be added only where it
+            // leaves what each rank holds alone (inside the device splits, not outside them:
+            // `[DIDx]` → `[Stream(3), DIDx]` would interleave the rows a rank holds).
+            if is_arg && device_prefix(&wanted) != device_prefix(&target.axes[a]) {
+                continue;
+            }
             if divisible(extents[a], &wanted, mesh.as_ref()) {
                 target.axes[a] = wanted;
                 operand_changed = true;
@@ -263,6 +278,14 @@ fn backward(ctx: &Context, ir: &mut Ir, op: OpId, annotated: &FxHashSet<Value>, 
         }
     }
     changed
+}
+
+/// The splits up to the last device split: what decides which elements a rank holds.
+fn device_prefix(splits: &[Split]) -> &[Split] {
+    match splits.iter().rposition(|s| matches!(s, Split::Device(_))) {
+        Some(k) => &splits[..=k],
+        None => &[],
+    }
 }
 
 fn is_stream(s: Split) -> bool {

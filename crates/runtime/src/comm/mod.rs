@@ -22,7 +22,7 @@ pub mod collective;
 pub mod p2p;
 
 pub use collective::Collective;
-pub use p2p::P2pOp;
+pub use p2p::{P2pOp, p2p_blocks_stream};
 
 use crate::buffer::View;
 use crate::error::{OpKey, RtError, RtResult};

@@ -34,6 +34,16 @@ pub enum P2pOp {
     Recv { peer: usize, view: View },
 }
 
+/// Whether an ungrouped send (`sending`) or receive keeps its posting stream busy until it
+/// completed (the blocking rules above; in a group nothing does).
+pub fn p2p_blocks_stream(backend: Backend, protocol: Protocol, sending: bool) -> bool {
+    match (backend, protocol, sending) {
+        (Backend::Nccl, _, _) => true,
+        (Backend::CudaIpc, Protocol::Get, false) | (Backend::CudaIpc, Protocol::Put, true) => true,
+        (Backend::CudaIpc, _, _) => false,
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Side {
     Send,
@@ -167,12 +177,7 @@ impl Communicator {
             send.done.finish(result.clone());
             recv.done.finish(result);
         }
-        let blocks_stream = !grouped
-            && match (backend, protocol, side) {
-                (Backend::Nccl, _, _) => true,
-                (Backend::CudaIpc, Protocol::Get, Side::Recv) | (Backend::CudaIpc, Protocol::Put, Side::Send) => true,
-                (Backend::CudaIpc, _, _) => false,
-            };
+        let blocks_stream = !grouped && p2p_blocks_stream(backend, protocol, side == Side::Send);
         let what = match side {
             Side::Send => format!("send to rank {peer}"),
             Side::Recv => format!("recv from rank {peer}"),

@@ -15,9 +15,11 @@
 //!   [`Watchdog`], shared by the communicator and the streams: a deadlock is an error naming
 //!   which rank waits in which op for whom.
 //! - With the race checker on ([`CpuBackend::with_race_checker`]), the host thread feeds it, in
-//!   program order, the accesses of every task (views read and written) and the joins
-//!   (stream_wait, comm.wait, synchronize, the end of a run); the first race is returned as the
-//!   error of the op that completes it. Reports thus do not depend on timing.
+//!   program order, the accesses of every task (views read and written, per rank: see
+//!   `exec/access.rs`) and the joins (stream_wait, comm.wait, synchronize, the end of a run);
+//!   the first race is returned as the error of the op that completes it. A communication
+//!   that does not hold its stream is a transfer whose accesses last until its `comm.wait`; one
+//!   never waited for fails [`Backend::finish`]. Reports thus do not depend on timing.
 //!
 //! Invariants: a task owns clones of the views it touches (a buffer lives until the last task
 //! using it ran, so a deallocation is a task too: the buffer is freed when its stream reaches
@@ -359,18 +361,49 @@ impl CpuBackend {
         let mut rc = lock(rc);
         let mut first = None;
         for (v, write) in views {
-            let access = Access { buffer: v.buffer.id, range: v.element_range(), write, key: at.clone() };
-            let lattice = (!v.is_contiguous()).then(|| Lattice {
-                offset: v.offset,
-                shape: v.shape.to_vec(),
-                strides: v.strides.to_vec(),
-            });
+            let (access, lattice) = race_access(v, write, at);
             if let Some(race) = rc.on_access_strided((rank, stream), access, lattice) {
                 first.get_or_insert(race);
             }
         }
         match first {
             Some(race) => Err(race.to_error()),
+            None => Ok(()),
+        }
+    }
+
+    /// Feeds the race checker (when on) a communication posted on `stream`; the clock a
+    /// `comm.wait` on its request joins. An op that holds its stream accesses its buffers on
+    /// the stream; any other accesses them from its post until that wait (a transfer; the ops
+    /// of a group are in flight together, so each is a transfer of its own).
+    fn check_post(&self, rank: usize, stream: usize, c: &CommOp<View>, at: &OpKey) -> RtResult<Option<VClock>> {
+        let Some(rc) = &self.race else { return Ok(None) };
+        if c.blocks_stream() {
+            self.check_accesses(rank, stream, c.accesses(rank), at)?;
+            return Ok(self.race_record((rank, stream)));
+        }
+        let parts: Vec<&CommOp<View>> = match c {
+            CommOp::Group(ops) => ops.iter().collect(),
+            single => vec![single],
+        };
+        let mut rc = lock(rc);
+        let mut done = VClock::default();
+        for part in parts {
+            let accesses = part.accesses(rank).into_iter().map(|(v, write)| race_access(v, write, at)).collect();
+            let (clock, race) = rc.on_transfer((rank, stream), at, accesses);
+            if let Some(race) = race {
+                return Err(race.to_error());
+            }
+            done.join(&clock);
+        }
+        Ok(Some(done))
+    }
+
+    /// The first transfer of `rank` that no `comm.wait` joined, as an error (race checker on).
+    fn check_all_waited(&self, rank: usize) -> RtResult<()> {
+        let Some(rc) = &self.race else { return Ok(()) };
+        match lock(rc).unwaited(rank).first() {
+            Some(u) => Err(u.to_error()),
             None => Ok(()),
         }
     }
@@ -442,44 +475,16 @@ fn is_abort_echo(e: &RtError) -> bool {
     e.message.starts_with("aborted:") || e.message.contains("(reported before)")
 }
 
-/// The views a kernel reads (`false`) and writes (`true`).
-fn kernel_accesses(k: &Kernel<View>) -> Vec<(&View, bool)> {
-    match k {
-        Kernel::Copy { source, target } => vec![(source, false), (target, true)],
-        Kernel::Matmul { a, b, c, .. } => vec![(a, false), (b, false), (c, true)],
-        Kernel::Linear { x, w, bias, y, .. } => {
-            let mut v = vec![(x, false), (w, false)];
-            v.extend(bias.iter().map(|b| (b, false)));
-            v.push((y, true));
-            v
-        }
-        Kernel::Elementwise { inputs, output, .. } => {
-            inputs.iter().map(|i| (i, false)).chain(std::iter::once((output, true))).collect()
-        }
-        Kernel::Sum { input, output, .. } => vec![(input, false), (output, true)],
-    }
-}
-
-/// The views a communication reads (`false`) and writes (`true`) on its posting stream.
-fn comm_accesses<'a>(c: &'a CommOp<View>, out: &mut Vec<(&'a View, bool)>) {
-    match c {
-        CommOp::AllGather { input, output, .. }
-        | CommOp::AllReduce { input, output, .. }
-        | CommOp::ReduceScatter { input, output, .. }
-        | CommOp::Broadcast { input, output, .. }
-        | CommOp::Reduce { input, output, .. }
-        | CommOp::Gather { input, output, .. }
-        | CommOp::Scatter { input, output, .. }
-        | CommOp::AllToAll { input, output, .. }
-        | CommOp::CollectivePermute { input, output, .. } => {
-            out.push((input, false));
-            out.push((output, true));
-        }
-        CommOp::Send { buffer, .. } => out.push((buffer, false)),
-        CommOp::Recv { buffer, .. } => out.push((buffer, true)),
-        CommOp::Group(ops) => ops.iter().for_each(|o| comm_accesses(o, out)),
-        CommOp::ShareHandles { .. } => {}
-    }
+/// The race checker's view of an access of `v` by the op `at`: its hull and, when strided,
+/// its exact elements.
+fn race_access(v: &View, write: bool, at: &OpKey) -> (Access, Option<Lattice>) {
+    let access = Access { buffer: v.buffer.id, range: v.element_range(), write, key: at.clone() };
+    let lattice = (!v.is_contiguous()).then(|| Lattice {
+        offset: v.offset,
+        shape: v.shape.to_vec(),
+        strides: v.strides.to_vec(),
+    });
+    (access, lattice)
 }
 
 /// Runs `kernels` in order on stream `index` (a worker's side of a batch); an error names
@@ -528,7 +533,7 @@ fn collective_of(c: &CommOp<View>) -> Option<(Collective, &[usize], &View, &View
 }
 
 /// Posts `c` to the communicator (from a task of the posting stream).
-fn post_comm(comm: &Communicator, at: &PostInfo, c: &CommOp<View>) -> RtResult<Request> {
+pub(crate) fn post_comm(comm: &Communicator, at: &PostInfo, c: &CommOp<View>) -> RtResult<Request> {
     if let Some((op, team, input, output)) = collective_of(c) {
         return comm.post_collective(at, team, op, input, output);
     }
@@ -644,7 +649,7 @@ impl Backend for CpuBackend {
 
     fn compute(&self, rank: usize, stream: &CpuStream, k: Kernel<View>, at: &OpKey) -> RtResult<()> {
         if self.race.is_some() {
-            self.check_accesses(rank, stream.index, kernel_accesses(&k), at)?;
+            self.check_accesses(rank, stream.index, k.accesses(), at)?;
         }
         let state = self.state(rank)?;
         let mut batch = lock(&state.batch);
@@ -661,13 +666,7 @@ impl Backend for CpuBackend {
 
     fn post(&self, rank: usize, stream: &CpuStream, c: CommOp<View>, at: &OpKey) -> RtResult<CpuRequest> {
         self.flush(rank)?;
-        let mut clock = None;
-        if self.race.is_some() {
-            let mut views = Vec::new();
-            comm_accesses(&c, &mut views);
-            self.check_accesses(rank, stream.index, views, at)?;
-            clock = self.race_record((rank, stream.index));
-        }
+        let clock = self.check_post(rank, stream.index, &c, at)?;
         let shared = self.state(rank)?.shared.clone();
         let cell = Arc::new(RequestCell {
             state: Mutex::new(None),
@@ -733,7 +732,7 @@ impl Backend for CpuBackend {
         let result = self.synchronize_all(rank);
         // Every batch ran: the lists handed back hold the last views of the run.
         self.drop_spares(rank)?;
-        result
+        result.and_then(|()| self.check_all_waited(rank))
     }
 
     fn write(&self, buf: &View, values: &[f64]) -> RtResult<()> {

@@ -2,6 +2,7 @@
 //! `run` interprets it for one rank over a [`Backend`], `cpu` is the embedded backend that
 //! runs N ranks as threads of one process.
 
+pub mod access;
 pub mod backend;
 pub mod cpu;
 pub mod prepare;

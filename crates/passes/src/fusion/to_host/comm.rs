@@ -15,7 +15,7 @@ use fuser_dialects::comm::{
     allgather_state, allreduce_state, broadcast_state, reduce_scatter_state, reduce_state, wait_state,
 };
 use fuser_dialects::fusion::{Sharding, Split};
-use fuser_dialects::host::{Mixed, copy_state, permute_state, reshape_state, slice_state};
+use fuser_dialects::host::{Mixed, copy_state, permute_state, reshape_state, select_state, slice_state};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::ir::{OperationState, Value};
 
@@ -120,12 +120,29 @@ pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) ->
     let out = em.result_target(k, site)?;
     let loc = site.loc;
     let ctx = em.ctx;
+    // Stream chunks outside the device split of the changed axis (`[Stream(3), DIDx]`): the
+    // rank's elements along the axis are P pieces, one per such chunk, not one block.
+    let looped = if site.lp.is_some() && !broadcast { p.stream.map(|(ax, _)| ax) } else { None };
+    let pieces = |sharding: &Sharding, axis: usize| outer_chunks(&sharding.axes[axis], looped == Some(axis));
     match r {
         Reshard::Copy => {
             em.new_op(site, copy_state(ctx, input, out, loc));
         }
-        Reshard::Slice { axis } => emit_slice(em, input, out, *axis, &team, site)?,
-        Reshard::AllToAll { from, to } => emit_all_to_all(em, input, out, (*from, *to), &team, site)?,
+        Reshard::Slice { axis } => {
+            let p = pieces(&oi.sharding, *axis)?;
+            emit_slice(em, input, out, (*axis, p), &team, site)?
+        }
+        Reshard::AllToAll { from, to } => {
+            if pieces(&ii.sharding, *from)? > 1 || pieces(&oi.sharding, *to)? > 1 {
+                return Err(format!(
+                    "an all_to_all from {} on axis {from} to {} on axis {to} needs the device split outermost on both axes; \
+not lowerable",
+                    splits_text(&ii.sharding.axes[*from]),
+                    splits_text(&oi.sharding.axes[*to])
+                ));
+            }
+            emit_all_to_all(em, input, out, (*from, *to), &team, site)?
+        }
         _ if broadcast => {
             let iv = site.lp.map(|lp| lp.iv).ok_or("internal error: broadcast outside a loop")?;
             let (out_c, back) = contiguous_output(em, out, site)?;
@@ -143,15 +160,90 @@ pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) ->
             let in_c = contiguous_input(em, input, site)?;
             let (out_c, back) = contiguous_output(em, out, site)?;
             let (in_s, out_s) = outer_axis_first(em, in_c, out_c, *axis, site)?;
-            let state = match r {
-                Reshard::ReduceScatter { kind, .. } => reduce_scatter_state(ctx, *kind, in_s, out_s, &team, loc),
-                _ => allgather_state(ctx, in_s, out_s, &team, loc),
-            };
-            post_and_wait(em, site, state);
+            let d = team.len() as i64;
+            match r {
+                Reshard::ReduceScatter { kind, .. } => {
+                    // The global partial in rank-block order [d, P, ...] (a copy when P > 1).
+                    let p = pieces(&oi.sharding, *axis)?;
+                    let blocks = interleaved(em, in_s, (p, d), Direction::PiecesToRanks, site)?;
+                    post_and_wait(em, site, reduce_scatter_state(ctx, *kind, blocks, out_s, &team, loc));
+                }
+                _ => {
+                    // Gathered in rank-block order [d, P, ...], then interleaved when P > 1.
+                    let p = pieces(&ii.sharding, *axis)?;
+                    let gathered = if p > 1 { em.alloc(&em.buffer_type(out_s)?.shape, em.buffer_type(out_s)?.elem, site.at, loc) } else { out_s };
+                    post_and_wait(em, site, allgather_state(ctx, in_s, gathered, &team, loc));
+                    if p > 1 {
+                        let src = regroup_view(em, gathered, (d, p), site)?;
+                        let dst = split_view(em, out_s, &[p, d], site)?;
+                        em.new_op(site, copy_state(ctx, src, dst, loc));
+                    }
+                }
+            }
             copy_back(em, out_c, back, site);
         }
     }
     Ok(())
+}
+
+/// How many stream chunks of `splits` lie outside its device split and are still in the local
+/// buffer (a stream loop over this axis has taken the outermost one): along the axis a rank
+/// holds that many pieces, its block of each outer chunk, one after the other.
+fn outer_chunks(splits: &[Split], outermost_taken: bool) -> Result<i64, String> {
+    let layout = device_layout(splits);
+    let Some((_, outer)) = layout.split_last() else { return Ok(1) };
+    let mut p = 1;
+    for (i, s) in outer.iter().enumerate() {
+        match s {
+            Split::Stream(_) if outermost_taken && i == 0 => {}
+            Split::Stream(n) => p *= *n,
+            Split::Device(_) => {
+                return Err(format!("two device splits on one axis ({}) are not lowerable", splits_text(splits)));
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// Which way [`interleaved`] reorders.
+enum Direction {
+    /// Global order `[P, d, ...]` to rank-block order `[d, P, ...]`.
+    PiecesToRanks,
+}
+
+/// `v` (contiguous, the changed axis first) in rank-block order: itself when `p == 1`, else a
+/// copy through a regrouping view.
+fn interleaved(em: &mut Emitter<'_>, v: Value, (p, d): (i64, i64), _: Direction, site: &Site) -> Result<Value, String> {
+    if p == 1 {
+        return Ok(v);
+    }
+    let t = em.buffer_type(v)?;
+    let tmp = em.alloc(&t.shape, t.elem, site.at, site.loc);
+    let src = regroup_view(em, v, (p, d), site)?;
+    let dst = split_view(em, tmp, &[d, p], site)?;
+    em.new_op(site, copy_state(em.ctx, src, dst, site.loc));
+    Ok(tmp)
+}
+
+/// A view of `v` (contiguous, the changed axis first) with axis 0 split into `[a, b, rest]`
+/// and the first two axes swapped: `[b, a, rest]`.
+fn regroup_view(em: &mut Emitter<'_>, v: Value, (a, b): (i64, i64), site: &Site) -> Result<Value, String> {
+    let split = split_view(em, v, &[a, b], site)?;
+    let rank = em.buffer_type(split)?.shape.len() as i64;
+    let dims: Vec<i64> = [1, 0].into_iter().chain(2..rank).collect();
+    Ok(em.new_value(site.at, permute_state(em.ctx, em.ir, split, &dims, site.loc)?))
+}
+
+/// A view of `v` (contiguous) with axis 0 split into `outer` followed by the rest of it.
+fn split_view(em: &mut Emitter<'_>, v: Value, outer: &[i64], site: &Site) -> Result<Value, String> {
+    let t = em.buffer_type(v)?;
+    let n: i64 = outer.iter().product();
+    if n == 0 || t.shape[0] % n != 0 {
+        return Err(format!("axis of extent {} does not split into {outer:?} pieces", t.shape[0]));
+    }
+    let shape: Vec<i64> =
+        outer.iter().copied().chain(std::iter::once(t.shape[0] / n)).chain(t.shape[1..].iter().copied()).collect();
+    Ok(em.new_value(site.at, reshape_state(em.ctx, em.ir, v, &shape, site.loc)?))
 }
 
 /// Iteration `i` of the loop reduces this iteration's chunk of the partial input onto rank `i`
@@ -294,12 +386,13 @@ fn split_axis_first(em: &mut Emitter<'_>, v: Value, axis: usize, d: i64, site: &
     Ok(em.new_value(site.at, permute_state(em.ctx, em.ir, reshaped, &dims, site.loc)?))
 }
 
-/// Replicated → split on `axis`: copy this rank's block, at `team_index · extent / d`.
+/// Replicated → split on `axis`: copy this rank's block, at `team_index · extent / d`; with
+/// `pieces` stream chunks outside the device split, its block of each chunk.
 fn emit_slice(
     em: &mut Emitter<'_>,
     input: Value,
     out: Value,
-    axis: usize,
+    (axis, pieces): (usize, i64),
     team: &[i64],
     site: &Site,
 ) -> Result<(), String> {
@@ -308,6 +401,9 @@ fn emit_slice(
     let extent = ti.shape[axis];
     if extent % d != 0 || to.shape[axis] != extent / d {
         return Err(format!("axis {axis} of extent {extent} does not split into {d} blocks of {}", to.shape[axis]));
+    }
+    if pieces > 1 {
+        return emit_slice_of_pieces(em, input, out, (axis, pieces), team, site);
     }
     let rank = em.rank(site.loc);
     let base = team[0];
@@ -326,6 +422,46 @@ fn emit_slice(
     let state = slice_state(em.ctx, em.ir, input, &offsets, &sizes, &strides, site.loc)?;
     let view = em.new_value(site.at, state);
     em.new_op(site, copy_state(em.ctx, view, out, site.loc));
+    Ok(())
+}
+
+/// [`emit_slice`] with `pieces` outer stream chunks: the input's axis viewed as
+/// `[pieces, d, block]`, this rank's `d` index selected, copied to the output viewed as
+/// `[pieces, block]`.
+fn emit_slice_of_pieces(
+    em: &mut Emitter<'_>,
+    input: Value,
+    out: Value,
+    (axis, pieces): (usize, i64),
+    team: &[i64],
+    site: &Site,
+) -> Result<(), String> {
+    let d = team.len() as i64;
+    let with_axis_split = |t: &fuser_dialects::host::types::BufferType, outer: &[i64]| -> Vec<i64> {
+        let n: i64 = outer.iter().product();
+        let mut shape = t.shape[..axis].to_vec();
+        shape.extend_from_slice(outer);
+        shape.push(t.shape[axis] / n);
+        shape.extend_from_slice(&t.shape[axis + 1..]);
+        shape
+    };
+    let (ti, to) = (em.buffer_type(input)?, em.buffer_type(out)?);
+    if ti.shape[axis] % (pieces * d) != 0 {
+        return Err(format!("axis {axis} of extent {} does not split into {pieces} x {d} pieces", ti.shape[axis]));
+    }
+    let src_shape = with_axis_split(&ti, &[pieces, d]);
+    let dst_shape = with_axis_split(&to, &[pieces]);
+    let split = em.new_value(site.at, reshape_state(em.ctx, em.ir, input, &src_shape, site.loc)?);
+    let rank = em.rank(site.loc);
+    let index = if team[0] == 0 {
+        rank
+    } else {
+        let b = em.constant(team[0], site.loc);
+        em.index_op("arith.subi", rank, b, site)
+    };
+    let mine = em.new_value(site.at, select_state(em.ctx, em.ir, split, index, axis as i64 + 1, site.loc)?);
+    let dst = em.new_value(site.at, reshape_state(em.ctx, em.ir, out, &dst_shape, site.loc)?);
+    em.new_op(site, copy_state(em.ctx, mine, dst, site.loc));
     Ok(())
 }
 

@@ -254,3 +254,64 @@ fn dispatch_cost_of_tiny_ops() {
         start.elapsed().as_nanos() as f64 / n as f64
     );
 }
+
+#[test]
+fn only_the_root_of_a_reduce_writes_its_output() {
+    // Two reduces into one buffer from two streams, rooted at rank 0 then rank 1 (the
+    // tp-default lowering of a reduction to the owner of each chunk): each rank's buffer is
+    // written by one of them only, so there is no race; the root's write still races with an
+    // unordered read.
+    for read_after in [false, true] {
+        let b = CpuBackend::new(2, false, Duration::from_secs(10)).with_race_checker();
+        let out = run_ranks(&b, 2, |b, r| -> RtResult<Vec<f64>> {
+            let (main, s1, s2) = (b.main_stream(r)?, b.worker_stream(r, 0)?, b.worker_stream(r, 1)?);
+            let y = zeros(2);
+            for (root, s) in [(0, &s1), (1, &s2)] {
+                let input = filled(&[(1 + r + 2 * root) as f64; 2]);
+                let op =
+                    CommOp::Reduce { input, output: y.clone(), team: vec![0, 1], root, reduction: ReductionKind::Sum };
+                let req = b.post(r, s, op, &key("comm.reduce", 60 + root as u32))?;
+                b.wait(r, s, &[req], &key("comm.wait", 62))?;
+            }
+            if read_after {
+                b.returned(r, &main, std::slice::from_ref(&y), &key("func.return", 63))?;
+            }
+            b.finish(r)?;
+            Ok(y.read())
+        });
+        if read_after {
+            let e = out[1].clone().unwrap_err().to_string();
+            assert!(e.contains("comm.reduce at t.mlir:61:3 on rank 1 stream 2 writes"), "{e}");
+        } else {
+            assert_eq!(out[0].clone().unwrap(), vec![3.0; 2]);
+            assert_eq!(out[1].clone().unwrap(), vec![7.0; 2]);
+        }
+    }
+}
+
+#[test]
+fn the_ops_of_a_group_are_in_flight_together() {
+    // A group that receives into the buffer it sends from: the receive may land while the
+    // send still reads. Sending and receiving distinct buffers is fine.
+    for same in [false, true] {
+        let b = CpuBackend::new(2, false, Duration::from_secs(10)).with_race_checker();
+        let out = run_ranks(&b, 2, |b, r| -> RtResult<()> {
+            let main = b.main_stream(r)?;
+            let (a, c) = (filled(&[1.0 + r as f64; 2]), zeros(2));
+            let into = if same { &a } else { &c };
+            let ring = CommOp::Group(vec![send(&a, 1 - r), recv(into, 1 - r)]);
+            let req = b.post(r, &main, ring, &key("comm.group", 70))?;
+            b.wait(r, &main, &[req], &key("comm.wait", 71))?;
+            b.finish(r)
+        });
+        match (same, &out[0]) {
+            (false, r) => assert!(r.is_ok(), "{r:?}"),
+            (true, Err(e)) => {
+                let e = e.to_string();
+                assert!(e.contains("comm.group at t.mlir:70:3 on rank 0 stream 0 reads until its comm.wait"), "{e}");
+                assert!(e.contains("comm.group at t.mlir:70:3 on rank 0 stream 0 writes until its comm.wait"), "{e}");
+            }
+            (true, Ok(())) => panic!("the race inside the group was not found"),
+        }
+    }
+}
