@@ -18,7 +18,8 @@
 //! verdict; `// UNSUPPORTED:` and `// REQUIRES:` skip the test at run time (reported as
 //! ignored). Environment: `FUSER_FILECHECK=/path/to/FileCheck` runs that binary for
 //! `FileCheck`; `FUSER_LIT_VERBOSE=1` echoes every command; `FUSER_LIT_TIMEOUT=SECS`
-//! bounds each external process.
+//! bounds each external process; `FUSER_MLIR_PLUGIN=/path/to/libfuser_mlir_plugin.so`
+//! enables the `mlir-plugin` feature and substitutes that path for `%mlir_plugin`.
 //!
 //! Invariants: discovery and execution never panic on a bad test file (it becomes a
 //! failing trial with a message); a failure report always contains the RUN line, every
@@ -47,6 +48,9 @@ struct Suite {
     verbose: bool,
     timeout: Duration,
     features: Vec<String>,
+    /// `FUSER_MLIR_PLUGIN`: the fuser pass plugin for mlir-opt-19 (feature `mlir-plugin`,
+    /// substituted for `%mlir_plugin` in RUN lines).
+    mlir_plugin: Option<String>,
 }
 
 fn main() {
@@ -104,7 +108,11 @@ impl Suite {
         if cfg!(debug_assertions) {
             features.push("debug".into());
         }
-        Suite { root, tmp_root, external_filecheck, verbose, timeout, features }
+        let mlir_plugin = std::env::var("FUSER_MLIR_PLUGIN").ok().filter(|p| Path::new(p).is_file());
+        if mlir_plugin.is_some() {
+            features.push("mlir-plugin".into());
+        }
+        Suite { root, tmp_root, external_filecheck, verbose, timeout, features, mlir_plugin }
     }
 }
 
@@ -227,6 +235,10 @@ fn run_file(suite: &Suite, name: &str, path: &Path, text: &str) -> Result<Comple
         }
         let script = run_line::lex(&run.text).and_then(|t| run_line::parse(&t)).map(|mut s| {
             run_line::substitute_script(&mut s, &subst);
+            if let Some(plugin) = &suite.mlir_plugin {
+                let words = s.items.iter_mut().flat_map(|(_, p)| p.commands.iter_mut()).flat_map(|c| c.argv.iter_mut());
+                words.for_each(|w| *w = w.replace("%mlir_plugin", plugin));
+            }
             s
         });
         let script = match script {
