@@ -20,3 +20,14 @@ func.func @min_to_sum(%a0: tensor<1x1xf32, #fusion.shard<@m, [[], []], partial =
   %v0 = fusion.set %a0 : (tensor<1x1xf32, #fusion.shard<@m, [[], []], partial = [DIDx], reduce = min>>) -> tensor<1x1xf32, #fusion.shard<@m, [[], []], partial = [DIDx]>>
   return %v0 : tensor<1x1xf32, #fusion.shard<@m, [[], []], partial = [DIDx]>>
 }
+
+// -----
+
+// A contraction annotated as a partial *min*: its shards are partial sums, read as min-shards
+// they gave another value (seed 2000066).
+// CHECK: error: the op's partial result combines by sum, but it is annotated `reduce = min`; not lowerable
+fusion.mesh @m = [0, 1]
+func.func @sum_read_as_min(%a0: tensor<1x2xf32, #fusion.shard<@m, [[], [DIDx]]>>, %a1: tensor<2x2xf32, #fusion.shard<@m, [[DIDx], []]>>) -> (tensor<1x2xf32, #fusion.shard<@m, [[], []], partial = [DIDx], reduce = min>>) {
+  %v0 = fusion.matmul %a0, %a1 : (tensor<1x2xf32, #fusion.shard<@m, [[], [DIDx]]>>, tensor<2x2xf32, #fusion.shard<@m, [[DIDx], []]>>) -> tensor<1x2xf32, #fusion.shard<@m, [[], []], partial = [DIDx], reduce = min>>
+  return %v0 : tensor<1x2xf32, #fusion.shard<@m, [[], []], partial = [DIDx], reduce = min>>
+}

@@ -101,6 +101,16 @@ fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic
     let (Some(natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
         return Ok(false);
     };
+    if !natural.partial.is_empty() && !annotated.partial.is_empty() && natural.reduce != annotated.reduce {
+        // The shards the op computes combine by `natural.reduce` (a contraction: sum); read
+        // with another reduction they give another value (fuser-lowerfuzz, seed 2000066).
+        let msg = format!(
+            "the op's partial result combines by {}, but it is annotated `reduce = {}`; not lowerable",
+            natural.reduce.keyword(),
+            annotated.reduce.keyword()
+        );
+        return Err(fuser_ir::pass::op_error(ctx, ir, op, msg));
+    }
     if is_linear_with_bias(ctx, ir, op) && !annotated.partial.is_empty() {
         // Shards of a partial value add up to it, so the bias would have to sit in one shard;
         // every rank adds it (fuser-lowerfuzz, seed 700151): refuse instead of lowering wrongly.
