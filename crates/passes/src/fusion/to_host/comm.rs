@@ -412,14 +412,7 @@ fn emit_slice(
     if pieces > 1 {
         return emit_slice_of_pieces(em, input, out, (axis, pieces), team, site);
     }
-    let rank = em.rank(site.loc);
-    let base = team[0];
-    let index = if base == 0 {
-        rank
-    } else {
-        let b = em.constant(base, site.loc);
-        em.index_op("arith.subi", rank, b, site)
-    };
+    let index = team_index(em, team, site);
     let block = em.constant(extent / d, site.loc);
     let offset = em.index_op("arith.muli", index, block, site);
     let offsets: Vec<Mixed> =
@@ -430,6 +423,16 @@ fn emit_slice(
     let view = em.new_value(site.at, state);
     em.new_op(site, copy_state(em.ctx, view, out, site.loc));
     Ok(())
+}
+
+/// This rank's position in `team` (consecutive devices): `rank - team[0]`.
+fn team_index(em: &mut Emitter<'_>, team: &[i64], site: &Site) -> Value {
+    let rank = em.rank(site.loc);
+    if team[0] == 0 {
+        return rank;
+    }
+    let base = em.constant(team[0], site.loc);
+    em.index_op("arith.subi", rank, base, site)
 }
 
 /// [`emit_slice`] with `pieces` outer stream chunks: the input's axis viewed as
@@ -459,13 +462,7 @@ fn emit_slice_of_pieces(
     let src_shape = with_axis_split(&ti, &[pieces, d]);
     let dst_shape = with_axis_split(&to, &[pieces]);
     let split = em.new_value(site.at, reshape_state(em.ctx, em.ir, input, &src_shape, site.loc)?);
-    let rank = em.rank(site.loc);
-    let index = if team[0] == 0 {
-        rank
-    } else {
-        let b = em.constant(team[0], site.loc);
-        em.index_op("arith.subi", rank, b, site)
-    };
+    let index = team_index(em, team, site);
     let mine = em.new_value(site.at, select_state(em.ctx, em.ir, split, index, axis as i64 + 1, site.loc)?);
     let dst = em.new_value(site.at, reshape_state(em.ctx, em.ir, out, &dst_shape, site.loc)?);
     em.new_op(site, copy_state(em.ctx, mine, dst, site.loc));
