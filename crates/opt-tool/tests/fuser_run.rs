@@ -38,6 +38,7 @@ fn help_lists_every_flag() {
     let help = stdout(&o);
     for flag in [
         "--ranks",
+        "--devices",
         "--backend",
         "--pass-pipeline",
         "--check",
@@ -144,4 +145,49 @@ fn cuda_backend_passes_the_check_or_skips_cleanly() {
     }
     assert_passed(&o);
     assert_passed(&fuser_run(&[&two[..], &["--launch"]].concat()));
+}
+
+/// The column-parallel linear of the matrix on 2 ranks (f32, 32×32 operands, 2 chunks), in a
+/// temporary file (`--launch` reads it in every process).
+fn column_parallel_linear_2(tag: &str) -> PathBuf {
+    let template = std::fs::read_to_string(root().join("test/Run/matrix/column_parallel_linear.mlir.in")).unwrap();
+    let text = [("${DEVICES}", "0, 1"), ("${DT}", "f32"), ("${M}", "32"), ("${K}", "32"), ("${N}", "32"), ("${S}", "2")]
+        .iter()
+        .fold(template, |t, (k, v)| t.replace(k, v));
+    let path = std::env::temp_dir().join(format!("fuser-run-{tag}-{}.mlir", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Ranks sharing one GPU (`--devices 0,0`): the CUDA IPC rings (get and put) pass `--check` as
+/// two processes on GPU 0; in one process such a transfer is refused (its flag wait and
+/// release would share the GPU's queues), and so is a NCCL op between the two ranks (NCCL
+/// refuses two members on one GPU). Without a GPU stack the run fails with the loader message
+/// and the test says it skipped.
+#[test]
+fn ranks_sharing_a_gpu_run_cuda_ipc_as_processes_and_refuse_nccl() {
+    let file = column_parallel_linear_2("share");
+    let f = file.to_str().unwrap();
+    let ipc = |protocol: &str| {
+        format!("builtin.module(tp-overlap-p2p{{streams=1 chunks=2 backend=cuda_ipc protocol={protocol}}})")
+    };
+    let (get, put) = (ipc("get"), ipc("put"));
+    let base = [f, "--backend", "cuda", "--ranks", "2", "--devices", "0,0", "--check", "--timeout", "20"];
+    let o = fuser_run(&[&base[..], &["--launch", "--pass-pipeline", &get]].concat());
+    if no_cuda(&o) {
+        let _ = std::fs::remove_file(&file);
+        assert_eq!(o.status.code(), Some(1));
+        note_skip("ranks sharing a GPU: no CUDA driver/libraries here (fuser-run --backend cuda refused cleanly)");
+        return;
+    }
+    assert_passed(&o);
+    assert_passed(&fuser_run(&[&base[..], &["--launch", "--pass-pipeline", &put]].concat()));
+    let one_process = fuser_run(&[&base[..], &["--pass-pipeline", &get]].concat());
+    let nccl = "builtin.module(tp-overlap-p2p{streams=1 chunks=2 backend=nccl protocol=get})";
+    let with_nccl = fuser_run(&[&base[..], &["--launch", "--pass-pipeline", nccl]].concat());
+    let _ = std::fs::remove_file(&file);
+    let err = String::from_utf8_lossy(&one_process.stderr);
+    assert!(!one_process.status.success() && err.contains("share GPU 0"), "{err}");
+    let err = String::from_utf8_lossy(&with_nccl.stderr);
+    assert!(!with_nccl.status.success() && err.contains("NCCL refuses two members"), "{err}");
 }

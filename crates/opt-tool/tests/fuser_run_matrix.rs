@@ -27,8 +27,12 @@
 //! `FUSER_RUN_MATRIX_MAX_RANKS` ranks (the GPUs there) and worker streams {1, 4};
 //! `FUSER_RUN_BIN` and `FUSER_REPO_ROOT` point at the binary and the checkout when the test
 //! executable was built on another machine. `FUSER_RUN_MATRIX_LAUNCH=1` adds `--launch` to
-//! every case (one process per rank; on the cuda backend the CUDA IPC pipelines, which need the
-//! ranks in one process, are left out; on the cpu backend they run through rank 0's hub).
+//! every case (one process per rank; on the cuda backend the CUDA IPC pipelines exchange memory
+//! handles through the store, on the cpu backend they run through rank 0's hub).
+//! `FUSER_RUN_MATRIX_ONE_GPU=1` (cuda, with `FUSER_RUN_MATRIX_LAUNCH=1`) runs every rank on
+//! GPU 0 (`--devices 0,0,...`), so a one-GPU machine checks cases of up to
+//! `FUSER_RUN_MATRIX_MAX_RANKS` ranks; it keeps the CUDA IPC pipelines only (NCCL refuses two
+//! ranks on one GPU).
 //!
 //! Without it, a subset runs launched on the cpu backend as well, as the cases
 //! `launch/program/pipeline/d3/w2/f32/nonsquare`: every program with every pipeline, on 3
@@ -230,6 +234,19 @@ fn launched() -> bool {
     std::env::var("FUSER_RUN_MATRIX_LAUNCH").is_ok_and(|v| v == "1")
 }
 
+/// Whether every rank runs on GPU 0 (`FUSER_RUN_MATRIX_ONE_GPU=1`, module doc).
+fn one_gpu() -> bool {
+    std::env::var("FUSER_RUN_MATRIX_ONE_GPU").is_ok_and(|v| v == "1")
+}
+
+/// `--devices 0,...,0` for `d` ranks when they share GPU 0.
+fn devices_args(d: usize) -> Vec<String> {
+    match one_gpu() {
+        true => vec!["--devices".into(), vec!["0"; d].join(",")],
+        false => Vec::new(),
+    }
+}
+
 /// The configuration of the launched subset (module doc): (ranks, worker streams, type, square).
 const LAUNCHED_SUBSET: (usize, usize, &str, bool) = (3, 2, "f32", false);
 
@@ -255,9 +272,12 @@ struct Case {
 
 impl Case {
     fn reproduce(&self) -> String {
+        let devices = devices_args(self.instance.devices).join(" ");
         let command = format!(
-            "fuser-run - --ranks {} --check{} --seed {} --pass-pipeline '{}'",
+            "fuser-run - --ranks {}{}{} --check{} --seed {} --pass-pipeline '{}'",
             self.instance.devices,
+            if devices.is_empty() { "" } else { " " },
+            devices,
             if self.checks_races() { " --check-races" } else { "" },
             self.seed,
             self.pipeline
@@ -298,6 +318,7 @@ impl Case {
             .arg(&input)
             .args(args)
             .args(self.launch.then_some("--launch"))
+            .args(devices_args(self.instance.devices))
             .args(races)
             .arg("--pass-pipeline")
             .arg(&self.pipeline)
@@ -346,7 +367,7 @@ fn trials() -> Vec<Trial> {
     for program in PROGRAMS {
         let template = load_template(program.file);
         for &pipeline in program.pipelines {
-            if launched() && backend() == "cuda" && matches!(pipeline, Pipeline::P2p { backend: "cuda_ipc", .. }) {
+            if one_gpu() && !matches!(pipeline, Pipeline::P2p { backend: "cuda_ipc", .. }) {
                 continue;
             }
             if backend() == "cpu" && !launched() {

@@ -42,6 +42,9 @@ pub struct RunConfig {
     pub check_races: bool,
     /// Called by rank 0 after each iteration with (iterations done, iterations in all).
     pub progress: Option<Progress>,
+    /// The cuda backend's GPU of every rank (`fuser-run --devices`; ordinals may repeat);
+    /// `None`: rank r on GPU r (one process) or GPU LOCAL_RANK (one process per rank).
+    pub devices: Option<Vec<usize>>,
 }
 
 /// A progress callback (see [`RunConfig::progress`]).
@@ -65,6 +68,7 @@ impl Default for RunConfig {
             timeout: Duration::from_secs(10),
             check_races: false,
             progress: None,
+            devices: None,
         }
     }
 }
@@ -220,13 +224,22 @@ pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunC
     run_on(&backend, ctx, ir, func, prog, cfg)
 }
 
-/// Runs `prog` on `cfg.ranks` GPUs of this machine (rank r on GPU r) with seeded inputs.
+/// Runs `prog` on `cfg.ranks` GPUs of this machine (rank r on GPU r, or on GPU
+/// `cfg.devices[r]`) with seeded inputs.
 #[cfg(feature = "cuda")]
 pub fn run_on_cuda(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
     if cfg.check_races {
         return Err(RtError::new("--check-races needs --backend cpu (the race checker watches the cpu streams)").into());
     }
-    let mut backend = crate::cuda::CudaBackend::new(cfg.ranks, cfg.timeout)?;
+    let devices = match &cfg.devices {
+        Some(d) => d.clone(),
+        None => (0..cfg.ranks).collect(),
+    };
+    if devices.len() != cfg.ranks {
+        let msg = format!("--devices names {} GPUs for {} ranks (one per rank)", devices.len(), cfg.ranks);
+        return Err(RtError::new(msg).into());
+    }
+    let mut backend = crate::cuda::CudaBackend::on_devices(&devices, cfg.timeout)?;
     if cfg.trace {
         backend = backend.with_trace();
     }

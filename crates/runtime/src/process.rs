@@ -105,7 +105,8 @@ pub fn run_as_process(
     })?);
     let io = RunIo::new(ctx, ir, func, cfg)?;
     let mut trace = Vec::new();
-    let mine = crate::cuda::CudaBackend::for_process(env.rank, env.world, env.local_rank, store.clone(), cfg.timeout)
+    let mine = gpu_of_process(env, cfg.devices.as_deref(), crate::cuda::api::visible_devices)
+        .and_then(|device| crate::cuda::CudaBackend::for_process(env.rank, env.world, device, store.clone(), cfg.timeout))
         .map_err(Failure::from)
         .and_then(|backend| {
             let backend = if cfg.trace { backend.with_trace() } else { backend };
@@ -131,6 +132,39 @@ pub fn run_as_process(
     }
     // The trace holds rank 0's tracks only: other processes keep theirs.
     io.assemble(all, cfg, trace).map(Some)
+}
+
+/// The GPU (an ordinal among the visible ones) of this process's rank: `devices[RANK]` when
+/// the run names the GPU of every rank (`--devices`), else LOCAL_RANK; a process that sees a
+/// single GPU through CUDA_VISIBLE_DEVICES (a launcher that binds one GPU per process) runs on
+/// it whatever its LOCAL_RANK. `visible`: the number of GPUs this process sees.
+pub fn gpu_of_process(
+    env: &ProcessEnv,
+    devices: Option<&[usize]>,
+    visible: impl FnOnce() -> RtResult<usize>,
+) -> RtResult<usize> {
+    if let Some(d) = devices {
+        if d.len() != env.world {
+            return Err(RtError::new(format!(
+                "--devices names {} GPUs but WORLD_SIZE is {} (one per rank)",
+                d.len(),
+                env.world
+            )));
+        }
+        return Ok(d[env.rank]);
+    }
+    let n = visible()?;
+    if env.local_rank < n {
+        return Ok(env.local_rank);
+    }
+    if n == 1 && std::env::var_os("CUDA_VISIBLE_DEVICES").is_some() {
+        return Ok(0);
+    }
+    Err(RtError::new(format!(
+        "rank {} has LOCAL_RANK {} but this process sees {n} GPU(s): set CUDA_VISIBLE_DEVICES to one GPU per \
+         process, or name the GPU of every rank with --devices (ranks may share a GPU)",
+        env.rank, env.local_rank
+    )))
 }
 
 // A small binary encoding of a rank's result: tag byte (0 = result, 1 = error), then
@@ -241,6 +275,23 @@ mod tests {
         assert!(ProcessEnv::from_env(env(WEAK)).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "2"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1")])).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "0"), ("MASTER_PORT", "1")])).is_err());
+    }
+
+    #[test]
+    fn the_gpu_of_a_process() {
+        let env = |rank, local_rank| ProcessEnv {
+            rank,
+            world: 4,
+            local_rank,
+            master: String::new(),
+            token: String::new(),
+        };
+        let two = || Ok(2);
+        assert_eq!(gpu_of_process(&env(3, 1), None, two).unwrap(), 1);
+        assert_eq!(gpu_of_process(&env(3, 1), Some(&[0, 0, 1, 0]), two).unwrap(), 0, "--devices wins");
+        assert!(gpu_of_process(&env(3, 1), Some(&[0, 0]), two).unwrap_err().message.contains("WORLD_SIZE is 4"));
+        let err = gpu_of_process(&env(3, 3), None, two).unwrap_err().message;
+        assert!(err.contains("LOCAL_RANK 3") && err.contains("--devices"), "{err}");
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub struct RunArgs {
     pub csv: Option<String>,
     /// Start one process per rank.
     pub launch: bool,
+    /// `--devices`: the GPU of every rank (cuda).
+    pub devices: Option<Vec<usize>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +52,17 @@ OPTIONS:
                          memory) or `cuda` (rank r on GPU r of this machine: cuBLAS GEMMs,
                          NCCL collectives, CUDA IPC copies; needs N GPUs, the NVIDIA driver
                          and the CUDA 13 libraries, loaded at run time)
+  --devices LIST         cuda: the GPU of every rank, comma-separated ordinals of the visible
+                         GPUs (CUDA_VISIBLE_DEVICES applies), one per rank in rank order,
+                         e.g. `--ranks 2 --devices 0,0`; ranks may share a GPU (each has its
+                         own streams and memory) where no NCCL op joins them: NCCL refuses
+                         two members of one communicator on one GPU, so such an op fails
+                         naming the two ranks. CUDA IPC transfers between ranks of one GPU
+                         need --launch (one process per rank). With --launch (or another
+                         launcher) every process reads its GPU at index RANK. Without
+                         --devices: rank r on GPU r; a process of a multi-process run on
+                         GPU LOCAL_RANK, or on its only visible GPU when CUDA_VISIBLE_DEVICES
+                         shows it one
   --pass-pipeline P      lowering pipeline for fusion-level input, e.g.
                          'builtin.module(tp-default{streams=2})'; a bare pass or pipeline
                          name is wrapped in builtin.module(...) (default: tp-default)
@@ -68,7 +81,8 @@ OPTIONS:
   --iters K              measured iterations (default 1)
   --launch               start one process per rank, each with RANK, WORLD_SIZE, LOCAL_RANK,
                          MASTER_ADDR and MASTER_PORT set; rank 0 gathers the results and
-                         reports. With --backend cuda rank r runs on GPU r; with --backend cpu
+                         reports. With --backend cuda rank r runs on GPU r (or as --devices
+                         says); with --backend cpu
                          the ranks' communication meets in a hub served by rank 0 over TCP,
                          with the semantics of the in-process ranks (cuda_ipc get/put too).
                          A rank that fails, exits early, is killed or never joins ends the
@@ -77,8 +91,9 @@ OPTIONS:
                          fuser-run that finds RANK in its environment (started by --launch or
                          by another launcher, e.g. one per node) runs that rank only (cuda:
                          on GPU LOCAL_RANK) and meets the others through
-                         MASTER_ADDR:MASTER_PORT (cuda: NCCL only, cuda_ipc transfers need
-                         the ranks in one process). Not with --check-races
+                         MASTER_ADDR:MASTER_PORT (cuda: NCCL ids go through rank 0's store,
+                         cuda_ipc memory handles too: the CUDA IPC rings run between
+                         processes, also on one shared GPU). Not with --check-races
   --check-races          run the race checker: every kernel and communication is checked,
                          in program order, against the unordered accesses of other streams
                          (vector clocks joined by host.stream_wait, comm.wait and
@@ -111,6 +126,15 @@ fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("fuser-run: error: invalid value '{v}' for {flag}"))
 }
 
+/// `--devices`: comma-separated GPU ordinals (spaces allowed).
+fn devices(v: &str) -> Result<Vec<usize>, String> {
+    let list: Result<Vec<usize>, _> = v.split(',').map(|d| d.trim().parse()).collect();
+    match list {
+        Ok(l) if !l.is_empty() => Ok(l),
+        _ => Err(format!("fuser-run: error: invalid value '{v}' for --devices (expected GPU ordinals, e.g. 0,0,1)")),
+    }
+}
+
 /// Parses the arguments (without the program name).
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut r = RunArgs {
@@ -128,6 +152,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         trace: None,
         csv: None,
         launch: false,
+        devices: None,
     };
     let mut input: Option<String> = None;
     let mut i = 0;
@@ -161,7 +186,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             None => (arg.trim_start_matches('-').to_string(), None),
         };
         let known =
-            ["ranks", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
+            ["ranks", "devices", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
         if !known.contains(&flag.as_str()) {
             return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
         }
@@ -178,6 +203,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         match flag.as_str() {
             "ranks" => r.ranks = Some(number(&name, &value)?),
             "backend" => r.backend = value,
+            "devices" => r.devices = Some(devices(&value)?),
             "pass-pipeline" => r.pass_pipeline = Some(value),
             "reference" => r.reference = Some(value),
             "seed" => r.seed = number(&name, &value)?,
@@ -204,6 +230,14 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         "cuda" => return Err("fuser-run: error: this fuser-run was built without the `cuda` feature".into()),
         other => return Err(format!("fuser-run: error: unknown backend '{other}' (expected cpu or cuda)")),
+    }
+    if r.devices.is_some() && r.backend != "cuda" {
+        return Err("fuser-run: error: --devices needs --backend cuda".into());
+    }
+    if let (Some(d), Some(n)) = (&r.devices, r.ranks)
+        && d.len() != n
+    {
+        return Err(format!("fuser-run: error: --devices names {} GPUs for --ranks {n} (one per rank)", d.len()));
     }
     if r.launch && r.check_races {
         return Err("fuser-run: error: --check-races needs the ranks in one process: drop --launch".into());
@@ -249,5 +283,13 @@ mod tests {
             assert!(r.launch);
         }
         assert!(parse("--ranks 2").is_err());
+        assert!(parse("f.mlir --devices 0,0").is_err(), "--devices is for the cuda backend");
+        if cfg!(feature = "cuda") {
+            let Ok(Command::Run(r)) = parse("f.mlir --launch --backend cuda --ranks 2 --devices 0,0") else { panic!() };
+            assert_eq!(r.devices, Some(vec![0, 0]));
+            assert!(parse("f.mlir --backend cuda --ranks 3 --devices 0,0").is_err(), "one GPU per rank");
+            assert!(parse("f.mlir --backend cuda --devices 0,x").is_err());
+            assert!(parse("f.mlir --backend cuda --devices=").is_err());
+        }
     }
 }

@@ -187,6 +187,7 @@ pub fn run(opts: &RunArgs) -> bool {
         timeout: Duration::from_secs_f64(opts.timeout_s),
         check_races: opts.check_races,
         progress: progress_bar(opts.warmup + opts.iters.max(1)),
+        devices: opts.devices.clone(),
     };
     let outcome = match execute(&rep.ctx, &program.ir, func, &prog, &cfg, &opts.backend) {
         Ok(Some(o)) => o,

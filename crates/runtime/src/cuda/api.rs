@@ -44,6 +44,12 @@ pub fn load_libraries() -> RtResult<()> {
         .map_err(RtError::new)
 }
 
+/// The number of GPUs this process sees, loading the libraries first.
+pub fn visible_devices() -> RtResult<usize> {
+    load_libraries()?;
+    device_count()
+}
+
 /// The number of visible GPUs.
 pub fn device_count() -> RtResult<usize> {
     let mut n = 0;
@@ -86,6 +92,14 @@ impl Device {
             attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
         );
         Ok(Device { ordinal: dev, ctx: Ctx(ctx), name, capability })
+    }
+
+    /// The PCI bus id (`0000:19:00.0`): the same GPU has the same id in every process,
+    /// whatever CUDA_VISIBLE_DEVICES numbers it as.
+    pub fn pci_bus_id(&self) -> RtResult<String> {
+        let mut id = [0 as std::ffi::c_char; 32];
+        check(unsafe { sys::cuDeviceGetPCIBusId(id.as_mut_ptr(), 32, self.ordinal) }, "cuDeviceGetPCIBusId")?;
+        Ok(unsafe { std::ffi::CStr::from_ptr(id.as_ptr()) }.to_string_lossy().into_owned())
     }
 
     /// Makes this device's context current on the calling thread.
@@ -220,6 +234,16 @@ pub fn wait_value(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
                 value,
                 sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32,
             )
+        },
+        "cuStreamWaitValue32",
+    )
+}
+
+/// `stream` waits until the 32-bit word at `addr` equals `value`.
+pub fn wait_value_eq(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
+    check(
+        unsafe {
+            sys::cuStreamWaitValue32_v2(stream.0, addr, value, sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ as u32)
         },
         "cuStreamWaitValue32",
     )

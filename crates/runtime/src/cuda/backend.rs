@@ -1,8 +1,9 @@
-//! [`CudaBackend`]: the [`Backend`] of real GPUs. Rank `r` of the process runs on GPU `r`
+//! [`CudaBackend`]: the [`Backend`] of real GPUs. Rank `r` of the process runs on GPU `r` (or the GPU `--devices` names)
 //! (one host thread per rank, as with the CPU backend); streams are CUDA streams (stream 0 the
 //! rank's main stream, `host.get_stream i` stream `i + 1`), kernels are cuBLAS GEMMs and the
 //! NVRTC kernels of [`super::gpu`], collectives and NCCL sends/receives go through
-//! [`super::nccl`], CUDA IPC transfers through [`super::ipc`].
+//! [`super::nccl`], CUDA IPC transfers through [`super::ipc`] (ranks of this process) or
+//! [`super::ipc_procs`] (one rank per process).
 //!
 //! Requests: a post records an event on its stream after the enqueued work, and `comm.wait`
 //! makes the waiting stream wait for it; the signalling side of a CUDA IPC transfer instead
@@ -15,11 +16,14 @@
 //! Traces ([`CudaBackend::with_trace`]) bracket every op with timing events ([`super::tracer`]).
 //!
 //! Not supported here (errors, not silent fallbacks): the race checker (the CPU backend has
-//! it), ranks beyond the GPUs of the machine, 16-bit integer reductions.
+//! it), ranks beyond the GPUs of the machine (ranks may share GPUs: [`CudaBackend::on_devices`];
+//! then NCCL ops among them and in-process CUDA IPC between them are errors), 16-bit integer
+//! reductions.
 
 use super::api::{self, Event, RawStream};
 use super::gpu::Gpu;
 use super::ipc::{self, Flag, IpcHub, Side};
+use super::ipc_procs::ProcIpc;
 use super::memory::CudaBuf;
 use super::nccl::{self, NcclHub};
 use super::tracer::RankTracer;
@@ -62,6 +66,9 @@ pub struct CudaBackend {
     nccl: NcclHub,
     /// CUDA IPC between the GPUs of this process (`None` with one rank per process).
     ipc: Option<IpcHub>,
+    /// CUDA IPC with the other processes (one rank per process; after `gpus`, so that the
+    /// GPU's streams are waited for before the opened memory is closed).
+    procs_ipc: Option<ProcIpc>,
     counters: Vec<Counters>,
     timeout: Duration,
     /// Per local rank, when tracing.
@@ -74,10 +81,23 @@ pub struct CudaBackend {
 
 /// A one-line description of the GPUs a run of `ranks` ranks would use, or why none can.
 pub fn probe(ranks: usize) -> RtResult<String> {
+    probe_devices(&(0..ranks).collect::<Vec<_>>())
+}
+
+/// The same for ranks on the GPUs `devices` (one ordinal per rank; ordinals may repeat).
+pub fn probe_devices(devices: &[usize]) -> RtResult<String> {
     api::load_libraries()?;
     let n = api::device_count()?;
-    if ranks > n {
-        return Err(RtError::new(format!("--ranks {ranks} needs {ranks} GPUs, this machine has {n}")));
+    if let Some(&d) = devices.iter().find(|&&d| d >= n) {
+        return Err(RtError::new(if devices.iter().copied().eq(0..devices.len()) {
+            format!(
+                "--ranks {} needs {} GPUs, this machine has {n} (ranks may share GPUs: --devices)",
+                devices.len(),
+                devices.len()
+            )
+        } else {
+            format!("GPU {d} does not exist: this machine has {n} (CUDA_VISIBLE_DEVICES counts)")
+        }));
     }
     let d = api::Device::open(0)?;
     Ok(format!("{n} x {} (compute capability {}.{})", d.name, d.capability.0, d.capability.1))
@@ -87,8 +107,16 @@ impl CudaBackend {
     /// Opens GPUs `0..ranks`, enables peer access between them, makes the NCCL world.
     /// `timeout`: how long a host waits for a CUDA IPC counterpart before reporting a deadlock.
     pub fn new(ranks: usize, timeout: Duration) -> RtResult<CudaBackend> {
-        probe(ranks)?;
-        let gpus = (0..ranks).map(Gpu::open).collect::<RtResult<Vec<_>>>()?;
+        Self::on_devices(&(0..ranks).collect::<Vec<_>>(), timeout)
+    }
+
+    /// Rank r on GPU `devices[r]` (several ranks may share one GPU: each gets its own streams
+    /// and memory; NCCL ops between ranks of one GPU and CUDA IPC transfers between them are
+    /// errors, see [`NcclHub`] and [`IpcHub`]).
+    pub fn on_devices(devices: &[usize], timeout: Duration) -> RtResult<CudaBackend> {
+        probe_devices(devices)?;
+        let ranks = devices.len();
+        let gpus = devices.iter().map(|&d| Gpu::open(d)).collect::<RtResult<Vec<_>>>()?;
         for a in &gpus {
             for b in &gpus {
                 if a.dev.ordinal != b.dev.ordinal {
@@ -112,6 +140,7 @@ impl CudaBackend {
             gpus,
             nccl,
             ipc: Some(IpcHub::new(flags)),
+            procs_ipc: None,
             counters,
             timeout,
             tracers: None,
@@ -121,18 +150,24 @@ impl CudaBackend {
     }
 
     /// The backend of one process of a multi-process run: rank `rank` of `world` on GPU
-    /// `local_rank` of this machine; NCCL ids come through `store`.
+    /// `device` of this machine; NCCL ids and the ranks' GPUs (PCI bus ids, so that ranks
+    /// sharing a GPU are known to every process) come through `store`.
     pub fn for_process(
         rank: usize,
         world: usize,
-        local_rank: usize,
+        device: usize,
         store: Arc<crate::store::Store>,
         timeout: Duration,
     ) -> RtResult<CudaBackend> {
-        probe(local_rank + 1)?;
-        let gpu = Gpu::open(local_rank)?;
+        probe_devices(&[device])?;
+        let gpu = Gpu::open(device)?;
         gpu.bind()?;
-        let nccl = NcclHub::for_process(rank, world, store)?;
+        store.set(&format!("gpu/{rank}"), gpu.dev.pci_bus_id()?.as_bytes())?;
+        let gpus = (0..world)
+            .map(|r| store.get(&format!("gpu/{r}")).map(|b| String::from_utf8_lossy(&b).into_owned()))
+            .collect::<RtResult<Vec<_>>>()?;
+        let procs_ipc = ProcIpc::new(rank, world, &gpu, store.clone())?;
+        let nccl = NcclHub::for_process(rank, world, store, gpus)?;
         let counters = vec![Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }];
         Ok(CudaBackend {
             first: rank,
@@ -140,6 +175,7 @@ impl CudaBackend {
             gpus: vec![gpu],
             nccl,
             ipc: None,
+            procs_ipc: Some(procs_ipc),
             counters,
             timeout,
             tracers: None,
@@ -206,12 +242,7 @@ impl CudaBackend {
     }
 
     fn ipc(&self) -> RtResult<&IpcHub> {
-        self.ipc.as_ref().ok_or_else(|| {
-            RtError::new(
-                "cuda_ipc transfers between processes are not supported yet: run the ranks in one process \
-                 (--backend cuda --ranks N without --launch)",
-            )
-        })
+        self.ipc.as_ref().ok_or_else(|| RtError::new("cuda_ipc: this backend has no in-process CUDA IPC state"))
     }
 
     /// One NCCL collective (or a group of NCCL sends/receives) on dense buffers.
@@ -399,7 +430,7 @@ impl CudaBackend {
             &dyn Fn(usize, u64, &CudaBuf) -> RtResult<()>,
         ) -> RtResult<()>,
     ) -> RtResult<()> {
-        let comm = self.nccl.world(rank);
+        let comm = self.nccl.world(rank)?;
         let stream = s.0 as nccl_stream_t;
         let self_send = std::cell::Cell::new(None::<u64>);
         let self_recv = std::cell::Cell::new(None::<u64>);
@@ -465,6 +496,13 @@ impl CudaBackend {
                 Ok(None)
             }
             Transport::CudaIpc => {
+                if let Some(pi) = &self.procs_ipc {
+                    return if ipc::copies(side, protocol) {
+                        pi.copy(gpu, peer, side, protocol, buffer, s, self.timeout).map(|_| None)
+                    } else {
+                        pi.signal(peer, side, protocol, buffer, s, self.timeout).map(Some)
+                    };
+                }
                 if ipc::copies(side, protocol) {
                     self.ipc()?.copy(gpu, rank, peer, side, protocol, buffer, s, self.timeout)?;
                     Ok(None)
@@ -478,6 +516,10 @@ impl CudaBackend {
     fn post_one(&self, rank: usize, gpu: &Gpu, s: RawStream, c: &CommOp<CudaBuf>) -> RtResult<Option<Flag>> {
         match c {
             CommOp::Send { .. } | CommOp::Recv { .. } => self.p2p(rank, gpu, s, c),
+            CommOp::ShareHandles { sends, recvs } if self.procs_ipc.is_some() => {
+                self.procs_ipc.as_ref().expect("checked").share(sends, recvs)?;
+                Ok(None)
+            }
             CommOp::ShareHandles { sends, recvs } => {
                 let to: Vec<usize> = sends.iter().map(|(_, p)| *p).collect();
                 let from: Vec<usize> = recvs.iter().map(|(_, p)| *p).collect();
@@ -623,6 +665,7 @@ impl Backend for CudaBackend {
         fn wait_one(r: &CudaRequest, s: RawStream) -> RtResult<()> {
             match r {
                 CudaRequest::Event(e) => e.wait_on(s),
+                CudaRequest::Flag(f) if f.exact => api::wait_value_eq(s, f.addr, f.value),
                 CudaRequest::Flag(f) => api::wait_value(s, f.addr, f.value),
                 CudaRequest::All(rs) => rs.iter().try_for_each(|r| wait_one(r, s)),
             }
@@ -686,6 +729,9 @@ impl Backend for CudaBackend {
 
     fn abort(&self, rank: usize, error: &RtError) {
         if let Some(ipc) = &self.ipc {
+            ipc.abort(format!("rank {rank} failed: {}", error.message));
+        }
+        if let Some(ipc) = &self.procs_ipc {
             ipc.abort(format!("rank {rank} failed: {}", error.message));
         }
         crate::watchdog::lock(&self.failed).get_or_insert_with(|| (rank, error.message.clone()));

@@ -19,7 +19,9 @@
 //! by one per message of the slot and are never reset, so runs can repeat.
 //!
 //! `comm.share_handles` registers which pairs may talk; a transfer over an unregistered pair is
-//! an error, as it would be on a real CUDA IPC setup.
+//! an error, as it would be on a real CUDA IPC setup. Two ranks of this process on one GPU
+//! (`--devices 0,0`) cannot transfer: the flag wait and its release would be streams of one
+//! context (see `check_peer`); as processes they can ([`super::ipc_procs`]).
 
 use super::api::{self, Event, RawStream};
 use super::gpu::Gpu;
@@ -39,7 +41,7 @@ pub enum Side {
 }
 
 impl Side {
-    fn op(self) -> &'static str {
+    pub(super) fn op(self) -> &'static str {
         match self {
             Side::Send => "comm.send",
             Side::Recv => "comm.recv",
@@ -52,11 +54,13 @@ pub fn copies(side: Side, protocol: Protocol) -> bool {
     matches!((side, protocol), (Side::Recv, Protocol::Get) | (Side::Send, Protocol::Put))
 }
 
-/// A flag that a stream may wait on: the word at `addr` reaching `value`.
+/// A flag that a stream may wait on: the word at `addr` reaching `value` (being equal to it
+/// when `exact`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Flag {
     pub addr: u64,
     pub value: u32,
+    pub exact: bool,
 }
 
 struct Posted {
@@ -128,7 +132,7 @@ impl IpcHub {
         let mut s = lock(&self.state);
         let value = s.values.entry((rank, slot)).or_insert(0);
         *value += 1;
-        let flag = Flag { addr: self.flags[rank].addr() + 4 * slot as u64, value: *value };
+        let flag = Flag { addr: self.flags[rank].addr() + 4 * slot as u64, value: *value, exact: false };
         let pair = if side == Side::Send { (rank, peer) } else { (peer, rank) };
         s.queues.entry(pair).or_default().push_back(Posted { rank, view: view.clone(), ready, flag, protocol });
         drop(s);
@@ -168,27 +172,9 @@ impl IpcHub {
                 other.protocol
             )));
         }
-        if other.view.numel() != view.numel() || other.view.dtype != view.dtype {
-            return Err(RtError::new(format!(
-                "cuda_ipc: rank {rank} moves {} × {}, its peer {peer} {} × {}",
-                view.numel(),
-                view.dtype.name(),
-                other.view.numel(),
-                other.view.dtype.name()
-            )));
-        }
         other.ready.wait_on(stream)?;
         let (src, dst) = if side == Side::Send { (view, &other.view) } else { (&other.view, view) };
-        // Same element count: copy through a view of the source in the target's shape when
-        // the shapes differ but both are dense.
-        let src = if src.shape == dst.shape {
-            src.clone()
-        } else if src.is_contiguous() {
-            CudaBuf { shape: dst.shape.clone(), strides: crate::buffer::contiguous_strides(&dst.shape), ..src.clone() }
-        } else {
-            return Err(RtError::new(format!("cuda_ipc: shapes {:?} and {:?} differ", src.shape, dst.shape)));
-        };
-        gpu.copy(&src, dst, stream)?;
+        copy_matching(gpu, rank, peer, src, dst, stream)?;
         api::write_value(stream, other.flag.addr, other.flag.value)
     }
 
@@ -229,6 +215,16 @@ impl IpcHub {
         if peer == rank || peer >= self.world {
             return Err(RtError::new(format!("cuda_ipc: rank {rank} cannot transfer with peer {peer}")));
         }
+        let (a, b) = (self.flags[rank].device(), self.flags[peer].device());
+        if a == b {
+            // The signaller's flag wait and the copier's release would be streams of one
+            // context, which may share a hardware queue: the release could wait behind the
+            // wait (the hazard of docs/dev/runtime.md). Processes have contexts of their own.
+            return Err(RtError::new(format!(
+                "cuda_ipc: ranks {rank} and {peer} of this process share GPU {a}: run the ranks as processes \
+                 (--launch) to transfer between ranks of one GPU"
+            )));
+        }
         Ok(())
     }
 
@@ -242,6 +238,36 @@ impl IpcHub {
     pub fn reset(&self) {
         lock(&self.state).aborted = None;
     }
+}
+
+/// Copies `src` to `dst` on `stream` of `gpu` once both sides agreed on the element count and
+/// type (`rank` copies, `peer` is the other side): the same shape, or dense views of the
+/// same element count (the source is then seen in the target's shape).
+pub(super) fn copy_matching(
+    gpu: &Gpu,
+    rank: usize,
+    peer: usize,
+    src: &CudaBuf,
+    dst: &CudaBuf,
+    stream: RawStream,
+) -> RtResult<()> {
+    if src.numel() != dst.numel() || src.dtype != dst.dtype {
+        return Err(RtError::new(format!(
+            "cuda_ipc: rank {rank} and its peer {peer} move different data: {} × {} to {} × {}",
+            src.numel(),
+            src.dtype.name(),
+            dst.numel(),
+            dst.dtype.name()
+        )));
+    }
+    let src = if src.shape == dst.shape {
+        src.clone()
+    } else if src.is_contiguous() {
+        CudaBuf { shape: dst.shape.clone(), strides: crate::buffer::contiguous_strides(&dst.shape), ..src.clone() }
+    } else {
+        return Err(RtError::new(format!("cuda_ipc: shapes {:?} and {:?} differ", src.shape, dst.shape)));
+    };
+    gpu.copy(&src, dst, stream)
 }
 
 #[cfg(test)]

@@ -10,6 +10,13 @@
 //!   view went away) is parked until the next [`Allocator::reclaim_parked`], which the backend
 //!   calls after synchronizing every stream of the GPU.
 //!
+//! - A block exported for CUDA IPC ([`DevMem::export`]: `cuIpcGetMemHandle` names the whole
+//!   `cuMemAlloc` allocation, and every block here is one) is never handed out again: peers
+//!   may hold it open until the end of the run, so a dealloc or drop retires it instead of
+//!   pooling it (freed when the allocator goes).
+//! - Memory of another process opened through CUDA IPC is viewed through a *foreign*
+//!   [`DevMem`] ([`DevMem::foreign`]), which the allocator never takes.
+//!
 //! Invariant: a block is in at most one of: live (owned by a [`DevMem`]), pending (event not
 //! yet done), parked, free.
 
@@ -69,7 +76,13 @@ impl Allocator {
                 ptr
             }
         };
-        Ok(Arc::new(DevMem { ptr, size, allocator: self.clone(), released: AtomicBool::new(false) }))
+        Ok(Arc::new(DevMem {
+            ptr,
+            size,
+            allocator: self.clone(),
+            released: AtomicBool::new(false),
+            exported: AtomicBool::new(false),
+        }))
     }
 
     fn collect_done(p: &mut Pools) {
@@ -88,6 +101,9 @@ impl Allocator {
     pub fn free_on(&self, mem: &DevMem, stream: RawStream) -> RtResult<()> {
         if mem.released.swap(true, Ordering::AcqRel) {
             return Err(RtError::new("cuda: a buffer was deallocated twice"));
+        }
+        if mem.exported.load(Ordering::Acquire) {
+            return Ok(());
         }
         let ev = Event::record_on(stream)?;
         lock(&self.pools).pending.push((mem.ptr, mem.size, ev));
@@ -134,6 +150,8 @@ pub struct DevMem {
     pub size: usize,
     allocator: Arc<Allocator>,
     released: AtomicBool,
+    /// Exported for CUDA IPC: never reused (see the module docs).
+    exported: AtomicBool,
 }
 
 impl std::fmt::Debug for DevMem {
@@ -146,11 +164,29 @@ impl DevMem {
     pub fn allocator(&self) -> &Arc<Allocator> {
         &self.allocator
     }
+
+    /// A view of `size` bytes at `ptr` that this allocator does not own (another process's
+    /// memory opened through CUDA IPC): dropping it returns nothing to the pools.
+    pub fn foreign(ptr: u64, size: usize, allocator: Arc<Allocator>) -> Arc<DevMem> {
+        Arc::new(DevMem { ptr, size, allocator, released: AtomicBool::new(true), exported: AtomicBool::new(true) })
+    }
+
+    /// The CUDA IPC handle of the block (the context must be current); from now on the block
+    /// is never reused.
+    pub fn export(&self) -> RtResult<sys::CUipcMemHandle> {
+        if self.released.load(Ordering::Acquire) && !self.exported.load(Ordering::Acquire) {
+            return Err(RtError::new("cuda: exporting a deallocated buffer"));
+        }
+        let mut h = sys::CUipcMemHandle { reserved: [0; 64] };
+        api::check(unsafe { sys::cuIpcGetMemHandle(&mut h, self.ptr) }, "cuIpcGetMemHandle")?;
+        self.exported.store(true, Ordering::Release);
+        Ok(h)
+    }
 }
 
 impl Drop for DevMem {
     fn drop(&mut self) {
-        if !self.released.load(Ordering::Acquire) {
+        if !self.released.load(Ordering::Acquire) && !self.exported.load(Ordering::Acquire) {
             lock(&self.allocator.pools).parked.push((self.ptr, self.size));
         }
     }
@@ -252,7 +288,7 @@ mod tests {
         // A view whose memory is never touched: an allocator with a null context is enough to
         // test the layout predicates (no block is allocated, dropping parks a fake pointer).
         let a = Allocator::new(0, api::Ctx(std::ptr::null_mut()));
-        let mem = Arc::new(DevMem { ptr: 0, size: 0, allocator: a, released: AtomicBool::new(true) });
+        let mem = DevMem::foreign(0, 0, a);
         CudaBuf { mem, dtype: DType::F32, offset: 0, shape: shape.to_vec(), strides: strides.to_vec() }
     }
 

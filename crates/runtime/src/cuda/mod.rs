@@ -5,12 +5,13 @@
 //! Layers, lowest first: `api` (driver calls, events, streams), `kernels` (the NVRTC source and
 //! its parameter structs, no CUDA calls), `memory` (caching allocator, strided views), `gpu`
 //! (one GPU: streams, cuBLAS, kernel launches), `nccl` (communicators), `ipc` (CUDA IPC
-//! transfers), `tracer` (timing events per op), `backend` (the [`crate::exec::Backend`] implementation).
+//! transfers in a process), `ipc_procs` (between processes), `tracer` (timing events per op), `backend` (the [`crate::exec::Backend`] implementation).
 
 pub mod api;
 pub mod backend;
 pub mod gpu;
 pub mod ipc;
+pub mod ipc_procs;
 pub mod kernels;
 pub mod memory;
 pub mod nccl;

@@ -8,6 +8,10 @@
 //! travel through the run's [`Store`]: rank 0 publishes the world's, a team's first member
 //! publishes the team's.
 //!
+//! Ranks may share a GPU (`fuser-run --devices 0,0`), but NCCL refuses two members of one
+//! communicator on one GPU: the hub then makes no world communicator, and every NCCL op of a
+//! team with two members on one GPU is an error naming them ([`shared_gpu`]).
+//!
 //! Invariant: a team's communicator orders its members as the team lists them (member `i` is
 //! NCCL rank `i`); the world communicator's rank `r` is rank `r`.
 
@@ -44,7 +48,10 @@ enum Ids {
 pub struct NcclHub {
     first: usize,
     world_size: usize,
+    /// Empty when two ranks share a GPU (see [`shared_gpu`]).
     world: Vec<Comm>,
+    /// The GPU of every rank of the world (PCI bus ids, or ordinals within one process).
+    gpus: Vec<String>,
     ids: Ids,
     teams: Vec<Mutex<HashMap<Vec<usize>, Comm>>>,
     /// Set once the communicators were aborted (they are then never destroyed).
@@ -74,18 +81,25 @@ fn id_from_bytes(b: &[u8]) -> RtResult<nc::ncclUniqueId> {
 
 impl NcclHub {
     /// The world communicator over `ordinals` (rank r on GPU `ordinals[r]`).
+    /// With two ranks on one GPU there is no world communicator (NCCL ops then fail).
     pub fn new(ordinals: &[i32]) -> RtResult<NcclHub> {
+        let gpus: Vec<String> = ordinals.iter().map(|o| format!("GPU {o}")).collect();
         let mut comms = vec![std::ptr::null_mut(); ordinals.len()];
-        check(
-            unsafe {
-                cudarc::nccl::result::comm_init_all(comms.as_mut_ptr(), ordinals.len() as i32, ordinals.as_ptr())
-            },
-            "ncclCommInitAll",
-        )?;
+        if shared_gpu(&gpus, &(0..gpus.len()).collect::<Vec<_>>()).is_none() {
+            check(
+                unsafe {
+                    cudarc::nccl::result::comm_init_all(comms.as_mut_ptr(), ordinals.len() as i32, ordinals.as_ptr())
+                },
+                "ncclCommInitAll",
+            )?;
+        } else {
+            comms.clear();
+        }
         Ok(NcclHub {
             first: 0,
             world_size: ordinals.len(),
             world: comms.into_iter().map(Comm).collect(),
+            gpus,
             ids: Ids::Local(Mutex::new(HashMap::new())),
             teams: ordinals.iter().map(|_| Mutex::new(HashMap::new())).collect(),
             aborted: Default::default(),
@@ -93,8 +107,20 @@ impl NcclHub {
     }
 
     /// The world communicator of a process hosting rank `rank` of `world_size` (the GPU's
-    /// context must be current).
-    pub fn for_process(rank: usize, world_size: usize, store: Arc<Store>) -> RtResult<NcclHub> {
+    /// context must be current); `gpus`: the GPU of every rank (the same list in every
+    /// process). With two ranks on one GPU there is no world communicator.
+    pub fn for_process(rank: usize, world_size: usize, store: Arc<Store>, gpus: Vec<String>) -> RtResult<NcclHub> {
+        if shared_gpu(&gpus, &(0..world_size).collect::<Vec<_>>()).is_some() {
+            return Ok(NcclHub {
+                first: rank,
+                world_size,
+                world: Vec::new(),
+                gpus,
+                ids: Ids::Store(store),
+                teams: vec![Mutex::new(HashMap::new())],
+                aborted: Default::default(),
+            });
+        }
         let id = if rank == 0 {
             let id = new_unique_id()?;
             store.set("nccl/world", &id_bytes(&id))?;
@@ -111,14 +137,22 @@ impl NcclHub {
             first: rank,
             world_size,
             world: vec![Comm(comm)],
+            gpus,
             ids: Ids::Store(store),
             teams: vec![Mutex::new(HashMap::new())],
             aborted: Default::default(),
         })
     }
 
-    pub fn world(&self, rank: usize) -> Comm {
-        self.world[rank - self.first]
+    /// The world communicator of `rank`; an error when ranks share a GPU.
+    pub fn world(&self, rank: usize) -> RtResult<Comm> {
+        if let Some(why) = shared_gpu(&self.gpus, &(0..self.world_size).collect::<Vec<_>>()) {
+            return Err(RtError::new(why));
+        }
+        self.world
+            .get(rank - self.first)
+            .copied()
+            .ok_or_else(|| RtError::new(format!("nccl: rank {rank} has no world communicator")))
     }
 
     /// The unique id of `team`'s communicator.
@@ -151,8 +185,11 @@ impl NcclHub {
     /// The communicator of `team` for `rank` (a member), made on first use. The caller's GPU
     /// context must be current.
     pub fn team(&self, rank: usize, team: &[usize]) -> RtResult<Comm> {
+        if let Some(why) = shared_gpu(&self.gpus, team) {
+            return Err(RtError::new(why));
+        }
         if team.iter().copied().eq(0..self.world_size) {
-            return Ok(self.world(rank));
+            return self.world(rank);
         }
         let local = rank - self.first;
         if let Some(c) = lock(&self.teams[local]).get(team) {
@@ -206,6 +243,24 @@ impl Drop for NcclHub {
     }
 }
 
+/// Why NCCL cannot serve `team` when two of its members are on one GPU of `gpus` (the GPU of
+/// every rank); `None` when their GPUs differ.
+pub fn shared_gpu(gpus: &[String], team: &[usize]) -> Option<String> {
+    for (i, &a) in team.iter().enumerate() {
+        for &b in &team[i + 1..] {
+            let (Some(ga), Some(gb)) = (gpus.get(a), gpus.get(b)) else { continue };
+            if ga == gb {
+                return Some(format!(
+                    "nccl: ranks {a} and {b} run on the same GPU ({ga}), and NCCL refuses two members of one \
+                     communicator on one GPU: give them different GPUs (--devices) or use a program without NCCL \
+                     ops between them (e.g. cuda_ipc transfers)"
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The NCCL element type of `d`.
 pub fn data_type(d: DType) -> nc::ncclDataType_t {
     use nc::ncclDataType_t::*;
@@ -240,5 +295,19 @@ pub fn red_op(k: ReductionKind) -> nc::ncclRedOp_t {
         ReductionKind::Prod => nc::ncclRedOp_t::ncclProd,
         ReductionKind::Min => nc::ncclRedOp_t::ncclMin,
         ReductionKind::Max => nc::ncclRedOp_t::ncclMax,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn teams_with_two_members_on_one_gpu_are_named() {
+        let gpus: Vec<String> = ["GPU 0", "GPU 0", "GPU 1"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(shared_gpu(&gpus, &[0, 2]), None);
+        assert_eq!(shared_gpu(&gpus, &[1, 2]), None);
+        let why = shared_gpu(&gpus, &[0, 1, 2]).unwrap();
+        assert!(why.contains("ranks 0 and 1 run on the same GPU (GPU 0)"), "{why}");
     }
 }

@@ -104,8 +104,19 @@ impl Store {
 
     /// The value of `key`, waiting for another rank to set it (up to the store's timeout).
     pub fn get(&self, key: &str) -> RtResult<Vec<u8>> {
+        self.get_within(key, self.timeout)?.ok_or_else(|| {
+            RtError::new(format!(
+                "store: nobody set '{key}' within {} s (did a rank fail?)",
+                self.timeout.as_secs_f64()
+            ))
+        })
+    }
+
+    /// The value of `key`, waiting at most `wait` for another rank to set it; `None` when
+    /// nobody did in time.
+    pub fn get_within(&self, key: &str, wait: Duration) -> RtResult<Option<Vec<u8>>> {
         let mut c = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        let wait_ms = self.timeout.as_millis().min(u32::MAX as u128) as u32;
+        let wait_ms = wait.as_millis().min(u32::MAX as u128) as u32;
         let io = |c: &mut TcpStream| -> std::io::Result<(bool, Vec<u8>)> {
             c.write_all(&[wire::OP_GET])?;
             wire::write_bytes(c, key.as_bytes())?;
@@ -115,11 +126,8 @@ impl Store {
             Ok((found[0] == wire::OK, wire::read_bounded(c, wire::MAX_VALUE, "value")?))
         };
         match io(&mut c).map_err(|e| io_err(&format!("get {key}"), e))? {
-            (true, v) => Ok(v),
-            (false, _) => Err(RtError::new(format!(
-                "store: nobody set '{key}' within {} s (did a rank fail?)",
-                self.timeout.as_secs_f64()
-            ))),
+            (true, v) => Ok(Some(v)),
+            (false, _) => Ok(None),
         }
     }
 }
