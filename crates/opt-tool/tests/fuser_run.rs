@@ -151,9 +151,10 @@ fn cuda_backend_passes_the_check_or_skips_cleanly() {
 /// temporary file (`--launch` reads it in every process).
 fn column_parallel_linear_2(tag: &str) -> PathBuf {
     let template = std::fs::read_to_string(root().join("test/Run/matrix/column_parallel_linear.mlir.in")).unwrap();
-    let text = [("${DEVICES}", "0, 1"), ("${DT}", "f32"), ("${M}", "32"), ("${K}", "32"), ("${N}", "32"), ("${S}", "2")]
-        .iter()
-        .fold(template, |t, (k, v)| t.replace(k, v));
+    let text =
+        [("${DEVICES}", "0, 1"), ("${DT}", "f32"), ("${M}", "32"), ("${K}", "32"), ("${N}", "32"), ("${S}", "2")]
+            .iter()
+            .fold(template, |t, (k, v)| t.replace(k, v));
     let path = std::env::temp_dir().join(format!("fuser-run-{tag}-{}.mlir", std::process::id()));
     std::fs::write(&path, text).unwrap();
     path

@@ -106,7 +106,9 @@ pub fn run_as_process(
     let io = RunIo::new(ctx, ir, func, cfg)?;
     let mut trace = Vec::new();
     let mine = gpu_of_process(env, cfg.devices.as_deref(), crate::cuda::api::visible_devices)
-        .and_then(|device| crate::cuda::CudaBackend::for_process(env.rank, env.world, device, store.clone(), cfg.timeout))
+        .and_then(|device| {
+            crate::cuda::CudaBackend::for_process(env.rank, env.world, device, store.clone(), cfg.timeout)
+        })
         .map_err(Failure::from)
         .and_then(|backend| {
             let backend = if cfg.trace { backend.with_trace() } else { backend };
@@ -279,13 +281,8 @@ mod tests {
 
     #[test]
     fn the_gpu_of_a_process() {
-        let env = |rank, local_rank| ProcessEnv {
-            rank,
-            world: 4,
-            local_rank,
-            master: String::new(),
-            token: String::new(),
-        };
+        let env =
+            |rank, local_rank| ProcessEnv { rank, world: 4, local_rank, master: String::new(), token: String::new() };
         let two = || Ok(2);
         assert_eq!(gpu_of_process(&env(3, 1), None, two).unwrap(), 1);
         assert_eq!(gpu_of_process(&env(3, 1), Some(&[0, 0, 1, 0]), two).unwrap(), 0, "--devices wins");

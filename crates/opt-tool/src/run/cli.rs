@@ -24,6 +24,8 @@ pub struct RunArgs {
     pub devices: Option<Vec<usize>>,
 }
 
+// One value per process, parsed once: the size of the arguments does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Help,
@@ -185,8 +187,19 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             Some((f, v)) => (f.trim_start_matches('-').to_string(), Some(v.to_string())),
             None => (arg.trim_start_matches('-').to_string(), None),
         };
-        let known =
-            ["ranks", "devices", "backend", "pass-pipeline", "reference", "seed", "warmup", "iters", "timeout", "trace", "csv"];
+        let known = [
+            "ranks",
+            "devices",
+            "backend",
+            "pass-pipeline",
+            "reference",
+            "seed",
+            "warmup",
+            "iters",
+            "timeout",
+            "trace",
+            "csv",
+        ];
         if !known.contains(&flag.as_str()) {
             return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
         }

@@ -243,7 +243,12 @@ pub fn wait_value(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
 pub fn wait_value_eq(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
     check(
         unsafe {
-            sys::cuStreamWaitValue32_v2(stream.0, addr, value, sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ as u32)
+            sys::cuStreamWaitValue32_v2(
+                stream.0,
+                addr,
+                value,
+                sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ as u32,
+            )
         },
         "cuStreamWaitValue32",
     )

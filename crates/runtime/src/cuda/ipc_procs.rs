@@ -75,7 +75,7 @@ impl Message {
 
     pub fn decode(b: &[u8]) -> RtResult<Message> {
         let bad = || RtError::new("cuda_ipc: a malformed message came through the store");
-        if b.len() % 8 != 0 || b.len() < 48 {
+        if !b.len().is_multiple_of(8) || b.len() < 48 {
             return Err(bad());
         }
         let words: Vec<u64> = b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
@@ -219,11 +219,7 @@ impl ProcIpc {
         let mut addr = 0;
         api::check(
             unsafe {
-                sys::cuIpcOpenMemHandle_v2(
-                    &mut addr,
-                    h,
-                    sys::CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS as u32,
-                )
+                sys::cuIpcOpenMemHandle_v2(&mut addr, h, sys::CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS as u32)
             },
             "cuIpcOpenMemHandle",
         )?;
@@ -312,11 +308,8 @@ impl ProcIpc {
         }
         let base = self.open(peer, &format!("ipc/mem/{peer}/{}", m.block), m.block, timeout)?;
         let mem = DevMem::foreign(base, m.block_size, gpu.alloc.clone());
-        let other = CudaBuf::whole(mem, m.dtype, &[m.block_size / m.dtype.size()]).relayout(
-            m.offset,
-            m.shape,
-            m.strides,
-        )?;
+        let other =
+            CudaBuf::whole(mem, m.dtype, &[m.block_size / m.dtype.size()]).relayout(m.offset, m.shape, m.strides)?;
         let done = self.peer_flag(peer, slot(self.rank, true, side == Side::Recv, n), timeout)?;
         let ready = self.flags.addr() + 4 * slot(peer, false, side == Side::Send, n);
         api::wait_value_eq(stream, ready, n)?;
@@ -329,7 +322,6 @@ impl ProcIpc {
     pub fn abort(&self, reason: String) {
         lock(&self.state).aborted.get_or_insert(reason);
     }
-
 }
 
 impl Drop for ProcIpc {
