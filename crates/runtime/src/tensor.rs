@@ -63,7 +63,10 @@ impl HostTensor {
         self.data.len()
     }
 
-    /// `||self - reference|| / ||reference||` (the absolute norm when the reference is zero).
+    /// `||self - reference|| / ||reference||` (the absolute norm when the reference is zero)
+    /// over the elements where the reference is finite. Non-finite elements must match
+    /// exactly (NaN where the reference is NaN, infinities of the same sign: `x / 0` computed
+    /// both ways, fuser-lowerfuzz seed 5001830); any other pairing is an infinite error.
     pub fn rel_error(&self, reference: &HostTensor) -> RtResult<f64> {
         if self.shape != reference.shape {
             return Err(RtError::new(format!(
@@ -71,10 +74,23 @@ impl HostTensor {
                 self.shape, reference.shape
             )));
         }
-        let diff: f64 = self.data.iter().zip(&reference.data).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
-        let norm: f64 = reference.data.iter().map(|b| b * b).sum::<f64>().sqrt();
+        let (mut diff, mut norm) = (0.0f64, 0.0f64);
+        for (&a, &b) in self.data.iter().zip(&reference.data) {
+            if b.is_finite() && a.is_finite() {
+                diff += (a - b) * (a - b);
+                norm += b * b;
+            } else if !same_non_finite(a, b) {
+                return Ok(f64::INFINITY);
+            }
+        }
+        let (diff, norm) = (diff.sqrt(), norm.sqrt());
         Ok(if norm > 0.0 { diff / norm } else { diff })
     }
+}
+
+/// Whether `a` and `b` are the same non-finite value (both NaN, or one infinity).
+fn same_non_finite(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || (a.is_infinite() && a == b)
 }
 
 /// The coordinate of `device` along the mesh axis of `split`, and that axis' size (stream
@@ -292,6 +308,22 @@ mod tests {
 
     fn sharding(axes: Vec<Vec<Split>>) -> Sharding {
         Sharding { mesh: "tp".into(), axes, partial: vec![], reduce: Default::default() }
+    }
+
+    #[test]
+    fn non_finite_values_must_match_exactly() {
+        let t = |data: Vec<f64>| HostTensor { dtype: DType::F32, shape: vec![data.len()], data };
+        let reference = t(vec![1.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
+        assert_eq!(t(vec![1.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]).rel_error(&reference).unwrap(), 0.0);
+        for wrong in [
+            vec![1.0, f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NAN],
+            vec![1.0, 3.0e38, f64::NEG_INFINITY, f64::NAN],
+            vec![1.0, f64::INFINITY, f64::NEG_INFINITY, 0.0],
+            vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::NAN],
+        ] {
+            assert_eq!(t(wrong.clone()).rel_error(&reference).unwrap(), f64::INFINITY, "{wrong:?}");
+        }
+        assert!((t(vec![1.5, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]).rel_error(&reference).unwrap() - 0.5).abs() < 1e-12);
     }
 
     #[test]
