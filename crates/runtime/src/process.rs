@@ -36,7 +36,8 @@ pub struct ProcessEnv {
     pub rank: usize,
     pub world: usize,
     pub local_rank: usize,
-    /// `MASTER_ADDR:MASTER_PORT`, where rank 0 serves the store.
+    /// `MASTER_ADDR:MASTER_PORT` (or `MASTER_ADDR:FUSER_STORE_PORT`), where rank 0 serves
+    /// the store.
     pub master: String,
     /// The run's store token ([`crate::store::TOKEN_VAR`]).
     pub token: String,
@@ -62,7 +63,12 @@ impl ProcessEnv {
             return Err(RtError::new(format!("RANK {rank} is not below WORLD_SIZE {world}")));
         }
         let addr = var("MASTER_ADDR").unwrap_or_else(|| "127.0.0.1".into());
-        let port = num("MASTER_PORT", var("MASTER_PORT"))?;
+        // FUSER_STORE_PORT moves rank 0's store off MASTER_PORT, where torchrun's own agent
+        // store already listens.
+        let port = match var("FUSER_STORE_PORT") {
+            Some(p) => num("FUSER_STORE_PORT", Some(p))?,
+            None => num("MASTER_PORT", var("MASTER_PORT"))?,
+        };
         let token = var(TOKEN_VAR).ok_or_else(|| {
             RtError::new(format!(
                 "RANK is set but {TOKEN_VAR} is not: give every rank the same secret, e.g. \
@@ -275,6 +281,14 @@ mod tests {
         const WEAK: &[(&str, &str)] =
             &[("RANK", "1"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1"), ("FUSER_STORE_TOKEN", "abc")];
         assert!(ProcessEnv::from_env(env(WEAK)).is_err());
+        const MOVED: &[(&str, &str)] = &[
+            ("RANK", "0"),
+            ("WORLD_SIZE", "2"),
+            ("MASTER_PORT", "29500"),
+            ("FUSER_STORE_PORT", "29600"),
+            ("FUSER_STORE_TOKEN", "0123456789abcdef0123"),
+        ];
+        assert_eq!(ProcessEnv::from_env(env(MOVED)).unwrap().unwrap().master, "127.0.0.1:29600");
         assert!(ProcessEnv::from_env(env(&[("RANK", "2"), ("WORLD_SIZE", "2"), ("MASTER_PORT", "1")])).is_err());
         assert!(ProcessEnv::from_env(env(&[("RANK", "0"), ("MASTER_PORT", "1")])).is_err());
     }

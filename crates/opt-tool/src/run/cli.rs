@@ -95,7 +95,10 @@ OPTIONS:
                          on GPU LOCAL_RANK) and meets the others through
                          MASTER_ADDR:MASTER_PORT (cuda: NCCL ids go through rank 0's store,
                          cuda_ipc memory handles too: the CUDA IPC rings run between
-                         processes, also on one shared GPU). Not with --check-races
+                         processes, also on one shared GPU). Every rank needs the same
+                         secret FUSER_STORE_TOKEN (16+ characters; --launch makes one);
+                         FUSER_STORE_PORT moves the store off MASTER_PORT (under torchrun,
+                         whose agent listens there). Not with --check-races
   --check-races          run the race checker: every kernel and communication is checked,
                          in program order, against the unordered accesses of other streams
                          (vector clocks joined by host.stream_wait, comm.wait and
