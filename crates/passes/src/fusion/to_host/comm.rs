@@ -103,11 +103,21 @@ pub fn emit_reshard(em: &mut Emitter<'_>, k: usize, r: &Reshard, site: &Site) ->
                     splits_text(&oi.sharding.axes[ax])
                 ));
             }
-            if let Some(&c) = em.chunk.get(&v_in) {
+            let layout = device_layout(&ii.sharding.axes[ax]);
+            let stream_outermost = layout.is_empty() || matches!(layout[0], Split::Stream(_));
+            if let Some(&c) = em.chunk.get(&v_in).filter(|_| stream_outermost) {
                 c
+            } else if em.chunk.contains_key(&v_in) {
+                // Produced in this loop chunk by chunk *inside* its device split (`[DIDx,
+                // Stream(n)]`): iteration i holds the rank's i-th local piece, not global
+                // chunk i (fuser-lowerfuzz, seed 2004909: gathered as if it were).
+                return Err(format!(
+                    "resharding in a stream loop needs the Stream split of axis {ax} outside its device split, got {}; \
+not lowerable",
+                    splits_text(&ii.sharding.axes[ax])
+                ));
             } else {
-                let layout = device_layout(&ii.sharding.axes[ax]);
-                if layout.is_empty() || matches!(layout[0], Split::Stream(_)) {
+                if stream_outermost {
                     let whole = em.full(v_in)?;
                     em.shard(whole, lp, ax, site)?
                 } else if *r == (Reshard::Allgather { axis: ax }) && layout.len() == 1 && n == team.len() as i64 {
