@@ -4,7 +4,7 @@
 //! the right, swapping the predicate, as MLIR's folder does.
 
 use super::{
-    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int,
+    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int,
 };
 use crate::support::{IntConst, dict_of, empty_state, inherent_attr, printed_attr_dict, same_shape, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -15,7 +15,7 @@ use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
 use fuser_ir::rewrite_api::Rewriter;
-use fuser_ir::types::{Type, TypeKind};
+
 
 /// The predicates of `arith.cmpi`, numbered as MLIR stores them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -135,19 +135,6 @@ signed numbers, `u`: as unsigned numbers) and yields `i1` (or a same-shaped cont
 /// The predicate of a `cmpi` op, if well formed.
 pub fn predicate(ctx: &Context, ir: &Ir, op: OpId) -> Option<CmpPredicate> {
     inherent_attr(ctx, ir, op, "predicate").and_then(|a| ctx.attr_i64(a)).and_then(CmpPredicate::from_i64)
-}
-
-/// `i1` with the shape of `operand_ty` (scalar, vector or tensor).
-fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
-    let i1 = ctx.i1_type();
-    match ctx.type_kind(operand_ty).clone() {
-        TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector { shape, scalable, elem: i1 }),
-        TypeKind::RankedTensor { shape, encoding, .. } => {
-            ctx.intern_type(TypeKind::RankedTensor { shape, elem: i1, encoding })
-        }
-        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { elem: i1 }),
-        _ => i1,
-    }
 }
 
 /// What the declaration does not say: both operands have one type, and the result has its

@@ -1,7 +1,8 @@
-//! The `arith` dialect subset on signless integers and `index` (scalars, or vectors/tensors of
-//! them where MLIR allows it): `constant`, `addi`, `subi`, `muli`, `divsi`, `divui`, `remsi`,
-//! `remui`, `cmpi`, `select`, `index_cast`, with MLIR's custom syntax, properties, verifiers and
-//! folders.
+//! The `arith` dialect subset on signless integers, `index` and floats (scalars, or
+//! vectors/tensors of them where MLIR allows it): `constant`, `addi`, `subi`, `muli`, `divsi`,
+//! `divui`, `remsi`, `remui`, `cmpi`, `select`, `index_cast`, and the float ops `addf`, `subf`,
+//! `mulf`, `divf`, `remf`, `negf`, `maximumf`, `minimumf`, `maxnumf`, `minnumf`, `cmpf` with their
+//! `#arith.fastmath` flags, with MLIR's custom syntax, properties, verifiers and folders.
 //!
 //! Every op is declared with [`fuser_ir::declare_op!`]: operand/result counts, required
 //! properties, attribute and type constraints are checked by the generic structural verifier,
@@ -12,17 +13,27 @@
 //! binary ops, and helpers for folders and canonicalization patterns. Each op's definition and
 //! hooks live together in one submodule.
 //!
-//! Folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in MLIR);
-//! constant vectors/tensors are not folded elementwise.
+//! Integer folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in
+//! MLIR); float folding evaluates scalar `f32`/`f64` constants; constant vectors/tensors are not
+//! folded elementwise.
 
 mod binary;
+mod binary_float;
+mod cmpf;
 mod cmpi;
 mod constant;
+mod fastmath;
+mod float_const;
 mod index_cast;
+mod negf;
 mod select;
 
 pub use binary::{ADDI, DIVSI, DIVUI, MULI, REMSI, REMUI, SUBI, binary_state};
+pub use binary_float::{ADDF, DIVF, MAXIMUMF, MAXNUMF, MINIMUMF, MINNUMF, MULF, REMF, SUBF, float_binary_state};
+pub use cmpf::{CMPF, CmpFPredicate, cmpf_predicate, cmpf_state};
 pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
+pub use fastmath::FastMathFlags;
+pub use negf::{NEGF, negf_state};
 pub use constant::{CONSTANT, constant_state};
 pub use index_cast::{INDEX_CAST, index_cast_state};
 pub use select::{SELECT, select_state};
@@ -34,7 +45,7 @@ use fuser_ir::declare::TypeConstraint;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::{DialectDef, FoldResult, PatternDef, Traits};
 use fuser_ir::rewrite_api::Rewriter;
-use fuser_ir::types::Type;
+use fuser_ir::types::{Type, TypeKind};
 
 /// The `arith` dialect.
 pub static ARITH: DialectDef = DialectDef {
@@ -44,7 +55,10 @@ pub static ARITH: DialectDef = DialectDef {
 constants, two's-complement arithmetic, comparisons, selection and index casts, with MLIR's \
 syntax, verification and folding. Operands are signless integers or `index`, or vectors and \
 tensors of them.",
-    ops: &[&CONSTANT, &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &CMPI, &SELECT, &INDEX_CAST],
+    ops: &[
+        &CONSTANT, &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &CMPI, &SELECT, &INDEX_CAST, &ADDF, &SUBF, &MULF,
+        &DIVF, &REMF, &NEGF, &MAXIMUMF, &MINIMUMF, &MAXNUMF, &MINNUMF, &CMPF,
+    ],
     types: &[],
     attrs: &[],
     opaque_attrs: true,
@@ -71,6 +85,23 @@ pub(crate) const SIGNLESS_INTEGER_LIKE: TypeConstraint =
     TypeConstraint::new("signless-integer-like", is_signless_integer_like);
 /// MLIR's `BoolLike`: `i1`, or a vector/tensor of `i1`.
 pub(crate) const BOOL_LIKE: TypeConstraint = TypeConstraint::new("bool-like", is_bool_like);
+/// MLIR's `FloatLike`: a float, or a vector/tensor of floats.
+pub(crate) const FLOAT_LIKE: TypeConstraint =
+    TypeConstraint::new("floating-point-like", |ctx, t| ctx.type_kind(element_type(ctx, t)).is_float());
+
+/// `i1` with the shape of `operand_ty` (scalar, vector or tensor): the result type of the
+/// comparisons.
+pub(crate) fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
+    let i1 = ctx.i1_type();
+    match ctx.type_kind(operand_ty).clone() {
+        TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector { shape, scalable, elem: i1 }),
+        TypeKind::RankedTensor { shape, encoding, .. } => {
+            ctx.intern_type(TypeKind::RankedTensor { shape, elem: i1, encoding })
+        }
+        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { elem: i1 }),
+        _ => i1,
+    }
+}
 
 // ----- overflow flags -----------------------------------------------------------------------
 
@@ -126,9 +157,13 @@ impl OverflowFlags {
     }
 }
 
-/// The arith attributes in printed form: `overflow<nuw,nsw>` becomes `overflow<nsw, nuw>`.
-/// Other bodies are left as written.
+/// The arith attributes in printed form: `overflow<nuw,nsw>` becomes `overflow<nsw, nuw>`,
+/// `fastmath<contract, nnan>` becomes `fastmath<nnan,contract>`. Other bodies are left as
+/// written.
 pub fn canonical_attr_body(body: &str) -> Option<String> {
+    if body.starts_with("fastmath") {
+        return fastmath::canonical_fastmath_body(body);
+    }
     let inner = body.strip_prefix("overflow")?.trim().strip_prefix('<')?.strip_suffix('>')?;
     let mut flags = OverflowFlags::default();
     for kw in inner.split(',') {

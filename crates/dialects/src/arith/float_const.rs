@@ -1,0 +1,103 @@
+//! Scalar float constants for the folders of the float ops: `f32` and `f64` attributes read as
+//! `f64` (exactly) and written back rounded to the type. One rounding from `f64` gives the
+//! correctly rounded `f32` sum, difference, product and quotient (53 >= 2 * 24 + 2), so folding
+//! matches MLIR's `APFloat` arithmetic in round-to-nearest-even; `remf`, `negf` and the
+//! min/max family are exact. Other float types are not folded.
+
+use crate::support::element_type;
+use fuser_ir::attrs::{Attr, AttrKind};
+use fuser_ir::context::Context;
+use fuser_ir::types::{FloatKind, Type, TypeKind};
+
+/// The kind of a float type that the folders evaluate (`f32`, `f64`).
+fn foldable_kind(ctx: &Context, ty: Type) -> Option<FloatKind> {
+    match ctx.type_kind(ty) {
+        TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => Some(*k),
+        _ => None,
+    }
+}
+
+/// The value of a scalar float constant of type `ty`.
+pub(crate) fn float_value(ctx: &Context, a: Option<Attr>, ty: Type) -> Option<f64> {
+    let AttrKind::Float { bits, ty: at } = ctx.attr_kind(a?) else { return None };
+    if *at != ty {
+        return None;
+    }
+    match foldable_kind(ctx, ty)? {
+        FloatKind::F32 => Some(f32::from_bits(*bits as u32) as f64),
+        _ => Some(f64::from_bits(*bits as u64)),
+    }
+}
+
+/// A float attribute of type `ty` holding `v` rounded to the type.
+pub(crate) fn float_attr(ctx: &Context, ty: Type, v: f64) -> Option<Attr> {
+    let bits = match foldable_kind(ctx, ty)? {
+        FloatKind::F32 => (v as f32).to_bits() as u128,
+        _ => v.to_bits() as u128,
+    };
+    Some(ctx.intern_attr(AttrKind::Float { bits, ty }))
+}
+
+/// True when `a` is a float constant (scalar, or splat of a vector/tensor) of any float type
+/// whose every element satisfies `pred`; the value is read as `f64` for `f16`, `bf16`, `f32`
+/// and `f64` (enough to test signs, zeros, ones, infinities and NaN).
+pub(crate) fn float_splat_is(ctx: &Context, a: Option<Attr>, pred: impl Fn(f64) -> bool) -> bool {
+    let Some(a) = a else { return false };
+    let scalar = match ctx.attr_kind(a) {
+        AttrKind::DenseElements { data: fuser_ir::attrs::DenseData::Splat(s), .. } => *s,
+        _ => a,
+    };
+    let AttrKind::Float { bits, ty } = ctx.attr_kind(scalar) else { return false };
+    let TypeKind::Float(k) = ctx.type_kind(element_type(ctx, *ty)) else { return false };
+    widen(*k, *bits).is_some_and(pred)
+}
+
+/// The value of the common float formats as `f64` (exact).
+fn widen(k: FloatKind, bits: u128) -> Option<f64> {
+    match k {
+        FloatKind::F64 => Some(f64::from_bits(bits as u64)),
+        FloatKind::F32 => Some(f32::from_bits(bits as u32) as f64),
+        FloatKind::BF16 => Some(f32::from_bits((bits as u32) << 16) as f64),
+        FloatKind::F16 => Some(half_to_f64(bits as u16)),
+        _ => None,
+    }
+}
+
+/// IEEE half precision to `f64`.
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((h >> 10) & 0x1f) as i32;
+    let frac = (h & 0x3ff) as f64;
+    let magnitude = match exp {
+        0 => frac * 2f64.powi(-24),
+        31 if frac == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1.0 + frac / 1024.0) * 2f64.powi(exp - 15),
+    };
+    sign * magnitude
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_and_bfloat_widen_exactly() {
+        assert_eq!(half_to_f64(0x3c00), 1.0);
+        assert_eq!(half_to_f64(0xc000), -2.0);
+        assert!(half_to_f64(0x8000).is_sign_negative());
+        assert_eq!(half_to_f64(0x7c00), f64::INFINITY);
+        assert_eq!(widen(FloatKind::BF16, 0x3f80), Some(1.0));
+    }
+
+    #[test]
+    fn f32_values_round_trip() {
+        let ctx = Context::empty();
+        let f32t = ctx.float_type(FloatKind::F32);
+        let a = float_attr(&ctx, f32t, 0.1).unwrap();
+        assert_eq!(float_value(&ctx, Some(a), f32t), Some(0.1f32 as f64));
+        assert!(float_splat_is(&ctx, Some(a), |v| v > 0.0));
+        let f16t = ctx.float_type(FloatKind::F16);
+        assert_eq!(float_attr(&ctx, f16t, 1.0), None);
+    }
+}
