@@ -1,13 +1,6 @@
 // RUN: fuser-opt %s | FileCheck %s
 // RUN: fuser-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: fuser-opt %s --mlir-print-op-generic | fuser-opt | FileCheck %s
-// REQUIRES: mlir-opt
-// RUN: fuser-opt %s > %t.fuser
-// RUN: mlir-opt %s > %t.mlir
-// RUN: diff %t.fuser %t.mlir
-// RUN: fuser-opt %s --mlir-print-op-generic > %t.fuser.generic
-// RUN: mlir-opt %s --mlir-print-op-generic > %t.mlir.generic
-// RUN: diff %t.fuser.generic %t.mlir.generic
 
 // CHECK-LABEL: func.func @binary(%arg0: f32, %arg1: f32, %arg2: vector<4xf16>, %arg3: tensor<?xbf16>)
 func.func @binary(%a: f32, %b: f32, %v: vector<4xf16>, %t: tensor<?xbf16>) {

@@ -2,9 +2,10 @@
 //! `maxnumf`, `minnumf`: two operands and a result of one floating-point-like type, with
 //! fast-math flags. Custom form `arith.addf %a, %b (fastmath<flags>)? {attrs}? : f32`.
 //!
-//! Folders follow MLIR: identities (`x + -0.0`, `x - +0.0`, `x * 1.0`, `x / 1.0`,
-//! `maximumf(x, -inf)`, `minimumf(x, +inf)`, `maxnumf/minnumf(x, NaN)`, `max/min(x, x)`) and
-//! constant evaluation of scalar `f32`/`f64` (`float_const`). `mulf(negf a, negf b)` and
+//! Folders follow mlir-opt-19: identities (`x + -0.0`, `x - +0.0`, `x * 1.0`, `x / 1.0`,
+//! `maximumf/maxnumf(x, -inf)`, `minimumf/minnumf(x, +inf)`, `max/min(x, x)`) and constant
+//! evaluation of scalar `f32`/`f64` (`float_const`). As in LLVM 19, `maxnumf` constants fold
+//! with IEEE `maximum` (NaN-propagating) while `minnumf` folds with `minNum`. `mulf(negf a, negf b)` and
 //! `divf(negf a, negf b)` canonicalize to `mulf/divf(a, b)`.
 
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
@@ -44,48 +45,102 @@ macro_rules! float_binary_op {
     };
 }
 
-float_binary_op!(ADDF, "arith.addf", "Floating point addition",
+float_binary_op!(
+    ADDF,
+    "arith.addf",
+    "Floating point addition",
     "Adds two floats (IEEE 754, round to nearest even), elementwise for vectors and tensors.\n\n\
 ```mlir\n%0 = arith.addf %a, %b : f32\n%1 = arith.addf %a, %b fastmath<nnan,ninf> : f64\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE], fold_addf, [MOVE_CONSTANT_RIGHT]);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+    fold_addf,
+    [MOVE_CONSTANT_RIGHT]
+);
 
-float_binary_op!(SUBF, "arith.subf", "Floating point subtraction",
+float_binary_op!(
+    SUBF,
+    "arith.subf",
+    "Floating point subtraction",
     "Subtracts the second float from the first.\n\n```mlir\n%0 = arith.subf %a, %b : f32\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE], fold_subf, []);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+    fold_subf,
+    []
+);
 
-float_binary_op!(MULF, "arith.mulf", "Floating point multiplication",
+float_binary_op!(
+    MULF,
+    "arith.mulf",
+    "Floating point multiplication",
     "Multiplies two floats. The product of two negations is the product of the negated \
 values.\n\n```mlir\n%0 = arith.mulf %a, %b fastmath<fast> : vector<4xf32>\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE], fold_mulf, [MOVE_CONSTANT_RIGHT, MULF_OF_NEGF]);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+    fold_mulf,
+    [MOVE_CONSTANT_RIGHT, MULF_OF_NEGF]
+);
 
-float_binary_op!(DIVF, "arith.divf", "Floating point division",
+float_binary_op!(
+    DIVF,
+    "arith.divf",
+    "Floating point division",
     "Divides the first float by the second.\n\n```mlir\n%0 = arith.divf %a, %b : f64\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE], fold_divf, [DIVF_OF_NEGF]);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+    fold_divf,
+    [DIVF_OF_NEGF]
+);
 
-float_binary_op!(REMF, "arith.remf", "Floating point division remainder",
+float_binary_op!(
+    REMF,
+    "arith.remf",
+    "Floating point division remainder",
     "The remainder of the division truncated towards zero (C's `fmod`); its sign is that of \
 the dividend.\n\n```mlir\n%0 = arith.remf %a, %b : f32\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE], fold_remf, []);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+    fold_remf,
+    []
+);
 
-float_binary_op!(MAXIMUMF, "arith.maximumf", "Floating-point maximum",
+float_binary_op!(
+    MAXIMUMF,
+    "arith.maximumf",
+    "Floating-point maximum",
     "The larger operand; NaN if either operand is NaN, and `+0.0` is larger than `-0.0` (IEEE \
 754-2019 `maximum`).\n\n```mlir\n%0 = arith.maximumf %a, %b : f32\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE], fold_maximumf, [MOVE_CONSTANT_RIGHT]);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+    fold_maximumf,
+    [MOVE_CONSTANT_RIGHT]
+);
 
-float_binary_op!(MINIMUMF, "arith.minimumf", "Floating-point minimum",
+float_binary_op!(
+    MINIMUMF,
+    "arith.minimumf",
+    "Floating-point minimum",
     "The smaller operand; NaN if either operand is NaN, and `-0.0` is smaller than `+0.0` \
 (IEEE 754-2019 `minimum`).\n\n```mlir\n%0 = arith.minimumf %a, %b : f32\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE], fold_minimumf, [MOVE_CONSTANT_RIGHT]);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+    fold_minimumf,
+    [MOVE_CONSTANT_RIGHT]
+);
 
-float_binary_op!(MAXNUMF, "arith.maxnumf", "Floating-point maximum number",
+float_binary_op!(
+    MAXNUMF,
+    "arith.maxnumf",
+    "Floating-point maximum number",
     "The larger operand; when one operand is NaN, the other (IEEE 754-2008 `maxNum`).\n\n\
 ```mlir\n%0 = arith.maxnumf %a, %b : f32\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE], fold_maxnumf, [MOVE_CONSTANT_RIGHT]);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+    fold_maxnumf,
+    [MOVE_CONSTANT_RIGHT]
+);
 
-float_binary_op!(MINNUMF, "arith.minnumf", "Floating-point minimum number",
+float_binary_op!(
+    MINNUMF,
+    "arith.minnumf",
+    "Floating-point minimum number",
     "The smaller operand; when one operand is NaN, the other (IEEE 754-2008 `minNum`).\n\n\
 ```mlir\n%0 = arith.minnumf %a, %b : f32\n```",
-    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE], fold_minnumf, [MOVE_CONSTANT_RIGHT]);
+    [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
+    fold_minnumf,
+    [MOVE_CONSTANT_RIGHT]
+);
 
 /// The state of the binary float op `name` (e.g. `"arith.addf"`) with `fastmath<none>`.
 pub fn float_binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type, loc: Attr) -> OperationState {
@@ -192,9 +247,15 @@ impl Inputs {
         float_splat_is(ctx, self.r_attr, pred)
     }
 
-    /// Evaluates two scalar constants.
+    /// Evaluates two scalar constants. A NaN produced from two numbers is the positive quiet
+    /// NaN, as `APFloat` makes it (the hardware's default NaN may be negative).
     fn eval(&self, ctx: &Context, f: impl Fn(f64, f64) -> f64) -> Option<Vec<FoldResult>> {
-        fold_to_attr(float_attr(ctx, self.ty, f(self.l?, self.r?))?)
+        let (l, r) = (self.l?, self.r?);
+        let mut v = f(l, r);
+        if v.is_nan() && !l.is_nan() && !r.is_nan() {
+            v = f64::NAN.copysign(1.0);
+        }
+        fold_to_attr(float_attr(ctx, self.ty, v)?)
     }
 }
 
@@ -259,19 +320,31 @@ fn fold_minimumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) ->
 }
 
 fn fold_maxnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    // mlir-opt-19 folds `maxnumf` like `maximumf` (NaN-propagating, `-inf` identity).
     let x = inputs(ctx, ir, op, operands)?;
-    if x.lhs == x.rhs || x.rhs_is(ctx, f64::is_nan) {
+    if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| if a.is_nan() { b } else if b.is_nan() || !(a < b) { a } else { b })
+    x.eval(ctx, maximum)
 }
 
 fn fold_minnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.lhs == x.rhs || x.rhs_is(ctx, f64::is_nan) {
+    if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| if a.is_nan() { b } else if b.is_nan() || !(b < a) { a } else { b })
+    x.eval(ctx, minnum)
+}
+
+/// IEEE 754-2008 `minNum` with `-0.0 < +0.0`: a NaN operand yields the other one.
+fn minnum(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        return b;
+    }
+    if b.is_nan() {
+        return a;
+    }
+    minimum(a, b)
 }
 
 /// IEEE 754-2019 `maximum`: NaN-propagating, `+0.0 > -0.0`.
@@ -362,7 +435,8 @@ mod tests {
     fn identities() {
         let mut b = Bench::new();
         let x = b.arg(b.ctx.float_type(FloatKind::F32));
-        let (nz, pz, one, inf) = (f32c(&mut b, -0.0), f32c(&mut b, 0.0), f32c(&mut b, 1.0), f32c(&mut b, f32::INFINITY));
+        let (nz, pz, one, inf) =
+            (f32c(&mut b, -0.0), f32c(&mut b, 0.0), f32c(&mut b, 1.0), f32c(&mut b, f32::INFINITY));
         let nan = f32c(&mut b, f32::NAN);
         let ninf = f32c(&mut b, f32::NEG_INFINITY);
         let folds = [
@@ -372,13 +446,15 @@ mod tests {
             bin(&mut b, "arith.divf", x, one),
             bin(&mut b, "arith.maximumf", x, ninf),
             bin(&mut b, "arith.minimumf", x, inf),
-            bin(&mut b, "arith.maxnumf", x, nan),
+            bin(&mut b, "arith.maxnumf", x, ninf),
+            bin(&mut b, "arith.minnumf", x, inf),
             bin(&mut b, "arith.minnumf", x, x),
         ];
         for op in folds {
             assert_eq!(b.fold_value(op), Some(x), "{}", b.ctx.op_name_str(b.ir.op_name(op)));
         }
-        let keeps = [bin(&mut b, "arith.addf", x, pz), bin(&mut b, "arith.subf", x, nz)];
+        let keeps =
+            [bin(&mut b, "arith.addf", x, pz), bin(&mut b, "arith.subf", x, nz), bin(&mut b, "arith.maxnumf", x, nan)];
         for op in keeps {
             assert_eq!(b.fold(op), None);
         }
@@ -399,10 +475,14 @@ mod tests {
         assert_eq!(folded_f32(&b, max).map(f32::to_bits), Some(0.0f32.to_bits()));
         assert_eq!(folded_f32(&b, min).map(f32::to_bits), Some((-0.0f32).to_bits()));
         let nan = f32c(&mut b, f32::NAN);
-        let maxnum = bin(&mut b, "arith.maxnumf", nan, n);
+        let maxnum = bin(&mut b, "arith.maxnumf", n, nan);
+        let minnum = bin(&mut b, "arith.minnumf", nan, n);
         let maximum = bin(&mut b, "arith.maximumf", nan, n);
-        assert_eq!(folded_f32(&b, maxnum), Some(2.0));
+        assert!(folded_f32(&b, maxnum).is_some_and(f32::is_nan));
+        assert_eq!(folded_f32(&b, minnum), Some(2.0));
         assert!(folded_f32(&b, maximum).is_some_and(f32::is_nan));
+        let zero_by_zero = bin(&mut b, "arith.divf", pz, pz);
+        assert_eq!(folded_f32(&b, zero_by_zero).map(f32::to_bits), Some(0x7fc0_0000));
     }
 
     #[test]

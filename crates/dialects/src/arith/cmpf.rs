@@ -200,8 +200,10 @@ mod tests {
     #[test]
     fn predicates_on_ordered_and_unordered_pairs() {
         let lt = Some(Ordering::Less);
-        let expect_lt = [false, false, false, false, true, true, true, true, false, false, false, true, true, true, false, true];
-        let expect_nan = [false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true];
+        let expect_lt =
+            [false, false, false, false, true, true, true, true, false, false, false, true, true, true, false, true];
+        let expect_nan =
+            [false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true];
         for i in 0..16u8 {
             assert_eq!(CmpFPredicate(i).eval(lt), expect_lt[i as usize], "{}", CmpFPredicate(i).keyword());
             assert_eq!(CmpFPredicate(i).eval(None), expect_nan[i as usize], "{}", CmpFPredicate(i).keyword());

@@ -4,7 +4,8 @@
 //! the right, swapping the predicate, as MLIR's folder does.
 
 use super::{
-    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int,
+    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, const_of_type, fold_to_attr, fold_to_value, is_constant_value,
+    splat_int,
 };
 use crate::support::{IntConst, dict_of, empty_state, inherent_attr, printed_attr_dict, same_shape, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -15,7 +16,6 @@ use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
 use fuser_ir::rewrite_api::Rewriter;
-
 
 /// The predicates of `arith.cmpi`, numbered as MLIR stores them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -32,10 +32,10 @@ pub use binary::{ADDI, DIVSI, DIVUI, MULI, REMSI, REMUI, SUBI, binary_state};
 pub use binary_float::{ADDF, DIVF, MAXIMUMF, MAXNUMF, MINIMUMF, MINNUMF, MULF, REMF, SUBF, float_binary_state};
 pub use cmpf::{CMPF, CmpFPredicate, cmpf_predicate, cmpf_state};
 pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
-pub use fastmath::FastMathFlags;
-pub use negf::{NEGF, negf_state};
 pub use constant::{CONSTANT, constant_state};
+pub use fastmath::FastMathFlags;
 pub use index_cast::{INDEX_CAST, index_cast_state};
+pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
 
 use crate::support::{IntConst, element_type, int_attr, int_const, is_bool_like, is_signless_integer_like, shape_of};
@@ -56,8 +56,28 @@ constants, two's-complement arithmetic, comparisons, selection and index casts, 
 syntax, verification and folding. Operands are signless integers or `index`, or vectors and \
 tensors of them.",
     ops: &[
-        &CONSTANT, &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &CMPI, &SELECT, &INDEX_CAST, &ADDF, &SUBF, &MULF,
-        &DIVF, &REMF, &NEGF, &MAXIMUMF, &MINIMUMF, &MAXNUMF, &MINNUMF, &CMPF,
+        &CONSTANT,
+        &ADDI,
+        &SUBI,
+        &MULI,
+        &DIVSI,
+        &DIVUI,
+        &REMSI,
+        &REMUI,
+        &CMPI,
+        &SELECT,
+        &INDEX_CAST,
+        &ADDF,
+        &SUBF,
+        &MULF,
+        &DIVF,
+        &REMF,
+        &NEGF,
+        &MAXIMUMF,
+        &MINIMUMF,
+        &MAXNUMF,
+        &MINNUMF,
+        &CMPF,
     ],
     types: &[],
     attrs: &[],
@@ -331,7 +351,8 @@ mod tests {
     fn attr_bodies_canonicalize_like_mlir() {
         assert_eq!(canonical_attr_body("overflow<nuw,nsw>").as_deref(), Some("overflow<nsw, nuw>"));
         assert_eq!(canonical_attr_body("overflow<none>").as_deref(), Some("overflow<none>"));
-        assert_eq!(canonical_attr_body("fastmath<fast>"), None);
+        assert_eq!(canonical_attr_body("fastmath<nnan,fast>").as_deref(), Some("fastmath<fast>"));
+        assert_eq!(canonical_attr_body("denormal<ieee>"), None);
     }
 
     /// The declared structure gives mlir-opt-19's messages, before the ops' own hooks.
