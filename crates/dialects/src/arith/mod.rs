@@ -19,12 +19,14 @@
 
 mod binary;
 mod binary_float;
+mod cast_common;
 mod cmpf;
 mod cmpi;
 mod constant;
 mod fastmath;
 mod float_const;
 mod index_cast;
+mod int_casts;
 mod negf;
 mod select;
 
@@ -35,6 +37,7 @@ pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
 pub use constant::{CONSTANT, constant_state};
 pub use fastmath::FastMathFlags;
 pub use index_cast::{INDEX_CAST, index_cast_state};
+pub use int_casts::{EXTSI, EXTUI, TRUNCI, int_cast_state};
 pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
 
@@ -78,6 +81,9 @@ tensors of them.",
         &MAXNUMF,
         &MINNUMF,
         &CMPF,
+        &EXTSI,
+        &EXTUI,
+        &TRUNCI,
     ],
     types: &[],
     attrs: &[],

@@ -1,0 +1,53 @@
+// RUN: fuser-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'arith.extsi' op operand type 'i32' and result type 'i16' are cast incompatible}}
+func.func @f(%i: i32) { %0 = arith.extsi %i : i32 to i16
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extsi' op operand type 'i32' and result type 'i32' are cast incompatible}}
+func.func @f(%i: i32) { %0 = arith.extsi %i : i32 to i32
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.trunci' op operand type 'i32' and result type 'i64' are cast incompatible}}
+func.func @f(%i: i32) { %0 = arith.trunci %i : i32 to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extui' op requires the same shape for all operands and results}}
+func.func @f(%i: vector<4xi32>) { %0 = arith.extui %i : vector<4xi32> to vector<2xi64>
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extui' op requires the same shape for all operands and results}}
+func.func @f(%i: vector<4xi32>) { %0 = arith.extui %i : vector<4xi32> to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extui' op operand #0 must be signless-fixed-width-integer-like, but got 'index'}}
+func.func @f(%i: index) { %0 = arith.extui %i : index to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extsi' op operand #0 must be signless-fixed-width-integer-like, but got 'f32'}}
+func.func @f(%i: f32) { %0 = arith.extsi %i : f32 to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extsi' op requires a single operand}}
+func.func @f(%i: i32) { %0 = "arith.extsi"(%i, %i) : (i32, i32) -> i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extsi' op failed to verify that input and output have the same tensor dimensions}}
+func.func @f(%i: tensor<4xi32>) { %0 = arith.extsi %i : tensor<4xi32> to tensor<?xi64>
+ return }
