@@ -39,3 +39,57 @@ func.func @vec() -> vector<4xi32> {
   %0 = arith.extsi %c : vector<4xi8> to vector<4xi32>
   return %0 : vector<4xi32>
 }
+
+// CHECK-LABEL: func.func @bitcast_constants() -> (f32, i32, i16, vector<4xf32>, bf16, i64)
+// CHECK-NEXT:  %cst = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %c-1071644672_i32 = arith.constant -1071644672 : i32
+// CHECK-NEXT:  %c15360_i16 = arith.constant 15360 : i16
+// CHECK-NEXT:  %cst_0 = arith.constant dense<2.000000e+00> : vector<4xf32>
+// CHECK-NEXT:  %cst_1 = arith.constant 0x7FC1 : bf16
+// CHECK-NEXT:  %c4591870180066957722_i64 = arith.constant 4591870180066957722 : i64
+// CHECK-NEXT:  return %cst, %c-1071644672_i32, %c15360_i16, %cst_0, %cst_1, %c4591870180066957722_i64 : f32, i32, i16, vector<4xf32>, bf16, i64
+func.func @bitcast_constants() -> (f32, i32, i16, vector<4xf32>, bf16, i64) {
+  %c = arith.constant 1065353216 : i32
+  %f = arith.constant -2.5 : f32
+  %h = arith.constant 1.0 : f16
+  %v = arith.constant dense<1073741824> : vector<4xi32>
+  %nan = arith.constant 0x7FC1 : bf16
+  %d = arith.constant 0.1 : f64
+  %0 = arith.bitcast %c : i32 to f32
+  %1 = arith.bitcast %f : f32 to i32
+  %2 = arith.bitcast %h : f16 to i16
+  %3 = arith.bitcast %v : vector<4xi32> to vector<4xf32>
+  %4 = arith.bitcast %nan : bf16 to bf16
+  %5 = arith.bitcast %d : f64 to i64
+  return %0, %1, %2, %3, %4, %5 : f32, i32, i16, vector<4xf32>, bf16, i64
+}
+
+// CHECK-LABEL: func.func @bitcast_chain(%arg0: i32, %arg1: f32) -> (i32, f32)
+// CHECK-NEXT:  %0 = arith.bitcast %arg0 : i32 to f32
+// CHECK-NEXT:  %1 = arith.addf %arg1, %0 : f32
+// CHECK-NEXT:  return %arg0, %1 : i32, f32
+func.func @bitcast_chain(%x: i32, %y: f32) -> (i32, f32) {
+  %0 = arith.bitcast %x : i32 to f32
+  %1 = arith.bitcast %0 : f32 to i32
+  %2 = arith.bitcast %y : f32 to i32
+  %3 = arith.bitcast %2 : i32 to f32
+  %4 = arith.addf %3, %0 : f32
+  return %1, %4 : i32, f32
+}
+
+// CHECK-LABEL: func.func @index_castui(%arg0: i32, %arg1: index) -> (index, i8, index, i32, index)
+// CHECK-NEXT:  %c4294967295 = arith.constant 4294967295 : index
+// CHECK-NEXT:  %c44_i8 = arith.constant 44 : i8
+// CHECK-NEXT:  %0 = arith.index_castui %arg0 : i32 to index
+// CHECK-NEXT:  %1 = arith.index_cast %arg0 : i32 to index
+// CHECK-NEXT:  return %c4294967295, %c44_i8, %0, %arg0, %1 : index, i8, index, i32, index
+func.func @index_castui(%x: i32, %i: index) -> (index, i8, index, i32, index) {
+  %m = arith.constant -1 : i32
+  %big = arith.constant 300 : index
+  %0 = arith.index_castui %m : i32 to index
+  %1 = arith.index_castui %big : index to i8
+  %2 = arith.index_castui %x : i32 to index
+  %3 = arith.index_castui %2 : index to i32
+  %4 = arith.index_cast %3 : i32 to index
+  return %0, %1, %2, %3, %4 : index, i8, index, i32, index
+}

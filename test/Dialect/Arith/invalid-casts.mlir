@@ -42,6 +42,30 @@ func.func @f(%i: f32) { %0 = arith.extsi %i : f32 to i64
 
 // -----
 
+// expected-error @+1 {{'arith.bitcast' op operand type 'i32' and result type 'f64' are cast incompatible}}
+func.func @f(%i: i32) { %0 = arith.bitcast %i : i32 to f64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.index_castui' op operand type 'i32' and result type 'i64' are cast incompatible}}
+func.func @f(%i: i32) { %0 = arith.index_castui %i : i32 to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.bitcast' op failed to verify that input and output have the same tensor dimensions}}
+func.func @f(%i: tensor<4xi32>) { %0 = arith.bitcast %i : tensor<4xi32> to tensor<?xf32>
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.bitcast' op operand type 'i32' and result type 'index' are cast incompatible}}
+func.func @f(%i: i32) { %0 = arith.bitcast %i : i32 to index
+ return }
+
+// -----
+
 // expected-error @+1 {{'arith.extsi' op requires a single operand}}
 func.func @f(%i: i32) { %0 = "arith.extsi"(%i, %i) : (i32, i32) -> i64
  return }
@@ -50,4 +74,26 @@ func.func @f(%i: i32) { %0 = "arith.extsi"(%i, %i) : (i32, i32) -> i64
 
 // expected-error @+1 {{'arith.extsi' op failed to verify that input and output have the same tensor dimensions}}
 func.func @f(%i: tensor<4xi32>) { %0 = arith.extsi %i : tensor<4xi32> to tensor<?xi64>
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.bitcast' op operand type 'index' and result type 'i64' are cast incompatible}}
+func.func @f(%i: index) { %0 = arith.bitcast %i : index to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.index_castui' op operand #0 must be signless-integer-like or memref of signless-integer, but got 'f32'}}
+func.func @f(%i: f32) { %0 = arith.index_castui %i : f32 to index
+ return }
+
+// -----
+
+func.func @f(%i: i32) { %0 = arith.bitcast %i : i32 to i32
+ return }
+
+// -----
+
+func.func @f(%i: vector<2xi32>) { %0 = arith.bitcast %i : vector<2xi32> to vector<2xf32>
  return }

@@ -19,6 +19,7 @@
 
 mod binary;
 mod binary_float;
+mod bitcast;
 mod cast_common;
 mod cmpf;
 mod cmpi;
@@ -32,11 +33,12 @@ mod select;
 
 pub use binary::{ADDI, DIVSI, DIVUI, MULI, REMSI, REMUI, SUBI, binary_state};
 pub use binary_float::{ADDF, DIVF, MAXIMUMF, MAXNUMF, MINIMUMF, MINNUMF, MULF, REMF, SUBF, float_binary_state};
+pub use bitcast::{BITCAST, bitcast_state};
 pub use cmpf::{CMPF, CmpFPredicate, cmpf_predicate, cmpf_state};
 pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
 pub use constant::{CONSTANT, constant_state};
 pub use fastmath::FastMathFlags;
-pub use index_cast::{INDEX_CAST, index_cast_state};
+pub use index_cast::{INDEX_CAST, INDEX_CASTUI, index_cast_state};
 pub use int_casts::{EXTSI, EXTUI, TRUNCI, int_cast_state};
 pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
@@ -84,6 +86,8 @@ tensors of them.",
         &EXTSI,
         &EXTUI,
         &TRUNCI,
+        &INDEX_CASTUI,
+        &BITCAST,
     ],
     types: &[],
     attrs: &[],
