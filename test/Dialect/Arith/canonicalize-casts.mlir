@@ -93,3 +93,74 @@ func.func @index_castui(%x: i32, %i: index) -> (index, i8, index, i32, index) {
   %4 = arith.index_cast %3 : i32 to index
   return %0, %1, %2, %3, %4 : index, i8, index, i32, index
 }
+
+// CHECK-LABEL: func.func @g(%arg0: f32, %arg1: f16) -> (f32, f16, f32, f16)
+// CHECK-NEXT:  %0 = arith.extf %arg1 : f16 to f64
+// CHECK-NEXT:  %1 = arith.truncf %0 : f64 to f16
+// CHECK-NEXT:  %2 = arith.extf %arg1 : f16 to f64
+// CHECK-NEXT:  %3 = arith.truncf %2 : f64 to f32
+// CHECK-NEXT:  %4 = arith.extf %arg1 : f16 to f32
+// CHECK-NEXT:  %5 = arith.truncf %4 fastmath<nnan> : f32 to f16
+// CHECK-NEXT:  return %arg0, %1, %3, %5 : f32, f16, f32, f16
+func.func @g(%x: f32, %h: f16) -> (f32, f16, f32, f16) {
+  %t = arith.truncf %x fastmath<contract> : f32 to f16
+  %e = arith.extf %t fastmath<contract> : f16 to f32
+  %e2 = arith.extf %h : f16 to f64
+  %t2 = arith.truncf %e2 : f64 to f16
+  %e3 = arith.extf %h : f16 to f64
+  %t3 = arith.truncf %e3 : f64 to f32
+  %e4 = arith.extf %h : f16 to f32
+  %t4 = arith.truncf %e4 fastmath<nnan> : f32 to f16
+  return %e, %t2, %t3, %t4 : f32, f16, f32, f16
+}
+
+// CHECK-LABEL: func.func @float_cast_constants() -> (f64, f32, f16, bf16, f32, vector<2xf64>, f16, f32)
+// CHECK-NEXT:  %cst = arith.constant dense<2.500000e+00> : vector<2xf64>
+// CHECK-NEXT:  %cst_0 = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT:  %cst_1 = arith.constant 2.500000e-01 : bf16
+// CHECK-NEXT:  %cst_2 = arith.constant 1.000000e-01 : f32
+// CHECK-NEXT:  %cst_3 = arith.constant 1.000000e+10 : f32
+// CHECK-NEXT:  %cst_4 = arith.constant 1.500000e+00 : f64
+// CHECK-NEXT:  %cst_5 = arith.constant 2.500000e-01 : f32
+// CHECK-NEXT:  %0 = arith.truncf %cst_2 : f32 to f16
+// CHECK-NEXT:  %1 = arith.truncf %cst_3 : f32 to f16
+// CHECK-NEXT:  return %cst_4, %cst_5, %0, %cst_1, %cst_0, %cst, %1, %cst_5 : f64, f32, f16, bf16, f32, vector<2xf64>, f16, f32
+func.func @float_cast_constants() -> (f64, f32, f16, bf16, f32, vector<2xf64>, f16, f32) {
+  %h = arith.constant 1.5 : f16
+  %d = arith.constant 0.25 : f64
+  %f = arith.constant 0.1 : f32
+  %big = arith.constant 1.0e10 : f32
+  %b = arith.constant 3.0 : bf16
+  %v = arith.constant dense<2.5> : vector<2xf32>
+  %inf = arith.constant 0x7F800000 : f32
+  %0 = arith.extf %h : f16 to f64
+  %1 = arith.truncf %d : f64 to f32
+  %2 = arith.truncf %f : f32 to f16
+  %3 = arith.truncf %d : f64 to bf16
+  %4 = arith.extf %b : bf16 to f32
+  %5 = arith.extf %v : vector<2xf32> to vector<2xf64>
+  %6 = arith.truncf %big : f32 to f16
+  %7 = arith.truncf %d upward : f64 to f32
+  return %0, %1, %2, %3, %4, %5, %6, %7 : f64, f32, f16, bf16, f32, vector<2xf64>, f16, f32
+}
+
+// CHECK-LABEL: func.func @inf_nan() -> (f16, f64)
+// CHECK-NEXT:  %cst = arith.constant 0x7C00 : f16
+// CHECK-NEXT:  %cst_0 = arith.constant 0x7FF8000000000000 : f64
+// CHECK-NEXT:  return %cst, %cst_0 : f16, f64
+func.func @inf_nan() -> (f16, f64) {
+  %inf = arith.constant 0x7F800000 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %0 = arith.truncf %inf : f32 to f16
+  %1 = arith.extf %nan : f32 to f64
+  return %0, %1 : f16, f64
+}
+
+// CHECK-LABEL: func.func @n() -> f32
+// CHECK-NEXT:  %cst = arith.constant 0x7FC00000 : f32
+// CHECK-NEXT:  return %cst : f32
+func.func @n() -> f32 {
+  %nan = arith.constant 0x7FF8000000000000 : f64
+  %0 = arith.truncf %nan : f64 to f32
+  return %0 : f32
+}

@@ -48,8 +48,32 @@ func.func @f(%i: i32) { %0 = arith.bitcast %i : i32 to f64
 
 // -----
 
+// expected-error @+1 {{'arith.extf' op operand type 'f32' and result type 'f16' are cast incompatible}}
+func.func @f(%i: f32) { %0 = arith.extf %i : f32 to f16
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.truncf' op operand type 'f32' and result type 'f64' are cast incompatible}}
+func.func @f(%i: f32) { %0 = arith.truncf %i : f32 to f64
+ return }
+
+// -----
+
 // expected-error @+1 {{'arith.index_castui' op operand type 'i32' and result type 'i64' are cast incompatible}}
 func.func @f(%i: i32) { %0 = arith.index_castui %i : i32 to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{expected ':'}}
+func.func @f(%i: f32) { %0 = arith.truncf %i bogus : f32 to f16
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.truncf' op attribute 'roundingmode' failed to satisfy constraint: Floating point rounding mode}}
+func.func @f(%i: f32) { %0 = "arith.truncf"(%i) {roundingmode = 7 : i32} : (f32) -> f16
  return }
 
 // -----
@@ -78,6 +102,18 @@ func.func @f(%i: tensor<4xi32>) { %0 = arith.extsi %i : tensor<4xi32> to tensor<
 
 // -----
 
+// expected-error @+1 {{'arith.extf' op operand type 'f32' and result type 'f32' are cast incompatible}}
+func.func @f(%i: f32) { %0 = arith.extf %i : f32 to f32
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extf' op operand type 'bf16' and result type 'f16' are cast incompatible}}
+func.func @f(%i: bf16) { %0 = arith.extf %i : bf16 to f16
+ return }
+
+// -----
+
 // expected-error @+1 {{'arith.bitcast' op operand type 'index' and result type 'i64' are cast incompatible}}
 func.func @f(%i: index) { %0 = arith.bitcast %i : index to i64
  return }
@@ -86,6 +122,12 @@ func.func @f(%i: index) { %0 = arith.bitcast %i : index to i64
 
 // expected-error @+1 {{'arith.index_castui' op operand #0 must be signless-integer-like or memref of signless-integer, but got 'f32'}}
 func.func @f(%i: f32) { %0 = arith.index_castui %i : f32 to index
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.extf' op operand #0 must be floating-point-like, but got 'i32'}}
+func.func @f(%i: i32) { %0 = arith.extf %i : i32 to f64
  return }
 
 // -----

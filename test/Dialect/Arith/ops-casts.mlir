@@ -10,12 +10,12 @@
 // CHECK-NEXT:  %4 = arith.trunci %arg3 : tensor<?x4xi16> to tensor<?x4xi1>
 // CHECK-NEXT:  %5 = arith.extui %arg0 : i32 to i128
 // CHECK-NEXT:  return
-// GENERIC:     %7 = "arith.extsi"(%arg5) : (i32) -> i64
-// GENERIC:     %8 = "arith.extui"(%arg6) {test.tag} : (i1) -> i32
-// GENERIC:     %9 = "arith.trunci"(%arg5) : (i32) -> i8
-// GENERIC:     %10 = "arith.extsi"(%arg7) : (vector<4xi8>) -> vector<4xi32>
-// GENERIC:     %11 = "arith.trunci"(%arg8) : (tensor<?x4xi16>) -> tensor<?x4xi1>
-// GENERIC:     %12 = "arith.extui"(%arg5) : (i32) -> i128
+// GENERIC:     %11 = "arith.extsi"(%arg7) : (i32) -> i64
+// GENERIC:     %12 = "arith.extui"(%arg8) {test.tag} : (i1) -> i32
+// GENERIC:     %13 = "arith.trunci"(%arg7) : (i32) -> i8
+// GENERIC:     %14 = "arith.extsi"(%arg9) : (vector<4xi8>) -> vector<4xi32>
+// GENERIC:     %15 = "arith.trunci"(%arg10) : (tensor<?x4xi16>) -> tensor<?x4xi1>
+// GENERIC:     %16 = "arith.extui"(%arg7) : (i32) -> i128
 func.func @casts(%i: i32, %b: i1, %v: vector<4xi8>, %t: tensor<?x4xi16>) {
   %0 = arith.extsi %i : i32 to i64
   %1 = arith.extui %b {test.tag} : i1 to i32
@@ -35,13 +35,13 @@ func.func @casts(%i: i32, %b: i1, %v: vector<4xi8>, %t: tensor<?x4xi16>) {
 // CHECK-NEXT:  %5 = arith.index_castui %arg4 {test.tag} : tensor<?xi64> to tensor<?xindex>
 // CHECK-NEXT:  %6 = arith.bitcast %arg0 : i32 to i32
 // CHECK-NEXT:  return
-// GENERIC:     %0 = "arith.bitcast"(%arg0) : (i32) -> f32
-// GENERIC:     %1 = "arith.bitcast"(%arg1) {test.tag} : (f16) -> i16
-// GENERIC:     %2 = "arith.bitcast"(%arg2) : (vector<2xf32>) -> vector<2xi32>
-// GENERIC:     %3 = "arith.bitcast"(%arg1) : (f16) -> bf16
-// GENERIC:     %4 = "arith.index_castui"(%arg3) : (index) -> i32
-// GENERIC:     %5 = "arith.index_castui"(%arg4) {test.tag} : (tensor<?xi64>) -> tensor<?xindex>
-// GENERIC:     %6 = "arith.bitcast"(%arg0) : (i32) -> i32
+// GENERIC:     %4 = "arith.bitcast"(%arg2) : (i32) -> f32
+// GENERIC:     %5 = "arith.bitcast"(%arg3) {test.tag} : (f16) -> i16
+// GENERIC:     %6 = "arith.bitcast"(%arg4) : (vector<2xf32>) -> vector<2xi32>
+// GENERIC:     %7 = "arith.bitcast"(%arg3) : (f16) -> bf16
+// GENERIC:     %8 = "arith.index_castui"(%arg5) : (index) -> i32
+// GENERIC:     %9 = "arith.index_castui"(%arg6) {test.tag} : (tensor<?xi64>) -> tensor<?xindex>
+// GENERIC:     %10 = "arith.bitcast"(%arg2) : (i32) -> i32
 func.func @bitcast_castui(%i: i32, %f: f16, %v: vector<2xf32>, %x: index, %t: tensor<?xi64>) {
   %0 = arith.bitcast %i : i32 to f32
   %1 = arith.bitcast %f {test.tag} : f16 to i16
@@ -50,5 +50,23 @@ func.func @bitcast_castui(%i: i32, %f: f16, %v: vector<2xf32>, %x: index, %t: te
   %4 = arith.index_castui %x : index to i32
   %5 = arith.index_castui %t {test.tag} : tensor<?xi64> to tensor<?xindex>
   %6 = "arith.bitcast"(%i) : (i32) -> i32
+  return
+}
+
+// CHECK-LABEL: func.func @f(%arg0: f16, %arg1: f32)
+// CHECK-NEXT:  %0 = arith.extf %arg0 fastmath<none> : f16 to f32
+// CHECK-NEXT:  %1 = arith.truncf %arg1 fastmath<none> : f32 to f16
+// CHECK-NEXT:  %2 = arith.truncf %arg1 upward : f32 to f16
+// CHECK-NEXT:  %3 = arith.truncf %arg1 to_nearest_away {x} : f32 to bf16
+// CHECK-NEXT:  return
+// GENERIC:     %0 = "arith.extf"(%arg0) <{fastmath = #arith.fastmath<none>}> : (f16) -> f32
+// GENERIC:     %1 = "arith.truncf"(%arg1) <{fastmath = #arith.fastmath<none>}> : (f32) -> f16
+// GENERIC:     %2 = "arith.truncf"(%arg1) <{roundingmode = 2 : i32}> : (f32) -> f16
+// GENERIC:     %3 = "arith.truncf"(%arg1) <{roundingmode = 4 : i32}> {x} : (f32) -> bf16
+func.func @f(%h: f16, %f: f32) {
+  %0 = arith.extf %h fastmath<none> : f16 to f32
+  %1 = arith.truncf %f fastmath<none> : f32 to f16
+  %2 = arith.truncf %f upward : f32 to f16
+  %3 = "arith.truncf"(%f) <{roundingmode = 4 : i32}> {x} : (f32) -> bf16
   return
 }

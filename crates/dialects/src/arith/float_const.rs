@@ -2,7 +2,8 @@
 //! `f64` (exactly) and written back rounded to the type. One rounding from `f64` gives the
 //! correctly rounded `f32` sum, difference, product and quotient (53 >= 2 * 24 + 2), so folding
 //! matches MLIR's `APFloat` arithmetic in round-to-nearest-even; `remf`, `negf` and the
-//! min/max family are exact. Other float types are not folded.
+//! min/max family are exact. Other float types are not folded. The casts read and write
+//! `f16`, `bf16`, `f32` and `f64` constants exactly (`any_float_value`, `exact_float_attr`).
 
 use crate::support::element_type;
 use fuser_ir::attrs::{Attr, AttrKind};
@@ -52,6 +53,71 @@ pub(crate) fn float_splat_is(ctx: &Context, a: Option<Attr>, pred: impl Fn(f64) 
     widen(*k, *bits).is_some_and(pred)
 }
 
+/// A scalar float constant of `f16`, `bf16`, `f32` or `f64` as `f64` (exact), with its kind.
+pub(crate) fn any_float_value(ctx: &Context, a: Attr) -> Option<(f64, FloatKind)> {
+    let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
+    let TypeKind::Float(k) = ctx.type_kind(*ty) else { return None };
+    Some((widen(*k, *bits)?, *k))
+}
+
+/// A float attribute of type `ty` (`f16`, `bf16`, `f32`, `f64`) holding exactly `v`; `None`
+/// when `v` is not representable in the type without rounding. A NaN keeps its sign and
+/// top-aligned payload (`f32`/`f64` only, and only when no payload bit is lost).
+pub(crate) fn exact_float_attr(ctx: &Context, ty: Type, v: f64) -> Option<Attr> {
+    let TypeKind::Float(k) = ctx.type_kind(ty) else { return None };
+    if v.is_nan() {
+        let bits = match k {
+            FloatKind::F64 => v.to_bits() as u128,
+            FloatKind::F32 if ((v as f32) as f64).to_bits() == v.to_bits() => (v as f32).to_bits() as u128,
+            _ => return None,
+        };
+        return Some(ctx.intern_attr(AttrKind::Float { bits, ty }));
+    }
+    let bits = match k {
+        FloatKind::F64 => v.to_bits() as u128,
+        FloatKind::F32 => ((v as f32) as f64 == v).then(|| (v as f32).to_bits() as u128)?,
+        FloatKind::BF16 => {
+            let f = v as f32;
+            let b = f.to_bits();
+            (f as f64 == v && b & 0xffff == 0).then_some((b >> 16) as u128)?
+        }
+        FloatKind::F16 => encode_half_exact(v)? as u128,
+        _ => return None,
+    };
+    Some(ctx.intern_attr(AttrKind::Float { bits, ty }))
+}
+
+/// The IEEE half bits of `v` if `v` is exactly representable.
+fn encode_half_exact(v: f64) -> Option<u16> {
+    let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
+    let a = v.abs();
+    if a == 0.0 {
+        return Some(sign);
+    }
+    if a.is_infinite() {
+        return Some(sign | 0x7c00);
+    }
+    // Subnormal halves are multiples of 2^-24 below 2^-14.
+    if a < 2f64.powi(-14) {
+        let m = a * 2f64.powi(24);
+        return (m.fract() == 0.0).then_some(sign | m as u16);
+    }
+    let e = a.log2().floor() as i32;
+    // Guard against log2 rounding at powers of two.
+    let e = if 2f64.powi(e) > a {
+        e - 1
+    } else if 2f64.powi(e + 1) <= a {
+        e + 1
+    } else {
+        e
+    };
+    if e > 15 {
+        return None;
+    }
+    let m = (a / 2f64.powi(e) - 1.0) * 1024.0;
+    (m.fract() == 0.0).then_some(sign | (((e + 15) as u16) << 10) | m as u16)
+}
+
 /// The value of the common float formats as `f64` (exact).
 fn widen(k: FloatKind, bits: u128) -> Option<f64> {
     match k {
@@ -99,5 +165,12 @@ mod tests {
         assert!(float_splat_is(&ctx, Some(a), |v| v > 0.0));
         let f16t = ctx.float_type(FloatKind::F16);
         assert_eq!(float_attr(&ctx, f16t, 1.0), None);
+        let half = |v: f64| exact_float_attr(&ctx, f16t, v).and_then(|a| any_float_value(&ctx, a)).map(|(x, _)| x);
+        assert_eq!(half(1.5), Some(1.5));
+        assert_eq!(half(65504.0), Some(65504.0));
+        assert_eq!(half(2f64.powi(-24)), Some(2f64.powi(-24)));
+        assert_eq!(half(0.1), None);
+        assert_eq!(half(65536.0), None);
+        assert_eq!(encode_half_exact(-2.0), Some(0xc000));
     }
 }

@@ -25,6 +25,7 @@ mod cmpf;
 mod cmpi;
 mod constant;
 mod fastmath;
+mod float_casts;
 mod float_const;
 mod index_cast;
 mod int_casts;
@@ -38,6 +39,7 @@ pub use cmpf::{CMPF, CmpFPredicate, cmpf_predicate, cmpf_state};
 pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
 pub use constant::{CONSTANT, constant_state};
 pub use fastmath::FastMathFlags;
+pub use float_casts::{EXTF, TRUNCF, float_cast_state};
 pub use index_cast::{INDEX_CAST, INDEX_CASTUI, index_cast_state};
 pub use int_casts::{EXTSI, EXTUI, TRUNCI, int_cast_state};
 pub use negf::{NEGF, negf_state};
@@ -88,6 +90,8 @@ tensors of them.",
         &TRUNCI,
         &INDEX_CASTUI,
         &BITCAST,
+        &EXTF,
+        &TRUNCF,
     ],
     types: &[],
     attrs: &[],
