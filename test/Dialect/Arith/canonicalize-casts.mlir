@@ -164,3 +164,73 @@ func.func @n() -> f32 {
   %0 = arith.truncf %nan : f64 to f32
   return %0 : f32
 }
+
+// CHECK-LABEL: func.func @int_to_float() -> (f32, f32, f16, f16, bf16, f64, f32, f16, vector<2xf32>)
+// CHECK-NEXT:  %cst = arith.constant -1.000000e+00 : f32
+// CHECK-NEXT:  %cst_0 = arith.constant 4.2949673E+9 : f32
+// CHECK-NEXT:  %cst_1 = arith.constant 2.052000e+03 : f16
+// CHECK-NEXT:  %cst_2 = arith.constant 0x7C00 : f16
+// CHECK-NEXT:  %cst_3 = arith.constant 2.560000e+02 : bf16
+// CHECK-NEXT:  %cst_4 = arith.constant -9.2233720368547758E+18 : f64
+// CHECK-NEXT:  %cst_5 = arith.constant 0x4B800000 : f32
+// CHECK-NEXT:  %cst_6 = arith.constant -1.000000e+00 : f16
+// CHECK-NEXT:  %cst_7 = arith.constant dense<3.000000e+00> : vector<2xf32>
+// CHECK-NEXT:  return %cst, %cst_0, %cst_1, %cst_2, %cst_3, %cst_4, %cst_5, %cst_6, %cst_7 : f32, f32, f16, f16, bf16, f64, f32, f16, vector<2xf32>
+func.func @int_to_float() -> (f32, f32, f16, f16, bf16, f64, f32, f16, vector<2xf32>) {
+  %m1 = arith.constant -1 : i32
+  %big = arith.constant 16777217 : i32
+  %h = arith.constant 2051 : i32
+  %ovf = arith.constant 65520 : i32
+  %b = arith.constant 257 : i16
+  %l = arith.constant -9223372036854775807 : i64
+  %t = arith.constant true
+  %v = arith.constant dense<3> : vector<2xi8>
+  %0 = arith.sitofp %m1 : i32 to f32
+  %1 = arith.uitofp %m1 : i32 to f32
+  %2 = arith.sitofp %h : i32 to f16
+  %3 = arith.uitofp %ovf : i32 to f16
+  %4 = arith.sitofp %b : i16 to bf16
+  %5 = arith.sitofp %l : i64 to f64
+  %6 = arith.sitofp %big : i32 to f32
+  %7 = arith.sitofp %t : i1 to f16
+  %8 = arith.uitofp %v : vector<2xi8> to vector<2xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : f32, f32, f16, f16, bf16, f64, f32, f16, vector<2xf32>
+}
+
+// CHECK-LABEL: func.func @float_to_int() -> (i32, i8, i8, i8, i1, i64, i16, i32, i32, vector<2xi32>)
+// CHECK-NEXT:  %cst = arith.constant dense<-7> : vector<2xi32>
+// CHECK-NEXT:  %c-1294967296_i32 = arith.constant -1294967296 : i32
+// CHECK-NEXT:  %true = arith.constant true
+// CHECK-NEXT:  %c0_i8 = arith.constant 0 : i8
+// CHECK-NEXT:  %cst_0 = arith.constant -2.750000e+00 : f32
+// CHECK-NEXT:  %cst_1 = arith.constant 1.280000e+02 : f64
+// CHECK-NEXT:  %cst_2 = arith.constant 0x7FC00000 : f32
+// CHECK-NEXT:  %cst_3 = arith.constant 3.000000e+09 : f64
+// CHECK-NEXT:  %c-2_i32 = arith.constant -2 : i32
+// CHECK-NEXT:  %c127_i8 = arith.constant 127 : i8
+// CHECK-NEXT:  %0 = arith.fptosi %cst_1 : f64 to i8
+// CHECK-NEXT:  %1 = arith.fptosi %cst_2 : f32 to i64
+// CHECK-NEXT:  %2 = arith.fptoui %cst_0 : f32 to i16
+// CHECK-NEXT:  %3 = arith.fptosi %cst_3 : f64 to i32
+// CHECK-NEXT:  return %c-2_i32, %c127_i8, %0, %c0_i8, %true, %1, %2, %c-1294967296_i32, %3, %cst : i32, i8, i8, i8, i1, i64, i16, i32, i32, vector<2xi32>
+func.func @float_to_int() -> (i32, i8, i8, i8, i1, i64, i16, i32, i32, vector<2xi32>) {
+  %a = arith.constant -2.75 : f32
+  %b = arith.constant 127.9 : f64
+  %c = arith.constant 128.0 : f64
+  %d = arith.constant -0.5 : f16
+  %e = arith.constant 1.0 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %g = arith.constant 3.0e9 : f64
+  %v = arith.constant dense<-7.5> : vector<2xf32>
+  %0 = arith.fptosi %a : f32 to i32
+  %1 = arith.fptosi %b : f64 to i8
+  %2 = arith.fptosi %c : f64 to i8
+  %3 = arith.fptoui %d : f16 to i8
+  %4 = arith.fptoui %e : f32 to i1
+  %5 = arith.fptosi %nan : f32 to i64
+  %6 = arith.fptoui %a : f32 to i16
+  %7 = arith.fptoui %g : f64 to i32
+  %8 = arith.fptosi %g : f64 to i32
+  %9 = arith.fptosi %v : vector<2xf32> to vector<2xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : i32, i8, i8, i8, i1, i64, i16, i32, i32, vector<2xi32>
+}

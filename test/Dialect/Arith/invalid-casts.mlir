@@ -60,6 +60,18 @@ func.func @f(%i: f32) { %0 = arith.truncf %i : f32 to f64
 
 // -----
 
+// expected-error @+1 {{'arith.sitofp' op result #0 must be floating-point-like, but got 'i64'}}
+func.func @f(%i: i32) { %0 = arith.sitofp %i : i32 to i64
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.fptosi' op operand #0 must be floating-point-like, but got 'i32'}}
+func.func @f(%i: i32) { %0 = arith.fptosi %i : i32 to i64
+ return }
+
+// -----
+
 // expected-error @+1 {{'arith.index_castui' op operand type 'i32' and result type 'i64' are cast incompatible}}
 func.func @f(%i: i32) { %0 = arith.index_castui %i : i32 to i64
  return }
@@ -122,6 +134,24 @@ func.func @f(%i: index) { %0 = arith.bitcast %i : index to i64
 
 // expected-error @+1 {{'arith.index_castui' op operand #0 must be signless-integer-like or memref of signless-integer, but got 'f32'}}
 func.func @f(%i: f32) { %0 = arith.index_castui %i : f32 to index
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.sitofp' op operand #0 must be signless-fixed-width-integer-like, but got 'index'}}
+func.func @f(%i: index) { %0 = arith.sitofp %i : index to f32
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.uitofp' op result #0 must be floating-point-like, but got 'index'}}
+func.func @f(%i: i32) { %0 = arith.uitofp %i : i32 to index
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.fptoui' op result #0 must be signless-fixed-width-integer-like, but got 'index'}}
+func.func @f(%i: f32) { %0 = arith.fptoui %i : f32 to index
  return }
 
 // -----

@@ -29,6 +29,7 @@ mod float_casts;
 mod float_const;
 mod index_cast;
 mod int_casts;
+mod int_float_casts;
 mod negf;
 mod select;
 
@@ -42,6 +43,7 @@ pub use fastmath::FastMathFlags;
 pub use float_casts::{EXTF, TRUNCF, float_cast_state};
 pub use index_cast::{INDEX_CAST, INDEX_CASTUI, index_cast_state};
 pub use int_casts::{EXTSI, EXTUI, TRUNCI, int_cast_state};
+pub use int_float_casts::{FPTOSI, FPTOUI, SITOFP, UITOFP, conversion_state};
 pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
 
@@ -92,6 +94,10 @@ tensors of them.",
         &BITCAST,
         &EXTF,
         &TRUNCF,
+        &SITOFP,
+        &UITOFP,
+        &FPTOSI,
+        &FPTOUI,
     ],
     types: &[],
     attrs: &[],
