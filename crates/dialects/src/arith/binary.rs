@@ -21,10 +21,10 @@ use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::Type;
 
 /// `overflowFlags`: MLIR's `Arith_IntegerOverflowAttr` (defaults to `none`).
-const OVERFLOW_FLAGS: AttrConstraint =
+pub(super) const OVERFLOW_FLAGS: AttrConstraint =
     AttrConstraint::new("Integer overflow arith flags", |ctx, a| OverflowFlags::from_attr(ctx, a).is_some()).optional();
 
-fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
+pub(super) fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
     vec![("overflowFlags", OverflowFlags::default().to_attr(ctx))]
 }
 
@@ -146,7 +146,7 @@ pub fn binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type,
     let mut state = empty_state(ctx, name, loc);
     state.operands = vec![lhs, rhs];
     state.result_types = vec![ty];
-    if [ADDI.name, SUBI.name, MULI.name].contains(&name) {
+    if [ADDI.name, SUBI.name, MULI.name, super::SHLI.name].contains(&name) {
         state.props = Some(dict_of(ctx, &[("overflowFlags", OverflowFlags::default().to_attr(ctx))]));
     }
     state
@@ -156,7 +156,7 @@ pub fn binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type,
 
 /// What the declaration does not say: both operands have exactly the result type (the
 /// `SameOperandsAndResultType` trait also accepts shapes that differ only in dynamic sizes).
-fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+pub(super) fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let ir = v.ir;
     let ty = ir.value_type(ir.result(op, 0));
     if ir.value_type(ir.operand(op, 0)) != ty || ir.value_type(ir.operand(op, 1)) != ty {
@@ -165,11 +165,11 @@ fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn parse_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+pub(super) fn parse_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     parse_binary_form(p, state, false)
 }
 
-fn parse_binary_with_flags(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+pub(super) fn parse_binary_with_flags(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     parse_binary_form(p, state, true)
 }
 
@@ -229,7 +229,7 @@ fn parse_optional_overflow(p: &mut dyn OpAsmParser) -> ParseResult<Option<Overfl
     Ok(Some(flags))
 }
 
-fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
+pub(super) fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
     let (lhs, rhs, ty, flags, dict) = {
         let (ctx, ir) = (p.ctx(), p.ir());
         let ops = ir.operands(op);
@@ -253,15 +253,15 @@ fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
 // ----- folders ------------------------------------------------------------------------------
 
 /// The operands, result type and known constant operands of a well-formed binary op.
-struct Inputs {
-    lhs: Value,
-    rhs: Value,
-    ty: Type,
-    l: Option<IntConst>,
-    r: Option<IntConst>,
+pub(super) struct Inputs {
+    pub lhs: Value,
+    pub rhs: Value,
+    pub ty: Type,
+    pub l: Option<IntConst>,
+    pub r: Option<IntConst>,
 }
 
-fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
+pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
     if ir.num_operands(op) != 2 || ir.num_results(op) != 1 {
         return None;
     }
@@ -271,19 +271,23 @@ fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option
 }
 
 /// Evaluates `f` on two constants of one width; `f` returns `None` to refuse (e.g. `x / 0`).
-fn eval(ctx: &Context, x: &Inputs, f: impl Fn(IntConst, IntConst) -> Option<u128>) -> Option<Vec<FoldResult>> {
+pub(super) fn eval(
+    ctx: &Context,
+    x: &Inputs,
+    f: impl Fn(IntConst, IntConst) -> Option<u128>,
+) -> Option<Vec<FoldResult>> {
     let (l, r) = (x.l?, x.r?);
     let bits = f(l, r)?;
     fold_to_attr(int_attr(ctx, x.ty, IntConst::new(l.width, bits)))
 }
 
 /// A zero of the op's type (scalar or splat).
-fn zero(ctx: &Context, ty: Type) -> Option<Vec<FoldResult>> {
+pub(super) fn zero(ctx: &Context, ty: Type) -> Option<Vec<FoldResult>> {
     fold_to_attr(splat_int(ctx, ty, 0)?)
 }
 
 /// The operands `(a, b)` of `v` when `v` is produced by op `name`.
-fn operands_of(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option<(Value, Value)> {
+pub(super) fn operands_of(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option<(Value, Value)> {
     let d = defined_by(ctx, ir, v, name)?;
     (ir.num_operands(d) == 2).then(|| (ir.operand(d, 0), ir.operand(d, 1)))
 }

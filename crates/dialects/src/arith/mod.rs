@@ -20,6 +20,7 @@
 mod binary;
 mod binary_float;
 mod bitcast;
+mod bitwise;
 mod cast_common;
 mod cmpf;
 mod cmpi;
@@ -32,10 +33,12 @@ mod int_casts;
 mod int_float_casts;
 mod negf;
 mod select;
+mod shifts;
 
 pub use binary::{ADDI, DIVSI, DIVUI, MULI, REMSI, REMUI, SUBI, binary_state};
 pub use binary_float::{ADDF, DIVF, MAXIMUMF, MAXNUMF, MINIMUMF, MINNUMF, MULF, REMF, SUBF, float_binary_state};
 pub use bitcast::{BITCAST, bitcast_state};
+pub use bitwise::{ANDI, ORI, XORI};
 pub use cmpf::{CMPF, CmpFPredicate, cmpf_predicate, cmpf_state};
 pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
 pub use constant::{CONSTANT, constant_state};
@@ -46,6 +49,7 @@ pub use int_casts::{EXTSI, EXTUI, TRUNCI, int_cast_state};
 pub use int_float_casts::{FPTOSI, FPTOUI, SITOFP, UITOFP, conversion_state};
 pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
+pub use shifts::{SHLI, SHRSI, SHRUI};
 
 use crate::support::{IntConst, element_type, int_attr, int_const, is_bool_like, is_signless_integer_like, shape_of};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
@@ -98,6 +102,12 @@ tensors of them.",
         &UITOFP,
         &FPTOSI,
         &FPTOUI,
+        &ANDI,
+        &ORI,
+        &XORI,
+        &SHLI,
+        &SHRSI,
+        &SHRUI,
     ],
     types: &[],
     attrs: &[],

@@ -1,0 +1,116 @@
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(canonicalize)' | FileCheck %s
+
+// CHECK-LABEL: func.func @and_or_xor(%arg0: i8, %arg1: i8, %arg2: vector<4xi8>) -> (i8, i8, i8, i8, i8, i8, i8, i8, vector<4xi8>, i8)
+// CHECK-NEXT:  %c0_i8 = arith.constant 0 : i8
+// CHECK-NEXT:  %c-1_i8 = arith.constant -1 : i8
+// CHECK-NEXT:  %0 = arith.andi %arg0, %arg1 : i8
+// CHECK-NEXT:  return %c0_i8, %arg0, %c-1_i8, %c0_i8, %c0_i8, %0, %arg0, %arg0, %arg2, %arg1 : i8, i8, i8, i8, i8, i8, i8, i8, vector<4xi8>, i8
+func.func @and_or_xor(%x: i8, %y: i8, %v: vector<4xi8>) -> (i8, i8, i8, i8, i8, i8, i8, i8, vector<4xi8>, i8) {
+  %zero = arith.constant 0 : i8
+  %ones = arith.constant -1 : i8
+  %vones = arith.constant dense<-1> : vector<4xi8>
+  %0 = arith.andi %x, %zero : i8
+  %1 = arith.andi %ones, %x : i8
+  %2 = arith.ori %x, %ones : i8
+  %3 = arith.xori %x, %x : i8
+  %n = arith.xori %x, %ones : i8
+  %4 = arith.andi %n, %x : i8
+  %xy = arith.andi %x, %y : i8
+  %5 = arith.andi %y, %xy : i8
+  %e = arith.xori %x, %y : i8
+  %6 = arith.xori %e, %y : i8
+  %7 = arith.ori %x, %x : i8
+  %8 = arith.andi %v, %vones : vector<4xi8>
+  %9 = arith.ori %zero, %y : i8
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : i8, i8, i8, i8, i8, i8, i8, i8, vector<4xi8>, i8
+}
+
+// CHECK-LABEL: func.func @bitwise_constants() -> (i8, i8, i8, i1, i1)
+// CHECK-NEXT:  %true = arith.constant true
+// CHECK-NEXT:  %c8_i8 = arith.constant 8 : i8
+// CHECK-NEXT:  %c14_i8 = arith.constant 14 : i8
+// CHECK-NEXT:  %c6_i8 = arith.constant 6 : i8
+// CHECK-NEXT:  %false = arith.constant false
+// CHECK-NEXT:  return %c8_i8, %c14_i8, %c6_i8, %false, %true : i8, i8, i8, i1, i1
+func.func @bitwise_constants() -> (i8, i8, i8, i1, i1) {
+  %a = arith.constant 12 : i8
+  %b = arith.constant 10 : i8
+  %t = arith.constant true
+  %f = arith.constant false
+  %0 = arith.andi %a, %b : i8
+  %1 = arith.ori %a, %b : i8
+  %2 = arith.xori %a, %b : i8
+  %3 = arith.xori %t, %t : i1
+  %4 = arith.ori %t, %f : i1
+  return %0, %1, %2, %3, %4 : i8, i8, i8, i1, i1
+}
+
+// CHECK-LABEL: func.func @exts(%arg0: i8, %arg1: i8, %arg2: i16) -> (i32, i32, i32, i32)
+// CHECK-NEXT:  %0 = arith.extui %arg0 : i8 to i32
+// CHECK-NEXT:  %1 = arith.extui %arg2 : i16 to i32
+// CHECK-NEXT:  %2 = arith.andi %arg0, %arg1 : i8
+// CHECK-NEXT:  %3 = arith.extui %2 : i8 to i32
+// CHECK-NEXT:  %4 = arith.ori %arg0, %arg1 : i8
+// CHECK-NEXT:  %5 = arith.extsi %4 : i8 to i32
+// CHECK-NEXT:  %6 = arith.xori %arg0, %arg1 : i8
+// CHECK-NEXT:  %7 = arith.extsi %6 : i8 to i32
+// CHECK-NEXT:  %8 = arith.andi %0, %1 : i32
+// CHECK-NEXT:  return %3, %5, %7, %8 : i32, i32, i32, i32
+func.func @exts(%x: i8, %y: i8, %z: i16) -> (i32, i32, i32, i32) {
+  %a = arith.extui %x : i8 to i32
+  %b = arith.extui %y : i8 to i32
+  %c = arith.extsi %x : i8 to i32
+  %d = arith.extsi %y : i8 to i32
+  %e = arith.extui %z : i16 to i32
+  %0 = arith.andi %a, %b : i32
+  %1 = arith.ori %c, %d : i32
+  %2 = arith.xori %c, %d : i32
+  %3 = arith.andi %a, %e : i32
+  return %0, %1, %2, %3 : i32, i32, i32, i32
+}
+
+// CHECK-LABEL: func.func @not_cmpi(%arg0: i32, %arg1: i32) -> (i1, i1, i1)
+// CHECK-NEXT:  %0 = arith.cmpi uge, %arg0, %arg1 : i32
+// CHECK-NEXT:  %1 = arith.cmpi ne, %arg0, %arg1 : i32
+// CHECK-NEXT:  %2 = arith.cmpi sle, %arg0, %arg1 : i32
+// CHECK-NEXT:  return %0, %1, %2 : i1, i1, i1
+func.func @not_cmpi(%p: i32, %q: i32) -> (i1, i1, i1) {
+  %t = arith.constant true
+  %c = arith.cmpi ult, %p, %q : i32
+  %0 = arith.xori %c, %t : i1
+  %d = arith.cmpi eq, %p, %q : i32
+  %1 = arith.xori %t, %d : i1
+  %e = arith.cmpi sle, %p, %q : i32
+  %f = arith.constant false
+  %2 = arith.xori %e, %f : i1
+  return %0, %1, %2 : i1, i1, i1
+}
+
+// CHECK-LABEL: func.func @shifts(%arg0: i8, %arg1: index) -> (i8, i8, i8, i8, i8, i8, index, i8)
+// CHECK-NEXT:  %c-9223372036854775808 = arith.constant -9223372036854775808 : index
+// CHECK-NEXT:  %c0_i8 = arith.constant 0 : i8
+// CHECK-NEXT:  %c1_i8 = arith.constant 1 : i8
+// CHECK-NEXT:  %c8_i8 = arith.constant 8 : i8
+// CHECK-NEXT:  %c-128_i8 = arith.constant -128 : i8
+// CHECK-NEXT:  %c-1_i8 = arith.constant -1 : i8
+// CHECK-NEXT:  %0 = arith.shli %c1_i8, %c8_i8 : i8
+// CHECK-NEXT:  %1 = arith.shrui %c0_i8, %arg0 : i8
+// CHECK-NEXT:  return %arg0, %arg0, %c-128_i8, %c-1_i8, %c1_i8, %0, %c-9223372036854775808, %1 : i8, i8, i8, i8, i8, i8, index, i8
+func.func @shifts(%x: i8, %i: index) -> (i8, i8, i8, i8, i8, i8, index, i8) {
+  %zero = arith.constant 0 : i8
+  %one = arith.constant 1 : i8
+  %seven = arith.constant 7 : i8
+  %eight = arith.constant 8 : i8
+  %min = arith.constant -128 : i8
+  %ci = arith.constant 3 : index
+  %c63 = arith.constant 63 : index
+  %0 = arith.shli %x, %zero : i8
+  %1 = arith.shrsi %x, %zero : i8
+  %2 = arith.shli %one, %seven : i8
+  %3 = arith.shrsi %min, %seven : i8
+  %4 = arith.shrui %min, %seven : i8
+  %5 = arith.shli %one, %eight : i8
+  %6 = arith.shli %ci, %c63 : index
+  %7 = arith.shrui %zero, %x : i8
+  return %0, %1, %2, %3, %4, %5, %6, %7 : i8, i8, i8, i8, i8, i8, index, i8
+}
