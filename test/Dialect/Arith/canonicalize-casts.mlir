@@ -234,3 +234,35 @@ func.func @float_to_int() -> (i32, i8, i8, i8, i1, i64, i16, i32, i32, vector<2x
   %9 = arith.fptosi %v : vector<2xf32> to vector<2xi32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : i32, i8, i8, i8, i1, i64, i16, i32, i32, vector<2xi32>
 }
+
+// CHECK-LABEL: func.func @cmpi_of_extensions(%arg0: i1, %arg1: vector<2xi1>, %arg2: i16, %arg3: i16, %arg4: i8) -> (i1, vector<2xi1>, i1, i1, i1, i1, i1)
+// CHECK-NEXT:  %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT:  %0 = arith.extui %arg0 : i1 to i32
+// CHECK-NEXT:  %1 = arith.cmpi eq, %0, %c0_i32 : i32
+// CHECK-NEXT:  %2 = arith.extsi %arg2 : i16 to i64
+// CHECK-NEXT:  %3 = arith.extsi %arg3 : i16 to i64
+// CHECK-NEXT:  %4 = arith.extui %arg2 : i16 to i64
+// CHECK-NEXT:  %5 = arith.extsi %arg4 : i8 to i64
+// CHECK-NEXT:  %6 = arith.cmpi eq, %arg2, %arg3 : i16
+// CHECK-NEXT:  %7 = arith.cmpi ne, %4, %3 : i64
+// CHECK-NEXT:  %8 = arith.cmpi ne, %2, %5 : i64
+// CHECK-NEXT:  %9 = arith.cmpi sgt, %2, %3 : i64
+// CHECK-NEXT:  return %arg0, %arg1, %1, %6, %7, %8, %9 : i1, vector<2xi1>, i1, i1, i1, i1, i1
+func.func @cmpi_of_extensions(%b: i1, %v: vector<2xi1>, %x: i16, %y: i16, %z: i8) -> (i1, vector<2xi1>, i1, i1, i1, i1, i1) {
+  %c0 = arith.constant 0 : i32
+  %v0 = arith.constant dense<0> : vector<2xi8>
+  %e = arith.extui %b : i1 to i32
+  %0 = arith.cmpi ne, %e, %c0 : i32
+  %ev = arith.extsi %v : vector<2xi1> to vector<2xi8>
+  %1 = arith.cmpi ne, %ev, %v0 : vector<2xi8>
+  %2 = arith.cmpi eq, %e, %c0 : i32
+  %sx = arith.extsi %x : i16 to i64
+  %sy = arith.extsi %y : i16 to i64
+  %ux = arith.extui %x : i16 to i64
+  %sz = arith.extsi %z : i8 to i64
+  %3 = arith.cmpi eq, %sx, %sy : i64
+  %4 = arith.cmpi ne, %ux, %sy : i64
+  %5 = arith.cmpi ne, %sx, %sz : i64
+  %6 = arith.cmpi sgt, %sx, %sy : i64
+  return %0, %1, %2, %3, %4, %5, %6 : i1, vector<2xi1>, i1, i1, i1, i1, i1
+}

@@ -76,7 +76,7 @@ tensors); `xori %x, %true` negates an `i1`.\n\n```mlir\n%0 = arith.xori %a, %b :
 // ----- folders ------------------------------------------------------------------------------
 
 /// The right operand's constant, scalar or splat, if its type is `ty`.
-fn rhs_splat(ctx: &Context, operands: &[Option<Attr>], ty: Type) -> Option<IntConst> {
+pub(super) fn rhs_splat(ctx: &Context, operands: &[Option<Attr>], ty: Type) -> Option<IntConst> {
     let a = operands.get(1).copied().flatten()?;
     if ctx.attr_type(a) != Some(ty) {
         return None;
