@@ -114,3 +114,48 @@ func.func @shifts(%x: i8, %i: index) -> (i8, i8, i8, i8, i8, i8, index, i8) {
   %7 = arith.shrui %zero, %x : i8
   return %0, %1, %2, %3, %4, %5, %6, %7 : i8, i8, i8, i8, i8, i8, index, i8
 }
+
+// CHECK-LABEL: func.func @s(%arg0: i1, %arg1: i1, %arg2: i1, %arg3: i32) -> (i32, i32, i1, i1)
+// CHECK-NEXT:  %true = arith.constant true
+// CHECK-NEXT:  %0 = arith.extui %arg0 : i1 to i32
+// CHECK-NEXT:  %1 = arith.xori %arg0, %true : i1
+// CHECK-NEXT:  %2 = arith.extui %1 : i1 to i32
+// CHECK-NEXT:  %3 = arith.select %arg0, %arg1, %arg2 : i1
+// CHECK-NEXT:  %4 = arith.xori %arg0, %arg1 : i1
+// CHECK-NEXT:  %5 = arith.select %arg0, %4, %arg1 : i1
+// CHECK-NEXT:  return %0, %2, %3, %5 : i32, i32, i1, i1
+func.func @s(%c: i1, %x: i1, %y: i1, %a: i32) -> (i32, i32, i1, i1) {
+  %c1 = arith.constant 1 : i32
+  %c0 = arith.constant 0 : i32
+  %0 = arith.select %c, %c1, %c0 : i32
+  %1 = arith.select %c, %c0, %c1 : i32
+  %2 = arith.select %c, %x, %y : i1
+  %n = arith.xori %c, %x : i1
+  %3 = arith.select %c, %n, %x : i1
+  return %0, %1, %2, %3 : i32, i32, i1, i1
+}
+
+// CHECK-LABEL: func.func @s2(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: vector<2xi1>) -> (i1, i32, i1, i1, index)
+// CHECK-NEXT:  %c0 = arith.constant 0 : index
+// CHECK-NEXT:  %c1 = arith.constant 1 : index
+// CHECK-NEXT:  %false = arith.constant false
+// CHECK-NEXT:  %true = arith.constant true
+// CHECK-NEXT:  %0 = arith.xori %arg0, %true : i1
+// CHECK-NEXT:  %1 = arith.select %arg0, %arg2, %arg1 : i32
+// CHECK-NEXT:  %2 = arith.select %arg0, %false, %arg0 : i1
+// CHECK-NEXT:  %3 = arith.select %arg0, %c1, %c0 : index
+// CHECK-NEXT:  return %0, %1, %arg0, %2, %3 : i1, i32, i1, i1, index
+func.func @s2(%c: i1, %a: i32, %b: i32, %v: vector<2xi1>) -> (i1, i32, i1, i1, index) {
+  %t = arith.constant true
+  %f = arith.constant false
+  %0 = arith.select %c, %f, %t : i1
+  %n = arith.xori %c, %t : i1
+  %1 = arith.select %n, %a, %b : i32
+  %2 = arith.select %c, %t, %f : i1
+  %m = arith.xori %t, %c : i1
+  %3 = arith.select %m, %c, %f : i1
+  %i1 = arith.constant 1 : index
+  %i0 = arith.constant 0 : index
+  %4 = arith.select %c, %i1, %i0 : index
+  return %0, %1, %2, %3, %4 : i1, i32, i1, i1, index
+}

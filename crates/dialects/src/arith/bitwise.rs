@@ -96,7 +96,7 @@ fn not_of(ctx: &Context, ir: &Ir, v: Value) -> Option<Value> {
 }
 
 /// The scalar or splat integer constant defining `v`.
-fn constant_of(ctx: &Context, ir: &Ir, v: Value) -> Option<IntConst> {
+pub(super) fn constant_of(ctx: &Context, ir: &Ir, v: Value) -> Option<IntConst> {
     let d = ir.defining_op(v)?;
     let def = ctx.op_def(ir.op_name(d))?;
     let a = match def.fold?(ctx, ir, d, &[])?.first()? {

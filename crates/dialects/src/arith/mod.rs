@@ -33,6 +33,7 @@ mod int_casts;
 mod int_float_casts;
 mod negf;
 mod select;
+mod select_patterns;
 mod shifts;
 
 pub use binary::{ADDI, DIVSI, DIVUI, MULI, REMSI, REMUI, SUBI, binary_state};
@@ -256,6 +257,12 @@ pub(crate) fn splat_int(ctx: &Context, ty: Type, value: i128) -> Option<Attr> {
         return None;
     }
     Some(ctx.intern_attr(AttrKind::DenseElements { ty, data: DenseData::Splat(scalar) }))
+}
+
+/// The operands `(x, y)` of `v` when `v` is an `arith.xori`.
+pub(crate) fn operands_of_xori(ctx: &Context, ir: &Ir, v: Value) -> Option<(Value, Value)> {
+    let d = defined_by(ctx, ir, v, XORI.name)?;
+    (ir.num_operands(d) == 2).then(|| (ir.operand(d, 0), ir.operand(d, 1)))
 }
 
 /// The op defining `v` when its name is `name`.
