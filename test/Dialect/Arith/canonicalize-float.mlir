@@ -182,3 +182,31 @@ func.func @cmpf_nan_decides(%x: f32) -> (i1, i1, i1, i1) {
   %3 = arith.cmpf true, %x, %x : f32
   return %0, %1, %2, %3 : i1, i1, i1, i1
 }
+
+// CHECK-LABEL: func.func @narrow() -> (f16, f16, bf16, bf16, f16, f16, i1, f16)
+// CHECK-NEXT:  %cst = arith.constant 2.998050e-01 : f16
+// CHECK-NEXT:  %cst_0 = arith.constant 0x7C00 : f16
+// CHECK-NEXT:  %cst_1 = arith.constant 3.339840e-01 : bf16
+// CHECK-NEXT:  %cst_2 = arith.constant -2.187500e+00 : bf16
+// CHECK-NEXT:  %cst_3 = arith.constant 0.000000e+00 : f16
+// CHECK-NEXT:  %cst_4 = arith.constant -9.997550e-02 : f16
+// CHECK-NEXT:  %true = arith.constant true
+// CHECK-NEXT:  %cst_5 = arith.constant 5.200200e-02 : f16
+// CHECK-NEXT:  return %cst, %cst_0, %cst_1, %cst_2, %cst_3, %cst_4, %true, %cst_5 : f16, f16, bf16, bf16, f16, f16, i1, f16
+func.func @narrow() -> (f16, f16, bf16, bf16, f16, f16, i1, f16) {
+  %a = arith.constant 0.1 : f16
+  %b = arith.constant 0.2 : f16
+  %big = arith.constant 60000.0 : f16
+  %x = arith.constant 1.1 : bf16
+  %y = arith.constant 3.3 : bf16
+  %tiny = arith.constant 6.0e-8 : f16
+  %0 = arith.addf %a, %b : f16
+  %1 = arith.mulf %big, %big : f16
+  %2 = arith.divf %x, %y : bf16
+  %3 = arith.subf %x, %y : bf16
+  %4 = arith.mulf %tiny, %a : f16
+  %5 = arith.negf %a : f16
+  %6 = arith.cmpf olt, %a, %b : f16
+  %7 = arith.remf %big, %b : f16
+  return %0, %1, %2, %3, %4, %5, %6, %7 : f16, f16, bf16, bf16, f16, f16, i1, f16
+}

@@ -4,7 +4,7 @@
 //!
 //! Folders follow mlir-opt-19: identities (`x + -0.0`, `x - +0.0`, `x * 1.0`, `x / 1.0`,
 //! `maximumf/maxnumf(x, -inf)`, `minimumf/minnumf(x, +inf)`, `max/min(x, x)`) and constant
-//! evaluation of scalar `f32`/`f64` (`float_const`). As in LLVM 19, `maxnumf` constants fold
+//! evaluation of scalar `f16`/`bf16`/`f32`/`f64` (`float_const`). As in LLVM 19, `maxnumf` constants fold
 //! with IEEE `maximum` (NaN-propagating) while `minnumf` folds with `minNum`. `mulf(negf a, negf b)` and
 //! `divf(negf a, negf b)` canonicalize to `mulf/divf(a, b)`.
 

@@ -1,6 +1,6 @@
 //! `arith.cmpf`: float comparison with one of 16 predicates stored as an `i64` property
 //! (`predicate = 4 : i64` for `olt`) and fast-math flags; custom form
-//! `arith.cmpf olt, %a, %b (fastmath<flags>)? {attrs}? : f32`. Folds scalar `f32`/`f64`
+//! `arith.cmpf olt, %a, %b (fastmath<flags>)? {attrs}? : f32`. Folds scalar `f16`/`bf16`/`f32`/`f64`
 //! constants; a NaN constant on one side decides the answer alone, as in MLIR.
 
 use super::binary_float::set_fastmath_props;

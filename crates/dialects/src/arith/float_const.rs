@@ -1,8 +1,9 @@
-//! Scalar float constants for the folders of the float ops: `f32` and `f64` attributes read as
-//! `f64` (exactly) and written back rounded to the type. One rounding from `f64` gives the
-//! correctly rounded `f32` sum, difference, product and quotient (53 >= 2 * 24 + 2), so folding
-//! matches MLIR's `APFloat` arithmetic in round-to-nearest-even; `remf`, `negf` and the
-//! min/max family are exact. Other float types are not folded. The casts read and write
+//! Scalar float constants for the folders of the float ops: `f16`, `bf16`, `f32` and `f64`
+//! attributes read as `f64` (exactly) and written back rounded to the type. Rounding the exact
+//! `f64` result of one operation gives the correctly rounded narrow sum, difference, product and
+//! quotient (53 >= 2 * 24 + 2), so folding matches MLIR's `APFloat` arithmetic in
+//! round-to-nearest-even; `remf`, `negf` and the min/max family are exact. Other float types
+//! (`f80`, `f128`, the 8-bit and smaller formats) are not folded. The casts read and write
 //! `f16`, `bf16`, `f32` and `f64` constants exactly (`any_float_value`, `exact_float_attr`).
 
 use crate::support::element_type;
@@ -10,10 +11,10 @@ use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
 use fuser_ir::types::{FloatKind, Type, TypeKind};
 
-/// The kind of a float type that the folders evaluate (`f32`, `f64`).
+/// The kind of a float type that the folders evaluate (`f16`, `bf16`, `f32`, `f64`).
 fn foldable_kind(ctx: &Context, ty: Type) -> Option<FloatKind> {
     match ctx.type_kind(ty) {
-        TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => Some(*k),
+        TypeKind::Float(k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)) => Some(*k),
         _ => None,
     }
 }
@@ -24,19 +25,61 @@ pub(crate) fn float_value(ctx: &Context, a: Option<Attr>, ty: Type) -> Option<f6
     if *at != ty {
         return None;
     }
-    match foldable_kind(ctx, ty)? {
-        FloatKind::F32 => Some(f32::from_bits(*bits as u32) as f64),
-        _ => Some(f64::from_bits(*bits as u64)),
-    }
+    widen(foldable_kind(ctx, ty)?, *bits)
 }
 
-/// A float attribute of type `ty` holding `v` rounded to the type.
+/// A float attribute of type `ty` holding `v` rounded to the type (to nearest, ties to even).
+/// `f16` and `bf16` round through `f32`: for the result of one operation on operands of the
+/// narrow type this double rounding is innocuous (24 >= 2 * 11 + 2).
 pub(crate) fn float_attr(ctx: &Context, ty: Type, v: f64) -> Option<Attr> {
     let bits = match foldable_kind(ctx, ty)? {
+        FloatKind::F64 => v.to_bits() as u128,
         FloatKind::F32 => (v as f32).to_bits() as u128,
-        _ => v.to_bits() as u128,
+        FloatKind::BF16 => f32_to_bf16(v as f32) as u128,
+        _ => f32_to_half(v as f32) as u128,
     };
     Some(ctx.intern_attr(AttrKind::Float { bits, ty }))
+}
+
+/// `x` rounded to `bf16` bits (NaN stays a quiet NaN with its top payload bits).
+fn f32_to_bf16(x: f32) -> u16 {
+    let b = x.to_bits();
+    if x.is_nan() {
+        return ((b >> 16) | 0x40) as u16;
+    }
+    let rest = b & 0xffff;
+    let mut h = b >> 16;
+    if rest > 0x8000 || (rest == 0x8000 && h & 1 == 1) {
+        h += 1;
+    }
+    h as u16
+}
+
+/// `x` rounded to IEEE half bits, subnormals and overflow to infinity included.
+fn f32_to_half(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 255 {
+        return sign | 0x7c00 | if man != 0 { 0x200 | (man >> 13) as u16 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    let (m, shift, base) = if e <= 0 { (man | 0x80_0000, (14 - e) as u32, 0u32) } else { (man, 13, (e as u32) << 10) };
+    if shift >= 32 {
+        return sign;
+    }
+    let kept = m >> shift;
+    let rest = m & ((1u32 << shift) - 1);
+    let half = 1u32 << (shift - 1);
+    let mut h = base + kept;
+    if rest > half || (rest == half && h & 1 == 1) {
+        h += 1;
+    }
+    sign | h as u16
 }
 
 /// True when `a` is a float constant (scalar, or splat of a vector/tensor) of any float type
@@ -164,7 +207,16 @@ mod tests {
         assert_eq!(float_value(&ctx, Some(a), f32t), Some(0.1f32 as f64));
         assert!(float_splat_is(&ctx, Some(a), |v| v > 0.0));
         let f16t = ctx.float_type(FloatKind::F16);
-        assert_eq!(float_attr(&ctx, f16t, 1.0), None);
+        let f80t = ctx.float_type(FloatKind::F80);
+        assert_eq!(float_attr(&ctx, f80t, 1.0), None);
+        assert_eq!(f32_to_half(1.0), 0x3c00);
+        assert_eq!(f32_to_half(65520.0), 0x7c00);
+        assert_eq!(f32_to_half(65519.0), 0x7bff);
+        assert_eq!(f32_to_half(2f32.powi(-25)), 0);
+        assert_eq!(f32_to_half(2f32.powi(-25) * 1.5), 1);
+        assert_eq!(f32_to_half(f32::NAN), 0x7e00);
+        assert_eq!(f32_to_bf16(1.0 + 2f32.powi(-8)), 0x3f80);
+        assert_eq!(f32_to_bf16(1.0 + 3.0 * 2f32.powi(-8)), 0x3f82);
         let half = |v: f64| exact_float_attr(&ctx, f16t, v).and_then(|a| any_float_value(&ctx, a)).map(|(x, _)| x);
         assert_eq!(half(1.5), Some(1.5));
         assert_eq!(half(65504.0), Some(65504.0));

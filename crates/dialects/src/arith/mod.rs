@@ -14,7 +14,7 @@
 //! hooks live together in one submodule.
 //!
 //! Integer folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in
-//! MLIR); float folding evaluates scalar `f32`/`f64` constants; constant vectors/tensors are not
+//! MLIR); float folding evaluates scalar `f16`/`bf16`/`f32`/`f64` constants; constant vectors/tensors are not
 //! folded elementwise.
 
 mod binary;

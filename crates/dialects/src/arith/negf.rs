@@ -1,6 +1,6 @@
 //! `arith.negf`: float negation with fast-math flags; custom form
 //! `arith.negf %a (fastmath<flags>)? {attrs}? : f32`. Folds `negf(negf x)` to `x` and negates
-//! scalar `f32`/`f64` constants (the sign bit flips, NaN included).
+//! scalar `f16`/`bf16`/`f32`/`f64` constants (the sign bit flips, NaN included).
 
 use super::binary_float::set_fastmath_props;
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
