@@ -64,11 +64,13 @@ use fuser_ir::types::{Type, TypeKind};
 /// The `arith` dialect.
 pub static ARITH: DialectDef = DialectDef {
     namespace: "arith",
-    summary: "Basic integer arithmetic, comparisons and casts",
-    description: "The subset of MLIR's arith dialect that fuser implements: integer and index \
-constants, two's-complement arithmetic, comparisons, selection and index casts, with MLIR's \
-syntax, verification and folding. Operands are signless integers or `index`, or vectors and \
-tensors of them.",
+    summary: "Basic integer and floating-point arithmetic, comparisons and casts",
+    description: "The subset of MLIR's arith dialect that fuser implements: integer, index and \
+float constants; two's-complement arithmetic, bitwise operations and shifts; IEEE float \
+arithmetic with `#arith.fastmath` flags; integer and float comparisons; selection; and casts \
+between integer widths, float widths, integers and floats, bit patterns and `index`, with \
+MLIR's syntax, verification and folding. Operands are signless integers, `index` or floats, or \
+vectors and tensors of them.",
     ops: &[
         &CONSTANT,
         &ADDI,
