@@ -40,3 +40,10 @@ func.func @f(%a: si32) { %0 = "arith.shrui"(%a, %a) : (si32, si32) -> si32
 // expected-error @+1 {{expected ':'}}
 func.func @f(%a: i32) { %0 = arith.shrui %a, %a overflow<nsw> : i32
  return }
+
+// -----
+
+// expected-error @+2 {{expected valid keyword}}
+// expected-error @+1 {{failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`}}
+func.func @f(%a: i32) { %0 = arith.shli %a, %a overflow<> : i32
+ return }

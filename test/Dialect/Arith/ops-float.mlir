@@ -80,5 +80,8 @@ func.func @cmpf(%a: f32, %b: f32, %v: vector<4xf64>) {
   %15 = arith.cmpf true, %a, %b fastmath<fast> : f32
   // CHECK-NEXT: %16 = arith.cmpf ogt, %arg0, %arg1 : f32
   %16 = "arith.cmpf"(%a, %b) {predicate = 2 : i64} : (f32, f32) -> i1
+  // A predicate in the attribute dictionary wins over the keyword.
+  // CHECK-NEXT: %17 = arith.cmpf oge, %arg0, %arg1 : f32
+  %17 = arith.cmpf olt, %a, %b {predicate = 3 : i64} : f32
   return
 }

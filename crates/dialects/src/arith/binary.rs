@@ -212,7 +212,11 @@ fn parse_optional_overflow(p: &mut dyn OpAsmParser) -> ParseResult<Option<Overfl
     loop {
         let offset = p.current_offset();
         let Some(kw) = p.parse_optional_bare_id() else {
-            return Err(p.emit_error_at(offset, "expected valid keyword"));
+            // MLIR reports the missing keyword, then the attribute parameter it was parsing.
+            p.emit_error_at(offset, "expected valid keyword");
+            return Err(p.emit_error(
+                "failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`",
+            ));
         };
         if !flags.add_keyword(&kw) {
             // MLIR reports the bad keyword, then the attribute parameter it was parsing.

@@ -165,9 +165,11 @@ fn parse_cmpf(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
     let ctx = p.ctx();
     state.result_types = vec![bool_like_of(ctx, ty)];
+    // A `predicate` in the attribute dictionary wins over the keyword, as in MLIR.
     let predicate = ctx.ident("predicate");
-    entries.retain(|(k, _)| *k != predicate);
-    entries.push((predicate, pred.to_attr(ctx)));
+    if !entries.iter().any(|(k, _)| *k == predicate) {
+        entries.push((predicate, pred.to_attr(ctx)));
+    }
     set_fastmath_props(ctx, state, entries, flags);
     Ok(())
 }

@@ -268,7 +268,10 @@ fn parse_cmpi(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     let ctx = p.ctx();
     state.result_types = vec![bool_like_of(ctx, ty)];
     let (mut props, attrs) = split_inherent(ctx, &CMPI, entries);
-    props.push((ctx.ident("predicate"), pred.to_attr(ctx)));
+    // A `predicate` in the attribute dictionary wins over the keyword, as in MLIR.
+    if !props.iter().any(|(k, _)| ctx.ident_str(*k) == "predicate") {
+        props.push((ctx.ident("predicate"), pred.to_attr(ctx)));
+    }
     state.props = Some(ctx.dictionary(props));
     state.attrs = ctx.dictionary(attrs);
     Ok(())
