@@ -169,3 +169,15 @@ func.func @f(%i: i32) { %0 = arith.bitcast %i : i32 to i32
 
 func.func @f(%i: vector<2xi32>) { %0 = arith.bitcast %i : vector<2xi32> to vector<2xf32>
  return }
+
+// -----
+
+// expected-error @+1 {{'arith.extsi' op failed to verify that input and output have the same tensor dimensions}}
+func.func @f(%t: tensor<*xi32>) { %0 = arith.extsi %t : tensor<*xi32> to tensor<*xi64>
+ return }
+
+// -----
+
+// expected-error @+1 {{'arith.bitcast' op failed to verify that input and output have the same tensor dimensions}}
+func.func @f(%t: tensor<*xf32>) { %0 = arith.bitcast %t : tensor<*xf32> to tensor<*xi32>
+ return }

@@ -12,14 +12,14 @@
 // CHECK-NEXT:  %6 = arith.shrui %arg3, %arg3 : vector<4xi8>
 // CHECK-NEXT:  %7 = arith.shli %arg0, %arg1 : i32
 // CHECK-NEXT:  return
-// GENERIC:     %0 = "arith.andi"(%arg0, %arg1) : (i32, i32) -> i32
-// GENERIC:     %1 = "arith.ori"(%arg2, %arg2) {test.tag} : (index, index) -> index
-// GENERIC:     %2 = "arith.xori"(%arg3, %arg3) : (vector<4xi8>, vector<4xi8>) -> vector<4xi8>
-// GENERIC:     %3 = "arith.shli"(%arg0, %arg1) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
-// GENERIC:     %4 = "arith.shli"(%arg0, %arg1) <{overflowFlags = #arith.overflow<nsw, nuw>}> : (i32, i32) -> i32
-// GENERIC:     %5 = "arith.shrsi"(%arg2, %arg2) : (index, index) -> index
-// GENERIC:     %6 = "arith.shrui"(%arg3, %arg3) : (vector<4xi8>, vector<4xi8>) -> vector<4xi8>
-// GENERIC:     %7 = "arith.shli"(%arg0, %arg1) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+// GENERIC:     %2 = "arith.andi"(%arg1, %arg2) : (i32, i32) -> i32
+// GENERIC:     %3 = "arith.ori"(%arg3, %arg3) {test.tag} : (index, index) -> index
+// GENERIC:     %4 = "arith.xori"(%arg4, %arg4) : (vector<4xi8>, vector<4xi8>) -> vector<4xi8>
+// GENERIC:     %5 = "arith.shli"(%arg1, %arg2) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+// GENERIC:     %6 = "arith.shli"(%arg1, %arg2) <{overflowFlags = #arith.overflow<nsw, nuw>}> : (i32, i32) -> i32
+// GENERIC:     %7 = "arith.shrsi"(%arg3, %arg3) : (index, index) -> index
+// GENERIC:     %8 = "arith.shrui"(%arg4, %arg4) : (vector<4xi8>, vector<4xi8>) -> vector<4xi8>
+// GENERIC:     %9 = "arith.shli"(%arg1, %arg2) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
 func.func @bitwise(%a: i32, %b: i32, %i: index, %v: vector<4xi8>) {
   %0 = arith.andi %a, %b : i32
   %1 = arith.ori %i, %i {test.tag} : index
@@ -29,5 +29,17 @@ func.func @bitwise(%a: i32, %b: i32, %i: index, %v: vector<4xi8>) {
   %5 = arith.shrsi %i, %i : index
   %6 = arith.shrui %v, %v : vector<4xi8>
   %7 = "arith.shli"(%a, %b) : (i32, i32) -> i32
+  return
+}
+
+// CHECK-LABEL: func.func @overflow_flags_elsewhere(%arg0: i32)
+// CHECK-NEXT:  %0 = arith.xori %arg0, %arg0 {overflowFlags = #arith.overflow<nsw>} : i32
+// CHECK-NEXT:  %1 = arith.addi %arg0, %arg0 overflow<nsw> {test.tag} : i32
+// CHECK-NEXT:  return
+// GENERIC:     %0 = "arith.xori"(%arg0, %arg0) {overflowFlags = #arith.overflow<nsw>} : (i32, i32) -> i32
+// GENERIC:     %1 = "arith.addi"(%arg0, %arg0) <{overflowFlags = #arith.overflow<nsw>}> {test.tag} : (i32, i32) -> i32
+func.func @overflow_flags_elsewhere(%a: i32) {
+  %0 = "arith.xori"(%a, %a) {overflowFlags = #arith.overflow<nsw>} : (i32, i32) -> i32
+  %1 = arith.addi %a, %a overflow<nsw> {test.tag} : i32
   return
 }

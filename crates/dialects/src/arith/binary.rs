@@ -238,7 +238,12 @@ pub(super) fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
         let (ctx, ir) = (p.ctx(), p.ir());
         let ops = ir.operands(op);
         let ty = ir.results(op).first().map(|&r| ir.value_type(r));
-        let flags = inherent_attr(ctx, ir, op, "overflowFlags").and_then(|a| OverflowFlags::from_attr(ctx, a));
+        // Only ops declaring the property print it as `overflow<...>` (elsewhere it is an
+        // ordinary discardable attribute).
+        let declared = ctx.op_def(ir.op_name(op)).is_some_and(|d| d.properties.contains(&"overflowFlags"));
+        let flags = inherent_attr(ctx, ir, op, "overflowFlags")
+            .filter(|_| declared)
+            .and_then(|a| OverflowFlags::from_attr(ctx, a));
         (ops.first().copied(), ops.get(1).copied(), ty, flags, printed_attr_dict(ctx, ir, op))
     };
     let (Some(lhs), Some(rhs), Some(ty)) = (lhs, rhs, ty) else { return };
@@ -249,7 +254,8 @@ pub(super) fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
         p.write(f.keywords());
         p.write(">");
     }
-    p.print_optional_attr_dict(dict, &["overflowFlags"]);
+    let elided: &[&str] = if flags.is_some() { &["overflowFlags"] } else { &[] };
+    p.print_optional_attr_dict(dict, elided);
     p.write(" : ");
     p.print_type(ty);
 }

@@ -1,6 +1,6 @@
 //! What the one-operand cast ops share: the custom form `%in {attrs}? : T to U`, and the
 //! verifier steps of MLIR's `Arith_CastOp` in its order: `SameInputOutputTensorDims` (ranked
-//! tensors keep their dimensions exactly), `SameOperandsAndResultShape` (compatible shapes,
+//! tensors keep their dimensions exactly; unranked tensors are rejected, as mlir-opt-19 does), `SameOperandsAndResultShape` (compatible shapes,
 //! dynamic sizes matching anything), then the op's own cast-compatibility rule.
 
 use crate::support::{element_type, empty_state, printed_attr_dict, type_str};
@@ -66,11 +66,13 @@ pub(crate) fn print_cast_types(p: &mut dyn OpAsmPrinter, op: OpId) {
     p.print_type(to);
 }
 
-/// The dimensions `SameInputOutputTensorDims` compares: a ranked tensor's, else none.
-fn tensor_dims(ctx: &Context, t: Type) -> &[i64] {
+/// The dimensions `SameInputOutputTensorDims` compares: a ranked tensor's, none for other
+/// types; `None` for an unranked tensor, which mlir-opt-19 never accepts there.
+fn tensor_dims(ctx: &Context, t: Type) -> Option<&[i64]> {
     match ctx.type_kind(t) {
-        TypeKind::RankedTensor { shape, .. } => shape,
-        _ => &[],
+        TypeKind::RankedTensor { shape, .. } => Some(shape),
+        TypeKind::UnrankedTensor { .. } => None,
+        _ => Some(&[]),
     }
 }
 
@@ -100,7 +102,8 @@ pub(crate) fn verify_cast(
 ) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
     let (from, to) = (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)));
-    if tensor_dims(ctx, from) != tensor_dims(ctx, to) {
+    let dims = (tensor_dims(ctx, from), tensor_dims(ctx, to));
+    if dims.0.is_none() || dims.0 != dims.1 {
         return Err(v.op_error(op, "failed to verify that input and output have the same tensor dimensions"));
     }
     if !compatible_shapes(ctx, from, to) {
@@ -159,7 +162,8 @@ mod tests {
         assert!(!compatible_shapes(&ctx, v(vec![4]), v(vec![2])));
         assert!(!compatible_shapes(&ctx, v(vec![4]), i32t));
         assert!(compatible_shapes(&ctx, i32t, i32t));
-        assert_eq!(tensor_dims(&ctx, t(vec![4])), &[4]);
-        assert_eq!(tensor_dims(&ctx, v(vec![4])), &[] as &[i64]);
+        assert_eq!(tensor_dims(&ctx, t(vec![4])), Some(&[4][..]));
+        assert_eq!(tensor_dims(&ctx, v(vec![4])), Some(&[][..]));
+        assert_eq!(tensor_dims(&ctx, ctx.intern_type(TypeKind::UnrankedTensor { elem: i32t })), None);
     }
 }
