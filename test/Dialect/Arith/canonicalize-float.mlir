@@ -210,3 +210,41 @@ func.func @narrow() -> (f16, f16, bf16, bf16, f16, f16, i1, f16) {
   %7 = arith.remf %big, %b : f16
   return %0, %1, %2, %3, %4, %5, %6, %7 : f16, f16, bf16, bf16, f16, f16, i1, f16
 }
+
+// CHECK-LABEL: func.func @cmpf_of_converted_int(%arg0: i8, %arg1: i32, %arg2: i64) -> (i1, i1, i1, i1, i1, i1, i1, i1, i1, i1)
+// CHECK-NEXT:  %true = arith.constant true
+// CHECK-NEXT:  %c7_i8 = arith.constant 7 : i8
+// CHECK-NEXT:  %false = arith.constant false
+// CHECK-NEXT:  %c-4_i8 = arith.constant -4 : i8
+// CHECK-NEXT:  %c4_i8 = arith.constant 4 : i8
+// CHECK-NEXT:  %cst = arith.constant 1.000000e+10 : f32
+// CHECK-NEXT:  %0 = arith.uitofp %arg2 : i64 to f32
+// CHECK-NEXT:  %1 = arith.cmpi sle, %arg0, %c4_i8 : i8
+// CHECK-NEXT:  %2 = arith.cmpi slt, %arg0, %c-4_i8 : i8
+// CHECK-NEXT:  %3 = arith.cmpi ne, %arg0, %c7_i8 : i8
+// CHECK-NEXT:  %4 = arith.cmpf oge, %0, %cst : f32
+// CHECK-NEXT:  return %1, %2, %false, %false, %false, %3, %true, %true, %true, %4 : i1, i1, i1, i1, i1, i1, i1, i1, i1, i1
+func.func @cmpf_of_converted_int(%x: i8, %y: i32, %z: i64) -> (i1, i1, i1, i1, i1, i1, i1, i1, i1, i1) {
+  %frac = arith.constant 4.4 : f32
+  %neg = arith.constant -4.4 : f32
+  %big = arith.constant 300.0 : f32
+  %whole = arith.constant 7.0 : f16
+  %inf = arith.constant 0x7F800000 : f32
+  %huge = arith.constant 1.0e10 : f32
+  %sx = arith.sitofp %x : i8 to f32
+  %ux = arith.uitofp %x : i8 to f32
+  %hx = arith.sitofp %x : i8 to f16
+  %sy = arith.sitofp %y : i32 to f32
+  %uz = arith.uitofp %z : i64 to f32
+  %0 = arith.cmpf olt, %sx, %frac : f32
+  %1 = arith.cmpf ole, %sx, %neg : f32
+  %2 = arith.cmpf ult, %ux, %neg : f32
+  %3 = arith.cmpf oeq, %sx, %frac : f32
+  %4 = arith.cmpf ogt, %sx, %big : f32
+  %5 = arith.cmpf une, %hx, %whole : f16
+  %6 = arith.cmpf ord, %ux, %frac : f32
+  %7 = arith.cmpf olt, %sy, %inf : f32
+  %8 = arith.cmpf olt, %sy, %huge : f32
+  %9 = arith.cmpf oge, %uz, %huge : f32
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : i1, i1, i1, i1, i1, i1, i1, i1, i1, i1
+}

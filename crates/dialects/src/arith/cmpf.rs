@@ -88,6 +88,7 @@ for NaN, `false` and `true` are constant. The predicate is stored as a 64-bit in
         hooks: {
             verify: verify_cmpf,
             fold: fold_cmpf,
+            canonicalize: &[super::cmpf_int::CMPF_INT_TO_FP_CONST],
             parse: parse_cmpf,
             print: print_cmpf,
             default_props: super::fastmath::default_fastmath,

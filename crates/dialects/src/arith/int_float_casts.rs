@@ -89,7 +89,7 @@ fn verify_conversion(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 // ----- integer to float ---------------------------------------------------------------------
 
 /// The precision (significand bits) and largest finite value of the float kinds folded to.
-fn precision(k: FloatKind) -> Option<(u32, f64)> {
+pub(super) fn precision(k: FloatKind) -> Option<(u32, f64)> {
     match k {
         FloatKind::F16 => Some((11, 65504.0)),
         FloatKind::BF16 => Some((8, f32::MAX as f64)),
@@ -100,7 +100,7 @@ fn precision(k: FloatKind) -> Option<(u32, f64)> {
 }
 
 /// `mag` rounded to `p` significant bits, ties to even (exact in `f64` since `p <= 53`).
-fn round_to_precision(mag: u128, p: u32) -> f64 {
+pub(super) fn round_to_precision(mag: u128, p: u32) -> f64 {
     let len = 128 - mag.leading_zeros();
     if len <= p {
         return mag as f64;
@@ -146,7 +146,7 @@ fn fold_uitofp(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> O
 // ----- float to integer ---------------------------------------------------------------------
 
 /// `v` rounded towards zero as a `width`-bit integer, if in range.
-fn float_to_int(v: f64, width: u32, signed: bool) -> Option<IntConst> {
+pub(super) fn float_to_int(v: f64, width: u32, signed: bool) -> Option<IntConst> {
     if !v.is_finite() || width == 0 || width > 128 {
         return None;
     }

@@ -23,6 +23,7 @@ mod bitcast;
 mod bitwise;
 mod cast_common;
 mod cmpf;
+mod cmpf_int;
 mod cmpi;
 mod constant;
 mod fastmath;
