@@ -159,3 +159,31 @@ func.func @s2(%c: i1, %a: i32, %b: i32, %v: vector<2xi1>) -> (i1, i32, i1, i1, i
   %4 = arith.select %c, %i1, %i0 : index
   return %0, %1, %2, %3, %4 : i1, i32, i1, i1, index
 }
+
+// CHECK-LABEL: func.func @isplat(%arg0: vector<4xi32>) -> (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xindex>, vector<4xi32>, vector<4xi32>)
+// CHECK-NEXT:  %cst = arith.constant dense<25> : vector<4xindex>
+// CHECK-NEXT:  %cst_0 = arith.constant dense<-2> : vector<4xi32>
+// CHECK-NEXT:  %cst_1 = arith.constant dense<-6> : vector<4xi32>
+// CHECK-NEXT:  %cst_2 = arith.constant dense<7> : vector<4xi32>
+// CHECK-NEXT:  %cst_3 = arith.constant dense<0> : vector<4xi32>
+// CHECK-NEXT:  %cst_4 = arith.constant dense<4> : vector<4xi32>
+// CHECK-NEXT:  %0 = arith.divsi %cst_2, %cst_3 : vector<4xi32>
+// CHECK-NEXT:  return %cst_4, %0, %cst_3, %arg0, %cst_3, %cst_1, %cst_0, %cst, %arg0, %arg0 : vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xindex>, vector<4xi32>, vector<4xi32>
+func.func @isplat(%v: vector<4xi32>) -> (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xindex>, vector<4xi32>, vector<4xi32>) {
+  %a = arith.constant dense<7> : vector<4xi32>
+  %b = arith.constant dense<-3> : vector<4xi32>
+  %z = arith.constant dense<0> : vector<4xi32>
+  %o = arith.constant dense<1> : vector<4xi32>
+  %i = arith.constant dense<5> : vector<4xindex>
+  %0 = arith.addi %a, %b : vector<4xi32>
+  %1 = arith.divsi %a, %z : vector<4xi32>
+  %2 = arith.muli %v, %z : vector<4xi32>
+  %3 = arith.addi %v, %z : vector<4xi32>
+  %4 = arith.remui %v, %o : vector<4xi32>
+  %5 = arith.xori %a, %b : vector<4xi32>
+  %6 = arith.shrsi %b, %o : vector<4xi32>
+  %7 = arith.muli %i, %i : vector<4xindex>
+  %8 = arith.ori %v, %z : vector<4xi32>
+  %9 = arith.divui %v, %o : vector<4xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xindex>, vector<4xi32>, vector<4xi32>
+}

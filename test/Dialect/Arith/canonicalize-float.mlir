@@ -248,3 +248,28 @@ func.func @cmpf_of_converted_int(%x: i8, %y: i32, %z: i64) -> (i1, i1, i1, i1, i
   %9 = arith.cmpf oge, %uz, %huge : f32
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : i1, i1, i1, i1, i1, i1, i1, i1, i1, i1
 }
+
+// CHECK-LABEL: func.func @splat() -> (vector<4xf32>, vector<4xf32>, tensor<2xf16>, vector<4xi1>, vector<4xi32>, vector<4xi32>)
+// CHECK-NEXT:  %cst = arith.constant dense<56> : vector<4xi32>
+// CHECK-NEXT:  %cst_0 = arith.constant dense<3> : vector<4xi32>
+// CHECK-NEXT:  %cst_1 = arith.constant dense<1.500000e+00> : vector<4xf32>
+// CHECK-NEXT:  %cst_2 = arith.constant dense<2.250000e+00> : vector<4xf32>
+// CHECK-NEXT:  %cst_3 = arith.constant dense<3.750000e+00> : vector<4xf32>
+// CHECK-NEXT:  %cst_4 = arith.constant dense<-1.500000e+00> : vector<4xf32>
+// CHECK-NEXT:  %cst_5 = arith.constant dense<9.000000e+00> : tensor<2xf16>
+// CHECK-NEXT:  %0 = arith.cmpf olt, %cst_1, %cst_2 : vector<4xf32>
+// CHECK-NEXT:  return %cst_3, %cst_4, %cst_5, %0, %cst_0, %cst : vector<4xf32>, vector<4xf32>, tensor<2xf16>, vector<4xi1>, vector<4xi32>, vector<4xi32>
+func.func @splat() -> (vector<4xf32>, vector<4xf32>, tensor<2xf16>, vector<4xi1>, vector<4xi32>, vector<4xi32>) {
+  %a = arith.constant dense<1.5> : vector<4xf32>
+  %b = arith.constant dense<2.25> : vector<4xf32>
+  %h = arith.constant dense<3.0> : tensor<2xf16>
+  %i = arith.constant dense<7> : vector<4xi32>
+  %j = arith.constant dense<3> : vector<4xi32>
+  %0 = arith.addf %a, %b : vector<4xf32>
+  %1 = arith.negf %a : vector<4xf32>
+  %2 = arith.mulf %h, %h : tensor<2xf16>
+  %3 = arith.cmpf olt, %a, %b : vector<4xf32>
+  %4 = arith.andi %i, %j : vector<4xi32>
+  %5 = arith.shli %i, %j : vector<4xi32>
+  return %0, %1, %2, %3, %4, %5 : vector<4xf32>, vector<4xf32>, tensor<2xf16>, vector<4xi1>, vector<4xi32>, vector<4xi32>
+}

@@ -7,8 +7,7 @@
 //! width. Division and remainder by zero, and `divsi INT_MIN, -1`, are left alone.
 
 use super::{
-    MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, const_of_type, defined_by, fold_to_attr, fold_to_value,
-    splat_int,
+    MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int,
 };
 use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -276,7 +275,11 @@ pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]
         return None;
     }
     let ty = ir.value_type(ir.result(op, 0));
-    let known = |i: usize| const_of_type(ctx, operands.get(i).copied().flatten(), ty);
+    // Scalars, or the elements of splats of the op's vector/tensor type.
+    let known = |i: usize| {
+        let scalar = super::splat_scalar(ctx, operands.get(i).copied().flatten()?, ty)?;
+        crate::support::int_const(ctx, scalar).map(|(c, _)| c)
+    };
     Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, l: known(0), r: known(1) })
 }
 
@@ -288,7 +291,9 @@ pub(super) fn eval(
 ) -> Option<Vec<FoldResult>> {
     let (l, r) = (x.l?, x.r?);
     let bits = f(l, r)?;
-    fold_to_attr(int_attr(ctx, x.ty, IntConst::new(l.width, bits)))
+    let elem = crate::support::element_type(ctx, x.ty);
+    let scalar = int_attr(ctx, elem, IntConst::new(l.width, bits));
+    fold_to_attr(if elem == x.ty { scalar } else { super::splat_of(ctx, x.ty, scalar)? })
 }
 
 /// A zero of the op's type (scalar or splat).

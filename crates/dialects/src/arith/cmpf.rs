@@ -130,6 +130,10 @@ fn fold_cmpf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     }
     let pred = cmpf_predicate(ctx, ir, op)?;
     let ty = ir.value_type(ir.operand(op, 0));
+    // Only scalar comparisons fold (mlir-opt-19 leaves splats alone).
+    if crate::support::element_type(ctx, ty) != ty {
+        return None;
+    }
     let mut l = float_value(ctx, operands.first().copied().flatten(), ty);
     let mut r = float_value(ctx, operands.get(1).copied().flatten(), ty);
     // One NaN operand makes the pair unordered whatever the other is.

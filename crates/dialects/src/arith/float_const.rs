@@ -19,19 +19,23 @@ fn foldable_kind(ctx: &Context, ty: Type) -> Option<FloatKind> {
     }
 }
 
-/// The value of a scalar float constant of type `ty`.
+/// The value of a float constant of type `ty`: a scalar, or the element of a splat when `ty`
+/// is a vector or tensor.
 pub(crate) fn float_value(ctx: &Context, a: Option<Attr>, ty: Type) -> Option<f64> {
-    let AttrKind::Float { bits, ty: at } = ctx.attr_kind(a?) else { return None };
-    if *at != ty {
-        return None;
-    }
-    widen(foldable_kind(ctx, ty)?, *bits)
+    let scalar = super::splat_scalar(ctx, a?, ty)?;
+    let AttrKind::Float { bits, ty: at } = ctx.attr_kind(scalar) else { return None };
+    widen(foldable_kind(ctx, *at)?, *bits)
 }
 
-/// A float attribute of type `ty` holding `v` rounded to the type (to nearest, ties to even).
+/// A float attribute of type `ty` holding `v` rounded to the type (to nearest, ties to even);
+/// a splat for a static vector or tensor type.
 /// `f16` and `bf16` round through `f32`: for the result of one operation on operands of the
 /// narrow type this double rounding is innocuous (24 >= 2 * 11 + 2).
 pub(crate) fn float_attr(ctx: &Context, ty: Type, v: f64) -> Option<Attr> {
+    let elem = element_type(ctx, ty);
+    if elem != ty {
+        return super::splat_of(ctx, ty, float_attr(ctx, elem, v)?);
+    }
     let bits = match foldable_kind(ctx, ty)? {
         FloatKind::F64 => v.to_bits() as u128,
         FloatKind::F32 => (v as f32).to_bits() as u128,

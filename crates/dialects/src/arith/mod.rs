@@ -13,8 +13,9 @@
 //! binary ops, and helpers for folders and canonicalization patterns. Each op's definition and
 //! hooks live together in one submodule.
 //!
-//! Integer folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in
-//! MLIR); float folding evaluates scalar `f16`/`bf16`/`f32`/`f64` constants; constant vectors/tensors are not
+//! Folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in MLIR) and
+//! on floats of the `f16`, `bf16`, `f32`, `f64` types; the binary ops, `negf` and the casts
+//! also fold splat vectors/tensors elementwise, as MLIR does; other dense constants are not
 //! folded elementwise.
 
 mod binary;
@@ -266,6 +267,28 @@ pub(crate) fn splat_int(ctx: &Context, ty: Type, value: i128) -> Option<Attr> {
 pub(crate) fn operands_of_xori(ctx: &Context, ir: &Ir, v: Value) -> Option<(Value, Value)> {
     let d = defined_by(ctx, ir, v, XORI.name)?;
     (ir.num_operands(d) == 2).then(|| (ir.operand(d, 0), ir.operand(d, 1)))
+}
+
+/// The scalar of a constant of type `ty`: the attribute itself for a scalar type, the splat
+/// element for a vector or tensor type.
+pub(crate) fn splat_scalar(ctx: &Context, a: Attr, ty: Type) -> Option<Attr> {
+    if ctx.attr_type(a) != Some(ty) {
+        return None;
+    }
+    match ctx.attr_kind(a) {
+        AttrKind::DenseElements { data: DenseData::Splat(s), .. } => Some(*s),
+        AttrKind::DenseElements { .. } => None,
+        _ => (element_type(ctx, ty) == ty).then_some(a),
+    }
+}
+
+/// The splat of `scalar` with the static vector or tensor type `ty`.
+pub(crate) fn splat_of(ctx: &Context, ty: Type, scalar: Attr) -> Option<Attr> {
+    let (shape, _) = shape_of(ctx, ty)?;
+    if shape.iter().any(|&d| d < 0) {
+        return None;
+    }
+    Some(ctx.intern_attr(AttrKind::DenseElements { ty, data: DenseData::Splat(scalar) }))
 }
 
 /// The op defining `v` when its name is `name`.
