@@ -81,3 +81,11 @@ func.func @compare_select_cast(%a: i32, %b: i32, %v: vector<4xi32>, %m: vector<4
   %8 = arith.index_cast %v : vector<4xi32> to vector<4xindex>
   return
 }
+
+// A predicate in the attribute dictionary wins over the keyword, as in mlir-opt-19.
+// CHECK-LABEL: func.func @cmpi_predicate_in_dict(%arg0: i32)
+func.func @cmpi_predicate_in_dict(%a: i32) -> i1 {
+  // CHECK-NEXT: %0 = arith.cmpi sle, %arg0, %arg0 : i32
+  %0 = arith.cmpi slt, %a, %a {predicate = 3 : i64} : i32
+  return %0 : i1
+}

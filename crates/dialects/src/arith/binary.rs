@@ -7,8 +7,7 @@
 //! width. Division and remainder by zero, and `divsi INT_MIN, -1`, are left alone.
 
 use super::{
-    MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, const_of_type, defined_by, fold_to_attr, fold_to_value,
-    splat_int,
+    MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int,
 };
 use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -21,10 +20,10 @@ use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::Type;
 
 /// `overflowFlags`: MLIR's `Arith_IntegerOverflowAttr` (defaults to `none`).
-const OVERFLOW_FLAGS: AttrConstraint =
+pub(super) const OVERFLOW_FLAGS: AttrConstraint =
     AttrConstraint::new("Integer overflow arith flags", |ctx, a| OverflowFlags::from_attr(ctx, a).is_some()).optional();
 
-fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
+pub(super) fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
     vec![("overflowFlags", OverflowFlags::default().to_attr(ctx))]
 }
 
@@ -146,7 +145,7 @@ pub fn binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type,
     let mut state = empty_state(ctx, name, loc);
     state.operands = vec![lhs, rhs];
     state.result_types = vec![ty];
-    if [ADDI.name, SUBI.name, MULI.name].contains(&name) {
+    if [ADDI.name, SUBI.name, MULI.name, super::SHLI.name].contains(&name) {
         state.props = Some(dict_of(ctx, &[("overflowFlags", OverflowFlags::default().to_attr(ctx))]));
     }
     state
@@ -156,7 +155,7 @@ pub fn binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type,
 
 /// What the declaration does not say: both operands have exactly the result type (the
 /// `SameOperandsAndResultType` trait also accepts shapes that differ only in dynamic sizes).
-fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+pub(super) fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let ir = v.ir;
     let ty = ir.value_type(ir.result(op, 0));
     if ir.value_type(ir.operand(op, 0)) != ty || ir.value_type(ir.operand(op, 1)) != ty {
@@ -165,11 +164,11 @@ fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn parse_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+pub(super) fn parse_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     parse_binary_form(p, state, false)
 }
 
-fn parse_binary_with_flags(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+pub(super) fn parse_binary_with_flags(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     parse_binary_form(p, state, true)
 }
 
@@ -212,7 +211,11 @@ fn parse_optional_overflow(p: &mut dyn OpAsmParser) -> ParseResult<Option<Overfl
     loop {
         let offset = p.current_offset();
         let Some(kw) = p.parse_optional_bare_id() else {
-            return Err(p.emit_error_at(offset, "expected valid keyword"));
+            // MLIR reports the missing keyword, then the attribute parameter it was parsing.
+            p.emit_error_at(offset, "expected valid keyword");
+            return Err(p.emit_error(
+                "failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`",
+            ));
         };
         if !flags.add_keyword(&kw) {
             // MLIR reports the bad keyword, then the attribute parameter it was parsing.
@@ -229,12 +232,17 @@ fn parse_optional_overflow(p: &mut dyn OpAsmParser) -> ParseResult<Option<Overfl
     Ok(Some(flags))
 }
 
-fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
+pub(super) fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
     let (lhs, rhs, ty, flags, dict) = {
         let (ctx, ir) = (p.ctx(), p.ir());
         let ops = ir.operands(op);
         let ty = ir.results(op).first().map(|&r| ir.value_type(r));
-        let flags = inherent_attr(ctx, ir, op, "overflowFlags").and_then(|a| OverflowFlags::from_attr(ctx, a));
+        // Only ops declaring the property print it as `overflow<...>` (elsewhere it is an
+        // ordinary discardable attribute).
+        let declared = ctx.op_def(ir.op_name(op)).is_some_and(|d| d.properties.contains(&"overflowFlags"));
+        let flags = inherent_attr(ctx, ir, op, "overflowFlags")
+            .filter(|_| declared)
+            .and_then(|a| OverflowFlags::from_attr(ctx, a));
         (ops.first().copied(), ops.get(1).copied(), ty, flags, printed_attr_dict(ctx, ir, op))
     };
     let (Some(lhs), Some(rhs), Some(ty)) = (lhs, rhs, ty) else { return };
@@ -245,7 +253,8 @@ fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
         p.write(f.keywords());
         p.write(">");
     }
-    p.print_optional_attr_dict(dict, &["overflowFlags"]);
+    let elided: &[&str] = if flags.is_some() { &["overflowFlags"] } else { &[] };
+    p.print_optional_attr_dict(dict, elided);
     p.write(" : ");
     p.print_type(ty);
 }
@@ -253,37 +262,47 @@ fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
 // ----- folders ------------------------------------------------------------------------------
 
 /// The operands, result type and known constant operands of a well-formed binary op.
-struct Inputs {
-    lhs: Value,
-    rhs: Value,
-    ty: Type,
-    l: Option<IntConst>,
-    r: Option<IntConst>,
+pub(super) struct Inputs {
+    pub lhs: Value,
+    pub rhs: Value,
+    pub ty: Type,
+    pub l: Option<IntConst>,
+    pub r: Option<IntConst>,
 }
 
-fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
+pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
     if ir.num_operands(op) != 2 || ir.num_results(op) != 1 {
         return None;
     }
     let ty = ir.value_type(ir.result(op, 0));
-    let known = |i: usize| const_of_type(ctx, operands.get(i).copied().flatten(), ty);
+    // Scalars, or the elements of splats of the op's vector/tensor type.
+    let known = |i: usize| {
+        let scalar = super::splat_scalar(ctx, operands.get(i).copied().flatten()?, ty)?;
+        crate::support::int_const(ctx, scalar).map(|(c, _)| c)
+    };
     Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, l: known(0), r: known(1) })
 }
 
 /// Evaluates `f` on two constants of one width; `f` returns `None` to refuse (e.g. `x / 0`).
-fn eval(ctx: &Context, x: &Inputs, f: impl Fn(IntConst, IntConst) -> Option<u128>) -> Option<Vec<FoldResult>> {
+pub(super) fn eval(
+    ctx: &Context,
+    x: &Inputs,
+    f: impl Fn(IntConst, IntConst) -> Option<u128>,
+) -> Option<Vec<FoldResult>> {
     let (l, r) = (x.l?, x.r?);
     let bits = f(l, r)?;
-    fold_to_attr(int_attr(ctx, x.ty, IntConst::new(l.width, bits)))
+    let elem = crate::support::element_type(ctx, x.ty);
+    let scalar = int_attr(ctx, elem, IntConst::new(l.width, bits));
+    fold_to_attr(if elem == x.ty { scalar } else { super::splat_of(ctx, x.ty, scalar)? })
 }
 
 /// A zero of the op's type (scalar or splat).
-fn zero(ctx: &Context, ty: Type) -> Option<Vec<FoldResult>> {
+pub(super) fn zero(ctx: &Context, ty: Type) -> Option<Vec<FoldResult>> {
     fold_to_attr(splat_int(ctx, ty, 0)?)
 }
 
 /// The operands `(a, b)` of `v` when `v` is produced by op `name`.
-fn operands_of(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option<(Value, Value)> {
+pub(super) fn operands_of(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option<(Value, Value)> {
     let d = defined_by(ctx, ir, v, name)?;
     (ir.num_operands(d) == 2).then(|| (ir.operand(d, 0), ir.operand(d, 1)))
 }

@@ -1,12 +1,16 @@
 //! `arith.cmpi`: integer comparison with a predicate stored as an `i64` property (`predicate =
 //! 2 : i64` for `slt`); custom form `arith.cmpi slt, %a, %b : i32`. Folds comparisons of a value
-//! with itself and of two constants; a canonicalization pattern moves a constant left operand to
-//! the right, swapping the predicate, as MLIR's folder does.
+//! with itself and of two constants, and `cmpi ne, ext(x : i1), 0` to `x`; canonicalization
+//! patterns move a constant left operand to the right, swapping the predicate, as MLIR's folder
+//! does, and compare `a` and `b` for `cmpi eq|ne, ext a, ext b`.
 
 use super::{
-    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, const_of_type, fold_to_attr, fold_to_value, is_constant_value, splat_int,
+    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, const_of_type, fold_to_attr, fold_to_value, is_constant_value,
+    splat_int,
 };
-use crate::support::{IntConst, dict_of, empty_state, inherent_attr, printed_attr_dict, same_shape, split_inherent};
+use crate::support::{
+    IntConst, dict_of, empty_state, inherent_attr, is_bool_like, printed_attr_dict, same_shape, split_inherent,
+};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -15,7 +19,6 @@ use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
 use fuser_ir::rewrite_api::Rewriter;
-use fuser_ir::types::{Type, TypeKind};
 
 /// The predicates of `arith.cmpi`, numbered as MLIR stores them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -125,7 +128,7 @@ signed numbers, `u`: as unsigned numbers) and yields `i1` (or a same-shaped cont
         hooks: {
             verify: verify_cmpi,
             fold: fold_cmpi,
-            canonicalize: &[CMPI_CONSTANT_RIGHT],
+            canonicalize: &[CMPI_CONSTANT_RIGHT, CMPI_OF_EXTS],
             parse: parse_cmpi,
             print: print_cmpi,
         },
@@ -135,19 +138,6 @@ signed numbers, `u`: as unsigned numbers) and yields `i1` (or a same-shaped cont
 /// The predicate of a `cmpi` op, if well formed.
 pub fn predicate(ctx: &Context, ir: &Ir, op: OpId) -> Option<CmpPredicate> {
     inherent_attr(ctx, ir, op, "predicate").and_then(|a| ctx.attr_i64(a)).and_then(CmpPredicate::from_i64)
-}
-
-/// `i1` with the shape of `operand_ty` (scalar, vector or tensor).
-fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
-    let i1 = ctx.i1_type();
-    match ctx.type_kind(operand_ty).clone() {
-        TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector { shape, scalable, elem: i1 }),
-        TypeKind::RankedTensor { shape, encoding, .. } => {
-            ctx.intern_type(TypeKind::RankedTensor { shape, elem: i1, encoding })
-        }
-        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { elem: i1 }),
-        _ => i1,
-    }
 }
 
 /// What the declaration does not say: both operands have one type, and the result has its
@@ -176,6 +166,13 @@ fn fold_cmpi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
         return fold_to_attr(splat_int(ctx, result_ty, pred.holds_for_equal() as i128)?);
     }
     let ty = ir.value_type(lhs);
+    // `cmpi ne, (extsi|extui x), 0` on `i1` elements is `x`.
+    if pred == CmpPredicate::Ne
+        && super::bitwise::rhs_splat(ctx, operands, ty).is_some_and(IntConst::is_zero)
+        && let Some(x) = ext_source(ctx, ir, lhs).filter(|&x| is_bool_like(ctx, ir.value_type(x)))
+    {
+        return fold_to_value(x);
+    }
     let r = const_of_type(ctx, operands.get(1).copied().flatten(), ty);
     // On i1: `x != false` and `x == true` are `x`.
     if ty == ctx.i1_type() && result_ty == ty {
@@ -186,6 +183,45 @@ fn fold_cmpi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     }
     let l = const_of_type(ctx, operands.first().copied().flatten(), ty)?;
     fold_to_attr(ctx.bool_attr(pred.eval(l, r?)))
+}
+
+/// The source of `v` when `v` is an `extsi` or `extui`, with the extension's name.
+fn ext_of(ctx: &Context, ir: &Ir, v: Value) -> Option<(Value, &'static str)> {
+    [super::EXTSI.name, super::EXTUI.name].into_iter().find_map(|name| {
+        let d = super::defined_by(ctx, ir, v, name)?;
+        (ir.num_operands(d) == 1).then(|| (ir.operand(d, 0), name))
+    })
+}
+
+fn ext_source(ctx: &Context, ir: &Ir, v: Value) -> Option<Value> {
+    ext_of(ctx, ir, v).map(|(x, _)| x)
+}
+
+/// `cmpi eq|ne, ext a, ext b` with one extension kind and `a`, `b` of one type compares `a`
+/// and `b` (an extension is injective).
+static CMPI_OF_EXTS: PatternDef = PatternDef { name: "arith-cmpi-of-exts", apply: cmpi_of_exts };
+
+fn cmpi_of_exts(rw: &mut dyn Rewriter, op: OpId) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    if ir.num_operands(op) != 2 || ir.num_results(op) != 1 {
+        return false;
+    }
+    let Some(pred) = predicate(ctx, ir, op).filter(|p| matches!(p, CmpPredicate::Eq | CmpPredicate::Ne)) else {
+        return false;
+    };
+    let (Some((a, ka)), Some((b, kb))) = (ext_of(ctx, ir, ir.operand(op, 0)), ext_of(ctx, ir, ir.operand(op, 1)))
+    else {
+        return false;
+    };
+    if ka != kb || ir.value_type(a) != ir.value_type(b) {
+        return false;
+    }
+    let state = cmpi_state(ctx, ir, pred, a, b, ir.loc(op));
+    rw.set_insertion_point_before(op);
+    let new = rw.create_op(state);
+    let v = rw.ir().result(new, 0);
+    rw.replace_op(op, &[v]);
+    true
 }
 
 /// Moves a constant left operand to the right, swapping the predicate.
@@ -232,7 +268,10 @@ fn parse_cmpi(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     let ctx = p.ctx();
     state.result_types = vec![bool_like_of(ctx, ty)];
     let (mut props, attrs) = split_inherent(ctx, &CMPI, entries);
-    props.push((ctx.ident("predicate"), pred.to_attr(ctx)));
+    // A `predicate` in the attribute dictionary wins over the keyword, as in MLIR.
+    if !props.iter().any(|(k, _)| ctx.ident_str(*k) == "predicate") {
+        props.push((ctx.ident("predicate"), pred.to_attr(ctx)));
+    }
     state.props = Some(ctx.dictionary(props));
     state.attrs = ctx.dictionary(attrs);
     Ok(())

@@ -1,7 +1,8 @@
-//! `arith.index_cast`: converts between `index` and a signless integer type (or containers of
-//! them); custom form `arith.index_cast %a : i32 to index`. Widening sign-extends, narrowing
-//! truncates (`index` is 64 bits wide for folding). Folds constants and
-//! `index_cast(index_cast(x))` back to `x` when the types round-trip.
+//! `arith.index_cast` and `arith.index_castui`: convert between `index` and a signless integer
+//! type (or containers of them); custom form `arith.index_cast %a : i32 to index`. Widening
+//! sign-extends (`index_cast`) or zero-extends (`index_castui`), narrowing truncates (`index` is
+//! 64 bits wide for folding). Fold constants and a cast of a cast of the same op back to the
+//! original value when the types round-trip.
 
 use super::{defined_by, fold_to_attr, fold_to_value};
 use crate::support::{
@@ -36,6 +37,20 @@ Exactly one of the two element types must be `index`.\n\n\
     }
 }
 
+fuser_ir::declare_op! {
+    pub static INDEX_CASTUI: "arith.index_castui" {
+        summary: "unsigned index cast",
+        description: "Casts between `index` and a signless integer type, elementwise for vectors \
+and tensors, reading the value as unsigned: casting to a wider type zero-extends; casting to a \
+narrower type truncates. Exactly one of the two element types must be `index`.\n\n\
+```mlir\n%0 = arith.index_castui %a : i32 to index\n%1 = arith.index_castui %i : index to i64\n```",
+        traits: [PURE],
+        operands: { in: INTEGER_LIKE_OR_MEMREF },
+        results: { out: INTEGER_LIKE_OR_MEMREF },
+        hooks: { verify: verify_index_cast, fold: fold_index_castui, parse: parse_index_cast, print: print_index_cast },
+    }
+}
+
 /// What the declaration does not say: the shapes agree and exactly one side is `index`.
 fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
@@ -58,12 +73,29 @@ fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 }
 
 fn fold_index_cast(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    fold_cast_of(ctx, ir, op, operands, INDEX_CAST.name, |c| c.signed() as u128)
+}
+
+fn fold_index_castui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    fold_cast_of(ctx, ir, op, operands, INDEX_CASTUI.name, IntConst::unsigned)
+}
+
+/// The folds of the op `name`: a round trip through the same op is the original value; a
+/// constant is re-read in the result's width (`extend` gives its bits).
+fn fold_cast_of(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    operands: &[Option<Attr>],
+    name: &str,
+    extend: impl Fn(IntConst) -> u128,
+) -> Option<Vec<FoldResult>> {
     if ir.num_operands(op) != 1 || ir.num_results(op) != 1 {
         return None;
     }
     let to = ir.value_type(ir.result(op, 0));
     let input = ir.operand(op, 0);
-    if let Some(inner) = defined_by(ctx, ir, input, INDEX_CAST.name)
+    if let Some(inner) = defined_by(ctx, ir, input, name)
         && ir.num_operands(inner) == 1
         && ir.value_type(ir.operand(inner, 0)) == to
     {
@@ -74,7 +106,7 @@ fn fold_index_cast(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) 
     if width > 128 {
         return None;
     }
-    fold_to_attr(int_attr(ctx, to, IntConst::new(width, c.signed() as u128)))
+    fold_to_attr(int_attr(ctx, to, IntConst::new(width, extend(c))))
 }
 
 fn parse_index_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
@@ -132,6 +164,10 @@ mod tests {
         let c300 = b.int(idx, 300);
         let narrow = b.op(index_cast_state(&b.ctx, c300, i8t, loc));
         assert_eq!(b.fold_int(narrow), Some(44));
+        let mut unsigned = index_cast_state(&b.ctx, m5, idx, loc);
+        unsigned.name = b.ctx.op_name(INDEX_CASTUI.name);
+        let unsigned = b.op(unsigned);
+        assert_eq!(b.fold_int(unsigned), Some(0xffff_fffb));
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! The `arith` dialect subset on signless integers and `index` (scalars, or vectors/tensors of
-//! them where MLIR allows it): `constant`, `addi`, `subi`, `muli`, `divsi`, `divui`, `remsi`,
-//! `remui`, `cmpi`, `select`, `index_cast`, with MLIR's custom syntax, properties, verifiers and
-//! folders.
+//! The `arith` dialect subset on signless integers, `index` and floats (scalars, or
+//! vectors/tensors of them where MLIR allows it): `constant`, `addi`, `subi`, `muli`, `divsi`,
+//! `divui`, `remsi`, `remui`, `cmpi`, `select`, `index_cast`, and the float ops `addf`, `subf`,
+//! `mulf`, `divf`, `remf`, `negf`, `maximumf`, `minimumf`, `maxnumf`, `minnumf`, `cmpf` with their
+//! `#arith.fastmath` flags, with MLIR's custom syntax, properties, verifiers and folders.
 //!
 //! Every op is declared with [`fuser_ir::declare_op!`]: operand/result counts, required
 //! properties, attribute and type constraints are checked by the generic structural verifier,
@@ -12,20 +13,46 @@
 //! binary ops, and helpers for folders and canonicalization patterns. Each op's definition and
 //! hooks live together in one submodule.
 //!
-//! Folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in MLIR);
-//! constant vectors/tensors are not folded elementwise.
+//! Folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in MLIR) and
+//! on floats of the `f16`, `bf16`, `f32`, `f64` types; the binary ops, `negf` and the casts
+//! also fold splat vectors/tensors elementwise, as MLIR does; other dense constants are not
+//! folded elementwise.
 
 mod binary;
+mod binary_float;
+mod bitcast;
+mod bitwise;
+mod cast_common;
+mod cmpf;
+mod cmpf_int;
 mod cmpi;
 mod constant;
+mod fastmath;
+mod float_casts;
+mod float_const;
 mod index_cast;
+mod int_casts;
+mod int_float_casts;
+mod negf;
 mod select;
+mod select_patterns;
+mod shifts;
 
 pub use binary::{ADDI, DIVSI, DIVUI, MULI, REMSI, REMUI, SUBI, binary_state};
+pub use binary_float::{ADDF, DIVF, MAXIMUMF, MAXNUMF, MINIMUMF, MINNUMF, MULF, REMF, SUBF, float_binary_state};
+pub use bitcast::{BITCAST, bitcast_state};
+pub use bitwise::{ANDI, ORI, XORI};
+pub use cmpf::{CMPF, CmpFPredicate, cmpf_predicate, cmpf_state};
 pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
 pub use constant::{CONSTANT, constant_state};
-pub use index_cast::{INDEX_CAST, index_cast_state};
+pub use fastmath::FastMathFlags;
+pub use float_casts::{EXTF, TRUNCF, float_cast_state};
+pub use index_cast::{INDEX_CAST, INDEX_CASTUI, index_cast_state};
+pub use int_casts::{EXTSI, EXTUI, TRUNCI, int_cast_state};
+pub use int_float_casts::{FPTOSI, FPTOUI, SITOFP, UITOFP, conversion_state};
+pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
+pub use shifts::{SHLI, SHRSI, SHRUI};
 
 use crate::support::{IntConst, element_type, int_attr, int_const, is_bool_like, is_signless_integer_like, shape_of};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
@@ -34,17 +61,59 @@ use fuser_ir::declare::TypeConstraint;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::{DialectDef, FoldResult, PatternDef, Traits};
 use fuser_ir::rewrite_api::Rewriter;
-use fuser_ir::types::Type;
+use fuser_ir::types::{Type, TypeKind};
 
 /// The `arith` dialect.
 pub static ARITH: DialectDef = DialectDef {
     namespace: "arith",
-    summary: "Basic integer arithmetic, comparisons and casts",
-    description: "The subset of MLIR's arith dialect that fuser implements: integer and index \
-constants, two's-complement arithmetic, comparisons, selection and index casts, with MLIR's \
-syntax, verification and folding. Operands are signless integers or `index`, or vectors and \
-tensors of them.",
-    ops: &[&CONSTANT, &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &CMPI, &SELECT, &INDEX_CAST],
+    summary: "Basic integer and floating-point arithmetic, comparisons and casts",
+    description: "The subset of MLIR's arith dialect that fuser implements: integer, index and \
+float constants; two's-complement arithmetic, bitwise operations and shifts; IEEE float \
+arithmetic with `#arith.fastmath` flags; integer and float comparisons; selection; and casts \
+between integer widths, float widths, integers and floats, bit patterns and `index`, with \
+MLIR's syntax, verification and folding. Operands are signless integers, `index` or floats, or \
+vectors and tensors of them.",
+    ops: &[
+        &CONSTANT,
+        &ADDI,
+        &SUBI,
+        &MULI,
+        &DIVSI,
+        &DIVUI,
+        &REMSI,
+        &REMUI,
+        &CMPI,
+        &SELECT,
+        &INDEX_CAST,
+        &ADDF,
+        &SUBF,
+        &MULF,
+        &DIVF,
+        &REMF,
+        &NEGF,
+        &MAXIMUMF,
+        &MINIMUMF,
+        &MAXNUMF,
+        &MINNUMF,
+        &CMPF,
+        &EXTSI,
+        &EXTUI,
+        &TRUNCI,
+        &INDEX_CASTUI,
+        &BITCAST,
+        &EXTF,
+        &TRUNCF,
+        &SITOFP,
+        &UITOFP,
+        &FPTOSI,
+        &FPTOUI,
+        &ANDI,
+        &ORI,
+        &XORI,
+        &SHLI,
+        &SHRSI,
+        &SHRUI,
+    ],
     types: &[],
     attrs: &[],
     opaque_attrs: true,
@@ -71,6 +140,23 @@ pub(crate) const SIGNLESS_INTEGER_LIKE: TypeConstraint =
     TypeConstraint::new("signless-integer-like", is_signless_integer_like);
 /// MLIR's `BoolLike`: `i1`, or a vector/tensor of `i1`.
 pub(crate) const BOOL_LIKE: TypeConstraint = TypeConstraint::new("bool-like", is_bool_like);
+/// MLIR's `FloatLike`: a float, or a vector/tensor of floats.
+pub(crate) const FLOAT_LIKE: TypeConstraint =
+    TypeConstraint::new("floating-point-like", |ctx, t| ctx.type_kind(element_type(ctx, t)).is_float());
+
+/// `i1` with the shape of `operand_ty` (scalar, vector or tensor): the result type of the
+/// comparisons.
+pub(crate) fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
+    let i1 = ctx.i1_type();
+    match ctx.type_kind(operand_ty).clone() {
+        TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector { shape, scalable, elem: i1 }),
+        TypeKind::RankedTensor { shape, encoding, .. } => {
+            ctx.intern_type(TypeKind::RankedTensor { shape, elem: i1, encoding })
+        }
+        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { elem: i1 }),
+        _ => i1,
+    }
+}
 
 // ----- overflow flags -----------------------------------------------------------------------
 
@@ -126,9 +212,13 @@ impl OverflowFlags {
     }
 }
 
-/// The arith attributes in printed form: `overflow<nuw,nsw>` becomes `overflow<nsw, nuw>`.
-/// Other bodies are left as written.
+/// The arith attributes in printed form: `overflow<nuw,nsw>` becomes `overflow<nsw, nuw>`,
+/// `fastmath<contract, nnan>` becomes `fastmath<nnan,contract>`. Other bodies are left as
+/// written.
 pub fn canonical_attr_body(body: &str) -> Option<String> {
+    if body.starts_with("fastmath") {
+        return fastmath::canonical_fastmath_body(body);
+    }
     let inner = body.strip_prefix("overflow")?.trim().strip_prefix('<')?.strip_suffix('>')?;
     let mut flags = OverflowFlags::default();
     for kw in inner.split(',') {
@@ -166,6 +256,34 @@ pub(crate) fn splat_int(ctx: &Context, ty: Type, value: i128) -> Option<Attr> {
     if elem == ty {
         return Some(scalar);
     }
+    let (shape, _) = shape_of(ctx, ty)?;
+    if shape.iter().any(|&d| d < 0) {
+        return None;
+    }
+    Some(ctx.intern_attr(AttrKind::DenseElements { ty, data: DenseData::Splat(scalar) }))
+}
+
+/// The operands `(x, y)` of `v` when `v` is an `arith.xori`.
+pub(crate) fn operands_of_xori(ctx: &Context, ir: &Ir, v: Value) -> Option<(Value, Value)> {
+    let d = defined_by(ctx, ir, v, XORI.name)?;
+    (ir.num_operands(d) == 2).then(|| (ir.operand(d, 0), ir.operand(d, 1)))
+}
+
+/// The scalar of a constant of type `ty`: the attribute itself for a scalar type, the splat
+/// element for a vector or tensor type.
+pub(crate) fn splat_scalar(ctx: &Context, a: Attr, ty: Type) -> Option<Attr> {
+    if ctx.attr_type(a) != Some(ty) {
+        return None;
+    }
+    match ctx.attr_kind(a) {
+        AttrKind::DenseElements { data: DenseData::Splat(s), .. } => Some(*s),
+        AttrKind::DenseElements { .. } => None,
+        _ => (element_type(ctx, ty) == ty).then_some(a),
+    }
+}
+
+/// The splat of `scalar` with the static vector or tensor type `ty`.
+pub(crate) fn splat_of(ctx: &Context, ty: Type, scalar: Attr) -> Option<Attr> {
     let (shape, _) = shape_of(ctx, ty)?;
     if shape.iter().any(|&d| d < 0) {
         return None;
@@ -296,7 +414,8 @@ mod tests {
     fn attr_bodies_canonicalize_like_mlir() {
         assert_eq!(canonical_attr_body("overflow<nuw,nsw>").as_deref(), Some("overflow<nsw, nuw>"));
         assert_eq!(canonical_attr_body("overflow<none>").as_deref(), Some("overflow<none>"));
-        assert_eq!(canonical_attr_body("fastmath<fast>"), None);
+        assert_eq!(canonical_attr_body("fastmath<nnan,fast>").as_deref(), Some("fastmath<fast>"));
+        assert_eq!(canonical_attr_body("denormal<ieee>"), None);
     }
 
     /// The declared structure gives mlir-opt-19's messages, before the ops' own hooks.

@@ -1,8 +1,10 @@
 //! `arith.select`: picks one of two values by an `i1` condition (or elementwise by a
 //! same-shaped `i1` container); custom form `arith.select %c, %a, %b : i32`, or
 //! `: vector<4xi1>, vector<4xi32>` with a container condition. Folds a constant condition,
-//! equal alternatives, and `select %c, true, false` to `%c`.
+//! equal alternatives, and `select %c, true, false` to `%c`; the patterns that rewrite it into
+//! other ops are in `select_patterns`.
 
+use super::select_patterns::{SELECT_I1_TO_NOT, SELECT_NOT_COND, SELECT_TO_EXTUI};
 use super::{BOOL_LIKE, fold_to_value};
 use crate::support::{empty_state, int_const, printed_attr_dict, same_shape};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -23,7 +25,13 @@ and must have the shape of the result.\n\n\
         traits: [PURE],
         operands: { condition: BOOL_LIKE, true_value: ANY_TYPE, false_value: ANY_TYPE },
         results: { result: ANY_TYPE },
-        hooks: { verify: verify_select, fold: fold_select, parse: parse_select, print: print_select },
+        hooks: {
+            verify: verify_select,
+            fold: fold_select,
+            canonicalize: &[SELECT_TO_EXTUI, SELECT_I1_TO_NOT, SELECT_NOT_COND],
+            parse: parse_select,
+            print: print_select,
+        },
     }
 }
 

@@ -1,0 +1,129 @@
+//! The shifts `arith.shli` (with overflow flags), `shrsi` (arithmetic) and `shrui` (logical):
+//! two operands and a result of one signless-integer-like type; the second operand is the
+//! shift amount, read as unsigned. Custom form `arith.shli %a, %b (overflow<nsw>)? : i32`.
+//! Folders follow MLIR: a shift by zero is the value, constants shift unless the amount is at
+//! least the bit width (the result is poison then, and left alone).
+
+use super::binary::{
+    OVERFLOW_FLAGS, default_flags, eval, inputs, parse_binary, parse_binary_with_flags, print_binary, verify_binary,
+};
+use super::{SIGNLESS_INTEGER_LIKE, fold_to_value};
+use crate::support::IntConst;
+use fuser_ir::attrs::{Attr, AttrKind, DenseData};
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId};
+use fuser_ir::registry::FoldResult;
+
+fuser_ir::declare_op! {
+    pub static SHLI: "arith.shli" {
+        summary: "integer left-shift",
+        description: "Shifts the first operand left by the second (unsigned) operand, filling \
+with zeros; shifting by the bit width or more gives poison. Overflow flags as for \
+`arith.addi`.\n\n```mlir\n%0 = arith.shli %a, %b : i32\n%1 = arith.shli %a, %b overflow<nuw> : i64\n```",
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        properties: { overflowFlags: OVERFLOW_FLAGS },
+        hooks: {
+            verify: verify_binary,
+            fold: fold_shli,
+            parse: parse_binary_with_flags,
+            print: print_binary,
+            default_props: default_flags,
+        },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static SHRSI: "arith.shrsi" {
+        summary: "signed integer right-shift",
+        description: "Shifts the first operand right by the second (unsigned) operand, copying \
+the sign bit into the vacated bits; shifting by the bit width or more gives poison.\n\n\
+```mlir\n%0 = arith.shrsi %a, %b : i32\n```",
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        hooks: { verify: verify_binary, fold: fold_shrsi, parse: parse_binary, print: print_binary },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static SHRUI: "arith.shrui" {
+        summary: "unsigned integer right-shift",
+        description: "Shifts the first operand right by the second (unsigned) operand, filling \
+with zeros; shifting by the bit width or more gives poison.\n\n\
+```mlir\n%0 = arith.shrui %a, %b : i32\n```",
+        traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
+        operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
+        results: { result: SIGNLESS_INTEGER_LIKE },
+        hooks: { verify: verify_binary, fold: fold_shrui, parse: parse_binary, print: print_binary },
+    }
+}
+
+/// True when the shift amount (scalar or splat of the op's type) is zero.
+fn shifts_by_zero(ctx: &Context, amount: Option<Attr>, ty: fuser_ir::types::Type) -> bool {
+    let Some(a) = amount.filter(|&a| ctx.attr_type(a) == Some(ty)) else { return false };
+    let scalar = match ctx.attr_kind(a) {
+        AttrKind::DenseElements { data: DenseData::Splat(s), .. } => *s,
+        _ => a,
+    };
+    crate::support::int_const(ctx, scalar).is_some_and(|(c, _)| c.is_zero())
+}
+
+/// The shared folder: `x >> 0`, then `shift(value, amount)` on constants with an amount below
+/// the width.
+fn fold_shift(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    operands: &[Option<Attr>],
+    shift: fn(IntConst, u32) -> u128,
+) -> Option<Vec<FoldResult>> {
+    let x = inputs(ctx, ir, op, operands)?;
+    if shifts_by_zero(ctx, operands.get(1).copied().flatten(), x.ty) {
+        return fold_to_value(x.lhs);
+    }
+    eval(ctx, &x, |l, r| (r.unsigned() < l.width as u128).then(|| shift(l, r.unsigned() as u32)))
+}
+
+fn fold_shli(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    fold_shift(ctx, ir, op, operands, |l, n| l.unsigned() << n)
+}
+
+fn fold_shrsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    fold_shift(ctx, ir, op, operands, |l, n| (l.signed() >> n) as u128)
+}
+
+fn fold_shrui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    fold_shift(ctx, ir, op, operands, |l, n| l.unsigned() >> n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::binary_state;
+    use super::super::test_util::Bench;
+    use super::*;
+    use fuser_ir::ir::Value;
+
+    fn bin(b: &mut Bench, name: &str, l: Value, r: Value) -> OpId {
+        let ty = b.ir.value_type(l);
+        let state = binary_state(&b.ctx, name, l, r, ty, b.ctx.unknown_loc());
+        b.op(state)
+    }
+
+    #[test]
+    fn shifts_fold_below_the_width_only() {
+        let mut b = Bench::new();
+        let i8t = b.ctx.integer_type(8);
+        let x = b.arg(i8t);
+        let (zero, m128, c1, c7, c8) = (b.int(i8t, 0), b.int(i8t, -128), b.int(i8t, 1), b.int(i8t, 7), b.int(i8t, 8));
+        let by0 = bin(&mut b, "arith.shrsi", x, zero);
+        assert_eq!(b.fold_value(by0), Some(x));
+        let shl = bin(&mut b, "arith.shli", c1, c7);
+        let sra = bin(&mut b, "arith.shrsi", m128, c7);
+        let srl = bin(&mut b, "arith.shrui", m128, c7);
+        assert_eq!((b.fold_int(shl), b.fold_int(sra), b.fold_int(srl)), (Some(-128), Some(-1), Some(1)));
+        let too_far = bin(&mut b, "arith.shli", c1, c8);
+        assert_eq!(b.fold(too_far), None);
+    }
+}
