@@ -14,22 +14,27 @@ use std::fmt::Write as _;
 pub enum DType {
     F32,
     BF16,
+    /// Never generated: the oracle re-runs an f32 check failure in f64 to tell rounding from
+    /// a bug.
+    F64,
 }
 
 impl DType {
+    /// The element types the generator picks from.
     pub const ALL: [DType; 2] = [DType::F32, DType::BF16];
 
     pub fn keyword(self) -> &'static str {
         match self {
             DType::F32 => "f32",
             DType::BF16 => "bf16",
+            DType::F64 => "f64",
         }
     }
 
     pub fn other(self) -> DType {
         match self {
             DType::F32 => DType::BF16,
-            DType::BF16 => DType::F32,
+            DType::BF16 | DType::F64 => DType::F32,
         }
     }
 }
@@ -349,9 +354,14 @@ impl Program {
     /// The same program with every `bf16` replaced by `f32` (used to tell rounding noise from
     /// a wrong result).
     pub fn in_f32(&self) -> Program {
+        self.in_dtype(DType::F32)
+    }
+
+    /// The same program with every tensor of element type `d`.
+    pub fn in_dtype(&self, d: DType) -> Program {
         let mut p = self.clone();
         for t in p.args.iter_mut().chain(p.ops.iter_mut().map(|o| &mut o.result)) {
-            t.dtype = DType::F32;
+            t.dtype = d;
         }
         p
     }
