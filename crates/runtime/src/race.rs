@@ -156,7 +156,7 @@ impl Lattice {
             .filter(|&d| self.shape[d] > 1 && self.strides[d] > 0)
             .map(|d| (self.shape[d], self.strides[d]))
             .collect();
-        axes.sort_by(|a, b| b.1.cmp(&a.1));
+        axes.sort_by_key(|a| std::cmp::Reverse(a.1));
         if axes.is_empty() {
             axes.push((1, 1));
         }
