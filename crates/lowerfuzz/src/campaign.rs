@@ -112,7 +112,7 @@ impl Stats {
         let pct = |n: u64| if self.cases > 0 { 100.0 * n as f64 / self.cases as f64 } else { 0.0 };
         let _ = writeln!(
             s,
-            "rejected (clean diagnostics, not findings): {:.1}% of cases; noise (rounding: passes in f32 or f64): {:.1}%",
+            "rejected (clean diagnostics, not findings): {:.1}% of cases; noise (rounding: passes in f32, or its f64 error is ~1e9 times smaller): {:.1}%",
             pct(self.rejected),
             pct(self.noise)
         );
