@@ -96,7 +96,10 @@ pub fn check_case(case: &Case, opts: &OracleOptions) -> Outcome {
             _ => false,
         };
         if scales_with_precision {
-            return Outcome { verdict: Verdict::Noise { rel_err: f.message.clone() }, lowered_ops: outcome.lowered_ops };
+            return Outcome {
+                verdict: Verdict::Noise { rel_err: f.message.clone() },
+                lowered_ops: outcome.lowered_ops,
+            };
         }
     }
     if let Verdict::Found(f) = &outcome.verdict

@@ -129,7 +129,9 @@ fn batch_finds_only_known_bugs() {
 
 #[test]
 fn no_signature_is_excused() {
-    for sig in ["race comm.reduce", "check-fail", "check-fail [passes with sum-partial inputs]", "race host.elementwise"] {
+    for sig in
+        ["race comm.reduce", "check-fail", "check-fail [passes with sum-partial inputs]", "race host.elementwise"]
+    {
         assert_eq!(known_cause(sig), None, "{sig}");
     }
 }

@@ -195,10 +195,8 @@ impl Lattice {
     /// This (normalized) lattice over the strides `union` (a superset of its own, decreasing),
     /// with extent 1 on the axes it lacks.
     fn padded_to(&self, union: &[usize]) -> Lattice {
-        let shape = union
-            .iter()
-            .map(|s| self.strides.iter().position(|t| t == s).map_or(1, |d| self.shape[d]))
-            .collect();
+        let shape =
+            union.iter().map(|s| self.strides.iter().position(|t| t == s).map_or(1, |d| self.shape[d])).collect();
         Lattice { offset: self.offset, shape, strides: union.to_vec() }
     }
 

@@ -323,7 +323,10 @@ mod tests {
         ] {
             assert_eq!(t(wrong.clone()).rel_error(&reference).unwrap(), f64::INFINITY, "{wrong:?}");
         }
-        assert!((t(vec![1.5, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]).rel_error(&reference).unwrap() - 0.5).abs() < 1e-12);
+        assert!(
+            (t(vec![1.5, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]).rel_error(&reference).unwrap() - 0.5).abs()
+                < 1e-12
+        );
     }
 
     #[test]

@@ -393,13 +393,6 @@ fn fold_remsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Op
 #[cfg(test)]
 mod tests {
     use super::super::test_util::Bench;
-    use super::*;
-
-    fn bin(b: &mut Bench, name: &str, l: Value, r: Value) -> OpId {
-        let ty = b.ir.value_type(l);
-        let state = binary_state(&b.ctx, name, l, r, ty, b.ctx.unknown_loc());
-        b.op(state)
-    }
 
     #[test]
     fn identities() {
@@ -407,18 +400,18 @@ mod tests {
         let i32t = b.ctx.integer_type(32);
         let x = b.arg(i32t);
         let (c0, c1) = (b.int(i32t, 0), b.int(i32t, 1));
-        let add0 = bin(&mut b, "arith.addi", x, c0);
-        let sub0 = bin(&mut b, "arith.subi", x, c0);
-        let mul1 = bin(&mut b, "arith.muli", x, c1);
-        let divs1 = bin(&mut b, "arith.divsi", x, c1);
-        let divu1 = bin(&mut b, "arith.divui", x, c1);
+        let add0 = b.binary("arith.addi", x, c0);
+        let sub0 = b.binary("arith.subi", x, c0);
+        let mul1 = b.binary("arith.muli", x, c1);
+        let divs1 = b.binary("arith.divsi", x, c1);
+        let divu1 = b.binary("arith.divui", x, c1);
         for op in [add0, sub0, mul1, divs1, divu1] {
             assert_eq!(b.fold_value(op), Some(x), "{}", b.ctx.op_name_str(b.ir.op_name(op)));
         }
-        let mul0 = bin(&mut b, "arith.muli", x, c0);
-        let subxx = bin(&mut b, "arith.subi", x, x);
-        let rems1 = bin(&mut b, "arith.remsi", x, c1);
-        let remu1 = bin(&mut b, "arith.remui", x, c1);
+        let mul0 = b.binary("arith.muli", x, c0);
+        let subxx = b.binary("arith.subi", x, x);
+        let rems1 = b.binary("arith.remsi", x, c1);
+        let remu1 = b.binary("arith.remui", x, c1);
         for op in [mul0, subxx, rems1, remu1] {
             assert_eq!(b.fold_int(op), Some(0));
         }
@@ -429,14 +422,14 @@ mod tests {
         let mut b = Bench::new();
         let i32t = b.ctx.integer_type(32);
         let (a, c) = (b.arg(i32t), b.arg(i32t));
-        let s = bin(&mut b, "arith.subi", a, c);
+        let s = b.binary("arith.subi", a, c);
         let s = b.ir.result(s, 0);
-        let r1 = bin(&mut b, "arith.addi", s, c);
-        let r2 = bin(&mut b, "arith.addi", c, s);
-        let p = bin(&mut b, "arith.addi", a, c);
+        let r1 = b.binary("arith.addi", s, c);
+        let r2 = b.binary("arith.addi", c, s);
+        let p = b.binary("arith.addi", a, c);
         let p = b.ir.result(p, 0);
-        let r3 = bin(&mut b, "arith.subi", p, c);
-        let r4 = bin(&mut b, "arith.subi", p, a);
+        let r3 = b.binary("arith.subi", p, c);
+        let r4 = b.binary("arith.subi", p, a);
         assert_eq!(b.fold_value(r1), Some(a));
         assert_eq!(b.fold_value(r2), Some(a));
         assert_eq!(b.fold_value(r3), Some(a));
@@ -448,17 +441,17 @@ mod tests {
         let mut b = Bench::new();
         let i8t = b.ctx.integer_type(8);
         let (c127, c1) = (b.int(i8t, 127), b.int(i8t, 1));
-        let add = bin(&mut b, "arith.addi", c127, c1);
+        let add = b.binary("arith.addi", c127, c1);
         assert_eq!(b.fold_int(add), Some(-128));
         let i32t = b.ctx.integer_type(32);
         let (c3, c5) = (b.int(i32t, 3), b.int(i32t, 5));
-        let sub = bin(&mut b, "arith.subi", c3, c5);
-        let mul = bin(&mut b, "arith.muli", c3, c5);
+        let sub = b.binary("arith.subi", c3, c5);
+        let mul = b.binary("arith.muli", c3, c5);
         assert_eq!(b.fold_int(sub), Some(-2));
         assert_eq!(b.fold_int(mul), Some(15));
         let idx = b.ctx.index_type();
         let (big, two) = (b.int(idx, i64::MAX), b.int(idx, 2));
-        let mul = bin(&mut b, "arith.muli", big, two);
+        let mul = b.binary("arith.muli", big, two);
         assert_eq!(b.fold_int(mul), Some(-2));
     }
 
@@ -468,19 +461,19 @@ mod tests {
         let i32t = b.ctx.integer_type(32);
         let x = b.arg(i32t);
         let (c0, cm1, c7, cmin) = (b.int(i32t, 0), b.int(i32t, -1), b.int(i32t, 7), b.int(i32t, i32::MIN as i64));
-        let by_zero = bin(&mut b, "arith.divsi", x, c0);
-        let overflow = bin(&mut b, "arith.divsi", cmin, cm1);
-        let rem_by_zero = bin(&mut b, "arith.remui", c7, c0);
-        let const_by_zero = bin(&mut b, "arith.divui", c7, c0);
+        let by_zero = b.binary("arith.divsi", x, c0);
+        let overflow = b.binary("arith.divsi", cmin, cm1);
+        let rem_by_zero = b.binary("arith.remui", c7, c0);
+        let const_by_zero = b.binary("arith.divui", c7, c0);
         for op in [by_zero, overflow, rem_by_zero, const_by_zero] {
             assert_eq!(b.fold(op), None);
         }
-        let s = bin(&mut b, "arith.divsi", c7, cm1);
-        let u = bin(&mut b, "arith.divui", cm1, c7);
-        let rs = bin(&mut b, "arith.remsi", cmin, cm1);
-        let ru = bin(&mut b, "arith.remui", cm1, c7);
+        let s = b.binary("arith.divsi", c7, cm1);
+        let u = b.binary("arith.divui", cm1, c7);
+        let rs = b.binary("arith.remsi", cmin, cm1);
+        let ru = b.binary("arith.remui", cm1, c7);
         let neg = b.int(i32t, -7);
-        let rsn = bin(&mut b, "arith.remsi", neg, c7);
+        let rsn = b.binary("arith.remsi", neg, c7);
         assert_eq!(b.fold_int(s), Some(-7));
         assert_eq!(b.fold_int(u), Some(613566756));
         assert_eq!(b.fold_int(rs), Some(0));
@@ -495,9 +488,9 @@ mod tests {
         let f32t = b.ctx.float_type(fuser_ir::types::FloatKind::F32);
         let x = b.arg(i32t);
         let y = b.arg(f32t);
-        let ok = bin(&mut b, "arith.addi", x, x);
+        let ok = b.binary("arith.addi", x, x);
         assert_eq!(b.verify(ok), Ok(()));
-        let bad = bin(&mut b, "arith.addi", y, y);
+        let bad = b.binary("arith.addi", y, y);
         assert_eq!(
             b.verify(bad),
             Err("'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'".into())

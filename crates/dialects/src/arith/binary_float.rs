@@ -165,6 +165,18 @@ fn verify_float_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 
 /// `%a, %b (fastmath<flags>)? {attrs}? : type`.
 fn parse_float_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let (ty, flags, entries) = parse_float_operands(p, state)?;
+    state.result_types = vec![ty];
+    set_fastmath_props(p.ctx(), state, entries, flags);
+    Ok(())
+}
+
+/// The parsed type, fastmath clause and attribute dictionary of two float operands.
+pub(crate) type FloatOperands = (Type, Option<super::fastmath::FastMathFlags>, Vec<(fuser_ir::Ident, Attr)>);
+
+/// `%a, %b (fastmath<flags>)? {attrs}? : type`, shared by the binary ops and `cmpf` (after its
+/// predicate): sets the operands, returns their type, the flags and the dictionary entries.
+pub(crate) fn parse_float_operands(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<FloatOperands> {
     let lhs = p.parse_operand()?;
     p.parse_punct(Punct::Comma)?;
     let rhs = p.parse_operand()?;
@@ -174,9 +186,7 @@ fn parse_float_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> Pa
     p.parse_punct(Punct::Colon)?;
     let ty = p.parse_type()?;
     state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
-    state.result_types = vec![ty];
-    set_fastmath_props(p.ctx(), state, entries, flags);
-    Ok(())
+    Ok((ty, flags, entries))
 }
 
 /// Splits the parsed dictionary into properties and attributes and sets the `fastmath`

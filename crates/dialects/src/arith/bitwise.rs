@@ -255,36 +255,27 @@ mod tests {
     use super::super::test_util::Bench;
     use super::*;
 
-    fn bin(b: &mut Bench, name: &str, l: Value, r: Value) -> OpId {
-        let ty = b.ir.value_type(l);
-        let state = binary_state(&b.ctx, name, l, r, ty, b.ctx.unknown_loc());
-        b.op(state)
-    }
-
     #[test]
     fn identities_and_constants() {
         let mut b = Bench::new();
         let i8t = b.ctx.integer_type(8);
         let x = b.arg(i8t);
         let (zero, ones, c12, c10) = (b.int(i8t, 0), b.int(i8t, -1), b.int(i8t, 12), b.int(i8t, 10));
-        let and0 = bin(&mut b, "arith.andi", x, zero);
+        let and0 = b.binary("arith.andi", x, zero);
         assert_eq!(b.fold_value(and0), Some(zero));
-        let and1 = bin(&mut b, "arith.andi", x, ones);
-        let or0 = bin(&mut b, "arith.ori", x, zero);
-        let xor0 = bin(&mut b, "arith.xori", x, zero);
-        let orxx = bin(&mut b, "arith.ori", x, x);
+        let and1 = b.binary("arith.andi", x, ones);
+        let or0 = b.binary("arith.ori", x, zero);
+        let xor0 = b.binary("arith.xori", x, zero);
+        let orxx = b.binary("arith.ori", x, x);
         for op in [and1, or0, xor0, orxx] {
             assert_eq!(b.fold_value(op), Some(x));
         }
-        let xorxx = bin(&mut b, "arith.xori", x, x);
+        let xorxx = b.binary("arith.xori", x, x);
         assert_eq!(b.fold_int(xorxx), Some(0));
-        let or1 = bin(&mut b, "arith.ori", x, ones);
+        let or1 = b.binary("arith.ori", x, ones);
         assert_eq!(b.fold_int(or1), Some(-1));
-        let (a, o, e) = (
-            bin(&mut b, "arith.andi", c12, c10),
-            bin(&mut b, "arith.ori", c12, c10),
-            bin(&mut b, "arith.xori", c12, c10),
-        );
+        let (a, o, e) =
+            (b.binary("arith.andi", c12, c10), b.binary("arith.ori", c12, c10), b.binary("arith.xori", c12, c10));
         assert_eq!((b.fold_int(a), b.fold_int(o), b.fold_int(e)), (Some(8), Some(14), Some(6)));
     }
 
@@ -294,17 +285,17 @@ mod tests {
         let i8t = b.ctx.integer_type(8);
         let (x, y) = (b.arg(i8t), b.arg(i8t));
         let ones = b.int(i8t, -1);
-        let not = bin(&mut b, "arith.xori", x, ones);
+        let not = b.binary("arith.xori", x, ones);
         let not = b.ir.result(not, 0);
-        let and_not = bin(&mut b, "arith.andi", not, x);
+        let and_not = b.binary("arith.andi", not, x);
         assert_eq!(b.fold_int(and_not), Some(0));
-        let inner = bin(&mut b, "arith.andi", x, y);
+        let inner = b.binary("arith.andi", x, y);
         let inner_v = b.ir.result(inner, 0);
-        let outer = bin(&mut b, "arith.andi", y, inner_v);
+        let outer = b.binary("arith.andi", y, inner_v);
         assert_eq!(b.fold_value(outer), Some(inner_v));
-        let xy = bin(&mut b, "arith.xori", x, y);
+        let xy = b.binary("arith.xori", x, y);
         let xy = b.ir.result(xy, 0);
-        let back = bin(&mut b, "arith.xori", y, xy);
+        let back = b.binary("arith.xori", y, xy);
         assert_eq!(b.fold_value(back), Some(x));
         assert_eq!(inverted(CmpPredicate::Slt), CmpPredicate::Sge);
     }

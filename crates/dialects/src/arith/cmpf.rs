@@ -3,8 +3,8 @@
 //! `arith.cmpf olt, %a, %b (fastmath<flags>)? {attrs}? : f32`. Folds scalar `f16`/`bf16`/`f32`/`f64`
 //! constants; a NaN constant on one side decides the answer alone, as in MLIR.
 
-use super::binary_float::set_fastmath_props;
-use super::fastmath::{FASTMATH, fastmath_of, parse_optional_fastmath, print_fastmath};
+use super::binary_float::{parse_float_operands, set_fastmath_props};
+use super::fastmath::{FASTMATH, fastmath_of, print_fastmath};
 use super::float_const::float_value;
 use super::{BOOL_LIKE, FLOAT_LIKE, bool_like_of, fold_to_attr};
 use crate::support::{dict_of, empty_state, inherent_attr, printed_attr_dict, same_shape};
@@ -159,15 +159,7 @@ fn parse_cmpf(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
         ));
     };
     p.parse_punct(Punct::Comma)?;
-    let lhs = p.parse_operand()?;
-    p.parse_punct(Punct::Comma)?;
-    let rhs = p.parse_operand()?;
-    let flags = parse_optional_fastmath(p)?;
-    let mut entries = Vec::new();
-    p.parse_optional_attr_dict(&mut entries)?;
-    p.parse_punct(Punct::Colon)?;
-    let ty = p.parse_type()?;
-    state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
+    let (ty, flags, mut entries) = parse_float_operands(p, state)?;
     let ctx = p.ctx();
     state.result_types = vec![bool_like_of(ctx, ty)];
     // A `predicate` in the attribute dictionary wins over the keyword, as in MLIR.

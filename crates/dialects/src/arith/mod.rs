@@ -354,6 +354,12 @@ pub(crate) mod test_util {
             self.ir.append_op(self.block, op);
             op
         }
+        /// Appends the integer binary op `name` of `l` and `r` (result typed as `l`).
+        pub fn binary(&mut self, name: &str, l: Value, r: Value) -> OpId {
+            let ty = self.ir.value_type(l);
+            let state = super::binary_state(&self.ctx, name, l, r, ty, self.ctx.unknown_loc());
+            self.op(state)
+        }
         /// An `arith.constant` result.
         pub fn constant(&mut self, value: Attr) -> Value {
             let state = super::constant_state(&self.ctx, value, self.ctx.unknown_loc()).unwrap();

@@ -100,16 +100,7 @@ fn fold_shrui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Op
 
 #[cfg(test)]
 mod tests {
-    use super::super::binary_state;
     use super::super::test_util::Bench;
-    use super::*;
-    use fuser_ir::ir::Value;
-
-    fn bin(b: &mut Bench, name: &str, l: Value, r: Value) -> OpId {
-        let ty = b.ir.value_type(l);
-        let state = binary_state(&b.ctx, name, l, r, ty, b.ctx.unknown_loc());
-        b.op(state)
-    }
 
     #[test]
     fn shifts_fold_below_the_width_only() {
@@ -117,13 +108,13 @@ mod tests {
         let i8t = b.ctx.integer_type(8);
         let x = b.arg(i8t);
         let (zero, m128, c1, c7, c8) = (b.int(i8t, 0), b.int(i8t, -128), b.int(i8t, 1), b.int(i8t, 7), b.int(i8t, 8));
-        let by0 = bin(&mut b, "arith.shrsi", x, zero);
+        let by0 = b.binary("arith.shrsi", x, zero);
         assert_eq!(b.fold_value(by0), Some(x));
-        let shl = bin(&mut b, "arith.shli", c1, c7);
-        let sra = bin(&mut b, "arith.shrsi", m128, c7);
-        let srl = bin(&mut b, "arith.shrui", m128, c7);
+        let shl = b.binary("arith.shli", c1, c7);
+        let sra = b.binary("arith.shrsi", m128, c7);
+        let srl = b.binary("arith.shrui", m128, c7);
         assert_eq!((b.fold_int(shl), b.fold_int(sra), b.fold_int(srl)), (Some(-128), Some(-1), Some(1)));
-        let too_far = bin(&mut b, "arith.shli", c1, c8);
+        let too_far = b.binary("arith.shli", c1, c8);
         assert_eq!(b.fold(too_far), None);
     }
 }

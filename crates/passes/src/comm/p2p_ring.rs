@@ -431,9 +431,9 @@ is not; allocate it `persistent` (host-hoist-alloc{{persistent=true}}) or let th
     let all = before.value(ir, host::alloc_state(ctx, buf_type(ctx, &shape, ty.elem, MemoryKind::Ipc), &[], true, loc));
     let slot_state =
         host::select_state(ctx, ir, all, ring.iv, 0, loc).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
-    let per_iteration = ir.defining_op(dst).filter(|&op| {
-        is(ctx, ir, op, "host.alloc") && ir.op_block(op) == Some(ring.body) && ir.num_operands(op) == 0
-    });
+    let per_iteration = ir
+        .defining_op(dst)
+        .filter(|&op| is(ctx, ir, op, "host.alloc") && ir.op_block(op) == Some(ring.body) && ir.num_operands(op) == 0);
     let Some(alloc) = per_iteration else {
         // Staged receive: the slot of this iteration, copied to `dst` once received.
         let slot = Emitter { ctx, at: Placement::Before(ring.bcast), loc }.value(ir, slot_state);

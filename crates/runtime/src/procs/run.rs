@@ -70,11 +70,7 @@ struct Joined {
 
 /// Meets the other ranks: rank 0 serves the store and starts the hub, every rank connects
 /// to the hub and waits until all joined (`--timeout` from now). Rank 0 gets the hub.
-fn join_run(
-    cfg: &RunConfig,
-    env: &ProcessEnv,
-    fault: Option<Fault>,
-) -> Result<Joined, Failure> {
+fn join_run(cfg: &RunConfig, env: &ProcessEnv, fault: Option<Fault>) -> Result<Joined, Failure> {
     let joined = Instant::now() + cfg.timeout;
     let log: crate::store::server::Log = Arc::new(|line| eprintln!("fuser-run: rank 0 {line}"));
     let store = Store::connect(&StoreConfig {

@@ -188,7 +188,11 @@ not lowerable",
                 _ => {
                     // Gathered in rank-block order [d, P, ...], then interleaved when P > 1.
                     let p = pieces(&ii.sharding, *axis)?;
-                    let gathered = if p > 1 { em.alloc(&em.buffer_type(out_s)?.shape, em.buffer_type(out_s)?.elem, site.at, loc) } else { out_s };
+                    let gathered = if p > 1 {
+                        em.alloc(&em.buffer_type(out_s)?.shape, em.buffer_type(out_s)?.elem, site.at, loc)
+                    } else {
+                        out_s
+                    };
                     post_and_wait(em, site, allgather_state(ctx, in_s, gathered, &team, loc));
                     if p > 1 {
                         let src = regroup_view(em, gathered, (d, p), site)?;
