@@ -281,10 +281,40 @@ pub struct RankResult {
 impl RunIo {
     pub fn new(ctx: &Context, ir: &Ir, func: OpId, cfg: &RunConfig) -> Result<RunIo, Failure> {
         let args = placements(ctx, ir, func, "arg_attrs")?;
+        let inputs = generate_inputs(&args, cfg.seed);
+        RunIo::with_inputs(ctx, ir, func, cfg, inputs)
+    }
+
+    /// The placements of a run on the caller's global inputs (an embedder's tensors): one per
+    /// argument, of the argument's global shape; values are rounded to the argument's element
+    /// type (an f64 `0.1` given for a bf16 argument runs, and is checked, as bf16's `0.1`).
+    pub fn with_inputs(
+        ctx: &Context,
+        ir: &Ir,
+        func: OpId,
+        cfg: &RunConfig,
+        inputs: Vec<HostTensor>,
+    ) -> Result<RunIo, Failure> {
+        let args = placements(ctx, ir, func, "arg_attrs")?;
         let results = placements(ctx, ir, func, "res_attrs")?;
         check_meshes(&args, cfg.ranks)?;
         check_meshes(&results, cfg.ranks)?;
-        let inputs = generate_inputs(&args, cfg.seed);
+        if inputs.len() != args.len() {
+            return Err(RtError::new(format!("the function takes {} inputs, {} given", args.len(), inputs.len())).into());
+        }
+        let inputs = inputs
+            .into_iter()
+            .zip(&args)
+            .enumerate()
+            .map(|(i, (t, p))| {
+                if t.shape != p.global_shape {
+                    let msg = format!("input #{i}: shape {:?} given, the function takes {:?}", t.shape, p.global_shape);
+                    return Err(RtError::new(msg));
+                }
+                let data = t.data.iter().map(|&v| crate::dtype::round_to(p.dtype, v)).collect();
+                HostTensor::new(p.dtype, t.shape, data)
+            })
+            .collect::<RtResult<Vec<_>>>()?;
         let origins = output_origins(ctx, ir, func, results.len());
         Ok(RunIo { args, results, inputs, origins })
     }
@@ -530,5 +560,25 @@ mod tests {
         assert_eq!(e.message, "mesh @tp has devices [0, 1], but --ranks 1 runs rank 0 (rank r runs device r)");
         let e = check_meshes(&[p(&[0, 1, 2, 3])], 2).unwrap_err();
         assert!(e.message.ends_with("--ranks 2 runs ranks 0..=1 (rank r runs device r)"), "{}", e.message);
+    }
+
+    #[test]
+    fn caller_inputs_are_checked_and_rounded_to_the_argument_type() {
+        use fuser_ir::diag::SourceFile;
+        let ctx = Context::new(fuser_dialects::registry());
+        let mut ir = Ir::new();
+        let text = "func.func @f(%a: !host.buf<2xbf16>) -> !host.buf<2xbf16> {\n  return %a : !host.buf<2xbf16>\n}";
+        let m = fuser_ir::parser::parse_source_all(&ctx, &mut ir, &SourceFile::new("t.mlir", text.into())).unwrap();
+        let f = first_function(&ctx, &ir, m).unwrap();
+        let cfg = RunConfig::default();
+        let given = |shape: Vec<usize>| HostTensor::new(DType::F64, shape.clone(), vec![0.1; shape.iter().product()]);
+        let io = RunIo::with_inputs(&ctx, &ir, f, &cfg, vec![given(vec![2]).unwrap()]).unwrap();
+        assert_eq!(io.inputs[0].dtype, DType::BF16);
+        assert_eq!(io.inputs[0].data, vec![crate::dtype::round_to(DType::BF16, 0.1); 2]);
+        assert_ne!(io.inputs[0].data[0], 0.1);
+        let e = RunIo::with_inputs(&ctx, &ir, f, &cfg, vec![given(vec![3]).unwrap()]).err().unwrap();
+        assert_eq!(e.error.message, "input #0: shape [3] given, the function takes [2]");
+        let e = RunIo::with_inputs(&ctx, &ir, f, &cfg, Vec::new()).err().unwrap();
+        assert_eq!(e.error.message, "the function takes 1 inputs, 0 given");
     }
 }
