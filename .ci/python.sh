@@ -17,6 +17,8 @@ fi
 VENV=target/py-venv
 rm -rf "$VENV"
 python3 -m venv "$VENV"
+# The build backend (maturin) runs from the venv: put it on PATH.
+export PATH="$PWD/$VENV/bin:$PATH"
 "$VENV/bin/pip" install -q --upgrade pip
 "$VENV/bin/pip" install -q "maturin>=1.5,<2" numpy pytest
 MATURIN_PEP517_ARGS="--profile dev" "$VENV/bin/pip" install -q --no-build-isolation ./python

@@ -8,7 +8,8 @@
 - Frontend: `with fuser.FusionDefinition(mesh=fuser.Mesh([0, 1, 2, 3])) as fd:` builds a
   fusion program from Python (see `FusionDefinition`); errors point at the Python line.
 - Execution: `fd.execute(inputs, ranks=N)` / `fuser.execute(module, inputs)` on the cpu
-  backend with NumPy arrays; `fuser.torch` runs one rank per process on GPUs.
+  backend with NumPy arrays (global tensors in, gathered global tensors out), with an
+  optional reference check. GPU execution from Python (torch tensors) is not implemented.
 
 docs/python.md is the tutorial.
 """
