@@ -36,7 +36,13 @@ pub struct Note {
 #[pymethods]
 impl Note {
     fn __repr__(&self) -> String {
-        format!("Note({}:{}:{}: {:?})", self.file.as_deref().unwrap_or("<unknown>"), self.line, self.column, self.message)
+        format!(
+            "Note({}:{}:{}: {:?})",
+            self.file.as_deref().unwrap_or("<unknown>"),
+            self.line,
+            self.column,
+            self.message
+        )
     }
 }
 

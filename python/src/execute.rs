@@ -89,7 +89,10 @@ pub(crate) fn lowered_texts(module: &Module, pipeline: &str) -> Result<(String, 
         return Ok((text, None));
     }
     let mut lowered = module.inner.clone();
-    module.compiler.run_pipeline(&mut lowered, pipeline).map_err(|e| e.diagnostics().iter().map(Diagnostic::from).collect::<Vec<_>>())?;
+    module
+        .compiler
+        .run_pipeline(&mut lowered, pipeline)
+        .map_err(|e| e.diagnostics().iter().map(Diagnostic::from).collect::<Vec<_>>())?;
     Ok((text, Some(lowered.print(&with_locs))))
 }
 
@@ -97,12 +100,11 @@ pub(crate) fn lowered_texts(module: &Module, pipeline: &str) -> Result<(String, 
 /// meshes (rank r runs device r), 1 without mesh.
 pub(crate) fn default_ranks(ctx: &Context, p: &Parsed) -> usize {
     let Some(block) = p.ir.regions(p.op).first().and_then(|&r| p.ir.region_entry(r)) else { return 1 };
-    let mut devices: Vec<i64> = p
-        .ir
-        .block_ops(block)
-        .filter_map(|op| fuser_dialects::fusion::Mesh::of_op(ctx, &p.ir, op))
-        .flat_map(|m| m.devices)
-        .collect();
+    let mut devices: Vec<i64> =
+        p.ir.block_ops(block)
+            .filter_map(|op| fuser_dialects::fusion::Mesh::of_op(ctx, &p.ir, op))
+            .flat_map(|m| m.devices)
+            .collect();
     devices.sort_unstable();
     devices.dedup();
     devices.len().max(1)
@@ -205,7 +207,8 @@ pub fn run_cpu<'py>(
     let inputs: Vec<(Vec<usize>, Vec<f64>)> = inputs
         .iter()
         .map(|(shape, bytes)| {
-            let data = bytes.as_bytes().chunks_exact(8).map(|c| f64::from_ne_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+            let data =
+                bytes.as_bytes().chunks_exact(8).map(|c| f64::from_ne_bytes(c.try_into().unwrap_or([0; 8]))).collect();
             (shape.clone(), data)
         })
         .collect();
@@ -215,7 +218,8 @@ pub fn run_cpu<'py>(
     let result = py.detach(|| run_cpu_inner(module, inputs, ranks, pipeline, check, timeout_s));
     match result {
         Ok((outputs, checks)) => {
-            let outputs = outputs.into_iter().map(|(shape, dtype, bytes)| (shape, dtype, PyBytes::new(py, &bytes))).collect();
+            let outputs =
+                outputs.into_iter().map(|(shape, dtype, bytes)| (shape, dtype, PyBytes::new(py, &bytes))).collect();
             Ok((outputs, checks))
         }
         Err(diagnostics) => Err(errors::raise(py, diagnostics)),

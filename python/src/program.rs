@@ -153,10 +153,9 @@ impl ShardSpec {
 /// Appends `op` to the function; `tensors` are the values built so far, by record index.
 fn apply(f: &mut FunctionBuilder<'_, '_>, op: &OpRecord, tensors: &[Option<Tensor>]) -> Result<Tensor, fuser::Error> {
     let operand = |k: usize| -> Result<Tensor, fuser::Error> {
-        op.operands
-            .get(k)
-            .and_then(|&v| tensors.get(v).copied().flatten())
-            .ok_or_else(|| fuser::Error::message(format!("{}: operand #{k} is not a value of this definition", op.name)))
+        op.operands.get(k).and_then(|&v| tensors.get(v).copied().flatten()).ok_or_else(|| {
+            fuser::Error::message(format!("{}: operand #{k} is not a value of this definition", op.name))
+        })
     };
     let out = op.out.clone();
     match op.name.as_str() {
@@ -192,7 +191,9 @@ impl Program {
     fn sharding(&self, py: Python<'_>, spec: Option<ShardSpec>, loc: &Loc) -> PyResult<Option<Sharding>> {
         match (&self.mesh, spec) {
             (_, None) => Ok(None),
-            (None, Some(_)) => Err(self.err_at(py, loc, "a sharding needs a mesh: FusionDefinition(mesh=fuser.Mesh(...))")),
+            (None, Some(_)) => {
+                Err(self.err_at(py, loc, "a sharding needs a mesh: FusionDefinition(mesh=fuser.Mesh(...))"))
+            }
             (Some(m), Some(spec)) => spec.sharding(&m.name).map(Some).map_err(|e| self.err_at(py, loc, &e)),
         }
     }
@@ -266,7 +267,12 @@ impl Program {
     /// (`(name, shape, devices)`), defined at `loc` = `(file, line, column)`.
     #[new]
     #[pyo3(signature = (compiler, name, mesh, loc))]
-    fn new(compiler: &crate::compiler::Compiler, name: String, mesh: Option<(String, Vec<i64>, Vec<i64>)>, loc: (String, u32, u32)) -> Program {
+    fn new(
+        compiler: &crate::compiler::Compiler,
+        name: String,
+        mesh: Option<(String, Vec<i64>, Vec<i64>)>,
+        loc: (String, u32, u32),
+    ) -> Program {
         Program {
             compiler: compiler.inner.clone(),
             name,
@@ -288,12 +294,21 @@ impl Program {
 
     /// Checks the mesh and the (empty) program; raises at the definition's location.
     fn check(&self, py: Python<'_>) -> PyResult<()> {
-        self.build(&self.records, &self.outputs).map(|_| ()).map_err(|e| errors::at_loc(py, &e, &self.loc, &self.sources))
+        self.build(&self.records, &self.outputs)
+            .map(|_| ())
+            .map_err(|e| errors::at_loc(py, &e, &self.loc, &self.sources))
     }
 
     /// Defines an input tensor; returns its value index.
     #[pyo3(signature = (shape, dtype, sharding, loc))]
-    fn input(&mut self, py: Python<'_>, shape: Vec<i64>, dtype: &str, sharding: Option<ShardSpec>, loc: (String, u32, u32)) -> PyResult<usize> {
+    fn input(
+        &mut self,
+        py: Python<'_>,
+        shape: Vec<i64>,
+        dtype: &str,
+        sharding: Option<ShardSpec>,
+        loc: (String, u32, u32),
+    ) -> PyResult<usize> {
         let loc = Loc { file: loc.0, line: loc.1, column: loc.2 };
         let elem = element(py, dtype, &loc, &self.sources)?;
         let mut ty = TensorType::new(&shape, elem);
@@ -354,7 +369,10 @@ impl Program {
 
     /// The element type name of value `value`.
     fn dtype(&self, value: usize) -> PyResult<&'static str> {
-        self.info.get(value).map(|i| element_name(i.element)).ok_or_else(|| PyValueError::new_err(format!("no value #{value}")))
+        self.info
+            .get(value)
+            .map(|i| element_name(i.element))
+            .ok_or_else(|| PyValueError::new_err(format!("no value #{value}")))
     }
 
     /// The number of inputs defined so far.

@@ -300,7 +300,9 @@ impl RunIo {
         check_meshes(&args, cfg.ranks)?;
         check_meshes(&results, cfg.ranks)?;
         if inputs.len() != args.len() {
-            return Err(RtError::new(format!("the function takes {} inputs, {} given", args.len(), inputs.len())).into());
+            return Err(
+                RtError::new(format!("the function takes {} inputs, {} given", args.len(), inputs.len())).into()
+            );
         }
         let inputs = inputs
             .into_iter()
