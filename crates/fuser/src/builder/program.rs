@@ -185,17 +185,19 @@ impl<'c> ProgramBuilder<'c> {
     /// module later) show the source line and a caret, as they do for parsed text.
     ///
     /// ```
-    /// use fuser::builder::{ElementType, TensorType};
+    /// use fuser::builder::{ElementType, Split, TensorType};
     /// use fuser::Location;
     /// let compiler = fuser::Compiler::new();
     /// let mut program = compiler.program();
-    /// program.add_source("model.py", "y = fd.matmul(x, w)\n");
-    /// program.set_location(Some(&Location { file: "model.py".into(), line: 1, column: 5 }));
-    /// // A sharding on a mesh that does not exist: the verifier's error points at model.py:1:5.
-    /// let t = TensorType::new(&[4], ElementType::F32).sharded(fuser::builder::Sharding::new("nope", 1));
-    /// program.function("f", &[t])?.finish(&[])?;
+    /// let tp = program.mesh("tp", &[0, 1, 2, 3])?;
+    /// let mut f = program.function("f", &[TensorType::new(&[6], ElementType::F32).sharded(tp.sharding(1))])?;
+    /// f.set_location(Some(&Location { file: "model.py".into(), line: 1, column: 5 }));
+    /// // 6 rows cannot be split over 4 devices: the verifier's error points at model.py:1:5.
+    /// let y = f.set(f.arg(0)?, tp.sharding(1).split(0, Split::DIDX))?;
+    /// f.finish(&[y])?;
+    /// program.add_source("model.py", "y = fd.ops.set(x, splits=[DIDx])\n");
     /// let err = program.finish().unwrap_err();
-    /// assert!(err.to_string().contains("y = fd.matmul(x, w)\n    ^"), "{err}");
+    /// assert!(err.to_string().contains("y = fd.ops.set(x, splits=[DIDx])\n    ^"), "{err}");
     /// # Ok::<(), fuser::Error>(())
     /// ```
     pub fn add_source(&mut self, name: &str, text: &str) {
