@@ -25,10 +25,9 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from . import _fuser
 from ._dtypes import dtype_name
+from ._execute import DEFAULT_PIPELINE, run
 from ._location import caller_location, source_text
 from ._sharding import DeviceAxis, Mesh, Sharding, SplitsLike, make_sharding
-
-DEFAULT_PIPELINE = "builtin.module(tp-default)"
 
 _DEFAULT_COMPILER: Optional[_fuser.Compiler] = None
 
@@ -243,8 +242,6 @@ class FusionDefinition:
     ) -> List[Any]:
         """Runs the program; see `fuser.execute`. With `check`, `fd.last_check` holds each
         output's (relative error, tolerance) against the reference evaluation."""
-        from ._execute import run
-
         outputs, checks = run(self.module(), inputs, ranks=ranks, backend=backend, pipeline=pipeline, check=check, timeout=timeout)
         self.last_check = checks if check else None
         return outputs
