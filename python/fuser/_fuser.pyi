@@ -69,13 +69,12 @@ class Module:
     def clone(self) -> Module: ...
     def num_ops(self) -> int: ...
 
-class _ShardSpec:
-    splits: List[List[object]]
-    partial: List[str]
-    reduce: str
-
 class Program:
-    """The native half of FusionDefinition (records checked by rebuilding the program)."""
+    """The native half of FusionDefinition (records checked by rebuilding the program).
+
+    A `sharding` argument is any object with `splits` (per axis a list of "DIDx"/"DIDy"/
+    "DIDz" or a stream chunk count), `partial` (device axis names) and `reduce` attributes,
+    as `fuser.Sharding` has."""
 
     def __init__(
         self,
