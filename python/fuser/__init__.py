@@ -9,7 +9,8 @@
   fusion program from Python (see `FusionDefinition`); errors point at the Python line.
 - Execution: `fd.execute(inputs, ranks=N)` / `fuser.execute(module, inputs)` on the cpu
   backend with NumPy arrays (global tensors in, gathered global tensors out), with an
-  optional reference check. GPU execution from Python (torch tensors) is not implemented.
+  optional reference check; `fuser.torch.Rank` runs one rank per process on GPUs with torch
+  CUDA tensors (DLPack, zero copy), as torchrun starts them.
 
 docs/python.md is the tutorial.
 """

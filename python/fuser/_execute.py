@@ -34,8 +34,8 @@ def run(
     """`execute`, also returning each output's (relative error, tolerance) when `check`."""
     if backend != "cpu":
         raise ValueError(
-            f"backend {backend!r}: the Python package runs the cpu backend only (GPU execution "
-            "from Python is not implemented yet; use fuser-run --backend cuda, see docs/python.md)"
+            f"backend {backend!r}: execute() runs the cpu backend; on GPUs run one process per "
+            "rank with fuser.torch.Rank (docs/python.md)"
         )
     arrays = [np.ascontiguousarray(np.asarray(x), dtype=np.float64) for x in inputs]
     native = [(list(a.shape), a.tobytes()) for a in arrays]

@@ -122,3 +122,24 @@ def run_cpu(
 
 def pipeline_names() -> List[str]:
     """The names of fuser's named pipelines."""
+
+class CudaProgram:
+    """A module lowered for the cuda backend and prepared once (cuda builds only)."""
+
+    def __init__(self, module: Module, pipeline: str = "builtin.module(tp-default)") -> None: ...
+    def arg_types(self) -> List[Tuple[List[int], str]]:
+        """The local (per-rank) shape and element type name of every argument."""
+    def result_types(self) -> List[Tuple[List[int], str]]:
+        """The local (per-rank) shape and element type name of every result."""
+    def ranks(self) -> int:
+        """The number of ranks the program's meshes name."""
+
+class CudaRank:
+    """This process's rank of a cuda run (RANK/WORLD_SIZE/...; rank 0 of 1 without RANK)."""
+
+    rank: int
+    world: int
+    device: int
+    def __init__(self, device: int, timeout_s: float = 60.0) -> None: ...
+    def run(self, program: CudaProgram, inputs: Sequence[object], outputs: Sequence[object], stream: int) -> None:
+        """Runs this rank: DLPack capsules of its input and output pieces; waits for `stream` first."""

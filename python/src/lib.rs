@@ -4,11 +4,15 @@
 //! - `compiler.rs`: `Compiler`, `Module` over the embedding facade (`crates/fuser`).
 //! - `program.rs`: `Program`, the recorded fusion program behind `fuser.FusionDefinition`.
 //! - `execute.rs`: `run_cpu`, running a module on the cpu backend with global inputs.
+//! - `cuda.rs`: `CudaProgram`, `CudaRank`: one rank per process on the cuda backend, torch
+//!   tensors through DLPack.
 //!
 //! Nothing here prints or exits; every failure is a `FuserError` carrying diagnostics, and
 //! the facade turns panics inside the compiler into error diagnostics.
 
 mod compiler;
+#[cfg(feature = "cuda")]
+mod cuda;
 mod errors;
 mod execute;
 mod program;
@@ -34,5 +38,9 @@ fn _fuser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<program::Program>()?;
     m.add_function(wrap_pyfunction!(execute::run_cpu, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline_names, m)?)?;
+    #[cfg(feature = "cuda")]
+    m.add_class::<cuda::CudaProgram>()?;
+    #[cfg(feature = "cuda")]
+    m.add_class::<cuda::CudaRank>()?;
     Ok(())
 }

@@ -152,3 +152,28 @@ def test_run_errors_are_fuser_errors(rng):
     assert "check=True needs a fusion-level program" in info.value.message
     with pytest.raises(ValueError):
         fd.execute([np.zeros((4, 2))], backend="tpu")
+
+
+def test_cuda_program_knows_the_local_pieces():
+    cuda_program = getattr(fuser._fuser, "CudaProgram", None)
+    if cuda_program is None:
+        pytest.skip("built without the cuda feature")
+    with fuser.FusionDefinition(mesh=fuser.Mesh([0, 1])) as fd:
+        x = fd.define_tensor([4, 6], "bf16", splits=[DIDx, []])
+        w = fd.define_tensor([8, 6], "bf16")
+        fd.add_output(fd.ops.linear(x, w))
+    p = cuda_program(fd.module())
+    assert p.arg_types() == [([2, 6], "bf16"), ([8, 6], "bf16")]
+    assert p.result_types() == [([4, 8], "bf16")]
+    assert p.ranks() == 2
+
+
+def test_joining_a_cuda_run_without_cuda_is_an_error_not_a_crash(monkeypatch):
+    cuda_rank = getattr(fuser._fuser, "CudaRank", None)
+    if cuda_rank is None:
+        pytest.skip("built without the cuda feature")
+    monkeypatch.setenv("RANK", "0")
+    monkeypatch.delenv("WORLD_SIZE", raising=False)
+    with pytest.raises(fuser.FuserError) as info:
+        cuda_rank(0)
+    assert "RANK is set but WORLD_SIZE is not" in info.value.message

@@ -45,6 +45,13 @@ pub struct CudaStream {
     raw: RawStream,
 }
 
+impl CudaStream {
+    /// The CUDA stream.
+    pub fn raw(&self) -> RawStream {
+        self.raw
+    }
+}
+
 /// What a `comm.wait` waits for.
 #[derive(Clone, Debug)]
 pub enum CudaRequest {
@@ -208,6 +215,11 @@ impl CudaBackend {
         let r = enqueue()?;
         t.close((stream.index, stream.raw), name, at, start)?;
         Ok(r)
+    }
+
+    /// Rank `rank`'s GPU, bound to this thread.
+    pub(crate) fn rank_gpu(&self, rank: usize) -> RtResult<&Gpu> {
+        self.gpu(rank)
     }
 
     fn gpu(&self, rank: usize) -> RtResult<&Gpu> {

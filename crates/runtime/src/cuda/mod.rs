@@ -9,6 +9,7 @@
 
 pub mod api;
 pub mod backend;
+pub mod external;
 pub mod gpu;
 pub mod ipc;
 pub mod ipc_procs;
