@@ -30,7 +30,7 @@ fn parse() -> Result<(usize, Config), String> {
             "-h" | "--help" => {
                 println!(
                     "usage: fuser-contention [--device D] [--m M --n N --k K] [--reps R] [--trials T] [--kinds a,b]\n\
-                     kinds: ce_d2d ce_d2d_overlap ce_d2h_pinned ce_h2d_pinned sm_copy sm_reduce"
+                     kinds: ce_d2d ce_d2d_overlap ce_d2h_pinned ce_h2d_pinned ce_peer sm_copy sm_reduce"
                 );
                 std::process::exit(0);
             }

@@ -4,7 +4,8 @@
 //!
 //! Per kind: the transfer alone (`T_x`), the GEMM alone (`T_g`), both started together on two
 //! streams (`T_both`, first start to last end). The ratio `T_both / max(T_g, T_x)` is 1.0 for
-//! perfect overlap and `(T_g + T_x) / max(...)` (2.0 at equal times) for none; the transfer's
+//! perfect overlap and `(T_g + T_x) / max(...)` (2.0 at equal times) for none (the CSV also
+//! gives its inverse, the overlap efficiency `max(T_g, T_x) / T_both`); the transfer's
 //! size is chosen so that `T_x ≈ T_g` (the hardest case for overlap). Each time is the mean of
 //! `reps` back-to-back repetitions, the median of `trials` such measurements.
 //!
@@ -12,8 +13,9 @@
 //! with `CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE`, the driver's hint to use a copy engine),
 //! `ce_d2h_pinned` / `ce_h2d_pinned` (to / from pinned host memory), `sm_copy` (the runtime's
 //! elementwise copy kernel) and `sm_reduce` (an elementwise `a + b` kernel reading two buffers
-//! and writing one: the memory pattern of an NCCL-like reduction step). Peer copies need a
-//! second GPU and are listed only when one exists.
+//! and writing one: the memory pattern of an NCCL-like reduction step), and `ce_peer`
+//! (`cuMemcpyAsync` to GPU `device + 1` over NVLink with peer access; only where that GPU
+//! exists).
 
 use super::api::{self, Event, RawStream};
 use super::gpu::Gpu;
@@ -41,11 +43,11 @@ impl Row {
     }
 
     pub const CSV_HEADER: &'static str =
-        "kind,bytes,t_gemm_ms,t_transfer_ms,t_both_ms,t_gemm_in_both_ms,ratio,gemm_slowdown,transfer_gbps";
+        "kind,bytes,t_gemm_ms,t_transfer_ms,t_both_ms,t_gemm_in_both_ms,ratio,efficiency,gemm_slowdown,transfer_gbps";
 
     pub fn csv(&self) -> String {
         format!(
-            "{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.1}",
+            "{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.1}",
             self.kind,
             self.bytes,
             self.t_gemm_ms,
@@ -53,6 +55,7 @@ impl Row {
             self.t_both_ms,
             self.t_gemm_in_both_ms,
             self.ratio(),
+            1.0 / self.ratio(),
             self.t_gemm_in_both_ms / self.t_gemm_ms,
             self.bytes as f64 / self.t_transfer_ms / 1e6
         )
@@ -120,12 +123,17 @@ pub fn run(device: usize, cfg: &Config) -> RtResult<Vec<Row>> {
         cfg.k,
         2.0 * (cfg.m * cfg.n * cfg.k) as f64 / t_gemm / 1e9
     );
+    let peer = open_peer(&gpu, device)?;
     let mut rows = Vec::new();
-    for kind in ["ce_d2d", "ce_d2d_overlap", "ce_d2h_pinned", "ce_h2d_pinned", "sm_copy", "sm_reduce"] {
+    for kind in ["ce_d2d", "ce_d2d_overlap", "ce_d2h_pinned", "ce_h2d_pinned", "ce_peer", "sm_copy", "sm_reduce"] {
         if !cfg.kinds.is_empty() && !cfg.kinds.iter().any(|k| k == kind) {
             continue;
         }
-        match measure_kind(&gpu, cfg, kind, t_gemm, &gemm, sg, sx) {
+        if kind == "ce_peer" && peer.is_none() {
+            eprintln!("fuser-contention: ce_peer: skipped (no GPU {} with peer access)", device + 1);
+            continue;
+        }
+        match measure_kind(&gpu, peer.as_ref(), cfg, kind, t_gemm, &gemm, sg, sx) {
             Ok(row) => {
                 println!("{}", row.csv());
                 rows.push(row);
@@ -134,6 +142,23 @@ pub fn run(device: usize, cfg: &Config) -> RtResult<Vec<Row>> {
         }
     }
     Ok(rows)
+}
+
+/// GPU `device + 1` with peer access both ways, when it exists (`gpu` bound again after).
+fn open_peer(gpu: &Gpu, device: usize) -> RtResult<Option<Gpu>> {
+    if api::device_count()? <= device + 1 {
+        return Ok(None);
+    }
+    let peer = Gpu::open(device + 1)?;
+    let access = gpu.dev.enable_peer_access(&peer.dev).and_then(|_| peer.dev.enable_peer_access(&gpu.dev));
+    gpu.bind()?;
+    match access {
+        Ok(()) => Ok(Some(peer)),
+        Err(e) => {
+            eprintln!("fuser-contention: ce_peer: {}", e.message);
+            Ok(None)
+        }
+    }
 }
 
 fn memset16(buf: &CudaBuf, value: u16) -> RtResult<()> {
@@ -161,6 +186,7 @@ fn timed(s: RawStream, reps: usize, mut enqueue: impl FnMut() -> RtResult<()>) -
 #[allow(clippy::too_many_arguments)]
 fn measure_kind(
     gpu: &Gpu,
+    peer: Option<&Gpu>,
     cfg: &Config,
     kind: &'static str,
     t_gemm: f64,
@@ -170,13 +196,13 @@ fn measure_kind(
 ) -> RtResult<Row> {
     let host = kind.contains("pinned");
     let cap = if host { 2 << 30 } else { 8 << 30 };
-    let probe = make(gpu, kind, 256 << 20)?;
+    let probe = make(gpu, peer, kind, 256 << 20)?;
     for _ in 0..2 {
         enqueue(gpu, &probe, sx)?;
     }
     let t_probe = timed(sx, 3, || enqueue(gpu, &probe, sx))?;
     drop(probe);
-    let x = make(gpu, kind, sized_for(t_gemm, 256 << 20, t_probe, cap))?;
+    let x = make(gpu, peer, kind, sized_for(t_gemm, 256 << 20, t_probe, cap))?;
     enqueue(gpu, &x, sx)?;
     let t_transfer = measure(cfg, || timed(sx, cfg.reps, || enqueue(gpu, &x, sx)))?;
     let t_gemm_now = measure(cfg, || timed(sg, cfg.reps, || gemm(sg)))?;
@@ -208,8 +234,8 @@ fn measure_kind(
     Ok(row)
 }
 
-/// Buffers for a transfer of `bytes` of `kind`.
-fn make(gpu: &Gpu, kind: &'static str, bytes: usize) -> RtResult<Transfer> {
+/// Buffers for a transfer of `bytes` of `kind` (`peer`: the second GPU of `ce_peer`).
+fn make(gpu: &Gpu, peer: Option<&Gpu>, kind: &'static str, bytes: usize) -> RtResult<Transfer> {
     let dev = |n: usize| gpu.new_buf(DType::BF16, &[n / 2]);
     let pinned = |n: usize| -> RtResult<u64> {
         let mut p = std::ptr::null_mut();
@@ -219,6 +245,15 @@ fn make(gpu: &Gpu, kind: &'static str, bytes: usize) -> RtResult<Transfer> {
     Ok(match kind {
         "ce_d2d" | "ce_d2d_overlap" => {
             let (s, d) = (dev(bytes)?, dev(bytes)?);
+            Transfer { kind, src: s.addr(), dst: d.addr(), bytes, views: Some((s, d.clone(), d)) }
+        }
+        "ce_peer" => {
+            let peer = peer.ok_or_else(|| RtError::new("no peer GPU"))?;
+            let s = dev(bytes)?;
+            peer.bind()?;
+            let d = peer.new_buf(DType::BF16, &[bytes / 2]);
+            gpu.bind()?;
+            let d = d?;
             Transfer { kind, src: s.addr(), dst: d.addr(), bytes, views: Some((s, d.clone(), d)) }
         }
         "ce_d2h_pinned" => {
@@ -303,7 +338,7 @@ mod tests {
         assert_eq!(r.ratio(), 1.0);
         r.t_both_ms = 6.0;
         assert_eq!(r.ratio(), 2.0);
-        assert!(r.csv().starts_with("x,1,3.000,3.000,6.000,3.000,2.000,1.000,"));
+        assert!(r.csv().starts_with("x,1,3.000,3.000,6.000,3.000,2.000,0.500,1.000,"));
         assert_eq!(Row::CSV_HEADER.split(',').count(), r.csv().split(',').count());
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
     }

@@ -21,12 +21,15 @@
 //!
 //! Invariants: every rank issues its signals of a phase before its copies of that phase, in
 //! team order, so the FIFO message numbering of each (source, destination) pair agrees on
-//! both sides and no host waits for a peer that waits for it. A staging buffer (one per rank,
-//! team, element type and size; exported once, so peers open it once) is rewritten only after
-//! the posting stream waited for the done flags of its previous use. The result is the same
+//! both sides and no host waits for a peer that waits for it. A staging buffer (a ring of
+//! [`STAGING_RING`] per rank, team, element type and size, used in turn; each exported once,
+//! so peers open it once; which one a use takes is the owner's choice alone, since readers
+//! learn the view from the signal) is rewritten only after
+//! the posting stream waited for the done flags of its previous use and for the end of that
+//! use on its own posting stream. The result is the same
 //! on every rank (reductions in team order).
 
-use super::api::{self, RawStream};
+use super::api::{self, Event, RawStream};
 use super::gpu::Gpu;
 use super::ipc::{Flag, IpcHub, Side};
 use super::ipc_procs::ProcIpc;
@@ -40,7 +43,7 @@ use fuser_dialects::comm::attrs::Protocol;
 use fuser_dialects::host::ElementwiseKind;
 use fuser_dialects::reduction::ReductionKind;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The CUDA IPC transport the collectives run over.
@@ -88,16 +91,26 @@ impl Link<'_> {
     }
 }
 
-/// A persistent staging buffer and the done flags of its last use.
+/// A persistent staging buffer, the done flags of its last use (the peers' reads) and an
+/// event after that use on its posting stream (this rank's own reads).
 struct Staging {
     buf: CudaBuf,
     pending: Vec<Flag>,
+    last: Option<Arc<Event>>,
 }
 
-/// The staging buffers of this process's ranks.
+/// Staging buffers per (rank, team, element type, size), used in turn: collectives of
+/// consecutive stream chunks (of one size) get different buffers and may run side by side.
+pub const STAGING_RING: usize = 2;
+
+/// The key of a ring of staging buffers: (rank, team, element type, elements).
+type StagingKey = (usize, Vec<usize>, DType, usize);
+
+/// The staging buffers of this process's ranks: per key, up to [`STAGING_RING`] buffers and
+/// the number of uses so far (use `k` takes buffer `k mod STAGING_RING`).
 #[derive(Default)]
 pub struct CopyEngine {
-    staging: Mutex<HashMap<(usize, Vec<usize>, DType, usize), Staging>>,
+    staging: Mutex<HashMap<StagingKey, (Vec<Staging>, usize)>>,
 }
 
 /// A dense 1-D view of `len` elements of `buf` (dense) from element `from`.
@@ -178,7 +191,7 @@ impl CopyEngine {
         let numel = input.numel();
         // An allreduce's reduced piece lives after the staged input.
         let extra = if matches!(c, CommOp::AllReduce { .. }) { numel.div_ceil(n.max(1)) } else { 0 };
-        let staging = self.staging(link, gpu, &plan, input.dtype, numel + extra, s)?;
+        let (staging, index) = self.staging(link, gpu, &plan, input.dtype, numel + extra, s)?;
         gpu.copy(input, &shaped(&staging, &input.shape)?, s)?;
         let mut flags = Vec::new();
         match c {
@@ -226,8 +239,7 @@ impl CopyEngine {
             }
             _ => unreachable!("matched above"),
         }
-        self.release(&plan, input.dtype, numel + extra, flags);
-        Ok(())
+        self.release((rank, team.to_vec(), input.dtype, numel + extra), index, flags, s)
     }
 
     /// The staging buffer of `elems` elements for this rank and team, created and shared on
@@ -240,14 +252,19 @@ impl CopyEngine {
         dtype: DType,
         elems: usize,
         s: RawStream,
-    ) -> RtResult<CudaBuf> {
-        let key = (plan.rank, plan.team.to_vec(), dtype, elems);
+    ) -> RtResult<(CudaBuf, usize)> {
         let mut map = lock(&self.staging);
-        if let Some(st) = map.get_mut(&key) {
+        let (ring, uses) = map.entry((plan.rank, plan.team.to_vec(), dtype, elems)).or_default();
+        let index = *uses % STAGING_RING;
+        *uses += 1;
+        if let Some(st) = ring.get_mut(index) {
+            if let Some(e) = st.last.take() {
+                e.wait_on(s)?;
+            }
             for f in st.pending.drain(..) {
                 if f.exact { api::wait_value_eq(s, f.addr, f.value)? } else { api::wait_value(s, f.addr, f.value)? }
             }
-            return Ok(st.buf.clone());
+            return Ok((st.buf.clone(), index));
         }
         // At least one element, so that an empty collective still has a block to share.
         let buf = gpu.new_buf(dtype, &[elems.max(1)])?;
@@ -255,14 +272,18 @@ impl CopyEngine {
         if !peers.is_empty() {
             link.share(plan.rank, &buf, &peers)?;
         }
-        map.insert(key, Staging { buf: buf.clone(), pending: Vec::new() });
-        Ok(buf)
+        ring.push(Staging { buf: buf.clone(), pending: Vec::new(), last: None });
+        Ok((buf, index))
     }
 
-    fn release(&self, plan: &Plan<'_>, dtype: DType, elems: usize, flags: Vec<Flag>) {
-        if let Some(st) = lock(&self.staging).get_mut(&(plan.rank, plan.team.to_vec(), dtype, elems)) {
+    /// Records the use that just ended: the peers' done flags and an event on `s`.
+    fn release(&self, key: StagingKey, index: usize, flags: Vec<Flag>, s: RawStream) -> RtResult<()> {
+        let event = Event::record_on(s)?;
+        if let Some(st) = lock(&self.staging).get_mut(&key).and_then(|(ring, _)| ring.get_mut(index)) {
             st.pending = flags;
+            st.last = Some(event);
         }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
