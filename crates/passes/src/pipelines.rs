@@ -263,6 +263,17 @@ mod tests {
     }
 
     #[test]
+    fn overlap_collective_selects_the_collective_backend_after_fusion_to_host() {
+        let r = registry();
+        let ce = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})", &r).unwrap();
+        assert!(ce.contains("fusion-to-host,comm-collective-backend{backend=cuda_ipc},host-assign-streams"), "{ce}");
+        let nccl = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2})", &r).unwrap();
+        assert!(!nccl.contains("comm-collective-backend"), "{nccl}");
+        let bad = expand("builtin.module(tp-overlap-collective{backend=mpi})", &r).unwrap_err();
+        assert!(bad.contains("mpi"), "{bad}");
+    }
+
+    #[test]
     fn text_puts_streams_on_assign_streams_only() {
         assert_eq!(
             pipeline_text(HOST_FUNC_PASSES, 3),
