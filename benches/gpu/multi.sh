@@ -24,7 +24,7 @@ OUTDIR=${1:-${OUT:-benches/results/multi-out}}
 mkdir -p "$OUTDIR"
 WARMUP=${WARMUP:-3}
 ITERS=${ITERS:-10}
-CE_PIPE_OPT=${CE_PIPE_OPT:-transport=copy_engine}
+CE_PIPE_OPT=${CE_PIPE_OPT:-backend=cuda_ipc}
 if [ "$BACKEND" = cuda ]; then
   D=${D:-$(nvidia-smi -L 2>/dev/null | wc -l)}
   DT=bf16

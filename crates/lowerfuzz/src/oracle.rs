@@ -105,7 +105,8 @@ pub fn check_case(case: &Case, opts: &OracleOptions) -> Outcome {
     if let Verdict::Found(f) = &outcome.verdict
         && f.class == FindingClass::CheckFail
         && let Pipeline::P2p { streams, chunks, .. } = case.pipeline
-        && check_program(&case.program, &Pipeline::Collective { streams, chunks }, case.seed, opts).verdict
+        && check_program(&case.program, &Pipeline::Collective { streams, chunks, copy_engine: false }, case.seed, opts)
+            .verdict
             == Verdict::Pass
     {
         let tagged = Finding::new(FindingClass::CheckFail, format!("{RING_ONLY_TAG} {}", f.message));
