@@ -15,7 +15,7 @@
 # all ranks) are measured in the same call, for % of ideal = max(T_gemm, T_comm) / T.
 # Environment: D (GPUs to use; default all), WARMUP (3), ITERS (10), QUICK=1 (smallest shapes
 # only, for a smoke run), BACKEND (cuda; cpu runs the same script on tiny shapes for a test),
-# CE_PIPE_OPT (the collective pipeline's copy-engine option, see docs/comm-copy-engine.md).
+# CE_PIPE_OPT (the collective pipeline's copy-engine option, see docs/dev/copy-engine.md).
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 BIN=${FUSER_RUN_BIN:-$PWD/.gpu/fuser-run}
