@@ -111,7 +111,7 @@ for m in $AG_M; do
   for nl in $AG_NL; do
     timed ag_gemm gemm_alone linear_alone 1 "$m" "$AG_K" "$nl" 1 "builtin.module(tp-default{streams=1})"
     timed ag_gemm comm_alone allgather_alone "$D" "$m" "$AG_K" "$nl" 1 "builtin.module(tp-default{streams=1})"
-    timed ag_gemm gather_then_gemm column_parallel_linear "$D" "$m" "$AG_K" "$nl" 1 "builtin.module(tp-default{streams=1})"
+    timed ag_gemm gather_then_gemm allgather_before_linear "$D" "$m" "$AG_K" "$nl" 1 "builtin.module(tp-default{streams=1})"
     timed ag_gemm collective column_parallel_linear "$D" "$m" "$AG_K" "$nl" "$ring" "builtin.module(tp-overlap-collective{streams=2 chunks=$ring})"
     timed ag_gemm p2p_nccl column_parallel_linear "$D" "$m" "$AG_K" "$nl" "$ring" "builtin.module(tp-overlap-p2p{streams=2 chunks=$ring backend=nccl})"
     for proto in get put; do

@@ -90,11 +90,12 @@ def plots(configs, outdir):
     for m, per_n in by_m.items():
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
         impls = sorted({r[0] for rows in per_n.values() for r in rows if r[0] != "comm_alone"})
-        for impl in impls:
+        for i, impl in enumerate(impls):
+            color = f"C{i % 10}"
             pts = [(n, r) for n, rows in sorted(per_n.items()) for r in rows if r[0] == impl and r[1]]
-            ax1.plot([n for n, _ in pts], [r[2] for _, r in pts], marker="o", label=impl)
+            ax1.plot([n for n, _ in pts], [r[2] for _, r in pts], marker="o", color=color, label=impl)
             if impl not in REFS:
-                ax2.plot([n for n, r in pts if r[4]], [r[4] for _, r in pts if r[4]], marker="o", label=impl)
+                ax2.plot([n for n, r in pts if r[4]], [r[4] for _, r in pts if r[4]], marker="o", color=color, label=impl)
         for ax, title in ((ax1, "TFLOP/s per GPU"), (ax2, "% of ideal max(T_gemm, T_comm)")):
             ax.set_xscale("log", base=2)
             ax.set_xlabel("n_local")
