@@ -9,7 +9,7 @@
 use super::{
     MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int,
 };
-use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, printed_attr_dict, split_inherent};
+use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, int_const, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -266,8 +266,10 @@ pub(super) struct Inputs {
     pub lhs: Value,
     pub rhs: Value,
     pub ty: Type,
-    pub l: Option<IntConst>,
     pub r: Option<IntConst>,
+    /// The constant operands as given (scalars, splats or element lists).
+    pub la: Option<Attr>,
+    pub ra: Option<Attr>,
 }
 
 pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
@@ -280,20 +282,23 @@ pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]
         let scalar = super::splat_scalar(ctx, operands.get(i).copied().flatten()?, ty)?;
         crate::support::int_const(ctx, scalar).map(|(c, _)| c)
     };
-    Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, l: known(0), r: known(1) })
+    let attr = |i: usize| operands.get(i).copied().flatten();
+    Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, r: known(1), la: attr(0), ra: attr(1) })
 }
 
-/// Evaluates `f` on two constants of one width; `f` returns `None` to refuse (e.g. `x / 0`).
+/// Evaluates `f` on two constants of one width, elementwise for vectors and tensors; `f`
+/// returns `None` to refuse (e.g. `x / 0`), which refuses the whole fold.
 pub(super) fn eval(
     ctx: &Context,
     x: &Inputs,
     f: impl Fn(IntConst, IntConst) -> Option<u128>,
 ) -> Option<Vec<FoldResult>> {
-    let (l, r) = (x.l?, x.r?);
-    let bits = f(l, r)?;
     let elem = crate::support::element_type(ctx, x.ty);
-    let scalar = int_attr(ctx, elem, IntConst::new(l.width, bits));
-    fold_to_attr(if elem == x.ty { scalar } else { super::splat_of(ctx, x.ty, scalar)? })
+    let folded = super::elementwise::map2(ctx, x.la, x.ra, x.ty, x.ty, |a, b| {
+        let (l, r) = (int_const(ctx, a)?.0, int_const(ctx, b)?.0);
+        Some(int_attr(ctx, elem, IntConst::new(l.width, f(l, r)?)))
+    })?;
+    fold_to_attr(folded)
 }
 
 /// A zero of the op's type (scalar or splat).

@@ -230,12 +230,11 @@ struct Inputs {
     lhs: Value,
     rhs: Value,
     ty: Type,
-    l: Option<f64>,
-    r: Option<f64>,
+    l_attr: Option<Attr>,
     r_attr: Option<Attr>,
 }
 
-fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
+fn inputs(ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
     if ir.num_operands(op) != 2 || ir.num_results(op) != 1 {
         return None;
     }
@@ -245,8 +244,7 @@ fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option
         lhs: ir.operand(op, 0),
         rhs: ir.operand(op, 1),
         ty,
-        l: float_value(ctx, attr(0), ty),
-        r: float_value(ctx, attr(1), ty),
+        l_attr: attr(0),
         r_attr: attr(1),
     })
 }
@@ -257,15 +255,20 @@ impl Inputs {
         float_splat_is(ctx, self.r_attr, pred)
     }
 
-    /// Evaluates two scalar constants. A NaN produced from two numbers is the positive quiet
-    /// NaN, as `APFloat` makes it (the hardware's default NaN may be negative).
+    /// Evaluates two constants, elementwise for vectors and tensors. A NaN produced from two
+    /// numbers is the positive quiet NaN, as `APFloat` makes it (the hardware's default NaN may
+    /// be negative).
     fn eval(&self, ctx: &Context, f: impl Fn(f64, f64) -> f64) -> Option<Vec<FoldResult>> {
-        let (l, r) = (self.l?, self.r?);
-        let mut v = f(l, r);
-        if v.is_nan() && !l.is_nan() && !r.is_nan() {
-            v = f64::NAN.copysign(1.0);
-        }
-        fold_to_attr(float_attr(ctx, self.ty, v)?)
+        let elem = crate::support::element_type(ctx, self.ty);
+        let folded = super::elementwise::map2(ctx, self.l_attr, self.r_attr, self.ty, self.ty, |a, b| {
+            let (l, r) = (float_value(ctx, Some(a), elem)?, float_value(ctx, Some(b), elem)?);
+            let mut v = f(l, r);
+            if v.is_nan() && !l.is_nan() && !r.is_nan() {
+                v = f64::NAN.copysign(1.0);
+            }
+            float_attr(ctx, elem, v)
+        })?;
+        fold_to_attr(folded)
     }
 }
 
@@ -278,7 +281,7 @@ fn is_pos_zero(v: f64) -> bool {
 }
 
 fn fold_addf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, is_neg_zero) {
         return fold_to_value(x.lhs);
     }
@@ -286,7 +289,7 @@ fn fold_addf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
 }
 
 fn fold_subf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, is_pos_zero) {
         return fold_to_value(x.lhs);
     }
@@ -294,7 +297,7 @@ fn fold_subf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
 }
 
 fn fold_mulf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, |v| v == 1.0) {
         return fold_to_value(x.lhs);
     }
@@ -302,7 +305,7 @@ fn fold_mulf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
 }
 
 fn fold_divf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, |v| v == 1.0) {
         return fold_to_value(x.lhs);
     }
@@ -310,11 +313,11 @@ fn fold_divf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
 }
 
 fn fold_remf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    inputs(ctx, ir, op, operands)?.eval(ctx, |a, b| a % b)
+    inputs(ir, op, operands)?.eval(ctx, |a, b| a % b)
 }
 
 fn fold_maximumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
         return fold_to_value(x.lhs);
     }
@@ -322,7 +325,7 @@ fn fold_maximumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) ->
 }
 
 fn fold_minimumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
         return fold_to_value(x.lhs);
     }
@@ -331,7 +334,7 @@ fn fold_minimumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) ->
 
 fn fold_maxnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     // mlir-opt-19 folds `maxnumf` like `maximumf` (NaN-propagating, `-inf` identity).
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
         return fold_to_value(x.lhs);
     }
@@ -339,7 +342,7 @@ fn fold_maxnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> 
 }
 
 fn fold_minnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
         return fold_to_value(x.lhs);
     }

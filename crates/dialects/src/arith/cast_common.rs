@@ -5,7 +5,7 @@
 
 use crate::support::{element_type, empty_state, printed_attr_dict, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
-use fuser_ir::attrs::{Attr, AttrKind, DenseData};
+use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{OpId, OperationState, Value};
@@ -120,8 +120,8 @@ pub(crate) fn verify_cast(
     Ok(())
 }
 
-/// Folds a cast of a constant elementwise: `f` maps the scalar constant to the result element
-/// type; a splat of a static vector or tensor folds to the splat of the mapped scalar.
+/// Folds a cast of a constant elementwise: `f` maps each scalar element to the result element
+/// type; splats fold to splats, other dense constants element by element.
 pub(crate) fn fold_cast_constant(
     ctx: &Context,
     operand: Option<Attr>,
@@ -130,14 +130,7 @@ pub(crate) fn fold_cast_constant(
 ) -> Option<Attr> {
     let operand = operand?;
     let elem = element_type(ctx, to);
-    match ctx.attr_kind(operand) {
-        AttrKind::DenseElements { data: DenseData::Splat(scalar), .. } if elem != to => {
-            let scalar = f(*scalar, elem)?;
-            Some(ctx.intern_attr(AttrKind::DenseElements { ty: to, data: DenseData::Splat(scalar) }))
-        }
-        _ if elem == to => f(operand, to),
-        _ => None,
-    }
+    super::elementwise::map1(ctx, Some(operand), ctx.attr_type(operand)?, to, |s| f(s, elem))
 }
 
 /// The bit width of a signless integer or float element type (`index` has none).

@@ -181,8 +181,10 @@ fn fold_cmpi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
             _ => {}
         }
     }
-    let l = const_of_type(ctx, operands.first().copied().flatten(), ty)?;
-    fold_to_attr(ctx.bool_attr(pred.eval(l, r?)))
+    let folded = super::elementwise::map2(ctx, operands.first().copied().flatten(), operands.get(1).copied().flatten(), ty, result_ty, |a, b| {
+        Some(ctx.bool_attr(pred.eval(crate::support::int_const(ctx, a)?.0, crate::support::int_const(ctx, b)?.0)))
+    })?;
+    fold_to_attr(folded)
 }
 
 /// The source of `v` when `v` is an `extsi` or `extui`, with the extension's name.

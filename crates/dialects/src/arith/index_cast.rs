@@ -101,12 +101,15 @@ fn fold_cast_of(
     {
         return fold_to_value(ir.operand(inner, 0));
     }
-    let (c, _) = int_const(ctx, operands.first().copied().flatten()?)?;
-    let width = ctx.type_kind(to).int_or_float_width()?;
+    let width = ctx.type_kind(crate::support::element_type(ctx, to)).int_or_float_width()?;
     if width > 128 {
         return None;
     }
-    fold_to_attr(int_attr(ctx, to, IntConst::new(width, extend(c))))
+    let folded = super::cast_common::fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
+        let (c, _) = int_const(ctx, a)?;
+        Some(int_attr(ctx, elem, IntConst::new(width, extend(c))))
+    })?;
+    fold_to_attr(folded)
 }
 
 fn parse_index_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {

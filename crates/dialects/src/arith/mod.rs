@@ -27,12 +27,16 @@ mod cmpf;
 mod cmpf_int;
 mod cmpi;
 mod constant;
+mod div_round;
+mod elementwise;
+mod extended;
 mod fastmath;
 mod float_casts;
 mod float_const;
 mod index_cast;
 mod int_casts;
 mod int_float_casts;
+mod minmax_int;
 mod negf;
 mod select;
 mod select_patterns;
@@ -45,11 +49,14 @@ pub use bitwise::{ANDI, ORI, XORI};
 pub use cmpf::{CMPF, CmpFPredicate, cmpf_predicate, cmpf_state};
 pub use cmpi::{CMPI, CmpPredicate, cmpi_state};
 pub use constant::{CONSTANT, constant_state};
+pub use div_round::{CEILDIVSI, CEILDIVUI, FLOORDIVSI};
+pub use extended::{ADDUI_EXTENDED, MULSI_EXTENDED, MULUI_EXTENDED, extended_state};
 pub use fastmath::FastMathFlags;
 pub use float_casts::{EXTF, TRUNCF, float_cast_state};
 pub use index_cast::{INDEX_CAST, INDEX_CASTUI, index_cast_state};
 pub use int_casts::{EXTSI, EXTUI, TRUNCI, int_cast_state};
 pub use int_float_casts::{FPTOSI, FPTOUI, SITOFP, UITOFP, conversion_state};
+pub use minmax_int::{MAXSI, MAXUI, MINSI, MINUI};
 pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
 pub use shifts::{SHLI, SHRSI, SHRUI};
@@ -113,6 +120,16 @@ vectors and tensors of them.",
         &SHLI,
         &SHRSI,
         &SHRUI,
+        &MAXSI,
+        &MAXUI,
+        &MINSI,
+        &MINUI,
+        &CEILDIVUI,
+        &CEILDIVSI,
+        &FLOORDIVSI,
+        &ADDUI_EXTENDED,
+        &MULSI_EXTENDED,
+        &MULUI_EXTENDED,
     ],
     types: &[],
     attrs: &[],

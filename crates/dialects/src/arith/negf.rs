@@ -62,8 +62,11 @@ fn fold_negf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
         return fold_to_value(ir.operand(inner, 0));
     }
     let ty = ir.value_type(ir.result(op, 0));
-    let v = float_value(ctx, operands.first().copied().flatten(), ty)?;
-    fold_to_attr(float_attr(ctx, ty, -v)?)
+    let elem = crate::support::element_type(ctx, ty);
+    let folded = super::elementwise::map1(ctx, operands.first().copied().flatten(), ty, ty, |a| {
+        float_attr(ctx, elem, -float_value(ctx, Some(a), elem)?)
+    })?;
+    fold_to_attr(folded)
 }
 
 /// `%a (fastmath<flags>)? {attrs}? : type`.
