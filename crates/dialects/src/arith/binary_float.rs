@@ -185,6 +185,13 @@ pub(crate) fn parse_float_operands(p: &mut dyn OpAsmParser, state: &mut Operatio
     p.parse_optional_attr_dict(&mut entries)?;
     p.parse_punct(Punct::Colon)?;
     let ty = p.parse_type()?;
+    // `cmpf`'s generated parser checks the written type against `lhs`'s constraint (the
+    // binary ops' format names the result type, which is checked by the verifier).
+    let is_cmpf = p.ctx().op_name_str(state.name) == super::CMPF.name;
+    if is_cmpf && !super::FLOAT_LIKE.check.is_some_and(|f| f(p.ctx(), ty)) {
+        let msg = format!("'lhs' must be floating-point-like, but got '{}'", crate::support::type_str(p.ctx(), ty));
+        return Err(p.emit_error_at(p.name_offset(), &msg));
+    }
     state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
     Ok((ty, flags, entries))
 }

@@ -266,6 +266,11 @@ fn parse_cmpi(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     p.parse_optional_attr_dict(&mut entries)?;
     p.parse_punct(Punct::Colon)?;
     let ty = p.parse_type()?;
+    // The generated parser checks the written type against `lhs`'s constraint.
+    if !super::SIGNLESS_INTEGER_LIKE.check.is_some_and(|f| f(p.ctx(), ty)) {
+        let msg = format!("'lhs' must be signless-integer-like, but got '{}'", crate::support::type_str(p.ctx(), ty));
+        return Err(p.emit_error_at(p.name_offset(), &msg));
+    }
     state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
     let ctx = p.ctx();
     state.result_types = vec![bool_like_of(ctx, ty)];

@@ -16,7 +16,7 @@ use fuser_ir::declare::TypeConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, VerifyCtx};
-use fuser_ir::types::Type;
+use fuser_ir::types::{Type, TypeKind};
 
 /// MLIR's `SignlessIntegerLikeOrMemRef` (memrefs are not modelled, so only the first half
 /// is accepted).
@@ -55,6 +55,11 @@ narrower type truncates. Exactly one of the two element types must be `index`.\n
 fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
     let (from, to) = (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)));
+    let is_memref = |t: Type| matches!(ctx.type_kind(t), TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. });
+    if !is_memref(from) && !is_memref(to) {
+        let index_elem = |c: &Context, t: Type| c.type_kind(t).is_index();
+        return super::cast_common::verify_cast(v, op, |c, a, b| index_elem(c, a) != index_elem(c, b));
+    }
     if !same_shape(ctx, from, to) {
         return Err(v.op_error(op, "requires the same shape for all operands and results"));
     }

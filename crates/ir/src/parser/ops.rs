@@ -493,7 +493,7 @@ impl<'a> Parser<'a> {
             loc: self.loc_at(name_off),
         };
         self.default_dialects.push(default_dialect);
-        self.custom_ops.push((full, num_results.min(usize::MAX as u64) as usize));
+        self.custom_ops.push((full, num_results.min(usize::MAX as u64) as usize, name_off));
         let r = hook(self as &mut dyn OpAsmParser, &mut state);
         self.custom_ops.pop();
         self.default_dialects.pop();
