@@ -9,7 +9,7 @@ use super::{
     splat_int,
 };
 use crate::support::{
-    IntConst, dict_of, empty_state, inherent_attr, is_bool_like, printed_attr_dict, same_shape, split_inherent,
+    IntConst, dict_of, empty_state, inherent_attr, is_bool_like, printed_attr_dict, split_inherent,
 };
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
@@ -149,7 +149,7 @@ fn verify_cmpi(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     if lhs != ir.value_type(ir.operand(op, 1)) {
         return Err(v.op_error(op, "requires all operands to have the same type"));
     }
-    if !same_shape(ctx, lhs, result) {
+    if result != bool_like_of(ctx, lhs) {
         return Err(v.op_error(op, "failed to verify that result type has i1 element type and same shape as operands"));
     }
     Ok(())

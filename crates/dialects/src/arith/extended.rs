@@ -18,7 +18,7 @@ use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
 use fuser_ir::rewrite_api::Rewriter;
-use fuser_ir::types::{Type, TypeKind};
+use fuser_ir::types::Type;
 
 fuser_ir::declare_op! {
     pub static ADDUI_EXTENDED: "arith.addui_extended" {
@@ -96,12 +96,12 @@ pub fn extended_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Typ
 
 fn verify_addui_extended(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     verify_all_match(v, op, &[0, 1], &[0], "{lhs, rhs, sum}")?;
-    verify_elementwise(v, op)
+    super::verify_elementwise(v, op)
 }
 
 fn verify_mul_extended(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     verify_all_match(v, op, &[0, 1], &[0, 1], "{lhs, rhs, low, high}")?;
-    verify_elementwise(v, op)
+    super::verify_elementwise(v, op)
 }
 
 /// `AllTypesMatch` over the given operands and results.
@@ -114,44 +114,6 @@ fn verify_all_match(v: &VerifyCtx<'_>, op: OpId, operands: &[usize], results: &[
         .collect();
     if types.iter().any(|&t| t != types[0]) {
         return Err(v.op_error(op, &format!("failed to verify that all of {names} have same type")));
-    }
-    Ok(())
-}
-
-/// MLIR's `ElementwiseMappable` verifier: vectors and tensors go together, of one shape and
-/// one container kind.
-fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
-    let (ctx, ir) = (v.ctx, v.ir);
-    let mappable = |t: &Type| {
-        matches!(ctx.type_kind(*t), TypeKind::Vector { .. } | TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. })
-    };
-    let operands: Vec<Type> = ir.operands(op).iter().map(|&x| ir.value_type(x)).filter(mappable).collect();
-    let results: Vec<Type> = ir.results(op).iter().map(|&x| ir.value_type(x)).filter(mappable).collect();
-    if operands.is_empty() && results.is_empty() {
-        return Ok(());
-    }
-    if operands.is_empty() {
-        return Err(v.op_error(op, "if a result is non-scalar, then at least one operand must be non-scalar"));
-    }
-    if results.is_empty() {
-        return Err(v.op_error(op, "if an operand is non-scalar, then there must be at least one non-scalar result"));
-    }
-    if results.len() != ir.num_results(op) {
-        return Err(v.op_error(op, "if an operand is non-scalar, then all results must be non-scalar"));
-    }
-    let all: Vec<Type> = operands.into_iter().chain(results).collect();
-    let kind = |t: Type| match ctx.type_kind(t) {
-        TypeKind::Vector { .. } => 0,
-        _ => 1,
-    };
-    let shape = |t: Type| crate::support::shape_of(ctx, t).map(|s| s.0);
-    let compatible = |a: &Option<Vec<i64>>, b: &Option<Vec<i64>>| match (a, b) {
-        (Some(x), Some(y)) => x.len() == y.len() && x.iter().zip(y).all(|(&m, &n)| m == n || m < 0 || n < 0),
-        _ => true,
-    };
-    let first = shape(all[0]);
-    if all.iter().any(|&t| kind(t) != kind(all[0]) || !compatible(&shape(t), &first)) {
-        return Err(v.op_error(op, "all non-scalar operands/results must have the same shape and base type"));
     }
     Ok(())
 }

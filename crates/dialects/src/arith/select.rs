@@ -9,7 +9,7 @@ use super::select_patterns::{
     REDUNDANT_SELECT_FALSE, REDUNDANT_SELECT_TRUE, SELECT_I1_TO_NOT, SELECT_NOT_COND, SELECT_TO_EXTUI,
 };
 use super::{BOOL_LIKE, CmpPredicate, fold_to_attr, fold_to_value};
-use crate::support::{empty_state, int_const, printed_attr_dict, same_shape};
+use crate::support::{empty_state, int_const, printed_attr_dict, same_shape, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
 use fuser_ir::context::Context;
@@ -48,10 +48,34 @@ fn verify_select(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     if ir.value_type(ir.operand(op, 1)) != result || ir.value_type(ir.operand(op, 2)) != result {
         return Err(v.op_error(op, "failed to verify that all of {true_value, false_value, result} have same type"));
     }
-    if cond != ctx.i1_type() && !same_shape(ctx, cond, result) {
+    // `AllShapesMatch` compares dimensions only (a vector may match a tensor here).
+    let dims = |t| crate::support::shape_of(ctx, t).map(|s| s.0);
+    let shapes_match = same_shape(ctx, cond, result) || dims(cond).is_some() && dims(cond) == dims(result);
+    if cond != ctx.i1_type() && !shapes_match {
         return Err(v.op_error(op, "failed to verify that condition is signless i1 or has matching shape"));
     }
+    super::verify_elementwise(v, op)?;
+    // A container condition is exactly `i1` with the result's shape (and encoding).
+    if cond != ctx.i1_type() {
+        let expected = super::bool_like_of(ctx, result);
+        if expected == result {
+            let msg = format!("expected condition to be a signless i1, but got {}", quoted(ctx, cond));
+            return Err(v.op_error(op, msg));
+        }
+        if cond != expected {
+            let msg = format!(
+                "expected condition type to have the same shape as the result type, expected {}, but got {}",
+                quoted(ctx, expected),
+                quoted(ctx, cond)
+            );
+            return Err(v.op_error(op, msg));
+        }
+    }
     Ok(())
+}
+
+fn quoted(ctx: &Context, t: Type) -> String {
+    format!("'{}'", type_str(ctx, t))
 }
 
 fn fold_select(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
