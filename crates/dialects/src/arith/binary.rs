@@ -301,6 +301,24 @@ pub(super) fn eval(
     fold_to_attr(folded)
 }
 
+/// Evaluates like the MLIR folders whose element closure overwrites one shared flag (the
+/// shifts' "bounded", `floordivsi`'s "overflow or division by zero"): every element is computed
+/// (`f` gives its bits and whether it is valid), and only the validity of the last element
+/// evaluated decides whether the op folds.
+pub(super) fn eval_last(
+    ctx: &Context,
+    x: &Inputs,
+    f: impl Fn(IntConst, IntConst) -> (u128, bool),
+) -> Option<Vec<FoldResult>> {
+    let last_ok = std::cell::Cell::new(false);
+    let folded = eval(ctx, x, |l, r| {
+        let (bits, ok) = f(l, r);
+        last_ok.set(ok);
+        Some(bits)
+    })?;
+    last_ok.get().then_some(folded)
+}
+
 /// A zero of the op's type (scalar or splat).
 pub(super) fn zero(ctx: &Context, ty: Type) -> Option<Vec<FoldResult>> {
     fold_to_attr(splat_int(ctx, ty, 0)?)
@@ -349,8 +367,9 @@ fn fold_subi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
 
 fn fold_muli(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
+    // `x * 0` is the zero operand itself, as in MLIR (no new constant).
     if x.r.is_some_and(IntConst::is_zero) {
-        return zero(ctx, x.ty);
+        return fold_to_value(x.rhs);
     }
     if x.r.is_some_and(IntConst::is_one) {
         return fold_to_value(x.lhs);
@@ -414,10 +433,11 @@ mod tests {
             assert_eq!(b.fold_value(op), Some(x), "{}", b.ctx.op_name_str(b.ir.op_name(op)));
         }
         let mul0 = b.binary("arith.muli", x, c0);
+        assert_eq!(b.fold_value(mul0), Some(c0), "x * 0 is the zero operand");
         let subxx = b.binary("arith.subi", x, x);
         let rems1 = b.binary("arith.remsi", x, c1);
         let remu1 = b.binary("arith.remui", x, c1);
-        for op in [mul0, subxx, rems1, remu1] {
+        for op in [subxx, rems1, remu1] {
             assert_eq!(b.fold_int(op), Some(0));
         }
     }

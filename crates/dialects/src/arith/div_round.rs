@@ -4,9 +4,9 @@
 //!
 //! Folders follow MLIR: `x / 1` is `x`; constants are evaluated elementwise, except a zero
 //! divisor or any signed overflow of MLIR's evaluation steps (e.g. `INT_MIN / -1`), which leave
-//! the op alone.
+//! the op alone (for `floordivsi`, as in MLIR, only when it is the last element's).
 
-use super::binary::{eval, inputs, parse_binary, print_binary, verify_binary};
+use super::binary::{eval, eval_last, inputs, parse_binary, print_binary, verify_binary};
 use super::{SIGNLESS_INTEGER_LIKE, fold_to_value};
 use crate::support::IntConst;
 use fuser_ir::attrs::Attr;
@@ -123,17 +123,18 @@ fn fold_ceildivsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -
     eval(ctx, &x, |l, r| ceildivsi(l, r).map(|v| v as u128))
 }
 
-/// `APInt::sfloordiv_ov`: the truncated quotient, one less when inexact with operands of
-/// different signs.
-fn floordivsi(l: IntConst, r: IntConst) -> Option<i128> {
+/// `APInt::sfloordiv_ov` as MLIR's folder uses it: the truncated quotient, one less when
+/// inexact with operands of different signs; with whether the element is valid. A zero divisor
+/// gives the dividend, `INT_MIN / -1` wraps, both invalid.
+fn floordivsi(l: IntConst, r: IntConst) -> (i128, bool) {
     let s = Signed { width: l.width };
     let (a, b) = (l.signed(), r.signed());
     if b == 0 {
-        return None;
+        return (a, false);
     }
-    let q = s.div(a, b)?;
+    let Some(q) = s.div(a, b) else { return (a, false) };
     let inexact = q.wrapping_mul(b) != a;
-    Some(if inexact && (a < 0) != (b < 0) { q - 1 } else { q })
+    (if inexact && (a < 0) != (b < 0) { q - 1 } else { q }, true)
 }
 
 fn fold_floordivsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -141,7 +142,11 @@ fn fold_floordivsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) 
     if x.r.is_some_and(IntConst::is_one) {
         return fold_to_value(x.lhs);
     }
-    eval(ctx, &x, |l, r| floordivsi(l, r).map(|v| v as u128))
+    // MLIR's flag is overwritten per element: only the last element decides.
+    eval_last(ctx, &x, |l, r| {
+        let (v, ok) = floordivsi(l, r);
+        (v as u128, ok)
+    })
 }
 
 #[cfg(test)]
@@ -158,17 +163,17 @@ mod tests {
         assert_eq!(ceildivsi(c(32, -7), c(32, 2)), Some(-3));
         assert_eq!(ceildivsi(c(32, 7), c(32, -2)), Some(-3));
         assert_eq!(ceildivsi(c(32, -7), c(32, -2)), Some(4));
-        assert_eq!(floordivsi(c(32, 7), c(32, 2)), Some(3));
-        assert_eq!(floordivsi(c(32, -7), c(32, 2)), Some(-4));
-        assert_eq!(floordivsi(c(32, -8), c(32, 2)), Some(-4));
+        assert_eq!(floordivsi(c(32, 7), c(32, 2)), (3, true));
+        assert_eq!(floordivsi(c(32, -7), c(32, 2)), (-4, true));
+        assert_eq!(floordivsi(c(32, -8), c(32, 2)), (-4, true));
     }
 
     #[test]
     fn overflow_and_zero_refuse() {
         assert_eq!(ceildivsi(c(8, -128), c(8, -1)), None);
         assert_eq!(ceildivsi(c(8, -128), c(8, 1)), None, "negating INT_MIN overflows in MLIR's steps");
-        assert_eq!(floordivsi(c(8, -128), c(8, -1)), None);
-        assert_eq!(floordivsi(c(8, 5), c(8, 0)), None);
+        assert_eq!(floordivsi(c(8, -128), c(8, -1)), (-128, false));
+        assert_eq!(floordivsi(c(8, 5), c(8, 0)), (5, false));
         assert_eq!(ceildivsi(c(8, 0), c(8, 0)), None);
     }
 }

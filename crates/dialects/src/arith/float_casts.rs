@@ -10,7 +10,7 @@
 
 use super::cast_common::{cast_state, fold_cast_constant, parse_cast_types, print_cast_types, verify_cast, width_of};
 use super::fastmath::{FASTMATH, FastMathFlags, parse_optional_fastmath};
-use super::float_const::{any_float_value, exact_float_attr};
+use super::float_const::{any_float_value, convert_nan, exact_float_attr};
 use super::{FLOAT_LIKE, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
@@ -84,6 +84,9 @@ fn verify_truncf(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 fn fold_exact(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let to = ir.value_type(ir.result(op, 0));
     let folded = fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
+        if let Some(nan) = convert_nan(ctx, a, elem) {
+            return nan;
+        }
         exact_float_attr(ctx, elem, any_float_value(ctx, a)?.0)
     });
     fold_to_attr(folded?)

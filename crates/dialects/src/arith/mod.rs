@@ -1,8 +1,11 @@
-//! The `arith` dialect subset on signless integers, `index` and floats (scalars, or
-//! vectors/tensors of them where MLIR allows it): `constant`, `addi`, `subi`, `muli`, `divsi`,
-//! `divui`, `remsi`, `remui`, `cmpi`, `select`, `index_cast`, and the float ops `addf`, `subf`,
-//! `mulf`, `divf`, `remf`, `negf`, `maximumf`, `minimumf`, `maxnumf`, `minnumf`, `cmpf` with their
-//! `#arith.fastmath` flags, with MLIR's custom syntax, properties, verifiers and folders.
+//! The `arith` dialect of MLIR 19, every op: `constant`; the integer ops `addi`, `subi`, `muli`,
+//! `divsi`, `divui`, `ceildivsi`, `ceildivui`, `floordivsi`, `remsi`, `remui`, `maxsi`, `maxui`,
+//! `minsi`, `minui`, `addui_extended`, `mulsi_extended`, `mului_extended`, `andi`, `ori`, `xori`,
+//! `shli`, `shrsi`, `shrui`, `cmpi`; the float ops `addf`, `subf`, `mulf`, `divf`, `remf`, `negf`,
+//! `maximumf`, `minimumf`, `maxnumf`, `minnumf`, `cmpf` with their `#arith.fastmath` flags;
+//! `select`; and the casts `extsi`, `extui`, `trunci`, `extf`, `truncf`, `sitofp`, `uitofp`,
+//! `fptosi`, `fptoui`, `bitcast`, `index_cast`, `index_castui`; with MLIR's custom syntax,
+//! properties, verifiers, folders and canonicalization patterns.
 //!
 //! Every op is declared with [`fuser_ir::declare_op!`]: operand/result counts, required
 //! properties, attribute and type constraints are checked by the generic structural verifier,
@@ -14,9 +17,8 @@
 //! hooks live together in one submodule.
 //!
 //! Folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in MLIR) and
-//! on floats of the `f16`, `bf16`, `f32`, `f64` types; the binary ops, `negf` and the casts
-//! also fold splat vectors/tensors elementwise, as MLIR does; other dense constants are not
-//! folded elementwise.
+//! on floats of the `f16`, `bf16`, `f32`, `f64` types, in the type's own precision; vector and
+//! tensor constants fold elementwise wherever MLIR folds them (`elementwise`), splat or not.
 
 mod binary;
 mod binary_float;
@@ -61,7 +63,7 @@ pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
 pub use shifts::{SHLI, SHRSI, SHRUI};
 
-use crate::support::{IntConst, element_type, int_attr, int_const, is_bool_like, is_signless_integer_like, shape_of};
+use crate::support::{IntConst, element_type, int_attr, is_bool_like, is_signless_integer_like, shape_of};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
 use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
@@ -75,11 +77,12 @@ use fuser_ir::types::{Type, TypeKind};
 pub static ARITH: DialectDef = DialectDef {
     namespace: "arith",
     summary: "Basic integer and floating-point arithmetic, comparisons and casts",
-    description: "The subset of MLIR's arith dialect that fuser implements: integer, index and \
-float constants; two's-complement arithmetic, bitwise operations and shifts; IEEE float \
-arithmetic with `#arith.fastmath` flags; integer and float comparisons; selection; and casts \
-between integer widths, float widths, integers and floats, bit patterns and `index`, with \
-MLIR's syntax, verification and folding. Operands are signless integers, `index` or floats, or \
+    description: "MLIR's arith dialect (as of LLVM 19): integer, index and float constants; \
+two's-complement arithmetic (with rounding divisions, min/max and the extended add/multiply), \
+bitwise operations and shifts; IEEE float arithmetic with `#arith.fastmath` flags; integer and \
+float comparisons; selection; and casts between integer widths, float widths, integers and \
+floats, bit patterns and `index`, with MLIR's syntax, verification, folding and \
+canonicalization. Operands are signless integers, `index` or floats, or \
 vectors and tensors of them.",
     ops: &[
         &CONSTANT,
@@ -295,12 +298,6 @@ pub(crate) fn fold_to_value(v: Value) -> Option<Vec<FoldResult>> {
 /// A folder's answer: this constant.
 pub(crate) fn fold_to_attr(a: Attr) -> Option<Vec<FoldResult>> {
     Some(vec![FoldResult::Attr(a)])
-}
-
-/// The scalar integer constant in `a` if it has type `ty`.
-pub(crate) fn const_of_type(ctx: &Context, a: Option<Attr>, ty: Type) -> Option<IntConst> {
-    let (c, t) = int_const(ctx, a?)?;
-    (t == ty).then_some(c)
 }
 
 /// An integer constant of type `ty` (scalar, or a splat for static vectors and tensors) whose
