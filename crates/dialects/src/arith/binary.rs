@@ -43,7 +43,7 @@ result is poison otherwise).\n\n\
         hooks: {
             verify: verify_binary,
             fold: fold_addi,
-            canonicalize: &[MOVE_CONSTANT_RIGHT],
+            canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::ADDI_PATTERNS],
             parse: parse_binary_with_flags,
             print: print_binary,
             default_props: default_flags,
@@ -63,6 +63,7 @@ fuser_ir::declare_op! {
         hooks: {
             verify: verify_binary,
             fold: fold_subi,
+            canonicalize: &[super::int_patterns::SUBI_PATTERNS],
             parse: parse_binary_with_flags,
             print: print_binary,
             default_props: default_flags,
@@ -82,7 +83,7 @@ flags as for `arith.addi`.\n\n```mlir\n%0 = arith.muli %a, %b overflow<nsw, nuw>
         hooks: {
             verify: verify_binary,
             fold: fold_muli,
-            canonicalize: &[MOVE_CONSTANT_RIGHT],
+            canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::MULI_MULI_CONSTANT],
             parse: parse_binary_with_flags,
             print: print_binary,
             default_props: default_flags,

@@ -38,6 +38,7 @@ mod float_const;
 mod index_cast;
 mod int_casts;
 mod int_float_casts;
+mod int_patterns;
 mod minmax_int;
 mod negf;
 mod select;
