@@ -15,7 +15,8 @@ use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{FoldResult, VerifyCtx};
+use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
+use fuser_ir::rewrite_api::Rewriter;
 use fuser_ir::types::{Type, TypeKind};
 
 /// MLIR's `SignlessIntegerLikeOrMemRef` (memrefs are not modelled, so only the first half
@@ -33,7 +34,13 @@ Exactly one of the two element types must be `index`.\n\n\
         traits: [PURE],
         operands: { in: INTEGER_LIKE_OR_MEMREF },
         results: { out: INTEGER_LIKE_OR_MEMREF },
-        hooks: { verify: verify_index_cast, fold: fold_index_cast, parse: parse_index_cast, print: print_index_cast },
+        hooks: {
+            verify: verify_index_cast,
+            fold: fold_index_cast,
+            canonicalize: &[INDEX_CAST_OF_EXTSI],
+            parse: parse_index_cast,
+            print: print_index_cast,
+        },
     }
 }
 
@@ -47,7 +54,13 @@ narrower type truncates. Exactly one of the two element types must be `index`.\n
         traits: [PURE],
         operands: { in: INTEGER_LIKE_OR_MEMREF },
         results: { out: INTEGER_LIKE_OR_MEMREF },
-        hooks: { verify: verify_index_cast, fold: fold_index_castui, parse: parse_index_cast, print: print_index_cast },
+        hooks: {
+            verify: verify_index_cast,
+            fold: fold_index_castui,
+            canonicalize: &[INDEX_CASTUI_OF_EXTUI],
+            parse: parse_index_cast,
+            print: print_index_cast,
+        },
     }
 }
 
@@ -115,6 +128,28 @@ fn fold_cast_of(
         Some(int_attr(ctx, elem, IntConst::new(width, extend(c))))
     })?;
     fold_to_attr(folded)
+}
+
+/// `index_cast(extsi x)`: `index_cast x`.
+static INDEX_CAST_OF_EXTSI: PatternDef =
+    PatternDef { name: "arith-index-cast-of-extsi", apply: |rw, op| cast_of_ext(rw, op, super::EXTSI.name) };
+/// `index_castui(extui x)`: `index_castui x`.
+static INDEX_CASTUI_OF_EXTUI: PatternDef =
+    PatternDef { name: "arith-index-castui-of-extui", apply: |rw, op| cast_of_ext(rw, op, super::EXTUI.name) };
+
+/// Skips an extension `ext` feeding the cast `op`.
+fn cast_of_ext(rw: &mut dyn Rewriter, op: OpId, ext: &str) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    if ir.num_operands(op) != 1 {
+        return false;
+    }
+    let Some(e) = defined_by(ctx, ir, ir.operand(op, 0), ext).filter(|&e| ir.num_operands(e) == 1) else {
+        return false;
+    };
+    let src = ir.operand(e, 0);
+    rw.ir_mut().set_operand(op, 0, src);
+    rw.notify_changed(op);
+    true
 }
 
 fn parse_index_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
