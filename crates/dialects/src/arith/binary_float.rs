@@ -9,7 +9,7 @@
 //! `divf(negf a, negf b)` canonicalize to `mulf/divf(a, b)`.
 
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
-use super::float_const::{float_attr, float_splat_is, float_value};
+use super::float_const::{is_nan_attr, quiet_nan, float_attr, float_splat_is, float_value};
 use super::{FLOAT_LIKE, MOVE_CONSTANT_RIGHT, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{empty_state, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -262,21 +262,40 @@ impl Inputs {
         float_splat_is(ctx, self.r_attr, pred)
     }
 
-    /// Evaluates two constants, elementwise for vectors and tensors. A NaN produced from two
-    /// numbers is the positive quiet NaN, as `APFloat` makes it (the hardware's default NaN may
-    /// be negative).
-    fn eval(&self, ctx: &Context, f: impl Fn(f64, f64) -> f64) -> Option<Vec<FoldResult>> {
+    /// Evaluates two constants, elementwise for vectors and tensors. NaN operands are handled
+    /// on their bits by `rule`, as `APFloat` does; a NaN produced from two numbers is the
+    /// positive quiet NaN, as `APFloat` makes it (the hardware's default NaN may be negative).
+    fn eval(&self, ctx: &Context, rule: NanRule, f: impl Fn(f64, f64) -> f64) -> Option<Vec<FoldResult>> {
         let elem = crate::support::element_type(ctx, self.ty);
         let folded = super::elementwise::map2(ctx, self.l_attr, self.r_attr, self.ty, self.ty, |a, b| {
+            let (a_nan, b_nan) = (is_nan_attr(ctx, a), is_nan_attr(ctx, b));
+            if a_nan || b_nan {
+                return Some(match rule {
+                    NanRule::Quiet => quiet_nan(ctx, if a_nan { a } else { b }),
+                    NanRule::Keep => if a_nan { a } else { b },
+                    NanRule::Other => if a_nan { b } else { a },
+                });
+            }
             let (l, r) = (float_value(ctx, Some(a), elem)?, float_value(ctx, Some(b), elem)?);
             let mut v = f(l, r);
-            if v.is_nan() && !l.is_nan() && !r.is_nan() {
+            if v.is_nan() {
                 v = f64::NAN.copysign(1.0);
             }
             float_attr(ctx, elem, v)
         })?;
         fold_to_attr(folded)
     }
+}
+
+/// What a binary float fold gives for a NaN operand (the first NaN operand when both are).
+#[derive(Clone, Copy)]
+enum NanRule {
+    /// That NaN, quieted (`APFloat`'s arithmetic).
+    Quiet,
+    /// That NaN exactly (`llvm::maximum`/`minimum`).
+    Keep,
+    /// The other operand (`llvm::minnum`).
+    Other,
 }
 
 fn is_neg_zero(v: f64) -> bool {
@@ -292,7 +311,7 @@ fn fold_addf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if x.rhs_is(ctx, is_neg_zero) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a + b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a + b)
 }
 
 fn fold_subf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -300,7 +319,7 @@ fn fold_subf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if x.rhs_is(ctx, is_pos_zero) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a - b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a - b)
 }
 
 fn fold_mulf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -308,7 +327,7 @@ fn fold_mulf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if x.rhs_is(ctx, |v| v == 1.0) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a * b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a * b)
 }
 
 fn fold_divf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -316,11 +335,11 @@ fn fold_divf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if x.rhs_is(ctx, |v| v == 1.0) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a / b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a / b)
 }
 
 fn fold_remf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    inputs(ir, op, operands)?.eval(ctx, |a, b| a % b)
+    inputs(ir, op, operands)?.eval(ctx, NanRule::Quiet, |a, b| a % b)
 }
 
 fn fold_maximumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -328,7 +347,7 @@ fn fold_maximumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) ->
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, maximum)
+    x.eval(ctx, NanRule::Keep, maximum)
 }
 
 fn fold_minimumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -336,7 +355,7 @@ fn fold_minimumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) ->
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, minimum)
+    x.eval(ctx, NanRule::Keep, minimum)
 }
 
 fn fold_maxnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -345,7 +364,7 @@ fn fold_maxnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> 
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, maximum)
+    x.eval(ctx, NanRule::Keep, maximum)
 }
 
 fn fold_minnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -353,7 +372,7 @@ fn fold_minnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> 
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, minnum)
+    x.eval(ctx, NanRule::Other, minnum)
 }
 
 /// IEEE 754-2008 `minNum` with `-0.0 < +0.0`: a NaN operand yields the other one.

@@ -134,6 +134,37 @@ pub(crate) fn exact_float_attr(ctx: &Context, ty: Type, v: f64) -> Option<Attr> 
     Some(ctx.intern_attr(AttrKind::Float { bits, ty }))
 }
 
+/// The constant `a` (`f16`, `bf16`, `f32`, `f64`) with its sign bit flipped, as
+/// `APFloat::changeSign` does (NaNs included, payload and quietness kept).
+pub(crate) fn negated(ctx: &Context, a: Attr) -> Option<Attr> {
+    let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
+    let TypeKind::Float(k) = ctx.type_kind(*ty) else { return None };
+    let (e, m) = layout(*k)?;
+    Some(ctx.intern_attr(AttrKind::Float { bits: bits ^ (1u128 << (e + m)), ty: *ty }))
+}
+
+/// True when `a` is a NaN constant of `f16`, `bf16`, `f32` or `f64`.
+pub(crate) fn is_nan_attr(ctx: &Context, a: Attr) -> bool {
+    nan_parts(ctx, a).is_some()
+}
+
+/// The layout and bits of a NaN constant.
+fn nan_parts(ctx: &Context, a: Attr) -> Option<((u32, u32), u128, Type)> {
+    let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
+    let TypeKind::Float(k) = ctx.type_kind(*ty) else { return None };
+    let (e, m) = layout(*k)?;
+    let exp = (bits >> m) & ((1u128 << e) - 1);
+    (exp == (1u128 << e) - 1 && bits & ((1u128 << m) - 1) != 0).then_some(((e, m), *bits, *ty))
+}
+
+/// The NaN constant `a` with its quiet bit set (sign and payload kept); other constants as given.
+pub(crate) fn quiet_nan(ctx: &Context, a: Attr) -> Attr {
+    match nan_parts(ctx, a) {
+        Some(((_, m), bits, ty)) => ctx.intern_attr(AttrKind::Float { bits: bits | 1u128 << (m - 1), ty }),
+        None => a,
+    }
+}
+
 /// `(exponent bits, stored mantissa bits)` of the common float formats.
 fn layout(k: FloatKind) -> Option<(u32, u32)> {
     match k {
@@ -221,7 +252,8 @@ fn half_to_f64(h: u16) -> f64 {
     let magnitude = match exp {
         0 => frac * 2f64.powi(-24),
         31 if frac == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
+        // A NaN keeps its sign and top-aligned payload.
+        31 => return f64::from_bits(((h as u64 & 0x8000) << 48) | 0x7ff0_0000_0000_0000 | ((h as u64 & 0x3ff) << 42)),
         _ => (1.0 + frac / 1024.0) * 2f64.powi(exp - 15),
     };
     sign * magnitude
