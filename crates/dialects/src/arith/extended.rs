@@ -305,7 +305,8 @@ fn mulsi_extended_rhs_one(rw: &mut dyn Rewriter, op: OpId) -> bool {
     }
     let (x, one) = (ir.operand(op, 0), ir.operand(op, 1));
     let ty = ir.value_type(x);
-    if !super::bitwise::constant_of(ctx, ir, one).is_some_and(IntConst::is_one) {
+    // MLIR's `IsScalarOrSplatOne` wants a strictly positive 1: not `true` of `i1`.
+    if !super::bitwise::constant_of(ctx, ir, one).is_some_and(|c| c.signed() == 1) {
         return false;
     }
     let loc = ir.loc(op);

@@ -14,13 +14,13 @@ use super::float_const::{any_float_value, convert_nan, exact_float_attr};
 use super::{FLOAT_LIKE, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
-use fuser_ir::attrs::Attr;
+use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
 use fuser_ir::declare::AttrConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, VerifyCtx};
-use fuser_ir::types::Type;
+use fuser_ir::types::{Type, TypeKind};
 
 /// The rounding modes of `truncf`, in MLIR's numbering.
 const ROUNDING_MODES: [&str; 5] = ["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
@@ -87,7 +87,18 @@ fn fold_exact(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Op
         if let Some(nan) = convert_nan(ctx, a, elem) {
             return nan;
         }
-        exact_float_attr(ctx, elem, any_float_value(ctx, a)?.0)
+        if let Some(v) = any_float_value(ctx, a)
+            && let Some(exact) = exact_float_attr(ctx, elem, v.0)
+        {
+            return Some(exact);
+        }
+        // Formats beyond `f64` (`f80`, `f128`, `tf32`): convert the bits exactly.
+        let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
+        let (TypeKind::Float(from), TypeKind::Float(to)) = (ctx.type_kind(*ty), ctx.type_kind(elem)) else {
+            return None;
+        };
+        let bits = super::float_bits::convert_exact(*bits, *from, *to)?;
+        Some(ctx.intern_attr(AttrKind::Float { bits, ty: elem }))
     });
     fold_to_attr(folded?)
 }

@@ -33,6 +33,7 @@ mod div_round;
 mod elementwise;
 mod extended;
 mod fastmath;
+mod float_bits;
 mod float_casts;
 mod float_const;
 mod index_cast;
