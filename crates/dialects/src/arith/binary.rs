@@ -9,7 +9,9 @@
 use super::{
     MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int,
 };
-use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, int_const, printed_attr_dict, split_inherent};
+use crate::support::{
+    IntConst, dict_of, empty_state, inherent_attr, int_attr, int_const, printed_attr_dict, split_inherent,
+};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;

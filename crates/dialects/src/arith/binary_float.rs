@@ -9,7 +9,7 @@
 //! `divf(negf a, negf b)` canonicalize to `mulf/divf(a, b)`.
 
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
-use super::float_const::{is_nan_attr, quiet_nan, float_attr, float_splat_is, float_value};
+use super::float_const::{float_attr, float_splat_is, float_value, is_nan_attr, quiet_nan};
 use super::{FLOAT_LIKE, MOVE_CONSTANT_RIGHT, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{empty_state, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -247,13 +247,7 @@ fn inputs(ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
     }
     let ty = ir.value_type(ir.result(op, 0));
     let attr = |i: usize| operands.get(i).copied().flatten();
-    Some(Inputs {
-        lhs: ir.operand(op, 0),
-        rhs: ir.operand(op, 1),
-        ty,
-        l_attr: attr(0),
-        r_attr: attr(1),
-    })
+    Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, l_attr: attr(0), r_attr: attr(1) })
 }
 
 impl Inputs {
@@ -272,8 +266,20 @@ impl Inputs {
             if a_nan || b_nan {
                 return Some(match rule {
                     NanRule::Quiet => quiet_nan(ctx, if a_nan { a } else { b }),
-                    NanRule::Keep => if a_nan { a } else { b },
-                    NanRule::Other => if a_nan { b } else { a },
+                    NanRule::Keep => {
+                        if a_nan {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    NanRule::Other => {
+                        if a_nan {
+                            b
+                        } else {
+                            a
+                        }
+                    }
                 });
             }
             let (l, r) = (float_value(ctx, Some(a), elem)?, float_value(ctx, Some(b), elem)?);

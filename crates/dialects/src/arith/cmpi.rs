@@ -5,12 +5,9 @@
 //! does, and compare `a` and `b` for `cmpi eq|ne, ext a, ext b`.
 
 use super::{
-    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, fold_to_attr, fold_to_value, is_constant_value,
-    splat_int,
+    BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, fold_to_attr, fold_to_value, is_constant_value, splat_int,
 };
-use crate::support::{
-    IntConst, dict_of, empty_state, inherent_attr, is_bool_like, printed_attr_dict, split_inherent,
-};
+use crate::support::{IntConst, dict_of, empty_state, inherent_attr, is_bool_like, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -173,9 +170,16 @@ fn fold_cmpi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     {
         return fold_to_value(x);
     }
-    let folded = super::elementwise::map2(ctx, operands.first().copied().flatten(), operands.get(1).copied().flatten(), ty, result_ty, |a, b| {
-        Some(ctx.bool_attr(pred.eval(crate::support::int_const(ctx, a)?.0, crate::support::int_const(ctx, b)?.0)))
-    })?;
+    let folded = super::elementwise::map2(
+        ctx,
+        operands.first().copied().flatten(),
+        operands.get(1).copied().flatten(),
+        ty,
+        result_ty,
+        |a, b| {
+            Some(ctx.bool_attr(pred.eval(crate::support::int_const(ctx, a)?.0, crate::support::int_const(ctx, b)?.0)))
+        },
+    )?;
     fold_to_attr(folded)
 }
 

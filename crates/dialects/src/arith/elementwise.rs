@@ -76,9 +76,7 @@ pub(crate) fn map2(
 ) -> Option<Attr> {
     let (x, y) = (elems_of(ctx, a?, ty)?, elems_of(ctx, b?, ty)?);
     match (x, y) {
-        (Elems::Scalar(x), Elems::Scalar(y)) => {
-            (element_type(ctx, result_ty) == result_ty).then(|| f(x, y)).flatten()
-        }
+        (Elems::Scalar(x), Elems::Scalar(y)) => (element_type(ctx, result_ty) == result_ty).then(|| f(x, y)).flatten(),
         (Elems::Splat(x), Elems::Splat(y)) => splat(ctx, result_ty, f(x, y)?),
         (Elems::Scalar(_), _) | (_, Elems::Scalar(_)) => None,
         (x, y) => {

@@ -105,7 +105,13 @@ fn verify_mul_extended(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 }
 
 /// `AllTypesMatch` over the given operands and results.
-fn verify_all_match(v: &VerifyCtx<'_>, op: OpId, operands: &[usize], results: &[usize], names: &str) -> Result<(), Diagnostic> {
+fn verify_all_match(
+    v: &VerifyCtx<'_>,
+    op: OpId,
+    operands: &[usize],
+    results: &[usize],
+    names: &str,
+) -> Result<(), Diagnostic> {
     let ir = v.ir;
     let types: Vec<Type> = operands
         .iter()
@@ -113,7 +119,7 @@ fn verify_all_match(v: &VerifyCtx<'_>, op: OpId, operands: &[usize], results: &[
         .chain(results.iter().map(|&i| ir.value_type(ir.result(op, i))))
         .collect();
     if types.iter().any(|&t| t != types[0]) {
-        return Err(v.op_error(op, &format!("failed to verify that all of {names} have same type")));
+        return Err(v.op_error(op, format!("failed to verify that all of {names} have same type")));
     }
     Ok(())
 }
@@ -306,7 +312,7 @@ fn mulsi_extended_rhs_one(rw: &mut dyn Rewriter, op: OpId) -> bool {
     let (x, one) = (ir.operand(op, 0), ir.operand(op, 1));
     let ty = ir.value_type(x);
     // MLIR's `IsScalarOrSplatOne` wants a strictly positive 1: not `true` of `i1`.
-    if !super::bitwise::constant_of(ctx, ir, one).is_some_and(|c| c.signed() == 1) {
+    if super::bitwise::constant_of(ctx, ir, one).is_none_or(|c| c.signed() != 1) {
         return false;
     }
     let loc = ir.loc(op);
@@ -323,4 +329,3 @@ fn mulsi_extended_rhs_one(rw: &mut dyn Rewriter, op: OpId) -> bool {
     rw.replace_op(op, &[x, ext]);
     true
 }
-

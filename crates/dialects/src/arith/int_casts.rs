@@ -237,10 +237,9 @@ fn trunci_of_shrsi(rw: &mut dyn Rewriter, op: OpId) -> bool {
         return false;
     };
     let (x, amount) = (ir.operand(sh, 0), ir.operand(sh, 1));
-    let (Some(from_w), Some(to_w)) = (
-        width_of(ctx, element_type(ctx, ir.value_type(x))),
-        width_of(ctx, element_type(ctx, to)),
-    ) else {
+    let (Some(from_w), Some(to_w)) =
+        (width_of(ctx, element_type(ctx, ir.value_type(x))), width_of(ctx, element_type(ctx, to)))
+    else {
         return false;
     };
     let Some(d) = ir.defining_op(amount) else { return false };

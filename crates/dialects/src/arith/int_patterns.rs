@@ -18,10 +18,10 @@
 
 use super::{ADDI, MULI, OverflowFlags, SUBI, binary_state, constant_state, defined_by};
 use crate::support::{IntConst, dict_of, element_type, inherent_attr, int_attr, int_const};
+use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::PatternDef;
 use fuser_ir::rewrite_api::Rewriter;
-use fuser_ir::context::Context;
 
 pub(super) static ADDI_PATTERNS: PatternDef = PatternDef { name: "arith-addi-reassociate", apply: addi_patterns };
 pub(super) static SUBI_PATTERNS: PatternDef = PatternDef { name: "arith-subi-reassociate", apply: subi_patterns };

@@ -186,7 +186,10 @@ pub(crate) fn bool_like_of(ctx: &Context, operand_ty: Type) -> Type {
 pub(crate) fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
     let mappable = |t: &Type| {
-        matches!(ctx.type_kind(*t), TypeKind::Vector { .. } | TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. })
+        matches!(
+            ctx.type_kind(*t),
+            TypeKind::Vector { .. } | TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+        )
     };
     let operands: Vec<Type> = ir.operands(op).iter().map(|&x| ir.value_type(x)).filter(mappable).collect();
     let results: Vec<Type> = ir.results(op).iter().map(|&x| ir.value_type(x)).filter(mappable).collect();

@@ -58,7 +58,9 @@ fn verify_select(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     // A container condition is exactly `i1` with the result's shape (and encoding).
     if cond != ctx.i1_type() {
         let expected = super::bool_like_of(ctx, result);
-        if crate::support::shape_of(ctx, result).is_none() && !matches!(ctx.type_kind(result), fuser_ir::types::TypeKind::UnrankedTensor { .. }) {
+        if crate::support::shape_of(ctx, result).is_none()
+            && !matches!(ctx.type_kind(result), fuser_ir::types::TypeKind::UnrankedTensor { .. })
+        {
             let msg = format!("expected condition to be a signless i1, but got {}", quoted(ctx, cond));
             return Err(v.op_error(op, msg));
         }

@@ -4,8 +4,9 @@
 //! Folders follow MLIR: a shift by zero is the value, constants shift unless the amount is at
 //! least the bit width (the result is poison then, and left alone).
 
-use super::binary::{eval_last, 
-    OVERFLOW_FLAGS, default_flags, inputs, parse_binary, parse_binary_with_flags, print_binary, verify_binary,
+use super::binary::{
+    OVERFLOW_FLAGS, default_flags, eval_last, inputs, parse_binary, parse_binary_with_flags, print_binary,
+    verify_binary,
 };
 use super::{SIGNLESS_INTEGER_LIKE, fold_to_value};
 use crate::support::IntConst;
@@ -122,10 +123,14 @@ mod tests {
         let too_far = b.binary("arith.shli", c1, c8);
         assert_eq!(b.fold(too_far), None);
         // Elementwise, only the last element's amount decides (MLIR's shared flag).
-        let v = b.ctx.intern_type(fuser_ir::types::TypeKind::Vector { shape: vec![2], scalable: vec![false], elem: i8t });
+        let v =
+            b.ctx.intern_type(fuser_ir::types::TypeKind::Vector { shape: vec![2], scalable: vec![false], elem: i8t });
         let dense = |b: &mut Bench, xs: [i64; 2]| {
             let elems = xs.iter().map(|&x| b.ctx.int_attr(i8t, x)).collect();
-            let a = b.ctx.intern_attr(fuser_ir::attrs::AttrKind::DenseElements { ty: v, data: fuser_ir::attrs::DenseData::Elements(elems) });
+            let a = b.ctx.intern_attr(fuser_ir::attrs::AttrKind::DenseElements {
+                ty: v,
+                data: fuser_ir::attrs::DenseData::Elements(elems),
+            });
             b.constant(a)
         };
         let (ones, last_far, first_far) = (dense(&mut b, [1, 2]), dense(&mut b, [1, 9]), dense(&mut b, [9, 1]));
