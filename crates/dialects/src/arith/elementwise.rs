@@ -100,3 +100,51 @@ fn expand(x: Elems, n: usize) -> Vec<Attr> {
         Elems::Splat(s) | Elems::Scalar(s) => vec![s; n],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::support::{IntConst, int_attr, int_const};
+    use fuser_ir::types::TypeKind;
+
+    fn setup() -> (Context, Type, Type) {
+        let ctx = Context::new(crate::registry());
+        let i8t = ctx.integer_type(8);
+        let v = ctx.intern_type(TypeKind::Vector { shape: vec![3], scalable: vec![false], elem: i8t });
+        (ctx, i8t, v)
+    }
+
+    fn list(ctx: &Context, i8t: Type, v: Type, xs: &[i64]) -> Attr {
+        let elems = xs.iter().map(|&x| ctx.int_attr(i8t, x)).collect();
+        ctx.intern_attr(AttrKind::DenseElements { ty: v, data: DenseData::Elements(elems) })
+    }
+
+    #[test]
+    fn splat_and_list_operands_mix_and_equal_results_make_a_splat() {
+        let (ctx, i8t, v) = setup();
+        let add = |a: Attr, b: Attr| {
+            let (x, y) = (int_const(&ctx, a)?.0, int_const(&ctx, b)?.0);
+            Some(int_attr(&ctx, i8t, IntConst::new(8, x.bits.wrapping_add(y.bits))))
+        };
+        let splat2 = super::super::splat_of(&ctx, v, ctx.int_attr(i8t, 2)).unwrap();
+        let xs = list(&ctx, i8t, v, &[1, 2, 127]);
+        assert_eq!(map2(&ctx, Some(xs), Some(splat2), v, v, add), Some(list(&ctx, i8t, v, &[3, 4, -127])));
+        let ys = list(&ctx, i8t, v, &[2, 1, 0]);
+        let zs = list(&ctx, i8t, v, &[1, 2, 3]);
+        let folded = map2(&ctx, Some(ys), Some(zs), v, v, add).unwrap();
+        assert_eq!(folded, super::super::splat_of(&ctx, v, ctx.int_attr(i8t, 3)).unwrap());
+        // A scalar never pairs with a vector, and one refused element refuses the fold.
+        assert_eq!(map2(&ctx, Some(ctx.int_attr(i8t, 1)), Some(xs), v, v, add), None);
+        assert_eq!(map2(&ctx, Some(xs), Some(zs), v, v, |_, _| None), None);
+    }
+
+    #[test]
+    fn unary_maps_keep_the_shape() {
+        let (ctx, i8t, v) = setup();
+        let neg = |a: Attr| Some(int_attr(&ctx, i8t, IntConst::new(8, int_const(&ctx, a)?.0.bits.wrapping_neg())));
+        let xs = list(&ctx, i8t, v, &[1, -2, 0]);
+        assert_eq!(map1(&ctx, Some(xs), v, v, neg), Some(list(&ctx, i8t, v, &[-1, 2, 0])));
+        assert_eq!(map1(&ctx, Some(ctx.int_attr(i8t, 5)), i8t, i8t, neg), Some(ctx.int_attr(i8t, -5)));
+        assert_eq!(map1(&ctx, Some(xs), i8t, i8t, neg), None, "the attribute must have the operand type");
+    }
+}
