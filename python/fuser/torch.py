@@ -15,8 +15,9 @@ current stream, and is complete when `execute` returns; the outputs are new torc
 
 Environment: under torchrun, RANK/WORLD_SIZE/LOCAL_RANK/MASTER_ADDR come from torchrun;
 fuser's own store (NCCL ids, GPU ids) listens on FUSER_STORE_PORT (default: MASTER_PORT + 1)
-and every rank presents FUSER_STORE_TOKEN (default under torchrun: derived from the run id
-torchrun gives every rank; set your own secret on shared machines). Without RANK the process
+and every rank presents FUSER_STORE_TOKEN (default under torchrun: derived from torchrun's
+run id, master address and port, which is predictable: set your own secret on shared
+machines). Without RANK the process
 is rank 0 of 1. The GPU is torch's current device unless `device=` says otherwise (ranks may
 share a GPU).
 """
