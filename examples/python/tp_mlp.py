@@ -10,6 +10,8 @@ Run on the cpu backend (NumPy): python examples/python/tp_mlp.py [ranks]
 Run on GPUs (torch, one process per rank, each holding its weight shards):
     torchrun --nproc_per_node N examples/python/tp_mlp.py --cuda
     torchrun --nproc_per_node 2 examples/python/tp_mlp.py --cuda --share-gpu   # ranks on GPU 0
+With --share-gpu the allreduce is the copy-engine collective over CUDA IPC
+(tp-overlap-collective{backend=cuda_ipc}): NCCL refuses two ranks of one communicator on one GPU.
 Each rank's output (the replicated y) is compared with torch's own unsharded computation.
 """
 
@@ -49,7 +51,9 @@ def main_cuda(share_gpu: bool, tokens: int = 128, hidden: int = 512, ffn: int = 
     torch.cuda.set_device(device)
     rank = fuser.torch.Rank(device=device)
     fd = tp_mlp(rank.world, tokens, hidden, ffn)
-    program = rank.compile(fd)
+    # Ranks sharing a GPU cannot meet in NCCL: their allreduce goes over CUDA IPC instead.
+    pipeline = "builtin.module(tp-overlap-collective{backend=cuda_ipc})" if share_gpu else fuser.torch.DEFAULT_PIPELINE
+    program = rank.compile(fd, pipeline)
     # The same global tensors on every rank (one seed); each rank keeps its shards.
     g = torch.Generator().manual_seed(0)
     x = torch.randn(tokens, hidden, generator=g).cuda()
