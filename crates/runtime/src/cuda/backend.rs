@@ -15,13 +15,17 @@
 //!
 //! Traces ([`CudaBackend::with_trace`]) bracket every op with timing events ([`super::tracer`]).
 //!
+//! Graphs ([`Backend::capture_begin`], [`Backend::replay`]): a rank's iteration is captured
+//! into a CUDA graph ([`super::graph`]) and replayed; not together with traces.
+//!
 //! Not supported here (errors, not silent fallbacks): the race checker (the CPU backend has
 //! it), ranks beyond the GPUs of the machine (ranks may share GPUs: [`CudaBackend::on_devices`];
 //! then NCCL ops among them and in-process CUDA IPC between them are errors), 16-bit integer
 //! reductions.
 
 use super::api::{self, Event, RawStream};
-use super::gpu::Gpu;
+use super::gpu::{GemmLib, Gpu};
+use super::graph::RankGraph;
 use super::ipc::{self, Flag, IpcHub, Side};
 use super::ipc_procs::ProcIpc;
 use super::memory::CudaBuf;
@@ -60,6 +64,8 @@ struct Counters {
 
 /// The CUDA backend of this process's ranks: ranks `first..first + gpus.len()` of `world`.
 pub struct CudaBackend {
+    /// Per local rank (first: a graph is destroyed before the GPUs close).
+    graphs: Vec<std::sync::Mutex<RankGraph>>,
     first: usize,
     world: usize,
     gpus: Vec<Gpu>,
@@ -135,6 +141,7 @@ impl CudaBackend {
         let nccl = NcclHub::new(&ordinals)?;
         let counters = gpus.iter().map(|_| Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }).collect();
         Ok(CudaBackend {
+            graphs: (0..ranks).map(|_| Default::default()).collect(),
             first: 0,
             world: ranks,
             gpus,
@@ -170,6 +177,7 @@ impl CudaBackend {
         let nccl = NcclHub::for_process(rank, world, store, gpus)?;
         let counters = vec![Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }];
         Ok(CudaBackend {
+            graphs: vec![Default::default()],
             first: rank,
             world,
             gpus: vec![gpu],
@@ -188,6 +196,25 @@ impl CudaBackend {
     pub fn with_trace(mut self) -> CudaBackend {
         self.tracers = Some(self.gpus.iter().map(|_| RankTracer::default()).collect());
         self
+    }
+
+    /// GEMMs through `lib` (cuBLASLt or cublasGemmEx) on every GPU.
+    pub fn with_gemm(mut self, lib: GemmLib) -> CudaBackend {
+        self.gpus.iter_mut().for_each(|g| g.gemm_lib = lib);
+        self
+    }
+
+    fn graph(&self, rank: usize) -> RtResult<std::sync::MutexGuard<'_, RankGraph>> {
+        let g = rank
+            .checked_sub(self.first)
+            .and_then(|i| self.graphs.get(i))
+            .ok_or_else(|| RtError::new(format!("rank {rank} is not run by this process")))?;
+        Ok(crate::watchdog::lock(g))
+    }
+
+    fn counters_of(&self, rank: usize) -> (u64, u64) {
+        let s = self.rank_stats(rank);
+        (s.ops, s.bytes_moved)
     }
 
     fn tracer(&self, rank: usize) -> Option<&RankTracer> {
@@ -617,7 +644,13 @@ impl Backend for CudaBackend {
     }
 
     fn worker_stream(&self, rank: usize, index: usize) -> RtResult<CudaStream> {
-        Ok(CudaStream { index: index + 1, raw: self.gpu(rank)?.stream(index + 1)? })
+        let g = self.gpu(rank)?;
+        let raw = g.stream(index + 1)?;
+        let mut graph = self.graph(rank)?;
+        if graph.capturing() {
+            graph.fork(g.stream(0)?, index + 1, raw)?;
+        }
+        Ok(CudaStream { index: index + 1, raw })
     }
 
     fn stream_wait(&self, rank: usize, current: &CudaStream, other: &CudaStream, at: &OpKey) -> RtResult<()> {
@@ -630,6 +663,9 @@ impl Backend for CudaBackend {
 
     fn synchronize(&self, rank: usize, stream: &CudaStream, at: &OpKey) -> RtResult<()> {
         self.gpu(rank)?;
+        if self.graph(rank)?.capturing() {
+            return Err(RtError::new("host.synchronize cannot be captured into a cuda graph").at(at));
+        }
         let r = api::sync_stream_until(stream.raw, self.deadline());
         self.after_failures(rank, r.map_err(|e| super::gpu::stuck(e, stream.index).at(at)))
     }
@@ -675,11 +711,59 @@ impl Backend for CudaBackend {
 
     fn finish(&self, rank: usize) -> RtResult<()> {
         let g = self.gpu(rank)?;
+        let mut graph = self.graph(rank)?;
+        if graph.capturing() {
+            let main = g.stream(0)?;
+            let now = self.counters_of(rank);
+            // The capture counted the iteration's ops once; its replays count them.
+            if let Some(c) = rank.checked_sub(self.first).and_then(|i| self.counters.get(i))
+                && let RankGraph::Capturing { counters_before, .. } = &*graph
+            {
+                c.ops.store(counters_before.0, Ordering::Relaxed);
+                c.bytes.store(counters_before.1, Ordering::Relaxed);
+            }
+            return graph.end(g.dev.ctx, &g.alloc, main, |i| g.stream(i), now);
+        }
+        drop(graph);
         self.after_failures(rank, g.synchronize_all(self.deadline()))?;
         match self.tracer(rank) {
             Some(t) => t.resolve(rank),
             None => Ok(()),
         }
+    }
+
+    fn capture_begin(&self, rank: usize) -> RtResult<()> {
+        if self.tracers.is_some() {
+            return Err(RtError::new(
+                "--cuda-graph with --trace: the trace's timing events cannot be replayed (drop one of them)",
+            ));
+        }
+        let g = self.gpu(rank)?;
+        let mut graph = self.graph(rank)?;
+        if graph.capturing() {
+            return Err(RtError::new("cuda graph: a capture is already running"));
+        }
+        // A previous graph goes first (its streams idle).
+        self.after_failures(rank, g.synchronize_all(self.deadline()))?;
+        *graph = RankGraph::None;
+        let streams = g.streams();
+        let workers: Vec<(usize, RawStream)> = streams.iter().copied().enumerate().skip(1).collect();
+        *graph = RankGraph::begin(&g.alloc, streams[0], &workers, self.counters_of(rank))?;
+        Ok(())
+    }
+
+    fn replay(&self, rank: usize) -> RtResult<()> {
+        let g = self.gpu(rank)?;
+        {
+            let graph = self.graph(rank)?;
+            let RankGraph::Ready(gr) = &*graph else { return Err(RtError::new("cuda graph: nothing captured")) };
+            gr.launch(g.stream(0)?)?;
+            if let Some(c) = rank.checked_sub(self.first).and_then(|i| self.counters.get(i)) {
+                c.ops.fetch_add(gr.counters.0, Ordering::Relaxed);
+                c.bytes.fetch_add(gr.counters.1, Ordering::Relaxed);
+            }
+        }
+        self.after_failures(rank, g.synchronize_all(self.deadline()))
     }
 
     fn trace_events(&self) -> Vec<crate::trace::TraceEvent> {
@@ -728,6 +812,11 @@ impl Backend for CudaBackend {
     }
 
     fn abort(&self, rank: usize, error: &RtError) {
+        if let (Ok(g), Ok(mut graph)) = (self.gpu(rank), self.graph(rank))
+            && let Ok(main) = g.stream(0)
+        {
+            graph.abandon(&g.alloc, main);
+        }
         if let Some(ipc) = &self.ipc {
             ipc.abort(format!("rank {rank} failed: {}", error.message));
         }
