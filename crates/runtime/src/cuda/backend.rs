@@ -917,6 +917,94 @@ mod tests {
         assert!(close(&b.read(&sums).unwrap(), &col));
     }
 
+    /// One iteration over two streams: `y = x + x` on a worker stream, a staging temporary,
+    /// then `z = y · x` (a 1×n by n×1 GEMM accumulating into z) on the main stream.
+    fn iteration(b: &CudaBackend, x: &CudaBuf, z: &CudaBuf) -> RtResult<()> {
+        let at = OpKey::default();
+        let (main, w) = (b.main_stream(0)?, b.worker_stream(0, 0)?);
+        let n = x.numel();
+        let y = b.alloc(0, DType::F32, &[1, n], false, &at)?;
+        b.stream_wait(0, &w, &main, &at)?;
+        let xr = b.restride(x, &[1, n], &[n, 1])?;
+        b.compute(0, &w, Kernel::Elementwise { kind: ElementwiseKind::Add, inputs: vec![xr.clone(), xr], output: y.clone() }, &at)?;
+        b.stream_wait(0, &main, &w, &at)?;
+        let xc = b.restride(x, &[n, 1], &[1, 1])?;
+        b.compute(0, &main, Kernel::Matmul { a: y.clone(), b: xc, c: z.clone(), accumulate: true }, &at)?;
+        b.dealloc(0, &main, &y, &at)?;
+        b.finish(0)
+    }
+
+    #[test]
+    fn a_captured_iteration_replays_on_the_current_contents_of_its_buffers() {
+        for lib in [GemmLib::Cublas, GemmLib::CublasLt] {
+            let Some(b) = backend() else { return };
+            let b = b.with_gemm(lib);
+            let at = OpKey::default();
+            let n = 64;
+            let x = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+            let z = b.alloc(0, DType::F32, &[1, 1], false, &at).unwrap();
+            b.write(&z, &[0.0]).unwrap();
+            b.write(&x, &vec![1.0; n]).unwrap();
+            // Eager: z = 0 + Σ 2·1·1.
+            iteration(&b, &x, &z).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![2.0 * n as f64]);
+            let ops = b.rank_stats(0).ops;
+            // Capture: nothing runs.
+            b.capture_begin(0).unwrap();
+            iteration(&b, &x, &z).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![2.0 * n as f64], "a capture executes nothing");
+            assert_eq!(b.rank_stats(0).ops, ops, "a capture counts nothing");
+            // Replays accumulate and read x as it is now.
+            b.replay(0).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![4.0 * n as f64]);
+            b.write(&x, &vec![2.0; n]).unwrap();
+            b.replay(0).unwrap();
+            b.replay(0).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![(4 + 8 + 8) as f64 * n as f64], "{lib:?}");
+            assert_eq!(b.rank_stats(0).ops, ops * 4, "every replay counts the iteration's ops");
+            // A host synchronize inside a capture is an error, and the rank can go on eagerly.
+            b.capture_begin(0).unwrap();
+            let s = b.main_stream(0).unwrap();
+            assert!(b.synchronize(0, &s, &at).unwrap_err().message.contains("cannot be captured"));
+            b.abort(0, &RtError::new("test"));
+            assert!(matches!(&*b.graph(0).unwrap(), RankGraph::None));
+        }
+    }
+
+    #[test]
+    fn cublaslt_fuses_the_bias_and_agrees_with_cublas() {
+        if backend().is_none() {
+            return;
+        }
+        let at = OpKey::default();
+        let (m, n, k) = (33, 40, 24);
+        let xv: Vec<f64> = (0..m * k).map(|i| ((i * 7) % 13) as f64 * 0.25 - 1.5).collect();
+        let wv: Vec<f64> = (0..n * k).map(|i| ((i * 5) % 11) as f64 * 0.5 - 2.0).collect();
+        let bv: Vec<f64> = (0..n).map(|i| i as f64 - 20.0).collect();
+        let expected: Vec<f64> = (0..m * n)
+            .map(|i| bv[i % n] + (0..k).map(|p| xv[(i / n) * k + p] * wv[(i % n) * k + p]).sum::<f64>())
+            .collect();
+        for lib in [GemmLib::Cublas, GemmLib::CublasLt] {
+            let b = CudaBackend::new(1, Duration::from_secs(10)).unwrap().with_gemm(lib);
+            let s = b.main_stream(0).unwrap();
+            let x = b.alloc(0, DType::F32, &[m, k], false, &at).unwrap();
+            let w = b.alloc(0, DType::F32, &[n, k], false, &at).unwrap();
+            let bias = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+            let y = b.alloc(0, DType::F32, &[m, n], false, &at).unwrap();
+            b.write(&x, &xv).unwrap();
+            b.write(&w, &wv).unwrap();
+            b.write(&bias, &bv).unwrap();
+            // Twice, accumulating: y = 2 (x·wᵀ + bias).
+            for accumulate in [false, true] {
+                let k = Kernel::Linear { x: x.clone(), w: w.clone(), bias: Some(bias.clone()), y: y.clone(), accumulate };
+                b.compute(0, &s, k, &at).unwrap();
+            }
+            b.finish(0).unwrap();
+            let twice: Vec<f64> = expected.iter().map(|v| 2.0 * v).collect();
+            assert!(close(&b.read(&y).unwrap(), &twice), "{lib:?}");
+        }
+    }
+
     #[test]
     fn traces_time_every_op_on_its_stream() {
         let Some(b) = backend() else { return };

@@ -117,14 +117,14 @@ func.func @f(%a: !host.buf<4xf32>) -> !host.buf<4xf32> {
   %c0 = arith.constant 0 : index
   %s = host.get_stream %c0 : !host.stream
   %m = host.current_stream : !host.stream
-  host.set_stream %s : !host.stream
-  host.stream_wait %m : !host.stream
+  host.set_stream %s
+  host.stream_wait %m
   %o = host.alloc() : !host.buf<4xf32>
   host.elementwise add %a, %a into %o : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>
   %r = comm.allreduce sum %o into %o team = [0] : !host.buf<4xf32>, !host.buf<4xf32>
   comm.wait %r
-  host.set_stream %m : !host.stream
-  host.stream_wait %s : !host.stream
+  host.set_stream %m
+  host.stream_wait %s
   return %o : !host.buf<4xf32>
 }"#,
         );
@@ -134,7 +134,7 @@ func.func @f(%a: !host.buf<4xf32>) -> !host.buf<4xf32> {
 func.func @f(%a: !host.buf<4xf32>) -> !host.buf<4xf32> {
   %m = host.current_stream : !host.stream
   host.elementwise add %a, %a into %a : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>
-  host.synchronize %m : !host.stream
+  host.synchronize %m
   return %a : !host.buf<4xf32>
 }"#,
         );
