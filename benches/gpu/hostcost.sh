@@ -2,7 +2,8 @@
 # Host cost per stream chunk on one GPU, eager vs CUDA graph replay (--cuda-graph): a
 # stream-parallel matmul of tiny 64 x 64 x 64 bf16 GEMM chunks (C[64, 64·S] = A[64, 64] ·
 # B[64, 64·S], N split in S stream chunks over 2 worker streams, tp-default{streams=2}) for
-# S = 1, 2, 4, ..., 256, then the 2048 x 2048 x 2048 matmul in S = 1, 8, 16 chunks.
+# S = 1, 2, 4, ..., 256 (S = 256 also with the other --gemm library), then the
+# 2048 x 2048 x 2048 matmul in S = 1, 8, 16 chunks.
 # Each row: wall-clock per iteration (host enqueue + GPU + final synchronization; eager:
 # run_program, graph: cuGraphLaunch + synchronization), mean and min of ITERS after WARMUP.
 # CSV on stdout: m,k,n,chunks,mode,gemm,mean_ms,min_ms,us_per_chunk_mean,us_per_chunk_min,check
@@ -43,6 +44,11 @@ for s in 1 2 4 8 16 32 64 128 256; do
   for mode in eager graph; do
     row 64 64 $((64 * s)) "$s" "$mode" "$([ "$s" = 256 ] && echo 1 || echo 0)" "${GEMM:-cublaslt}"
   done
+done
+# The same 256 chunks with the other GEMM library (its per-call host cost differs).
+other=$([ "${GEMM:-cublaslt}" = cublaslt ] && echo cublas || echo cublaslt)
+for mode in eager graph; do
+  row 64 64 16384 256 "$mode" 0 "$other"
 done
 for s in 1 8 16; do
   for mode in eager graph; do
