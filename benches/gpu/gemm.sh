@@ -2,7 +2,8 @@
 # GEMM throughput on one GPU: the cuda backend's cublasGemmEx and cuBLASLt paths
 # (gpu_gemm_bench, crates/runtime/examples) and torch.matmul / F.linear (gemm_torch.py) on the
 # same bf16 shapes: matmul C = A·B, linear y = x·wᵀ, linear_bias y = x·wᵀ + b.
-# CSV on stdout: impl,op,m,n,k,mean_us,tflops. Binaries in $BIN_DIR (default .gpu).
+# CSV on stdout: impl,op,m,n,k,mean_us,tflops,round (fuser: 2 rounds, the libraries in
+# alternating order; SKIP_TORCH=1 leaves torch out). Binaries in $BIN_DIR (default .gpu).
 set -uo pipefail
 DIR=$(cd "$(dirname "$0")" && pwd)
 BIN=${BIN_DIR:-.gpu}/gpu_gemm_bench
@@ -10,5 +11,6 @@ SHAPES=${SHAPES:-"4096x16384x1024 4096x16384x4096 4096x16384x8192 8192x16384x102
 ITERS=${ITERS:-20}
 # shellcheck disable=SC2086
 "$BIN" --iters "$ITERS" $SHAPES
+[ "${SKIP_TORCH:-0}" = 1 ] && exit 0
 # shellcheck disable=SC2086
 python3 "$DIR/gemm_torch.py" --iters "$ITERS" $SHAPES | tail -n +2

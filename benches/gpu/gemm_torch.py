@@ -1,6 +1,6 @@
 """torch.matmul / F.linear timing on the shapes of benches/gpu/gemm.sh (bf16, one GPU).
 
-Usage: gemm_torch.py [--iters N] MxNxK...; CSV on stdout: impl,op,m,n,k,mean_us,tflops, timed
+Usage: gemm_torch.py [--iters N] MxNxK...; CSV on stdout: impl,op,m,n,k,mean_us,tflops,round, timed
 with CUDA events around N back-to-back calls after 3 warmup calls (as gpu_gemm_bench).
 """
 import sys
@@ -14,7 +14,7 @@ def main():
     iters = 20
     if args[:1] == ["--iters"]:
         iters, args = int(args[1]), args[2:]
-    print("impl,op,m,n,k,mean_us,tflops")
+    print("impl,op,m,n,k,mean_us,tflops,round")
     for shape in args:
         m, n, k = (int(v) for v in shape.split("x"))
         dev = torch.device("cuda")
@@ -37,7 +37,7 @@ def main():
             end.record()
             torch.cuda.synchronize()
             us = start.elapsed_time(end) * 1e3 / iters
-            print(f"torch-{torch.__version__},{name},{m},{n},{k},{us:.2f},{2 * m * n * k / (us * 1e-6) / 1e12:.1f}")
+            print(f"torch-{torch.__version__},{name},{m},{n},{k},{us:.2f},{2 * m * n * k / (us * 1e-6) / 1e12:.1f},0")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # Host cost per stream chunk on one GPU, eager vs CUDA graph replay (--cuda-graph): a
 # stream-parallel matmul of tiny 64 x 64 x 64 bf16 GEMM chunks (C[64, 64·S] = A[64, 64] ·
 # B[64, 64·S], N split in S stream chunks over 2 worker streams, tp-default{streams=2}) for
-# S = 1, 2, 4, ..., 256 (S = 256 also with the other --gemm library), then the
+# S = 1, 2, 4, ..., 256 (S = 256 also with the other --gemm libraries), then the
 # 2048 x 2048 x 2048 matmul in S = 1, 8, 16 chunks.
 # Each row: wall-clock per iteration (host enqueue + GPU + final synchronization; eager:
 # run_program, graph: cuGraphLaunch + synchronization), mean and min of ITERS after WARMUP.
@@ -42,17 +42,19 @@ row() { # M K N S mode(eager|graph) check(0|1) gemm iters
 echo "m,k,n,chunks,mode,gemm,mean_ms,min_ms,us_per_chunk_mean,us_per_chunk_min,check"
 for s in 1 2 4 8 16 32 64 128 256; do
   for mode in eager graph; do
-    row 64 64 $((64 * s)) "$s" "$mode" "$([ "$s" = 256 ] && echo 1 || echo 0)" "${GEMM:-cublaslt}"
+    row 64 64 $((64 * s)) "$s" "$mode" "$([ "$s" = 256 ] && echo 1 || echo 0)" "${GEMM:-auto}"
   done
 done
-# The same 256 chunks with the other GEMM library (its per-call host cost differs).
-other=$([ "${GEMM:-cublaslt}" = cublaslt ] && echo cublas || echo cublaslt)
-for mode in eager graph; do
-  row 64 64 16384 256 "$mode" 0 "$other"
+# The same 256 chunks with the other GEMM libraries (their per-call host cost differs).
+for g in cublas cublaslt; do
+  [ "$g" = "${GEMM:-auto}" ] && continue
+  for mode in eager graph; do
+    row 64 64 16384 256 "$mode" 0 "$g"
+  done
 done
 for s in 1 8 16; do
   for mode in eager graph; do
-    row 2048 2048 2048 "$s" "$mode" 0 "${GEMM:-cublaslt}" 50
+    row 2048 2048 2048 "$s" "$mode" 0 "${GEMM:-auto}" 50
   done
 done
 rm -rf "$TMP"

@@ -1,15 +1,16 @@
 //! GEMM timing of the cuda backend's two GEMM libraries on one GPU (`benches/gpu/gemm.sh`
 //! calls it; torch's numbers come from `benches/gpu/gemm_torch.py` on the same shapes).
 //!
-//! Usage: `gpu_gemm_bench [--iters N] MxNxK...` (bf16). For every shape and library
-//! (`cublas`: cublasGemmEx, `cublaslt`: cublasLtMatmul) it times, with CUDA events around
-//! `N` back-to-back calls on one stream after 3 warmup calls:
+//! Usage: `gpu_gemm_bench [--iters N] [--rounds R] MxNxK...` (bf16). For every shape, round
+//! and library (`cublas`: cublasGemmEx, `cublaslt`: cublasLtMatmul; odd rounds run them in
+//! the other order, so that clock drift shows as a difference between rounds) it times, with
+//! CUDA events around `N` back-to-back calls on one stream after 3 warmup calls:
 //! - `matmul`: `c[M,N] = a[M,K] · b[K,N]` (`Gpu::matmul`);
 //! - `linear`: `y[M,N] = x[M,K] · w[N,K]ᵀ` (`Gpu::linear` without bias);
 //! - `linear_bias`: the same plus `bias[N]` (cuBLASLt: its epilogue; cuBLAS: a second kernel).
 //!
 //! It also checks that both libraries give the same `linear_bias` result on a small shape.
-//! Prints CSV: `impl,op,m,n,k,mean_us,tflops`.
+//! Prints CSV: `impl,op,m,n,k,mean_us,tflops,round`.
 
 #[cfg(feature = "cuda")]
 fn main() {
@@ -54,11 +55,17 @@ mod bench {
     pub fn run() -> RtResult<()> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut iters = 20usize;
+        let mut rounds = 2usize;
         let mut shapes = Vec::new();
         let mut i = 0;
         while i < args.len() {
             if args[i] == "--iters" {
                 iters = args.get(i + 1).and_then(|v| v.parse().ok()).ok_or_else(|| RtError::new("--iters N"))?;
+                i += 2;
+                continue;
+            }
+            if args[i] == "--rounds" {
+                rounds = args.get(i + 1).and_then(|v| v.parse().ok()).ok_or_else(|| RtError::new("--rounds R"))?;
                 i += 2;
                 continue;
             }
@@ -70,14 +77,17 @@ mod bench {
         gpu.bind()?;
         let s = gpu.stream(0)?;
         same_results(&mut gpu, s)?;
-        println!("impl,op,m,n,k,mean_us,tflops");
+        println!("impl,op,m,n,k,mean_us,tflops,round");
         for &(m, n, k) in &shapes {
             let a = filled(&gpu, &[m, k], 0x3c00)?;
             let b = filled(&gpu, &[k, n], 0x3c00)?;
             let w = filled(&gpu, &[n, k], 0x3c00)?;
             let bias = filled(&gpu, &[n], 0x3f00)?;
             let c = gpu.new_buf(DType::BF16, &[m, n])?;
-            for lib in [GemmLib::Cublas, GemmLib::CublasLt] {
+            for (round, lib) in (0..rounds).flat_map(|r| {
+                let libs = if r % 2 == 0 { [GemmLib::Cublas, GemmLib::CublasLt] } else { [GemmLib::CublasLt, GemmLib::Cublas] };
+                libs.map(|l| (r, l))
+            }) {
                 gpu.gemm_lib = lib;
                 for op in ["matmul", "linear", "linear_bias"] {
                     let call = |g: &Gpu| match op {
@@ -96,7 +106,7 @@ mod bench {
                     api::sync_stream(s)?;
                     let us = f64::from(Event::elapsed_ms(&start, &end)?) * 1e3 / iters as f64;
                     let tflops = 2.0 * (m * n * k) as f64 / (us * 1e-6) / 1e12;
-                    println!("fuser-{},{op},{m},{n},{k},{us:.2},{tflops:.1}", lib.name());
+                    println!("fuser-{},{op},{m},{n},{k},{us:.2},{tflops:.1},{round}", lib.name());
                 }
             }
         }

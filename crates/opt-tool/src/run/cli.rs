@@ -77,9 +77,11 @@ OPTIONS:
                          with an op that cannot be captured (host.synchronize, cuda_ipc
                          transfers) runs eagerly, with a note on stderr naming the op. Not
                          with --trace; an error with --backend cpu
-  --gemm LIB             cuda: the GEMM library, `cublaslt` (the default: cublasLtMatmul,
-                         heuristic algorithm cached per problem, a linear's bias as its
-                         epilogue) or `cublas` (cublasGemmEx, the bias as a separate kernel)
+  --gemm LIB             cuda: the GEMM library: `auto` (the default: cuBLASLt for a linear
+                         whose bias fuses into its epilogue, cublasGemmEx for the other
+                         GEMMs), `cublaslt` (every GEMM through cublasLtMatmul, heuristic
+                         algorithm cached per problem) or `cublas` (cublasGemmEx throughout,
+                         a linear's bias as a separate kernel)
   --pass-pipeline P      lowering pipeline for fusion-level input, e.g.
                          'builtin.module(tp-default{streams=2})'; a bare pass or pipeline
                          name is wrapped in builtin.module(...) (default: tp-default)
@@ -251,7 +253,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "trace" => r.trace = Some(value),
             "gemm" => {
                 r.gemm = fuser_runtime::gemm_lib::GemmLib::parse(&value).ok_or_else(|| {
-                    format!("fuser-run: error: invalid value '{value}' for --gemm (expected cublas or cublaslt)")
+                    format!("fuser-run: error: invalid value '{value}' for --gemm (expected auto, cublas or cublaslt)")
                 })?
             }
             _ => r.csv = Some(value),

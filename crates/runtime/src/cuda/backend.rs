@@ -936,7 +936,7 @@ mod tests {
 
     #[test]
     fn a_captured_iteration_replays_on_the_current_contents_of_its_buffers() {
-        for lib in [GemmLib::Cublas, GemmLib::CublasLt] {
+        for lib in [GemmLib::Cublas, GemmLib::CublasLt, GemmLib::Auto] {
             let Some(b) = backend() else { return };
             let b = b.with_gemm(lib);
             let at = OpKey::default();
@@ -984,7 +984,7 @@ mod tests {
         let expected: Vec<f64> = (0..m * n)
             .map(|i| bv[i % n] + (0..k).map(|p| xv[(i / n) * k + p] * wv[(i % n) * k + p]).sum::<f64>())
             .collect();
-        for lib in [GemmLib::Cublas, GemmLib::CublasLt] {
+        for lib in [GemmLib::Cublas, GemmLib::CublasLt, GemmLib::Auto] {
             let b = CudaBackend::new(1, Duration::from_secs(10)).unwrap().with_gemm(lib);
             let s = b.main_stream(0).unwrap();
             let x = b.alloc(0, DType::F32, &[m, k], false, &at).unwrap();

@@ -1,5 +1,5 @@
-//! GEMMs through cuBLASLt (`cublasLtMatmul`), the default GEMM library of the cuda backend
-//! (`--gemm cublaslt`; `--gemm cublas` keeps `cublasGemmEx`).
+//! GEMMs through cuBLASLt (`cublasLtMatmul`): the cuda backend's GEMMs with a fused bias
+//! (`--gemm auto`, the default), or all of them (`--gemm cublaslt`); see [`crate::gemm_lib`].
 //!
 //! A GEMM arrives as a column-major problem `D (p×q) = op(A) (p×k) · op(B) (k×q) [+ C] [+ bias]`
 //! ([`LtGemm`], built by [`super::gpu`] from the row-major views). Per distinct problem

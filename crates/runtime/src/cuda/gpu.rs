@@ -5,8 +5,8 @@
 //! Copies use the copy engines where the layout allows (`cuMemcpyAsync` for dense views,
 //! `cuMemcpy2DAsync` for rows at a pitch) and the strided kernel otherwise (also for element
 //! type conversions). GEMMs go to cuBLASLt ([`super::cublaslt`]; a linear's bias as its
-//! epilogue) or, with [`GemmLib::Cublas`] or where cuBLASLt has no algorithm, to
-//! `cublasGemmEx`, with fp32 accumulation for bf16/f16/f32 (f64 in f64): a row-major product `C = A·B` is issued as the column-major `Cᵀ = Bᵀ·Aᵀ`
+//! epilogue) or `cublasGemmEx` as [`GemmLib`] says (and to `cublasGemmEx` where cuBLASLt has
+//! no algorithm), with fp32 accumulation for bf16/f16/f32 (f64 in f64): a row-major product `C = A·B` is issued as the column-major `Cᵀ = Bᵀ·Aᵀ`
 //! when C's rows are dense, as `C = A·B` when its columns are; operands whose layout cuBLAS
 //! cannot address are staged through a dense temporary.
 //!
@@ -379,7 +379,8 @@ impl Gpu {
         let ldx = x.layout().ok_or_else(|| RtError::new("matmul: output layout"))?;
         let ((y_addr, opy, ldy), _staged_y) = self.operand(&y, stream)?;
         let ((z_addr, opz, ldz), _staged_z) = self.operand(&z, stream)?;
-        if self.gemm_lib == GemmLib::CublasLt {
+        let fused_bias = bias.and_then(|b| epilogue_bias(b, c.dtype, p, rows_are_columns_of_c));
+        if self.gemm_lib == GemmLib::CublasLt || (self.gemm_lib == GemmLib::Auto && fused_bias.is_some()) {
             let t = |op| op == cb::cublasOperation_t::CUBLAS_OP_T;
             let g = LtGemm {
                 p,
@@ -390,7 +391,7 @@ impl Gpu {
                 d: (x.addr, ldx),
                 dtype: c.dtype,
                 accumulate,
-                bias: bias.and_then(|b| epilogue_bias(b, c.dtype, p, rows_are_columns_of_c)),
+                bias: fused_bias,
             };
             if k > 0 && self.lt_gemm(&g, stream)? {
                 return Ok(g.bias.is_some());
