@@ -233,9 +233,8 @@ fn backend() -> String {
 
 /// The flags of `FUSER_RUN_MATRIX_EXTRA_ARGS` (module doc).
 fn extra_args() -> Vec<String> {
-    std::env::var("FUSER_RUN_MATRIX_EXTRA_ARGS").map_or_else(|_| Vec::new(), |v| {
-        v.split_whitespace().map(String::from).collect()
-    })
+    std::env::var("FUSER_RUN_MATRIX_EXTRA_ARGS")
+        .map_or_else(|_| Vec::new(), |v| v.split_whitespace().map(String::from).collect())
 }
 
 /// Whether the cases run as one process per rank (`FUSER_RUN_MATRIX_LAUNCH=1`).

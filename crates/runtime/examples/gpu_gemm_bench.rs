@@ -45,10 +45,7 @@ mod bench {
     /// A bf16 buffer filled with `bits` (a bf16 bit pattern).
     fn filled(gpu: &Gpu, shape: &[usize], bits: u16) -> RtResult<CudaBuf> {
         let b = gpu.new_buf(DType::BF16, shape)?;
-        api::check(
-            unsafe { cudarc::driver::sys::cuMemsetD16_v2(b.addr(), bits, b.numel()) },
-            "cuMemsetD16",
-        )?;
+        api::check(unsafe { cudarc::driver::sys::cuMemsetD16_v2(b.addr(), bits, b.numel()) }, "cuMemsetD16")?;
         Ok(b)
     }
 
@@ -85,7 +82,11 @@ mod bench {
             let bias = filled(&gpu, &[n], 0x3f00)?;
             let c = gpu.new_buf(DType::BF16, &[m, n])?;
             for (round, lib) in (0..rounds).flat_map(|r| {
-                let libs = if r % 2 == 0 { [GemmLib::Cublas, GemmLib::CublasLt] } else { [GemmLib::CublasLt, GemmLib::Cublas] };
+                let libs = if r % 2 == 0 {
+                    [GemmLib::Cublas, GemmLib::CublasLt]
+                } else {
+                    [GemmLib::CublasLt, GemmLib::Cublas]
+                };
                 libs.map(|l| (r, l))
             }) {
                 gpu.gemm_lib = lib;
@@ -121,9 +122,7 @@ mod bench {
             let b = gpu.new_buf(DType::BF16, shape)?;
             let bits: Vec<u16> = (0..b.numel()).map(|i| half::bf16::from_f32(f(i)).to_bits()).collect();
             api::check(
-                unsafe {
-                    cudarc::driver::sys::cuMemcpyHtoD_v2(b.addr(), bits.as_ptr().cast(), bits.len() * 2)
-                },
+                unsafe { cudarc::driver::sys::cuMemcpyHtoD_v2(b.addr(), bits.as_ptr().cast(), bits.len() * 2) },
                 "cuMemcpyHtoD",
             )?;
             Ok(b)
@@ -144,7 +143,8 @@ mod bench {
             )?;
             results.push(bits.into_iter().map(|b| half::bf16::from_bits(b).to_f32()).collect::<Vec<f32>>());
         }
-        let worst = results[0].iter().zip(&results[1]).map(|(a, b)| (a - b).abs() / (1.0 + b.abs())).fold(0f32, f32::max);
+        let worst =
+            results[0].iter().zip(&results[1]).map(|(a, b)| (a - b).abs() / (1.0 + b.abs())).fold(0f32, f32::max);
         eprintln!("gpu_gemm_bench: cublas vs cublaslt linear_bias {m}x{n}x{k}: max rel diff {worst:.2e}");
         if worst > 2e-2 {
             return Err(RtError::new(format!("cublas and cublaslt disagree: max rel diff {worst}")));

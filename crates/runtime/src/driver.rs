@@ -352,15 +352,7 @@ pub fn run_ranks<B: Backend>(
                     s,
                     move || {
                         let progress = if rank == 0 { cfg.progress.as_ref() } else { None };
-                        let r = run_rank(
-                            prog,
-                            backend,
-                            rank,
-                            (&io.args, &io.results),
-                            &io.inputs,
-                            steps,
-                            progress,
-                        );
+                        let r = run_rank(prog, backend, rank, (&io.args, &io.results), &io.inputs, steps, progress);
                         if let Err(e) = &r {
                             backend.abort(rank, e);
                         }

@@ -926,7 +926,12 @@ mod tests {
         let y = b.alloc(0, DType::F32, &[1, n], false, &at)?;
         b.stream_wait(0, &w, &main, &at)?;
         let xr = b.restride(x, &[1, n], &[n, 1])?;
-        b.compute(0, &w, Kernel::Elementwise { kind: ElementwiseKind::Add, inputs: vec![xr.clone(), xr], output: y.clone() }, &at)?;
+        b.compute(
+            0,
+            &w,
+            Kernel::Elementwise { kind: ElementwiseKind::Add, inputs: vec![xr.clone(), xr], output: y.clone() },
+            &at,
+        )?;
         b.stream_wait(0, &main, &w, &at)?;
         let xc = b.restride(x, &[n, 1], &[1, 1])?;
         b.compute(0, &main, Kernel::Matmul { a: y.clone(), b: xc, c: z.clone(), accumulate: true }, &at)?;
@@ -996,7 +1001,8 @@ mod tests {
             b.write(&bias, &bv).unwrap();
             // Twice, accumulating: y = 2 (x·wᵀ + bias).
             for accumulate in [false, true] {
-                let k = Kernel::Linear { x: x.clone(), w: w.clone(), bias: Some(bias.clone()), y: y.clone(), accumulate };
+                let k =
+                    Kernel::Linear { x: x.clone(), w: w.clone(), bias: Some(bias.clone()), y: y.clone(), accumulate };
                 b.compute(0, &s, k, &at).unwrap();
             }
             b.finish(0).unwrap();

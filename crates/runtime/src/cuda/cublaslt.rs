@@ -193,7 +193,8 @@ impl Lt {
         // cublasOperation_t as an int32: CUBLAS_OP_N = 0, CUBLAS_OP_T = 1.
         let op = |t: bool| i32::from(t);
         use lt::cublasLtMatmulDescAttributes_t as A;
-        let mut plan = Plan { desc, layouts: [std::ptr::null_mut(); 3], algo: unsafe { std::mem::zeroed() }, workspace };
+        let mut plan =
+            Plan { desc, layouts: [std::ptr::null_mut(); 3], algo: unsafe { std::mem::zeroed() }, workspace };
         set_desc(desc, A::CUBLASLT_MATMUL_DESC_TRANSA, &op(g.a.trans))?;
         set_desc(desc, A::CUBLASLT_MATMUL_DESC_TRANSB, &op(g.b.trans))?;
         if g.bias.is_some() {
@@ -203,7 +204,9 @@ impl Lt {
         let ((ar, ac), (br, bc)) = g.stored();
         for (i, (rows, cols, ld)) in [(ar, ac, g.a.ld), (br, bc, g.b.ld), (g.p, g.q, g.d.1)].into_iter().enumerate() {
             check(
-                unsafe { lt::cublasLtMatrixLayoutCreate(&mut plan.layouts[i], ty, rows as u64, cols as u64, ld as i64) },
+                unsafe {
+                    lt::cublasLtMatrixLayoutCreate(&mut plan.layouts[i], ty, rows as u64, cols as u64, ld as i64)
+                },
                 "cublasLtMatrixLayoutCreate",
             )?;
         }
@@ -237,10 +240,25 @@ impl Lt {
             .and_then(|()| {
                 let [la, lb, ld] = plan.layouts;
                 let r = unsafe {
-                    lt::cublasLtMatmulAlgoGetHeuristic(self.handle, desc, la, lb, ld, ld, pref, 1, &mut result, &mut found)
+                    lt::cublasLtMatmulAlgoGetHeuristic(
+                        self.handle,
+                        desc,
+                        la,
+                        lb,
+                        ld,
+                        ld,
+                        pref,
+                        1,
+                        &mut result,
+                        &mut found,
+                    )
                 };
                 // No algorithm is an answer, not an error.
-                if r == lt::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED { Ok(()) } else { check(r, "cublasLtMatmulAlgoGetHeuristic") }
+                if r == lt::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED {
+                    Ok(())
+                } else {
+                    check(r, "cublasLtMatmulAlgoGetHeuristic")
+                }
             });
         unsafe { lt::cublasLtMatmulPreferenceDestroy(pref) };
         if let Err(e) = asked {

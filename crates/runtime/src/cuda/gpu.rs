@@ -604,7 +604,7 @@ fn epilogue_bias(bias: &CudaBuf, dtype: DType, rows: usize, rows_are_features: b
         && bias.dtype == dtype
         && dtype != DType::F64
         && bias.numel() == rows
-        && bias.addr() % 16 == 0)
+        && bias.addr().is_multiple_of(16))
         .then_some(bias.addr())
 }
 

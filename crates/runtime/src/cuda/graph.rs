@@ -29,7 +29,10 @@ pub enum RankGraph {
     #[default]
     None,
     /// Recording: the stream indices that joined, and the rank's op counters at the start.
-    Capturing { forked: Vec<usize>, counters_before: (u64, u64) },
+    Capturing {
+        forked: Vec<usize>,
+        counters_before: (u64, u64),
+    },
     Ready(Graph),
 }
 
@@ -56,9 +59,7 @@ impl RankGraph {
     ) -> RtResult<RankGraph> {
         alloc.begin_graph();
         let begun = api::check(
-            unsafe {
-                sys::cuStreamBeginCapture_v2(main.0, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED)
-            },
+            unsafe { sys::cuStreamBeginCapture_v2(main.0, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED) },
             "cuStreamBeginCapture",
         );
         if let Err(e) = begun {

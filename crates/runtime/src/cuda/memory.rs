@@ -64,7 +64,10 @@ pub struct Allocator {
 
 impl Allocator {
     pub fn new(device: i32, ctx: api::Ctx) -> Arc<Allocator> {
-        Arc::new(Allocator { device, ctx, pools: Mutex::new(Pools::default()),
+        Arc::new(Allocator {
+            device,
+            ctx,
+            pools: Mutex::new(Pools::default()),
             leak: AtomicBool::new(false),
             graph: AtomicBool::new(false),
         })

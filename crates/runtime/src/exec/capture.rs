@@ -161,9 +161,10 @@ func.func @f(%a: !host.buf<4xf32, ipc>) -> !host.buf<4xf32, ipc> {
     fn a_graph_schedule_runs_eagerly_first_then_captures_once_and_replays_the_timed_iterations() {
         use Step::*;
         assert_eq!(schedule(1, 2, false), vec![Eager { timed: false }, Eager { timed: true }, Eager { timed: true }]);
-        assert_eq!(schedule(0, 2, true), vec![Eager { timed: false }, Capture, Replay { timed: true }, Replay {
-            timed: true
-        }]);
+        assert_eq!(
+            schedule(0, 2, true),
+            vec![Eager { timed: false }, Capture, Replay { timed: true }, Replay { timed: true }]
+        );
         let s = schedule(3, 1, true);
         assert_eq!(s.iter().filter(|x| matches!(x, Eager { .. })).count(), 3);
         assert_eq!(s.iter().filter(|x| matches!(x, Capture)).count(), 1);
