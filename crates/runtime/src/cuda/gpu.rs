@@ -605,7 +605,7 @@ fn epilogue_bias(bias: &CudaBuf, dtype: DType, rows: usize, rows_are_features: b
         && dtype != DType::F64
         && bias.numel() == rows
         && bias.addr().is_multiple_of(16))
-        .then_some(bias.addr())
+    .then_some(bias.addr())
 }
 
 /// The cuBLAS data and compute types of a GEMM (one element type for all operands).
