@@ -202,7 +202,7 @@ pub(crate) struct Parser<'a> {
     /// Dialect prefix used for unprefixed custom op names (MLIR's default dialect stack).
     default_dialects: Vec<&'static str>,
     /// For each custom op being parsed: its full name and written result count.
-    custom_ops: Vec<(String, usize)>,
+    custom_ops: Vec<(String, usize, usize)>,
     /// Generic op names already resolved: spelling (with quotes) -> name info.
     op_names: BytesMap<'a, NameInfo>,
 }

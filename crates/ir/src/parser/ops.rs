@@ -295,9 +295,30 @@ impl<'a> Parser<'a> {
             loc,
         };
         self.parse_generic_after_name(&mut state, info.def)?;
+        self.check_inherent_attrs(&state, info.def, name_off)?;
         // An unregistered op of a registered dialect parses fine; the verifier rejects it
         // (with the `see current operation` note, as mlir-opt does).
         self.finish_op(block, state, info.def)
+    }
+
+    /// mlir-opt checks the inherent attributes that a generic op without `<{...}>` writes in its
+    /// dictionary while parsing it (MLIR's `verifyInherentAttrs`): an error at the op's name,
+    /// without the verifier's `see current operation` note.
+    fn check_inherent_attrs(&mut self, state: &OperationState, def: Option<&'static OpDef>, at: usize) -> PResult<()> {
+        let Some(decl) = def.filter(|_| state.props.is_none()).and_then(|d| d.decl) else { return Ok(()) };
+        for d in decl.attributes {
+            if let Some(a) = self.ctx.dict_get(state.attrs, d.name)
+                && !crate::declare::attr_accepts(&d.constraint, self.ctx, a)
+            {
+                let name = self.ctx.op_name_str(state.name).to_string();
+                let msg = format!(
+                    "'{name}' op attribute '{}' failed to satisfy constraint: {}",
+                    d.name, d.constraint.description
+                );
+                return Err(self.error_at(at, msg));
+            }
+        }
+        Ok(())
     }
 
     /// Moves inherent attributes of a registered op from the dictionary to its properties,
@@ -493,7 +514,7 @@ impl<'a> Parser<'a> {
             loc: self.loc_at(name_off),
         };
         self.default_dialects.push(default_dialect);
-        self.custom_ops.push((full, num_results.min(usize::MAX as u64) as usize));
+        self.custom_ops.push((full, num_results.min(usize::MAX as u64) as usize, name_off));
         let r = hook(self as &mut dyn OpAsmParser, &mut state);
         self.custom_ops.pop();
         self.default_dialects.pop();

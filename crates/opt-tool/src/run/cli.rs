@@ -75,7 +75,7 @@ OPTIONS:
                          kernels and NCCL calls) into a CUDA graph, replay it once, then time
                          --iters replays (cuGraphLaunch + synchronization each). A program
                          with an op that cannot be captured (host.synchronize, cuda_ipc
-                         transfers) runs eagerly, with a note on stderr naming the op. Not
+                         transfers and collectives) runs eagerly, with a note on stderr naming the op. Not
                          with --trace; an error with --backend cpu
   --gemm LIB             cuda: the GEMM library: `auto` (the default: cuBLASLt for a linear
                          whose bias fuses into its epilogue, cublasGemmEx for the other

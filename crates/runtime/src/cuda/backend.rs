@@ -3,7 +3,8 @@
 //! rank's main stream, `host.get_stream i` stream `i + 1`), kernels are cuBLAS GEMMs and the
 //! NVRTC kernels of [`super::gpu`], collectives and NCCL sends/receives go through
 //! [`super::nccl`], CUDA IPC transfers through [`super::ipc`] (ranks of this process) or
-//! [`super::ipc_procs`] (one rank per process).
+//! [`super::ipc_procs`] (one rank per process); `backend = cuda_ipc` allgathers, allreduces
+//! and reduce_scatters through the copy-engine collectives of [`super::copy_engine`].
 //!
 //! Requests: a post records an event on its stream after the enqueued work, and `comm.wait`
 //! makes the waiting stream wait for it; the signalling side of a CUDA IPC transfer instead
@@ -24,6 +25,7 @@
 //! reductions.
 
 use super::api::{self, Event, RawStream};
+use super::copy_engine::{CopyEngine, Link};
 use super::gpu::{GemmLib, Gpu};
 use super::graph::RankGraph;
 use super::ipc::{self, Flag, IpcHub, Side};
@@ -75,6 +77,8 @@ pub struct CudaBackend {
     /// CUDA IPC with the other processes (one rank per process; after `gpus`, so that the
     /// GPU's streams are waited for before the opened memory is closed).
     procs_ipc: Option<ProcIpc>,
+    /// Staging buffers of the copy-engine collectives (`backend = cuda_ipc`).
+    copy_engine: CopyEngine,
     counters: Vec<Counters>,
     timeout: Duration,
     /// Per local rank, when tracing.
@@ -148,6 +152,7 @@ impl CudaBackend {
             nccl,
             ipc: Some(IpcHub::new(flags)),
             procs_ipc: None,
+            copy_engine: CopyEngine::new(),
             counters,
             timeout,
             tracers: None,
@@ -184,6 +189,7 @@ impl CudaBackend {
             nccl,
             ipc: None,
             procs_ipc: Some(procs_ipc),
+            copy_engine: CopyEngine::new(),
             counters,
             timeout,
             tracers: None,
@@ -308,7 +314,7 @@ impl CudaBackend {
         let p = |v: u64| v as *const c_void;
         let m = |v: u64| v as *mut c_void;
         match c {
-            CommOp::AllGather { input, output, team } => {
+            CommOp::AllGather { input, output, team, .. } => {
                 sizes(input, output, team.len(), 1)?;
                 let comm = self.nccl.team(rank, team)?;
                 let i = dense_in(input)?;
@@ -320,8 +326,8 @@ impl CudaBackend {
                     )
                 })
             }
-            CommOp::AllReduce { input, output, team, reduction }
-            | CommOp::ReduceScatter { input, output, team, reduction } => {
+            CommOp::AllReduce { input, output, team, reduction, .. }
+            | CommOp::ReduceScatter { input, output, team, reduction, .. } => {
                 let scatter = matches!(c, CommOp::ReduceScatter { .. });
                 sizes(input, output, 1, if scatter { team.len() } else { 1 })?;
                 reducible(input.dtype)?;
@@ -577,6 +583,15 @@ impl CudaBackend {
                     1 => Ok(flags.pop()),
                     _ => Err(RtError::new("a comm.group with several signalling cuda_ipc transfers")),
                 }
+            }
+            CommOp::AllGather { transport: Transport::CudaIpc, .. }
+            | CommOp::AllReduce { transport: Transport::CudaIpc, .. }
+            | CommOp::ReduceScatter { transport: Transport::CudaIpc, .. } => {
+                let link = match &self.procs_ipc {
+                    Some(pi) => Link::Procs(pi),
+                    None => Link::Threads(self.ipc()?),
+                };
+                self.copy_engine.post(&link, gpu, rank, c, s, self.timeout).map(|_| None)
             }
             other => self.collective(rank, gpu, s, other).map(|_| None),
         }

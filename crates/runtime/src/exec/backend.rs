@@ -51,22 +51,28 @@ impl<B> Kernel<B> {
 /// team-relative; peers are absolute.
 #[derive(Clone, Debug)]
 pub enum CommOp<B> {
+    /// `transport` of the three collectives with two implementations: NCCL's kernels or the
+    /// copy engines over CUDA IPC (`backend = cuda_ipc`, docs/dev/copy-engine.md); the same
+    /// semantics either way.
     AllGather {
         input: B,
         output: B,
         team: Vec<usize>,
+        transport: Transport,
     },
     AllReduce {
         input: B,
         output: B,
         team: Vec<usize>,
         reduction: ReductionKind,
+        transport: Transport,
     },
     ReduceScatter {
         input: B,
         output: B,
         team: Vec<usize>,
         reduction: ReductionKind,
+        transport: Transport,
     },
     Broadcast {
         input: B,
@@ -262,7 +268,7 @@ mod tests {
         let send = CommOp::Send { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };
         let recv = CommOp::Recv { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };
         assert_eq!(CommOp::Group(vec![send, recv]).bytes_sent(0, &size), 4);
-        let ag = CommOp::AllGather { input: 5u64, output: 15, team: vec![0, 1, 2] };
+        let ag = CommOp::AllGather { input: 5u64, output: 15, team: vec![0, 1, 2], transport: Transport::Nccl };
         assert_eq!(ag.bytes_sent(2, &size), 5);
     }
 }

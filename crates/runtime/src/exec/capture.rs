@@ -6,7 +6,7 @@
 //! kernels, copies, stream orderings (events), NCCL collectives and NCCL sends/receives.
 //! Not capturable (the run then falls back to eager execution, with a note naming the op):
 //! - `host.synchronize`: the host waits for a stream, which a capture cannot express;
-//! - `cuda_ipc` transfers: the copier's host matches its counterpart's post at enqueue time,
+//! - `cuda_ipc` transfers (sends, receives and the copy-engine collectives): the copier's host matches its counterpart's post at enqueue time,
 //!   the flag values grow by one per message (a replay would write and wait for the values of
 //!   the captured iteration), and the ready event belongs to another rank's capture.
 //!
@@ -53,10 +53,16 @@ pub fn blocker(instr: &Instr) -> Option<String> {
     }
 }
 
+/// A transfer over CUDA IPC: a send or receive, or a copy-engine collective (its pieces move as
+/// CUDA IPC gets with the same flags).
 fn is_cuda_ipc(op: &CommInstr) -> bool {
     matches!(
         op,
-        CommInstr::Send { transport: Transport::CudaIpc, .. } | CommInstr::Recv { transport: Transport::CudaIpc, .. }
+        CommInstr::Send { transport: Transport::CudaIpc, .. }
+            | CommInstr::Recv { transport: Transport::CudaIpc, .. }
+            | CommInstr::AllGather { transport: Transport::CudaIpc, .. }
+            | CommInstr::AllReduce { transport: Transport::CudaIpc, .. }
+            | CommInstr::ReduceScatter { transport: Transport::CudaIpc, .. }
     )
 }
 
@@ -149,12 +155,15 @@ func.func @f(%a: !host.buf<4xf32, ipc>) -> !host.buf<4xf32, ipc> {
   comm.wait %s
   %n = comm.send %a to %c1 : !host.buf<4xf32, ipc>
   comm.wait %n
+  %r = comm.allreduce sum %a into %a team = [0, 1] backend = cuda_ipc : !host.buf<4xf32, ipc>, !host.buf<4xf32, ipc>
+  comm.wait %r
   return %a : !host.buf<4xf32, ipc>
 }"#,
         );
         let b = blockers(&ipc);
-        assert_eq!(b.len(), 1, "only the cuda_ipc send blocks, not the nccl one: {b:?}");
-        assert!(b[0].reason.contains("cuda_ipc"));
+        assert_eq!(b.len(), 2, "the cuda_ipc send and allreduce block, not the nccl send: {b:?}");
+        assert!(b.iter().all(|x| x.reason.contains("cuda_ipc")));
+        assert!(b[1].describe(&ipc).contains("comm.allreduce"), "{}", b[1].describe(&ipc));
     }
 
     #[test]
