@@ -30,6 +30,8 @@
 //! executable was built on another machine. `FUSER_RUN_MATRIX_LAUNCH=1` adds `--launch` to
 //! every case (one process per rank; on the cuda backend the CUDA IPC pipelines exchange memory
 //! handles through the store, on the cpu backend they run through rank 0's hub).
+//! `FUSER_RUN_MATRIX_EXTRA_ARGS` adds its whitespace-separated flags to every case (e.g.
+//! `--cuda-graph --iters 3`: the outputs checked are those of the last graph replay).
 //! `FUSER_RUN_MATRIX_ONE_GPU=1` (cuda, with `FUSER_RUN_MATRIX_LAUNCH=1`) runs every rank on
 //! GPU 0 (`--devices 0,0,...`), so a one-GPU machine checks cases of up to
 //! `FUSER_RUN_MATRIX_MAX_RANKS` ranks; it keeps the CUDA IPC pipelines only (NCCL refuses two
@@ -243,6 +245,12 @@ fn backend() -> String {
     std::env::var("FUSER_RUN_MATRIX_BACKEND").unwrap_or_else(|_| "cpu".into())
 }
 
+/// The flags of `FUSER_RUN_MATRIX_EXTRA_ARGS` (module doc).
+fn extra_args() -> Vec<String> {
+    std::env::var("FUSER_RUN_MATRIX_EXTRA_ARGS")
+        .map_or_else(|_| Vec::new(), |v| v.split_whitespace().map(String::from).collect())
+}
+
 /// Whether the cases run as one process per rank (`FUSER_RUN_MATRIX_LAUNCH=1`).
 fn launched() -> bool {
     std::env::var("FUSER_RUN_MATRIX_LAUNCH").is_ok_and(|v| v == "1")
@@ -288,11 +296,12 @@ impl Case {
     fn reproduce(&self) -> String {
         let devices = devices_args(self.instance.devices).join(" ");
         let command = format!(
-            "fuser-run - --ranks {}{}{} --check{} --seed {} --pass-pipeline '{}'",
+            "fuser-run - --ranks {}{}{} --check{}{} --seed {} --pass-pipeline '{}'",
             self.instance.devices,
             if devices.is_empty() { "" } else { " " },
             devices,
             if self.checks_races() { " --check-races" } else { "" },
+            extra_args().iter().map(|a| format!(" {a}")).collect::<String>(),
             self.seed,
             self.pipeline
         );
@@ -334,6 +343,7 @@ impl Case {
             .args(self.launch.then_some("--launch"))
             .args(devices_args(self.instance.devices))
             .args(races)
+            .args(extra_args())
             .arg("--pass-pipeline")
             .arg(&self.pipeline)
             .current_dir(root())

@@ -12,7 +12,7 @@ use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::exec::backend::RankStats;
 use crate::exec::cpu::CpuBackend;
-use crate::exec::{Backend, Program, run_program};
+use crate::exec::{Backend, Program, capture, run_program};
 use crate::origin::{OutputOrigin, output_origins};
 use crate::reference;
 use crate::tensor::{HostTensor, gather_global, local_piece};
@@ -45,6 +45,12 @@ pub struct RunConfig {
     /// The cuda backend's GPU of every rank (`fuser-run --devices`; ordinals may repeat);
     /// `None`: rank r on GPU r (one process) or GPU LOCAL_RANK (one process per rank).
     pub devices: Option<Vec<usize>>,
+    /// Capture one iteration per rank into a CUDA graph and replay it for the measured
+    /// iterations (cuda backend; see [`crate::exec::capture`] for the schedule and what falls
+    /// back to eager execution).
+    pub cuda_graph: bool,
+    /// The cuda backend's GEMM library.
+    pub gemm: crate::gemm_lib::GemmLib,
 }
 
 /// A progress callback (see [`RunConfig::progress`]).
@@ -69,6 +75,8 @@ impl Default for RunConfig {
             check_races: false,
             progress: None,
             devices: None,
+            cuda_graph: false,
+            gemm: Default::default(),
         }
     }
 }
@@ -217,6 +225,9 @@ const RANK_STACK: usize = 64 << 20;
 
 /// Runs `prog` (prepared from `func`) on `cfg.ranks` CPU ranks with seeded inputs.
 pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
+    if cfg.cuda_graph {
+        return Err(RtError::new("--cuda-graph needs --backend cuda (the cpu backend has no graphs)").into());
+    }
     let mut backend = CpuBackend::new(cfg.ranks, cfg.trace, cfg.timeout);
     if cfg.check_races {
         backend = backend.with_race_checker();
@@ -239,7 +250,10 @@ pub fn run_on_cuda(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &Run
         let msg = format!("--devices names {} GPUs for {} ranks (one per rank)", devices.len(), cfg.ranks);
         return Err(RtError::new(msg).into());
     }
-    let mut backend = crate::cuda::CudaBackend::on_devices(&devices, cfg.timeout)?;
+    if cfg.cuda_graph && cfg.trace {
+        return Err(RtError::new("--cuda-graph with --trace: the trace's timing events cannot be replayed").into());
+    }
+    let mut backend = crate::cuda::CudaBackend::on_devices(&devices, cfg.timeout)?.with_gemm(cfg.gemm);
     if cfg.trace {
         backend = backend.with_trace();
     }
@@ -276,6 +290,8 @@ pub struct RankResult {
     pub times_s: Vec<f64>,
     pub stats: RankStats,
     pub pieces: Vec<HostTensor>,
+    /// Iterations executed (warmup and measured; with a graph, the capture's replay too).
+    pub iterations: usize,
 }
 
 impl RunIo {
@@ -334,8 +350,9 @@ impl RunIo {
             let origin = self.origins.get(i).and_then(Option::as_ref);
             outputs.push(p.gather(pieces).map_err(|e| output_failure(i, origin, e))?);
         }
+        let iterations = per_rank.first().map_or(cfg.warmup + cfg.iters.max(1), |r| r.iterations);
         let ranks = per_rank.into_iter().map(|r| RankSummary { times_s: r.times_s, stats: r.stats }).collect();
-        Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations: cfg.warmup + cfg.iters.max(1) })
+        Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations })
     }
 }
 
@@ -356,7 +373,9 @@ pub fn run_ranks<B: Backend>(
     io: &RunIo,
     cfg: &RunConfig,
 ) -> Result<Vec<RankResult>, Failure> {
-    let iterations = cfg.warmup + cfg.iters.max(1);
+    let steps = capture::schedule(cfg.warmup, cfg.iters, cfg.cuda_graph && graph_fallback(prog, cfg).is_none());
+    let iterations = capture::executed(&steps);
+    let steps = &steps;
     let per_rank: Vec<RtResult<(Vec<f64>, Vec<HostTensor>)>> = std::thread::scope(|s| {
         let handles: Vec<_> = hosted
             .clone()
@@ -365,15 +384,7 @@ pub fn run_ranks<B: Backend>(
                     s,
                     move || {
                         let progress = if rank == 0 { cfg.progress.as_ref() } else { None };
-                        let r = run_rank(
-                            prog,
-                            backend,
-                            rank,
-                            (&io.args, &io.results),
-                            &io.inputs,
-                            (cfg.warmup, iterations),
-                            progress,
-                        );
+                        let r = run_rank(prog, backend, rank, (&io.args, &io.results), &io.inputs, steps, progress);
                         if let Err(e) = &r {
                             backend.abort(rank, e);
                         }
@@ -395,7 +406,9 @@ pub fn run_ranks<B: Backend>(
     let mut errors = Vec::new();
     for (r, rank) in per_rank.into_iter().zip(hosted) {
         match r {
-            Ok((times_s, pieces)) => ok.push(RankResult { times_s, stats: backend.rank_stats(rank), pieces }),
+            Ok((times_s, pieces)) => {
+                ok.push(RankResult { times_s, stats: backend.rank_stats(rank), pieces, iterations })
+            }
             Err(e) => errors.push(e),
         }
     }
@@ -414,7 +427,7 @@ fn run_rank<B: Backend>(
     rank: usize,
     (args, results): (&[Placement], &[Placement]),
     inputs: &[HostTensor],
-    (warmup, iterations): (usize, usize),
+    steps: &[capture::Step],
     progress: Option<&Progress>,
 ) -> RtResult<(Vec<f64>, Vec<HostTensor>)> {
     let mut bufs = Vec::new();
@@ -436,14 +449,32 @@ fn run_rank<B: Backend>(
     }
     let mut times = Vec::new();
     let mut outs = Vec::new();
-    for it in 0..iterations {
+    for (it, step) in steps.iter().enumerate() {
         let start = Instant::now();
-        outs = run_program(prog, backend, rank, &bufs)?;
-        if it >= warmup {
+        let timed = match *step {
+            capture::Step::Eager { timed } => {
+                outs = run_program(prog, backend, rank, &bufs)?;
+                timed
+            }
+            capture::Step::Capture => {
+                backend.capture_begin(rank).map_err(|e| e.on_rank(rank))?;
+                outs = run_program(prog, backend, rank, &bufs).map_err(|e| RtError {
+                    message: format!("--cuda-graph: capturing the iteration failed: {}", e.message),
+                    ..e
+                })?;
+                backend.replay(rank).map_err(|e| e.on_rank(rank))?;
+                false
+            }
+            capture::Step::Replay { timed } => {
+                backend.replay(rank).map_err(|e| e.on_rank(rank))?;
+                timed
+            }
+        };
+        if timed {
             times.push(start.elapsed().as_secs_f64());
         }
         if let Some(p) = progress {
-            (p.0)(it + 1, iterations);
+            (p.0)(it + 1, steps.len());
         }
     }
     if outs.len() != results.len() {
@@ -459,6 +490,25 @@ fn run_rank<B: Backend>(
         .map(|(v, p)| HostTensor::new(p.dtype, backend.shape(v), backend.read(v)?))
         .collect::<RtResult<_>>()?;
     Ok((times, pieces))
+}
+
+/// Why a run that asks for `--cuda-graph` runs eagerly instead (the first op that cannot be
+/// captured), or `None` when it is captured (or no graph was asked for).
+pub fn graph_fallback(prog: &Program, cfg: &RunConfig) -> Option<String> {
+    if !cfg.cuda_graph {
+        return None;
+    }
+    let blockers = capture::blockers(prog);
+    let first = blockers.first()?;
+    Some(format!(
+        "--cuda-graph: running eagerly, @{} cannot be captured: {}{}",
+        prog.name,
+        first.describe(prog),
+        match blockers.len() {
+            1 => String::new(),
+            n => format!(" (and {} more op(s))", n - 1),
+        }
+    ))
 }
 
 /// The comparison of one output with the reference.

@@ -207,7 +207,12 @@ pub fn run(opts: &RunArgs) -> bool {
         check_races: opts.check_races,
         progress: progress_bar(opts.warmup + opts.iters.max(1)),
         devices: opts.devices.clone(),
+        cuda_graph: opts.cuda_graph,
+        gemm: opts.gemm,
     };
+    if let Some(note) = driver::graph_fallback(&prog, &cfg) {
+        eprintln!("fuser-run: note: {note}");
+    }
     let outcome = match execute(&rep.ctx, &program.ir, func, &prog, &cfg, &opts.backend) {
         Ok(Some(o)) => o,
         // A rank other than 0 of a multi-process run: rank 0 reports.
@@ -259,8 +264,9 @@ fn execute(
 }
 
 fn print_summary(name: &str, opts: &RunArgs, ranks: usize, o: &RunOutcome) {
+    let mode = if o.iterations > opts.warmup + opts.iters.max(1) { ", measured as cuda graph replays" } else { "" };
     println!(
-        "fuser-run: @{name} on {ranks} rank(s), backend {}, {} iteration(s) ({} warmup)",
+        "fuser-run: @{name} on {ranks} rank(s), backend {}, {} iteration(s) ({} warmup){mode}",
         opts.backend, o.iterations, opts.warmup
     );
     println!("{:>4}  {:>12}  {:>12}  {:>8}  {:>14}", "rank", "mean ms", "min ms", "ops/it", "bytes moved/it");
@@ -302,7 +308,7 @@ fn write_outputs(
             n,
             k,
             dtype: o.outputs.first().or(o.inputs.first()).map_or("none", |t| t.dtype.name()).to_string(),
-            implementation: format!("fuser-{}", opts.backend),
+            implementation: format!("fuser-{}{}", opts.backend, if opts.cuda_graph { "-graph" } else { "" }),
             option: if fusion_level { pipeline.to_string() } else { "host".into() },
             times_ms,
             world_size: ranks,

@@ -237,6 +237,17 @@ pub trait Backend: Send + Sync {
     fn rank_stats(&self, _rank: usize) -> RankStats {
         RankStats::default()
     }
+    /// Starts recording the rank's next iteration into a graph (see [`super::capture`]): the
+    /// work enqueued from now on is captured, not executed, until [`Backend::finish`], which
+    /// then ends the capture instead of waiting. Backends without graphs refuse.
+    fn capture_begin(&self, _rank: usize) -> RtResult<()> {
+        Err(RtError::new("this backend cannot capture graphs (--cuda-graph needs --backend cuda)"))
+    }
+    /// Launches the rank's captured graph once and waits for it, as `finish` waits for an
+    /// iteration (the rank's op counters grow by the captured iteration's).
+    fn replay(&self, _rank: usize) -> RtResult<()> {
+        Err(RtError::new("this backend has no captured graph"))
+    }
     /// The trace events recorded so far (backends that trace).
     fn trace_events(&self) -> Vec<crate::trace::TraceEvent> {
         Vec::new()
