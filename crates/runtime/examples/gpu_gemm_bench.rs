@@ -42,10 +42,29 @@ mod bench {
         }
     }
 
-    /// A bf16 buffer filled with `bits` (a bf16 bit pattern).
-    fn filled(gpu: &Gpu, shape: &[usize], bits: u16) -> RtResult<CudaBuf> {
+    /// A bf16 buffer of pseudo-random values, about N(0, 1) like torch.randn (the GPU draws
+    /// more power, and runs slower, on random operands than on a constant: both sides of the
+    /// comparison get the same kind). One 4 Mi-value block is drawn on the host and tiled.
+    fn random(gpu: &Gpu, shape: &[usize], seed: u64) -> RtResult<CudaBuf> {
+        const BLOCK: usize = 1 << 22;
         let b = gpu.new_buf(DType::BF16, shape)?;
-        api::check(unsafe { cudarc::driver::sys::cuMemsetD16_v2(b.addr(), bits, b.numel()) }, "cuMemsetD16")?;
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut uniform = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f32 / (1u64 << 53) as f32
+        };
+        // The sum of 12 uniforms minus 6: mean 0, variance 1.
+        let block: Vec<u16> =
+            (0..BLOCK.min(b.numel())).map(|_| half::bf16::from_f32((0..12).map(|_| uniform()).sum::<f32>() - 6.0).to_bits()).collect();
+        let mut done = 0;
+        while done < b.numel() {
+            let len = block.len().min(b.numel() - done);
+            let dst = b.addr() + (done * 2) as u64;
+            api::check(unsafe { cudarc::driver::sys::cuMemcpyHtoD_v2(dst, block.as_ptr().cast(), len * 2) }, "cuMemcpyHtoD")?;
+            done += len;
+        }
         Ok(b)
     }
 
@@ -76,10 +95,10 @@ mod bench {
         same_results(&mut gpu, s)?;
         println!("impl,op,m,n,k,mean_us,tflops,round");
         for &(m, n, k) in &shapes {
-            let a = filled(&gpu, &[m, k], 0x3c00)?;
-            let b = filled(&gpu, &[k, n], 0x3c00)?;
-            let w = filled(&gpu, &[n, k], 0x3c00)?;
-            let bias = filled(&gpu, &[n], 0x3f00)?;
+            let a = random(&gpu, &[m, k], 1)?;
+            let b = random(&gpu, &[k, n], 2)?;
+            let w = random(&gpu, &[n, k], 3)?;
+            let bias = random(&gpu, &[n], 4)?;
             let c = gpu.new_buf(DType::BF16, &[m, n])?;
             for (round, lib) in (0..rounds).flat_map(|r| {
                 let libs = if r % 2 == 0 {
