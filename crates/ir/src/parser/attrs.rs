@@ -938,13 +938,13 @@ impl<'a> Parser<'a> {
         self.advance();
         let what = if is_map { "expected '<' in affine map" } else { "expected '<' in integer set" };
         self.expect(TokKind::Less, what)?;
-        let text = self.parse_affine_body(is_map)?;
+        let (text, key) = self.parse_affine_body(is_map)?;
         let what = if is_map { "expected '>' in affine map" } else { "expected '>' in integer set" };
         self.expect(TokKind::Greater, what)?;
         Ok(self.ctx.intern_attr(if is_map {
-            AttrKind::AffineMap(text.into())
+            AttrKind::AffineMap(text.into(), key.map(Into::into))
         } else {
-            AttrKind::IntegerSet(text.into())
+            AttrKind::IntegerSet(text.into(), key.map(Into::into))
         }))
     }
 

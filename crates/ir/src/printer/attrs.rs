@@ -112,12 +112,12 @@ impl Printer<'_> {
                 }
             }
             AttrKind::Type(t) => self.print_type(*t),
-            AttrKind::AffineMap(text) => {
+            AttrKind::AffineMap(text, _) => {
                 self.push("affine_map<");
                 self.push(text);
                 self.push_char('>');
             }
-            AttrKind::IntegerSet(text) => {
+            AttrKind::IntegerSet(text, _) => {
                 self.push("affine_set<");
                 self.push(text);
                 self.push_char('>');

@@ -86,8 +86,8 @@ impl Printer<'_> {
         let ctx = self.ctx;
         let kind = ctx.attr_kind(a);
         let base = match kind {
-            AttrKind::AffineMap(_) => Some("map"),
-            AttrKind::IntegerSet(_) => Some("set"),
+            AttrKind::AffineMap(..) => Some("map"),
+            AttrKind::IntegerSet(..) => Some("set"),
             k if k.is_location() => Some("loc"),
             _ => None,
         };
