@@ -14,7 +14,7 @@
 #     it from inside its directory, so diagnostics carry the same chunk-relative locations;
 #   * a chunk is out of scope when it names a dialect mlir-opt-19 registers other than builtin,
 #     func, arith and cf (ops, `!dialect.type`, `#dialect.attr`, `dialect.attr` keys other than
-#     `test.*` ones; names of unregistered dialects are in scope), when the RUN line uses a pass or flag outside
+#     the test dialect's markers; names of unregistered dialects are in scope), when the RUN line uses a pass or flag outside
 #     IN_SCOPE_FLAGS below, or when mlir-opt-19 crashes on it;
 #   * an in-scope chunk is identical when stdout, stderr (tool names replaced by TOOL) and the
 #     exit status (0 or not) all match; otherwise it differs.
@@ -178,11 +178,11 @@ def dialects_used(chunk):
             if (m.group(1) + m.group(2)) not in aliases:
                 names.add(m.group(1))
     # Discardable attribute names (`{llvm.emit_c_interface}`): verified by their dialect when it
-    # is registered. The test dialect checks only a few names of its own, none used as plain
-    # markers like `{test.simple}`, so such keys keep a chunk in scope.
-    for m in re.finditer(r"[{,]\s*([a-z_][\w$]*)\.[\w$.]+\s*(?==|,|})", code):
-        if m.group(1) != "test":
-            names.add(m.group(1))
+    # is registered. The test dialect rejects only `test.invalid_attr`; its other names are plain
+    # markers (`{test.simple}`) and keep a chunk in scope.
+    for m in re.finditer(r"[{,]\s*(([a-z_][\w$]*)\.[\w$.]+)\s*(?==|,|})", code):
+        if m.group(2) != "test" or m.group(1) == "test.invalid_attr":
+            names.add(m.group(2))
     return names
 
 
