@@ -150,8 +150,17 @@ Syntax: `unrealized_conversion_cast (%in, ... : type, ...)? to type, ...`.\n\n\
     results: &[ArgDef { name: "outputs", constraint: "any type", kind: ArgKind::Variadic }],
     parse: Some(parse_cast),
     print: Some(print_cast),
+    verify: Some(verify_cast),
     ..OpDef::new("builtin.unrealized_conversion_cast", Traits::PURE)
 };
+
+/// A cast produces at least one value.
+fn verify_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    if v.ir.results(op).is_empty() {
+        return Err(v.op_error(op, "expected at least one result for cast operation"));
+    }
+    Ok(())
+}
 
 fn parse_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let operands = p.parse_operand_list()?;
@@ -166,6 +175,10 @@ fn parse_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     }
     p.parse_keyword("to")?;
     state.result_types = p.parse_type_list()?;
+    if state.result_types.is_empty() {
+        // The list after `to` is not optional: report the missing type as MLIR does.
+        state.result_types.push(p.parse_type()?);
+    }
     let mut entries = Vec::new();
     p.parse_optional_attr_dict(&mut entries)?;
     for (u, t) in operands.iter().zip(input_types) {
