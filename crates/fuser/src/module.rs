@@ -141,6 +141,7 @@ impl PrintOptions {
             debug_info: self.debug_info,
             local_scope: self.local_scope,
             elide_elements_attrs_if_larger: self.elide_elements_larger_than,
+            pretty_debug_info: false,
         }
     }
 }

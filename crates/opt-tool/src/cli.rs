@@ -17,6 +17,8 @@ pub struct Options {
     pub print_generic: bool,
     pub print_debuginfo: bool,
     pub print_local_scope: bool,
+    /// `--mlir-pretty-debuginfo`.
+    pub print_pretty_debuginfo: bool,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -44,6 +46,7 @@ impl Default for Options {
             print_generic: false,
             print_debuginfo: false,
             print_local_scope: false,
+            print_pretty_debuginfo: false,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -107,6 +110,7 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-ir-before-all", "", "Print IR before each pass"),
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
+    ("mlir-pretty-debuginfo", "", "Print pretty debug info in MLIR output"),
     ("mlir-timing", "", "Display execution times"),
     (
         "pass-pipeline",
@@ -139,6 +143,7 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-op-generic"
         | "mlir-print-debuginfo"
         | "mlir-print-local-scope"
+        | "mlir-pretty-debuginfo"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -227,6 +232,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-print-op-generic" => o.print_generic = flag,
             "mlir-print-debuginfo" => o.print_debuginfo = flag,
             "mlir-print-local-scope" => o.print_local_scope = flag,
+            "mlir-pretty-debuginfo" => o.print_pretty_debuginfo = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,

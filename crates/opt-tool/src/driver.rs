@@ -128,7 +128,12 @@ fn pass_config(opts: &Options) -> PassManagerConfig {
 }
 
 fn print_flags(opts: &Options) -> IrPrintFlags {
-    IrPrintFlags { generic: opts.print_generic, debug_info: opts.print_debuginfo, local_scope: opts.print_local_scope }
+    IrPrintFlags {
+        generic: opts.print_generic,
+        debug_info: opts.print_debuginfo,
+        local_scope: opts.print_local_scope,
+        pretty_debug_info: opts.print_pretty_debuginfo,
+    }
 }
 
 /// Parses, verifies, runs and prints one buffer; returns success.
@@ -177,6 +182,7 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
                     debug_info: f.debug_info,
                     local_scope: f.local_scope,
                     elide_elements_attrs_if_larger: None,
+                    pretty_debug_info: f.pretty_debug_info,
                 };
                 sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());

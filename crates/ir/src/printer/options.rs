@@ -15,6 +15,9 @@ pub struct PrintOptions {
     /// `--mlir-elide-elementsattrs-if-larger=N`: non-splat dense elements attributes with more
     /// than N elements print as `dense_resource<__elided__>`.
     pub elide_elements_attrs_if_larger: Option<usize>,
+    /// `--mlir-pretty-debuginfo`: locations in MLIR's "pretty" form (no `loc(...)`, file names
+    /// unquoted, `[unknown]`, `callee at caller` split over lines).
+    pub pretty_debug_info: bool,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
@@ -24,10 +27,16 @@ pub(crate) struct Flags {
     pub debug_info: bool,
     /// Print non-splat dense elements with more elements than this as `dense_resource<__elided__>`.
     pub elide_limit: Option<usize>,
+    pub pretty_debug_info: bool,
 }
 
 impl Flags {
     pub fn from_options(o: &PrintOptions) -> Flags {
-        Flags { generic: o.generic, debug_info: o.debug_info, elide_limit: o.elide_elements_attrs_if_larger }
+        Flags {
+            generic: o.generic,
+            debug_info: o.debug_info,
+            elide_limit: o.elide_elements_attrs_if_larger,
+            pretty_debug_info: o.pretty_debug_info,
+        }
     }
 }
