@@ -625,8 +625,19 @@ impl<'a> Parser<'a> {
             let op_at = self.tok.start;
             self.advance();
             let rhs = self.parse_affine_factor(scope, true)?;
-            self.check_affine_operands(op, &lhs, &rhs, op_at)?;
+            // MLIR reports a non-affine `a op b` at the operator that follows `b`, if any.
+            let check_at = if self.at_high_prec_op() { self.tok.start } else { op_at };
+            self.check_affine_operands(op, &lhs, &rhs, check_at)?;
             lhs = build(op, lhs, rhs);
+        }
+    }
+
+    /// Whether the current token is `*`, `floordiv`, `ceildiv` or `mod`.
+    fn at_high_prec_op(&self) -> bool {
+        match self.tok.kind {
+            TokKind::Star => true,
+            TokKind::BareIdent => BinOp::from_keyword(self.tok_text()).is_some(),
+            _ => false,
         }
     }
 
@@ -663,8 +674,17 @@ impl<'a> Parser<'a> {
             }
             TokKind::Minus => {
                 self.advance();
-                let e = self.nested(|p| p.parse_affine_factor(scope, has_lhs))?;
-                Ok(e.neg())
+                match self.nested(|p| p.parse_affine_factor(scope, has_lhs)) {
+                    Ok(e) => Ok(e.neg()),
+                    // MLIR adds this error to the operand's own.
+                    Err(_) => {
+                        let mut at = self.tok.start;
+                        if self.tok.kind == TokKind::Eof {
+                            at = at.saturating_sub(1);
+                        }
+                        Err(self.error_also(at, "missing operand of negation"))
+                    }
+                }
             }
             TokKind::Integer => {
                 let text = std::str::from_utf8(self.tok_text()).ok();
