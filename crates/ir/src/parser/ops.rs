@@ -659,7 +659,15 @@ impl<'a> Parser<'a> {
         }
         self.advance();
         self.expect(TokKind::LParen, lparen_msg)?;
-        let loc = if self.is(TokKind::HashIdent) && !self.tok_text().contains(&b'.') {
+        if self.is(TokKind::HashIdent) && self.tok_text().contains(&b'.') {
+            // MLIR's `parseLocationAlias`: a dialect attribute is never a location alias.
+            let msg = format!(
+                "expected location, but found dialect attribute: '{}'",
+                String::from_utf8_lossy(self.tok_text())
+            );
+            return Err(self.error_here(msg));
+        }
+        let loc = if self.is(TokKind::HashIdent) {
             let name = &self.tok_text()[1..];
             let offset = self.tok.start;
             self.advance();
