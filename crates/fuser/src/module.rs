@@ -142,6 +142,7 @@ impl PrintOptions {
             local_scope: self.local_scope,
             elide_elements_attrs_if_larger: self.elide_elements_larger_than,
             pretty_debug_info: false,
+            elements_hex_if_larger: None,
         }
     }
 }

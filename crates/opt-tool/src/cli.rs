@@ -19,6 +19,8 @@ pub struct Options {
     pub print_local_scope: bool,
     /// `--mlir-pretty-debuginfo`.
     pub print_pretty_debuginfo: bool,
+    /// `--mlir-print-elementsattrs-with-hex-if-larger=N`.
+    pub print_hex_if_larger: Option<i64>,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -47,6 +49,7 @@ impl Default for Options {
             print_debuginfo: false,
             print_local_scope: false,
             print_pretty_debuginfo: false,
+            print_hex_if_larger: None,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -101,7 +104,13 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
         "=<string>",
         "Write a .mlir reproducer file at the given path if the pass manager crashes or fails",
     ),
+    ("mlir-pretty-debuginfo", "", "Print pretty debug info in MLIR output"),
     ("mlir-print-debuginfo", "", "Print debug info (locations) in the output"),
+    (
+        "mlir-print-elementsattrs-with-hex-if-larger",
+        "=<long>",
+        "Print DenseElementsAttrs with a hex string that have more elements than the given upper limit (use -1 to disable)",
+    ),
     ("mlir-print-ir-after", "=<pass-arg>", "Print IR after the given passes (comma-separated, repeatable)"),
     ("mlir-print-ir-after-all", "", "Print IR after each pass"),
     ("mlir-print-ir-after-change", "", "When printing the IR after a pass, only print if the IR changed"),
@@ -110,7 +119,6 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-ir-before-all", "", "Print IR before each pass"),
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
-    ("mlir-pretty-debuginfo", "", "Print pretty debug info in MLIR output"),
     ("mlir-timing", "", "Display execution times"),
     (
         "pass-pipeline",
@@ -137,7 +145,8 @@ fn arity(name: &str) -> Option<Arity> {
         | "pass-pipeline"
         | "mlir-print-ir-before"
         | "mlir-print-ir-after"
-        | "mlir-pass-pipeline-crash-reproducer" => Arity::Value,
+        | "mlir-pass-pipeline-crash-reproducer"
+        | "mlir-print-elementsattrs-with-hex-if-larger" => Arity::Value,
         "split-input-file" => Arity::OptionalValue,
         "allow-unregistered-dialect"
         | "mlir-print-op-generic"
@@ -227,6 +236,13 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-print-ir-before" => o.print_before.extend(split_names(value)),
             "mlir-print-ir-after" => o.print_after.extend(split_names(value)),
             "mlir-pass-pipeline-crash-reproducer" => o.crash_reproducer = value,
+            "mlir-print-elementsattrs-with-hex-if-larger" => {
+                let v = value.unwrap_or_default();
+                let n = v.parse::<i64>().map_err(|_| {
+                    format!("{tool}: for the {} option: '{v}' value invalid for long argument!", dashed(name))
+                })?;
+                o.print_hex_if_larger = Some(n);
+            }
             "split-input-file" => o.split_input = Some(value.unwrap_or_else(|| DEFAULT_SPLIT_MARKER.to_string())),
             "allow-unregistered-dialect" => o.allow_unregistered = flag,
             "mlir-print-op-generic" => o.print_generic = flag,

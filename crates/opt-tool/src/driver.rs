@@ -133,6 +133,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
         debug_info: opts.print_debuginfo,
         local_scope: opts.print_local_scope,
         pretty_debug_info: opts.print_pretty_debuginfo,
+        elements_hex_if_larger: opts.print_hex_if_larger,
     }
 }
 
@@ -183,6 +184,7 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
                     local_scope: f.local_scope,
                     elide_elements_attrs_if_larger: None,
                     pretty_debug_info: f.pretty_debug_info,
+                    elements_hex_if_larger: f.elements_hex_if_larger,
                 };
                 sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());
