@@ -24,7 +24,7 @@ pub struct PrintOptions {
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Flags {
     pub generic: bool,
     pub debug_info: bool,
@@ -37,6 +37,12 @@ pub(crate) struct Flags {
 
 /// mlir-opt's default for `--mlir-print-elementsattrs-with-hex-if-larger`.
 pub(crate) const DEFAULT_HEX_LIMIT: i64 = 100;
+
+impl Default for Flags {
+    fn default() -> Flags {
+        Flags::from_options(&PrintOptions::default())
+    }
+}
 
 impl Flags {
     pub fn from_options(o: &PrintOptions) -> Flags {
