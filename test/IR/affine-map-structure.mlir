@@ -3,6 +3,8 @@
 // MLIR uniques affine maps and sets by their expression trees after the builders'
 // simplifications, not by their printed text: `(d0 + d1) + 5` and `d0 + (d1 + 5)` both print
 // `d0 + d1 + 5` but are two maps. Checked against mlir-opt-19.
+// NO-ROUNDTRIP: the printed text is the same for both maps, so re-parsing it (in mlir-opt-19
+// as here) gives one map.
 
 // CHECK: #map = affine_map<(d0, d1) -> (d0 + d1 + 5)>
 // CHECK-NEXT: #map1 = affine_map<(d0, d1) -> (d0 + d1 + 5)>
