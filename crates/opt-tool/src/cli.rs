@@ -19,6 +19,8 @@ pub struct Options {
     pub print_local_scope: bool,
     /// `--mlir-pretty-debuginfo`.
     pub print_pretty_debuginfo: bool,
+    /// `--no-implicit-module`.
+    pub no_implicit_module: bool,
     /// `--mlir-print-elementsattrs-with-hex-if-larger=N`.
     pub print_hex_if_larger: Option<i64>,
     pub pass_pipeline: Option<String>,
@@ -49,6 +51,7 @@ impl Default for Options {
             print_debuginfo: false,
             print_local_scope: false,
             print_pretty_debuginfo: false,
+            no_implicit_module: false,
             print_hex_if_larger: None,
             pass_pipeline: None,
             pass_flags: Vec::new(),
@@ -120,6 +123,7 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
     ("mlir-timing", "", "Display execution times"),
+    ("no-implicit-module", "", "Disable implicit addition of a top-level module op during parsing"),
     (
         "pass-pipeline",
         "=<string>",
@@ -153,6 +157,7 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-debuginfo"
         | "mlir-print-local-scope"
         | "mlir-pretty-debuginfo"
+        | "no-implicit-module"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -249,6 +254,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-print-debuginfo" => o.print_debuginfo = flag,
             "mlir-print-local-scope" => o.print_local_scope = flag,
             "mlir-pretty-debuginfo" => o.print_pretty_debuginfo = flag,
+            "no-implicit-module" => o.no_implicit_module = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,

@@ -154,16 +154,24 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
         }
     };
 
-    let parsed = services::parse_source(&ctx, &source).and_then(|(ir, op)| match adapters::verify_op(&ctx, &ir, op) {
-        Ok(()) => Ok((ir, op)),
-        Err(errors) => Err(errors),
+    let parsed = services::parse_source_with(&ctx, &source, !opts.no_implicit_module).and_then(|(ir, op)| {
+        match adapters::verify_op(&ctx, &ir, op) {
+            Ok(()) => Ok((ir, op)),
+            Err(errors) => Err(errors),
+        }
     });
     timing.child_mut("Parser").add(start.elapsed());
     let mut success = false;
     match parsed {
         Err(errors) => errors.iter().for_each(|d| report(d, &mut diags)),
         Ok((mut ir, op)) => {
-            let result = manager.run(&ctx, &mut ir, op);
+            // With --no-implicit-module the root may be any op: an empty pipeline has nothing to
+            // run on it (a non-empty one is still anchored on builtin.module).
+            let result = if opts.no_implicit_module && manager.pipeline.is_empty() {
+                fuser_ir::pass::RunOutput { success: true, log: Vec::new(), timing: None }
+            } else {
+                manager.run(&ctx, &mut ir, op)
+            };
             for entry in &result.log {
                 match entry {
                     LogEntry::Text(t) => eprint!("{t}"),
