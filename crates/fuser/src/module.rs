@@ -143,6 +143,7 @@ impl PrintOptions {
             elide_elements_attrs_if_larger: self.elide_elements_larger_than,
             pretty_debug_info: false,
             elements_hex_if_larger: None,
+            skip_regions: false,
         }
     }
 }

@@ -21,6 +21,8 @@ pub struct Options {
     pub print_pretty_debuginfo: bool,
     /// `--no-implicit-module`.
     pub no_implicit_module: bool,
+    /// `--mlir-print-skip-regions`.
+    pub print_skip_regions: bool,
     /// `--mlir-print-elementsattrs-with-hex-if-larger=N`.
     pub print_hex_if_larger: Option<i64>,
     pub pass_pipeline: Option<String>,
@@ -52,6 +54,7 @@ impl Default for Options {
             print_local_scope: false,
             print_pretty_debuginfo: false,
             no_implicit_module: false,
+            print_skip_regions: false,
             print_hex_if_larger: None,
             pass_pipeline: None,
             pass_flags: Vec::new(),
@@ -122,6 +125,7 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-ir-before-all", "", "Print IR before each pass"),
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
+    ("mlir-print-skip-regions", "", "Skip regions when printing ops"),
     ("mlir-timing", "", "Display execution times"),
     ("no-implicit-module", "", "Disable implicit addition of a top-level module op during parsing"),
     (
@@ -158,6 +162,7 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-local-scope"
         | "mlir-pretty-debuginfo"
         | "no-implicit-module"
+        | "mlir-print-skip-regions"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -255,6 +260,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-print-local-scope" => o.print_local_scope = flag,
             "mlir-pretty-debuginfo" => o.print_pretty_debuginfo = flag,
             "no-implicit-module" => o.no_implicit_module = flag,
+            "mlir-print-skip-regions" => o.print_skip_regions = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,

@@ -193,6 +193,7 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
                     elide_elements_attrs_if_larger: None,
                     pretty_debug_info: f.pretty_debug_info,
                     elements_hex_if_larger: f.elements_hex_if_larger,
+                    skip_regions: opts.print_skip_regions,
                 };
                 sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());

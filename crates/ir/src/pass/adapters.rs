@@ -32,6 +32,7 @@ pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> Strin
         elide_elements_attrs_if_larger: None,
         pretty_debug_info: flags.pretty_debug_info,
         elements_hex_if_larger: flags.elements_hex_if_larger,
+        skip_regions: false,
     };
     crate::printer::print_module(ctx, ir, op, &opts)
 }

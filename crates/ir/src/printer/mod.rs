@@ -121,6 +121,7 @@ pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
         elide_limit: Some(16),
         pretty_debug_info: false,
         hex_limit: options::DEFAULT_HEX_LIMIT,
+        skip_regions: false,
     };
     let mut p = Printer::new(ctx, ir, flags);
     let root = p.numbering_root(op, true);

@@ -21,6 +21,8 @@ pub struct PrintOptions {
     /// `--mlir-print-elementsattrs-with-hex-if-larger=N`: non-splat dense elements with more
     /// than N elements print as a hex string; -1 never. `None`: mlir-opt's default, 100.
     pub elements_hex_if_larger: Option<i64>,
+    /// `--mlir-print-skip-regions`: every region prints as `{...}` (and adds no aliases).
+    pub skip_regions: bool,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
@@ -33,6 +35,7 @@ pub(crate) struct Flags {
     pub pretty_debug_info: bool,
     /// Non-splat dense elements with more elements than this print as hex (-1: never).
     pub hex_limit: i64,
+    pub skip_regions: bool,
 }
 
 /// mlir-opt's default for `--mlir-print-elementsattrs-with-hex-if-larger`.
@@ -52,6 +55,7 @@ impl Flags {
             elide_limit: o.elide_elements_attrs_if_larger,
             pretty_debug_info: o.pretty_debug_info,
             hex_limit: o.elements_hex_if_larger.unwrap_or(DEFAULT_HEX_LIMIT),
+            skip_regions: o.skip_regions,
         }
     }
 }

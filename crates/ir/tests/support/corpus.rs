@@ -36,6 +36,7 @@ const fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOption
         elide_elements_attrs_if_larger: None,
         pretty_debug_info: false,
         elements_hex_if_larger: None,
+        skip_regions: false,
     }
 }
 
