@@ -31,7 +31,7 @@ const MODULE: &str = "builtin.module";
 impl<'a> Parser<'a> {
     // ----- top level --------------------------------------------------------------------------
 
-    pub(super) fn parse_top_level(&mut self) -> PResult<OpId> {
+    pub(super) fn parse_top_level(&mut self, implicit_module: bool) -> PResult<OpId> {
         if self.diag.is_some() {
             return Err(super::ParseFailure);
         }
@@ -48,7 +48,13 @@ impl<'a> Parser<'a> {
         }
         self.finalize(top)?;
         let ops: Vec<OpId> = self.ir.block_ops(top).collect();
-        if ops.len() == 1 && self.ctx.op_name_str(self.ir.op_name(ops[0])) == MODULE {
+        if !implicit_module && ops.len() != 1 {
+            let loc = self.ctx.file_loc(&self.file.name, 0, 0);
+            let msg = format!("source must contain a single top-level operation, found: {}", ops.len());
+            self.diag = Some(crate::diag::Diagnostic::error(loc, msg));
+            return Err(super::ParseFailure);
+        }
+        if ops.len() == 1 && (!implicit_module || self.ctx.op_name_str(self.ir.op_name(ops[0])) == MODULE) {
             self.ir.detach_op(ops[0]);
             return Ok(ops[0]);
         }
@@ -680,7 +686,15 @@ impl<'a> Parser<'a> {
         }
         self.advance();
         self.expect(TokKind::LParen, lparen_msg)?;
-        let loc = if self.is(TokKind::HashIdent) && !self.tok_text().contains(&b'.') {
+        if self.is(TokKind::HashIdent) && self.tok_text().contains(&b'.') {
+            // MLIR's `parseLocationAlias`: a dialect attribute is never a location alias.
+            let msg = format!(
+                "expected location, but found dialect attribute: '{}'",
+                String::from_utf8_lossy(self.tok_text())
+            );
+            return Err(self.error_here(msg));
+        }
+        let loc = if self.is(TokKind::HashIdent) {
             let name = &self.tok_text()[1..];
             let offset = self.tok.start;
             self.advance();

@@ -40,7 +40,7 @@ fn read(path: &str) -> Result<String, String> {
 fn parse(rep: &mut Reporter, name: &str, text: &Arc<str>) -> Option<Module> {
     let source = SourceFile::new(if name == "-" { "<stdin>" } else { name }, text.clone());
     rep.sources.add(source.clone());
-    let parsed = services::parse_source(&rep.ctx, &source)
+    let parsed = services::parse_source_with(&rep.ctx, &source, true)
         .and_then(|(ir, op)| fuser_ir::pass::adapters::verify_op(&rep.ctx, &ir, op).map(|()| (ir, op)));
     match parsed {
         Ok((ir, op)) => Some(Module { ir, op }),
