@@ -57,7 +57,9 @@ for section in $SECTIONS; do
     gemm) bash benches/gpu/gemm.sh >"$OUTDIR/gemm.csv" ;;
     chunks) chunks >"$OUTDIR/chunks.csv" ;;
     hostcost) bash benches/gpu/hostcost.sh >"$OUTDIR/hostcost.csv" ;;
-    contention) bash benches/gpu/contention.sh >"$OUTDIR/contention.csv" ;;
+    # 20 back-to-back repetitions: the GEMM alone then runs at the steady (not boost) clock,
+    # like the GEMM beside a transfer (benches/results/h200-copy-engine.md).
+    contention) bash benches/gpu/contention.sh --reps 20 >"$OUTDIR/contention.csv" ;;
     *) echo "run.sh: unknown section $section" >&2 ;;
   esac
 done

@@ -96,7 +96,8 @@ def main():
     if "hostcost" in data:
         series = defaultdict(list)
         for r in data["hostcost"]:
-            series[r["mode"]].append((int(r["chunks"]), num(r["us_per_chunk"])))
+            if r["m"] == "64":  # the tiny-chunk rows; the 2048^3 rows are end-to-end times
+                series[f"{r['mode']} ({r['gemm']})"].append((int(r["chunks"]), num(r["us_per_chunk_mean"])))
         plot_lines(os.path.join(outdir, "hostcost.png"), series, "chunks per iteration", "µs per chunk",
                    "Host cost per chunk (64x64x64 GEMM chunks), one H200")
 
