@@ -12,6 +12,7 @@ pub mod cf;
 pub mod comm;
 pub mod doc;
 pub mod func;
+pub mod func_indirect;
 pub mod fusion;
 pub mod host;
 pub mod reduction;
