@@ -243,7 +243,8 @@ impl<'a> Parser<'a> {
                     self.expect(TokKind::RParen, "expected ')' in inline location")?;
                     Ok(l)
                 }
-                b"dense_resource" | b"sparse" | b"distinct" => {
+                b"distinct" => self.parse_distinct_attr(),
+                b"dense_resource" | b"sparse" => {
                     let msg = format!("'{}' attributes are not supported by this parser", self.str_of(self.tok_text()));
                     Err(self.error_here(msg))
                 }
@@ -885,6 +886,47 @@ impl<'a> Parser<'a> {
                 Ok(float_bits_from_f64(v, k))
             }
             _ => Err(self.error_here("expected integer or floating point literal")),
+        }
+    }
+
+    // ----- distinct ----------------------------------------------------------------------------
+
+    /// `distinct[id]<attr>` or `distinct[id]<>` (a unit inner attribute). One parse gives one
+    /// attribute per id; reusing an id with another inner attribute is an error.
+    fn parse_distinct_attr(&mut self) -> PResult<Attr> {
+        let start = self.tok.start;
+        self.advance();
+        self.expect(TokKind::LSquare, "expected '[' after 'distinct'")?;
+        if !self.is(TokKind::Integer) {
+            return Err(self.wrong_token("expected distinct ID"));
+        }
+        let id = super::lexer::parse_u64_literal(&self.str_of(self.tok_text()));
+        self.advance();
+        let Some(id) = id else { return Err(self.wrong_token("expected an unsigned 64-bit integer")) };
+        self.expect(TokKind::RSquare, "expected ']' to close distinct ID")?;
+        self.expect(TokKind::Less, "expected '<' after distinct ID")?;
+        let inner = if self.consume_if(TokKind::Greater) {
+            self.ctx.unit_attr()
+        } else {
+            let Ok(inner) = self.parse_attribute(None) else {
+                let at = self.tok.start;
+                return Err(self.error_also(at, "expected attribute"));
+            };
+            self.expect(TokKind::Greater, "expected '>' to close distinct attribute")?;
+            inner
+        };
+        match self.distinct_defs.get(&id) {
+            Some(&prev) if prev != inner => {
+                let msg = format!(
+                    "referenced attribute does not match previous definition: {}",
+                    crate::printer::print_attr(self.ctx, prev)
+                );
+                Err(self.error_at(start, msg))
+            }
+            _ => {
+                self.distinct_defs.insert(id, inner);
+                Ok(self.ctx.intern_attr(AttrKind::Distinct { id, inner }))
+            }
         }
     }
 

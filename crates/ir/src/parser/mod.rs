@@ -189,6 +189,8 @@ pub(crate) struct Parser<'a> {
     attr_cache: cache::PrefixCache<Attr>,
     type_aliases: BytesMap<'a, Type>,
     attr_aliases: BytesMap<'a, Attr>,
+    /// The attribute inside each `distinct[id]<...>` seen so far.
+    distinct_defs: FxHashMap<u64, Attr>,
     values: BytesMap<'a, SmallVec<[ValueEntry; 1]>>,
     /// Placeholders not yet defined, with the offset of their first use.
     forward_refs: FxHashMap<Value, usize>,
@@ -237,6 +239,7 @@ impl<'a> Parser<'a> {
             attr_cache: cache::PrefixCache::default(),
             type_aliases: BytesMap::default(),
             attr_aliases: BytesMap::default(),
+            distinct_defs: FxHashMap::default(),
             values: BytesMap::default(),
             forward_refs: FxHashMap::default(),
             scope_defs: vec![Vec::new()],

@@ -122,6 +122,17 @@ impl Printer<'_> {
                 self.push(text);
                 self.push_char('>');
             }
+            AttrKind::Distinct { inner, .. } => {
+                let next = self.distinct_ids.len() as u64;
+                let n = *self.distinct_ids.entry(a).or_insert(next);
+                self.push("distinct[");
+                self.push_u64(n);
+                self.push("]<");
+                if !matches!(ctx.attr_kind(*inner), AttrKind::Unit) {
+                    self.print_attr(*inner, Elision::Never);
+                }
+                self.push_char('>');
+            }
             AttrKind::Strided { strides, offset } => {
                 self.push("strided<[");
                 for (i, &s) in strides.iter().enumerate() {
