@@ -93,12 +93,16 @@ fn constant_result_names(_: &Context, ir: &Ir, op: OpId, set: &mut dyn FnMut(Val
 fn parse_constant(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let mut entries = Vec::new();
     p.parse_optional_attr_dict(&mut entries)?;
-    let name = p.parse_symbol_name()?;
+    let at = p.current_offset();
+    let value = p.parse_attribute(None)?;
+    if flat_symbol(p.ctx(), value).is_none() {
+        return Err(p.emit_error_at(at, "invalid kind of attribute specified"));
+    }
     p.parse_punct(Punct::Colon)?;
     let ty = p.parse_type()?;
     let ctx = p.ctx();
     let (mut props, attrs) = split_inherent(ctx, &CONSTANT, entries);
-    props.push((ctx.ident("value"), ctx.symbol_ref(&name)));
+    props.push((ctx.ident("value"), value));
     state.props = Some(ctx.dictionary(props));
     state.attrs = ctx.dictionary(attrs);
     state.result_types = vec![ty];

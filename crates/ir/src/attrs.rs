@@ -82,6 +82,9 @@ pub enum AttrKind {
     /// An attribute of a registered dialect that declares it (`#test_d.level<3>`): parsed,
     /// verified and printed by the dialect's [`AttrDef`](crate::registry::AttrDef) hooks.
     Dialect(Box<DialectData>),
+    /// `dense_resource<name> : tensor<...>`: elements held in the blob `name` of the file's
+    /// `dialect_resources` section (see [`Resources`](crate::context::Resources)).
+    DenseResource { name: Box<str>, ty: Type },
     /// `distinct[id]<inner>`: an attribute that is unique by its identity, not its value. `id`
     /// is the number the file gave it (one parse gives one attribute per id); the printer
     /// renumbers them in first-print order, as MLIR does.

@@ -244,7 +244,8 @@ impl<'a> Parser<'a> {
                     Ok(l)
                 }
                 b"distinct" => self.parse_distinct_attr(),
-                b"dense_resource" | b"sparse" => {
+                b"dense_resource" => self.parse_dense_resource_attr(),
+                b"sparse" => {
                     let msg = format!("'{}' attributes are not supported by this parser", self.str_of(self.tok_text()));
                     Err(self.error_here(msg))
                 }
@@ -887,6 +888,28 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.error_here("expected integer or floating point literal")),
         }
+    }
+
+    // ----- dense_resource ----------------------------------------------------------------------
+
+    /// `dense_resource<name> : shaped-type`.
+    fn parse_dense_resource_attr(&mut self) -> PResult<Attr> {
+        self.advance();
+        self.expect(TokKind::Less, "expected '<' after 'dense_resource'")?;
+        let name = match self.tok.kind {
+            TokKind::BareIdent => self.str_of(self.tok_text()),
+            TokKind::String => String::from_utf8_lossy(&string_value(self.tok_text())).into_owned(),
+            _ => return Err(self.wrong_token("expected identifier key for 'resource' entry")),
+        };
+        self.advance();
+        self.expect(TokKind::Greater, "expected '>'")?;
+        self.expect(TokKind::Colon, "expected ':'")?;
+        let at = self.tok.start;
+        let ty = self.parse_type()?;
+        if self.ctx.type_kind(ty).shape().is_none() {
+            return Err(self.error_at(at, "`dense_resource` expected a shaped type"));
+        }
+        Ok(self.ctx.intern_attr(AttrKind::DenseResource { name: name.into(), ty }))
     }
 
     // ----- distinct ----------------------------------------------------------------------------

@@ -70,6 +70,7 @@ pub fn parse_source(ctx: &Context, ir: &mut Ir, src: &SourceFile) -> Result<OpId
 /// each undefined block of a region, each undeclared SSA value, and custom op parsers that
 /// emit more than one error.
 pub fn parse_source_all(ctx: &Context, ir: &mut Ir, src: &SourceFile) -> Result<OpId, Vec<Diagnostic>> {
+    *ctx.resources() = Default::default();
     let mut p = Parser::new(ctx, ir, src);
     match p.parse_top_level() {
         Ok(op) => Ok(op),

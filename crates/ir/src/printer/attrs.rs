@@ -122,6 +122,15 @@ impl Printer<'_> {
                 self.push(text);
                 self.push_char('>');
             }
+            AttrKind::DenseResource { name, ty } => {
+                if !self.resource_refs.iter().any(|r| **r == **name) {
+                    self.resource_refs.push(name.to_string());
+                }
+                self.push("dense_resource<");
+                self.push(name);
+                self.push_char('>');
+                self.print_type_suffix(*ty, elision);
+            }
             AttrKind::Distinct { inner, .. } => {
                 let next = self.distinct_ids.len() as u64;
                 let n = *self.distinct_ids.entry(a).or_insert(next);

@@ -61,6 +61,9 @@ pub(crate) struct Printer<'a> {
     pub sink_error: Option<std::io::Error>,
     /// The number printed for each `distinct` attribute, in first-print order.
     pub distinct_ids: FxHashMap<Attr, u64>,
+    /// The `dense_resource` blobs printed, in first-print order (their data is printed after
+    /// the module).
+    pub resource_refs: Vec<String>,
 }
 
 impl<'a> Printer<'a> {
@@ -82,6 +85,7 @@ impl<'a> Printer<'a> {
             sink: None,
             sink_error: None,
             distinct_ids: FxHashMap::default(),
+            resource_refs: Vec::new(),
         }
     }
 
