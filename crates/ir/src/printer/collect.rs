@@ -108,7 +108,9 @@ impl Printer<'_> {
             }
             AttrKind::Type(t) => children.push(self.visit_type(*t, deferrable)),
             AttrKind::Distinct { inner, .. } => children.push(self.visit_attr(*inner, deferrable)),
-            AttrKind::DenseResource { ty, .. } => children.push(self.visit_type(*ty, deferrable)),
+            AttrKind::DenseResource { ty, .. } | AttrKind::Sparse { ty, .. } => {
+                children.push(self.visit_type(*ty, deferrable))
+            }
             AttrKind::Dialect(data) => self.visit_dialect_params(&data.params, deferrable, &mut children),
             AttrKind::DenseElements { ty, .. } => children.push(self.visit_type(*ty, deferrable)),
             AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => {
