@@ -140,3 +140,34 @@ func.func @asserts(%c: i1) {
   cf.assert %c, "sometimes"
   return
 }
+
+// Unused arguments of non-entry blocks go, with the branch operands feeding them (also through
+// a loop), as MLIR's region DCE does.
+// CHECK-LABEL: func.func @dead_block_args(%arg0: i1, %arg1: i32, %arg2: f32) -> i32 {
+// CHECK-NEXT:   cf.cond_br %arg0, ^bb1(%arg1 : i32), ^bb2
+// CHECK-NEXT: ^bb1(%0: i32):  // pred: ^bb0
+// CHECK-NEXT:   "foo.keep"() : () -> ()
+// CHECK-NEXT:   cf.br ^bb3(%0 : i32)
+// CHECK-NEXT: ^bb2:  // 2 preds: ^bb0, ^bb2
+// CHECK-NEXT:   "foo.keep"() : () -> ()
+// CHECK-NEXT:   cf.switch %arg1 : i32, [
+// CHECK-NEXT:     default: ^bb3(%arg1 : i32),
+// CHECK-NEXT:     1: ^bb2
+// CHECK-NEXT:   ]
+// CHECK-NEXT: ^bb3(%1: i32):  // 2 preds: ^bb1, ^bb2
+// CHECK-NEXT:   return %1 : i32
+// CHECK-NEXT: }
+func.func @dead_block_args(%c: i1, %a: i32, %b: f32) -> i32 {
+  cf.cond_br %c, ^bb1(%a, %b : i32, f32), ^bb2(%b : f32)
+^bb1(%x: i32, %y: f32):
+  "foo.keep"() : () -> ()
+  cf.br ^bb3(%x, %y : i32, f32)
+^bb2(%z: f32):
+  "foo.keep"() : () -> ()
+  cf.switch %a : i32, [
+    default: ^bb3(%a, %z : i32, f32),
+    1: ^bb2(%z : f32)
+  ]
+^bb3(%r: i32, %unused: f32):
+  return %r : i32
+}

@@ -103,6 +103,35 @@ pub fn successor_operands(ctx: &Context, ir: &Ir, op: OpId) -> Option<Vec<Range<
     in_bounds.then_some(ranges)
 }
 
+/// Erases operand `arg` of those forwarded to successor `succ`, shrinking the segment sizes
+/// that cover it (MLIR's `SuccessorOperands::erase`). Does nothing on malformed IR.
+pub fn erase_successor_operand(ctx: &Context, ir: &mut Ir, op: OpId, succ: usize, arg: usize) {
+    let Some(ranges) = successor_operands(ctx, ir, op) else { return };
+    let Some(r) = ranges.get(succ).filter(|r| arg < r.len()) else { return };
+    let name = ctx.op_name_str(ir.op_name(op));
+    // (property, index) of each segment entry to decrement.
+    let mut shrink: Vec<(&str, usize)> = Vec::new();
+    if name == COND_BR.name {
+        shrink.push(("operandSegmentSizes", 1 + succ));
+    } else if name == SWITCH.name {
+        if succ == 0 {
+            shrink.push(("operandSegmentSizes", 1));
+        } else {
+            shrink.push(("operandSegmentSizes", 2));
+            shrink.push(("case_operand_segments", succ - 1));
+        }
+    }
+    ir.erase_operand(op, r.start + arg);
+    for (prop, i) in shrink {
+        let Some(mut sizes) = segments(ctx, ir, op, prop) else { continue };
+        if let Some(s) = sizes.get_mut(i) {
+            *s = s.saturating_sub(1);
+        }
+        let props = ir.props(op).unwrap_or_else(|| ctx.empty_dict());
+        ir.set_props(op, Some(ctx.dict_set(props, prop, Some(i32_array_attr(ctx, &sizes)))));
+    }
+}
+
 /// MLIR's `BranchOpInterface` check: each successor gets as many operands as it has block
 /// arguments, of the same types.
 pub(crate) fn verify_successor_operands(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Diagnostic> {

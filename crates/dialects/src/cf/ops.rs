@@ -10,7 +10,10 @@
 //!   `4294967295`).
 
 use super::patterns::{ASSERT_PATTERNS, BR_PATTERNS, COND_BR_PATTERNS, SWITCH_PATTERNS};
-use super::{case_values, case_values_attr, i32_array, i32_array_attr, successor_operands, verify_successor_operands};
+use super::{
+    case_values, case_values_attr, erase_successor_operand, i32_array, i32_array_attr, successor_operands,
+    verify_successor_operands,
+};
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent, value_types};
 use fuser_ir::apint::ApInt;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -64,7 +67,14 @@ arguments.\n\n```mlir\ncf.br ^bb2(%a, %b : i32, f32)\n```",
         traits: [PURE | TERMINATOR],
         operands: { destOperands: ANY_TYPE.variadic() },
         successors: { dest: ANY_SUCCESSOR },
-        hooks: { verify: verify_branch, canonicalize: BR_PATTERNS, parse: parse_br, print: print_br },
+        hooks: {
+            verify: verify_branch,
+            canonicalize: BR_PATTERNS,
+            parse: parse_br,
+            print: print_br,
+            successor_operands: successor_operands,
+            erase_successor_operand: erase_successor_operand,
+        },
     }
 }
 
@@ -76,7 +86,14 @@ fuser_ir::declare_op! {
         traits: [PURE | TERMINATOR],
         operands: { condition: I1, trueDestOperands: ANY_TYPE.variadic(), falseDestOperands: ANY_TYPE.variadic() },
         successors: { trueDest: ANY_SUCCESSOR, falseDest: ANY_SUCCESSOR },
-        hooks: { verify: verify_branch, canonicalize: COND_BR_PATTERNS, parse: parse_cond_br, print: print_cond_br },
+        hooks: {
+            verify: verify_branch,
+            canonicalize: COND_BR_PATTERNS,
+            parse: parse_cond_br,
+            print: print_cond_br,
+            successor_operands: successor_operands,
+            erase_successor_operand: erase_successor_operand,
+        },
     }
 }
 
@@ -89,7 +106,14 @@ fuser_ir::declare_op! {
         operands: { flag: ANY_INTEGER, defaultOperands: ANY_TYPE.variadic(), caseOperands: ANY_TYPE.variadic() },
         properties: { case_values: INT_ELEMENTS, case_operand_segments: I32_ARRAY },
         successors: { defaultDestination: ANY_SUCCESSOR, caseDestinations: ANY_SUCCESSOR.variadic() },
-        hooks: { verify: verify_switch, canonicalize: SWITCH_PATTERNS, parse: parse_switch, print: print_switch },
+        hooks: {
+            verify: verify_switch,
+            canonicalize: SWITCH_PATTERNS,
+            parse: parse_switch,
+            print: print_switch,
+            successor_operands: successor_operands,
+            erase_successor_operand: erase_successor_operand,
+        },
     }
 }
 

@@ -14,7 +14,8 @@
 //! verifier checks dominance); values defined in a region are visible in nested regions only.
 //! Top-level `#alias = attr` / `!alias = type` definitions are supported (aliases must be
 //! defined before use, except location aliases in trailing `loc(#name)`, which may be defined
-//! later in the file, as mlir-opt prints them); `{-# ... #-}` file metadata is skipped.
+//! later in the file, as mlir-opt prints them); `{-# ... #-}` file metadata fills the context's
+//! resources (builtin blobs, external resources).
 //!
 //! Invariants: recursion depth is bounded by [`MAX_NESTING`] levels of regions, types and
 //! attributes together; the parser never panics on any input; on error, `ir` may keep detached

@@ -42,7 +42,7 @@ impl<'a> Parser<'a> {
                 TokKind::Error => return Err(super::ParseFailure),
                 TokKind::HashIdent => self.parse_attr_alias_def()?,
                 TokKind::BangIdent => self.parse_type_alias_def()?,
-                TokKind::MetadataBegin => self.skip_file_metadata()?,
+                TokKind::MetadataBegin => self.parse_file_metadata()?,
                 _ => self.parse_operation(top)?,
             }
         }
@@ -104,7 +104,7 @@ impl<'a> Parser<'a> {
     /// `{-# key: {...}, ... #-}` with keys `dialect_resources` / `external_resources`: the
     /// `builtin` dialect's hex blobs and the external resource groups are kept in the context's
     /// [`Resources`](crate::context::Resources) so the printer can write them back.
-    fn skip_file_metadata(&mut self) -> PResult<()> {
+    fn parse_file_metadata(&mut self) -> PResult<()> {
         self.advance();
         if self.consume_if(TokKind::MetadataEnd) {
             return Ok(());
