@@ -84,7 +84,7 @@ pub fn successor_operands(ctx: &Context, ir: &Ir, op: OpId) -> Option<Vec<Range<
     let n = ir.num_operands(op);
     let name = ctx.op_name_str(ir.op_name(op));
     let ranges = if name == BR.name {
-        vec![0..n]
+        std::iter::once(0..n).collect()
     } else if name == COND_BR.name {
         let seg = segments(ctx, ir, op, "operandSegmentSizes")?;
         let [1, t, f] = seg[..] else { return None };
