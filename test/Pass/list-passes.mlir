@@ -14,6 +14,10 @@
 // CHECK-NEXT:       =aggressive
 // CHECK-NEXT:     --test-convergence - {{.*}}(default: false)
 // CHECK-NEXT:     --top-down - {{.*}}(default: true)
+// CHECK-NEXT:   --comm-collective-backend -   Choose NCCL or the copy-engine implementation of allgather, allreduce and reduce_scatter (on 'func.func')
+// CHECK-NEXT:     --backend=<value> - {{.*}}(default: nccl)
+// CHECK-NEXT:       =nccl
+// CHECK-NEXT:       =cuda_ipc
 // CHECK-NEXT:   --comm-p2p-ring -   Turn per-iteration broadcasts of an AllGather pipeline into a point-to-point ring (on 'func.func')
 // CHECK-NEXT:     --backend=<value> - {{.*}}(default: nccl)
 // CHECK-NEXT:       =nccl

@@ -12,8 +12,8 @@ use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
-use fuser_ir::ir::{Ir, OpId, OperationState};
-use fuser_ir::registry::{ArgDef, ArgKind, DialectDef, OpDef, Traits, VerifyCtx};
+use fuser_ir::ir::{Ir, OpId, OperationState, Value, ValueDef};
+use fuser_ir::registry::{ArgDef, ArgKind, DialectDef, FoldResult, OpDef, Traits, VerifyCtx};
 
 // ----- builtin.module -----------------------------------------------------------------------
 
@@ -143,15 +143,46 @@ pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
     summary: "A placeholder cast between types, left by partial conversions",
     description: "Holds a conversion between values of one type system and another that a \
 partial lowering has not resolved yet. It has no semantics of its own; a later pass removes \
-pairs of casts that cancel out.\n\n\
+pairs of casts that cancel out. Folds: a cast to its own operand types is its operands; a cast \
+of all the results of another cast back to that cast's operand types is that cast's operands.\n\n\
 Syntax: `unrealized_conversion_cast (%in, ... : type, ...)? to type, ...`.\n\n\
 ```mlir\n%1 = builtin.unrealized_conversion_cast %0 : i64 to index\n```",
     operands: &[ArgDef { name: "inputs", constraint: "any type", kind: ArgKind::Variadic }],
     results: &[ArgDef { name: "outputs", constraint: "any type", kind: ArgKind::Variadic }],
     parse: Some(parse_cast),
     print: Some(print_cast),
+    verify: Some(verify_cast),
+    fold: Some(fold_cast),
     ..OpDef::new("builtin.unrealized_conversion_cast", Traits::PURE)
 };
+
+/// MLIR's fold: a cast to its own operand types is its operands; a cast of all the results of
+/// another cast, back to that cast's operand types, is that cast's operands.
+fn fold_cast(_ctx: &Context, ir: &Ir, op: OpId, _operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let inputs = ir.operands(op);
+    let inputs: &[Value] = &inputs;
+    let types = |vs: &[Value]| vs.iter().map(|&v| ir.value_type(v)).collect::<Vec<_>>();
+    let result_types = types(ir.results(op));
+    let forward = |vs: &[Value]| Some(vs.iter().map(|&v| FoldResult::Value(v)).collect());
+    if types(inputs) == result_types {
+        return forward(inputs);
+    }
+    let ValueDef::OpResult { op: producer, .. } = ir.value_def(*inputs.first()?) else { return None };
+    let same_op = ir.op_name(producer) == ir.op_name(op);
+    let producer_inputs = ir.operands(producer);
+    if !same_op || ir.results(producer) != inputs || types(&producer_inputs) != result_types {
+        return None;
+    }
+    forward(&producer_inputs)
+}
+
+/// A cast produces at least one value.
+fn verify_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    if v.ir.results(op).is_empty() {
+        return Err(v.op_error(op, "expected at least one result for cast operation"));
+    }
+    Ok(())
+}
 
 fn parse_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let operands = p.parse_operand_list()?;
@@ -166,6 +197,10 @@ fn parse_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     }
     p.parse_keyword("to")?;
     state.result_types = p.parse_type_list()?;
+    if state.result_types.is_empty() {
+        // The list after `to` is not optional: report the missing type as MLIR does.
+        state.result_types.push(p.parse_type()?);
+    }
     let mut entries = Vec::new();
     p.parse_optional_attr_dict(&mut entries)?;
     for (u, t) in operands.iter().zip(input_types) {

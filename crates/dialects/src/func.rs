@@ -26,6 +26,9 @@ use fuser_ir::types::{Type, TypeKind};
 
 /// The property names of `func.func`.
 const FUNC_PROPS: &[&str] = &["arg_attrs", "function_type", "res_attrs", "sym_name", "sym_visibility"];
+/// The properties the custom form derives from elsewhere, rejected in its attribute dictionary
+/// (`arg_attrs` and `res_attrs` are accepted there and checked by the verifier, as in MLIR).
+const INFERRED_PROPS: &[&str] = &["sym_visibility", "sym_name", "function_type"];
 
 /// The inputs and results of a `func.func`'s `function_type`, if it is well formed.
 pub fn signature<'c>(ctx: &'c Context, ir: &Ir, func: OpId) -> Option<(&'c [Type], &'c [Type])> {
@@ -176,6 +179,14 @@ fn verify_attr_array(
             ),
         ));
     }
+    // Only dialect attributes (`dialect.name`) may sit on arguments and results.
+    for &d in elems {
+        if let AttrKind::Dictionary(entries) = v.ctx.attr_kind(d)
+            && entries.iter().any(|(k, _)| !v.ctx.ident_str(*k).contains('.'))
+        {
+            return Err(v.op_error(op, format!("{whats} may only have dialect attributes")));
+        }
+    }
     Ok(())
 }
 
@@ -192,7 +203,7 @@ fn parse_func(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     let attrs_offset = p.current_offset();
     let mut entries = Vec::new();
     p.parse_optional_attr_dict_with_keyword(&mut entries)?;
-    if let Some((k, _)) = entries.iter().find(|(k, _)| FUNC_PROPS.contains(&p.ctx().ident_str(*k))) {
+    if let Some((k, _)) = entries.iter().find(|(k, _)| INFERRED_PROPS.contains(&p.ctx().ident_str(*k))) {
         let msg = format!(
             "'{}' is an inferred attribute and should not be specified in the explicit attribute dictionary",
             p.ctx().ident_str(*k)
@@ -200,7 +211,10 @@ fn parse_func(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
         return Err(p.emit_error_at(attrs_offset, &msg));
     }
     let region = p.ir_mut().create_region();
-    p.parse_optional_region(region, &named)?;
+    let body_offset = p.current_offset();
+    if p.parse_optional_region(region, &named)? && p.ir_mut().region_blocks(region).is_empty() {
+        return Err(p.emit_error_at(body_offset, "expected non-empty function body"));
+    }
 
     let ctx = p.ctx();
     let arg_list: Vec<BareArgument> =
@@ -217,8 +231,12 @@ fn parse_func(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     let arg_dicts: Vec<Attr> = arg_list.iter().map(|a| a.1.unwrap_or_else(|| ctx.empty_dict())).collect();
     let res_dicts: Vec<Attr> = results.into_iter().map(|r| ctx.dictionary(r.1)).collect();
     for (key, dicts) in [("arg_attrs", arg_dicts), ("res_attrs", res_dicts)] {
+        let ident = ctx.ident(key);
         if dicts.iter().any(|&d| d != ctx.empty_dict()) {
-            props.push((ctx.ident(key), ctx.array_attr(dicts)));
+            props.push((ident, ctx.array_attr(dicts)));
+        } else if let Some(i) = entries.iter().position(|(k, _)| *k == ident) {
+            // Written in the attribute dictionary: an inherent attribute, left to the verifier.
+            props.push(entries.remove(i));
         }
     }
     state.props = Some(ctx.dictionary(props));
@@ -237,9 +255,11 @@ fn parse_func_arguments(p: &mut dyn OpAsmParser) -> ParseResult<(Vec<Argument>, 
         return Ok((named, unnamed));
     }
     loop {
-        if unnamed.is_empty()
-            && let Some(arg) = p.parse_optional_argument(true, true)?
-        {
+        let arg_offset = p.current_offset();
+        if let Some(arg) = p.parse_optional_argument(true, true)? {
+            if !unnamed.is_empty() {
+                return Err(p.emit_error_at(arg_offset, "expected type instead of SSA identifier"));
+            }
             named.push(arg);
         } else if !named.is_empty() {
             return Err(p.emit_error("expected SSA identifier"));

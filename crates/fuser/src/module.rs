@@ -141,6 +141,9 @@ impl PrintOptions {
             debug_info: self.debug_info,
             local_scope: self.local_scope,
             elide_elements_attrs_if_larger: self.elide_elements_larger_than,
+            pretty_debug_info: false,
+            elements_hex_if_larger: None,
+            skip_regions: false,
         }
     }
 }

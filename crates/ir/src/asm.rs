@@ -94,6 +94,8 @@ pub trait OpAsmParser {
     fn emit_error_at(&mut self, offset: usize, msg: &str) -> ParseFailure;
     /// Byte offset of the current token.
     fn current_offset(&self) -> usize;
+    /// Byte offset of the custom op's name (MLIR's `getNameLoc`).
+    fn name_offset(&self) -> usize;
     /// Location attribute (`file:line:col`) for a byte offset.
     fn loc_at(&self, offset: usize) -> Attr;
     /// How many results the op was written with (`%0:2 = ...` gives 2).

@@ -67,10 +67,13 @@ pub enum AttrKind {
     SymbolRef { root: Ident, nested: Vec<Ident> },
     /// A type used as an attribute.
     Type(Type),
-    /// `affine_map<...>`: the text between the angle brackets, verbatim.
-    AffineMap(Box<str>),
-    /// `affine_set<...>`: the text between the angle brackets, verbatim.
-    IntegerSet(Box<str>),
+    /// `affine_map<...>`: the text between the angle brackets as printed, and the structure key
+    /// that tells apart maps printed alike (`d0 + (d1 + 5)` vs `(d0 + d1) + 5`, both printed
+    /// `d0 + d1 + 5`); `None` when the text is unambiguous.
+    AffineMap(Box<str>, Option<Box<str>>),
+    /// `affine_set<...>`: the text between the angle brackets as printed, and the structure key
+    /// as for [`AttrKind::AffineMap`].
+    IntegerSet(Box<str>, Option<Box<str>>),
     /// `strided<[s0, s1], offset: o>`; `DYNAMIC` for `?`; `offset` is None when not printed.
     Strided { strides: Vec<i64>, offset: i64 },
     /// An attribute of a dialect the context does not model: `#dialect.body` verbatim, or

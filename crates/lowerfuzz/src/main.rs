@@ -14,7 +14,8 @@ fuser-lowerfuzz: random sharded fusion programs through every lowering pipeline
 Each case is a random valid fusion program (a chain of matmul, linear, add, sub, mul, div, neg,
 cast, sum, set, broadcast, reshape and permute ops over tensors sharded over a mesh of 1 to 8
 devices: replicated, DIDx/DIDy splits, Stream(n) splits, partial values with every reduction)
-and a random pipeline (tp-default, tp-host, tp-overlap-collective{chunks}, tp-overlap-p2p with
+and a random pipeline (tp-default, tp-host, tp-overlap-collective{chunks} over NCCL or the copy
+engine (backend=cuda_ipc), tp-overlap-p2p with
 nccl, cuda_ipc get or cuda_ipc put; random streams). It is checked in process:
   - the generic form re-reads identically (input and lowered program),
   - the pipeline lowers it with verification after every pass,

@@ -19,10 +19,23 @@ pub enum Ring {
 /// One pipeline with its options.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Pipeline {
-    Default { streams: usize },
-    Host { streams: usize },
-    Collective { streams: usize, chunks: usize },
-    P2p { streams: usize, chunks: usize, ring: Ring },
+    Default {
+        streams: usize,
+    },
+    Host {
+        streams: usize,
+    },
+    /// `copy_engine`: `backend=cuda_ipc`, the copy-engine allgather/allreduce/reduce_scatter.
+    Collective {
+        streams: usize,
+        chunks: usize,
+        copy_engine: bool,
+    },
+    P2p {
+        streams: usize,
+        chunks: usize,
+        ring: Ring,
+    },
 }
 
 /// The fusion passes every pipeline starts with (after `fusion-set-stream-chunks`).
@@ -34,17 +47,19 @@ impl Pipeline {
         match self {
             Pipeline::Default { .. } => "tp-default",
             Pipeline::Host { .. } => "tp-host",
-            Pipeline::Collective { .. } => "tp-overlap-collective",
+            Pipeline::Collective { copy_engine: false, .. } => "tp-overlap-collective",
+            Pipeline::Collective { copy_engine: true, .. } => "tp-overlap-collective/cuda_ipc",
             Pipeline::P2p { ring: Ring::Nccl, .. } => "tp-overlap-p2p/nccl",
             Pipeline::P2p { ring: Ring::IpcGet, .. } => "tp-overlap-p2p/cuda_ipc-get",
             Pipeline::P2p { ring: Ring::IpcPut, .. } => "tp-overlap-p2p/cuda_ipc-put",
         }
     }
 
-    pub const LABELS: [&'static str; 6] = [
+    pub const LABELS: [&'static str; 7] = [
         "tp-default",
         "tp-host",
         "tp-overlap-collective",
+        "tp-overlap-collective/cuda_ipc",
         "tp-overlap-p2p/nccl",
         "tp-overlap-p2p/cuda_ipc-get",
         "tp-overlap-p2p/cuda_ipc-put",
@@ -63,8 +78,11 @@ impl Pipeline {
         let body = match *self {
             Pipeline::Default { streams } => format!("tp-default{{streams={streams}}}"),
             Pipeline::Host { streams } => format!("func.func({FUSION_PASSES}),tp-host{{streams={streams}}}"),
-            Pipeline::Collective { streams, chunks } => {
+            Pipeline::Collective { streams, chunks, copy_engine: false } => {
                 format!("tp-overlap-collective{{streams={streams} chunks={chunks}}}")
+            }
+            Pipeline::Collective { streams, chunks, copy_engine: true } => {
+                format!("tp-overlap-collective{{streams={streams} chunks={chunks} backend=cuda_ipc}}")
             }
             Pipeline::P2p { streams, chunks, ring } => {
                 let (backend, protocol) = match ring {
@@ -96,10 +114,11 @@ impl Pipeline {
             1 => 2,
             _ => devices,
         };
-        match rng.weighted(&[2, 1, 2, 2, 2, 2]) {
+        match rng.weighted(&[2, 1, 2, 2, 2, 2, 2]) {
             0 => Pipeline::Default { streams },
             1 => Pipeline::Host { streams },
-            2 => Pipeline::Collective { streams, chunks },
+            2 => Pipeline::Collective { streams, chunks, copy_engine: false },
+            6 => Pipeline::Collective { streams, chunks, copy_engine: true },
             3 => Pipeline::P2p { streams, chunks, ring: Ring::Nccl },
             4 => Pipeline::P2p { streams, chunks, ring: Ring::IpcGet },
             _ => Pipeline::P2p { streams, chunks, ring: Ring::IpcPut },
@@ -118,6 +137,9 @@ mod tests {
         assert!(p.fusion_prefix().contains("fusion-set-stream-chunks{chunks=4}"));
         assert_eq!(p.chunk_override(), Some(4));
         assert!(Pipeline::Host { streams: 3 }.text().ends_with("tp-host{streams=3})"));
-        assert_eq!(Pipeline::Collective { streams: 1, chunks: 0 }.chunk_override(), None);
+        assert_eq!(Pipeline::Collective { streams: 1, chunks: 0, copy_engine: false }.chunk_override(), None);
+        let ce = Pipeline::Collective { streams: 2, chunks: 2, copy_engine: true };
+        assert_eq!(ce.text(), "builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})");
+        assert!(Pipeline::LABELS.contains(&ce.label()));
     }
 }

@@ -322,7 +322,9 @@ fn mesh_variants(case: &Case) -> Vec<Case> {
             let mut c = case.clone();
             c.program.mesh = vec![x];
             c.pipeline = match c.pipeline {
-                Pipeline::Collective { streams, chunks } if chunks == d => Pipeline::Collective { streams, chunks: x },
+                Pipeline::Collective { streams, chunks, copy_engine } if chunks == d => {
+                    Pipeline::Collective { streams, chunks: x, copy_engine }
+                }
                 Pipeline::P2p { streams, chunks, ring } if chunks == d => Pipeline::P2p { streams, chunks: x, ring },
                 other => other,
             };
@@ -337,7 +339,13 @@ fn pipeline_variants(case: &Case) -> Vec<Case> {
     let one = match case.pipeline {
         Pipeline::Default { streams } if streams > 1 => Some(Pipeline::Default { streams: 1 }),
         Pipeline::Host { streams } if streams > 1 => Some(Pipeline::Host { streams: 1 }),
-        Pipeline::Collective { streams, chunks } if streams > 1 => Some(Pipeline::Collective { streams: 1, chunks }),
+        Pipeline::Collective { streams, chunks, copy_engine } if streams > 1 => {
+            Some(Pipeline::Collective { streams: 1, chunks, copy_engine })
+        }
+        // NCCL collectives instead of the copy-engine ones.
+        Pipeline::Collective { streams, chunks, copy_engine: true } => {
+            Some(Pipeline::Collective { streams, chunks, copy_engine: false })
+        }
         Pipeline::P2p { streams, chunks, ring } if streams > 1 => Some(Pipeline::P2p { streams: 1, chunks, ring }),
         _ => None,
     };

@@ -79,16 +79,14 @@ fn manager_for(
 
 /// `op` printed on its own: generic form, debug info, local scope.
 pub fn op_text(ctx: &Context, ir: &Ir, op: OpId) -> String {
-    let opts =
-        PrintOptions { generic: true, debug_info: true, local_scope: true, elide_elements_attrs_if_larger: None };
+    let opts = PrintOptions { generic: true, debug_info: true, local_scope: true, ..Default::default() };
     print_module(ctx, ir, op, &opts)
 }
 
 /// `op` printed as the top-level op of a file in generic form with debug info, as
 /// `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo` prints it.
 pub fn generic_text(ctx: &Context, ir: &Ir, op: OpId) -> String {
-    let opts =
-        PrintOptions { generic: true, debug_info: true, local_scope: false, elide_elements_attrs_if_larger: None };
+    let opts = PrintOptions { generic: true, debug_info: true, local_scope: false, ..Default::default() };
     print_module(ctx, ir, op, &opts)
 }
 

@@ -17,6 +17,14 @@ pub struct Options {
     pub print_generic: bool,
     pub print_debuginfo: bool,
     pub print_local_scope: bool,
+    /// `--mlir-pretty-debuginfo`.
+    pub print_pretty_debuginfo: bool,
+    /// `--no-implicit-module`.
+    pub no_implicit_module: bool,
+    /// `--mlir-print-skip-regions`.
+    pub print_skip_regions: bool,
+    /// `--mlir-print-elementsattrs-with-hex-if-larger=N`.
+    pub print_hex_if_larger: Option<i64>,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -44,6 +52,10 @@ impl Default for Options {
             print_generic: false,
             print_debuginfo: false,
             print_local_scope: false,
+            print_pretty_debuginfo: false,
+            no_implicit_module: false,
+            print_skip_regions: false,
+            print_hex_if_larger: None,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -98,7 +110,13 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
         "=<string>",
         "Write a .mlir reproducer file at the given path if the pass manager crashes or fails",
     ),
+    ("mlir-pretty-debuginfo", "", "Print pretty debug info in MLIR output"),
     ("mlir-print-debuginfo", "", "Print debug info (locations) in the output"),
+    (
+        "mlir-print-elementsattrs-with-hex-if-larger",
+        "=<long>",
+        "Print DenseElementsAttrs with a hex string that have more elements than the given upper limit (use -1 to disable)",
+    ),
     ("mlir-print-ir-after", "=<pass-arg>", "Print IR after the given passes (comma-separated, repeatable)"),
     ("mlir-print-ir-after-all", "", "Print IR after each pass"),
     ("mlir-print-ir-after-change", "", "When printing the IR after a pass, only print if the IR changed"),
@@ -107,7 +125,9 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-ir-before-all", "", "Print IR before each pass"),
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
+    ("mlir-print-skip-regions", "", "Skip regions when printing ops"),
     ("mlir-timing", "", "Display execution times"),
+    ("no-implicit-module", "", "Disable implicit addition of a top-level module op during parsing"),
     (
         "pass-pipeline",
         "=<string>",
@@ -133,12 +153,16 @@ fn arity(name: &str) -> Option<Arity> {
         | "pass-pipeline"
         | "mlir-print-ir-before"
         | "mlir-print-ir-after"
-        | "mlir-pass-pipeline-crash-reproducer" => Arity::Value,
+        | "mlir-pass-pipeline-crash-reproducer"
+        | "mlir-print-elementsattrs-with-hex-if-larger" => Arity::Value,
         "split-input-file" => Arity::OptionalValue,
         "allow-unregistered-dialect"
         | "mlir-print-op-generic"
         | "mlir-print-debuginfo"
         | "mlir-print-local-scope"
+        | "mlir-pretty-debuginfo"
+        | "no-implicit-module"
+        | "mlir-print-skip-regions"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -222,11 +246,21 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-print-ir-before" => o.print_before.extend(split_names(value)),
             "mlir-print-ir-after" => o.print_after.extend(split_names(value)),
             "mlir-pass-pipeline-crash-reproducer" => o.crash_reproducer = value,
+            "mlir-print-elementsattrs-with-hex-if-larger" => {
+                let v = value.unwrap_or_default();
+                let n = v.parse::<i64>().map_err(|_| {
+                    format!("{tool}: for the {} option: '{v}' value invalid for long argument!", dashed(name))
+                })?;
+                o.print_hex_if_larger = Some(n);
+            }
             "split-input-file" => o.split_input = Some(value.unwrap_or_else(|| DEFAULT_SPLIT_MARKER.to_string())),
             "allow-unregistered-dialect" => o.allow_unregistered = flag,
             "mlir-print-op-generic" => o.print_generic = flag,
             "mlir-print-debuginfo" => o.print_debuginfo = flag,
             "mlir-print-local-scope" => o.print_local_scope = flag,
+            "mlir-pretty-debuginfo" => o.print_pretty_debuginfo = flag,
+            "no-implicit-module" => o.no_implicit_module = flag,
+            "mlir-print-skip-regions" => o.print_skip_regions = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,

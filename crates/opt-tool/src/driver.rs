@@ -128,7 +128,13 @@ fn pass_config(opts: &Options) -> PassManagerConfig {
 }
 
 fn print_flags(opts: &Options) -> IrPrintFlags {
-    IrPrintFlags { generic: opts.print_generic, debug_info: opts.print_debuginfo, local_scope: opts.print_local_scope }
+    IrPrintFlags {
+        generic: opts.print_generic,
+        debug_info: opts.print_debuginfo,
+        local_scope: opts.print_local_scope,
+        pretty_debug_info: opts.print_pretty_debuginfo,
+        elements_hex_if_larger: opts.print_hex_if_larger,
+    }
 }
 
 /// Parses, verifies, runs and prints one buffer; returns success.
@@ -148,16 +154,24 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
         }
     };
 
-    let parsed = services::parse_source(&ctx, &source).and_then(|(ir, op)| match adapters::verify_op(&ctx, &ir, op) {
-        Ok(()) => Ok((ir, op)),
-        Err(errors) => Err(errors),
+    let parsed = services::parse_source_with(&ctx, &source, !opts.no_implicit_module).and_then(|(ir, op)| {
+        match adapters::verify_op(&ctx, &ir, op) {
+            Ok(()) => Ok((ir, op)),
+            Err(errors) => Err(errors),
+        }
     });
     timing.child_mut("Parser").add(start.elapsed());
     let mut success = false;
     match parsed {
         Err(errors) => errors.iter().for_each(|d| report(d, &mut diags)),
         Ok((mut ir, op)) => {
-            let result = manager.run(&ctx, &mut ir, op);
+            // With --no-implicit-module the root may be any op: an empty pipeline has nothing to
+            // run on it (a non-empty one is still anchored on builtin.module).
+            let result = if opts.no_implicit_module && manager.pipeline.is_empty() {
+                fuser_ir::pass::RunOutput { success: true, log: Vec::new(), timing: None }
+            } else {
+                manager.run(&ctx, &mut ir, op)
+            };
             for entry in &result.log {
                 match entry {
                     LogEntry::Text(t) => eprint!("{t}"),
@@ -177,6 +191,9 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
                     debug_info: f.debug_info,
                     local_scope: f.local_scope,
                     elide_elements_attrs_if_larger: None,
+                    pretty_debug_info: f.pretty_debug_info,
+                    elements_hex_if_larger: f.elements_hex_if_larger,
+                    skip_regions: opts.print_skip_regions,
                 };
                 sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());

@@ -20,10 +20,15 @@ pub fn pass_registry() -> PassRegistry {
     registry
 }
 
-/// Parses a source buffer into a top-level op (a `builtin.module`).
-pub fn parse_source(ctx: &Context, source: &SourceFile) -> Result<(Ir, OpId), Vec<Diagnostic>> {
+/// Parses a source (into an implicit `builtin.module` when needed, as mlir-opt does); without
+/// `implicit_module`, the source's single top-level op is the root (`--no-implicit-module`).
+pub fn parse_source_with(
+    ctx: &Context,
+    source: &SourceFile,
+    implicit_module: bool,
+) -> Result<(Ir, OpId), Vec<Diagnostic>> {
     let mut ir = Ir::new();
-    let op = fuser_ir::parser::parse_source_all(ctx, &mut ir, source)?;
+    let op = fuser_ir::parser::parse_source_with(ctx, &mut ir, source, implicit_module)?;
     Ok((ir, op))
 }
 

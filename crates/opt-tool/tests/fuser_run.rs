@@ -192,3 +192,50 @@ fn ranks_sharing_a_gpu_run_cuda_ipc_as_processes_and_refuse_nccl() {
     let err = String::from_utf8_lossy(&with_nccl.stderr);
     assert!(!with_nccl.status.success() && err.contains("NCCL refuses two members"), "{err}");
 }
+
+/// The copy-engine collectives (`tp-overlap-collective{backend=cuda_ipc}`, docs/dev/copy-engine.md)
+/// on ranks sharing one GPU: the row-parallel linear (an allreduce per chunk) and the
+/// allgather before a linear pass `--check` as two processes on GPU 0; in one process the
+/// transfer between the two ranks of GPU 0 is refused as for the p2p rings. Without a GPU stack
+/// the run fails with the loader message and the test says it skipped.
+#[test]
+fn copy_engine_collectives_run_as_processes_sharing_a_gpu() {
+    let pipeline = "builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})";
+    let mut files = Vec::new();
+    for program in ["row_parallel_linear", "allgather_before_linear"] {
+        let template = std::fs::read_to_string(root().join(format!("test/Run/matrix/{program}.mlir.in"))).unwrap();
+        let subs = [
+            ("${DEVICES}", "0, 1"),
+            ("${DT}", "f32"),
+            ("${M}", "64"),
+            ("${K}", "32"),
+            ("${N}", "32"),
+            ("${H}", "32"),
+            ("${S}", "2"),
+        ];
+        let text = subs.iter().fold(template, |t, (k, v)| t.replace(k, v));
+        let path = std::env::temp_dir().join(format!("fuser-run-ce-{program}-{}.mlir", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        files.push(path);
+    }
+    let run = |file: &PathBuf, launch: bool| {
+        let f = file.to_str().unwrap();
+        let base = [f, "--backend", "cuda", "--ranks", "2", "--devices", "0,0", "--check", "--timeout", "20"];
+        let extra: &[&str] =
+            if launch { &["--launch", "--pass-pipeline", pipeline] } else { &["--pass-pipeline", pipeline] };
+        fuser_run(&[&base[..], extra].concat())
+    };
+    let first = run(&files[0], true);
+    if no_cuda(&first) {
+        files.iter().for_each(|f| drop(std::fs::remove_file(f)));
+        assert_eq!(first.status.code(), Some(1));
+        note_skip("copy-engine collectives: no CUDA driver/libraries here (fuser-run --backend cuda refused cleanly)");
+        return;
+    }
+    assert_passed(&first);
+    assert_passed(&run(&files[1], true));
+    let one_process = run(&files[0], false);
+    files.iter().for_each(|f| drop(std::fs::remove_file(f)));
+    let err = String::from_utf8_lossy(&one_process.stderr);
+    assert!(!one_process.status.success() && err.contains("share GPU 0"), "{err}");
+}

@@ -2,7 +2,8 @@
 //! comm-pipeline work, lowered by every pipeline that applies to it, for team sizes
 //! d ∈ {1, 2, 3, 4, 8}, worker streams ∈ {1, 2, 4, 8}, element types f32 and bf16, and square
 //! and non-square extents (plus d ∈ {5, 6, 7} with 2 streams in f32, so every size from 1 to 8
-//! runs), must run on d cpu ranks and match the unsharded f64 reference (`check: PASS`, exit
+//! runs; the copy-engine collective pipeline, `tp-overlap-collective{backend=cuda_ipc}`, with 4
+//! worker streams only), must run on d cpu ranks and match the unsharded f64 reference (`check: PASS`, exit
 //! status 0), with the race checker on (`--check-races`: every lowering orders its streams and
 //! waits for its communications; the cpu backend with the ranks in one process only: launched
 //! cases run without it).
@@ -29,6 +30,8 @@
 //! executable was built on another machine. `FUSER_RUN_MATRIX_LAUNCH=1` adds `--launch` to
 //! every case (one process per rank; on the cuda backend the CUDA IPC pipelines exchange memory
 //! handles through the store, on the cpu backend they run through rank 0's hub).
+//! `FUSER_RUN_MATRIX_EXTRA_ARGS` adds its whitespace-separated flags to every case (e.g.
+//! `--cuda-graph --iters 3`: the outputs checked are those of the last graph replay).
 //! `FUSER_RUN_MATRIX_ONE_GPU=1` (cuda, with `FUSER_RUN_MATRIX_LAUNCH=1`) runs every rank on
 //! GPU 0 (`--devices 0,0,...`), so a one-GPU machine checks cases of up to
 //! `FUSER_RUN_MATRIX_MAX_RANKS` ranks; it keeps the CUDA IPC pipelines only (NCCL refuses two
@@ -70,6 +73,9 @@ enum Pipeline {
     Default,
     /// `tp-overlap-collective{streams=W chunks=C}`, C = d for per-device programs, else 2.
     Collective,
+    /// The same with `backend=cuda_ipc`: copy-engine allgather/allreduce/reduce_scatter
+    /// (docs/dev/copy-engine.md); run with [`COPY_ENGINE_STREAMS`] worker streams only.
+    CollectiveCopyEngine,
     /// `tp-overlap-p2p{streams=W chunks=d backend=.. protocol=..}`.
     P2p { backend: &'static str, protocol: &'static str },
 }
@@ -79,6 +85,7 @@ impl Pipeline {
         match self {
             Pipeline::Default => "tp-default".into(),
             Pipeline::Collective => "tp-overlap-collective".into(),
+            Pipeline::CollectiveCopyEngine => "tp-overlap-collective-cuda_ipc".into(),
             Pipeline::P2p { backend: "nccl", .. } => "tp-overlap-p2p-nccl".into(),
             Pipeline::P2p { backend, protocol } => format!("tp-overlap-p2p-{backend}-{protocol}"),
         }
@@ -91,6 +98,10 @@ impl Pipeline {
             Pipeline::Collective => {
                 let chunks = if chunking == Chunking::PerDevice { d } else { 2 };
                 format!("builtin.module(tp-overlap-collective{{streams={streams} chunks={chunks}}})")
+            }
+            Pipeline::CollectiveCopyEngine => {
+                let chunks = if chunking == Chunking::PerDevice { d } else { 2 };
+                format!("builtin.module(tp-overlap-collective{{streams={streams} chunks={chunks} backend=cuda_ipc}})")
             }
             Pipeline::P2p { backend, protocol } => format!(
                 "builtin.module(tp-overlap-p2p{{streams={streams} chunks={d} backend={backend} protocol={protocol}}})"
@@ -106,12 +117,17 @@ struct Program {
     pipelines: &'static [Pipeline],
 }
 
-const COLLECTIVE: &[Pipeline] = &[Pipeline::Default, Pipeline::Collective];
+const COLLECTIVE: &[Pipeline] = &[Pipeline::Default, Pipeline::Collective, Pipeline::CollectiveCopyEngine];
+
+/// Worker streams of the copy-engine collective pipeline's cases (with every team size and
+/// element type; [`MORE_DEVICES`] keep their 2 streams): one value, to bound the matrix.
+const COPY_ENGINE_STREAMS: usize = 4;
 
 /// The collective pipelines and every ring (NCCL, CUDA IPC get and put).
 const RING: &[Pipeline] = &[
     Pipeline::Default,
     Pipeline::Collective,
+    Pipeline::CollectiveCopyEngine,
     Pipeline::P2p { backend: "nccl", protocol: "get" },
     Pipeline::P2p { backend: "cuda_ipc", protocol: "get" },
     Pipeline::P2p { backend: "cuda_ipc", protocol: "put" },
@@ -229,6 +245,12 @@ fn backend() -> String {
     std::env::var("FUSER_RUN_MATRIX_BACKEND").unwrap_or_else(|_| "cpu".into())
 }
 
+/// The flags of `FUSER_RUN_MATRIX_EXTRA_ARGS` (module doc).
+fn extra_args() -> Vec<String> {
+    std::env::var("FUSER_RUN_MATRIX_EXTRA_ARGS")
+        .map_or_else(|_| Vec::new(), |v| v.split_whitespace().map(String::from).collect())
+}
+
 /// Whether the cases run as one process per rank (`FUSER_RUN_MATRIX_LAUNCH=1`).
 fn launched() -> bool {
     std::env::var("FUSER_RUN_MATRIX_LAUNCH").is_ok_and(|v| v == "1")
@@ -274,11 +296,12 @@ impl Case {
     fn reproduce(&self) -> String {
         let devices = devices_args(self.instance.devices).join(" ");
         let command = format!(
-            "fuser-run - --ranks {}{}{} --check{} --seed {} --pass-pipeline '{}'",
+            "fuser-run - --ranks {}{}{} --check{}{} --seed {} --pass-pipeline '{}'",
             self.instance.devices,
             if devices.is_empty() { "" } else { " " },
             devices,
             if self.checks_races() { " --check-races" } else { "" },
+            extra_args().iter().map(|a| format!(" {a}")).collect::<String>(),
             self.seed,
             self.pipeline
         );
@@ -320,6 +343,7 @@ impl Case {
             .args(self.launch.then_some("--launch"))
             .args(devices_args(self.instance.devices))
             .args(races)
+            .args(extra_args())
             .arg("--pass-pipeline")
             .arg(&self.pipeline)
             .current_dir(root())
@@ -367,7 +391,9 @@ fn trials() -> Vec<Trial> {
     for program in PROGRAMS {
         let template = load_template(program.file);
         for &pipeline in program.pipelines {
-            if one_gpu() && !matches!(pipeline, Pipeline::P2p { backend: "cuda_ipc", .. }) {
+            let cuda_ipc =
+                matches!(pipeline, Pipeline::P2p { backend: "cuda_ipc", .. } | Pipeline::CollectiveCopyEngine);
+            if one_gpu() && !cuda_ipc {
                 continue;
             }
             if backend() == "cpu" && !launched() {
@@ -379,6 +405,9 @@ fn trials() -> Vec<Trial> {
                 .iter()
                 .flat_map(|&d| WORKER_STREAMS.iter().flat_map(move |&w| DTYPES.iter().map(move |&t| (d, w, t))))
                 .chain(MORE_DEVICES.iter().map(|&d| (d, 2, "f32")));
+            let copy_engine = matches!(pipeline, Pipeline::CollectiveCopyEngine);
+            let configs = configs
+                .filter(|&(d, w, _)| !copy_engine || w == COPY_ENGINE_STREAMS || (MORE_DEVICES.contains(&d) && w == 2));
             for (d, streams, dtype) in configs.filter(|&(d, w, _)| runs_here(d, w)) {
                 {
                     {

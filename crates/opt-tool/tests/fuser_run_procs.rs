@@ -165,3 +165,16 @@ fn a_deadlock_across_processes_is_reported_by_the_watchdog() {
     assert!(took < Duration::from_secs(3 * TIMEOUT_S), "took {took:?}\n{}", text(&out));
     assert!(processes_marked(&mark).is_empty());
 }
+
+/// A bad pipeline is an error of the launcher, reported once before any rank starts (before,
+/// every rank parsed the pipeline and printed the same error).
+#[test]
+fn a_bad_pipeline_is_reported_once_and_starts_no_rank() {
+    let bad = "builtin.module(tp-overlap-collective{streams=2 chunks=4 transport=pigeon})";
+    let (out, _, mark) = launch_file("examples/row_parallel_linear.mlir", &["--pass-pipeline", bad], None, "badpipe");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(stderr.matches("invalid --pass-pipeline").count(), 1, "{}", text(&out));
+    assert!(!stderr.contains("rank "), "no rank ran:\n{}", text(&out));
+    assert!(processes_marked(&mark).is_empty());
+}

@@ -116,11 +116,18 @@ impl Suite {
     }
 }
 
+/// Directories under `test/` that hold no tests of ours: `upstream/` is MLIR's own test files,
+/// unmodified, used as a differential corpus by `.ci/mlir-upstream.sh` (their RUN lines name
+/// mlir-opt and its test passes).
+const NOT_TESTS: &[&str] = &["upstream"];
+
 /// Adds one trial per `test/**/*.mlir` file that has RUN lines (or that cannot be read).
 fn discover(suite: &Arc<Suite>, trials: &mut Vec<Trial>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
-    walk(&suite.root.join("test"), &mut files, &mut errors);
+    let test_root = suite.root.join("test");
+    let skip: Vec<PathBuf> = NOT_TESTS.iter().map(|d| test_root.join(d)).collect();
+    walk(&test_root, &skip, &mut files, &mut errors);
     for (dir, err) in errors {
         trials.push(Trial::test(format!("discovery/{}", rel_name(&suite.root, &dir)), move || {
             Err(format!("cannot list test directory: {err}").into())
@@ -148,7 +155,7 @@ fn discover(suite: &Arc<Suite>, trials: &mut Vec<Trial>) {
     }
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, String)>) {
+fn walk(dir: &Path, skip: &[PathBuf], files: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, String)>) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -166,7 +173,9 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, String)
             continue;
         }
         if path.is_dir() {
-            walk(&path, files, errors);
+            if !skip.contains(&path) {
+                walk(&path, skip, files, errors);
+            }
         } else if name.ends_with(".mlir") {
             files.push(path);
         }

@@ -20,11 +20,29 @@ struct Outcome {
     stderr: String,
 }
 
-/// A scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
+/// A scratch directory for one test, removed when the test passes (kept for a look when it
+/// fails).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("fuser-robustness-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("create scratch directory");
-    dir
+    Scratch(dir)
 }
 
 /// Writes `input` to `dir/name` and runs `fuser-opt --allow-unregistered-dialect` on it.

@@ -5,9 +5,11 @@
 //!   host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
 //! - `tp-host{streams=N}`: only the host part, for programs already lowered to `host`/`comm`:
 //!   `func.func(host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
-//! - `tp-overlap-collective{streams=N chunks=S}`: `tp-default` with every stream split set to
-//!   `S` chunks first (`fusion-set-stream-chunks`): collective-based pipelines (a collective per
-//!   chunk, overlapped with the compute of other chunks);
+//! - `tp-overlap-collective{streams=N chunks=S backend=B}`: `tp-default` with every stream split
+//!   set to `S` chunks first (`fusion-set-stream-chunks`): collective-based pipelines (a
+//!   collective per chunk, overlapped with the compute of other chunks); `backend=cuda_ipc`
+//!   adds `comm-collective-backend{backend=cuda_ipc}` after `fusion-to-host` (copy-engine
+//!   collectives);
 //! - `tp-overlap-p2p{streams=N chunks=S backend=B protocol=P}`: the same, then
 //!   `comm-p2p-ring{backend=B protocol=P}` turns AllGather pipelines into point-to-point rings,
 //!   and `licm` hoists the ring's index math.
@@ -61,7 +63,24 @@ const CHUNKS_OPTION: OptionDef = OptionDef::new(
     "Stream chunks of every stream split (0: as written in the program)",
 );
 
-static OVERLAP_OPTIONS: &[OptionDef] = &[STREAMS_OPTION, CHUNKS_OPTION];
+static COLLECTIVE_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
+    fuser_ir::pass::EnumCase { name: "nccl", description: "NCCL's collective kernels" },
+    fuser_ir::pass::EnumCase {
+        name: "cuda_ipc",
+        description: "Copy-engine allgather/allreduce/reduce_scatter over CUDA IPC (no SMs taken from the GEMMs)",
+    },
+];
+
+static OVERLAP_OPTIONS: &[OptionDef] = &[
+    STREAMS_OPTION,
+    CHUNKS_OPTION,
+    OptionDef::new(
+        "backend",
+        OptionType::Enum(COLLECTIVE_BACKENDS),
+        "nccl",
+        "Implementation of the per-chunk collectives (comm-collective-backend)",
+    ),
+];
 
 static P2P_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
     fuser_ir::pass::EnumCase { name: "nccl", description: "NCCL send/recv in one group per ring step" },
@@ -83,14 +102,17 @@ static P2P_OPTIONS: &[OptionDef] = &[
 pub static TP_OVERLAP_COLLECTIVE: PipelineInfo = PipelineInfo {
     name: "tp-overlap-collective",
     summary: "Lower with one collective per stream chunk, overlapped with the compute of other chunks",
-    description: "Expands to `func.func(fusion-set-stream-chunks{chunks=S}, fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: every stream split gets `chunks` chunks (0 keeps the program's), then the program lowers as with `tp-default` (allgather, allreduce or reduce_scatter per chunk, in the same loop as the matmul that produces or consumes the chunk).",
+    description: "Expands to `func.func(fusion-set-stream-chunks{chunks=S}, fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: every stream split gets `chunks` chunks (0 keeps the program's), then the program lowers as with `tp-default` (allgather, allreduce or reduce_scatter per chunk, in the same loop as the matmul that produces or consumes the chunk). With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows `fusion-to-host`: the allgathers, allreduces and reduce_scatters use the copy-engine implementation (docs/dev/copy-engine.md), so they take no SMs from the GEMMs of other chunks.",
     options: OVERLAP_OPTIONS,
     build: |o, registry, pm| {
         let chunks = chunks_option(&TP_OVERLAP_COLLECTIVE, o)?;
-        let passes = vec![format!("fusion-set-stream-chunks{{chunks={chunks}}}")]
-            .into_iter()
-            .chain(TP_DEFAULT_FUNC_PASSES.iter().map(|p| p.to_string()))
-            .collect::<Vec<_>>();
+        let mut passes = vec![format!("fusion-set-stream-chunks{{chunks={chunks}}}")];
+        for p in TP_DEFAULT_FUNC_PASSES {
+            passes.push(p.to_string());
+            if *p == "fusion-to-host" && o.get_str("backend") != "nccl" {
+                passes.push(format!("comm-collective-backend{{backend={}}}", o.get_str("backend")));
+            }
+        }
         build_texts(&TP_OVERLAP_COLLECTIVE, &passes, o, registry, pm)
     },
 };
@@ -238,6 +260,17 @@ mod tests {
 
     fn expand(text: &str, registry: &PassRegistry) -> Result<String, String> {
         OpPassManager::parse(text, registry).map(|pm| pm.to_pipeline_string()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn overlap_collective_selects_the_collective_backend_after_fusion_to_host() {
+        let r = registry();
+        let ce = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})", &r).unwrap();
+        assert!(ce.contains("fusion-to-host,comm-collective-backend{backend=cuda_ipc},host-assign-streams"), "{ce}");
+        let nccl = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2})", &r).unwrap();
+        assert!(!nccl.contains("comm-collective-backend"), "{nccl}");
+        let bad = expand("builtin.module(tp-overlap-collective{backend=mpi})", &r).unwrap_err();
+        assert!(bad.contains("mpi"), "{bad}");
     }
 
     #[test]

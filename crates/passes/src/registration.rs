@@ -22,6 +22,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &crate::fusion::decompose::FUSION_DECOMPOSE_RESHARDING,
         &crate::fusion::stream_chunks::FUSION_SET_STREAM_CHUNKS,
         &crate::comm::p2p_ring::COMM_P2P_RING,
+        &crate::comm::collective_backend::COMM_COLLECTIVE_BACKEND,
         &crate::fusion::to_host::FUSION_TO_HOST,
         &crate::host::assign_streams::HOST_ASSIGN_STREAMS,
         &crate::host::insert_dealloc::HOST_INSERT_DEALLOC,

@@ -3,9 +3,13 @@
 //!
 //! Algorithm (the root must hold a symbol table):
 //! 1. Liveness, with a worklist seeded from the root table: every op of the table that is not a
-//!    symbol is a root of liveness; a symbol is live from the start unless it is private
-//!    (`sym_visibility = "private"`). Popping an op: if it is a symbol table, its own ops are
-//!    seeded the same way; otherwise its nested ops that have regions are pushed. Then the
+//!    symbol is a root of liveness; a symbol is live from the start unless it is discardable:
+//!    not public, and private or in a *hidden* table (MLIR's `canDiscardOnUseEmpty` and
+//!    SymbolDCE). The root table is hidden unless it has a parent op and is a public or nested
+//!    symbol; a nested table is hidden when the table being processed is, or it is not a symbol,
+//!    or it is private. So `func.func nested @f` with no use is erased from a top-level module,
+//!    kept inside a public `module @m` that is the root. Popping an op: if it is a symbol table,
+//!    its own ops are seeded the same way; otherwise its nested ops that have regions are pushed. Then the
 //!    symbol references of the op are collected: every `SymbolRefAttr` in its attributes and
 //!    properties (inside arrays and dictionaries too) and in those of the ops nested in it, not
 //!    descending into nested symbol tables. Each reference is resolved from the op's parent (a
@@ -16,8 +20,7 @@
 //!
 //! An unregistered op of an unregistered dialect with exactly one region might be a symbol
 //! table we cannot see into: meeting one while collecting references fails the pass with
-//! MLIR's error, since liveness cannot be computed safely. Public and nested-visibility symbols
-//! are never erased.
+//! MLIR's error, since liveness cannot be computed safely. Public symbols are never erased.
 
 use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
@@ -57,8 +60,15 @@ fn is_symbol(ctx: &Context, ir: &Ir, op: OpId) -> bool {
     has_trait(ctx, ir, op, Traits::SYMBOL)
         || (has_trait(ctx, ir, op, Traits::SYMBOL_TABLE) && op_attr(ctx, ir, op, "sym_name").is_some())
 }
+fn visibility<'a>(ctx: &'a Context, ir: &Ir, op: OpId) -> Option<&'a str> {
+    op_attr(ctx, ir, op, "sym_visibility").and_then(|a| ctx.attr_str(a))
+}
 fn is_private(ctx: &Context, ir: &Ir, op: OpId) -> bool {
-    op_attr(ctx, ir, op, "sym_visibility").and_then(|a| ctx.attr_str(a)) == Some("private")
+    visibility(ctx, ir, op) == Some("private")
+}
+/// MLIR's default `canDiscardOnUseEmpty`: any symbol that is not public.
+fn is_public(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    matches!(visibility(ctx, ir, op), None | Some("public"))
 }
 /// An unregistered op of an unknown dialect with one region: possibly a symbol table.
 fn is_potentially_unknown_symbol_table(ctx: &Context, ir: &Ir, op: OpId) -> bool {
@@ -77,14 +87,18 @@ fn ops_of_region(ir: &Ir, r: RegionId) -> Vec<OpId> {
 /// The live symbols of the table `root` and of the tables nested in live ops.
 fn compute_liveness(ctx: &Context, ir: &Ir, root: OpId) -> Result<FxHashSet<OpId>, Diagnostic> {
     let mut live = FxHashSet::default();
-    let mut worklist = Vec::new();
-    seed_table(ctx, ir, root, &mut live, &mut worklist);
-    while let Some(op) = worklist.pop() {
+    // Each entry carries whether the table whose liveness pushed it is hidden.
+    let mut worklist: Vec<(OpId, bool)> = Vec::new();
+    let root_hidden = ir.parent_op(root).is_none() || !is_symbol(ctx, ir, root) || is_private(ctx, ir, root);
+    seed_table(ctx, ir, root, root_hidden, &mut live, &mut worklist);
+    while let Some((op, hidden)) = worklist.pop() {
         if is_symbol_table(ctx, ir, op) {
-            seed_table(ctx, ir, op, &mut live, &mut worklist);
+            let inner_hidden = hidden || !is_symbol(ctx, ir, op) || is_private(ctx, ir, op);
+            seed_table(ctx, ir, op, inner_hidden, &mut live, &mut worklist);
         } else {
             for &r in ir.regions(op) {
-                worklist.extend(ops_of_region(ir, r).into_iter().filter(|&o| !ir.regions(o).is_empty()));
+                let nested = ops_of_region(ir, r).into_iter().filter(|&o| !ir.regions(o).is_empty());
+                worklist.extend(nested.map(|o| (o, hidden)));
             }
         }
         let Some(uses) = symbol_uses(ctx, ir, op) else {
@@ -98,7 +112,7 @@ fn compute_liveness(ctx: &Context, ir: &Ir, root: OpId) -> Result<FxHashSet<OpId
         for r in uses {
             for sym in resolve(ctx, ir, scope, r) {
                 if live.insert(sym) {
-                    worklist.push(sym);
+                    worklist.push((sym, hidden));
                 }
             }
         }
@@ -106,12 +120,21 @@ fn compute_liveness(ctx: &Context, ir: &Ir, root: OpId) -> Result<FxHashSet<OpId
     Ok(live)
 }
 
-/// Non-symbols are liveness roots; non-private symbols are live from the start.
-fn seed_table(ctx: &Context, ir: &Ir, table: OpId, live: &mut FxHashSet<OpId>, worklist: &mut Vec<OpId>) {
+/// Non-symbols are liveness roots; so are the symbols that cannot be discarded: public ones,
+/// and nested ones of a table that is not hidden.
+fn seed_table(
+    ctx: &Context,
+    ir: &Ir,
+    table: OpId,
+    hidden: bool,
+    live: &mut FxHashSet<OpId>,
+    worklist: &mut Vec<(OpId, bool)>,
+) {
     for o in table_ops(ir, table) {
-        let is_root = !is_symbol(ctx, ir, o) || (!is_private(ctx, ir, o) && live.insert(o));
+        let discardable = is_symbol(ctx, ir, o) && (hidden || is_private(ctx, ir, o)) && !is_public(ctx, ir, o);
+        let is_root = !is_symbol(ctx, ir, o) || (!discardable && live.insert(o));
         if is_root {
-            worklist.push(o);
+            worklist.push((o, hidden));
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::exec::backend::RankStats;
 use crate::exec::cpu::CpuBackend;
-use crate::exec::{Backend, Program, run_program};
+use crate::exec::{Backend, Program, capture, run_program};
 use crate::origin::{OutputOrigin, output_origins};
 use crate::reference;
 use crate::tensor::{HostTensor, gather_global, local_piece};
@@ -45,6 +45,12 @@ pub struct RunConfig {
     /// The cuda backend's GPU of every rank (`fuser-run --devices`; ordinals may repeat);
     /// `None`: rank r on GPU r (one process) or GPU LOCAL_RANK (one process per rank).
     pub devices: Option<Vec<usize>>,
+    /// Capture one iteration per rank into a CUDA graph and replay it for the measured
+    /// iterations (cuda backend; see [`crate::exec::capture`] for the schedule and what falls
+    /// back to eager execution).
+    pub cuda_graph: bool,
+    /// The cuda backend's GEMM library.
+    pub gemm: crate::gemm_lib::GemmLib,
 }
 
 /// A progress callback (see [`RunConfig::progress`]).
@@ -69,6 +75,8 @@ impl Default for RunConfig {
             check_races: false,
             progress: None,
             devices: None,
+            cuda_graph: false,
+            gemm: Default::default(),
         }
     }
 }
@@ -217,6 +225,9 @@ const RANK_STACK: usize = 64 << 20;
 
 /// Runs `prog` (prepared from `func`) on `cfg.ranks` CPU ranks with seeded inputs.
 pub fn run_on_cpu(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &RunConfig) -> Result<RunOutcome, Failure> {
+    if cfg.cuda_graph {
+        return Err(RtError::new("--cuda-graph needs --backend cuda (the cpu backend has no graphs)").into());
+    }
     let mut backend = CpuBackend::new(cfg.ranks, cfg.trace, cfg.timeout);
     if cfg.check_races {
         backend = backend.with_race_checker();
@@ -239,7 +250,10 @@ pub fn run_on_cuda(ctx: &Context, ir: &Ir, func: OpId, prog: &Program, cfg: &Run
         let msg = format!("--devices names {} GPUs for {} ranks (one per rank)", devices.len(), cfg.ranks);
         return Err(RtError::new(msg).into());
     }
-    let mut backend = crate::cuda::CudaBackend::on_devices(&devices, cfg.timeout)?;
+    if cfg.cuda_graph && cfg.trace {
+        return Err(RtError::new("--cuda-graph with --trace: the trace's timing events cannot be replayed").into());
+    }
+    let mut backend = crate::cuda::CudaBackend::on_devices(&devices, cfg.timeout)?.with_gemm(cfg.gemm);
     if cfg.trace {
         backend = backend.with_trace();
     }
@@ -276,15 +290,49 @@ pub struct RankResult {
     pub times_s: Vec<f64>,
     pub stats: RankStats,
     pub pieces: Vec<HostTensor>,
+    /// Iterations executed (warmup and measured; with a graph, the capture's replay too).
+    pub iterations: usize,
 }
 
 impl RunIo {
     pub fn new(ctx: &Context, ir: &Ir, func: OpId, cfg: &RunConfig) -> Result<RunIo, Failure> {
         let args = placements(ctx, ir, func, "arg_attrs")?;
+        let inputs = generate_inputs(&args, cfg.seed);
+        RunIo::with_inputs(ctx, ir, func, cfg, inputs)
+    }
+
+    /// The placements of a run on the caller's global inputs (an embedder's tensors): one per
+    /// argument, of the argument's global shape; values are rounded to the argument's element
+    /// type (an f64 `0.1` given for a bf16 argument runs, and is checked, as bf16's `0.1`).
+    pub fn with_inputs(
+        ctx: &Context,
+        ir: &Ir,
+        func: OpId,
+        cfg: &RunConfig,
+        inputs: Vec<HostTensor>,
+    ) -> Result<RunIo, Failure> {
+        let args = placements(ctx, ir, func, "arg_attrs")?;
         let results = placements(ctx, ir, func, "res_attrs")?;
         check_meshes(&args, cfg.ranks)?;
         check_meshes(&results, cfg.ranks)?;
-        let inputs = generate_inputs(&args, cfg.seed);
+        if inputs.len() != args.len() {
+            return Err(
+                RtError::new(format!("the function takes {} inputs, {} given", args.len(), inputs.len())).into()
+            );
+        }
+        let inputs = inputs
+            .into_iter()
+            .zip(&args)
+            .enumerate()
+            .map(|(i, (t, p))| {
+                if t.shape != p.global_shape {
+                    let msg = format!("input #{i}: shape {:?} given, the function takes {:?}", t.shape, p.global_shape);
+                    return Err(RtError::new(msg));
+                }
+                let data = t.data.iter().map(|&v| crate::dtype::round_to(p.dtype, v)).collect();
+                HostTensor::new(p.dtype, t.shape, data)
+            })
+            .collect::<RtResult<Vec<_>>>()?;
         let origins = output_origins(ctx, ir, func, results.len());
         Ok(RunIo { args, results, inputs, origins })
     }
@@ -302,8 +350,9 @@ impl RunIo {
             let origin = self.origins.get(i).and_then(Option::as_ref);
             outputs.push(p.gather(pieces).map_err(|e| output_failure(i, origin, e))?);
         }
+        let iterations = per_rank.first().map_or(cfg.warmup + cfg.iters.max(1), |r| r.iterations);
         let ranks = per_rank.into_iter().map(|r| RankSummary { times_s: r.times_s, stats: r.stats }).collect();
-        Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations: cfg.warmup + cfg.iters.max(1) })
+        Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations })
     }
 }
 
@@ -324,7 +373,9 @@ pub fn run_ranks<B: Backend>(
     io: &RunIo,
     cfg: &RunConfig,
 ) -> Result<Vec<RankResult>, Failure> {
-    let iterations = cfg.warmup + cfg.iters.max(1);
+    let steps = capture::schedule(cfg.warmup, cfg.iters, cfg.cuda_graph && graph_fallback(prog, cfg).is_none());
+    let iterations = capture::executed(&steps);
+    let steps = &steps;
     let per_rank: Vec<RtResult<(Vec<f64>, Vec<HostTensor>)>> = std::thread::scope(|s| {
         let handles: Vec<_> = hosted
             .clone()
@@ -333,15 +384,7 @@ pub fn run_ranks<B: Backend>(
                     s,
                     move || {
                         let progress = if rank == 0 { cfg.progress.as_ref() } else { None };
-                        let r = run_rank(
-                            prog,
-                            backend,
-                            rank,
-                            (&io.args, &io.results),
-                            &io.inputs,
-                            (cfg.warmup, iterations),
-                            progress,
-                        );
+                        let r = run_rank(prog, backend, rank, (&io.args, &io.results), &io.inputs, steps, progress);
                         if let Err(e) = &r {
                             backend.abort(rank, e);
                         }
@@ -363,7 +406,9 @@ pub fn run_ranks<B: Backend>(
     let mut errors = Vec::new();
     for (r, rank) in per_rank.into_iter().zip(hosted) {
         match r {
-            Ok((times_s, pieces)) => ok.push(RankResult { times_s, stats: backend.rank_stats(rank), pieces }),
+            Ok((times_s, pieces)) => {
+                ok.push(RankResult { times_s, stats: backend.rank_stats(rank), pieces, iterations })
+            }
             Err(e) => errors.push(e),
         }
     }
@@ -382,7 +427,7 @@ fn run_rank<B: Backend>(
     rank: usize,
     (args, results): (&[Placement], &[Placement]),
     inputs: &[HostTensor],
-    (warmup, iterations): (usize, usize),
+    steps: &[capture::Step],
     progress: Option<&Progress>,
 ) -> RtResult<(Vec<f64>, Vec<HostTensor>)> {
     let mut bufs = Vec::new();
@@ -404,14 +449,32 @@ fn run_rank<B: Backend>(
     }
     let mut times = Vec::new();
     let mut outs = Vec::new();
-    for it in 0..iterations {
+    for (it, step) in steps.iter().enumerate() {
         let start = Instant::now();
-        outs = run_program(prog, backend, rank, &bufs)?;
-        if it >= warmup {
+        let timed = match *step {
+            capture::Step::Eager { timed } => {
+                outs = run_program(prog, backend, rank, &bufs)?;
+                timed
+            }
+            capture::Step::Capture => {
+                backend.capture_begin(rank).map_err(|e| e.on_rank(rank))?;
+                outs = run_program(prog, backend, rank, &bufs).map_err(|e| RtError {
+                    message: format!("--cuda-graph: capturing the iteration failed: {}", e.message),
+                    ..e
+                })?;
+                backend.replay(rank).map_err(|e| e.on_rank(rank))?;
+                false
+            }
+            capture::Step::Replay { timed } => {
+                backend.replay(rank).map_err(|e| e.on_rank(rank))?;
+                timed
+            }
+        };
+        if timed {
             times.push(start.elapsed().as_secs_f64());
         }
         if let Some(p) = progress {
-            (p.0)(it + 1, iterations);
+            (p.0)(it + 1, steps.len());
         }
     }
     if outs.len() != results.len() {
@@ -427,6 +490,25 @@ fn run_rank<B: Backend>(
         .map(|(v, p)| HostTensor::new(p.dtype, backend.shape(v), backend.read(v)?))
         .collect::<RtResult<_>>()?;
     Ok((times, pieces))
+}
+
+/// Why a run that asks for `--cuda-graph` runs eagerly instead (the first op that cannot be
+/// captured), or `None` when it is captured (or no graph was asked for).
+pub fn graph_fallback(prog: &Program, cfg: &RunConfig) -> Option<String> {
+    if !cfg.cuda_graph {
+        return None;
+    }
+    let blockers = capture::blockers(prog);
+    let first = blockers.first()?;
+    Some(format!(
+        "--cuda-graph: running eagerly, @{} cannot be captured: {}{}",
+        prog.name,
+        first.describe(prog),
+        match blockers.len() {
+            1 => String::new(),
+            n => format!(" (and {} more op(s))", n - 1),
+        }
+    ))
 }
 
 /// The comparison of one output with the reference.
@@ -530,5 +612,25 @@ mod tests {
         assert_eq!(e.message, "mesh @tp has devices [0, 1], but --ranks 1 runs rank 0 (rank r runs device r)");
         let e = check_meshes(&[p(&[0, 1, 2, 3])], 2).unwrap_err();
         assert!(e.message.ends_with("--ranks 2 runs ranks 0..=1 (rank r runs device r)"), "{}", e.message);
+    }
+
+    #[test]
+    fn caller_inputs_are_checked_and_rounded_to_the_argument_type() {
+        use fuser_ir::diag::SourceFile;
+        let ctx = Context::new(fuser_dialects::registry());
+        let mut ir = Ir::new();
+        let text = "func.func @f(%a: !host.buf<2xbf16>) -> !host.buf<2xbf16> {\n  return %a : !host.buf<2xbf16>\n}";
+        let m = fuser_ir::parser::parse_source_all(&ctx, &mut ir, &SourceFile::new("t.mlir", text.into())).unwrap();
+        let f = first_function(&ctx, &ir, m).unwrap();
+        let cfg = RunConfig::default();
+        let given = |shape: Vec<usize>| HostTensor::new(DType::F64, shape.clone(), vec![0.1; shape.iter().product()]);
+        let io = RunIo::with_inputs(&ctx, &ir, f, &cfg, vec![given(vec![2]).unwrap()]).unwrap();
+        assert_eq!(io.inputs[0].dtype, DType::BF16);
+        assert_eq!(io.inputs[0].data, vec![crate::dtype::round_to(DType::BF16, 0.1); 2]);
+        assert_ne!(io.inputs[0].data[0], 0.1);
+        let e = RunIo::with_inputs(&ctx, &ir, f, &cfg, vec![given(vec![3]).unwrap()]).err().unwrap();
+        assert_eq!(e.error.message, "input #0: shape [3] given, the function takes [2]");
+        let e = RunIo::with_inputs(&ctx, &ir, f, &cfg, Vec::new()).err().unwrap();
+        assert_eq!(e.error.message, "the function takes 1 inputs, 0 given");
     }
 }

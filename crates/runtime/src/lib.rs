@@ -15,6 +15,7 @@ pub mod driver;
 pub mod dtype;
 pub mod error;
 pub mod exec;
+pub mod gemm_lib;
 pub mod kernels;
 pub mod layout;
 pub mod origin;

@@ -114,6 +114,7 @@ pub fn run_as_process(
     let mine = gpu_of_process(env, cfg.devices.as_deref(), crate::cuda::api::visible_devices)
         .and_then(|device| {
             crate::cuda::CudaBackend::for_process(env.rank, env.world, device, store.clone(), cfg.timeout)
+                .map(|b| b.with_gemm(cfg.gemm))
         })
         .map_err(Failure::from)
         .and_then(|backend| {
@@ -188,6 +189,7 @@ pub(crate) fn encode_result(r: &RankResult) -> Vec<u8> {
     r.times_s.iter().for_each(|t| out.extend_from_slice(&t.to_le_bytes()));
     put_u64(&mut out, r.stats.ops);
     put_u64(&mut out, r.stats.bytes_moved);
+    put_u64(&mut out, r.iterations as u64);
     put_u64(&mut out, r.pieces.len() as u64);
     for p in &r.pieces {
         let name = p.dtype.name().as_bytes();
@@ -242,6 +244,7 @@ pub(crate) fn decode(bytes: &[u8]) -> RtResult<RankResult> {
     let n = r.len()?;
     let times_s = (0..n).map(|_| r.f64()).collect::<RtResult<_>>()?;
     let stats = RankStats { ops: r.u64()?, bytes_moved: r.u64()? };
+    let iterations = r.u64()? as usize;
     let mut pieces = Vec::new();
     for _ in 0..r.len()? {
         let name_len = r.len()?;
@@ -257,7 +260,7 @@ pub(crate) fn decode(bytes: &[u8]) -> RtResult<RankResult> {
         let data: Vec<f64> = (0..count).map(|_| r.f64()).collect::<RtResult<_>>()?;
         pieces.push(HostTensor::new(dtype, shape, data)?);
     }
-    Ok(RankResult { times_s, stats, pieces })
+    Ok(RankResult { times_s, stats, pieces, iterations })
 }
 
 #[cfg(test)]
@@ -311,10 +314,11 @@ mod tests {
             times_s: vec![0.5, 0.25],
             stats: RankStats { ops: 7, bytes_moved: 1024 },
             pieces: vec![HostTensor::new(DType::BF16, vec![2, 1], vec![1.5, -2.0]).unwrap()],
+            iterations: 3,
         };
         let back = decode(&encode_result(&r)).unwrap();
         assert_eq!(back.times_s, r.times_s);
-        assert_eq!(back.stats, r.stats);
+        assert_eq!((&back.stats, back.iterations), (&r.stats, 3));
         assert_eq!((back.pieces[0].dtype, back.pieces[0].shape.clone()), (DType::BF16, vec![2, 1]));
         assert_eq!(back.pieces[0].data, vec![1.5, -2.0]);
         assert_eq!(decode(&encode_error(&RtError::new("boom"))).unwrap_err().message, "boom");

@@ -9,7 +9,9 @@
 use super::{
     MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int,
 };
-use crate::support::{IntConst, dict_of, empty_state, inherent_attr, int_attr, printed_attr_dict, split_inherent};
+use crate::support::{
+    IntConst, dict_of, empty_state, inherent_attr, int_attr, int_const, printed_attr_dict, split_inherent,
+};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -43,7 +45,7 @@ result is poison otherwise).\n\n\
         hooks: {
             verify: verify_binary,
             fold: fold_addi,
-            canonicalize: &[MOVE_CONSTANT_RIGHT],
+            canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::ADDI_PATTERNS],
             parse: parse_binary_with_flags,
             print: print_binary,
             default_props: default_flags,
@@ -63,6 +65,7 @@ fuser_ir::declare_op! {
         hooks: {
             verify: verify_binary,
             fold: fold_subi,
+            canonicalize: &[super::int_patterns::SUBI_PATTERNS],
             parse: parse_binary_with_flags,
             print: print_binary,
             default_props: default_flags,
@@ -82,7 +85,7 @@ flags as for `arith.addi`.\n\n```mlir\n%0 = arith.muli %a, %b overflow<nsw, nuw>
         hooks: {
             verify: verify_binary,
             fold: fold_muli,
-            canonicalize: &[MOVE_CONSTANT_RIGHT],
+            canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::MULI_MULI_CONSTANT],
             parse: parse_binary_with_flags,
             print: print_binary,
             default_props: default_flags,
@@ -266,8 +269,10 @@ pub(super) struct Inputs {
     pub lhs: Value,
     pub rhs: Value,
     pub ty: Type,
-    pub l: Option<IntConst>,
     pub r: Option<IntConst>,
+    /// The constant operands as given (scalars, splats or element lists).
+    pub la: Option<Attr>,
+    pub ra: Option<Attr>,
 }
 
 pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
@@ -280,20 +285,41 @@ pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]
         let scalar = super::splat_scalar(ctx, operands.get(i).copied().flatten()?, ty)?;
         crate::support::int_const(ctx, scalar).map(|(c, _)| c)
     };
-    Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, l: known(0), r: known(1) })
+    let attr = |i: usize| operands.get(i).copied().flatten();
+    Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, r: known(1), la: attr(0), ra: attr(1) })
 }
 
-/// Evaluates `f` on two constants of one width; `f` returns `None` to refuse (e.g. `x / 0`).
+/// Evaluates `f` on two constants of one width, elementwise for vectors and tensors; `f`
+/// returns `None` to refuse (e.g. `x / 0`), which refuses the whole fold.
 pub(super) fn eval(
     ctx: &Context,
     x: &Inputs,
     f: impl Fn(IntConst, IntConst) -> Option<u128>,
 ) -> Option<Vec<FoldResult>> {
-    let (l, r) = (x.l?, x.r?);
-    let bits = f(l, r)?;
     let elem = crate::support::element_type(ctx, x.ty);
-    let scalar = int_attr(ctx, elem, IntConst::new(l.width, bits));
-    fold_to_attr(if elem == x.ty { scalar } else { super::splat_of(ctx, x.ty, scalar)? })
+    let folded = super::elementwise::map2(ctx, x.la, x.ra, x.ty, x.ty, |a, b| {
+        let (l, r) = (int_const(ctx, a)?.0, int_const(ctx, b)?.0);
+        Some(int_attr(ctx, elem, IntConst::new(l.width, f(l, r)?)))
+    })?;
+    fold_to_attr(folded)
+}
+
+/// Evaluates like the MLIR folders whose element closure overwrites one shared flag (the
+/// shifts' "bounded", `floordivsi`'s "overflow or division by zero"): every element is computed
+/// (`f` gives its bits and whether it is valid), and only the validity of the last element
+/// evaluated decides whether the op folds.
+pub(super) fn eval_last(
+    ctx: &Context,
+    x: &Inputs,
+    f: impl Fn(IntConst, IntConst) -> (u128, bool),
+) -> Option<Vec<FoldResult>> {
+    let last_ok = std::cell::Cell::new(false);
+    let folded = eval(ctx, x, |l, r| {
+        let (bits, ok) = f(l, r);
+        last_ok.set(ok);
+        Some(bits)
+    })?;
+    last_ok.get().then_some(folded)
 }
 
 /// A zero of the op's type (scalar or splat).
@@ -344,8 +370,9 @@ fn fold_subi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
 
 fn fold_muli(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
+    // `x * 0` is the zero operand itself, as in MLIR (no new constant).
     if x.r.is_some_and(IntConst::is_zero) {
-        return zero(ctx, x.ty);
+        return fold_to_value(x.rhs);
     }
     if x.r.is_some_and(IntConst::is_one) {
         return fold_to_value(x.lhs);
@@ -409,10 +436,11 @@ mod tests {
             assert_eq!(b.fold_value(op), Some(x), "{}", b.ctx.op_name_str(b.ir.op_name(op)));
         }
         let mul0 = b.binary("arith.muli", x, c0);
+        assert_eq!(b.fold_value(mul0), Some(c0), "x * 0 is the zero operand");
         let subxx = b.binary("arith.subi", x, x);
         let rems1 = b.binary("arith.remsi", x, c1);
         let remu1 = b.binary("arith.remui", x, c1);
-        for op in [mul0, subxx, rems1, remu1] {
+        for op in [subxx, rems1, remu1] {
             assert_eq!(b.fold_int(op), Some(0));
         }
     }

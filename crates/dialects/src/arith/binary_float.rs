@@ -9,7 +9,7 @@
 //! `divf(negf a, negf b)` canonicalize to `mulf/divf(a, b)`.
 
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
-use super::float_const::{float_attr, float_splat_is, float_value};
+use super::float_const::{float_attr, float_splat_is, float_value, is_nan_attr, quiet_nan};
 use super::{FLOAT_LIKE, MOVE_CONSTANT_RIGHT, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{empty_state, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -185,6 +185,13 @@ pub(crate) fn parse_float_operands(p: &mut dyn OpAsmParser, state: &mut Operatio
     p.parse_optional_attr_dict(&mut entries)?;
     p.parse_punct(Punct::Colon)?;
     let ty = p.parse_type()?;
+    // `cmpf`'s generated parser checks the written type against `lhs`'s constraint (the
+    // binary ops' format names the result type, which is checked by the verifier).
+    let is_cmpf = p.ctx().op_name_str(state.name) == super::CMPF.name;
+    if is_cmpf && !super::FLOAT_LIKE.check.is_some_and(|f| f(p.ctx(), ty)) {
+        let msg = format!("'lhs' must be floating-point-like, but got '{}'", crate::support::type_str(p.ctx(), ty));
+        return Err(p.emit_error_at(p.name_offset(), &msg));
+    }
     state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
     Ok((ty, flags, entries))
 }
@@ -230,25 +237,17 @@ struct Inputs {
     lhs: Value,
     rhs: Value,
     ty: Type,
-    l: Option<f64>,
-    r: Option<f64>,
+    l_attr: Option<Attr>,
     r_attr: Option<Attr>,
 }
 
-fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
+fn inputs(ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
     if ir.num_operands(op) != 2 || ir.num_results(op) != 1 {
         return None;
     }
     let ty = ir.value_type(ir.result(op, 0));
     let attr = |i: usize| operands.get(i).copied().flatten();
-    Some(Inputs {
-        lhs: ir.operand(op, 0),
-        rhs: ir.operand(op, 1),
-        ty,
-        l: float_value(ctx, attr(0), ty),
-        r: float_value(ctx, attr(1), ty),
-        r_attr: attr(1),
-    })
+    Some(Inputs { lhs: ir.operand(op, 0), rhs: ir.operand(op, 1), ty, l_attr: attr(0), r_attr: attr(1) })
 }
 
 impl Inputs {
@@ -257,16 +256,52 @@ impl Inputs {
         float_splat_is(ctx, self.r_attr, pred)
     }
 
-    /// Evaluates two scalar constants. A NaN produced from two numbers is the positive quiet
-    /// NaN, as `APFloat` makes it (the hardware's default NaN may be negative).
-    fn eval(&self, ctx: &Context, f: impl Fn(f64, f64) -> f64) -> Option<Vec<FoldResult>> {
-        let (l, r) = (self.l?, self.r?);
-        let mut v = f(l, r);
-        if v.is_nan() && !l.is_nan() && !r.is_nan() {
-            v = f64::NAN.copysign(1.0);
-        }
-        fold_to_attr(float_attr(ctx, self.ty, v)?)
+    /// Evaluates two constants, elementwise for vectors and tensors. NaN operands are handled
+    /// on their bits by `rule`, as `APFloat` does; a NaN produced from two numbers is the
+    /// positive quiet NaN, as `APFloat` makes it (the hardware's default NaN may be negative).
+    fn eval(&self, ctx: &Context, rule: NanRule, f: impl Fn(f64, f64) -> f64) -> Option<Vec<FoldResult>> {
+        let elem = crate::support::element_type(ctx, self.ty);
+        let folded = super::elementwise::map2(ctx, self.l_attr, self.r_attr, self.ty, self.ty, |a, b| {
+            let (a_nan, b_nan) = (is_nan_attr(ctx, a), is_nan_attr(ctx, b));
+            if a_nan || b_nan {
+                return Some(match rule {
+                    NanRule::Quiet => quiet_nan(ctx, if a_nan { a } else { b }),
+                    NanRule::Keep => {
+                        if a_nan {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    NanRule::Other => {
+                        if a_nan {
+                            b
+                        } else {
+                            a
+                        }
+                    }
+                });
+            }
+            let (l, r) = (float_value(ctx, Some(a), elem)?, float_value(ctx, Some(b), elem)?);
+            let mut v = f(l, r);
+            if v.is_nan() {
+                v = f64::NAN.copysign(1.0);
+            }
+            float_attr(ctx, elem, v)
+        })?;
+        fold_to_attr(folded)
     }
+}
+
+/// What a binary float fold gives for a NaN operand (the first NaN operand when both are).
+#[derive(Clone, Copy)]
+enum NanRule {
+    /// That NaN, quieted (`APFloat`'s arithmetic).
+    Quiet,
+    /// That NaN exactly (`llvm::maximum`/`minimum`).
+    Keep,
+    /// The other operand (`llvm::minnum`).
+    Other,
 }
 
 fn is_neg_zero(v: f64) -> bool {
@@ -278,72 +313,72 @@ fn is_pos_zero(v: f64) -> bool {
 }
 
 fn fold_addf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, is_neg_zero) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a + b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a + b)
 }
 
 fn fold_subf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, is_pos_zero) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a - b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a - b)
 }
 
 fn fold_mulf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, |v| v == 1.0) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a * b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a * b)
 }
 
 fn fold_divf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.rhs_is(ctx, |v| v == 1.0) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, |a, b| a / b)
+    x.eval(ctx, NanRule::Quiet, |a, b| a / b)
 }
 
 fn fold_remf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    inputs(ctx, ir, op, operands)?.eval(ctx, |a, b| a % b)
+    inputs(ir, op, operands)?.eval(ctx, NanRule::Quiet, |a, b| a % b)
 }
 
 fn fold_maximumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, maximum)
+    x.eval(ctx, NanRule::Keep, maximum)
 }
 
 fn fold_minimumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, minimum)
+    x.eval(ctx, NanRule::Keep, minimum)
 }
 
 fn fold_maxnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     // mlir-opt-19 folds `maxnumf` like `maximumf` (NaN-propagating, `-inf` identity).
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, maximum)
+    x.eval(ctx, NanRule::Keep, maximum)
 }
 
 fn fold_minnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let x = inputs(ctx, ir, op, operands)?;
+    let x = inputs(ir, op, operands)?;
     if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, minnum)
+    x.eval(ctx, NanRule::Other, minnum)
 }
 
 /// IEEE 754-2008 `minNum` with `-0.0 < +0.0`: a NaN operand yields the other one.

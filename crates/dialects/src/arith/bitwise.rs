@@ -149,6 +149,10 @@ fn fold_ori(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opti
     if x.r.is_some_and(IntConst::is_all_ones) {
         return fold_to_attr(operands.get(1).copied().flatten()?);
     }
+    // or(x, not x) and or(not x, x): all ones.
+    if not_of(ctx, ir, x.rhs) == Some(x.lhs) || not_of(ctx, ir, x.lhs) == Some(x.rhs) {
+        return fold_to_attr(splat_int(ctx, x.ty, -1)?);
+    }
     eval(ctx, &x, |l, r| Some(l.unsigned() | r.unsigned())).or_else(|| idempotent(&x))
 }
 

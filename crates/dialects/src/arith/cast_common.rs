@@ -5,7 +5,7 @@
 
 use crate::support::{element_type, empty_state, printed_attr_dict, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
-use fuser_ir::attrs::{Attr, AttrKind, DenseData};
+use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{OpId, OperationState, Value};
@@ -90,7 +90,34 @@ fn shape_for_compat(ctx: &Context, t: Type) -> Option<&[i64]> {
 fn compatible_shapes(ctx: &Context, a: Type, b: Type) -> bool {
     let (Some(x), Some(y)) = (shape_for_compat(ctx, a), shape_for_compat(ctx, b)) else { return true };
     let is_scalar = |t| !matches!(ctx.type_kind(t), TypeKind::RankedTensor { .. } | TypeKind::Vector { .. });
+    // Scalable and fixed-size vectors never mix.
+    let scalable = |t| matches!(ctx.type_kind(t), TypeKind::Vector { scalable, .. } if scalable.iter().any(|&s| s));
+    let vector = |t| matches!(ctx.type_kind(t), TypeKind::Vector { .. });
+    if vector(a) && vector(b) && scalable(a) != scalable(b) {
+        return false;
+    }
     is_scalar(a) == is_scalar(b) && x.len() == y.len() && x.iter().zip(y).all(|(&m, &n)| m == n || m < 0 || n < 0)
+}
+
+/// MLIR's `areSameShapedTypeIgnoringElementType`: `to` is `from` with another element type
+/// (same container kind, shape, scalable dimensions and encoding), or both are scalars.
+fn same_container(ctx: &Context, from: Type, to: Type) -> bool {
+    match (ctx.type_kind(from), ctx.type_kind(to)) {
+        (TypeKind::Vector { shape: s1, scalable: c1, .. }, TypeKind::Vector { shape: s2, scalable: c2, .. }) => {
+            s1 == s2 && c1 == c2
+        }
+        (
+            TypeKind::RankedTensor { shape: s1, encoding: e1, .. },
+            TypeKind::RankedTensor { shape: s2, encoding: e2, .. },
+        ) => s1 == s2 && e1 == e2,
+        (TypeKind::UnrankedTensor { .. }, TypeKind::UnrankedTensor { .. }) => true,
+        (a, b) => {
+            let shaped = |k: &TypeKind| {
+                matches!(k, TypeKind::Vector { .. } | TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. })
+            };
+            !shaped(a) && !shaped(b)
+        }
+    }
 }
 
 /// The shape checks of every cast, then `compatible(from_elem, to_elem)` on the element types
@@ -109,7 +136,7 @@ pub(crate) fn verify_cast(
     if !compatible_shapes(ctx, from, to) {
         return Err(v.op_error(op, "requires the same shape for all operands and results"));
     }
-    if !compatible(ctx, element_type(ctx, from), element_type(ctx, to)) {
+    if !same_container(ctx, from, to) || !compatible(ctx, element_type(ctx, from), element_type(ctx, to)) {
         let msg = format!(
             "operand type '{}' and result type '{}' are cast incompatible",
             type_str(ctx, from),
@@ -120,8 +147,8 @@ pub(crate) fn verify_cast(
     Ok(())
 }
 
-/// Folds a cast of a constant elementwise: `f` maps the scalar constant to the result element
-/// type; a splat of a static vector or tensor folds to the splat of the mapped scalar.
+/// Folds a cast of a constant elementwise: `f` maps each scalar element to the result element
+/// type; splats fold to splats, other dense constants element by element.
 pub(crate) fn fold_cast_constant(
     ctx: &Context,
     operand: Option<Attr>,
@@ -130,14 +157,7 @@ pub(crate) fn fold_cast_constant(
 ) -> Option<Attr> {
     let operand = operand?;
     let elem = element_type(ctx, to);
-    match ctx.attr_kind(operand) {
-        AttrKind::DenseElements { data: DenseData::Splat(scalar), .. } if elem != to => {
-            let scalar = f(*scalar, elem)?;
-            Some(ctx.intern_attr(AttrKind::DenseElements { ty: to, data: DenseData::Splat(scalar) }))
-        }
-        _ if elem == to => f(operand, to),
-        _ => None,
-    }
+    super::elementwise::map1(ctx, Some(operand), ctx.attr_type(operand)?, to, |s| f(s, elem))
 }
 
 /// The bit width of a signless integer or float element type (`index` has none).

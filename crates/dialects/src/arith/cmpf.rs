@@ -7,7 +7,7 @@ use super::binary_float::{parse_float_operands, set_fastmath_props};
 use super::fastmath::{FASTMATH, fastmath_of, print_fastmath};
 use super::float_const::float_value;
 use super::{BOOL_LIKE, FLOAT_LIKE, bool_like_of, fold_to_attr};
-use crate::support::{dict_of, empty_state, inherent_attr, printed_attr_dict, same_shape};
+use crate::support::{dict_of, empty_state, inherent_attr, printed_attr_dict};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -118,7 +118,7 @@ fn verify_cmpf(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     if lhs != ir.value_type(ir.operand(op, 1)) {
         return Err(v.op_error(op, "requires all operands to have the same type"));
     }
-    if !same_shape(ctx, lhs, ir.value_type(ir.result(op, 0))) {
+    if ir.value_type(ir.result(op, 0)) != super::bool_like_of(ctx, lhs) {
         return Err(v.op_error(op, "failed to verify that result type has i1 element type and same shape as operands"));
     }
     Ok(())

@@ -4,7 +4,7 @@
 
 use crate::support::{dict_of, empty_state, inherent_attr, int_const, printed_attr_dict, split_inherent, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
-use fuser_ir::attrs::{Attr, AttrKind};
+use fuser_ir::attrs::{Attr, AttrKind, DenseData};
 use fuser_ir::context::Context;
 use fuser_ir::declare::{ANY_TYPE, AttrConstraint};
 use fuser_ir::diag::Diagnostic;
@@ -59,6 +59,14 @@ fn verify_constant(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     }
     if !is_buildable_with(ctx, value, ty) {
         return Err(v.op_error(op, "value must be an integer, float, or elements attribute"));
+    }
+    let scalable = matches!(ctx.type_kind(ty), TypeKind::Vector { scalable, .. } if scalable.iter().any(|&s| s));
+    let splat = matches!(ctx.attr_kind(value), AttrKind::DenseElements { data: DenseData::Splat(_), .. });
+    if scalable && !splat {
+        return Err(v.op_error(
+            op,
+            "intializing scalable vectors with elements attribute is not supported unless it's a vector splat",
+        ));
     }
     Ok(())
 }

@@ -10,17 +10,17 @@
 
 use super::cast_common::{cast_state, fold_cast_constant, parse_cast_types, print_cast_types, verify_cast, width_of};
 use super::fastmath::{FASTMATH, FastMathFlags, parse_optional_fastmath};
-use super::float_const::{any_float_value, exact_float_attr};
+use super::float_const::{any_float_value, convert_nan, exact_float_attr};
 use super::{FLOAT_LIKE, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
-use fuser_ir::attrs::Attr;
+use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
 use fuser_ir::declare::AttrConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, VerifyCtx};
-use fuser_ir::types::Type;
+use fuser_ir::types::{Type, TypeKind};
 
 /// The rounding modes of `truncf`, in MLIR's numbering.
 const ROUNDING_MODES: [&str; 5] = ["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
@@ -84,7 +84,21 @@ fn verify_truncf(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 fn fold_exact(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let to = ir.value_type(ir.result(op, 0));
     let folded = fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
-        exact_float_attr(ctx, elem, any_float_value(ctx, a)?.0)
+        if let Some(nan) = convert_nan(ctx, a, elem) {
+            return nan;
+        }
+        if let Some(v) = any_float_value(ctx, a)
+            && let Some(exact) = exact_float_attr(ctx, elem, v.0)
+        {
+            return Some(exact);
+        }
+        // Formats beyond `f64` (`f80`, `f128`, `tf32`): convert the bits exactly.
+        let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
+        let (TypeKind::Float(from), TypeKind::Float(to)) = (ctx.type_kind(*ty), ctx.type_kind(elem)) else {
+            return None;
+        };
+        let bits = super::float_bits::convert_exact(*bits, *from, *to)?;
+        Some(ctx.intern_attr(AttrKind::Float { bits, ty: elem }))
     });
     fold_to_attr(folded?)
 }

@@ -134,6 +134,74 @@ pub(crate) fn exact_float_attr(ctx: &Context, ty: Type, v: f64) -> Option<Attr> 
     Some(ctx.intern_attr(AttrKind::Float { bits, ty }))
 }
 
+/// The constant `a` (`f16`, `bf16`, `f32`, `f64`) with its sign bit flipped, as
+/// `APFloat::changeSign` does (NaNs included, payload and quietness kept).
+pub(crate) fn negated(ctx: &Context, a: Attr) -> Option<Attr> {
+    let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
+    let TypeKind::Float(k) = ctx.type_kind(*ty) else { return None };
+    let (e, m) = layout(*k)?;
+    Some(ctx.intern_attr(AttrKind::Float { bits: bits ^ (1u128 << (e + m)), ty: *ty }))
+}
+
+/// True when `a` is a NaN constant of `f16`, `bf16`, `f32` or `f64`.
+pub(crate) fn is_nan_attr(ctx: &Context, a: Attr) -> bool {
+    nan_parts(ctx, a).is_some()
+}
+
+/// The layout and bits of a NaN constant.
+fn nan_parts(ctx: &Context, a: Attr) -> Option<((u32, u32), u128, Type)> {
+    let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
+    let TypeKind::Float(k) = ctx.type_kind(*ty) else { return None };
+    let (e, m) = layout(*k)?;
+    let exp = (bits >> m) & ((1u128 << e) - 1);
+    (exp == (1u128 << e) - 1 && bits & ((1u128 << m) - 1) != 0).then_some(((e, m), *bits, *ty))
+}
+
+/// The NaN constant `a` with its quiet bit set (sign and payload kept); other constants as given.
+pub(crate) fn quiet_nan(ctx: &Context, a: Attr) -> Attr {
+    match nan_parts(ctx, a) {
+        Some(((_, m), bits, ty)) => ctx.intern_attr(AttrKind::Float { bits: bits | 1u128 << (m - 1), ty }),
+        None => a,
+    }
+}
+
+/// `(exponent bits, stored mantissa bits)` of the common float formats.
+fn layout(k: FloatKind) -> Option<(u32, u32)> {
+    match k {
+        FloatKind::F16 => Some((5, 10)),
+        FloatKind::BF16 => Some((8, 7)),
+        FloatKind::F32 => Some((8, 23)),
+        FloatKind::F64 => Some((11, 52)),
+        _ => None,
+    }
+}
+
+/// The conversion of a NaN constant `a` to the float type `ty` as `APFloat::convert` does it
+/// (the significand shifts by the difference in precision): `None` when `a` is not a NaN of a
+/// common format; `Some(None)` when MLIR refuses to fold (a signaling NaN, or payload bits
+/// lost by narrowing); `Some(Some(attr))` otherwise.
+pub(crate) fn convert_nan(ctx: &Context, a: Attr, ty: Type) -> Option<Option<Attr>> {
+    let AttrKind::Float { bits, ty: from } = ctx.attr_kind(a) else { return None };
+    let (TypeKind::Float(fk), TypeKind::Float(tk)) = (ctx.type_kind(*from), ctx.type_kind(ty)) else { return None };
+    let ((fe, fm), (te, tm)) = (layout(*fk)?, layout(*tk)?);
+    let exp = (bits >> fm) & ((1u128 << fe) - 1);
+    let man = bits & ((1u128 << fm) - 1);
+    if exp != (1u128 << fe) - 1 || man == 0 {
+        return None;
+    }
+    let quiet = man >> (fm - 1) & 1 == 1;
+    let shifted = if tm >= fm {
+        Some(man << (tm - fm))
+    } else {
+        let lost = man & ((1u128 << (fm - tm)) - 1);
+        (lost == 0).then_some(man >> (fm - tm))
+    };
+    let Some(man) = shifted.filter(|_| quiet) else { return Some(None) };
+    let sign = (bits >> (fe + fm)) & 1;
+    let out = (sign << (te + tm)) | (((1u128 << te) - 1) << tm) | man;
+    Some(Some(ctx.intern_attr(AttrKind::Float { bits: out, ty })))
+}
+
 /// The IEEE half bits of `v` if `v` is exactly representable.
 fn encode_half_exact(v: f64) -> Option<u16> {
     let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
@@ -184,7 +252,8 @@ fn half_to_f64(h: u16) -> f64 {
     let magnitude = match exp {
         0 => frac * 2f64.powi(-24),
         31 if frac == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
+        // A NaN keeps its sign and top-aligned payload.
+        31 => return f64::from_bits(((h as u64 & 0x8000) << 48) | 0x7ff0_0000_0000_0000 | ((h as u64 & 0x3ff) << 42)),
         _ => (1.0 + frac / 1024.0) * 2f64.powi(exp - 15),
     };
     sign * magnitude
@@ -228,5 +297,28 @@ mod tests {
         assert_eq!(half(0.1), None);
         assert_eq!(half(65536.0), None);
         assert_eq!(encode_half_exact(-2.0), Some(0xc000));
+    }
+
+    #[test]
+    fn nan_conversions_follow_apfloat() {
+        let ctx = Context::empty();
+        let (f32t, bf16t, f16t, f64t) = (
+            ctx.float_type(FloatKind::F32),
+            ctx.float_type(FloatKind::BF16),
+            ctx.float_type(FloatKind::F16),
+            ctx.float_type(FloatKind::F64),
+        );
+        let nan = |bits: u128, ty| ctx.intern_attr(AttrKind::Float { bits, ty });
+        let bits = |a: Option<Option<Attr>>| match a.flatten().map(|a| ctx.attr_kind(a).clone()) {
+            Some(AttrKind::Float { bits, .. }) => Some(bits),
+            _ => None,
+        };
+        assert_eq!(bits(convert_nan(&ctx, nan(0x7FC0_0000, f32t), bf16t)), Some(0x7FC0));
+        assert_eq!(bits(convert_nan(&ctx, nan(0xFFC0_0000, f32t), f16t)), Some(0xFE00));
+        assert_eq!(bits(convert_nan(&ctx, nan(0x7E00, f16t), f64t)), Some(0x7FF8_0000_0000_0000));
+        // A payload bit lost by narrowing, or a signaling NaN, refuses.
+        assert_eq!(convert_nan(&ctx, nan(0x7FC0_0001, f32t), f16t), Some(None));
+        assert_eq!(convert_nan(&ctx, nan(0x7F80_0001, f32t), f64t), Some(None));
+        assert_eq!(convert_nan(&ctx, nan(0x3F80_0000, f32t), f64t), None);
     }
 }

@@ -15,8 +15,9 @@ use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{FoldResult, VerifyCtx};
-use fuser_ir::types::Type;
+use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
+use fuser_ir::rewrite_api::Rewriter;
+use fuser_ir::types::{Type, TypeKind};
 
 /// MLIR's `SignlessIntegerLikeOrMemRef` (memrefs are not modelled, so only the first half
 /// is accepted).
@@ -33,7 +34,13 @@ Exactly one of the two element types must be `index`.\n\n\
         traits: [PURE],
         operands: { in: INTEGER_LIKE_OR_MEMREF },
         results: { out: INTEGER_LIKE_OR_MEMREF },
-        hooks: { verify: verify_index_cast, fold: fold_index_cast, parse: parse_index_cast, print: print_index_cast },
+        hooks: {
+            verify: verify_index_cast,
+            fold: fold_index_cast,
+            canonicalize: &[INDEX_CAST_OF_EXTSI],
+            parse: parse_index_cast,
+            print: print_index_cast,
+        },
     }
 }
 
@@ -47,7 +54,13 @@ narrower type truncates. Exactly one of the two element types must be `index`.\n
         traits: [PURE],
         operands: { in: INTEGER_LIKE_OR_MEMREF },
         results: { out: INTEGER_LIKE_OR_MEMREF },
-        hooks: { verify: verify_index_cast, fold: fold_index_castui, parse: parse_index_cast, print: print_index_cast },
+        hooks: {
+            verify: verify_index_cast,
+            fold: fold_index_castui,
+            canonicalize: &[INDEX_CASTUI_OF_EXTUI],
+            parse: parse_index_cast,
+            print: print_index_cast,
+        },
     }
 }
 
@@ -55,6 +68,11 @@ narrower type truncates. Exactly one of the two element types must be `index`.\n
 fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
     let (from, to) = (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)));
+    let is_memref = |t: Type| matches!(ctx.type_kind(t), TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. });
+    if !is_memref(from) && !is_memref(to) {
+        let index_elem = |c: &Context, t: Type| c.type_kind(t).is_index();
+        return super::cast_common::verify_cast(v, op, |c, a, b| index_elem(c, a) != index_elem(c, b));
+    }
     if !same_shape(ctx, from, to) {
         return Err(v.op_error(op, "requires the same shape for all operands and results"));
     }
@@ -101,12 +119,37 @@ fn fold_cast_of(
     {
         return fold_to_value(ir.operand(inner, 0));
     }
-    let (c, _) = int_const(ctx, operands.first().copied().flatten()?)?;
-    let width = ctx.type_kind(to).int_or_float_width()?;
+    let width = ctx.type_kind(crate::support::element_type(ctx, to)).int_or_float_width()?;
     if width > 128 {
         return None;
     }
-    fold_to_attr(int_attr(ctx, to, IntConst::new(width, extend(c))))
+    let folded = super::cast_common::fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
+        let (c, _) = int_const(ctx, a)?;
+        Some(int_attr(ctx, elem, IntConst::new(width, extend(c))))
+    })?;
+    fold_to_attr(folded)
+}
+
+/// `index_cast(extsi x)`: `index_cast x`.
+static INDEX_CAST_OF_EXTSI: PatternDef =
+    PatternDef { name: "arith-index-cast-of-extsi", apply: |rw, op| cast_of_ext(rw, op, super::EXTSI.name) };
+/// `index_castui(extui x)`: `index_castui x`.
+static INDEX_CASTUI_OF_EXTUI: PatternDef =
+    PatternDef { name: "arith-index-castui-of-extui", apply: |rw, op| cast_of_ext(rw, op, super::EXTUI.name) };
+
+/// Skips an extension `ext` feeding the cast `op`.
+fn cast_of_ext(rw: &mut dyn Rewriter, op: OpId, ext: &str) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    if ir.num_operands(op) != 1 {
+        return false;
+    }
+    let Some(e) = defined_by(ctx, ir, ir.operand(op, 0), ext).filter(|&e| ir.num_operands(e) == 1) else {
+        return false;
+    };
+    let src = ir.operand(e, 0);
+    rw.ir_mut().set_operand(op, 0, src);
+    rw.notify_changed(op);
+    true
 }
 
 fn parse_index_cast(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {

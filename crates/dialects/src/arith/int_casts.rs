@@ -9,7 +9,7 @@
 
 use super::cast_common::{cast_state, fold_cast_constant, parse_cast, print_cast, verify_cast, width_of};
 use super::{defined_by, fold_to_attr, fold_to_value};
-use crate::support::{IntConst, element_type, int_attr, int_const, is_signless_integer_like};
+use crate::support::{IntConst, element_type, inherent_attr, int_attr, int_const, is_signless_integer_like};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
@@ -76,7 +76,7 @@ fuser_ir::declare_op! {
         hooks: {
             verify: verify_narrowing,
             fold: fold_trunci,
-            canonicalize: &[TRUNCI_OF_CAST, TRUNCI_OF_NARROWER_EXT],
+            canonicalize: &[TRUNCI_OF_CAST, TRUNCI_OF_NARROWER_EXT, TRUNCI_OF_SHRSI, TRUNCI_OF_WIDE_MUL],
             parse: parse_cast,
             print: print_cast,
         },
@@ -223,6 +223,86 @@ fn trunci_of_narrower_ext(rw: &mut dyn Rewriter, op: OpId) -> bool {
     }
     let name = ctx.op_name_str(ir.op_name(ext)).to_string();
     replace_with_cast(rw, op, &name, src, to);
+    true
+}
+
+/// `trunci(shrsi(x, c))` where `c` is the number of truncated bits: `trunci(shrui(x, c))` (the
+/// bits shifted in are dropped either way).
+static TRUNCI_OF_SHRSI: PatternDef = PatternDef { name: "arith-trunci-of-shrsi", apply: trunci_of_shrsi };
+
+fn trunci_of_shrsi(rw: &mut dyn Rewriter, op: OpId) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    let Some((input, to)) = cast_inputs(ir, op) else { return false };
+    let Some(sh) = defined_by(ctx, ir, input, super::SHRSI.name).filter(|&d| ir.num_operands(d) == 2) else {
+        return false;
+    };
+    let (x, amount) = (ir.operand(sh, 0), ir.operand(sh, 1));
+    let (Some(from_w), Some(to_w)) =
+        (width_of(ctx, element_type(ctx, ir.value_type(x))), width_of(ctx, element_type(ctx, to)))
+    else {
+        return false;
+    };
+    let Some(d) = ir.defining_op(amount) else { return false };
+    let Some(c) = super::bitwise::constant_of(ctx, ir, amount) else { return false };
+    if c.unsigned() != (from_w - to_w) as u128 {
+        return false;
+    }
+    // A fresh constant and `shrui`, then the truncation of it.
+    let Some(value) = inherent_attr(ctx, ir, d, "value") else { return false };
+    let (ty, loc) = (ir.value_type(input), ir.loc(op));
+    let Some(cstate) = super::constant_state(ctx, value, loc) else { return false };
+    rw.set_insertion_point_before(op);
+    let c = rw.create_op(cstate);
+    let c = rw.ir().result(c, 0);
+    let shr = rw.create_op(super::binary_state(rw.ctx(), super::SHRUI.name, x, c, ty, loc));
+    let shr = rw.ir().result(shr, 0);
+    replace_with_cast(rw, op, TRUNCI.name, shr, to);
+    true
+}
+
+/// `trunci(shrui(muli(ext x, ext y), c))` with one extension kind, `x`, `y` of the result type
+/// and the product exactly twice as wide, shifted by the result's width: the high half of
+/// `mulsi_extended x, y` (`extsi`) or `mului_extended x, y` (`extui`). mlir-opt-19 also
+/// rewrites wider products (where the high half is not those bits); fuser keeps those as
+/// written, so that the rewrite never changes a result.
+static TRUNCI_OF_WIDE_MUL: PatternDef = PatternDef { name: "arith-trunci-of-wide-mul", apply: trunci_of_wide_mul };
+
+fn trunci_of_wide_mul(rw: &mut dyn Rewriter, op: OpId) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    let Some((input, to)) = cast_inputs(ir, op) else { return false };
+    let Some(shr) = defined_by(ctx, ir, input, super::SHRUI.name).filter(|&d| ir.num_operands(d) == 2) else {
+        return false;
+    };
+    let Some(mul) = defined_by(ctx, ir, ir.operand(shr, 0), super::MULI.name).filter(|&d| ir.num_operands(d) == 2)
+    else {
+        return false;
+    };
+    let ext_of = |v: Value| {
+        [EXTSI.name, EXTUI.name].into_iter().find_map(|name| {
+            let d = defined_by(ctx, ir, v, name).filter(|&d| ir.num_operands(d) == 1)?;
+            Some((name, ir.operand(d, 0)))
+        })
+    };
+    let (Some((kx, x)), Some((ky, y))) = (ext_of(ir.operand(mul, 0)), ext_of(ir.operand(mul, 1))) else {
+        return false;
+    };
+    if kx != ky || ir.value_type(x) != to || ir.value_type(y) != to {
+        return false;
+    }
+    let wide = ir.value_type(ir.operand(shr, 0));
+    let (Some(n), Some(w)) = (width_of(ctx, element_type(ctx, to)), width_of(ctx, element_type(ctx, wide))) else {
+        return false;
+    };
+    let shift = super::bitwise::constant_of(ctx, ir, ir.operand(shr, 1));
+    if w != 2 * n || shift.is_none_or(|c| c.unsigned() != n as u128) {
+        return false;
+    }
+    let name = if kx == EXTSI.name { super::MULSI_EXTENDED.name } else { super::MULUI_EXTENDED.name };
+    let state = super::extended_state(ctx, name, x, y, to, ir.loc(op));
+    rw.set_insertion_point_before(op);
+    let new = rw.create_op(state);
+    let high = rw.ir().result(new, 1);
+    rw.replace_op(op, &[high]);
     true
 }
 

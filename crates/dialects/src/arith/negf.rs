@@ -4,7 +4,6 @@
 
 use super::binary_float::set_fastmath_props;
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
-use super::float_const::{float_attr, float_value};
 use super::{FLOAT_LIKE, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{dict_of, empty_state, printed_attr_dict};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -62,8 +61,10 @@ fn fold_negf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
         return fold_to_value(ir.operand(inner, 0));
     }
     let ty = ir.value_type(ir.result(op, 0));
-    let v = float_value(ctx, operands.first().copied().flatten(), ty)?;
-    fold_to_attr(float_attr(ctx, ty, -v)?)
+    let folded = super::elementwise::map1(ctx, operands.first().copied().flatten(), ty, ty, |a| {
+        super::float_const::negated(ctx, a)
+    })?;
+    fold_to_attr(folded)
 }
 
 /// `%a (fastmath<flags>)? {attrs}? : type`.

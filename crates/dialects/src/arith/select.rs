@@ -1,19 +1,23 @@
 //! `arith.select`: picks one of two values by an `i1` condition (or elementwise by a
 //! same-shaped `i1` container); custom form `arith.select %c, %a, %b : i32`, or
 //! `: vector<4xi1>, vector<4xi32>` with a container condition. Folds a constant condition,
-//! equal alternatives, and `select %c, true, false` to `%c`; the patterns that rewrite it into
+//! equal alternatives, `select %c, true, false` to `%c`, `select (cmpi eq|ne, %a, %b), %a, %b`,
+//! and constant alternatives under a constant vector/tensor condition elementwise; the patterns that rewrite it into
 //! other ops are in `select_patterns`.
 
-use super::select_patterns::{SELECT_I1_TO_NOT, SELECT_NOT_COND, SELECT_TO_EXTUI};
-use super::{BOOL_LIKE, fold_to_value};
-use crate::support::{empty_state, int_const, printed_attr_dict, same_shape};
+use super::select_patterns::{
+    REDUNDANT_SELECT_FALSE, REDUNDANT_SELECT_TRUE, SELECT_I1_TO_NOT, SELECT_NOT_COND, SELECT_TO_EXTUI,
+};
+use super::{BOOL_LIKE, CmpPredicate, fold_to_attr, fold_to_value};
+use crate::support::{empty_state, int_const, printed_attr_dict, same_shape, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
-use fuser_ir::attrs::Attr;
+use fuser_ir::attrs::{Attr, AttrKind, DenseData};
 use fuser_ir::context::Context;
 use fuser_ir::declare::ANY_TYPE;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, VerifyCtx};
+use fuser_ir::types::Type;
 
 fuser_ir::declare_op! {
     pub static SELECT: "arith.select" {
@@ -28,7 +32,7 @@ and must have the shape of the result.\n\n\
         hooks: {
             verify: verify_select,
             fold: fold_select,
-            canonicalize: &[SELECT_TO_EXTUI, SELECT_I1_TO_NOT, SELECT_NOT_COND],
+            canonicalize: &[REDUNDANT_SELECT_FALSE, REDUNDANT_SELECT_TRUE, SELECT_NOT_COND, SELECT_I1_TO_NOT, SELECT_TO_EXTUI],
             parse: parse_select,
             print: print_select,
         },
@@ -44,10 +48,36 @@ fn verify_select(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     if ir.value_type(ir.operand(op, 1)) != result || ir.value_type(ir.operand(op, 2)) != result {
         return Err(v.op_error(op, "failed to verify that all of {true_value, false_value, result} have same type"));
     }
-    if cond != ctx.i1_type() && !same_shape(ctx, cond, result) {
+    // `AllShapesMatch` compares dimensions only (a vector may match a tensor here).
+    let dims = |t| crate::support::shape_of(ctx, t).map(|s| s.0);
+    let shapes_match = same_shape(ctx, cond, result) || dims(cond).is_some() && dims(cond) == dims(result);
+    if cond != ctx.i1_type() && !shapes_match {
         return Err(v.op_error(op, "failed to verify that condition is signless i1 or has matching shape"));
     }
+    super::verify_elementwise(v, op)?;
+    // A container condition is exactly `i1` with the result's shape (and encoding).
+    if cond != ctx.i1_type() {
+        let expected = super::bool_like_of(ctx, result);
+        if crate::support::shape_of(ctx, result).is_none()
+            && !matches!(ctx.type_kind(result), fuser_ir::types::TypeKind::UnrankedTensor { .. })
+        {
+            let msg = format!("expected condition to be a signless i1, but got {}", quoted(ctx, cond));
+            return Err(v.op_error(op, msg));
+        }
+        if cond != expected {
+            let msg = format!(
+                "expected condition type to have the same shape as the result type, expected {}, but got {}",
+                quoted(ctx, expected),
+                quoted(ctx, cond)
+            );
+            return Err(v.op_error(op, msg));
+        }
+    }
     Ok(())
+}
+
+fn quoted(ctx: &Context, t: Type) -> String {
+    format!("'{}'", type_str(ctx, t))
 }
 
 fn fold_select(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -58,18 +88,59 @@ fn fold_select(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> O
     if t == f {
         return fold_to_value(t);
     }
-    let known = |i: usize| operands.get(i).copied().flatten().and_then(|a| int_const(ctx, a)).map(|c| c.0.bits);
-    match known(0) {
+    // The condition as one bool: a scalar, or a splat of the condition's shape.
+    let attr = |i: usize| operands.get(i).copied().flatten();
+    let cond_ty = ir.value_type(cond);
+    let known = |i: usize, ty| {
+        let scalar = super::splat_scalar(ctx, attr(i)?, ty)?;
+        int_const(ctx, scalar).map(|c| c.0.bits)
+    };
+    match known(0, cond_ty) {
         Some(1) => return fold_to_value(t),
         Some(0) => return fold_to_value(f),
         _ => {}
     }
     let i1 = ctx.i1_type();
-    let result_is_i1 = ir.num_results(op) == 1 && ir.value_type(ir.result(op, 0)) == i1;
-    if result_is_i1 && ir.value_type(cond) == i1 && known(1) == Some(1) && known(2) == Some(0) {
+    let result_ty = ir.value_type(t);
+    if result_ty == i1 && known(1, i1) == Some(1) && known(2, i1) == Some(0) {
         return fold_to_value(cond);
     }
+    // select (cmpi eq|ne, a, b), a, b  ->  b | a
+    if let Some(cmp) = super::defined_by(ctx, ir, cond, super::CMPI.name)
+        && ir.num_operands(cmp) == 2
+        && let Some(pred) = super::cmpi::predicate(ctx, ir, cmp)
+        && matches!(pred, CmpPredicate::Eq | CmpPredicate::Ne)
+    {
+        let (a, b) = (ir.operand(cmp, 0), ir.operand(cmp, 1));
+        if (a == t && b == f) || (b == t && a == f) {
+            return fold_to_value(if pred == CmpPredicate::Ne { t } else { f });
+        }
+    }
+    // A constant vector or tensor condition picks elementwise between constant alternatives.
+    if cond_ty != i1 {
+        let picked = pick_elements(ctx, attr(0)?, attr(1)?, attr(2)?, result_ty)?;
+        return fold_to_attr(picked);
+    }
     None
+}
+
+/// `cond ? a : b` element by element over dense constants (any of them may be a splat).
+fn pick_elements(ctx: &Context, cond: Attr, a: Attr, b: Attr, ty: Type) -> Option<Attr> {
+    let n = crate::support::shape_of(ctx, ty)?.0.iter().product::<i64>().max(0) as usize;
+    let elems = |x: Attr| -> Option<Vec<Attr>> {
+        match ctx.attr_kind(x) {
+            AttrKind::DenseElements { data: DenseData::Splat(s), .. } => Some(vec![*s; n]),
+            AttrKind::DenseElements { data: DenseData::Elements(v), .. } if v.len() == n => Some(v.clone()),
+            _ => None,
+        }
+    };
+    let (c, x, y) = (elems(cond)?, elems(a)?, elems(b)?);
+    let picked = c
+        .iter()
+        .zip(x.into_iter().zip(y))
+        .map(|(&c, (x, y))| Some(if int_const(ctx, c)?.0.bits == 1 { x } else { y }))
+        .collect::<Option<Vec<_>>>()?;
+    super::elementwise::dense_of(ctx, ty, picked)
 }
 
 fn parse_select(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {

@@ -1,7 +1,8 @@
 //! The canonicalization patterns of `arith.select` that produce other arith ops, as mlir-opt-19
 //! applies them: `select c, 1, 0` to `extui c` and `select c, 0, 1` to `extui (xori c, true)`
 //! (integer results wider than `i1`), `select c, false, true` to `xori c, true`, and
-//! `select (xori c, true), a, b` to `select c, b, a`.
+//! `select (xori c, true), a, b` to `select c, b, a`, and `select c, (select c, a, b), x` to
+//! `select c, a, x` (likewise on the false side).
 
 use super::bitwise::constant_of;
 use super::{XORI, binary_state, constant_state, int_cast_state, operands_of_xori};
@@ -87,6 +88,30 @@ fn select_not_cond(rw: &mut dyn Rewriter, op: OpId) -> bool {
     ir.set_operand(op, 0, c);
     ir.set_operand(op, 1, b);
     ir.set_operand(op, 2, a);
+    rw.notify_changed(op);
+    true
+}
+
+/// `select c, (select c, a, b), x`: `select c, a, x`.
+pub(super) static REDUNDANT_SELECT_TRUE: PatternDef =
+    PatternDef { name: "arith-redundant-select-true", apply: |rw, op| redundant_select(rw, op, 1) };
+/// `select c, x, (select c, a, b)`: `select c, x, b`.
+pub(super) static REDUNDANT_SELECT_FALSE: PatternDef =
+    PatternDef { name: "arith-redundant-select-false", apply: |rw, op| redundant_select(rw, op, 2) };
+
+/// When alternative `which` (1: true, 2: false) is a select on the same condition, takes the
+/// inner select's alternative on the same side.
+fn redundant_select(rw: &mut dyn Rewriter, op: OpId, which: usize) -> bool {
+    let (ctx, ir) = (rw.ctx(), rw.ir());
+    if ir.num_operands(op) != 3 {
+        return false;
+    }
+    let Some(inner) = super::defined_by(ctx, ir, ir.operand(op, which), super::SELECT.name) else { return false };
+    if ir.num_operands(inner) != 3 || ir.operand(inner, 0) != ir.operand(op, 0) {
+        return false;
+    }
+    let v = ir.operand(inner, which);
+    rw.ir_mut().set_operand(op, which, v);
     rw.notify_changed(op);
     true
 }

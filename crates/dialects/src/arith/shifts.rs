@@ -5,7 +5,8 @@
 //! least the bit width (the result is poison then, and left alone).
 
 use super::binary::{
-    OVERFLOW_FLAGS, default_flags, eval, inputs, parse_binary, parse_binary_with_flags, print_binary, verify_binary,
+    OVERFLOW_FLAGS, default_flags, eval_last, inputs, parse_binary, parse_binary_with_flags, print_binary,
+    verify_binary,
 };
 use super::{SIGNLESS_INTEGER_LIKE, fold_to_value};
 use crate::support::IntConst;
@@ -83,19 +84,24 @@ fn fold_shift(
     if shifts_by_zero(ctx, operands.get(1).copied().flatten(), x.ty) {
         return fold_to_value(x.lhs);
     }
-    eval(ctx, &x, |l, r| (r.unsigned() < l.width as u128).then(|| shift(l, r.unsigned() as u32)))
+    // An amount of the width or more gives what `APInt` gives (0, or the sign for `shrsi`),
+    // and MLIR folds only when the last element's amount is below the width.
+    eval_last(ctx, &x, |l, r| {
+        let bounded = r.unsigned() < l.width as u128;
+        (shift(l, r.unsigned().min(l.width as u128) as u32), bounded)
+    })
 }
 
 fn fold_shli(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_shift(ctx, ir, op, operands, |l, n| l.unsigned() << n)
+    fold_shift(ctx, ir, op, operands, |l, n| if n >= l.width { 0 } else { l.unsigned() << n })
 }
 
 fn fold_shrsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_shift(ctx, ir, op, operands, |l, n| (l.signed() >> n) as u128)
+    fold_shift(ctx, ir, op, operands, |l, n| (l.signed() >> n.min(127)) as u128)
 }
 
 fn fold_shrui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_shift(ctx, ir, op, operands, |l, n| l.unsigned() >> n)
+    fold_shift(ctx, ir, op, operands, |l, n| if n >= 128 { 0 } else { l.unsigned() >> n })
 }
 
 #[cfg(test)]
@@ -116,5 +122,23 @@ mod tests {
         assert_eq!((b.fold_int(shl), b.fold_int(sra), b.fold_int(srl)), (Some(-128), Some(-1), Some(1)));
         let too_far = b.binary("arith.shli", c1, c8);
         assert_eq!(b.fold(too_far), None);
+        // Elementwise, only the last element's amount decides (MLIR's shared flag).
+        let v =
+            b.ctx.intern_type(fuser_ir::types::TypeKind::Vector { shape: vec![2], scalable: vec![false], elem: i8t });
+        let dense = |b: &mut Bench, xs: [i64; 2]| {
+            let elems = xs.iter().map(|&x| b.ctx.int_attr(i8t, x)).collect();
+            let a = b.ctx.intern_attr(fuser_ir::attrs::AttrKind::DenseElements {
+                ty: v,
+                data: fuser_ir::attrs::DenseData::Elements(elems),
+            });
+            b.constant(a)
+        };
+        let (ones, last_far, first_far) = (dense(&mut b, [1, 2]), dense(&mut b, [1, 9]), dense(&mut b, [9, 1]));
+        let refused = b.binary("arith.shli", ones, last_far);
+        assert_eq!(b.fold(refused), None);
+        let folded = b.binary("arith.shli", ones, first_far);
+        let expect = dense(&mut b, [0, 4]);
+        let expect = b.fold(b.ir.defining_op(expect).unwrap());
+        assert_eq!(b.fold(folded), expect);
     }
 }

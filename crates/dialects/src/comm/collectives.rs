@@ -97,7 +97,10 @@ fuser_ir::declare_op! {
 contributions in team order, concatenated along dimension 0 into `output`. `output` holds team \
 size × the elements of `input`: either with the same rank and dimension 0 multiplied by the team \
 size, or with one more leading dimension of extent team size. Posted on the current stream; the \
-result is waited on by `comm.wait`.\n\n\
+result is waited on by `comm.wait`.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL's kernel; `backend = cuda_ipc` \
+selects the copy-engine implementation (docs/dev/copy-engine.md): the bytes move by copy-engine \
+copies between buffers mapped through CUDA IPC, so no SM is taken from concurrent kernels. \
+The semantics are the same; only these three collectives have it.\n\n\
 ```mlir\n%r = comm.allgather %shard into %full team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<8x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
@@ -118,7 +121,10 @@ fuser_ir::declare_op! {
         description: "Every device of the team contributes `input`; every device receives the \
 elementwise reduction (`sum`, `prod`, `min` or `max`) of all contributions in `output`, which \
 has the shape and element type of `input` (`input` and `output` may be the same buffer). \
-Posted on the current stream.\n\n\
+Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL's kernel; `backend = cuda_ipc` \
+selects the copy-engine implementation (docs/dev/copy-engine.md): the bytes move by copy-engine \
+copies between buffers mapped through CUDA IPC, so no SM is taken from concurrent kernels (the reduction itself is one small elementwise kernel). \
+The semantics are the same; only these three collectives have it.\n\n\
 ```mlir\n%r = comm.allreduce sum %partial into %total team = [0, 1] : !host.buf<4x8xf32>, !host.buf<4x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
@@ -139,7 +145,10 @@ fuser_ir::declare_op! {
         description: "Every device contributes `input`, made of team-size chunks along dimension \
 0 (or along a leading dimension of extent team size); the device at team position `i` receives \
 the elementwise reduction of everyone's chunk `i` in `output`. The inverse shape rule of \
-`comm.allgather`. Posted on the current stream.\n\n\
+`comm.allgather`. Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL's kernel; `backend = cuda_ipc` \
+selects the copy-engine implementation (docs/dev/copy-engine.md): the bytes move by copy-engine \
+copies between buffers mapped through CUDA IPC, so no SM is taken from concurrent kernels (the reduction itself is one small elementwise kernel). \
+The semantics are the same; only these three collectives have it.\n\n\
 ```mlir\n%r = comm.reduce_scatter sum %full into %shard team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<2x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
@@ -504,11 +513,28 @@ fn verify_collective(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
         ShapeRule::SameCount => check_same_count(&input, &output, n),
     };
     shapes.map_err(|m| v.op_error(op, m))?;
+    if super::backend(ctx, ir, op) == Backend::CudaIpc && !has_copy_engine_form(ctx.op_name_str(ir.op_name(op))) {
+        return Err(v.op_error(
+            op,
+            "has no copy-engine implementation: backend = cuda_ipc is only valid on comm.allgather, \
+comm.allreduce and comm.reduce_scatter",
+        ));
+    }
     let root = if form.extra == Extra::Root { constant_index(ctx, ir, ir.operand(op, 2)) } else { None };
     if let Some(root) = root.filter(|&r| r < 0 || r >= n) {
         return Err(v.op_error(op, format!("root {root} is not a team-relative index of a team of {n} devices")));
     }
     Ok(())
+}
+
+/// The collectives with a copy-engine implementation (`backend = cuda_ipc`, see
+/// `docs/dev/copy-engine.md`): the data moves by copy-engine copies between CUDA IPC-mapped
+/// buffers, reductions by a small kernel.
+pub const COPY_ENGINE_COLLECTIVES: [&str; 3] = ["comm.allgather", "comm.allreduce", "comm.reduce_scatter"];
+
+/// Whether the collective called `name` may use `backend = cuda_ipc`.
+pub fn has_copy_engine_form(name: &str) -> bool {
+    COPY_ENGINE_COLLECTIVES.contains(&name)
 }
 
 // ----- syntax ---------------------------------------------------------------------------------

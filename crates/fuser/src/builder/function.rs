@@ -350,6 +350,27 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
         self.tensor_op(fusion::PERMUTE.name, &[x], inferred, out.into(), Props { dims: Some(dims), keep_dims: false })
     }
 
+    /// Gives the ops appended from now on this source location (see
+    /// [`ProgramBuilder::set_location`]); a frontend calls it before each op it traces.
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, TensorType};
+    /// use fuser::{Location, PrintOptions};
+    /// let compiler = fuser::Compiler::new();
+    /// let mut program = compiler.program();
+    /// let mut f = program.function("f", &[TensorType::new(&[2], ElementType::F32)])?;
+    /// f.set_location(Some(&Location { file: "model.py".into(), line: 7, column: 9 }));
+    /// let y = f.neg(f.arg(0)?, None)?;
+    /// f.finish(&[y])?;
+    /// let text = program.finish()?.print(&PrintOptions { debug_info: true, ..Default::default() });
+    /// assert!(text.contains("fusion.neg %arg0 : (tensor<2xf32>) -> tensor<2xf32> loc(#loc1)"), "{text}");
+    /// assert!(text.contains("#loc1 = loc(\"model.py\":7:9)"), "{text}");
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn set_location(&mut self, location: Option<&crate::Location>) {
+        self.program.set_location(location);
+    }
+
     /// Ends the function with `return results`; its result types are theirs.
     ///
     /// ```

@@ -42,6 +42,7 @@ pub struct ProgramBuilder<'c> {
     pub(crate) body: BlockId,
     pub(crate) id: u64,
     pub(crate) loc: Attr,
+    pub(crate) sources: SourceMgr,
 }
 
 /// A mesh declared in a program (`fusion.mesh @name = [...]`).
@@ -93,7 +94,7 @@ impl Compiler {
         let module = ir.create_op(state);
         let body = ir.region_entry(ir.region(module, 0)).unwrap_or_else(|| unreachable!("module_state adds a block"));
         let id = NEXT_PROGRAM_ID.fetch_add(1, Ordering::Relaxed);
-        ProgramBuilder { compiler: self, ir, module, body, id, loc: ctx.unknown_loc() }
+        ProgramBuilder { compiler: self, ir, module, body, id, loc: ctx.unknown_loc(), sources: SourceMgr::new() }
     }
 }
 
@@ -179,6 +180,30 @@ impl<'c> ProgramBuilder<'c> {
         };
     }
 
+    /// Registers the text of a source file the locations of [`set_location`](Self::set_location)
+    /// name, so that diagnostics about the program (from the verifier, from passes run on the
+    /// module later) show the source line and a caret, as they do for parsed text.
+    ///
+    /// ```
+    /// use fuser::builder::{ElementType, Split, TensorType};
+    /// use fuser::Location;
+    /// let compiler = fuser::Compiler::new();
+    /// let mut program = compiler.program();
+    /// let tp = program.mesh("tp", &[0, 1, 2, 3])?;
+    /// let mut f = program.function("f", &[TensorType::new(&[6], ElementType::F32).sharded(tp.sharding(1))])?;
+    /// f.set_location(Some(&Location { file: "model.py".into(), line: 1, column: 5 }));
+    /// // 6 rows cannot be split over 4 devices: the verifier's error points at model.py:1:5.
+    /// let y = f.set(f.arg(0)?, tp.sharding(1).split(0, Split::DIDX))?;
+    /// f.finish(&[y])?;
+    /// program.add_source("model.py", "y = fd.ops.set(x, splits=[DIDx])\n");
+    /// let err = program.finish().unwrap_err();
+    /// assert!(err.to_string().contains("y = fd.ops.set(x, splits=[DIDx])\n    ^"), "{err}");
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn add_source(&mut self, name: &str, text: &str) {
+        self.sources.add(fuser_ir::diag::SourceFile::new(name, std::sync::Arc::from(text)));
+    }
+
     /// Verifies the program and returns it as a module of the compiler.
     ///
     /// ```
@@ -189,7 +214,7 @@ impl<'c> ProgramBuilder<'c> {
     /// ```
     pub fn finish(self) -> Result<Module, Error> {
         let module =
-            Module { shared: self.compiler.shared.clone(), ir: self.ir, op: self.module, sources: SourceMgr::new() };
+            Module { shared: self.compiler.shared.clone(), ir: self.ir, op: self.module, sources: self.sources };
         self.compiler.verify(&module)?;
         Ok(module)
     }

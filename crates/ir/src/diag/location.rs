@@ -29,15 +29,22 @@ pub fn file_line_col(ctx: &Context, loc: Attr) -> Option<(String, u32, u32)> {
     None
 }
 
-/// MLIR's `getCallSiteLoc`: the call site a location is (possibly under names).
+/// MLIR's `getCallSiteLoc`: the call site a location is (possibly under names, or the first
+/// one among the parts of a fused location).
 pub(crate) fn call_site(ctx: &Context, loc: Attr) -> Option<(Attr, Attr)> {
-    let mut cur = loc;
-    for _ in 0..10_000 {
-        match ctx.attr_kind(cur) {
-            AttrKind::NameLoc { child: Some(c), .. } => cur = *c,
-            AttrKind::CallSiteLoc { callee, caller } => return Some((*callee, *caller)),
-            _ => return None,
-        }
+    call_site_within(ctx, loc, 0)
+}
+
+/// [`call_site`] at nesting `depth`: a name's child, or the first call site among the parts of
+/// a fused location (MLIR's `getCallSiteLoc`).
+fn call_site_within(ctx: &Context, loc: Attr, depth: usize) -> Option<(Attr, Attr)> {
+    if depth > 10_000 {
+        return None;
     }
-    None
+    match ctx.attr_kind(loc) {
+        AttrKind::NameLoc { child: Some(c), .. } => call_site_within(ctx, *c, depth + 1),
+        AttrKind::CallSiteLoc { callee, caller } => Some((*callee, *caller)),
+        AttrKind::FusedLoc { locs, .. } => locs.iter().find_map(|&l| call_site_within(ctx, l, depth + 1)),
+        _ => None,
+    }
 }

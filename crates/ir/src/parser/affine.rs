@@ -20,7 +20,11 @@
 //!   expression unsimplified, as MLIR does.
 //!
 //! Affine maps and sets are stored in [`AttrKind::AffineMap`] / [`AttrKind::IntegerSet`] as this
-//! printed text; the attribute printer emits it verbatim.
+//! printed text; the attribute printer emits it verbatim. MLIR uniques maps by their expression
+//! trees, and the printed text loses one distinction: the right operand of a `+` is printed
+//! without parentheses, so `(d0 + d1) + 5` and `d0 + (d1 + 5)` both print `d0 + d1 + 5` yet are
+//! two maps (`#map`, `#map1`). Such a map also carries a *structure key*, its text with that
+//! right operand parenthesized, which takes part in the attribute's identity.
 //!
 //! [`AttrKind::AffineMap`]: crate::attrs::AttrKind::AffineMap
 //! [`AttrKind::IntegerSet`]: crate::attrs::AttrKind::IntegerSet
@@ -354,7 +358,10 @@ fn build(op: BinOp, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
 /// Prints an expression as mlir-opt does. `strong` is true when the enclosing context binds
 /// tightly (an operand of `*`, `floordiv`, `ceildiv`, `mod`, or a subtracted product), in which
 /// case anything but an atom is parenthesized.
-pub(super) fn print_expr(e: &AffineExpr, out: &mut String, strong: bool) {
+///
+/// With `keyed`, prints the structure key instead: a sum's right operand that is itself a sum
+/// gets parentheses.
+fn print_expr_as(e: &AffineExpr, out: &mut String, strong: bool, keyed: bool) {
     match e {
         E::Dim(i) => {
             out.push('d');
@@ -370,14 +377,14 @@ pub(super) fn print_expr(e: &AffineExpr, out: &mut String, strong: bool) {
                 out.push('(');
             }
             if *op == BinOp::Add {
-                print_sum(l, r, out);
+                print_sum(l, r, out, keyed);
             } else if *op == BinOp::Mul && r.as_const() == Some(-1) {
                 out.push('-');
-                print_expr(l, out, true);
+                print_expr_as(l, out, true, keyed);
             } else {
-                print_expr(l, out, true);
+                print_expr_as(l, out, true, keyed);
                 out.push_str(op.spelling());
-                print_expr(r, out, true);
+                print_expr_as(r, out, true, keyed);
             }
             if strong {
                 out.push(')');
@@ -388,19 +395,19 @@ pub(super) fn print_expr(e: &AffineExpr, out: &mut String, strong: bool) {
 
 /// Prints `lhs + rhs`, written as a subtraction when `rhs` is a negative constant or a
 /// product with a negative constant.
-fn print_sum(lhs: &AffineExpr, rhs: &AffineExpr, out: &mut String) {
-    print_expr(lhs, out, false);
+fn print_sum(lhs: &AffineExpr, rhs: &AffineExpr, out: &mut String, keyed: bool) {
+    print_expr_as(lhs, out, false, keyed);
     if let E::Bin(BinOp::Mul, rl, rr) = rhs {
         match rr.as_const() {
             Some(-1) => {
                 out.push_str(" - ");
                 let is_sum = matches!(**rl, E::Bin(BinOp::Add, ..));
-                print_expr(rl, out, is_sum);
+                print_expr_as(rl, out, is_sum, keyed);
                 return;
             }
             Some(c) if c < -1 => {
                 out.push_str(" - ");
-                print_expr(rl, out, true);
+                print_expr_as(rl, out, true, keyed);
                 out.push_str(" * ");
                 out.push_str(&c.wrapping_neg().to_string());
                 return;
@@ -415,7 +422,8 @@ fn print_sum(lhs: &AffineExpr, rhs: &AffineExpr, out: &mut String) {
         }
         _ => {
             out.push_str(" + ");
-            print_expr(rhs, out, false);
+            let nested_sum = keyed && matches!(rhs, E::Bin(BinOp::Add, ..));
+            print_expr_as(rhs, out, nested_sum, keyed);
         }
     }
 }
@@ -441,20 +449,41 @@ fn print_header(dims: usize, syms: usize, out: &mut String) {
     }
 }
 
+/// The printed text of a map or set and its structure key, built side by side.
+#[derive(Default)]
+struct AffineText {
+    text: String,
+    key: String,
+}
+
+impl AffineText {
+    fn push_str(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.key.push_str(s);
+    }
+    fn expr(&mut self, e: &AffineExpr) {
+        print_expr_as(e, &mut self.text, false, false);
+        print_expr_as(e, &mut self.key, false, true);
+    }
+}
+
 const BAD_CONSTRAINT: &str = "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
 
 impl<'a> Parser<'a> {
     /// Parses the inside of `affine_map<...>` (`is_map`) or `affine_set<...>` and returns it
-    /// as mlir-opt prints it. Either form is parsed first; the wrong one is then rejected.
-    pub(super) fn parse_affine_body(&mut self, is_map: bool) -> PResult<String> {
+    /// as mlir-opt prints it, with its structure key when that differs from the text (see the
+    /// module doc). Either form is parsed first; the wrong one is then rejected.
+    pub(super) fn parse_affine_body(&mut self, is_map: bool) -> PResult<(String, Option<String>)> {
         let start = self.tok.start;
         let mut scope = AffineScope { dims: Vec::new(), syms: Vec::new() };
         self.parse_affine_id_list(&mut scope, true)?;
         if self.is(TokKind::LSquare) {
             self.parse_affine_id_list(&mut scope, false)?;
         }
-        let mut out = String::new();
-        print_header(scope.dims.len(), scope.syms.len(), &mut out);
+        let mut out = AffineText::default();
+        let mut header = String::new();
+        print_header(scope.dims.len(), scope.syms.len(), &mut header);
+        out.push_str(&header);
         let got_map = if self.consume_if(TokKind::Arrow) {
             out.push_str(" -> (");
             self.parse_affine_map_results(&scope, &mut out)?;
@@ -466,23 +495,26 @@ impl<'a> Parser<'a> {
         } else {
             return Err(self.wrong_token("expected '->' or ':'"));
         };
-        out.push(')');
+        out.push_str(")");
         match (is_map, got_map) {
             (true, false) => Err(self.error_at(start, "expected AffineMap, but got IntegerSet")),
             (false, true) => Err(self.error_at(start, "expected IntegerSet, but got AffineMap")),
-            _ => Ok(out),
+            _ => {
+                let key = (out.key != out.text).then_some(out.key);
+                Ok((out.text, key))
+            }
         }
     }
 
     /// `( expr, ... )` of an affine map, appended printed and comma-separated to `out`.
-    fn parse_affine_map_results(&mut self, scope: &AffineScope, out: &mut String) -> PResult<()> {
+    fn parse_affine_map_results(&mut self, scope: &AffineScope, out: &mut AffineText) -> PResult<()> {
         self.expect(TokKind::LParen, "expected '(' in affine map range")?;
         if self.consume_if(TokKind::RParen) {
             return Ok(());
         }
         loop {
             let e = self.parse_affine_expr(scope)?;
-            print_expr(&e, out, false);
+            out.expr(&e);
             if !self.consume_if(TokKind::Comma) {
                 break;
             }
@@ -492,7 +524,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `( constraint, ... )` of an integer set; an empty list is the trivially true `0 == 0`.
-    fn parse_integer_set_constraints(&mut self, scope: &AffineScope, out: &mut String) -> PResult<()> {
+    fn parse_integer_set_constraints(&mut self, scope: &AffineScope, out: &mut AffineText) -> PResult<()> {
         self.expect(TokKind::LParen, "expected '(' in integer set constraint list")?;
         if self.consume_if(TokKind::RParen) {
             out.push_str("0 == 0");
@@ -500,7 +532,7 @@ impl<'a> Parser<'a> {
         }
         loop {
             let (e, is_eq) = self.parse_affine_constraint(scope)?;
-            print_expr(&e, out, false);
+            out.expr(&e);
             out.push_str(if is_eq { " == 0" } else { " >= 0" });
             if !self.consume_if(TokKind::Comma) {
                 break;
@@ -593,8 +625,19 @@ impl<'a> Parser<'a> {
             let op_at = self.tok.start;
             self.advance();
             let rhs = self.parse_affine_factor(scope, true)?;
-            self.check_affine_operands(op, &lhs, &rhs, op_at)?;
+            // MLIR reports a non-affine `a op b` at the operator that follows `b`, if any.
+            let check_at = if self.at_high_prec_op() { self.tok.start } else { op_at };
+            self.check_affine_operands(op, &lhs, &rhs, check_at)?;
             lhs = build(op, lhs, rhs);
+        }
+    }
+
+    /// Whether the current token is `*`, `floordiv`, `ceildiv` or `mod`.
+    fn at_high_prec_op(&self) -> bool {
+        match self.tok.kind {
+            TokKind::Star => true,
+            TokKind::BareIdent => BinOp::from_keyword(self.tok_text()).is_some(),
+            _ => false,
         }
     }
 
@@ -631,8 +674,17 @@ impl<'a> Parser<'a> {
             }
             TokKind::Minus => {
                 self.advance();
-                let e = self.nested(|p| p.parse_affine_factor(scope, has_lhs))?;
-                Ok(e.neg())
+                match self.nested(|p| p.parse_affine_factor(scope, has_lhs)) {
+                    Ok(e) => Ok(e.neg()),
+                    // MLIR adds this error to the operand's own.
+                    Err(_) => {
+                        let mut at = self.tok.start;
+                        if self.tok.kind == TokKind::Eof {
+                            at = at.saturating_sub(1);
+                        }
+                        Err(self.error_also(at, "missing operand of negation"))
+                    }
+                }
             }
             TokKind::Integer => {
                 let text = std::str::from_utf8(self.tok_text()).ok();
@@ -699,7 +751,7 @@ mod tests {
         let text = format!("affine_map<(d0, d1)[s0] -> ({results})>");
         let a = parse_attr_str(&c, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
         match c.attr_kind(a) {
-            AttrKind::AffineMap(t) => {
+            AttrKind::AffineMap(t, _) => {
                 t.strip_prefix("(d0, d1)[s0] -> (").and_then(|t| t.strip_suffix(')')).unwrap().to_string()
             }
             other => panic!("{other:?}"),
@@ -710,9 +762,28 @@ mod tests {
         let c = Context::empty();
         let a = parse_attr_str(&c, text).unwrap_or_else(|e| panic!("{text}: {e}"));
         match c.attr_kind(a) {
-            AttrKind::IntegerSet(t) => t.to_string(),
+            AttrKind::IntegerSet(t, _) => t.to_string(),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// Maps printed alike but built differently are distinct attributes, as in MLIR.
+    #[test]
+    fn right_nested_sums_are_distinct_maps() {
+        let c = Context::empty();
+        let map = |t: &str| parse_attr_str(&c, t).unwrap();
+        let left = map("affine_map<(i, j) -> ((i + j) + 5)>");
+        let right = map("affine_map<(i, j) -> (i + (j + 5))>");
+        assert_ne!(left, right);
+        assert_eq!(left, map("affine_map<(d0, d1) -> (d0 + d1 + 5)>"));
+        assert_eq!(c.attr_kind(left), &AttrKind::AffineMap("(d0, d1) -> (d0 + d1 + 5)".into(), None));
+        assert_eq!(
+            c.attr_kind(right),
+            &AttrKind::AffineMap("(d0, d1) -> (d0 + d1 + 5)".into(), Some("(d0, d1) -> (d0 + (d1 + 5))".into()))
+        );
+        let set_l = map("affine_set<(i, j) : ((i + j) - 5 >= 0)>");
+        let set_r = map("affine_set<(i, j) : (i + (j - 5) >= 0)>");
+        assert_ne!(set_l, set_r);
     }
 
     fn error_of(text: &str) -> String {

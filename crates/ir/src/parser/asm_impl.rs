@@ -15,7 +15,7 @@ impl<'a> Parser<'a> {
     /// `msg` prefixed with the custom op being parsed, as MLIR's custom op parser does.
     fn custom_msg(&self, msg: &str) -> String {
         match self.custom_ops.last() {
-            Some((name, _)) => format!("custom op '{name}' {msg}"),
+            Some((name, _, _)) => format!("custom op '{name}' {msg}"),
             None => msg.to_string(),
         }
     }
@@ -47,6 +47,9 @@ impl<'a> OpAsmParser for Parser<'a> {
     }
     fn current_offset(&self) -> usize {
         self.tok.start
+    }
+    fn name_offset(&self) -> usize {
+        self.custom_ops.last().map_or(self.tok.start, |c| c.2)
     }
     fn loc_at(&self, offset: usize) -> Attr {
         Parser::loc_at(self, offset)

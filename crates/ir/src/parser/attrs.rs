@@ -1053,6 +1053,7 @@ impl<'a> Parser<'a> {
     // ----- strided, affine --------------------------------------------------------------------
 
     fn parse_strided_attr(&mut self) -> PResult<Attr> {
+        let keyword_at = self.tok.start;
         self.advance();
         self.expect(TokKind::Less, "expected '<' after 'strided'")?;
         self.expect(TokKind::LSquare, "expected '['")?;
@@ -1075,6 +1076,10 @@ impl<'a> Parser<'a> {
             self.expect(TokKind::Colon, "expected ':' after 'offset'")?;
             offset = self.parse_stride_or_offset()?;
             self.expect(TokKind::Greater, "expected '>'")?;
+        }
+        // MLIR's `StridedLayoutAttr::verify`, reported at the keyword.
+        if strides.contains(&0) {
+            return Err(self.error_at(keyword_at, "strides must not be zero"));
         }
         Ok(self.ctx.intern_attr(AttrKind::Strided { strides, offset }))
     }
@@ -1100,13 +1105,13 @@ impl<'a> Parser<'a> {
         self.advance();
         let what = if is_map { "expected '<' in affine map" } else { "expected '<' in integer set" };
         self.expect(TokKind::Less, what)?;
-        let text = self.parse_affine_body(is_map)?;
+        let (text, key) = self.parse_affine_body(is_map)?;
         let what = if is_map { "expected '>' in affine map" } else { "expected '>' in integer set" };
         self.expect(TokKind::Greater, what)?;
         Ok(self.ctx.intern_attr(if is_map {
-            AttrKind::AffineMap(text.into())
+            AttrKind::AffineMap(text.into(), key.map(Into::into))
         } else {
-            AttrKind::IntegerSet(text.into())
+            AttrKind::IntegerSet(text.into(), key.map(Into::into))
         }))
     }
 

@@ -172,7 +172,8 @@ impl<'a> Lexer<'a> {
                         self.pos += 2;
                         return single(self, TokKind::Ellipsis);
                     }
-                    return self.error(start, "expected three consecutive dots for an ellipsis");
+                    // MLIR points after the first dot.
+                    return self.error(start + 1, "expected three consecutive dots for an ellipsis");
                 }
                 b'/' => {
                     if self.at(self.pos) == b'/' {

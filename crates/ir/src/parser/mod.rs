@@ -71,9 +71,21 @@ pub fn parse_source(ctx: &Context, ir: &mut Ir, src: &SourceFile) -> Result<OpId
 /// each undefined block of a region, each undeclared SSA value, and custom op parsers that
 /// emit more than one error.
 pub fn parse_source_all(ctx: &Context, ir: &mut Ir, src: &SourceFile) -> Result<OpId, Vec<Diagnostic>> {
+    parse_source_with(ctx, ir, src, true)
+}
+
+/// [`parse_source_all`], or with `implicit_module == false` (mlir-opt's `--no-implicit-module`)
+/// the single top-level op of the source, whatever it is: any other number of top-level ops is
+/// the error "source must contain a single top-level operation, found: N" at `file:0:0`.
+pub fn parse_source_with(
+    ctx: &Context,
+    ir: &mut Ir,
+    src: &SourceFile,
+    implicit_module: bool,
+) -> Result<OpId, Vec<Diagnostic>> {
     *ctx.resources() = Default::default();
     let mut p = Parser::new(ctx, ir, src);
-    match p.parse_top_level() {
+    match p.parse_top_level(implicit_module) {
         Ok(op) => Ok(op),
         Err(ParseFailure) => Err(p.take_diags()),
     }
@@ -206,7 +218,7 @@ pub(crate) struct Parser<'a> {
     /// Dialect prefix used for unprefixed custom op names (MLIR's default dialect stack).
     default_dialects: Vec<&'static str>,
     /// For each custom op being parsed: its full name and written result count.
-    custom_ops: Vec<(String, usize)>,
+    custom_ops: Vec<(String, usize, usize)>,
     /// Generic op names already resolved: spelling (with quotes) -> name info.
     op_names: BytesMap<'a, NameInfo>,
 }

@@ -31,7 +31,7 @@ const MODULE: &str = "builtin.module";
 impl<'a> Parser<'a> {
     // ----- top level --------------------------------------------------------------------------
 
-    pub(super) fn parse_top_level(&mut self) -> PResult<OpId> {
+    pub(super) fn parse_top_level(&mut self, implicit_module: bool) -> PResult<OpId> {
         if self.diag.is_some() {
             return Err(super::ParseFailure);
         }
@@ -48,7 +48,13 @@ impl<'a> Parser<'a> {
         }
         self.finalize(top)?;
         let ops: Vec<OpId> = self.ir.block_ops(top).collect();
-        if ops.len() == 1 && self.ctx.op_name_str(self.ir.op_name(ops[0])) == MODULE {
+        if !implicit_module && ops.len() != 1 {
+            let loc = self.ctx.file_loc(&self.file.name, 0, 0);
+            let msg = format!("source must contain a single top-level operation, found: {}", ops.len());
+            self.diag = Some(crate::diag::Diagnostic::error(loc, msg));
+            return Err(super::ParseFailure);
+        }
+        if ops.len() == 1 && (!implicit_module || self.ctx.op_name_str(self.ir.op_name(ops[0])) == MODULE) {
             self.ir.detach_op(ops[0]);
             return Ok(ops[0]);
         }
@@ -360,9 +366,30 @@ impl<'a> Parser<'a> {
             loc,
         };
         self.parse_generic_after_name(&mut state, info.def)?;
+        self.check_inherent_attrs(&state, info.def, name_off)?;
         // An unregistered op of a registered dialect parses fine; the verifier rejects it
         // (with the `see current operation` note, as mlir-opt does).
         self.finish_op(block, state, info.def)
+    }
+
+    /// mlir-opt checks the inherent attributes that a generic op without `<{...}>` writes in its
+    /// dictionary while parsing it (MLIR's `verifyInherentAttrs`): an error at the op's name,
+    /// without the verifier's `see current operation` note.
+    fn check_inherent_attrs(&mut self, state: &OperationState, def: Option<&'static OpDef>, at: usize) -> PResult<()> {
+        let Some(decl) = def.filter(|_| state.props.is_none()).and_then(|d| d.decl) else { return Ok(()) };
+        for d in decl.attributes {
+            if let Some(a) = self.ctx.dict_get(state.attrs, d.name)
+                && !crate::declare::attr_accepts(&d.constraint, self.ctx, a)
+            {
+                let name = self.ctx.op_name_str(state.name).to_string();
+                let msg = format!(
+                    "'{name}' op attribute '{}' failed to satisfy constraint: {}",
+                    d.name, d.constraint.description
+                );
+                return Err(self.error_at(at, msg));
+            }
+        }
+        Ok(())
     }
 
     /// Moves inherent attributes of a registered op from the dictionary to its properties,
@@ -558,7 +585,7 @@ impl<'a> Parser<'a> {
             loc: self.loc_at(name_off),
         };
         self.default_dialects.push(default_dialect);
-        self.custom_ops.push((full, num_results.min(usize::MAX as u64) as usize));
+        self.custom_ops.push((full, num_results.min(usize::MAX as u64) as usize, name_off));
         let r = hook(self as &mut dyn OpAsmParser, &mut state);
         self.custom_ops.pop();
         self.default_dialects.pop();
@@ -724,7 +751,15 @@ impl<'a> Parser<'a> {
         }
         self.advance();
         self.expect(TokKind::LParen, lparen_msg)?;
-        let loc = if self.is(TokKind::HashIdent) && !self.tok_text().contains(&b'.') {
+        if self.is(TokKind::HashIdent) && self.tok_text().contains(&b'.') {
+            // MLIR's `parseLocationAlias`: a dialect attribute is never a location alias.
+            let msg = format!(
+                "expected location, but found dialect attribute: '{}'",
+                String::from_utf8_lossy(self.tok_text())
+            );
+            return Err(self.error_here(msg));
+        }
+        let loc = if self.is(TokKind::HashIdent) {
             let name = &self.tok_text()[1..];
             let offset = self.tok.start;
             self.advance();

@@ -446,13 +446,14 @@ fn attributes_parse_into_the_model() {
     assert_eq!(
         k("affine_map<(d0,d1)[s0]->(d1,  d0 + s0*2, d0 floordiv 2, 2*d0, d0 + -1, -d0, (d0+1) mod 3)>"),
         AttrKind::AffineMap(
-            "(d0, d1)[s0] -> (d1, d0 + s0 * 2, d0 floordiv 2, d0 * 2, d0 - 1, -d0, (d0 + 1) mod 3)".into()
+            "(d0, d1)[s0] -> (d1, d0 + s0 * 2, d0 floordiv 2, d0 * 2, d0 - 1, -d0, (d0 + 1) mod 3)".into(),
+            None
         )
     );
-    assert_eq!(k("affine_map<() -> ()>"), AttrKind::AffineMap("() -> ()".into()));
+    assert_eq!(k("affine_map<() -> ()>"), AttrKind::AffineMap("() -> ()".into(), None));
     assert_eq!(
         k("affine_set<(d0)[s0]:(d0-s0>=0,d0==0)>"),
-        AttrKind::IntegerSet("(d0)[s0] : (d0 - s0 >= 0, d0 == 0)".into())
+        AttrKind::IntegerSet("(d0)[s0] : (d0 - s0 >= 0, d0 == 0)".into(), None)
     );
 }
 

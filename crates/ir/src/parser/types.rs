@@ -370,7 +370,7 @@ impl<'a> Parser<'a> {
     }
 
     fn is_layout_attr(&self, a: Attr) -> bool {
-        matches!(self.ctx.attr_kind(a), AttrKind::AffineMap(_) | AttrKind::Strided { .. })
+        matches!(self.ctx.attr_kind(a), AttrKind::AffineMap(..) | AttrKind::Strided { .. })
     }
 
     fn is_supported_memory_space(&self, a: Attr) -> bool {
@@ -386,7 +386,7 @@ impl<'a> Parser<'a> {
     /// Verifies a layout against the rank; identity affine maps are dropped (MLIR's default).
     fn check_memref_layout(&mut self, at: usize, layout: Attr, rank: usize) -> PResult<Option<Attr>> {
         match self.ctx.attr_kind(layout) {
-            AttrKind::AffineMap(text) => {
+            AttrKind::AffineMap(text, _) => {
                 let text = text.to_string();
                 let (dims, identity) = super::attrs::affine_map_shape(&text);
                 // Like MLIR's `AffineMap::isIdentity`, symbols do not matter.

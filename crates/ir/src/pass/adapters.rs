@@ -17,6 +17,10 @@ pub struct IrPrintFlags {
     pub debug_info: bool,
     /// `--mlir-print-local-scope`.
     pub local_scope: bool,
+    /// `--mlir-pretty-debuginfo`.
+    pub pretty_debug_info: bool,
+    /// `--mlir-print-elementsattrs-with-hex-if-larger`.
+    pub elements_hex_if_larger: Option<i64>,
 }
 
 /// Prints `op` (and everything nested in it) as the top-level op of the output.
@@ -26,6 +30,9 @@ pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> Strin
         debug_info: flags.debug_info,
         local_scope: flags.local_scope,
         elide_elements_attrs_if_larger: None,
+        pretty_debug_info: flags.pretty_debug_info,
+        elements_hex_if_larger: flags.elements_hex_if_larger,
+        skip_regions: false,
     };
     crate::printer::print_module(ctx, ir, op, &opts)
 }

@@ -112,12 +112,12 @@ impl Printer<'_> {
                 }
             }
             AttrKind::Type(t) => self.print_type(*t),
-            AttrKind::AffineMap(text) => {
+            AttrKind::AffineMap(text, _) => {
                 self.push("affine_map<");
                 self.push(text);
                 self.push_char('>');
             }
-            AttrKind::IntegerSet(text) => {
+            AttrKind::IntegerSet(text, _) => {
                 self.push("affine_set<");
                 self.push(text);
                 self.push_char('>');
@@ -311,8 +311,13 @@ impl Printer<'_> {
 
     // ----- locations ------------------------------------------------------------------------
 
-    /// `loc(...)`; with `allow_alias`, `loc(#locN)` when the location has an alias.
+    /// `loc(...)`; with `allow_alias`, `loc(#locN)` when the location has an alias. In the
+    /// pretty form (`--mlir-pretty-debuginfo`) just the location, never an alias at the top.
     pub fn print_location(&mut self, loc: Attr, allow_alias: bool) {
+        if self.flags.pretty_debug_info {
+            self.print_location_body(loc, true);
+            return;
+        }
         self.push("loc(");
         match self.aliases.attr_alias(loc) {
             Some(alias) if allow_alias => self.out.push_str(alias),
@@ -327,10 +332,15 @@ impl Printer<'_> {
             return;
         }
         let ctx = self.ctx;
+        let pretty = self.flags.pretty_debug_info;
         match ctx.attr_kind(loc) {
-            AttrKind::UnknownLoc => self.push("unknown"),
+            AttrKind::UnknownLoc => self.push(if pretty { "[unknown]" } else { "unknown" }),
             AttrKind::FileLineColLoc { file, line, col } => {
-                push_quoted(&mut self.out, ctx.ident_str(*file).as_bytes());
+                if pretty {
+                    self.push(ctx.ident_str(*file));
+                } else {
+                    push_quoted(&mut self.out, ctx.ident_str(*file).as_bytes());
+                }
                 self.push_char(':');
                 self.push_u64(*line as u64);
                 self.push_char(':');
@@ -344,6 +354,14 @@ impl Printer<'_> {
                     self.push_char(')');
                 }
             }
+            AttrKind::CallSiteLoc { callee, caller } if pretty => {
+                // `callee at caller` on one line only for a name called from a file position.
+                self.print_location_body(*callee, false);
+                let one_line = matches!(ctx.attr_kind(*callee), AttrKind::NameLoc { .. })
+                    && matches!(ctx.attr_kind(*caller), AttrKind::FileLineColLoc { .. });
+                self.push(if one_line { " at " } else { "\n at " });
+                self.print_location_body(*caller, false);
+            }
             AttrKind::CallSiteLoc { callee, caller } => {
                 self.push("callsite(");
                 self.print_location_body(*callee, false);
@@ -352,7 +370,9 @@ impl Printer<'_> {
                 self.push_char(')');
             }
             AttrKind::FusedLoc { locs, metadata } => {
-                self.push("fused");
+                if !pretty {
+                    self.push("fused");
+                }
                 if let Some(m) = metadata {
                     self.push_char('<');
                     self.print_attr(*m, Elision::Never);

@@ -86,8 +86,8 @@ impl Printer<'_> {
         let ctx = self.ctx;
         let kind = ctx.attr_kind(a);
         let base = match kind {
-            AttrKind::AffineMap(_) => Some("map"),
-            AttrKind::IntegerSet(_) => Some("set"),
+            AttrKind::AffineMap(..) => Some("map"),
+            AttrKind::IntegerSet(..) => Some("set"),
             k if k.is_location() => Some("loc"),
             AttrKind::Distinct { inner, .. } if !matches!(ctx.attr_kind(*inner), AttrKind::Unit) => Some("distinct"),
             _ => None,
@@ -208,6 +208,10 @@ impl Printer<'_> {
     }
 
     pub fn collect_region(&mut self, r: RegionId, print_entry_args: bool) {
+        // Skipped regions contribute no aliases (MLIR's alias collection skips them too).
+        if self.flags.skip_regions {
+            return;
+        }
         let blocks = self.ir.region_blocks(r);
         for (i, &b) in blocks.iter().enumerate() {
             self.collect_block(b, i != 0 || print_entry_args);

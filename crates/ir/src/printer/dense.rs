@@ -4,7 +4,8 @@
 //! Rules observed on mlir-opt-19:
 //! - a value list whose elements are all equal prints as a splat (also one element, and a hex
 //!   buffer holding exactly one element for a larger shape);
-//! - a non-splat list of more than 100 elements prints as hex of MLIR's raw buffer: each
+//! - a non-splat list of more than 100 elements (`--mlir-print-elementsattrs-with-hex-if-larger`)
+//!   prints as hex of MLIR's raw buffer: each
 //!   element in `ceil(width / 8)` little-endian bytes (`index` in 8), complex numbers as two
 //!   such values, and `i1` elements packed 8 per byte, least significant bit first;
 //! - otherwise the list nests brackets by the shape; complex elements print as `(re,im)`
@@ -121,7 +122,9 @@ impl Printer<'_> {
                     return;
                 }
                 self.push("dense<");
-                if n > 100 {
+                // MLIR: hex unless the limit is -1, when there are more elements than it.
+                let limit = self.flags.hex_limit;
+                if limit != -1 && limit < n as i64 {
                     self.print_hex_buffer(kind, &bytes);
                 } else {
                     self.print_nested(shape, n, |p, i| p.print_element(kind, &bytes[i * stride..(i + 1) * stride]));

@@ -142,7 +142,14 @@ fn print_resources(p: &mut Printer<'_>) {
 /// (or the outermost op). The text has no trailing newline; mlir-opt puts a newline before it
 /// when it spans several lines.
 pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
-    let flags = Flags { generic: true, debug_info: false, elide_limit: Some(16) };
+    let flags = Flags {
+        generic: true,
+        debug_info: false,
+        elide_limit: Some(16),
+        pretty_debug_info: false,
+        hex_limit: options::DEFAULT_HEX_LIMIT,
+        skip_regions: false,
+    };
     let mut p = Printer::new(ctx, ir, flags);
     let root = p.numbering_root(op, true);
     p.names = Names::compute(ctx, ir, root, true, false, &mut p.op_names);

@@ -247,6 +247,10 @@ impl Printer<'_> {
             return;
         }
         let ir = self.ir;
+        if self.flags.skip_regions {
+            self.push("{...}");
+            return;
+        }
         self.push("{\n");
         let blocks = ir.region_blocks(r);
         if let Some(&entry) = blocks.first() {

@@ -15,19 +15,47 @@ pub struct PrintOptions {
     /// `--mlir-elide-elementsattrs-if-larger=N`: non-splat dense elements attributes with more
     /// than N elements print as `dense_resource<__elided__>`.
     pub elide_elements_attrs_if_larger: Option<usize>,
+    /// `--mlir-pretty-debuginfo`: locations in MLIR's "pretty" form (no `loc(...)`, file names
+    /// unquoted, `[unknown]`, `callee at caller` split over lines).
+    pub pretty_debug_info: bool,
+    /// `--mlir-print-elementsattrs-with-hex-if-larger=N`: non-splat dense elements with more
+    /// than N elements print as a hex string; -1 never. `None`: mlir-opt's default, 100.
+    pub elements_hex_if_larger: Option<i64>,
+    /// `--mlir-print-skip-regions`: every region prints as `{...}` (and adds no aliases).
+    pub skip_regions: bool,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Flags {
     pub generic: bool,
     pub debug_info: bool,
     /// Print non-splat dense elements with more elements than this as `dense_resource<__elided__>`.
     pub elide_limit: Option<usize>,
+    pub pretty_debug_info: bool,
+    /// Non-splat dense elements with more elements than this print as hex (-1: never).
+    pub hex_limit: i64,
+    pub skip_regions: bool,
+}
+
+/// mlir-opt's default for `--mlir-print-elementsattrs-with-hex-if-larger`.
+pub(crate) const DEFAULT_HEX_LIMIT: i64 = 100;
+
+impl Default for Flags {
+    fn default() -> Flags {
+        Flags::from_options(&PrintOptions::default())
+    }
 }
 
 impl Flags {
     pub fn from_options(o: &PrintOptions) -> Flags {
-        Flags { generic: o.generic, debug_info: o.debug_info, elide_limit: o.elide_elements_attrs_if_larger }
+        Flags {
+            generic: o.generic,
+            debug_info: o.debug_info,
+            elide_limit: o.elide_elements_attrs_if_larger,
+            pretty_debug_info: o.pretty_debug_info,
+            hex_limit: o.elements_hex_if_larger.unwrap_or(DEFAULT_HEX_LIMIT),
+            skip_regions: o.skip_regions,
+        }
     }
 }

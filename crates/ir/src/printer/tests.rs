@@ -547,7 +547,7 @@ fn types() {
             ctx.intern_type(TypeKind::MemRef {
                 shape: vec![4, 4],
                 elem: f32t,
-                layout: Some(ctx.intern_attr(AttrKind::AffineMap("(d0, d1) -> (d0, d1)".into()))),
+                layout: Some(ctx.intern_attr(AttrKind::AffineMap("(d0, d1) -> (d0, d1)".into(), None))),
                 memory_space: Some(ctx.int_attr(ctx.i64_type(), 5)),
             }),
             "memref<4x4xf32, 5>",
@@ -641,11 +641,11 @@ fn dense_elements() {
 fn affine_map_and_tuple_aliases() {
     let mut b = B::new();
     let ctx = &b.ctx;
-    let map = |s: &str| ctx.intern_attr(AttrKind::AffineMap(s.into()));
+    let map = |s: &str| ctx.intern_attr(AttrKind::AffineMap(s.into(), None));
     let m1 = map("(d0) -> (d0 + 7)");
     let m2 = map("(d0) -> (d0 + 1)");
     let m3 = map("(d0) -> (d0 + 2)");
-    let set = ctx.intern_attr(AttrKind::IntegerSet("(d0) : (d0 >= 0)".into()));
+    let set = ctx.intern_attr(AttrKind::IntegerSet("(d0) : (d0 >= 0)".into(), None));
     let i1 = ctx.i1_type();
     let t17 = ctx.intern_type(TypeKind::Tuple(vec![i1; 17]));
     let t16 = ctx.intern_type(TypeKind::Tuple(vec![i1; 16]));

@@ -167,7 +167,7 @@ impl Printer<'_> {
     /// An affine-map layout `(d0, ..., dn) -> (d0, ..., dn)` is the identity (not printed).
     pub fn is_identity_layout(&self, l: Attr) -> bool {
         match self.ctx.attr_kind(l) {
-            AttrKind::AffineMap(text) => is_identity_map_text(text),
+            AttrKind::AffineMap(text, _) => is_identity_map_text(text),
             _ => false,
         }
     }

@@ -29,7 +29,15 @@ pub fn mlir_inputs(dir: &Path) -> Vec<PathBuf> {
 }
 
 const fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOptions {
-    PrintOptions { generic, debug_info, local_scope, elide_elements_attrs_if_larger: None }
+    PrintOptions {
+        generic,
+        debug_info,
+        local_scope,
+        elide_elements_attrs_if_larger: None,
+        pretty_debug_info: false,
+        elements_hex_if_larger: None,
+        skip_regions: false,
+    }
 }
 
 /// The print modes of the corpus (see test/corpus/lib.sh).

@@ -22,6 +22,10 @@ pub struct RunArgs {
     pub launch: bool,
     /// `--devices`: the GPU of every rank (cuda).
     pub devices: Option<Vec<usize>>,
+    /// `--cuda-graph`: capture one iteration per rank and replay it.
+    pub cuda_graph: bool,
+    /// `--gemm`: the cuda backend's GEMM library.
+    pub gemm: fuser_runtime::gemm_lib::GemmLib,
 }
 
 // One value per process, parsed once: the size of the arguments does not matter.
@@ -65,6 +69,19 @@ OPTIONS:
                          --devices: rank r on GPU r; a process of a multi-process run on
                          GPU LOCAL_RANK, or on its only visible GPU when CUDA_VISIBLE_DEVICES
                          shows it one
+  --cuda-graph           cuda: after the warmup iterations (at least one, run eagerly: it
+                         allocates the buffers, NCCL communicators and GEMM workspaces),
+                         capture one iteration of every rank (all its streams, events,
+                         kernels and NCCL calls) into a CUDA graph, replay it once, then time
+                         --iters replays (cuGraphLaunch + synchronization each). A program
+                         with an op that cannot be captured (host.synchronize, cuda_ipc
+                         transfers and collectives) runs eagerly, with a note on stderr naming the op. Not
+                         with --trace; an error with --backend cpu
+  --gemm LIB             cuda: the GEMM library: `auto` (the default: cuBLASLt for a linear
+                         whose bias fuses into its epilogue, cublasGemmEx for the other
+                         GEMMs), `cublaslt` (every GEMM through cublasLtMatmul, heuristic
+                         algorithm cached per problem) or `cublas` (cublasGemmEx throughout,
+                         a linear's bias as a separate kernel)
   --pass-pipeline P      lowering pipeline for fusion-level input, e.g.
                          'builtin.module(tp-default{streams=2})'; a bare pass or pipeline
                          name is wrapped in builtin.module(...) (default: tp-default)
@@ -158,6 +175,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         csv: None,
         launch: false,
         devices: None,
+        cuda_graph: false,
+        gemm: Default::default(),
     };
     let mut input: Option<String> = None;
     let mut i = 0;
@@ -177,6 +196,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         if arg == "--launch" {
             r.launch = true;
+            continue;
+        }
+        if arg == "--cuda-graph" {
+            r.cuda_graph = true;
             continue;
         }
         if !arg.starts_with('-') || arg == "-" {
@@ -202,6 +225,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "timeout",
             "trace",
             "csv",
+            "gemm",
         ];
         if !known.contains(&flag.as_str()) {
             return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
@@ -227,6 +251,11 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "iters" => r.iters = number(&name, &value)?,
             "timeout" => r.timeout_s = number(&name, &value)?,
             "trace" => r.trace = Some(value),
+            "gemm" => {
+                r.gemm = fuser_runtime::gemm_lib::GemmLib::parse(&value).ok_or_else(|| {
+                    format!("fuser-run: error: invalid value '{value}' for --gemm (expected auto, cublas or cublaslt)")
+                })?
+            }
             _ => r.csv = Some(value),
         }
     }
@@ -246,6 +275,12 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         "cuda" => return Err("fuser-run: error: this fuser-run was built without the `cuda` feature".into()),
         other => return Err(format!("fuser-run: error: unknown backend '{other}' (expected cpu or cuda)")),
+    }
+    if r.cuda_graph && r.backend != "cuda" {
+        return Err("fuser-run: error: --cuda-graph needs --backend cuda (the cpu backend has no graphs)".into());
+    }
+    if r.cuda_graph && r.trace.is_some() {
+        return Err("fuser-run: error: --cuda-graph with --trace: the trace's timing events cannot be replayed".into());
     }
     if r.devices.is_some() && r.backend != "cuda" {
         return Err("fuser-run: error: --devices needs --backend cuda".into());
@@ -299,6 +334,16 @@ mod tests {
             assert!(r.launch);
         }
         assert!(parse("--ranks 2").is_err());
+        let graph = parse("f.mlir --cuda-graph").unwrap_err();
+        assert!(graph.contains("--cuda-graph needs --backend cuda"), "{graph}");
+        assert!(parse("f.mlir --gemm cutlass").is_err());
+        let Ok(Command::Run(r)) = parse("f.mlir --gemm=cublas") else { panic!() };
+        assert_eq!(r.gemm, fuser_runtime::gemm_lib::GemmLib::Cublas);
+        if cfg!(feature = "cuda") {
+            let Ok(Command::Run(r)) = parse("f.mlir --backend cuda --cuda-graph --iters 5") else { panic!() };
+            assert!(r.cuda_graph);
+            assert!(parse("f.mlir --backend cuda --cuda-graph --trace t.json").is_err());
+        }
         assert!(parse("f.mlir --devices 0,0").is_err(), "--devices is for the cuda backend");
         if cfg!(feature = "cuda") {
             let Ok(Command::Run(r)) = parse("f.mlir --launch --backend cuda --ranks 2 --devices 0,0") else { panic!() };

@@ -45,7 +45,7 @@ fn run(args: &[String]) -> bool {
         }
         Ok(cli::Command::Run(opts)) if opts.launch => {
             let grace = launch::grace(&opts.backend, std::time::Duration::from_secs_f64(opts.timeout_s));
-            tool::ranks_of(&opts).is_some_and(|n| launch::launch(args, n, grace))
+            tool::preflight(&opts).is_some_and(|n| launch::launch(args, n, grace))
         }
         Ok(cli::Command::Run(opts)) => tool::run(&opts),
     }

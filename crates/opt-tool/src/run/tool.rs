@@ -40,7 +40,7 @@ fn read(path: &str) -> Result<String, String> {
 fn parse(rep: &mut Reporter, name: &str, text: &Arc<str>) -> Option<Module> {
     let source = SourceFile::new(if name == "-" { "<stdin>" } else { name }, text.clone());
     rep.sources.add(source.clone());
-    let parsed = services::parse_source(&rep.ctx, &source)
+    let parsed = services::parse_source_with(&rep.ctx, &source, true)
         .and_then(|(ir, op)| fuser_ir::pass::adapters::verify_op(&rep.ctx, &ir, op).map(|()| (ir, op)));
     match parsed {
         Ok((ir, op)) => Some(Module { ir, op }),
@@ -113,23 +113,14 @@ fn load_input(opts: &RunArgs) -> Option<(Reporter, Arc<str>, Module)> {
     Some((rep, text, program))
 }
 
-/// The number of ranks of the run `opts` asks for (for `--launch`, which starts one process per
-/// rank before any of them runs); `None` after reporting why not.
-pub fn ranks_of(opts: &RunArgs) -> Option<usize> {
-    if let Some(n) = opts.ranks {
-        return Some(n);
-    }
-    let (rep, _, program) = load_input(opts)?;
-    resolve_ranks(&rep, opts, &program)
-}
-
-/// Runs the tool; returns success.
-pub fn run(opts: &RunArgs) -> bool {
-    let Some((mut rep, text, mut program)) = load_input(opts) else { return false };
-    let Some(ranks) = resolve_ranks(&rep, opts, &program) else { return false };
+/// Reads, parses and verifies the input and the reference, resolves the rank count, lowers a
+/// fusion-level input and prepares the host function; `None` after reporting why not.
+fn load_and_lower(opts: &RunArgs) -> Option<Loaded> {
+    let (mut rep, text, mut program) = load_input(opts)?;
+    let ranks = resolve_ranks(&rep, opts, &program)?;
     let Some(func) = driver::first_function(&rep.ctx, &program.ir, program.op) else {
         rep.plain("the input has no func.func with a body to run");
-        return false;
+        return None;
     };
     let fusion_level = driver::is_fusion_level(&rep.ctx, &program.ir, func);
     // The reference: the fusion-level input before lowering, or --reference.
@@ -139,11 +130,10 @@ pub fn run(opts: &RunArgs) -> bool {
                 Ok(t) => Arc::from(t),
                 Err(e) => {
                     rep.plain(&e);
-                    return false;
+                    return None;
                 }
             };
-            let Some(m) = parse(&mut rep, path, &rtext) else { return false };
-            Some(m)
+            Some(parse(&mut rep, path, &rtext)?)
         }
         (None, true) => parse(&mut rep, &opts.input, &text),
         (None, false) => None,
@@ -154,29 +144,58 @@ pub fn run(opts: &RunArgs) -> bool {
         })
     {
         rep.plain("--check needs a fusion-level program: the input or --reference FILE");
-        return false;
+        return None;
     }
     let pipeline = pipeline_text(opts);
     if fusion_level && !lower(&rep, &mut program, &pipeline) {
-        return false;
+        return None;
     }
     let Some(func) = driver::first_function(&rep.ctx, &program.ir, program.op) else {
         rep.plain("the lowered program has no func.func with a body to run");
-        return false;
+        return None;
     };
     if driver::is_fusion_level(&rep.ctx, &program.ir, func) {
         rep.error(&Diagnostic::error(
             program.ir.loc(func),
             "the function still takes or returns tensors after lowering",
         ));
-        return false;
+        return None;
     }
     let prog = match prepare(&rep.ctx, &program.ir, func) {
         Ok(p) => p,
         Err((loc, message)) => {
             rep.error(&Diagnostic::error(loc, message));
-            return false;
+            return None;
         }
+    };
+    Some(Loaded { rep, program, ranks, func, fusion_level, reference, pipeline, prog })
+}
+
+/// The input parsed, checked and lowered, ready to run: what every rank of the run needs.
+struct Loaded {
+    rep: Reporter,
+    program: Module,
+    ranks: usize,
+    func: OpId,
+    fusion_level: bool,
+    reference: Option<Module>,
+    pipeline: String,
+    prog: fuser_runtime::exec::Program,
+}
+
+/// Checks everything a run needs before it starts (the input, the rank count, the reference,
+/// the pipeline and the lowering, the host program) and returns the number of ranks; `None`
+/// after reporting why not. `--launch` calls it before starting any process, so that a bad
+/// input or pipeline is reported once rather than by every rank.
+pub fn preflight(opts: &RunArgs) -> Option<usize> {
+    load_and_lower(opts).map(|l| l.ranks)
+}
+
+/// Runs the tool; returns success.
+pub fn run(opts: &RunArgs) -> bool {
+    let Some(Loaded { rep, program, ranks, func, fusion_level, reference, pipeline, prog }) = load_and_lower(opts)
+    else {
+        return false;
     };
     let cfg = RunConfig {
         ranks,
@@ -188,7 +207,12 @@ pub fn run(opts: &RunArgs) -> bool {
         check_races: opts.check_races,
         progress: progress_bar(opts.warmup + opts.iters.max(1)),
         devices: opts.devices.clone(),
+        cuda_graph: opts.cuda_graph,
+        gemm: opts.gemm,
     };
+    if let Some(note) = driver::graph_fallback(&prog, &cfg) {
+        eprintln!("fuser-run: note: {note}");
+    }
     let outcome = match execute(&rep.ctx, &program.ir, func, &prog, &cfg, &opts.backend) {
         Ok(Some(o)) => o,
         // A rank other than 0 of a multi-process run: rank 0 reports.
@@ -240,8 +264,9 @@ fn execute(
 }
 
 fn print_summary(name: &str, opts: &RunArgs, ranks: usize, o: &RunOutcome) {
+    let mode = if o.iterations > opts.warmup + opts.iters.max(1) { ", measured as cuda graph replays" } else { "" };
     println!(
-        "fuser-run: @{name} on {ranks} rank(s), backend {}, {} iteration(s) ({} warmup)",
+        "fuser-run: @{name} on {ranks} rank(s), backend {}, {} iteration(s) ({} warmup){mode}",
         opts.backend, o.iterations, opts.warmup
     );
     println!("{:>4}  {:>12}  {:>12}  {:>8}  {:>14}", "rank", "mean ms", "min ms", "ops/it", "bytes moved/it");
@@ -283,7 +308,7 @@ fn write_outputs(
             n,
             k,
             dtype: o.outputs.first().or(o.inputs.first()).map_or("none", |t| t.dtype.name()).to_string(),
-            implementation: format!("fuser-{}", opts.backend),
+            implementation: format!("fuser-{}{}", opts.backend, if opts.cuda_graph { "-graph" } else { "" }),
             option: if fusion_level { pipeline.to_string() } else { "host".into() },
             times_ms,
             world_size: ranks,

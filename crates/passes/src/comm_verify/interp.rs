@@ -18,7 +18,7 @@ use super::trace::{
 };
 use fuser_dialects::IntConst;
 use fuser_dialects::arith::CmpPredicate;
-use fuser_dialects::comm;
+use fuser_dialects::comm::{self, Backend};
 use fuser_dialects::host::types::BufferType;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -406,6 +406,9 @@ impl Interp<'_> {
 
     fn run_post(&mut self, op: OpId, kind: CommKind) -> Result<(), Diagnostic> {
         let post = self.describe(op, kind)?;
+        if post.backend == Backend::CudaIpc && !matches!(kind, CommKind::Send | CommKind::Recv) {
+            self.check_copy_engine(op, kind)?;
+        }
         if let Some(g) = &mut self.group {
             g.posts.push(post);
             let request = g.request;
@@ -414,6 +417,24 @@ impl Interp<'_> {
         }
         let index = self.push(op, Some(self.current), Event::Post(Box::new(post)));
         self.set(op, AbsVal::Request(index));
+        Ok(())
+    }
+
+    /// A copy-engine collective (`backend = cuda_ipc`, docs/dev/copy-engine.md) is an
+    /// allgather, allreduce or reduce_scatter posted on its own: its copies are not NCCL
+    /// calls, so it cannot join the NCCL group of a `comm.group`.
+    fn check_copy_engine(&self, op: OpId, kind: CommKind) -> Result<(), Diagnostic> {
+        if !matches!(kind, CommKind::Allgather | CommKind::Allreduce | CommKind::ReduceScatter) {
+            return Err(
+                self.error(op, format!("{} has no copy-engine implementation (backend = cuda_ipc)", kind.op_name()))
+            );
+        }
+        if self.group.is_some() {
+            return Err(self.error(
+                op,
+                format!("a copy-engine {} (backend = cuda_ipc) cannot be part of a comm.group", kind.op_name()),
+            ));
+        }
         Ok(())
     }
 

@@ -3,7 +3,8 @@
 //! rank's main stream, `host.get_stream i` stream `i + 1`), kernels are cuBLAS GEMMs and the
 //! NVRTC kernels of [`super::gpu`], collectives and NCCL sends/receives go through
 //! [`super::nccl`], CUDA IPC transfers through [`super::ipc`] (ranks of this process) or
-//! [`super::ipc_procs`] (one rank per process).
+//! [`super::ipc_procs`] (one rank per process); `backend = cuda_ipc` allgathers, allreduces
+//! and reduce_scatters through the copy-engine collectives of [`super::copy_engine`].
 //!
 //! Requests: a post records an event on its stream after the enqueued work, and `comm.wait`
 //! makes the waiting stream wait for it; the signalling side of a CUDA IPC transfer instead
@@ -15,13 +16,18 @@
 //!
 //! Traces ([`CudaBackend::with_trace`]) bracket every op with timing events ([`super::tracer`]).
 //!
+//! Graphs ([`Backend::capture_begin`], [`Backend::replay`]): a rank's iteration is captured
+//! into a CUDA graph ([`super::graph`]) and replayed; not together with traces.
+//!
 //! Not supported here (errors, not silent fallbacks): the race checker (the CPU backend has
 //! it), ranks beyond the GPUs of the machine (ranks may share GPUs: [`CudaBackend::on_devices`];
 //! then NCCL ops among them and in-process CUDA IPC between them are errors), 16-bit integer
 //! reductions.
 
 use super::api::{self, Event, RawStream};
-use super::gpu::Gpu;
+use super::copy_engine::{CopyEngine, Link};
+use super::gpu::{GemmLib, Gpu};
+use super::graph::RankGraph;
 use super::ipc::{self, Flag, IpcHub, Side};
 use super::ipc_procs::ProcIpc;
 use super::memory::CudaBuf;
@@ -45,6 +51,13 @@ pub struct CudaStream {
     raw: RawStream,
 }
 
+impl CudaStream {
+    /// The CUDA stream.
+    pub fn raw(&self) -> RawStream {
+        self.raw
+    }
+}
+
 /// What a `comm.wait` waits for.
 #[derive(Clone, Debug)]
 pub enum CudaRequest {
@@ -60,6 +73,8 @@ struct Counters {
 
 /// The CUDA backend of this process's ranks: ranks `first..first + gpus.len()` of `world`.
 pub struct CudaBackend {
+    /// Per local rank (first: a graph is destroyed before the GPUs close).
+    graphs: Vec<std::sync::Mutex<RankGraph>>,
     first: usize,
     world: usize,
     gpus: Vec<Gpu>,
@@ -69,6 +84,8 @@ pub struct CudaBackend {
     /// CUDA IPC with the other processes (one rank per process; after `gpus`, so that the
     /// GPU's streams are waited for before the opened memory is closed).
     procs_ipc: Option<ProcIpc>,
+    /// Staging buffers of the copy-engine collectives (`backend = cuda_ipc`).
+    copy_engine: CopyEngine,
     counters: Vec<Counters>,
     timeout: Duration,
     /// Per local rank, when tracing.
@@ -135,12 +152,14 @@ impl CudaBackend {
         let nccl = NcclHub::new(&ordinals)?;
         let counters = gpus.iter().map(|_| Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }).collect();
         Ok(CudaBackend {
+            graphs: (0..ranks).map(|_| Default::default()).collect(),
             first: 0,
             world: ranks,
             gpus,
             nccl,
             ipc: Some(IpcHub::new(flags)),
             procs_ipc: None,
+            copy_engine: CopyEngine::new(),
             counters,
             timeout,
             tracers: None,
@@ -170,12 +189,14 @@ impl CudaBackend {
         let nccl = NcclHub::for_process(rank, world, store, gpus)?;
         let counters = vec![Counters { ops: AtomicU64::new(0), bytes: AtomicU64::new(0) }];
         Ok(CudaBackend {
+            graphs: vec![Default::default()],
             first: rank,
             world,
             gpus: vec![gpu],
             nccl,
             ipc: None,
             procs_ipc: Some(procs_ipc),
+            copy_engine: CopyEngine::new(),
             counters,
             timeout,
             tracers: None,
@@ -188,6 +209,25 @@ impl CudaBackend {
     pub fn with_trace(mut self) -> CudaBackend {
         self.tracers = Some(self.gpus.iter().map(|_| RankTracer::default()).collect());
         self
+    }
+
+    /// GEMMs through `lib` (cuBLASLt or cublasGemmEx) on every GPU.
+    pub fn with_gemm(mut self, lib: GemmLib) -> CudaBackend {
+        self.gpus.iter_mut().for_each(|g| g.gemm_lib = lib);
+        self
+    }
+
+    fn graph(&self, rank: usize) -> RtResult<std::sync::MutexGuard<'_, RankGraph>> {
+        let g = rank
+            .checked_sub(self.first)
+            .and_then(|i| self.graphs.get(i))
+            .ok_or_else(|| RtError::new(format!("rank {rank} is not run by this process")))?;
+        Ok(crate::watchdog::lock(g))
+    }
+
+    fn counters_of(&self, rank: usize) -> (u64, u64) {
+        let s = self.rank_stats(rank);
+        (s.ops, s.bytes_moved)
     }
 
     fn tracer(&self, rank: usize) -> Option<&RankTracer> {
@@ -208,6 +248,11 @@ impl CudaBackend {
         let r = enqueue()?;
         t.close((stream.index, stream.raw), name, at, start)?;
         Ok(r)
+    }
+
+    /// Rank `rank`'s GPU, bound to this thread.
+    pub(crate) fn rank_gpu(&self, rank: usize) -> RtResult<&Gpu> {
+        self.gpu(rank)
     }
 
     fn gpu(&self, rank: usize) -> RtResult<&Gpu> {
@@ -281,7 +326,7 @@ impl CudaBackend {
         let p = |v: u64| v as *const c_void;
         let m = |v: u64| v as *mut c_void;
         match c {
-            CommOp::AllGather { input, output, team } => {
+            CommOp::AllGather { input, output, team, .. } => {
                 sizes(input, output, team.len(), 1)?;
                 let comm = self.nccl.team(rank, team)?;
                 let i = dense_in(input)?;
@@ -293,8 +338,8 @@ impl CudaBackend {
                     )
                 })
             }
-            CommOp::AllReduce { input, output, team, reduction }
-            | CommOp::ReduceScatter { input, output, team, reduction } => {
+            CommOp::AllReduce { input, output, team, reduction, .. }
+            | CommOp::ReduceScatter { input, output, team, reduction, .. } => {
                 let scatter = matches!(c, CommOp::ReduceScatter { .. });
                 sizes(input, output, 1, if scatter { team.len() } else { 1 })?;
                 reducible(input.dtype)?;
@@ -551,6 +596,15 @@ impl CudaBackend {
                     _ => Err(RtError::new("a comm.group with several signalling cuda_ipc transfers")),
                 }
             }
+            CommOp::AllGather { transport: Transport::CudaIpc, .. }
+            | CommOp::AllReduce { transport: Transport::CudaIpc, .. }
+            | CommOp::ReduceScatter { transport: Transport::CudaIpc, .. } => {
+                let link = match &self.procs_ipc {
+                    Some(pi) => Link::Procs(pi),
+                    None => Link::Threads(self.ipc()?),
+                };
+                self.copy_engine.post(&link, gpu, rank, c, s, self.timeout).map(|_| None)
+            }
             other => self.collective(rank, gpu, s, other).map(|_| None),
         }
     }
@@ -617,7 +671,13 @@ impl Backend for CudaBackend {
     }
 
     fn worker_stream(&self, rank: usize, index: usize) -> RtResult<CudaStream> {
-        Ok(CudaStream { index: index + 1, raw: self.gpu(rank)?.stream(index + 1)? })
+        let g = self.gpu(rank)?;
+        let raw = g.stream(index + 1)?;
+        let mut graph = self.graph(rank)?;
+        if graph.capturing() {
+            graph.fork(g.stream(0)?, index + 1, raw)?;
+        }
+        Ok(CudaStream { index: index + 1, raw })
     }
 
     fn stream_wait(&self, rank: usize, current: &CudaStream, other: &CudaStream, at: &OpKey) -> RtResult<()> {
@@ -630,6 +690,9 @@ impl Backend for CudaBackend {
 
     fn synchronize(&self, rank: usize, stream: &CudaStream, at: &OpKey) -> RtResult<()> {
         self.gpu(rank)?;
+        if self.graph(rank)?.capturing() {
+            return Err(RtError::new("host.synchronize cannot be captured into a cuda graph").at(at));
+        }
         let r = api::sync_stream_until(stream.raw, self.deadline());
         self.after_failures(rank, r.map_err(|e| super::gpu::stuck(e, stream.index).at(at)))
     }
@@ -675,11 +738,59 @@ impl Backend for CudaBackend {
 
     fn finish(&self, rank: usize) -> RtResult<()> {
         let g = self.gpu(rank)?;
+        let mut graph = self.graph(rank)?;
+        if graph.capturing() {
+            let main = g.stream(0)?;
+            let now = self.counters_of(rank);
+            // The capture counted the iteration's ops once; its replays count them.
+            if let Some(c) = rank.checked_sub(self.first).and_then(|i| self.counters.get(i))
+                && let RankGraph::Capturing { counters_before, .. } = &*graph
+            {
+                c.ops.store(counters_before.0, Ordering::Relaxed);
+                c.bytes.store(counters_before.1, Ordering::Relaxed);
+            }
+            return graph.end(g.dev.ctx, &g.alloc, main, |i| g.stream(i), now);
+        }
+        drop(graph);
         self.after_failures(rank, g.synchronize_all(self.deadline()))?;
         match self.tracer(rank) {
             Some(t) => t.resolve(rank),
             None => Ok(()),
         }
+    }
+
+    fn capture_begin(&self, rank: usize) -> RtResult<()> {
+        if self.tracers.is_some() {
+            return Err(RtError::new(
+                "--cuda-graph with --trace: the trace's timing events cannot be replayed (drop one of them)",
+            ));
+        }
+        let g = self.gpu(rank)?;
+        let mut graph = self.graph(rank)?;
+        if graph.capturing() {
+            return Err(RtError::new("cuda graph: a capture is already running"));
+        }
+        // A previous graph goes first (its streams idle).
+        self.after_failures(rank, g.synchronize_all(self.deadline()))?;
+        *graph = RankGraph::None;
+        let streams = g.streams();
+        let workers: Vec<(usize, RawStream)> = streams.iter().copied().enumerate().skip(1).collect();
+        *graph = RankGraph::begin(&g.alloc, streams[0], &workers, self.counters_of(rank))?;
+        Ok(())
+    }
+
+    fn replay(&self, rank: usize) -> RtResult<()> {
+        let g = self.gpu(rank)?;
+        {
+            let graph = self.graph(rank)?;
+            let RankGraph::Ready(gr) = &*graph else { return Err(RtError::new("cuda graph: nothing captured")) };
+            gr.launch(g.stream(0)?)?;
+            if let Some(c) = rank.checked_sub(self.first).and_then(|i| self.counters.get(i)) {
+                c.ops.fetch_add(gr.counters.0, Ordering::Relaxed);
+                c.bytes.fetch_add(gr.counters.1, Ordering::Relaxed);
+            }
+        }
+        self.after_failures(rank, g.synchronize_all(self.deadline()))
     }
 
     fn trace_events(&self) -> Vec<crate::trace::TraceEvent> {
@@ -728,6 +839,11 @@ impl Backend for CudaBackend {
     }
 
     fn abort(&self, rank: usize, error: &RtError) {
+        if let (Ok(g), Ok(mut graph)) = (self.gpu(rank), self.graph(rank))
+            && let Ok(main) = g.stream(0)
+        {
+            graph.abandon(&g.alloc, main);
+        }
         if let Some(ipc) = &self.ipc {
             ipc.abort(format!("rank {rank} failed: {}", error.message));
         }
@@ -826,6 +942,100 @@ mod tests {
         b.finish(0).unwrap();
         let col: Vec<f64> = (0..k).map(|j| (0..m).map(|i| av[i * k + j]).sum()).collect();
         assert!(close(&b.read(&sums).unwrap(), &col));
+    }
+
+    /// One iteration over two streams: `y = x + x` on a worker stream, a staging temporary,
+    /// then `z = y · x` (a 1×n by n×1 GEMM accumulating into z) on the main stream.
+    fn iteration(b: &CudaBackend, x: &CudaBuf, z: &CudaBuf) -> RtResult<()> {
+        let at = OpKey::default();
+        let (main, w) = (b.main_stream(0)?, b.worker_stream(0, 0)?);
+        let n = x.numel();
+        let y = b.alloc(0, DType::F32, &[1, n], false, &at)?;
+        b.stream_wait(0, &w, &main, &at)?;
+        let xr = b.restride(x, &[1, n], &[n, 1])?;
+        b.compute(
+            0,
+            &w,
+            Kernel::Elementwise { kind: ElementwiseKind::Add, inputs: vec![xr.clone(), xr], output: y.clone() },
+            &at,
+        )?;
+        b.stream_wait(0, &main, &w, &at)?;
+        let xc = b.restride(x, &[n, 1], &[1, 1])?;
+        b.compute(0, &main, Kernel::Matmul { a: y.clone(), b: xc, c: z.clone(), accumulate: true }, &at)?;
+        b.dealloc(0, &main, &y, &at)?;
+        b.finish(0)
+    }
+
+    #[test]
+    fn a_captured_iteration_replays_on_the_current_contents_of_its_buffers() {
+        for lib in [GemmLib::Cublas, GemmLib::CublasLt, GemmLib::Auto] {
+            let Some(b) = backend() else { return };
+            let b = b.with_gemm(lib);
+            let at = OpKey::default();
+            let n = 64;
+            let x = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+            let z = b.alloc(0, DType::F32, &[1, 1], false, &at).unwrap();
+            b.write(&z, &[0.0]).unwrap();
+            b.write(&x, &vec![1.0; n]).unwrap();
+            // Eager: z = 0 + Σ 2·1·1.
+            iteration(&b, &x, &z).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![2.0 * n as f64]);
+            let ops = b.rank_stats(0).ops;
+            // Capture: nothing runs.
+            b.capture_begin(0).unwrap();
+            iteration(&b, &x, &z).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![2.0 * n as f64], "a capture executes nothing");
+            assert_eq!(b.rank_stats(0).ops, ops, "a capture counts nothing");
+            // Replays accumulate and read x as it is now.
+            b.replay(0).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![4.0 * n as f64]);
+            b.write(&x, &vec![2.0; n]).unwrap();
+            b.replay(0).unwrap();
+            b.replay(0).unwrap();
+            assert_eq!(b.read(&z).unwrap(), vec![(4 + 8 + 8) as f64 * n as f64], "{lib:?}");
+            assert_eq!(b.rank_stats(0).ops, ops * 4, "every replay counts the iteration's ops");
+            // A host synchronize inside a capture is an error, and the rank can go on eagerly.
+            b.capture_begin(0).unwrap();
+            let s = b.main_stream(0).unwrap();
+            assert!(b.synchronize(0, &s, &at).unwrap_err().message.contains("cannot be captured"));
+            b.abort(0, &RtError::new("test"));
+            assert!(matches!(&*b.graph(0).unwrap(), RankGraph::None));
+        }
+    }
+
+    #[test]
+    fn cublaslt_fuses_the_bias_and_agrees_with_cublas() {
+        if backend().is_none() {
+            return;
+        }
+        let at = OpKey::default();
+        let (m, n, k) = (33, 40, 24);
+        let xv: Vec<f64> = (0..m * k).map(|i| ((i * 7) % 13) as f64 * 0.25 - 1.5).collect();
+        let wv: Vec<f64> = (0..n * k).map(|i| ((i * 5) % 11) as f64 * 0.5 - 2.0).collect();
+        let bv: Vec<f64> = (0..n).map(|i| i as f64 - 20.0).collect();
+        let expected: Vec<f64> = (0..m * n)
+            .map(|i| bv[i % n] + (0..k).map(|p| xv[(i / n) * k + p] * wv[(i % n) * k + p]).sum::<f64>())
+            .collect();
+        for lib in [GemmLib::Cublas, GemmLib::CublasLt, GemmLib::Auto] {
+            let b = CudaBackend::new(1, Duration::from_secs(10)).unwrap().with_gemm(lib);
+            let s = b.main_stream(0).unwrap();
+            let x = b.alloc(0, DType::F32, &[m, k], false, &at).unwrap();
+            let w = b.alloc(0, DType::F32, &[n, k], false, &at).unwrap();
+            let bias = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+            let y = b.alloc(0, DType::F32, &[m, n], false, &at).unwrap();
+            b.write(&x, &xv).unwrap();
+            b.write(&w, &wv).unwrap();
+            b.write(&bias, &bv).unwrap();
+            // Twice, accumulating: y = 2 (x·wᵀ + bias).
+            for accumulate in [false, true] {
+                let k =
+                    Kernel::Linear { x: x.clone(), w: w.clone(), bias: Some(bias.clone()), y: y.clone(), accumulate };
+                b.compute(0, &s, k, &at).unwrap();
+            }
+            b.finish(0).unwrap();
+            let twice: Vec<f64> = expected.iter().map(|v| 2.0 * v).collect();
+            assert!(close(&b.read(&y).unwrap(), &twice), "{lib:?}");
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //!
 //! Copies use the copy engines where the layout allows (`cuMemcpyAsync` for dense views,
 //! `cuMemcpy2DAsync` for rows at a pitch) and the strided kernel otherwise (also for element
-//! type conversions). GEMMs go to `cublasGemmEx` with fp32 accumulation for bf16/f16/f32
-//! (f64 in f64): a row-major product `C = A·B` is issued as the column-major `Cᵀ = Bᵀ·Aᵀ`
+//! type conversions). GEMMs go to cuBLASLt ([`super::cublaslt`]; a linear's bias as its
+//! epilogue) or `cublasGemmEx` as [`GemmLib`] says (and to `cublasGemmEx` where cuBLASLt has
+//! no algorithm), with fp32 accumulation for bf16/f16/f32 (f64 in f64): a row-major product `C = A·B` is issued as the column-major `Cᵀ = Bᵀ·Aᵀ`
 //! when C's rows are dense, as `C = A·B` when its columns are; operands whose layout cuBLAS
 //! cannot address are staged through a dense temporary.
 //!
@@ -13,10 +14,12 @@
 //! ([`Gpu::bind`]); all work is asynchronous on the given stream.
 
 use super::api::{self, Device, RawStream};
+use super::cublaslt::{self, Lt, LtGemm, Operand};
 use super::kernels::{self, EwParams, SumParams};
 use super::memory::{Allocator, CudaBuf};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+pub use crate::gemm_lib::GemmLib;
 use crate::watchdog::lock;
 use cudarc::cublas::sys as cb;
 use cudarc::driver::sys;
@@ -38,6 +41,12 @@ pub struct Gpu {
     pub alloc: Arc<Allocator>,
     streams: Mutex<Vec<RawStream>>,
     cublas: Mutex<Cublas>,
+    /// The GEMM library (set before the first GEMM).
+    pub gemm_lib: GemmLib,
+    /// cuBLASLt, created at the first GEMM through it.
+    lt: Mutex<Option<Lt>>,
+    /// The cuBLASLt workspace of each stream that ran one of its GEMMs.
+    workspaces: Mutex<Vec<(RawStream, CudaBuf)>>,
     elementwise: Func,
     sum: Func,
 }
@@ -83,7 +92,17 @@ impl Gpu {
             .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
         let main = api::create_stream()?;
         let alloc = Allocator::new(dev.ordinal, dev.ctx);
-        Ok(Gpu { dev, alloc, streams: Mutex::new(vec![main]), cublas: Mutex::new(Cublas(handle)), elementwise, sum })
+        Ok(Gpu {
+            dev,
+            alloc,
+            streams: Mutex::new(vec![main]),
+            cublas: Mutex::new(Cublas(handle)),
+            gemm_lib: GemmLib::default(),
+            lt: Mutex::new(None),
+            workspaces: Mutex::new(Vec::new()),
+            elementwise,
+            sum,
+        })
     }
 
     pub fn bind(&self) -> RtResult<()> {
@@ -97,6 +116,11 @@ impl Gpu {
             s.push(api::create_stream()?);
         }
         Ok(s[index])
+    }
+
+    /// The streams created so far (index 0 the main stream).
+    pub fn streams(&self) -> Vec<RawStream> {
+        lock(&self.streams).clone()
     }
 
     /// The host waits for every stream (until `deadline`: the error then names the stuck
@@ -264,7 +288,7 @@ impl Gpu {
         for flat in 0..batches {
             let idx = unflatten(flat, batch_shape);
             let (ma, mb, mc) = (mat_at(a, &idx), mat_at(b, &idx), mat_at(c, &idx));
-            self.gemm(ma, mb, mc, accumulate, stream)?;
+            self.gemm(ma, mb, mc, accumulate, None, stream)?;
         }
         Ok(())
     }
@@ -299,8 +323,8 @@ impl Gpu {
         let y_target = if staged_y { self.dense(y, stream)? } else { y.clone() };
         let y2 = rows_view(&y_target).ok_or_else(|| RtError::new("linear: output layout"))?;
         let wt = Mat { addr: w.addr(), rows: k, cols: n, rs: w.strides[1], cs: w.strides[0], dtype: w.dtype };
-        self.gemm(x2, wt, y2, accumulate, stream)?;
-        if let Some(bias) = bias {
+        let fused = self.gemm(x2, wt, y2, accumulate, bias, stream)?;
+        if let Some(bias) = bias.filter(|_| !fused) {
             let mut strides = vec![0; ry];
             strides[ry - 1] = *bias.strides.last().unwrap_or(&1);
             let broadcast = CudaBuf { shape: y_target.shape.clone(), strides, ..bias.clone() };
@@ -326,17 +350,28 @@ impl Gpu {
         }
     }
 
-    /// One GEMM `c (+)= a · b` of logical row-major matrices with arbitrary strides.
-    fn gemm(&self, a: Mat, b: Mat, c: Mat, accumulate: bool, stream: RawStream) -> RtResult<()> {
+    /// One GEMM `c (+)= a · b (+ bias)` of logical row-major matrices with arbitrary strides;
+    /// returns whether the bias (one value per column of c) was added too (cuBLASLt's
+    /// epilogue), else the caller adds it.
+    fn gemm(
+        &self,
+        a: Mat,
+        b: Mat,
+        c: Mat,
+        accumulate: bool,
+        bias: Option<&CudaBuf>,
+        stream: RawStream,
+    ) -> RtResult<bool> {
         let (m, k, n) = (a.rows, a.cols, b.cols);
         if m == 0 || n == 0 {
-            return Ok(());
+            return Ok(false);
         }
         let (ty, compute) = cublas_types(a.dtype, b.dtype, c.dtype)?;
         // The product written column-major: X (p×q) = Y (p×r) · Z (r×q).
-        let (x, y, z, p, q) = match (c.transposed().layout(), c.layout()) {
-            (Some(_), _) => (c.transposed(), b.transposed(), a.transposed(), n, m),
-            (None, Some(_)) => (c, a, b, m, n),
+        // `rows_are_columns_of_c`: X is cᵀ, so a bias per column of c is one per row of X.
+        let (x, y, z, p, q, rows_are_columns_of_c) = match (c.transposed().layout(), c.layout()) {
+            (Some(_), _) => (c.transposed(), b.transposed(), a.transposed(), n, m, true),
+            (None, Some(_)) => (c, a, b, m, n, false),
             (None, None) => {
                 return Err(RtError::new("matmul: the output view is neither row- nor column-dense"));
             }
@@ -344,6 +379,24 @@ impl Gpu {
         let ldx = x.layout().ok_or_else(|| RtError::new("matmul: output layout"))?;
         let ((y_addr, opy, ldy), _staged_y) = self.operand(&y, stream)?;
         let ((z_addr, opz, ldz), _staged_z) = self.operand(&z, stream)?;
+        let fused_bias = bias.and_then(|b| epilogue_bias(b, c.dtype, p, rows_are_columns_of_c));
+        if self.gemm_lib == GemmLib::CublasLt || (self.gemm_lib == GemmLib::Auto && fused_bias.is_some()) {
+            let t = |op| op == cb::cublasOperation_t::CUBLAS_OP_T;
+            let g = LtGemm {
+                p,
+                q,
+                k,
+                a: Operand { addr: y_addr, trans: t(opy), ld: ldy },
+                b: Operand { addr: z_addr, trans: t(opz), ld: ldz },
+                d: (x.addr, ldx),
+                dtype: c.dtype,
+                accumulate,
+                bias: fused_bias,
+            };
+            if k > 0 && self.lt_gemm(&g, stream)? {
+                return Ok(g.bias.is_some());
+            }
+        }
         let (alpha32, beta32, alpha64, beta64) =
             (1f32, if accumulate { 1f32 } else { 0f32 }, 1f64, f64::from(accumulate));
         let (alpha, beta): (*const std::ffi::c_void, *const std::ffi::c_void) =
@@ -377,8 +430,30 @@ impl Gpu {
                 compute,
                 cb::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
             )
-            .map_err(|e| RtError::new(format!("cuda: cublasGemmEx ({m}x{k} · {k}x{n}) failed: {e:?}")))
+            .map_err(|e| RtError::new(format!("cuda: cublasGemmEx ({m}x{k} · {k}x{n}) failed: {e:?}")))?;
         }
+        Ok(false)
+    }
+
+    /// `g` through cuBLASLt with `stream`'s workspace; `false`: no algorithm (nothing enqueued).
+    fn lt_gemm(&self, g: &LtGemm, stream: RawStream) -> RtResult<bool> {
+        let workspace = {
+            let mut ws = lock(&self.workspaces);
+            match ws.iter().find(|(s, _)| *s == stream) {
+                Some((_, b)) => b.addr(),
+                None => {
+                    let b = self.new_buf(DType::I8, &[cublaslt::WORKSPACE_BYTES])?;
+                    let addr = b.addr();
+                    ws.push((stream, b));
+                    addr
+                }
+            }
+        };
+        let mut lt = lock(&self.lt);
+        if lt.is_none() {
+            *lt = Some(Lt::new()?);
+        }
+        lt.as_mut().expect("created above").matmul(g, (workspace, cublaslt::WORKSPACE_BYTES), stream)
     }
 
     /// How cuBLAS reads `v`: `(address, op, ld)`, through a dense copy (returned, to keep it
@@ -433,6 +508,8 @@ impl Drop for Gpu {
         if self.synchronize_all(std::time::Instant::now() + std::time::Duration::from_secs(2)).is_err() {
             self.alloc.leak_on_drop();
         }
+        lock(&self.workspaces).clear();
+        *lock(&self.lt) = None;
         unsafe {
             let _ = cudarc::cublas::result::destroy_handle(lock(&self.cublas).0);
         }
@@ -515,6 +592,20 @@ fn unflatten(mut flat: usize, shape: &[usize]) -> Vec<usize> {
         flat /= shape[d];
     }
     idx
+}
+
+/// The bias pointer for cuBLASLt's epilogue, when `bias` fits it: one dense value of `dtype`
+/// per row of the column-major output (`rows_are_features`: the output is the transposed
+/// row-major `y`, so its rows are `y`'s columns), 16-byte aligned; f64 keeps the separate add.
+fn epilogue_bias(bias: &CudaBuf, dtype: DType, rows: usize, rows_are_features: bool) -> Option<u64> {
+    let dense = bias.strides.last().is_none_or(|&s| s == 1 || bias.numel() <= 1);
+    (rows_are_features
+        && dense
+        && bias.dtype == dtype
+        && dtype != DType::F64
+        && bias.numel() == rows
+        && bias.addr().is_multiple_of(16))
+    .then_some(bias.addr())
 }
 
 /// The cuBLAS data and compute types of a GEMM (one element type for all operands).

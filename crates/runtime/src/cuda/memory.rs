@@ -17,8 +17,14 @@
 //! - Memory of another process opened through CUDA IPC is viewed through a *foreign*
 //!   [`DevMem`] ([`DevMem::foreign`]), which the allocator never takes.
 //!
+//! - While a CUDA graph of this GPU exists ([`Allocator::begin_graph`] to
+//!   [`Allocator::end_graph`]), a dealloc or drop *holds* the block instead: the graph's replays
+//!   keep reading and writing the addresses its captured iteration used, so none of them may be
+//!   handed out again until the graph goes (no events are recorded or queried meanwhile: an
+//!   event recorded during a capture cannot be queried).
+//!
 //! Invariant: a block is in at most one of: live (owned by a [`DevMem`]), pending (event not
-//! yet done), parked, free.
+//! yet done), parked, held (by a graph), free.
 
 use super::api::{self, Event, RawStream};
 use crate::buffer::contiguous_strides;
@@ -38,6 +44,8 @@ struct Pools {
     free: HashMap<usize, Vec<u64>>,
     pending: Vec<(u64, usize, Arc<Event>)>,
     parked: Vec<(u64, usize)>,
+    /// Blocks released while a graph exists.
+    held: Vec<(u64, usize)>,
     /// Every block ever allocated (freed when the allocator goes).
     all: Vec<u64>,
 }
@@ -50,11 +58,19 @@ pub struct Allocator {
     /// Set when the GPU closed with streams still busy: the blocks are then left to the driver
     /// (freeing memory a stuck kernel may use could block the process at exit).
     leak: AtomicBool,
+    /// A graph of this GPU exists (see the module docs).
+    graph: AtomicBool,
 }
 
 impl Allocator {
     pub fn new(device: i32, ctx: api::Ctx) -> Arc<Allocator> {
-        Arc::new(Allocator { device, ctx, pools: Mutex::new(Pools::default()), leak: AtomicBool::new(false) })
+        Arc::new(Allocator {
+            device,
+            ctx,
+            pools: Mutex::new(Pools::default()),
+            leak: AtomicBool::new(false),
+            graph: AtomicBool::new(false),
+        })
     }
 
     /// A block of at least `bytes` bytes (the context must be current).
@@ -62,7 +78,9 @@ impl Allocator {
         let size = bytes.max(1).div_ceil(GRANULE) * GRANULE;
         let reused = {
             let mut p = lock(&self.pools);
-            Self::collect_done(&mut p);
+            if !self.graph.load(Ordering::Acquire) {
+                Self::collect_done(&mut p);
+            }
             p.free.get_mut(&size).and_then(Vec::pop)
         };
         let ptr = match reused {
@@ -105,6 +123,10 @@ impl Allocator {
         if mem.exported.load(Ordering::Acquire) {
             return Ok(());
         }
+        if self.graph.load(Ordering::Acquire) {
+            lock(&self.pools).held.push((mem.ptr, mem.size));
+            return Ok(());
+        }
         let ev = Event::record_on(stream)?;
         lock(&self.pools).pending.push((mem.ptr, mem.size, ev));
         Ok(())
@@ -113,6 +135,26 @@ impl Allocator {
     /// Leaves every block to the driver when the allocator goes (see [`Allocator::leak`]).
     pub fn leak_on_drop(&self) {
         self.leak.store(true, Ordering::Release);
+    }
+
+    /// From now on released blocks are held for a graph (call before its capture begins).
+    pub fn begin_graph(&self) {
+        self.graph.store(true, Ordering::Release);
+    }
+
+    /// The graph went and no stream runs it any more: held blocks become reusable.
+    pub fn end_graph(&self) {
+        self.graph.store(false, Ordering::Release);
+        let mut p = lock(&self.pools);
+        let held = std::mem::take(&mut p.held);
+        for (ptr, size) in held {
+            p.free.entry(size).or_default().push(ptr);
+        }
+    }
+
+    /// The number of blocks held for a graph.
+    pub fn held_blocks(&self) -> usize {
+        lock(&self.pools).held.len()
     }
 
     /// Makes parked blocks reusable; call only when no stream of the GPU can still use them.
@@ -187,7 +229,12 @@ impl DevMem {
 impl Drop for DevMem {
     fn drop(&mut self) {
         if !self.released.load(Ordering::Acquire) && !self.exported.load(Ordering::Acquire) {
-            lock(&self.allocator.pools).parked.push((self.ptr, self.size));
+            let mut p = lock(&self.allocator.pools);
+            if self.allocator.graph.load(Ordering::Acquire) {
+                p.held.push((self.ptr, self.size));
+            } else {
+                p.parked.push((self.ptr, self.size));
+            }
         }
     }
 }
@@ -290,6 +337,41 @@ mod tests {
         let a = Allocator::new(0, api::Ctx(std::ptr::null_mut()));
         let mem = DevMem::foreign(0, 0, a);
         CudaBuf { mem, dtype: DType::F32, offset: 0, shape: shape.to_vec(), strides: strides.to_vec() }
+    }
+
+    /// A block of `size` bytes at a fake address (never touched: no CUDA call is made).
+    fn fake_block(a: &Arc<Allocator>, ptr: u64, size: usize) -> Arc<DevMem> {
+        Arc::new(DevMem {
+            ptr,
+            size,
+            allocator: a.clone(),
+            released: AtomicBool::new(false),
+            exported: AtomicBool::new(false),
+        })
+    }
+
+    #[test]
+    fn blocks_released_while_a_graph_exists_are_held_until_it_goes() {
+        let a = Allocator::new(0, api::Ctx(std::ptr::null_mut()));
+        a.begin_graph();
+        // A dealloc during the capture and a temporary dropped during it: both held, no event.
+        let (x, y) = (fake_block(&a, 0x1000, 512), fake_block(&a, 0x2000, 512));
+        a.free_on(&x, api::RawStream(std::ptr::null_mut())).unwrap();
+        drop(y);
+        assert_eq!(a.held_blocks(), 2);
+        // Nothing is handed out while the graph exists, even after a full synchronization.
+        a.reclaim_parked();
+        assert!(lock(&a.pools).free.get(&512).is_none_or(Vec::is_empty));
+        a.end_graph();
+        assert_eq!(a.held_blocks(), 0);
+        let mut free = lock(&a.pools).free.get(&512).cloned().unwrap();
+        free.sort();
+        assert_eq!(free, vec![0x1000, 0x2000]);
+        // Without a graph, a dropped block is parked as before.
+        drop(fake_block(&a, 0x3000, 1024));
+        assert_eq!((a.held_blocks(), lock(&a.pools).parked.len()), (0, 1));
+        lock(&a.pools).free.clear();
+        lock(&a.pools).parked.clear();
     }
 
     #[test]

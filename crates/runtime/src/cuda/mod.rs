@@ -4,12 +4,20 @@
 //!
 //! Layers, lowest first: `api` (driver calls, events, streams), `kernels` (the NVRTC source and
 //! its parameter structs, no CUDA calls), `memory` (caching allocator, strided views), `gpu`
-//! (one GPU: streams, cuBLAS, kernel launches), `nccl` (communicators), `ipc` (CUDA IPC
-//! transfers in a process), `ipc_procs` (between processes), `tracer` (timing events per op), `backend` (the [`crate::exec::Backend`] implementation).
+//! (one GPU: streams, cuBLAS, kernel launches), `cublaslt` (cuBLASLt GEMMs with cached plans),
+//! `graph` (capture and replay of a rank's iteration), `nccl` (communicators), `ipc` (CUDA IPC
+//! transfers in a process), `ipc_procs` (between processes), `copy_engine` (allgather, allreduce and reduce_scatter as
+//! copy-engine copies over either), `tracer` (timing events per op), `contention` (the
+//! GEMM-contention microbenchmark of `fuser-contention`), `backend` (the [`crate::exec::Backend`] implementation).
 
 pub mod api;
 pub mod backend;
+pub mod contention;
+pub mod copy_engine;
+pub mod cublaslt;
+pub mod external;
 pub mod gpu;
+pub mod graph;
 pub mod ipc;
 pub mod ipc_procs;
 pub mod kernels;

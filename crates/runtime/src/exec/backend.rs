@@ -51,22 +51,28 @@ impl<B> Kernel<B> {
 /// team-relative; peers are absolute.
 #[derive(Clone, Debug)]
 pub enum CommOp<B> {
+    /// `transport` of the three collectives with two implementations: NCCL's kernels or the
+    /// copy engines over CUDA IPC (`backend = cuda_ipc`, docs/dev/copy-engine.md); the same
+    /// semantics either way.
     AllGather {
         input: B,
         output: B,
         team: Vec<usize>,
+        transport: Transport,
     },
     AllReduce {
         input: B,
         output: B,
         team: Vec<usize>,
         reduction: ReductionKind,
+        transport: Transport,
     },
     ReduceScatter {
         input: B,
         output: B,
         team: Vec<usize>,
         reduction: ReductionKind,
+        transport: Transport,
     },
     Broadcast {
         input: B,
@@ -231,6 +237,17 @@ pub trait Backend: Send + Sync {
     fn rank_stats(&self, _rank: usize) -> RankStats {
         RankStats::default()
     }
+    /// Starts recording the rank's next iteration into a graph (see [`super::capture`]): the
+    /// work enqueued from now on is captured, not executed, until [`Backend::finish`], which
+    /// then ends the capture instead of waiting. Backends without graphs refuse.
+    fn capture_begin(&self, _rank: usize) -> RtResult<()> {
+        Err(RtError::new("this backend cannot capture graphs (--cuda-graph needs --backend cuda)"))
+    }
+    /// Launches the rank's captured graph once and waits for it, as `finish` waits for an
+    /// iteration (the rank's op counters grow by the captured iteration's).
+    fn replay(&self, _rank: usize) -> RtResult<()> {
+        Err(RtError::new("this backend has no captured graph"))
+    }
     /// The trace events recorded so far (backends that trace).
     fn trace_events(&self) -> Vec<crate::trace::TraceEvent> {
         Vec::new()
@@ -251,7 +268,7 @@ mod tests {
         let send = CommOp::Send { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };
         let recv = CommOp::Recv { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };
         assert_eq!(CommOp::Group(vec![send, recv]).bytes_sent(0, &size), 4);
-        let ag = CommOp::AllGather { input: 5u64, output: 15, team: vec![0, 1, 2] };
+        let ag = CommOp::AllGather { input: 5u64, output: 15, team: vec![0, 1, 2], transport: Transport::Nccl };
         assert_eq!(ag.bytes_sent(2, &size), 5);
     }
 }

@@ -514,11 +514,12 @@ fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
 /// The collective of a comm op with its input and output, or `None` for p2p and groups.
 fn collective_of(c: &CommOp<View>) -> Option<(Collective, &[usize], &View, &View)> {
     Some(match c {
-        CommOp::AllGather { input, output, team } => (Collective::Allgather, team, input, output),
-        CommOp::AllReduce { input, output, team, reduction } => {
+        // Both transports (NCCL, copy engine) have one semantics: the rendezvous collective.
+        CommOp::AllGather { input, output, team, .. } => (Collective::Allgather, team, input, output),
+        CommOp::AllReduce { input, output, team, reduction, .. } => {
             (Collective::Allreduce(*reduction), team, input, output)
         }
-        CommOp::ReduceScatter { input, output, team, reduction } => {
+        CommOp::ReduceScatter { input, output, team, reduction, .. } => {
             (Collective::ReduceScatter(*reduction), team, input, output)
         }
         CommOp::Broadcast { input, output, team, root } => (Collective::Broadcast { root: *root }, team, input, output),

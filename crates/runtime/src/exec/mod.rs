@@ -1,9 +1,10 @@
 //! The executor of host programs: `prepare` turns a host function into a [`Program`] once,
 //! `run` interprets it for one rank over a [`Backend`], `cpu` is the embedded backend that
-//! runs N ranks as threads of one process.
+//! runs N ranks as threads of one process, `capture` plans graph capture and replay.
 
 pub mod access;
 pub mod backend;
+pub mod capture;
 pub mod cpu;
 pub mod prepare;
 pub mod run;

@@ -60,18 +60,21 @@ pub enum CommInstr {
         input: Slot,
         output: Slot,
         team: Vec<usize>,
+        transport: Transport,
     },
     AllReduce {
         input: Slot,
         output: Slot,
         team: Vec<usize>,
         reduction: ReductionKind,
+        transport: Transport,
     },
     ReduceScatter {
         input: Slot,
         output: Slot,
         team: Vec<usize>,
         reduction: ReductionKind,
+        transport: Transport,
     },
     Broadcast {
         input: Slot,
@@ -458,18 +461,25 @@ impl<'a> Preparer<'a> {
         let root = || self.named(op, c::root(ctx, ir, op), "root");
         let reduction = || c::reduction_kind(ctx, ir, op).unwrap_or_default();
         Ok(match name {
-            "comm.allgather" => CommInstr::AllGather { input: input()?, output: output()?, team: self.team(op)? },
+            "comm.allgather" => CommInstr::AllGather {
+                input: input()?,
+                output: output()?,
+                team: self.team(op)?,
+                transport: c::backend(ctx, ir, op),
+            },
             "comm.allreduce" => CommInstr::AllReduce {
                 input: input()?,
                 output: output()?,
                 team: self.team(op)?,
                 reduction: reduction(),
+                transport: c::backend(ctx, ir, op),
             },
             "comm.reduce_scatter" => CommInstr::ReduceScatter {
                 input: input()?,
                 output: output()?,
                 team: self.team(op)?,
                 reduction: reduction(),
+                transport: c::backend(ctx, ir, op),
             },
             "comm.broadcast" => {
                 CommInstr::Broadcast { input: input()?, output: output()?, team: self.team(op)?, root: root()? }

@@ -377,20 +377,25 @@ impl<'p, B: Backend> Frame<'p, B> {
 
     fn comm(&self, c: &CommInstr) -> RtResult<CommOp<B::Buf>> {
         Ok(match c {
-            CommInstr::AllGather { input, output, team } => {
-                CommOp::AllGather { input: self.buf(*input)?, output: self.buf(*output)?, team: team.clone() }
-            }
-            CommInstr::AllReduce { input, output, team, reduction } => CommOp::AllReduce {
+            CommInstr::AllGather { input, output, team, transport } => CommOp::AllGather {
                 input: self.buf(*input)?,
                 output: self.buf(*output)?,
                 team: team.clone(),
-                reduction: *reduction,
+                transport: *transport,
             },
-            CommInstr::ReduceScatter { input, output, team, reduction } => CommOp::ReduceScatter {
+            CommInstr::AllReduce { input, output, team, reduction, transport } => CommOp::AllReduce {
                 input: self.buf(*input)?,
                 output: self.buf(*output)?,
                 team: team.clone(),
                 reduction: *reduction,
+                transport: *transport,
+            },
+            CommInstr::ReduceScatter { input, output, team, reduction, transport } => CommOp::ReduceScatter {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                reduction: *reduction,
+                transport: *transport,
             },
             CommInstr::Broadcast { input, output, team, root } => CommOp::Broadcast {
                 input: self.buf(*input)?,

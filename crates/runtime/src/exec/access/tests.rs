@@ -104,9 +104,13 @@ impl Case {
             _ => None,
         };
         let op = match self {
-            Case::AllGather => CommOp::AllGather { input: i, output: o, team },
-            Case::AllReduce(reduction) => CommOp::AllReduce { input: i, output: o, team, reduction },
-            Case::ReduceScatter(reduction) => CommOp::ReduceScatter { input: i, output: o, team, reduction },
+            Case::AllGather => CommOp::AllGather { input: i, output: o, team, transport: Transport::Nccl },
+            Case::AllReduce(reduction) => {
+                CommOp::AllReduce { input: i, output: o, team, reduction, transport: Transport::Nccl }
+            }
+            Case::ReduceScatter(reduction) => {
+                CommOp::ReduceScatter { input: i, output: o, team, reduction, transport: Transport::Nccl }
+            }
             Case::Broadcast(root) => CommOp::Broadcast { input: i, output: o, team, root },
             Case::Reduce(root, reduction) => CommOp::Reduce { input: i, output: o, team, root, reduction },
             Case::Gather(root) => CommOp::Gather { input: i, output: o, team, root },

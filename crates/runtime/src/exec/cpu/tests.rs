@@ -5,6 +5,9 @@ use super::*;
 use fuser_dialects::comm::attrs::Protocol;
 use fuser_dialects::reduction::ReductionKind;
 
+/// The copy-engine transport: the cpu backend runs it with the collectives' one semantics.
+const CE: Transport = Transport::CudaIpc;
+
 fn key(name: &str, line: u32) -> OpKey {
     OpKey { index: line, loc: Some(format!("t.mlir:{line}:3").into()), name: name.into() }
 }
@@ -48,12 +51,19 @@ fn collectives_and_a_ring_exchange_between_threads() {
         let team = vec![0, 1, 2];
         let x = filled(&[r as f64, 10.0 + r as f64]);
         let (g, s, bc, rs, got) = (zeros(6), zeros(2), zeros(2), zeros(1), zeros(2));
-        b.post(r, &main, CommOp::AllGather { input: x.clone(), output: g.clone(), team: team.clone() }, &k).unwrap();
+        b.post(
+            r,
+            &main,
+            CommOp::AllGather { input: x.clone(), output: g.clone(), team: team.clone(), transport: CE },
+            &k,
+        )
+        .unwrap();
         let op = CommOp::AllReduce {
             input: x.clone(),
             output: s.clone(),
             team: team.clone(),
             reduction: ReductionKind::Sum,
+            transport: CE,
         };
         b.post(r, &main, op, &k).unwrap();
         let op = CommOp::Broadcast { input: x.clone(), output: bc.clone(), team: team.clone(), root: 2 };
@@ -63,6 +73,7 @@ fn collectives_and_a_ring_exchange_between_threads() {
             output: rs.clone(),
             team,
             reduction: ReductionKind::Sum,
+            transport: CE,
         };
         b.post(r, &main, op, &k).unwrap();
         let ring = CommOp::Group(vec![send(&x, (r + 1) % 3), recv(&got, (r + 2) % 3)]);
@@ -88,7 +99,13 @@ fn a_mismatch_fails_every_member_naming_the_ranks() {
     let out = run_ranks(&b, 2, |b, r| {
         let main = b.main_stream(r).unwrap();
         let x = filled(&vec![1.0; r + 1]);
-        let op = CommOp::AllReduce { input: x.clone(), output: x, team: vec![0, 1], reduction: ReductionKind::Sum };
+        let op = CommOp::AllReduce {
+            input: x.clone(),
+            output: x,
+            team: vec![0, 1],
+            reduction: ReductionKind::Sum,
+            transport: Transport::Nccl,
+        };
         b.post(r, &main, op, &key("comm.allreduce", 4)).unwrap();
         b.finish(r).unwrap_err().to_string()
     });
@@ -153,8 +170,13 @@ fn a_skipped_collective_names_the_absent_ranks() {
         let main = b.main_stream(r).unwrap();
         if r == 0 {
             let x = filled(&[1.0]);
-            let op =
-                CommOp::AllReduce { input: x.clone(), output: x, team: vec![0, 1, 2], reduction: ReductionKind::Sum };
+            let op = CommOp::AllReduce {
+                input: x.clone(),
+                output: x,
+                team: vec![0, 1, 2],
+                reduction: ReductionKind::Sum,
+                transport: Transport::Nccl,
+            };
             b.post(r, &main, op, &key("comm.allreduce", 30)).unwrap();
         }
         b.finish(r).map_err(|e| e.to_string())

@@ -1,0 +1,287 @@
+"""`FusionDefinition`: build a sharded fusion program from Python without writing MLIR.
+
+```python
+import fuser
+with fuser.FusionDefinition(mesh=fuser.Mesh([0, 1, 2, 3])) as fd:
+    x = fd.define_tensor([64, 128], "bf16", splits=[fuser.DIDx, []])
+    w = fd.define_tensor([96, 128], "bf16")
+    xg = fd.ops.set(x, splits=[fuser.Stream(4), []])
+    y = fd.ops.linear(xg, w, splits=[fuser.Stream(4), []])
+    fd.add_output(y)
+print(fd.mlir())
+```
+
+Each call is checked at once (shapes, element types, shardings against the mesh; the whole
+program is rebuilt and verified), and every op carries the Python file and line that made it:
+a bad op raises `FuserError` pointing at that line, and so do later errors about it (in passes
+or runs). Result sharding when an op is given none: elementwise ops and `cast` keep their first
+operand's; every other op's result is replicated over the mesh. Without a mesh, tensors have
+no sharding at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+from . import _fuser
+from ._dtypes import dtype_name
+from ._execute import DEFAULT_PIPELINE, run
+from ._location import caller_location, source_text
+from ._sharding import DeviceAxis, Mesh, Sharding, SplitsLike, make_sharding
+
+_DEFAULT_COMPILER: Optional[_fuser.Compiler] = None
+
+
+def default_compiler() -> _fuser.Compiler:
+    """The compiler `FusionDefinition` uses unless given one (made on first use)."""
+    global _DEFAULT_COMPILER
+    if _DEFAULT_COMPILER is None:
+        _DEFAULT_COMPILER = _fuser.Compiler()
+    return _DEFAULT_COMPILER
+
+
+class Tensor:
+    """A tensor value of a `FusionDefinition`: its global shape, element type and sharding.
+
+    Arithmetic operators build ops: `a + b`, `a - b`, `a * b`, `a / b`, `-a`, `a @ b`."""
+
+    __slots__ = ("fd", "index", "sharding")
+
+    def __init__(self, fd: "FusionDefinition", index: int, sharding: Optional[Sharding]) -> None:
+        self.fd = fd
+        self.index = index
+        self.sharding = sharding
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        """The global (unsharded) shape."""
+        return tuple(self.fd._program.shape(self.index))
+
+    @property
+    def ndim(self) -> int:
+        """The rank."""
+        return len(self.shape)
+
+    @property
+    def dtype(self) -> str:
+        """fuser's element type name (`"bf16"`, `"f32"`, ...)."""
+        return self.fd._program.dtype(self.index)
+
+    def __repr__(self) -> str:
+        return f"Tensor(#{self.index}, shape={list(self.shape)}, dtype={self.dtype}, sharding={self.sharding})"
+
+    def __add__(self, other: "Tensor") -> "Tensor":
+        return self.fd.add(self, other)
+
+    def __sub__(self, other: "Tensor") -> "Tensor":
+        return self.fd.sub(self, other)
+
+    def __mul__(self, other: "Tensor") -> "Tensor":
+        return self.fd.mul(self, other)
+
+    def __truediv__(self, other: "Tensor") -> "Tensor":
+        return self.fd.div(self, other)
+
+    def __neg__(self) -> "Tensor":
+        return self.fd.neg(self)
+
+    def __matmul__(self, other: "Tensor") -> "Tensor":
+        return self.fd.matmul(self, other)
+
+
+class FusionDefinition:
+    """A fusion program being defined: inputs, ops, outputs on an optional device mesh.
+
+    Use it as a context manager (`with fuser.FusionDefinition(mesh=...) as fd:`); the program
+    is complete when the block ends. `fd.ops` is `fd` itself (nvFuser's spelling)."""
+
+    def __init__(self, mesh: Optional[Mesh] = None, name: str = "fusion", compiler: Optional[_fuser.Compiler] = None) -> None:
+        self.mesh = mesh
+        self.name = name
+        self.compiler = compiler if compiler is not None else default_compiler()
+        self.inputs: List[Tensor] = []
+        self.outputs: List[Tensor] = []
+        self.last_check: Optional[List[Tuple[float, float]]] = None
+        loc = self._loc()
+        mesh_spec = (mesh.name, mesh.shape, mesh.devices) if mesh is not None else None
+        self._program = _fuser.Program(self.compiler, name, mesh_spec, loc)
+        self._register(loc)
+        self._program.check()
+
+    # -- context manager --------------------------------------------------------------------
+
+    def __enter__(self) -> "FusionDefinition":
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        if exc_type is None:
+            self._program.module()
+        return False
+
+    @property
+    def ops(self) -> "FusionDefinition":
+        """The ops (this object; `fd.ops.linear(...)` reads as in nvFuser)."""
+        return self
+
+    # -- inputs and outputs -----------------------------------------------------------------
+
+    def define_tensor(
+        self,
+        shape: Sequence[int],
+        dtype: Any = "f32",
+        *,
+        splits: Optional[SplitsLike] = None,
+        partial: Optional[Sequence[DeviceAxis]] = None,
+        reduce: str = "sum",
+    ) -> Tensor:
+        """An input of global shape `shape`; `splits` per axis (`[fuser.DIDx, []]`), `partial`
+        device axes; replicated over the mesh when neither is given."""
+        loc = self._loc()
+        shape = [int(d) for d in shape]
+        sharding = make_sharding(splits, partial, reduce, len(shape))
+        if sharding is None and self.mesh is not None:
+            sharding = Sharding.replicated(len(shape))
+        index = self._program.input(shape, dtype_name(dtype), sharding, loc)
+        t = Tensor(self, index, sharding)
+        self.inputs.append(t)
+        return t
+
+    def add_output(self, t: Tensor) -> None:
+        """Marks `t` as the next output of the program."""
+        self._check_mine(t)
+        self._program.output(t.index, self._loc())
+        self.outputs.append(t)
+
+    # -- ops -------------------------------------------------------------------------------
+
+    def matmul(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
+        """`a [..., M, K] @ b [K, N]` (or batched `b`)."""
+        return self._op("matmul", [a, b], a.ndim, sharding)
+
+    def linear(self, x: Tensor, w: Tensor, bias: Optional[Tensor] = None, **sharding: Any) -> Tensor:
+        """`x @ w.T (+ bias)`, with `x [..., K]`, `w [N, K]`, `bias [N]`."""
+        operands = [x, w] + ([bias] if bias is not None else [])
+        return self._op("linear", operands, x.ndim, sharding)
+
+    def add(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
+        """Elementwise `a + b`."""
+        return self._op("add", [a, b], a.ndim, sharding, keeps=a)
+
+    def sub(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
+        """Elementwise `a - b`."""
+        return self._op("sub", [a, b], a.ndim, sharding, keeps=a)
+
+    def mul(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
+        """Elementwise `a * b`."""
+        return self._op("mul", [a, b], a.ndim, sharding, keeps=a)
+
+    def div(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
+        """Elementwise `a / b`."""
+        return self._op("div", [a, b], a.ndim, sharding, keeps=a)
+
+    def neg(self, x: Tensor, **sharding: Any) -> Tensor:
+        """Elementwise `-x`."""
+        return self._op("neg", [x], x.ndim, sharding, keeps=x)
+
+    def cast(self, x: Tensor, dtype: Any, **sharding: Any) -> Tensor:
+        """`x` converted to element type `dtype`."""
+        return self._op("cast", [x], x.ndim, sharding, keeps=x, dtype=dtype_name(dtype))
+
+    def set(self, x: Tensor, **sharding: Any) -> Tensor:
+        """A copy of `x` with another sharding: the explicit resharding point (a gather,
+        scatter, all-to-all or reduction, whatever the two shardings call for)."""
+        return self._op("set", [x], x.ndim, sharding)
+
+    reshard = set
+
+    def sum(self, x: Tensor, dims: Union[int, Sequence[int]], keep_dims: bool = False, **sharding: Any) -> Tensor:
+        """The sum over axes `dims` (kept with extent 1 when `keep_dims`)."""
+        dims = [int(dims)] if isinstance(dims, int) else [int(d) for d in dims]
+        rank = x.ndim if keep_dims else x.ndim - len(dims)
+        return self._op("sum", [x], rank, sharding, dims=dims, keep_dims=keep_dims)
+
+    def broadcast(self, x: Tensor, new_axes: Sequence[Tuple[int, int]], **sharding: Any) -> Tensor:
+        """`x` with new axes inserted: `new_axes` lists `(result axis, extent)` pairs."""
+        pairs = [(int(a), int(e)) for a, e in new_axes]
+        return self._op("broadcast", [x], x.ndim + len(pairs), sharding, new_axes=pairs)
+
+    def reshape(self, x: Tensor, shape: Sequence[int], **sharding: Any) -> Tensor:
+        """`x` with the global shape `shape` (same element count, row-major)."""
+        shape = [int(d) for d in shape]
+        return self._op("reshape", [x], len(shape), sharding, shape=shape)
+
+    def permute(self, x: Tensor, dims: Sequence[int], **sharding: Any) -> Tensor:
+        """`x` with its axes reordered: result axis i is axis `dims[i]` of `x`."""
+        return self._op("permute", [x], x.ndim, sharding, dims=[int(d) for d in dims])
+
+    # -- the program -----------------------------------------------------------------------
+
+    def module(self) -> _fuser.Module:
+        """The program as a verified fusion-level `Module` (a fresh copy)."""
+        return self._program.module()
+
+    def mlir(self, *, generic: bool = False, debug_info: bool = False) -> str:
+        """The program's MLIR text (with `loc(...)` Python locations when `debug_info`)."""
+        return self.module().print(generic=generic, debug_info=debug_info)
+
+    def lower(self, pipeline: str = DEFAULT_PIPELINE) -> _fuser.Module:
+        """The program lowered by `pipeline` (MLIR pipeline syntax): the host program."""
+        m = self.module()
+        m.run_pipeline(pipeline)
+        return m
+
+    def execute(
+        self,
+        inputs: Sequence[Any],
+        *,
+        ranks: Optional[int] = None,
+        backend: str = "cpu",
+        pipeline: str = DEFAULT_PIPELINE,
+        check: bool = False,
+        timeout: float = 60.0,
+    ) -> List[Any]:
+        """Runs the program; see `fuser.execute`. With `check`, `fd.last_check` holds each
+        output's (relative error, tolerance) against the reference evaluation."""
+        outputs, checks = run(self.module(), inputs, ranks=ranks, backend=backend, pipeline=pipeline, check=check, timeout=timeout)
+        self.last_check = checks if check else None
+        return outputs
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _loc(self) -> Tuple[str, int, int]:
+        loc = caller_location()
+        if hasattr(self, "_program"):
+            self._register(loc)
+        return loc
+
+    def _register(self, loc: Tuple[str, int, int]) -> None:
+        text = source_text(loc[0])
+        if text:
+            self._program.add_source(loc[0], text)
+
+    def _check_mine(self, t: Any) -> None:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected a fuser Tensor, got {type(t).__name__}")
+        if t.fd is not self:
+            raise ValueError("the tensor belongs to another FusionDefinition")
+
+    def _op(
+        self,
+        name: str,
+        operands: Sequence[Tensor],
+        rank: int,
+        sharding: Any,
+        keeps: Optional[Tensor] = None,
+        **attrs: Any,
+    ) -> Tensor:
+        unknown = set(sharding) - {"splits", "partial", "reduce"}
+        if unknown:
+            raise TypeError(f"{name}() got unexpected keyword arguments {sorted(unknown)}")
+        loc = self._loc()
+        for t in operands:
+            self._check_mine(t)
+        out = make_sharding(sharding.get("splits"), sharding.get("partial"), sharding.get("reduce", "sum"), rank)
+        if out is None and self.mesh is not None:
+            out = keeps.sharding if keeps is not None and keeps.sharding is not None else Sharding.replicated(rank)
+        index = self._program.op(name, [t.index for t in operands], out, loc, **attrs)
+        return Tensor(self, index, out)

@@ -1,0 +1,145 @@
+"""Type stubs of the native module `fuser._fuser` (python/src/*.rs)."""
+
+from typing import List, Optional, Sequence, Tuple
+
+class FuserError(Exception):
+    """A failure of fuser: the diagnostics of a parse, verification, pass, build or run.
+
+    `str()` is the rendered text (as `fuser-opt` prints it, source line and caret included);
+    the attributes are those of the first error diagnostic."""
+
+    diagnostics: List[Diagnostic]
+    file: Optional[str]
+    line: int
+    column: int
+    message: str
+    notes: List[Note]
+
+class Note:
+    """A note attached to a diagnostic (file None and line/column 0 without location)."""
+
+    @property
+    def file(self) -> Optional[str]: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+
+class Diagnostic:
+    """One diagnostic: severity, location, message, notes and the rendered text."""
+
+    @property
+    def severity(self) -> str:
+        """"error", "warning", "remark" or "note"."""
+    @property
+    def file(self) -> Optional[str]: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def notes(self) -> List[Note]: ...
+    @property
+    def rendered(self) -> str: ...
+
+class Compiler:
+    """fuser's dialects, passes and named pipelines."""
+
+    def __init__(self, *, threading: bool = True, verify_each: bool = True) -> None: ...
+    def parse(self, text: str, name: str = "<string>") -> Module:
+        """Parses and verifies MLIR text; `name` is the file name diagnostics use."""
+    def run_pipeline(self, module: Module, pipeline: str) -> List[Diagnostic]:
+        """Runs `pipeline` (MLIR pipeline syntax) on `module` in place; the warnings/remarks."""
+    def verify(self, module: Module) -> None: ...
+    def print(self, module: Module, *, generic: bool = False, debug_info: bool = False) -> str: ...
+    def pass_names(self) -> List[str]: ...
+    def has_pass(self, name: str) -> bool: ...
+
+class Module:
+    """A program (a builtin.module) of a compiler."""
+
+    def run_pipeline(self, pipeline: str) -> List[Diagnostic]:
+        """Runs `pipeline` in place; returns the warnings and remarks."""
+    def verify(self) -> None: ...
+    def print(self, *, generic: bool = False, debug_info: bool = False) -> str: ...
+    def clone(self) -> Module: ...
+    def num_ops(self) -> int: ...
+
+class Program:
+    """The native half of FusionDefinition (records checked by rebuilding the program).
+
+    A `sharding` argument is any object with `splits` (per axis a list of "DIDx"/"DIDy"/
+    "DIDz" or a stream chunk count), `partial` (device axis names) and `reduce` attributes,
+    as `fuser.Sharding` has."""
+
+    def __init__(
+        self,
+        compiler: Compiler,
+        name: str,
+        mesh: Optional[Tuple[str, Sequence[int], Sequence[int]]],
+        loc: Tuple[str, int, int],
+    ) -> None: ...
+    def add_source(self, name: str, text: str) -> None: ...
+    def check(self) -> None: ...
+    def input(self, shape: Sequence[int], dtype: str, sharding: Optional[object], loc: Tuple[str, int, int]) -> int: ...
+    def op(
+        self,
+        op: str,
+        operands: Sequence[int],
+        sharding: Optional[object],
+        loc: Tuple[str, int, int],
+        *,
+        dims: Sequence[int] = ...,
+        keep_dims: bool = ...,
+        new_axes: Sequence[Tuple[int, int]] = ...,
+        shape: Sequence[int] = ...,
+        dtype: Optional[str] = ...,
+    ) -> int: ...
+    def output(self, value: int, loc: Tuple[str, int, int]) -> None: ...
+    def shape(self, value: int) -> List[int]: ...
+    def dtype(self, value: int) -> str: ...
+    def num_inputs(self) -> int: ...
+    def inputs(self) -> List[int]: ...
+    def outputs(self) -> List[int]: ...
+    def module(self) -> Module: ...
+
+def run_cpu(
+    module: Module,
+    inputs: Sequence[Tuple[Sequence[int], bytes]],
+    *,
+    ranks: Optional[int] = None,
+    pipeline: str = "builtin.module(tp-default)",
+    check: bool = False,
+    timeout_s: float = 60.0,
+) -> Tuple[List[Tuple[List[int], str, bytes]], List[Tuple[float, float]]]:
+    """Runs `module` on the cpu backend with global inputs (shape, float64 bytes); the
+    gathered outputs (shape, dtype name, float64 bytes) and, with `check`, each output's
+    (relative error, tolerance)."""
+
+def pipeline_names() -> List[str]:
+    """The names of fuser's named pipelines."""
+
+class CudaProgram:
+    """A module lowered for the cuda backend and prepared once (cuda builds only)."""
+
+    def __init__(self, module: Module, pipeline: str = "builtin.module(tp-default)") -> None: ...
+    def arg_types(self) -> List[Tuple[List[int], str]]:
+        """The local (per-rank) shape and element type name of every argument."""
+    def result_types(self) -> List[Tuple[List[int], str]]:
+        """The local (per-rank) shape and element type name of every result."""
+    def ranks(self) -> int:
+        """The number of ranks the program's meshes name."""
+
+class CudaRank:
+    """This process's rank of a cuda run (RANK/WORLD_SIZE/...; rank 0 of 1 without RANK)."""
+
+    rank: int
+    world: int
+    device: int
+    def __init__(self, device: int, timeout_s: float = 60.0) -> None: ...
+    def run(self, program: CudaProgram, inputs: Sequence[object], outputs: Sequence[object], stream: int) -> None:
+        """Runs this rank: DLPack capsules of its input and output pieces; waits for `stream` first."""

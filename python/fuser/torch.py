@@ -1,0 +1,88 @@
+"""fuser on GPUs with torch: one process per rank (as `torchrun` starts them), torch CUDA
+tensors in and out.
+
+```python
+import torch, fuser, fuser.torch
+rank = fuser.torch.Rank()                    # joins the run: RANK, WORLD_SIZE, LOCAL_RANK
+program = rank.compile(fd)                   # fd: a FusionDefinition (or a Module)
+(y,) = rank.execute(program, [x_piece, w_piece])   # this rank's pieces, torch CUDA tensors
+```
+
+Inputs are this rank's pieces (the local shapes `program.arg_types()` lists), dense and on
+this rank's GPU; they are passed zero-copy through DLPack. The run first waits for torch's
+current stream, and is complete when `execute` returns; the outputs are new torch tensors
+(this rank's pieces, `program.result_types()`), copied from the runtime's buffers.
+
+Environment: under torchrun, RANK/WORLD_SIZE/LOCAL_RANK/MASTER_ADDR come from torchrun;
+fuser's own store (NCCL ids, GPU ids) listens on FUSER_STORE_PORT (default: MASTER_PORT + 1)
+and every rank presents FUSER_STORE_TOKEN (default under torchrun: derived from torchrun's
+run id, master address and port, which is predictable: set your own secret on shared
+machines). Without RANK the process
+is rank 0 of 1. The GPU is torch's current device unless `device=` says otherwise (ranks may
+share a GPU).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import torch
+from torch.utils.dlpack import to_dlpack
+
+from . import _fuser
+from ._execute import DEFAULT_PIPELINE
+
+_TORCH_DTYPES: Dict[str, Any] = {
+    "f64": torch.float64,
+    "f32": torch.float32,
+    "f16": torch.float16,
+    "bf16": torch.bfloat16,
+    "i64": torch.int64,
+    "i32": torch.int32,
+    "i16": torch.int16,
+    "i8": torch.int8,
+}
+
+
+def _torchrun_defaults() -> None:
+    """FUSER_STORE_PORT and FUSER_STORE_TOKEN from torchrun's variables, when unset."""
+    env = os.environ
+    if "RANK" not in env:
+        return
+    if "FUSER_STORE_PORT" not in env:
+        env["FUSER_STORE_PORT"] = str(int(env.get("MASTER_PORT", "29500")) + 1)
+    if "FUSER_STORE_TOKEN" not in env and "TORCHELASTIC_RUN_ID" in env:
+        seed = ":".join(["fuser", env["TORCHELASTIC_RUN_ID"], env.get("MASTER_ADDR", ""), env.get("MASTER_PORT", "")])
+        env["FUSER_STORE_TOKEN"] = hashlib.sha256(seed.encode()).hexdigest()[:32]
+
+
+class Rank:
+    """This process's rank of a run on the cuda backend."""
+
+    def __init__(self, device: Optional[int] = None, timeout: float = 60.0) -> None:
+        _torchrun_defaults()
+        if device is None:
+            device = torch.cuda.current_device()
+        self._native = _fuser.CudaRank(int(device), timeout)
+        self.rank: int = self._native.rank
+        self.world: int = self._native.world
+        self.device: int = self._native.device
+
+    def compile(self, program: Any, pipeline: str = DEFAULT_PIPELINE) -> _fuser.CudaProgram:
+        """`program` (a FusionDefinition or a Module) lowered by `pipeline` and prepared."""
+        module = program.module() if hasattr(program, "module") else program
+        return _fuser.CudaProgram(module, pipeline)
+
+    def execute(
+        self, program: Union[_fuser.CudaProgram, Any], inputs: Sequence[torch.Tensor], pipeline: str = DEFAULT_PIPELINE
+    ) -> List[torch.Tensor]:
+        """Runs this rank of `program` on its input pieces; returns its output pieces."""
+        if not isinstance(program, _fuser.CudaProgram):
+            program = self.compile(program, pipeline)
+        device = torch.device("cuda", self.device)
+        outputs = [torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=device) for shape, dtype in program.result_types()]
+        stream = torch.cuda.current_stream(device).cuda_stream
+        self._native.run(program, [to_dlpack(t) for t in inputs], [to_dlpack(t) for t in outputs], stream)
+        return outputs

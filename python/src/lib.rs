@@ -1,0 +1,46 @@
+//! `fuser._fuser`: the native half of the Python package `fuser` (python/fuser/ is the other).
+//!
+//! - `errors.rs`: `FuserError`, `Diagnostic`, `Note` (diagnostics as data).
+//! - `compiler.rs`: `Compiler`, `Module` over the embedding facade (`crates/fuser`).
+//! - `program.rs`: `Program`, the recorded fusion program behind `fuser.FusionDefinition`.
+//! - `execute.rs`: `run_cpu`, running a module on the cpu backend with global inputs.
+//! - `cuda.rs`: `CudaProgram`, `CudaRank`: one rank per process on the cuda backend, torch
+//!   tensors through DLPack.
+//!
+//! Nothing here prints or exits; every failure is a `FuserError` carrying diagnostics, and
+//! the facade turns panics inside the compiler into error diagnostics.
+
+mod compiler;
+#[cfg(feature = "cuda")]
+mod cuda;
+mod errors;
+mod execute;
+mod program;
+
+use pyo3::prelude::*;
+
+/// The names of fuser's named pipelines (`tp-default`, ...).
+#[pyfunction]
+fn pipeline_names() -> Vec<&'static str> {
+    let mut registry = fuser_ir::pass::PassRegistry::new();
+    // fuser's own registrations are unique (the facade's Compiler::new relies on it too).
+    let _ = fuser_passes::register_all(&mut registry);
+    registry.pipelines().map(|p| p.name).collect()
+}
+
+#[pymodule]
+fn _fuser(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("FuserError", m.py().get_type::<errors::FuserError>())?;
+    m.add_class::<errors::Diagnostic>()?;
+    m.add_class::<errors::Note>()?;
+    m.add_class::<compiler::Compiler>()?;
+    m.add_class::<compiler::Module>()?;
+    m.add_class::<program::Program>()?;
+    m.add_function(wrap_pyfunction!(execute::run_cpu, m)?)?;
+    m.add_function(wrap_pyfunction!(pipeline_names, m)?)?;
+    #[cfg(feature = "cuda")]
+    m.add_class::<cuda::CudaProgram>()?;
+    #[cfg(feature = "cuda")]
+    m.add_class::<cuda::CudaRank>()?;
+    Ok(())
+}

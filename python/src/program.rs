@@ -1,0 +1,400 @@
+//! `_Program`: the Rust half of `fuser.FusionDefinition`. The Python frontend records inputs,
+//! ops and outputs here, each with the Python location that made it; every record is checked
+//! at once by rebuilding the whole program through the facade's `ProgramBuilder` and verifying
+//! it, so a bad op raises at the Python line that made it.
+//!
+//! Invariant: `records` always builds and verifies (a record that does not is refused and
+//! not kept). Value `i` of the frontend is `records[i]` (inputs and ops alike); the function's
+//! arguments are the inputs in the order they were defined, wherever they sit among the ops.
+//! Rebuilding on every record is quadratic in the op count; frontend programs are small.
+
+use crate::compiler::Module;
+use crate::errors::{self, Loc, Sources};
+use fuser::builder::{DeviceAxis, ElementType, FunctionBuilder, Reduction, Sharding, Split, Tensor, TensorType};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// How the frontend describes a sharding: per axis a list of splits (`"DIDx"`, `"DIDy"`,
+/// `"DIDz"`, or a stream chunk count), the partial device axes, and the reduction.
+#[derive(Clone, Debug, FromPyObject)]
+pub struct ShardSpec {
+    splits: Vec<Vec<SplitSpec>>,
+    partial: Vec<String>,
+    reduce: String,
+}
+
+#[derive(Clone, Debug, FromPyObject)]
+enum SplitSpec {
+    Stream(i64),
+    Device(String),
+}
+
+#[derive(Clone, Debug)]
+struct OpRecord {
+    name: String,
+    operands: Vec<usize>,
+    /// `None`: no encoding (a program without mesh).
+    out: Option<Sharding>,
+    dims: Vec<i64>,
+    keep_dims: bool,
+    new_axes: Vec<(i64, i64)>,
+    shape: Vec<i64>,
+    element: Option<ElementType>,
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    Input(TensorType),
+    Op(OpRecord),
+}
+
+#[derive(Clone, Debug)]
+struct Record {
+    kind: Kind,
+    loc: Loc,
+}
+
+/// What a value is: shape and element type.
+#[derive(Clone, Debug)]
+struct ValueInfo {
+    shape: Vec<i64>,
+    element: ElementType,
+}
+
+#[derive(Clone, Debug)]
+struct MeshSpec {
+    name: String,
+    shape: Vec<i64>,
+    devices: Vec<i64>,
+}
+
+/// A fusion program being defined (see the module docs).
+#[pyclass(module = "fuser._fuser")]
+pub struct Program {
+    compiler: fuser::Compiler,
+    name: String,
+    mesh: Option<MeshSpec>,
+    loc: Loc,
+    records: Vec<Record>,
+    info: Vec<ValueInfo>,
+    outputs: Vec<usize>,
+    sources: Sources,
+}
+
+fn element(py: Python<'_>, name: &str, loc: &Loc, sources: &Sources) -> PyResult<ElementType> {
+    Ok(match name {
+        "f64" => ElementType::F64,
+        "f32" => ElementType::F32,
+        "f16" => ElementType::F16,
+        "bf16" => ElementType::BF16,
+        "i64" => ElementType::I64,
+        "i32" => ElementType::I32,
+        "i16" => ElementType::I16,
+        "i8" => ElementType::I8,
+        "i1" => ElementType::I1,
+        _ => {
+            let msg = format!("unknown element type '{name}' (f64, f32, f16, bf16, i64, i32, i16, i8, i1)");
+            return Err(errors::raise(py, vec![errors::located(Some(loc), &msg, sources)]));
+        }
+    })
+}
+
+fn element_name(e: ElementType) -> &'static str {
+    match e {
+        ElementType::F64 => "f64",
+        ElementType::F32 => "f32",
+        ElementType::F16 => "f16",
+        ElementType::BF16 => "bf16",
+        ElementType::I64 => "i64",
+        ElementType::I32 => "i32",
+        ElementType::I16 => "i16",
+        ElementType::I8 => "i8",
+        ElementType::I1 => "i1",
+    }
+}
+
+fn device_axis(name: &str) -> Result<DeviceAxis, String> {
+    match name {
+        "DIDx" => Ok(DeviceAxis::DIDx),
+        "DIDy" => Ok(DeviceAxis::DIDy),
+        "DIDz" => Ok(DeviceAxis::DIDz),
+        _ => Err(format!("unknown device axis '{name}' (DIDx, DIDy, DIDz)")),
+    }
+}
+
+impl ShardSpec {
+    fn sharding(&self, mesh: &str) -> Result<Sharding, String> {
+        let mut s = Sharding::new(mesh, self.splits.len());
+        for (axis, list) in self.splits.iter().enumerate() {
+            for split in list {
+                s = s.split(
+                    axis,
+                    match split {
+                        SplitSpec::Stream(n) => Split::Stream(*n),
+                        SplitSpec::Device(d) => Split::Device(device_axis(d)?),
+                    },
+                );
+            }
+        }
+        for p in &self.partial {
+            s = s.partial(device_axis(p)?);
+        }
+        let kind = match self.reduce.as_str() {
+            "sum" => Reduction::Sum,
+            "prod" => Reduction::Prod,
+            "min" => Reduction::Min,
+            "max" => Reduction::Max,
+            other => return Err(format!("unknown reduction '{other}' (sum, prod, min, max)")),
+        };
+        Ok(s.reduction(kind))
+    }
+}
+
+/// Appends `op` to the function; `tensors` are the values built so far, by record index.
+fn apply(f: &mut FunctionBuilder<'_, '_>, op: &OpRecord, tensors: &[Option<Tensor>]) -> Result<Tensor, fuser::Error> {
+    let operand = |k: usize| -> Result<Tensor, fuser::Error> {
+        op.operands.get(k).and_then(|&v| tensors.get(v).copied().flatten()).ok_or_else(|| {
+            fuser::Error::message(format!("{}: operand #{k} is not a value of this definition", op.name))
+        })
+    };
+    let out = op.out.clone();
+    match op.name.as_str() {
+        "matmul" => f.matmul(operand(0)?, operand(1)?, out),
+        "linear" => {
+            let bias = if op.operands.len() > 2 { Some(operand(2)?) } else { None };
+            f.linear(operand(0)?, operand(1)?, bias, out)
+        }
+        "add" => f.add(operand(0)?, operand(1)?, out),
+        "sub" => f.sub(operand(0)?, operand(1)?, out),
+        "mul" => f.mul(operand(0)?, operand(1)?, out),
+        "div" => f.div(operand(0)?, operand(1)?, out),
+        "neg" => f.neg(operand(0)?, out),
+        "cast" => {
+            let e = op.element.ok_or_else(|| fuser::Error::message("cast: no element type"))?;
+            f.cast(operand(0)?, e, out)
+        }
+        "set" => f.set(operand(0)?, out),
+        "sum" => f.sum(operand(0)?, &op.dims, op.keep_dims, out),
+        "broadcast" => f.broadcast(operand(0)?, &op.new_axes, out),
+        "reshape" => f.reshape(operand(0)?, &op.shape, out),
+        "permute" => f.permute(operand(0)?, &op.dims, out),
+        other => Err(fuser::Error::message(format!("unknown fusion op '{other}'"))),
+    }
+}
+
+impl Program {
+    fn err_at(&self, py: Python<'_>, loc: &Loc, msg: &str) -> PyErr {
+        errors::raise(py, vec![errors::located(Some(loc), msg, &self.sources)])
+    }
+
+    /// The sharding a spec describes on this program's mesh (`None` without a mesh).
+    fn sharding(&self, py: Python<'_>, spec: Option<ShardSpec>, loc: &Loc) -> PyResult<Option<Sharding>> {
+        match (&self.mesh, spec) {
+            (_, None) => Ok(None),
+            (None, Some(_)) => {
+                Err(self.err_at(py, loc, "a sharding needs a mesh: FusionDefinition(mesh=fuser.Mesh(...))"))
+            }
+            (Some(m), Some(spec)) => spec.sharding(&m.name).map(Some).map_err(|e| self.err_at(py, loc, &e)),
+        }
+    }
+
+    /// Builds and verifies `records` and `outputs`; on success the info of every value.
+    fn build(&self, records: &[Record], outputs: &[usize]) -> Result<(fuser::Module, Vec<ValueInfo>), fuser::Error> {
+        let mut program = self.compiler.program();
+        for (name, text) in &self.sources {
+            program.add_source(name, text);
+        }
+        program.set_location(Some(&self.loc.facade()));
+        if let Some(m) = &self.mesh {
+            program.mesh_grid(&m.name, &m.shape, &m.devices)?;
+        }
+        let inputs: Vec<(usize, &TensorType)> = records
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| match &r.kind {
+                Kind::Input(t) => Some((i, t)),
+                Kind::Op(_) => None,
+            })
+            .collect();
+        let types: Vec<TensorType> = inputs.iter().map(|(_, t)| (*t).clone()).collect();
+        let mut f = program.function(&self.name, &types)?;
+        let mut tensors: Vec<Option<Tensor>> = vec![None; records.len()];
+        let mut info = Vec::with_capacity(records.len());
+        let mut arg = 0;
+        for (i, r) in records.iter().enumerate() {
+            match &r.kind {
+                Kind::Input(t) => {
+                    tensors[i] = Some(f.arg(arg)?);
+                    arg += 1;
+                    info.push(ValueInfo { shape: t.shape().to_vec(), element: t.element() });
+                }
+                Kind::Op(op) => {
+                    f.set_location(Some(&r.loc.facade()));
+                    let t = apply(&mut f, op, &tensors)?;
+                    let element = op.element.unwrap_or_else(|| info[op.operands[0]].element);
+                    let shape = f.shape(t)?;
+                    tensors[i] = Some(t);
+                    info.push(ValueInfo { shape, element });
+                }
+            }
+        }
+        let results: Vec<Tensor> = outputs.iter().filter_map(|&o| tensors.get(o).copied().flatten()).collect();
+        f.set_location(Some(&self.loc.facade()));
+        f.finish(&results)?;
+        let module = program.finish()?;
+        Ok((module, info))
+    }
+
+    /// Adds `record` if the program still builds with it; the new value's index.
+    fn push(&mut self, py: Python<'_>, record: Record) -> PyResult<usize> {
+        let mut records = self.records.clone();
+        let loc = record.loc.clone();
+        records.push(record);
+        match self.build(&records, &self.outputs) {
+            Ok((_, info)) => {
+                self.records = records;
+                self.info = info;
+                Ok(self.records.len() - 1)
+            }
+            Err(e) => Err(errors::at_loc(py, &e, &loc, &self.sources)),
+        }
+    }
+}
+
+#[pymethods]
+impl Program {
+    /// A program named `name` (its function's symbol) on an optional mesh
+    /// (`(name, shape, devices)`), defined at `loc` = `(file, line, column)`.
+    #[new]
+    #[pyo3(signature = (compiler, name, mesh, loc))]
+    fn new(
+        compiler: &crate::compiler::Compiler,
+        name: String,
+        mesh: Option<(String, Vec<i64>, Vec<i64>)>,
+        loc: (String, u32, u32),
+    ) -> Program {
+        Program {
+            compiler: compiler.inner.clone(),
+            name,
+            mesh: mesh.map(|(name, shape, devices)| MeshSpec { name, shape, devices }),
+            loc: Loc { file: loc.0, line: loc.1, column: loc.2 },
+            records: Vec::new(),
+            info: Vec::new(),
+            outputs: Vec::new(),
+            sources: Vec::new(),
+        }
+    }
+
+    /// Registers the text of a source file locations name (for source lines in diagnostics).
+    fn add_source(&mut self, name: String, text: String) {
+        if !self.sources.iter().any(|(n, _)| *n == name) {
+            self.sources.push((name, text));
+        }
+    }
+
+    /// Checks the mesh and the (empty) program; raises at the definition's location.
+    fn check(&self, py: Python<'_>) -> PyResult<()> {
+        self.build(&self.records, &self.outputs)
+            .map(|_| ())
+            .map_err(|e| errors::at_loc(py, &e, &self.loc, &self.sources))
+    }
+
+    /// Defines an input tensor; returns its value index.
+    #[pyo3(signature = (shape, dtype, sharding, loc))]
+    fn input(
+        &mut self,
+        py: Python<'_>,
+        shape: Vec<i64>,
+        dtype: &str,
+        sharding: Option<ShardSpec>,
+        loc: (String, u32, u32),
+    ) -> PyResult<usize> {
+        let loc = Loc { file: loc.0, line: loc.1, column: loc.2 };
+        let elem = element(py, dtype, &loc, &self.sources)?;
+        let mut ty = TensorType::new(&shape, elem);
+        if let Some(s) = self.sharding(py, sharding, &loc)? {
+            ty = ty.sharded(s);
+        }
+        self.push(py, Record { kind: Kind::Input(ty), loc })
+    }
+
+    /// Appends the fusion op `op` (matmul, linear, add, sub, mul, div, neg, cast, set, sum,
+    /// broadcast, reshape, permute); returns the result's value index.
+    #[pyo3(signature = (op, operands, sharding, loc, *, dims = Vec::new(), keep_dims = false, new_axes = Vec::new(), shape = Vec::new(), dtype = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn op(
+        &mut self,
+        py: Python<'_>,
+        op: String,
+        operands: Vec<usize>,
+        sharding: Option<ShardSpec>,
+        loc: (String, u32, u32),
+        dims: Vec<i64>,
+        keep_dims: bool,
+        new_axes: Vec<(i64, i64)>,
+        shape: Vec<i64>,
+        dtype: Option<String>,
+    ) -> PyResult<usize> {
+        let loc = Loc { file: loc.0, line: loc.1, column: loc.2 };
+        if let Some(&bad) = operands.iter().find(|&&v| v >= self.records.len()) {
+            return Err(self.err_at(py, &loc, &format!("{op}: value #{bad} is not a value of this definition")));
+        }
+        let element = dtype.map(|d| element(py, &d, &loc, &self.sources)).transpose()?;
+        let out = self.sharding(py, sharding, &loc)?;
+        let record = OpRecord { name: op, operands, out, dims, keep_dims, new_axes, shape, element };
+        self.push(py, Record { kind: Kind::Op(record), loc })
+    }
+
+    /// Marks value `value` as the next output.
+    fn output(&mut self, py: Python<'_>, value: usize, loc: (String, u32, u32)) -> PyResult<()> {
+        let loc = Loc { file: loc.0, line: loc.1, column: loc.2 };
+        if value >= self.records.len() {
+            return Err(self.err_at(py, &loc, &format!("value #{value} is not a value of this definition")));
+        }
+        let mut outputs = self.outputs.clone();
+        outputs.push(value);
+        match self.build(&self.records, &outputs) {
+            Ok(_) => {
+                self.outputs = outputs;
+                Ok(())
+            }
+            Err(e) => Err(errors::at_loc(py, &e, &loc, &self.sources)),
+        }
+    }
+
+    /// The global shape of value `value`.
+    fn shape(&self, value: usize) -> PyResult<Vec<i64>> {
+        self.info.get(value).map(|i| i.shape.clone()).ok_or_else(|| PyValueError::new_err(format!("no value #{value}")))
+    }
+
+    /// The element type name of value `value`.
+    fn dtype(&self, value: usize) -> PyResult<&'static str> {
+        self.info
+            .get(value)
+            .map(|i| element_name(i.element))
+            .ok_or_else(|| PyValueError::new_err(format!("no value #{value}")))
+    }
+
+    /// The number of inputs defined so far.
+    fn num_inputs(&self) -> usize {
+        self.records.iter().filter(|r| matches!(r.kind, Kind::Input(_))).count()
+    }
+
+    /// The value indices of the inputs, in argument order.
+    fn inputs(&self) -> Vec<usize> {
+        self.records.iter().enumerate().filter(|(_, r)| matches!(r.kind, Kind::Input(_))).map(|(i, _)| i).collect()
+    }
+
+    /// The value indices of the outputs.
+    fn outputs(&self) -> Vec<usize> {
+        self.outputs.clone()
+    }
+
+    /// The program as a verified module (a fresh one on each call).
+    fn module(&self, py: Python<'_>) -> PyResult<Module> {
+        match self.build(&self.records, &self.outputs) {
+            Ok((inner, _)) => Ok(Module { inner, compiler: self.compiler.clone(), sources: self.sources.clone() }),
+            Err(e) => Err(errors::at_loc(py, &e, &self.loc, &self.sources)),
+        }
+    }
+}
