@@ -117,7 +117,8 @@ impl<'a> Parser<'a> {
         }
         loop {
             if !self.is(TokKind::BareIdent) {
-                let at = self.tok.start;
+                // mlir-opt points at the last character of the buffer at its end.
+                let at = if self.is(TokKind::Eof) { self.tok.start.saturating_sub(1) } else { self.tok.start };
                 return Err(self.error_at(at, "expected identifier key in file metadata dictionary"));
             }
             let (key, key_at) = (self.tok_text(), self.tok.start);
