@@ -637,12 +637,13 @@ pub static FUNC_DIALECT: DialectDef = DialectDef {
     namespace: "func",
     summary: "Functions, calls and returns",
     description: "The subset of MLIR's func dialect that fuser implements: function \
-definitions and declarations, direct calls, and returns, with MLIR's syntax and semantics.",
-    ops: &[&FUNC, &RETURN, &CALL],
+definitions and declarations, direct calls, returns, function constants and indirect calls, with \
+MLIR's syntax and semantics.",
+    ops: &[&FUNC, &RETURN, &CALL, &crate::func_indirect::CONSTANT, &crate::func_indirect::CALL_INDIRECT],
     types: &[],
     attrs: &[],
     opaque_attrs: false,
-    materialize_constant: None,
+    materialize_constant: Some(crate::func_indirect::materialize_constant),
 };
 
 #[cfg(test)]

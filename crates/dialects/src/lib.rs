@@ -1,4 +1,4 @@
-//! fuser-dialects: the builtin/func/arith subset we share with MLIR (same names, syntax and
+//! fuser-dialects: the builtin/func/arith/cf subset we share with MLIR (same names, syntax and
 //! semantics as mlir-opt-19), and our own dialects.
 //!
 //! Every op is a `static` [`OpDef`](fuser_ir::registry::OpDef) declared next to its hooks;
@@ -8,9 +8,11 @@
 
 pub mod arith;
 pub mod builtin;
+pub mod cf;
 pub mod comm;
 pub mod doc;
 pub mod func;
+pub mod func_indirect;
 pub mod fusion;
 pub mod host;
 pub mod reduction;
@@ -22,8 +24,8 @@ pub use support::{IntConst, int_attr, int_const, type_str};
 use fuser_ir::registry::{DialectDef, Registry};
 
 /// The dialects of this crate, in documentation order.
-pub fn dialects() -> [&'static DialectDef; 6] {
-    [&builtin::BUILTIN, &func::FUNC_DIALECT, &arith::ARITH, &fusion::FUSION, &host::HOST, &comm::COMM]
+pub fn dialects() -> [&'static DialectDef; 7] {
+    [&builtin::BUILTIN, &func::FUNC_DIALECT, &arith::ARITH, &cf::CF, &fusion::FUSION, &host::HOST, &comm::COMM]
 }
 
 /// Every dialect of fuser, registered.

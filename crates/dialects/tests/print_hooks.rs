@@ -117,6 +117,9 @@ impl OpAsmPrinter for MockPrinter<'_> {
     fn print_successor(&mut self, _b: BlockId) {
         self.write("^bb");
     }
+    fn print_newline(&mut self) {
+        self.write("\n");
+    }
     fn current_op(&self) -> OpId {
         self.op
     }

@@ -173,6 +173,8 @@ pub trait OpAsmPrinter {
     /// only when `print_entry_block_args` and it has arguments (or other blocks branch to it).
     fn print_region(&mut self, r: RegionId, print_entry_block_args: bool, print_empty_block: bool);
     fn print_successor(&mut self, b: BlockId);
+    /// A newline followed by the indentation of the op being printed (MLIR's `printNewline`).
+    fn print_newline(&mut self);
     /// The op being printed (for hooks that print nested ops generically).
     fn current_op(&self) -> OpId;
 }

@@ -85,6 +85,17 @@ pub enum AttrKind {
     /// An attribute of a registered dialect that declares it (`#test_d.level<3>`): parsed,
     /// verified and printed by the dialect's [`AttrDef`](crate::registry::AttrDef) hooks.
     Dialect(Box<DialectData>),
+    /// `dense_resource<name> : tensor<...>`: elements held in the blob `name` of the file's
+    /// `dialect_resources` section (see [`Resources`](crate::context::Resources)).
+    DenseResource { name: Box<str>, ty: Type },
+    /// `sparse<indices, values> : type`: `indices` is a dense `i64` elements attribute of shape
+    /// `N x rank` (or `N` for rank 1), `values` a dense elements attribute of `N` values; the
+    /// other elements are zero.
+    Sparse { ty: Type, indices: Attr, values: Attr },
+    /// `distinct[id]<inner>`: an attribute that is unique by its identity, not its value. `id`
+    /// is the number the file gave it (one parse gives one attribute per id); the printer
+    /// renumbers them in first-print order, as MLIR does.
+    Distinct { id: u64, inner: Attr },
     /// `loc(unknown)`.
     UnknownLoc,
     /// `loc("file":line:col)`.

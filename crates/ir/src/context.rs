@@ -39,6 +39,18 @@ pub struct Context {
     definitions: Box<dyn Any + Send + Sync>,
     allow_unregistered: AtomicBool,
     common: Common,
+    resources: std::sync::Mutex<Resources>,
+}
+
+/// The file metadata (`{-# ... #-}`) of the last parsed file, printed back after the module as
+/// mlir-opt does: the `builtin` dialect's blobs (hex text `0x` + 4 alignment bytes + data, in
+/// upper case), and `external_resources` groups kept verbatim, in file order.
+#[derive(Default, Clone, Debug)]
+pub struct Resources {
+    /// `(key, hex)` of each builtin blob.
+    pub blobs: Vec<(String, String)>,
+    /// `(group, [(key, value text)])` of `external_resources`.
+    pub external: Vec<(String, Vec<(String, String)>)>,
 }
 
 struct Common {
@@ -71,6 +83,7 @@ impl Context {
             definitions,
             allow_unregistered: AtomicBool::new(false),
             common: Common { index, i1, i64, none, unit, empty_dict, unknown_loc },
+            resources: Default::default(),
         }
     }
 
@@ -78,6 +91,11 @@ impl Context {
     #[inline]
     pub(crate) fn definitions(&self) -> &(dyn Any + Send + Sync) {
         &*self.definitions
+    }
+
+    /// The resources of the last parsed file (see [`Resources`]).
+    pub fn resources(&self) -> std::sync::MutexGuard<'_, Resources> {
+        self.resources.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Whether ops and types of unknown dialects are accepted (`--allow-unregistered-dialect`).

@@ -173,7 +173,17 @@ pub struct OpDef {
     /// The declared structure (ops made with [`declare_op!`](crate::declare_op)): checked by
     /// the verifier before `verify` (counts, segments, attributes, type constraints).
     pub decl: Option<&'static OpDecl>,
+    /// For branch terminators (MLIR's `BranchOpInterface`): the operands each successor
+    /// receives. Region simplification uses it to drop unused block arguments.
+    pub successor_operands: Option<SuccessorOperandsFn>,
+    /// Erases one operand forwarded to a successor (with `successor_operands`).
+    pub erase_successor_operand: Option<EraseSuccessorOperandFn>,
 }
+
+/// One range of operand indices per successor, or `None` for a malformed op.
+pub type SuccessorOperandsFn = fn(&Context, &Ir, OpId) -> Option<Vec<std::ops::Range<usize>>>;
+/// Erases operand `arg` of those forwarded to successor `succ`, keeping segment sizes right.
+pub type EraseSuccessorOperandFn = fn(&Context, &mut Ir, OpId, usize, usize);
 
 impl OpDef {
     /// A definition with only a name and traits (fill the rest with struct update syntax).
@@ -196,6 +206,8 @@ impl OpDef {
             result_names: None,
             default_dialect: None,
             default_props: None,
+            successor_operands: None,
+            erase_successor_operand: None,
             decl: None,
         }
     }

@@ -243,10 +243,9 @@ impl<'a> Parser<'a> {
                     self.expect(TokKind::RParen, "expected ')' in inline location")?;
                     Ok(l)
                 }
-                b"dense_resource" | b"sparse" | b"distinct" => {
-                    let msg = format!("'{}' attributes are not supported by this parser", self.str_of(self.tok_text()));
-                    Err(self.error_here(msg))
-                }
+                b"distinct" => self.parse_distinct_attr(),
+                b"dense_resource" => self.parse_dense_resource_attr(),
+                b"sparse" => self.parse_sparse_attr(),
                 _ => self.parse_type_attr(),
             },
             _ => self.parse_type_attr(),
@@ -885,6 +884,169 @@ impl<'a> Parser<'a> {
                 Ok(float_bits_from_f64(v, k))
             }
             _ => Err(self.error_here("expected integer or floating point literal")),
+        }
+    }
+
+    // ----- sparse ------------------------------------------------------------------------------
+
+    /// `sparse<indices, values> : type` or `sparse<> : type`, checked as MLIR's
+    /// `SparseElementsAttr::verify` (errors at the `sparse` keyword).
+    fn parse_sparse_attr(&mut self) -> PResult<Attr> {
+        let kw_at = self.tok.start;
+        self.advance();
+        self.expect(TokKind::Less, "expected '<' after 'sparse'")?;
+        let lits = if self.consume_if(TokKind::Greater) {
+            None
+        } else {
+            let iloc = self.tok.start;
+            let mut ilit = DenseLiteral::default();
+            self.parse_dense_literal(&mut ilit)?;
+            self.expect(TokKind::Comma, "expected ','")?;
+            let vloc = self.tok.start;
+            let mut vlit = DenseLiteral::default();
+            self.parse_dense_literal(&mut vlit)?;
+            self.expect(TokKind::Greater, "expected '>'")?;
+            Some((iloc, ilit, vloc, vlit))
+        };
+        self.expect(TokKind::Colon, "expected ':'")?;
+        let ty = self.parse_type()?;
+        let (shape, elem) = match self.ctx.type_kind(ty) {
+            TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => (shape.clone(), *elem),
+            TypeKind::MemRef { .. } | TypeKind::UnrankedTensor { .. } | TypeKind::UnrankedMemRef { .. } => {
+                return Err(self.error_here("elements literal type must have static shape"));
+            }
+            _ => return Err(self.error_here("elements literal must be a shaped type")),
+        };
+        let rank = shape.len() as i64;
+        let i64t = self.ctx.i64_type();
+        let Some((iloc, ilit, vloc, vlit)) = lits else {
+            let indices_ty = self.ctx.tensor_type(vec![0, rank], i64t, None);
+            let values_ty = self.ctx.tensor_type(vec![0], elem, None);
+            let indices =
+                self.ctx.intern_attr(AttrKind::DenseElements { ty: indices_ty, data: DenseData::Elements(vec![]) });
+            let values =
+                self.ctx.intern_attr(AttrKind::DenseElements { ty: values_ty, data: DenseData::Elements(vec![]) });
+            return Ok(self.ctx.intern_attr(AttrKind::Sparse { ty, indices, values }));
+        };
+        let ishape = ilit.shape.clone().unwrap_or_else(|| vec![1, rank]);
+        let indices_ty = self.ctx.tensor_type(ishape.clone(), i64t, None);
+        let idata = self.dense_data(iloc, indices_ty, &ishape, i64t, &ilit)?;
+        let vshape = vlit.shape.clone().unwrap_or_else(|| vec![ishape.first().copied().unwrap_or(0)]);
+        let values_ty = self.ctx.tensor_type(vshape.clone(), elem, None);
+        let vdata = self.dense_data(vloc, values_ty, &vshape, elem, &vlit)?;
+        if vshape.len() != 1 {
+            return Err(self.error_at(kw_at, "expected 1-d tensor for sparse element values"));
+        }
+        let shape_ok = match ishape.len() {
+            2 => ishape[1] == rank,
+            1 => rank == 1,
+            _ => false,
+        };
+        if !shape_ok || ishape[0] != vshape[0] {
+            let msg = format!(
+                "expected shape ([{}]); inferred shape of indices literal ([{}]); inferred shape of values literal ([{}])",
+                join_dims(&shape),
+                join_dims(&ishape),
+                join_dims(&vshape)
+            );
+            return Err(self.error_at(kw_at, msg));
+        }
+        let index_values: Vec<u64> = match &idata {
+            DenseData::Splat(a) => vec![self.attr_u64(*a); rank as usize],
+            DenseData::Elements(es) => es.iter().map(|&a| self.attr_u64(a)).collect(),
+            DenseData::Hex(_) => Vec::new(),
+        };
+        let per = rank.max(1) as usize;
+        let count = if matches!(idata, DenseData::Splat(_)) { 1 } else { ishape[0] as usize };
+        for i in 0..count {
+            let index = if matches!(idata, DenseData::Splat(_)) {
+                index_values.clone()
+            } else {
+                index_values.get(i * per..i * per + rank as usize).map(<[u64]>::to_vec).unwrap_or_default()
+            };
+            let valid = index.len() == shape.len() && index.iter().zip(&shape).all(|(&x, &d)| (x as i128) < d as i128);
+            if !valid {
+                let msg = format!(
+                    "sparse index #{i} is not contained within the value shape, with index=[{}], and type='{}'",
+                    index.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "),
+                    super::display::type_to_string(self.ctx, ty)
+                );
+                return Err(self.error_at(kw_at, msg));
+            }
+        }
+        let indices = self.ctx.intern_attr(AttrKind::DenseElements { ty: indices_ty, data: idata });
+        let values = self.ctx.intern_attr(AttrKind::DenseElements { ty: values_ty, data: vdata });
+        Ok(self.ctx.intern_attr(AttrKind::Sparse { ty, indices, values }))
+    }
+
+    /// An integer element as MLIR's `getValues<uint64_t>` reads it.
+    fn attr_u64(&self, a: Attr) -> u64 {
+        match self.ctx.attr_kind(a) {
+            AttrKind::Integer { value, .. } => value.to_i128().map(|v| v as u64).unwrap_or(u64::MAX),
+            _ => 0,
+        }
+    }
+
+    // ----- dense_resource ----------------------------------------------------------------------
+
+    /// `dense_resource<name> : shaped-type`.
+    fn parse_dense_resource_attr(&mut self) -> PResult<Attr> {
+        self.advance();
+        self.expect(TokKind::Less, "expected '<' after 'dense_resource'")?;
+        let name = match self.tok.kind {
+            TokKind::BareIdent => self.str_of(self.tok_text()),
+            TokKind::String => String::from_utf8_lossy(&string_value(self.tok_text())).into_owned(),
+            _ => return Err(self.wrong_token("expected identifier key for 'resource' entry")),
+        };
+        self.advance();
+        self.expect(TokKind::Greater, "expected '>'")?;
+        let at = self.tok.start;
+        self.expect(TokKind::Colon, "expected ':'")?;
+        let ty = self.parse_type()?;
+        if self.ctx.type_kind(ty).shape().is_none() {
+            return Err(self.error_at(at, "`dense_resource` expected a shaped type"));
+        }
+        Ok(self.ctx.intern_attr(AttrKind::DenseResource { name: name.into(), ty }))
+    }
+
+    // ----- distinct ----------------------------------------------------------------------------
+
+    /// `distinct[id]<attr>` or `distinct[id]<>` (a unit inner attribute). One parse gives one
+    /// attribute per id; reusing an id with another inner attribute is an error.
+    fn parse_distinct_attr(&mut self) -> PResult<Attr> {
+        let start = self.tok.start;
+        self.advance();
+        self.expect(TokKind::LSquare, "expected '[' after 'distinct'")?;
+        if !self.is(TokKind::Integer) {
+            return Err(self.wrong_token("expected distinct ID"));
+        }
+        let id = super::lexer::parse_u64_literal(&self.str_of(self.tok_text()));
+        self.advance();
+        let Some(id) = id else { return Err(self.wrong_token("expected an unsigned 64-bit integer")) };
+        self.expect(TokKind::RSquare, "expected ']' to close distinct ID")?;
+        self.expect(TokKind::Less, "expected '<' after distinct ID")?;
+        let inner = if self.consume_if(TokKind::Greater) {
+            self.ctx.unit_attr()
+        } else {
+            let Ok(inner) = self.parse_attribute(None) else {
+                let at = self.tok.start;
+                return Err(self.error_also(at, "expected attribute"));
+            };
+            self.expect(TokKind::Greater, "expected '>' to close distinct attribute")?;
+            inner
+        };
+        match self.distinct_defs.get(&id) {
+            Some(&prev) if prev != inner => {
+                let msg = format!(
+                    "referenced attribute does not match previous definition: {}",
+                    crate::printer::print_attr(self.ctx, prev)
+                );
+                Err(self.error_at(start, msg))
+            }
+            _ => {
+                self.distinct_defs.insert(id, inner);
+                Ok(self.ctx.intern_attr(AttrKind::Distinct { id, inner }))
+            }
         }
     }
 

@@ -14,7 +14,8 @@
 //! verifier checks dominance); values defined in a region are visible in nested regions only.
 //! Top-level `#alias = attr` / `!alias = type` definitions are supported (aliases must be
 //! defined before use, except location aliases in trailing `loc(#name)`, which may be defined
-//! later in the file, as mlir-opt prints them); `{-# ... #-}` file metadata is skipped.
+//! later in the file, as mlir-opt prints them); `{-# ... #-}` file metadata fills the context's
+//! resources (builtin blobs, external resources).
 //!
 //! Invariants: recursion depth is bounded by [`MAX_NESTING`] levels of regions, types and
 //! attributes together; the parser never panics on any input; on error, `ir` may keep detached
@@ -82,6 +83,7 @@ pub fn parse_source_with(
     src: &SourceFile,
     implicit_module: bool,
 ) -> Result<OpId, Vec<Diagnostic>> {
+    *ctx.resources() = Default::default();
     let mut p = Parser::new(ctx, ir, src);
     match p.parse_top_level(implicit_module) {
         Ok(op) => Ok(op),
@@ -201,6 +203,8 @@ pub(crate) struct Parser<'a> {
     attr_cache: cache::PrefixCache<Attr>,
     type_aliases: BytesMap<'a, Type>,
     attr_aliases: BytesMap<'a, Attr>,
+    /// The attribute inside each `distinct[id]<...>` seen so far.
+    distinct_defs: FxHashMap<u64, Attr>,
     values: BytesMap<'a, SmallVec<[ValueEntry; 1]>>,
     /// Placeholders not yet defined, with the offset of their first use.
     forward_refs: FxHashMap<Value, usize>,
@@ -249,6 +253,7 @@ impl<'a> Parser<'a> {
             attr_cache: cache::PrefixCache::default(),
             type_aliases: BytesMap::default(),
             attr_aliases: BytesMap::default(),
+            distinct_defs: FxHashMap::default(),
             values: BytesMap::default(),
             forward_refs: FxHashMap::default(),
             scope_defs: vec![Vec::new()],

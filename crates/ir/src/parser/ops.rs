@@ -42,7 +42,7 @@ impl<'a> Parser<'a> {
                 TokKind::Error => return Err(super::ParseFailure),
                 TokKind::HashIdent => self.parse_attr_alias_def()?,
                 TokKind::BangIdent => self.parse_type_alias_def()?,
-                TokKind::MetadataBegin => self.skip_file_metadata()?,
+                TokKind::MetadataBegin => self.parse_file_metadata()?,
                 _ => self.parse_operation(top)?,
             }
         }
@@ -107,46 +107,112 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `{-# key: {...}, ... #-}` with keys `dialect_resources` / `external_resources`; the
-    /// resource bodies are skipped (not validated, not kept).
-    fn skip_file_metadata(&mut self) -> PResult<()> {
+    /// `{-# key: {...}, ... #-}` with keys `dialect_resources` / `external_resources`: the
+    /// `builtin` dialect's hex blobs and the external resource groups are kept in the context's
+    /// [`Resources`](crate::context::Resources) so the printer can write them back.
+    fn parse_file_metadata(&mut self) -> PResult<()> {
         self.advance();
         if self.consume_if(TokKind::MetadataEnd) {
             return Ok(());
         }
         loop {
             if !self.is(TokKind::BareIdent) {
-                return Err(self.wrong_token("expected identifier key in file metadata dictionary"));
+                // mlir-opt points at the last character of the buffer at its end.
+                let at = if self.is(TokKind::Eof) { self.tok.start.saturating_sub(1) } else { self.tok.start };
+                return Err(self.error_at(at, "expected identifier key in file metadata dictionary"));
             }
             let (key, key_at) = (self.tok_text(), self.tok.start);
             self.advance();
             self.expect(TokKind::Colon, "expected ':'")?;
-            if key != b"dialect_resources" && key != b"external_resources" {
-                let msg = format!("unknown key '{}' in file metadata dictionary", self.str_of(key));
-                return Err(self.error_at(key_at, msg));
-            }
-            if !self.is(TokKind::LBrace) {
-                return Err(self.wrong_token("expected '{'"));
-            }
-            let mut depth = 0usize;
-            loop {
-                match self.tok.kind {
-                    TokKind::LBrace => depth += 1,
-                    TokKind::RBrace => depth -= 1,
-                    TokKind::Eof => return Err(self.wrong_token("expected '}'")),
-                    TokKind::Error => return Err(super::ParseFailure),
-                    _ => {}
+            let dialect = match key {
+                b"dialect_resources" => true,
+                b"external_resources" => false,
+                _ => {
+                    let msg = format!("unknown key '{}' in file metadata dictionary", self.str_of(key));
+                    return Err(self.error_at(key_at, msg));
                 }
-                self.advance();
-                if depth == 0 {
-                    break;
-                }
-            }
+            };
+            self.parse_resource_section(dialect)?;
             if !self.consume_if(TokKind::Comma) {
                 break;
             }
         }
         self.expect(TokKind::MetadataEnd, "expected '#-}' to end file metadata")
+    }
+
+    /// A resource key: an identifier or a string.
+    fn parse_resource_key(&mut self) -> PResult<(String, usize)> {
+        let at = self.tok.start;
+        let key = match self.tok.kind {
+            TokKind::BareIdent => self.str_of(self.tok_text()),
+            TokKind::String => String::from_utf8_lossy(&super::lexer::string_value(self.tok_text())).into_owned(),
+            _ => return Err(self.error_at(at, "expected identifier key for 'resource' entry")),
+        };
+        self.advance();
+        Ok((key, at))
+    }
+
+    /// `{ group: { key: value, ... }, ... }` of one section.
+    fn parse_resource_section(&mut self, dialect: bool) -> PResult<()> {
+        self.expect(TokKind::LBrace, "expected '{'")?;
+        if self.consume_if(TokKind::RBrace) {
+            return Ok(());
+        }
+        loop {
+            let (group, group_at) = self.parse_resource_key()?;
+            self.expect(TokKind::Colon, "expected ':'")?;
+            if dialect && group != "builtin" {
+                let msg = match self.ctx.dialect(&group) {
+                    None => format!("dialect '{group}' is unknown"),
+                    Some(_) => format!("unexpected 'resource' section for dialect '{group}'"),
+                };
+                return Err(self.error_at(group_at, msg));
+            }
+            self.expect(TokKind::LBrace, "expected '{'")?;
+            let mut entries = Vec::new();
+            if !self.consume_if(TokKind::RBrace) {
+                loop {
+                    let (key, _) = self.parse_resource_key()?;
+                    self.expect(TokKind::Colon, "expected ':'")?;
+                    let value_at = self.tok.start;
+                    let text = self.str_of(self.tok_text());
+                    let value = match self.tok.kind {
+                        TokKind::String | TokKind::BareIdent if !dialect => text,
+                        TokKind::String if text.starts_with("\"0x") => {
+                            let hex = &text[3..text.len() - 1];
+                            if hex.len() < 8 {
+                                let msg = format!(
+                                    "expected hex string blob for key '{key}' to encode alignment in first 4 bytes"
+                                );
+                                return Err(self.error_at(value_at, msg));
+                            }
+                            format!("\"0x{}\"", hex.to_ascii_uppercase())
+                        }
+                        _ if dialect => {
+                            return Err(self.error_at(value_at, format!("expected hex string blob for key '{key}'")));
+                        }
+                        _ => return Err(self.wrong_token("expected a resource value")),
+                    };
+                    self.advance();
+                    entries.push((key, value));
+                    if !self.consume_if(TokKind::Comma) {
+                        break;
+                    }
+                }
+                self.expect(TokKind::RBrace, "expected '}'")?;
+            }
+            let mut res = self.ctx.resources();
+            if dialect {
+                res.blobs.extend(entries);
+            } else {
+                res.external.push((group, entries));
+            }
+            drop(res);
+            if !self.consume_if(TokKind::Comma) {
+                break;
+            }
+        }
+        self.expect(TokKind::RBrace, "expected '}'")
     }
 
     /// Undefined forward references, then deferred location aliases.

@@ -492,12 +492,17 @@ fn aliases_and_metadata() {
     let c = ctx();
     let (ir, m) = parse(
         &c,
-        "!bf = tensor<4xbf16>\n#one = 1 : i32\n#arr = [#one]\n{-# dialect_resources: { builtin: { r: \"0x01\" } } #-}\n%0 = \"fz.a\"() {a = #arr} : () -> !bf\n",
+        "!bf = tensor<4xbf16>\n#one = 1 : i32\n#arr = [#one]\n{-# dialect_resources: { builtin: { r: \"0x0100000001\" } } #-}\n%0 = \"fz.a\"() {a = #arr} : () -> !bf\n",
     );
     let op = body_ops(&ir, m)[0];
     assert_eq!(ir.value_type(ir.result(op, 0)), parse_type_str(&c, "tensor<4xbf16>").unwrap());
     assert_eq!(c.dict_get(ir.attrs(op), "a"), Some(parse_attr_str(&c, "[1 : i32]").unwrap()));
     assert_eq!(err("#a.b = 1\n"), "1:1: attribute names with a '.' are reserved for dialect-defined names");
+    assert_eq!(c.resources().blobs, vec![("r".to_string(), "\"0x0100000001\"".to_string())]);
+    assert_eq!(
+        err("{-# dialect_resources: { builtin: { r: \"0x01\" } } #-}\n"),
+        "1:40: expected hex string blob for key 'r' to encode alignment in first 4 bytes"
+    );
 }
 
 #[test]

@@ -129,6 +129,13 @@ impl OpAsmPrinter for Printer<'_> {
         }
     }
 
+    fn print_newline(&mut self) {
+        if !self.collecting {
+            self.push("\n");
+            self.push_indent();
+        }
+    }
+
     fn current_op(&self) -> OpId {
         // Hooks only run from `run_custom_printer`, which pushes the op first; calling this
         // elsewhere is a programming error.

@@ -122,6 +122,44 @@ impl Printer<'_> {
                 self.push(text);
                 self.push_char('>');
             }
+            AttrKind::Sparse { ty, indices, values } => {
+                self.push("sparse<");
+                let (ik, vk) = (ctx.attr_kind(*indices), ctx.attr_kind(*values));
+                if let (
+                    AttrKind::DenseElements { ty: ity, data: idata },
+                    AttrKind::DenseElements { ty: vty, data: vdata },
+                ) = (ik, vk)
+                {
+                    let n: i64 = ctx.type_kind(*ity).shape().map(|s| s.iter().product()).unwrap_or(0);
+                    if n != 0 {
+                        self.print_dense_body(*ity, idata);
+                        self.push(", ");
+                        self.print_dense_body(*vty, vdata);
+                    }
+                }
+                self.push_char('>');
+                self.print_type_suffix(*ty, elision);
+            }
+            AttrKind::DenseResource { name, ty } => {
+                if !self.resource_refs.iter().any(|r| **r == **name) {
+                    self.resource_refs.push(name.to_string());
+                }
+                self.push("dense_resource<");
+                self.push(name);
+                self.push_char('>');
+                self.print_type_suffix(*ty, elision);
+            }
+            AttrKind::Distinct { inner, .. } => {
+                let next = self.distinct_ids.len() as u64;
+                let n = *self.distinct_ids.entry(a).or_insert(next);
+                self.push("distinct[");
+                self.push_u64(n);
+                self.push("]<");
+                if !matches!(ctx.attr_kind(*inner), AttrKind::Unit) {
+                    self.print_attr(*inner, Elision::Never);
+                }
+                self.push_char('>');
+            }
             AttrKind::Strided { strides, offset } => {
                 self.push("strided<[");
                 for (i, &s) in strides.iter().enumerate() {
@@ -154,6 +192,15 @@ impl Printer<'_> {
     }
 
     /// ` : type` unless elided (`Must`) or the type is `none`.
+    /// The part of `dense<...>` between the angle brackets (the elements of a `sparse`).
+    fn print_dense_body(&mut self, ty: Type, data: &crate::attrs::DenseData) {
+        let start = self.out.len();
+        self.print_dense_elements(ty, data);
+        let text = self.out.split_off(start);
+        let body = text.strip_prefix("dense<").and_then(|t| t.strip_suffix('>')).unwrap_or(&text);
+        self.push(body);
+    }
+
     fn print_type_suffix(&mut self, t: Type, elision: Elision) {
         if elision == Elision::Must || matches!(self.ctx.type_kind(t), TypeKind::None) {
             return;

@@ -89,6 +89,7 @@ impl Printer<'_> {
             AttrKind::AffineMap(..) => Some("map"),
             AttrKind::IntegerSet(..) => Some("set"),
             k if k.is_location() => Some("loc"),
+            AttrKind::Distinct { inner, .. } if !matches!(ctx.attr_kind(*inner), AttrKind::Unit) => Some("distinct"),
             _ => None,
         };
         let idx = self.push_entry(Key::Attr(a), base, deferrable);
@@ -106,6 +107,10 @@ impl Printer<'_> {
                 }
             }
             AttrKind::Type(t) => children.push(self.visit_type(*t, deferrable)),
+            AttrKind::Distinct { inner, .. } => children.push(self.visit_attr(*inner, deferrable)),
+            AttrKind::DenseResource { ty, .. } | AttrKind::Sparse { ty, .. } => {
+                children.push(self.visit_type(*ty, deferrable))
+            }
             AttrKind::Dialect(data) => self.visit_dialect_params(&data.params, deferrable, &mut children),
             AttrKind::DenseElements { ty, .. } => children.push(self.visit_type(*ty, deferrable)),
             AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => {

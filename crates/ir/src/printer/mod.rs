@@ -106,7 +106,34 @@ fn print_top_level(p: &mut Printer<'_>, op: OpId, opts: &PrintOptions) {
     p.print_full_op(op);
     p.push_char('\n');
     p.print_alias_definitions(true);
+    print_resources(p);
     p.push_char('\n');
+}
+
+/// The `{-# ... #-}` section after a module: the printed `dense_resource` blobs that the
+/// parsed file defined (in first-print order), then the external resources, as mlir-opt.
+fn print_resources(p: &mut Printer<'_>) {
+    let res = p.ctx.resources().clone();
+    let blobs: Vec<(String, String)> =
+        p.resource_refs.iter().filter_map(|r| res.blobs.iter().find(|(k, _)| k == r).cloned()).collect();
+    if blobs.is_empty() && res.external.is_empty() {
+        return;
+    }
+    let mut sections = Vec::new();
+    let group = |name: &str, entries: &[(String, String)]| {
+        let lines: Vec<String> = entries.iter().map(|(k, v)| format!("      {k}: {v}")).collect();
+        format!("    {name}: {{\n{}\n    }}", lines.join(",\n"))
+    };
+    if !blobs.is_empty() {
+        sections.push(format!("  dialect_resources: {{\n{}\n  }}", group("builtin", &blobs)));
+    }
+    if !res.external.is_empty() {
+        let groups: Vec<String> = res.external.iter().map(|(g, e)| group(g, e)).collect();
+        sections.push(format!("  external_resources: {{\n{}\n  }}", groups.join(",\n")));
+    }
+    p.push("\n{-#\n");
+    p.push(&sections.join(",\n"));
+    p.push("\n#-}\n");
 }
 
 /// Prints one op (with its regions) as mlir-opt does in a diagnostic note

@@ -17,6 +17,7 @@ use super::names::Names;
 use super::op_names::OpNameCache;
 use super::options::Flags;
 use super::text::push_u64;
+use crate::attrs::Attr;
 use crate::context::Context;
 use crate::ir::{Ir, OpId};
 use rustc_hash::FxHashMap;
@@ -58,6 +59,11 @@ pub(crate) struct Printer<'a> {
     pub sink: Option<&'a mut dyn std::io::Write>,
     /// The first write error of the sink (printing stops writing after it).
     pub sink_error: Option<std::io::Error>,
+    /// The number printed for each `distinct` attribute, in first-print order.
+    pub distinct_ids: FxHashMap<Attr, u64>,
+    /// The `dense_resource` blobs printed, in first-print order (their data is printed after
+    /// the module).
+    pub resource_refs: Vec<String>,
 }
 
 impl<'a> Printer<'a> {
@@ -78,6 +84,8 @@ impl<'a> Printer<'a> {
             dict_cache: FxHashMap::default(),
             sink: None,
             sink_error: None,
+            distinct_ids: FxHashMap::default(),
+            resource_refs: Vec::new(),
         }
     }
 

@@ -4,14 +4,17 @@
 //!
 //! Liveness: an op is live if it could have side effects (unregistered, not `Pure`), is a
 //! terminator or a symbol, or if a result is used by a live op. Everything else (including
-//! cycles of pure ops feeding each other in graph regions) is dead. Block arguments are never
-//! removed: that needs knowledge of branch operands that our op definitions do not describe.
+//! cycles of pure ops feeding each other in graph regions) is dead. As in MLIR, arguments of
+//! non-entry blocks are live when a live op uses them; an operand a branch forwards to a
+//! block argument (ops with a `successor_operands` hook, MLIR's `BranchOpInterface`) is a use
+//! only when that argument is live, and every argument of a block reached by another
+//! terminator is live. Dead arguments are erased with the branch operands feeding them.
 //!
 //! Both passes work with explicit worklists (no recursion over nesting).
 
 use super::fold::would_be_trivially_dead;
 use crate::context::Context;
-use crate::ir::{BlockId, Ir, OpId, RegionId, WalkOrder, WalkResult};
+use crate::ir::{BlockId, Ir, OpId, RegionId, Value, WalkOrder, WalkResult};
 use crate::verifier::dominance::block_successors_in_region;
 use rustc_hash::FxHashSet;
 
@@ -104,20 +107,30 @@ fn erase_blocks_together(ir: &mut Ir, dead: &[BlockId]) -> bool {
     true
 }
 
-/// Erases ops of `regions` (at any depth) that are not live; true if any was erased.
+/// Erases ops of `regions` (at any depth) that are not live, and dead arguments of non-entry
+/// blocks with the branch operands feeding them; true if an op was erased (as MLIR reports).
 pub fn region_dce(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
     let mut all = Vec::new();
+    let mut blocks = Vec::new();
     for &r in regions {
-        let blocks = ir.region_blocks(r).to_vec();
-        all.extend(ops_in_blocks(ir, &blocks));
+        let rb = ir.region_blocks(r).to_vec();
+        blocks.extend(rb.iter().skip(1).copied());
+        all.extend(ops_in_blocks(ir, &rb));
     }
-    let live = liveness(ctx, ir, &all);
+    for &o in &all {
+        for &r in ir.regions(o) {
+            blocks.extend(ir.region_blocks(r).iter().skip(1).copied());
+        }
+    }
+    let live = liveness(ctx, ir, &all, &blocks);
+    erase_dead_successor_operands(ctx, ir, &all, &live);
+    let live_ops = &live.ops;
     let mut dead_roots = Vec::new();
     for &r in regions {
         for &b in ir.region_blocks(r) {
             for op in ir.block_ops(b) {
                 ir.walk(op, WalkOrder::PreOrder, |o| {
-                    if live.contains(&o) {
+                    if live_ops.contains(&o) {
                         WalkResult::Advance
                     } else {
                         dead_roots.push(o);
@@ -127,9 +140,51 @@ pub fn region_dce(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
             }
         }
     }
-    if dead_roots.is_empty() {
-        return false;
+    let mut erased = false;
+    if !dead_roots.is_empty() {
+        erased = erase_dead_roots(ir, &dead_roots);
     }
+    for &b in &blocks {
+        if !ir.is_live_block(b) {
+            continue;
+        }
+        for i in (0..ir.block_args(b).len()).rev() {
+            let a = ir.block_args(b)[i];
+            if live.tracked.contains(&a) && !live.args.contains(&a) && !ir.has_uses(a) {
+                ir.erase_block_arg(b, i);
+            }
+        }
+    }
+    erased
+}
+
+/// Erases the operands branches forward to dead block arguments (last to first).
+fn erase_dead_successor_operands(ctx: &Context, ir: &mut Ir, ops: &[OpId], live: &Live) {
+    for &op in ops {
+        if !ir.is_live_op(op) || ir.successors(op).is_empty() {
+            continue;
+        }
+        let Some(def) = ctx.op_def(ir.op_name(op)) else { continue };
+        let (Some(ranges), Some(erase)) =
+            (def.successor_operands.and_then(|f| f(ctx, ir, op)), def.erase_successor_operand)
+        else {
+            continue;
+        };
+        let succs = ir.successors(op).to_vec();
+        for (s, r) in ranges.iter().enumerate().rev() {
+            let Some(&dest) = succs.get(s) else { continue };
+            for k in (0..r.len()).rev() {
+                let Some(&arg) = ir.block_args(dest).get(k) else { continue };
+                if live.tracked.contains(&arg) && !live.args.contains(&arg) {
+                    erase(ctx, ir, op, s, k);
+                }
+            }
+        }
+    }
+}
+
+/// Erases dead subtrees whose results only dead ops read; true if one was erased.
+fn erase_dead_roots(ir: &mut Ir, dead_roots: &[OpId]) -> bool {
     let dead_ops: Vec<OpId> = dead_roots.iter().flat_map(|&o| ir.collect_ops(o, WalkOrder::PreOrder)).collect();
     let dead_set: FxHashSet<OpId> = dead_ops.iter().copied().collect();
     // A dead op whose results are read by a surviving op (only in invalid IR) is kept.
@@ -143,7 +198,7 @@ pub fn region_dce(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
         })
         .collect();
     let mut erased = false;
-    for &root in &dead_roots {
+    for &root in dead_roots {
         if unsafe_roots.contains(&root) {
             continue;
         }
@@ -151,7 +206,7 @@ pub fn region_dce(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
             ir.set_operands(o, &[]);
         }
     }
-    for &root in &dead_roots {
+    for &root in dead_roots {
         if !unsafe_roots.contains(&root) && ir.is_live_op(root) {
             ir.erase_op(root);
             erased = true;
@@ -160,20 +215,68 @@ pub fn region_dce(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
     erased
 }
 
-/// The live ops among `ops` (a fixpoint, visiting ops last to first to see uses before defs).
-fn liveness(ctx: &Context, ir: &Ir, ops: &[OpId]) -> FxHashSet<OpId> {
-    let mut live: FxHashSet<OpId> = FxHashSet::default();
+/// Live ops and block arguments; `tracked` are the arguments whose liveness is computed
+/// (those of non-entry blocks), the others are live.
+struct Live {
+    ops: FxHashSet<OpId>,
+    args: FxHashSet<Value>,
+    tracked: FxHashSet<Value>,
+}
+
+/// For a branch with a `successor_operands` hook: the block argument operand `index` feeds.
+fn forwarded_arg(ctx: &Context, ir: &Ir, op: OpId, index: usize) -> Option<Value> {
+    let f = ctx.op_def(ir.op_name(op))?.successor_operands?;
+    let ranges = f(ctx, ir, op)?;
+    let (s, r) = ranges.iter().enumerate().find(|(_, r)| r.contains(&index))?;
+    let dest = *ir.successors(op).get(s)?;
+    ir.block_args(dest).get(index - r.start).copied()
+}
+
+/// The live ops among `ops` and arguments of `blocks` (a fixpoint, visiting ops last to first
+/// to see uses before defs).
+fn liveness(ctx: &Context, ir: &Ir, ops: &[OpId], blocks: &[BlockId]) -> Live {
+    let tracked: FxHashSet<Value> = blocks.iter().flat_map(|&b| ir.block_args(b).iter().copied()).collect();
+    let mut live = Live { ops: FxHashSet::default(), args: FxHashSet::default(), tracked };
+    // Arguments of blocks reached by a terminator we cannot reason about are live.
+    for &op in ops {
+        if ir.successors(op).is_empty() {
+            continue;
+        }
+        let hooked = ctx.op_def(ir.op_name(op)).and_then(|d| d.successor_operands).and_then(|f| f(ctx, ir, op));
+        if hooked.is_none() {
+            for &s in ir.successors(op) {
+                live.args.extend(ir.block_args(s).iter().copied());
+            }
+        }
+    }
+    let use_is_live = |live: &Live, u: crate::ir::OpOperand| {
+        if !live.ops.contains(&u.op) {
+            return false;
+        }
+        match forwarded_arg(ctx, ir, u.op, u.index as usize) {
+            Some(arg) if live.tracked.contains(&arg) => live.args.contains(&arg),
+            _ => true,
+        }
+    };
     loop {
         let mut changed = false;
         for &op in ops.iter().rev() {
-            if live.contains(&op) {
+            if live.ops.contains(&op) {
                 continue;
             }
             let is_live = !would_be_trivially_dead(ctx, ir, op)
-                || ir.results(op).iter().any(|&v| ir.uses(v).any(|u| live.contains(&u.op)));
+                || ir.results(op).iter().any(|&v| ir.uses(v).any(|u| use_is_live(&live, u)));
             if is_live {
-                live.insert(op);
+                live.ops.insert(op);
                 changed = true;
+            }
+        }
+        for &b in blocks {
+            for &a in ir.block_args(b) {
+                if !live.args.contains(&a) && ir.uses(a).any(|u| use_is_live(&live, u)) {
+                    live.args.insert(a);
+                    changed = true;
+                }
             }
         }
         if !changed {
