@@ -56,13 +56,17 @@ mod bench {
             (state >> 11) as f32 / (1u64 << 53) as f32
         };
         // The sum of 12 uniforms minus 6: mean 0, variance 1.
-        let block: Vec<u16> =
-            (0..BLOCK.min(b.numel())).map(|_| half::bf16::from_f32((0..12).map(|_| uniform()).sum::<f32>() - 6.0).to_bits()).collect();
+        let block: Vec<u16> = (0..BLOCK.min(b.numel()))
+            .map(|_| half::bf16::from_f32((0..12).map(|_| uniform()).sum::<f32>() - 6.0).to_bits())
+            .collect();
         let mut done = 0;
         while done < b.numel() {
             let len = block.len().min(b.numel() - done);
             let dst = b.addr() + (done * 2) as u64;
-            api::check(unsafe { cudarc::driver::sys::cuMemcpyHtoD_v2(dst, block.as_ptr().cast(), len * 2) }, "cuMemcpyHtoD")?;
+            api::check(
+                unsafe { cudarc::driver::sys::cuMemcpyHtoD_v2(dst, block.as_ptr().cast(), len * 2) },
+                "cuMemcpyHtoD",
+            )?;
             done += len;
         }
         Ok(b)
