@@ -14,7 +14,8 @@
 #     it from inside its directory, so diagnostics carry the same chunk-relative locations;
 #   * a chunk is out of scope when it names a dialect mlir-opt-19 registers other than builtin,
 #     func, arith and cf (ops, `!dialect.type`, `#dialect.attr`, `dialect.attr` keys other than
-#     the test dialect's markers; names of unregistered dialects are in scope), when the RUN line uses a pass or flag outside
+#     the test dialect's markers, the dialect keys of a `dialect_resources` section other than
+#     builtin; names of unregistered dialects are in scope), when the RUN line uses a pass or flag outside
 #     IN_SCOPE_FLAGS below, or when mlir-opt-19 crashes on it;
 #   * an in-scope chunk is identical when stdout, stderr (tool names replaced by TOOL, the list
 #     in "Registered dialects: ...;" notes elided) and the exit status (0 or not) all match;
@@ -185,6 +186,12 @@ def dialects_used(chunk):
     for m in re.finditer(r"[{,]\s*(([a-z_][\w$]*)\.[\w$.]+)\s*(?==|,|})", code):
         if m.group(2) != "test" or m.group(1) == "test.invalid_attr":
             names.add(m.group(2))
+    # The dialects of a `{-# dialect_resources: { NAME: {...} } #-}` section: each dialect parses
+    # its own entries (ml_program's and the test dialect's resource handlers), so a chunk about
+    # another dialect's resources is that dialect's test.
+    section = re.search(r"dialect_resources\s*:\s*\{(.*)", chunk, re.S)
+    if section:
+        names.update(re.findall(r"^\s*([A-Za-z_][\w$]*)\s*:\s*\{", section.group(1), re.M))
     return names
 
 
