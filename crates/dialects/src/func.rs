@@ -16,7 +16,7 @@ use crate::support::{
     type_str, value_types,
 };
 use crate::symbols::{VISIBILITIES, resolve_from, verify_visibility};
-use fuser_ir::asm::{Argument, OpAsmParser, OpAsmPrinter, ParseResult, Punct};
+use fuser_ir::asm::{Argument, OpAsmParser, OpAsmPrinter, ParseResult, Punct, UnresolvedOperand};
 use fuser_ir::attrs::{Attr, AttrKind, Ident};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
@@ -575,27 +575,55 @@ fn verify_call(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn parse_call(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
-    let callee = p.parse_symbol_name()?;
+/// The tail shared by the custom forms of `func.call` and `func.call_indirect`,
+/// `(operands) attr-dict : type`: the operands (unresolved), the attribute entries, the type
+/// and the offset it was written at.
+pub(crate) struct CallTail {
+    pub operands: Vec<UnresolvedOperand>,
+    pub entries: Vec<(Ident, Attr)>,
+    pub ty: Type,
+    pub at: usize,
+}
+
+pub(crate) fn parse_call_tail(p: &mut dyn OpAsmParser) -> ParseResult<CallTail> {
     p.parse_punct(Punct::LParen)?;
     let operands = p.parse_operand_list()?;
     p.parse_punct(Punct::RParen)?;
     let mut entries = Vec::new();
     p.parse_optional_attr_dict(&mut entries)?;
     p.parse_punct(Punct::Colon)?;
-    let type_offset = p.current_offset();
-    let fty = p.parse_type()?;
+    let at = p.current_offset();
+    let ty = p.parse_type()?;
+    Ok(CallTail { operands, entries, ty, at })
+}
+
+/// Resolves a call's `operands` against the function type's `inputs` (their counts must agree:
+/// an error at `at` otherwise) into `state.operands`.
+pub(crate) fn resolve_call_operands(
+    p: &mut dyn OpAsmParser,
+    state: &mut OperationState,
+    operands: &[UnresolvedOperand],
+    inputs: &[Type],
+    at: usize,
+) -> ParseResult<()> {
+    if inputs.len() != operands.len() {
+        let msg = format!("{} operands present, but expected {}", operands.len(), inputs.len());
+        return Err(p.emit_error_at(at, &msg));
+    }
+    for (u, &t) in operands.iter().zip(inputs) {
+        state.operands.push(p.resolve_operand(u, t)?);
+    }
+    Ok(())
+}
+
+fn parse_call(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let callee = p.parse_symbol_name()?;
+    let CallTail { operands, entries, ty: fty, at: type_offset } = parse_call_tail(p)?;
     let (inputs, results) = match p.ctx().type_kind(fty) {
         TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
         _ => return Err(p.emit_error_at(type_offset, "expected function type")),
     };
-    if inputs.len() != operands.len() {
-        let msg = format!("{} operands present, but expected {}", operands.len(), inputs.len());
-        return Err(p.emit_error_at(type_offset, &msg));
-    }
-    for (u, t) in operands.iter().zip(inputs) {
-        state.operands.push(p.resolve_operand(u, t)?);
-    }
+    resolve_call_operands(p, state, &operands, &inputs, type_offset)?;
     let ctx = p.ctx();
     let (mut props, attrs) = split_inherent(ctx, &CALL, entries);
     props.push((ctx.ident("callee"), ctx.symbol_ref(&callee)));

@@ -10,7 +10,7 @@
 //!   callee's function type; canonicalization turns a call of a `func.constant` into a
 //!   `func.call`.
 
-use crate::func::{CALL, FUNC, call_state, signature};
+use crate::func::{CALL, CallTail, FUNC, call_state, parse_call_tail, resolve_call_operands, signature};
 use crate::support::{empty_state, flat_symbol, inherent_attr, printed_attr_dict, split_inherent, value_types};
 use crate::symbols::resolve_from;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -155,25 +155,12 @@ fn verify_call_indirect(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 
 fn parse_call_indirect(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let callee = p.parse_operand()?;
-    p.parse_punct(Punct::LParen)?;
-    let operands = p.parse_operand_list()?;
-    p.parse_punct(Punct::RParen)?;
-    let mut entries = Vec::new();
-    p.parse_optional_attr_dict(&mut entries)?;
-    p.parse_punct(Punct::Colon)?;
-    let at = p.current_offset();
-    let fty = p.parse_type()?;
+    let CallTail { operands, entries, ty: fty, at } = parse_call_tail(p)?;
     let TypeKind::Function { inputs, results } = p.ctx().type_kind(fty).clone() else {
         return Err(p.emit_error_at(at, "invalid kind of type specified"));
     };
     state.operands.push(p.resolve_operand(&callee, fty)?);
-    if inputs.len() != operands.len() {
-        let msg = format!("{} operands present, but expected {}", operands.len(), inputs.len());
-        return Err(p.emit_error_at(at, &msg));
-    }
-    for (u, t) in operands.iter().zip(inputs) {
-        state.operands.push(p.resolve_operand(u, t)?);
-    }
+    resolve_call_operands(p, state, &operands, &inputs, at)?;
     state.result_types = results;
     state.attrs = p.ctx().dictionary(entries);
     Ok(())
