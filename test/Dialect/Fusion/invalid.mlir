@@ -418,3 +418,24 @@ func.func @f(%a: tensor<5x7xf32>) {
   %0 = fusion.permute %a dims = [1, 0] : (tensor<5x7xf32>) -> tensor<5x7xf32>
   return
 }
+
+// -----
+
+// A function that only passes its arguments through has no fusion op to check their
+// shardings: the mesh checks the signatures of the functions beside it (the values no fusion
+// op uses or defines; the others keep their error at the op).
+fusion.mesh @tp = [0, 1, 2, 3]
+
+// expected-error @+1 {{'func.func' op argument #0: axis 0 of extent 6 is not divisible by 4, the product of its splits}}
+func.func @passthrough(%x: tensor<6x4xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<6x4xf32, #fusion.shard<@tp, [[DIDx], []]>> {
+  return %x : tensor<6x4xf32, #fusion.shard<@tp, [[DIDx], []]>>
+}
+
+// -----
+
+fusion.mesh @tp = [0, 1, 2, 3]
+
+// expected-error @+1 {{'func.func' op argument #0: device axis DIDy is not in mesh @tp of rank 1}}
+func.func @unused(%x: tensor<8x4xf32, #fusion.shard<@tp, [[DIDy], []]>>) {
+  return
+}

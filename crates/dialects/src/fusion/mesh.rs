@@ -153,7 +153,11 @@ fuser_ir::declare_op! {
 one before, `DIDz` the one before that. It must sit directly in a symbol table (a module).\n\n\
 ```mlir\nfusion.mesh @tp = [0, 1, 2, 3]\nfusion.mesh @m = [[0, 1, 2], [3, 4, 5]]\n```\n\n\
 In `@m`, `DIDx` has size 3 (devices `3, 4, 5` form the DIDx team of device 4) and `DIDy` size 2 \
-(devices `1, 4`).",
+(devices `1, 4`).\n\n\
+The mesh also verifies the signatures of the `func.func` ops beside it, for the values no \
+fusion op checks (an argument no fusion op uses, a result no fusion op defines): a sharding \
+that names the mesh must have one split list per axis, device axes the mesh has, and static \
+extents divisible by their splits.",
         traits: [SYMBOL],
         properties: { devices: I64_ARRAY, shape: I64_ARRAY, sym_name: STRING },
         hooks: { verify: verify_mesh, parse: parse_mesh, print: print_mesh },
@@ -182,7 +186,16 @@ fn mesh_props(
 
 fn verify_mesh(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let Some(mesh) = Mesh::of_op(v.ctx, v.ir, op) else { return Ok(()) };
-    mesh.validate().map_err(|m| v.op_error(op, m))
+    mesh.validate().map_err(|m| v.op_error(op, m))?;
+    // The functions beside the mesh: their signatures' shardings over it.
+    let (ctx, ir) = (v.ctx, v.ir);
+    let Some(block) = ir.op_block(op) else { return Ok(()) };
+    for sibling in ir.block_ops(block) {
+        if ctx.op_name_str(ir.op_name(sibling)) == "func.func" {
+            super::verify::verify_signature_shardings(v, sibling, &mesh.name)?;
+        }
+    }
+    Ok(())
 }
 
 /// A nested list of integers: `3`, `[0, 1]`, `[[0, 1], [2, 3]]`, read into (shape, values).

@@ -129,6 +129,33 @@ fn check_value_sharding(v: &VerifyCtx<'_>, op: OpId, what: &str, t: Type) -> Res
     Ok(())
 }
 
+/// Checks the shardings in the signature of `func` (a `func.func`) that name mesh `mesh`, for
+/// the values no fusion op checks: an argument no fusion op uses, a result no fusion op
+/// defines (a function that passes a value through). Called from [`crate::fusion::mesh`]'s
+/// verifier; the error is at the function. Values a fusion op sees keep their error at that op.
+pub fn verify_signature_shardings(v: &VerifyCtx<'_>, func: OpId, mesh: &str) -> Result<(), Diagnostic> {
+    let (ctx, ir) = (v.ctx, v.ir);
+    let Some((inputs, results)) = crate::func::signature(ctx, ir, func) else { return Ok(()) };
+    let names_mesh = |t: Type| encoding(ctx, t).and_then(|e| Sharding::of_attr(ctx, e)).is_some_and(|s| s.mesh == mesh);
+    let is_fusion = |op: OpId| ctx.op_name_str(ir.op_name(op)).starts_with("fusion.");
+    let entry = ir.regions(func).first().and_then(|&r| ir.region_blocks(r).first().copied());
+    let args = entry.map(|b| ir.block_args(b)).unwrap_or_default();
+    let returned = entry.and_then(|b| ir.last_op(b)).map(|ret| ir.operands(ret)).unwrap_or_default();
+    for (i, &t) in inputs.iter().enumerate() {
+        let seen = args.get(i).is_some_and(|&a| ir.uses(a).any(|u| is_fusion(u.op)));
+        if names_mesh(t) && !seen {
+            check_value_sharding(v, func, &format!("argument #{i}"), t)?;
+        }
+    }
+    for (i, &t) in results.iter().enumerate() {
+        let seen = returned.get(i).and_then(|&r| ir.defining_op(r)).is_some_and(is_fusion);
+        if names_mesh(t) && !seen {
+            check_value_sharding(v, func, &format!("result #{i}"), t)?;
+        }
+    }
+    Ok(())
+}
+
 /// Checks the sharding of every operand and result of `op`.
 pub fn verify_shardings(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let ir = v.ir;
