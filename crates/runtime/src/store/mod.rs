@@ -85,9 +85,11 @@ impl Store {
     pub fn set(&self, key: &str, value: &[u8]) -> RtResult<()> {
         let mut c = self.conn.lock().unwrap_or_else(|p| p.into_inner());
         let io = |c: &mut TcpStream| -> std::io::Result<Option<String>> {
-            c.write_all(&[wire::OP_SET])?;
-            wire::write_bytes(c, key.as_bytes())?;
-            wire::write_bytes(c, value)?;
+            let mut req = Vec::with_capacity(9 + key.len() + value.len());
+            req.push(wire::OP_SET);
+            wire::write_bytes(&mut req, key.as_bytes())?;
+            wire::write_bytes(&mut req, value)?;
+            c.write_all(&req)?;
             let mut ack = [0u8; 1];
             c.read_exact(&mut ack)?;
             if ack[0] == wire::OK {
@@ -118,9 +120,11 @@ impl Store {
         let mut c = self.conn.lock().unwrap_or_else(|p| p.into_inner());
         let wait_ms = wait.as_millis().min(u32::MAX as u128) as u32;
         let io = |c: &mut TcpStream| -> std::io::Result<(bool, Vec<u8>)> {
-            c.write_all(&[wire::OP_GET])?;
-            wire::write_bytes(c, key.as_bytes())?;
-            c.write_all(&wait_ms.to_le_bytes())?;
+            let mut req = Vec::with_capacity(9 + key.len());
+            req.push(wire::OP_GET);
+            wire::write_bytes(&mut req, key.as_bytes())?;
+            req.extend_from_slice(&wait_ms.to_le_bytes());
+            c.write_all(&req)?;
             let mut found = [0u8; 1];
             c.read_exact(&mut found)?;
             Ok((found[0] == wire::OK, wire::read_bounded(c, wire::MAX_VALUE, "value")?))

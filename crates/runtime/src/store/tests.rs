@@ -85,6 +85,33 @@ fn ranks_exchange_values_through_rank_0() {
     assert_eq!(client.join().unwrap(), vec![1, 2, 3]);
 }
 
+/// Every copy-engine transfer between processes waits for one store message, so a round trip
+/// must cost a loopback exchange (tens of microseconds), not a delayed ACK: with Nagle's
+/// algorithm on the server's side a get's reply tail waited ~40 ms for the client's ACK, and
+/// these 400 gets took ~16 s.
+#[test]
+fn round_trips_do_not_wait_for_delayed_acks() {
+    const ROUNDS: usize = 200;
+    let s = live();
+    let (addr, logged) = (s.addr.clone(), s.logged.clone());
+    let client = std::thread::spawn(move || {
+        let c = Store::connect(&config(&addr, 1, TOKEN, &logged)).unwrap();
+        for i in 0..ROUNDS {
+            c.set(&format!("ping/{i}"), &[i as u8; 100]).unwrap();
+            assert_eq!(c.get(&format!("pong/{i}")).unwrap(), vec![i as u8; 60]);
+        }
+    });
+    let start = Instant::now();
+    for i in 0..ROUNDS {
+        assert_eq!(s.rank0.get(&format!("ping/{i}")).unwrap(), vec![i as u8; 100]);
+        s.rank0.set(&format!("pong/{i}"), &[i as u8; 60]).unwrap();
+    }
+    client.join().unwrap();
+    let per_round = start.elapsed() / ROUNDS as u32;
+    // Generous for a loaded machine; a delayed ACK per get would be ~80 ms per round.
+    assert!(per_round < Duration::from_millis(5), "{per_round:?} per ping-pong round");
+}
+
 #[test]
 fn garbage_and_http_requests_are_dropped_and_logged() {
     let s = live();
