@@ -108,8 +108,9 @@ fn round_trips_do_not_wait_for_delayed_acks() {
     }
     client.join().unwrap();
     let per_round = start.elapsed() / ROUNDS as u32;
-    // Generous for a loaded machine; a delayed ACK per get would be ~80 ms per round.
-    assert!(per_round < Duration::from_millis(5), "{per_round:?} per ping-pong round");
+    // Not a performance bound: a loopback round is well under 1 ms, a delayed ACK per get
+    // makes it ~80 ms; 20 ms tells the two apart even on a loaded 2-core machine.
+    assert!(per_round < Duration::from_millis(20), "{per_round:?} per ping-pong round");
 }
 
 #[test]
