@@ -136,3 +136,23 @@ func.func @redundant_arg(%c: i1, %a: i32) -> i32 {
 ^bb3(%r: i32):
   return %r : i32
 }
+
+// -----
+
+// Ops with empty regions do not keep blocks from merging.
+
+// CHECK-LABEL: func.func @empty_region(
+// CHECK-SAME:      %[[C:.*]]: i1, %[[A:.*]]: i32, %[[B:.*]]: i32)
+// CHECK-NEXT:    %[[S:.*]] = arith.select %[[C]], %[[A]], %[[B]] : i32
+// CHECK-NEXT:    "foo.r"(%[[S]]) ({
+// CHECK-NEXT:    }) : (i32) -> ()
+// CHECK-NEXT:    return
+func.func @empty_region(%c: i1, %a: i32, %b: i32) {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  "foo.r"(%a) ({}) : (i32) -> ()
+  return
+^bb2:
+  "foo.r"(%b) ({}) : (i32) -> ()
+  return
+}

@@ -2,9 +2,9 @@
 //! `mergeIdenticalBlocks`).
 //!
 //! Per region (and every region nested in it, each revisited while it changes), the non-entry
-//! blocks are grouped by their terminator's successor list. Within a group, blocks without
-//! region-holding ops form clusters around a leader: a block joins a cluster when it has the
-//! leader's argument types and, op by op, ops equal up to locations whose operands are either
+//! blocks are grouped by their terminator's successor list. Within a group, blocks without ops
+//! holding a non-empty region form clusters around a leader: a block joins a cluster when it
+//! has the leader's argument types and, op by op, ops equal up to locations whose operands are either
 //! the same value, values defined in the respective block at the same position (arguments by
 //! number, results by order of definition), or values defined elsewhere (not by the terminator
 //! of a predecessor of the block); no op result may be used outside its block.
@@ -76,7 +76,7 @@ fn merge_in_region(ctx: &Context, ir: &mut Ir, r: RegionId) -> bool {
         }
         let mut clusters: Vec<Cluster> = Vec::new();
         for b in members {
-            if ir.block_ops(b).any(|op| !ir.regions(op).is_empty()) {
+            if ir.block_ops(b).any(|op| ir.regions(op).iter().any(|&nr| !ir.region_blocks(nr).is_empty())) {
                 continue;
             }
             let arg_used_outside = ir.block_args(b).iter().any(|&a| ir.uses(a).any(|u| ir.op_block(u.op) != Some(b)));
