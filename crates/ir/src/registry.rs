@@ -178,12 +178,17 @@ pub struct OpDef {
     pub successor_operands: Option<SuccessorOperandsFn>,
     /// Erases one operand forwarded to a successor (with `successor_operands`).
     pub erase_successor_operand: Option<EraseSuccessorOperandFn>,
+    /// Appends one operand to those forwarded to a successor (with `successor_operands`);
+    /// identical-block merging uses it to pass the operands the merged blocks differ in.
+    pub append_successor_operand: Option<AppendSuccessorOperandFn>,
 }
 
 /// One range of operand indices per successor, or `None` for a malformed op.
 pub type SuccessorOperandsFn = fn(&Context, &Ir, OpId) -> Option<Vec<std::ops::Range<usize>>>;
 /// Erases operand `arg` of those forwarded to successor `succ`, keeping segment sizes right.
 pub type EraseSuccessorOperandFn = fn(&Context, &mut Ir, OpId, usize, usize);
+/// Appends `value` to the operands forwarded to successor `succ`, keeping segment sizes right.
+pub type AppendSuccessorOperandFn = fn(&Context, &mut Ir, OpId, usize, Value);
 
 impl OpDef {
     /// A definition with only a name and traits (fill the rest with struct update syntax).
@@ -208,6 +213,7 @@ impl OpDef {
             default_props: None,
             successor_operands: None,
             erase_successor_operand: None,
+            append_successor_operand: None,
             decl: None,
         }
     }

@@ -82,6 +82,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "rewrite/driver.rs",
             "rewrite/fold.rs",
             "rewrite/simplify.rs",
+            "rewrite/block_merge.rs",
+            "rewrite/redundant_args.rs",
             "split.rs",
             "verify_diagnostics.rs",
         ],

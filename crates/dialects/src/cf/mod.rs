@@ -132,6 +132,35 @@ pub fn erase_successor_operand(ctx: &Context, ir: &mut Ir, op: OpId, succ: usize
     }
 }
 
+/// Appends `value` to the operands forwarded to successor `succ`, growing the segment sizes
+/// that cover them (MLIR's `SuccessorOperands::append`). Does nothing on malformed IR.
+pub fn append_successor_operand(ctx: &Context, ir: &mut Ir, op: OpId, succ: usize, value: Value) {
+    let Some(ranges) = successor_operands(ctx, ir, op) else { return };
+    let Some(r) = ranges.get(succ) else { return };
+    let name = ctx.op_name_str(ir.op_name(op));
+    // (property, index) of each segment entry to increment.
+    let mut grow: Vec<(&str, usize)> = Vec::new();
+    if name == COND_BR.name {
+        grow.push(("operandSegmentSizes", 1 + succ));
+    } else if name == SWITCH.name {
+        if succ == 0 {
+            grow.push(("operandSegmentSizes", 1));
+        } else {
+            grow.push(("operandSegmentSizes", 2));
+            grow.push(("case_operand_segments", succ - 1));
+        }
+    }
+    ir.insert_operand(op, r.end, value);
+    for (prop, i) in grow {
+        let Some(mut sizes) = segments(ctx, ir, op, prop) else { continue };
+        if let Some(s) = sizes.get_mut(i) {
+            *s += 1;
+        }
+        let props = ir.props(op).unwrap_or_else(|| ctx.empty_dict());
+        ir.set_props(op, Some(ctx.dict_set(props, prop, Some(i32_array_attr(ctx, &sizes)))));
+    }
+}
+
 /// MLIR's `BranchOpInterface` check: each successor gets as many operands as it has block
 /// arguments, of the same types.
 pub(crate) fn verify_successor_operands(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Diagnostic> {

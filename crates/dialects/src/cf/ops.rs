@@ -11,8 +11,8 @@
 
 use super::patterns::{ASSERT_PATTERNS, BR_PATTERNS, COND_BR_PATTERNS, SWITCH_PATTERNS};
 use super::{
-    case_values, case_values_attr, erase_successor_operand, i32_array, i32_array_attr, successor_operands,
-    verify_successor_operands,
+    append_successor_operand, case_values, case_values_attr, erase_successor_operand, i32_array, i32_array_attr,
+    successor_operands, verify_successor_operands,
 };
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent, value_types};
 use fuser_ir::apint::ApInt;
@@ -74,6 +74,7 @@ arguments.\n\n```mlir\ncf.br ^bb2(%a, %b : i32, f32)\n```",
             print: print_br,
             successor_operands: successor_operands,
             erase_successor_operand: erase_successor_operand,
+            append_successor_operand: append_successor_operand,
         },
     }
 }
@@ -93,6 +94,7 @@ fuser_ir::declare_op! {
             print: print_cond_br,
             successor_operands: successor_operands,
             erase_successor_operand: erase_successor_operand,
+            append_successor_operand: append_successor_operand,
         },
     }
 }
@@ -113,6 +115,7 @@ fuser_ir::declare_op! {
             print: print_switch,
             successor_operands: successor_operands,
             erase_successor_operand: erase_successor_operand,
+            append_successor_operand: append_successor_operand,
         },
     }
 }

@@ -254,6 +254,11 @@ impl Ir {
         }
     }
 
+    /// Makes `b` successor number `i` of `op` (which must have more than `i` successors).
+    pub fn set_successor(&mut self, op: OpId, i: usize, b: BlockId) {
+        self.ops[op].extra_mut().successors[i] = b;
+    }
+
     /// Erases a block (detaching it first) and all ops in it. Its arguments must be unused
     /// outside the block.
     pub fn erase_block(&mut self, b: BlockId) {

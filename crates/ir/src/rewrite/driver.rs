@@ -118,7 +118,12 @@ impl<'a> Driver<'a> {
             continue_rewrites = self.process_worklist();
             if self.cfg.region_simplify != RegionSimplify::Disabled {
                 let scope = self.scope;
-                continue_rewrites |= simplify::simplify_regions(self.ctx, self.ir, &[scope]);
+                continue_rewrites |= simplify::simplify_regions(
+                    self.ctx,
+                    self.ir,
+                    &[scope],
+                    self.cfg.region_simplify == RegionSimplify::Aggressive,
+                );
             }
             if !continue_rewrites {
                 return (iteration > 1, true);

@@ -9,9 +9,11 @@
 //! pass manager. Inside: `config.rs` ([`GreedyConfig`]) → `fold.rs`, `simplify.rs` →
 //! `driver.rs` → this file (the entry point).
 
+pub mod block_merge;
 mod config;
 pub mod driver;
 pub mod fold;
+pub mod redundant_args;
 pub mod simplify;
 
 pub use config::{GreedyConfig, RegionSimplify};

@@ -1,6 +1,8 @@
 //! Region simplification run by the greedy driver after each iteration (MLIR's
-//! `simplifyRegions` at the `normal` level): erase blocks unreachable from their region's entry,
-//! then erase ops proven dead by a liveness fixpoint (region DCE).
+//! `simplifyRegions`): erase blocks unreachable from their region's entry, then erase ops
+//! proven dead by a liveness fixpoint (region DCE), then, at the `aggressive` level only, merge
+//! identical blocks ([`super::block_merge`]) and drop redundant block arguments
+//! ([`super::redundant_args`]).
 //!
 //! Liveness: an op is live if it could have side effects (unregistered, not `Pure`), is a
 //! terminator or a symbol, or if a result is used by a live op. Everything else (including
@@ -18,11 +20,17 @@ use crate::ir::{BlockId, Ir, OpId, RegionId, Value, WalkOrder, WalkResult};
 use crate::verifier::dominance::block_successors_in_region;
 use rustc_hash::FxHashSet;
 
-/// Erases unreachable blocks, then dead ops; true if anything was erased.
-pub fn simplify_regions(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
+/// Erases unreachable blocks, then dead ops, then (with `merge_blocks`) merges identical
+/// blocks and drops redundant block arguments; true if anything changed.
+pub fn simplify_regions(ctx: &Context, ir: &mut Ir, regions: &[RegionId], merge_blocks: bool) -> bool {
     let a = erase_unreachable_blocks(ir, regions);
     let b = region_dce(ctx, ir, regions);
-    a | b
+    let (mut c, mut d) = (false, false);
+    if merge_blocks {
+        c = super::block_merge::merge_identical_blocks(ctx, ir, regions);
+        d = super::redundant_args::drop_redundant_arguments(ctx, ir, regions);
+    }
+    a | b | c | d
 }
 
 /// The blocks of a region reachable from its entry.

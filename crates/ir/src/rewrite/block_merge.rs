@@ -1,0 +1,350 @@
+//! Identical-block merging, the extra region simplification of the `aggressive` level (MLIR's
+//! `mergeIdenticalBlocks`).
+//!
+//! Per region (and every region nested in it, each revisited while it changes), the non-entry
+//! blocks are grouped by their terminator's successor list. Within a group, blocks without ops
+//! holding a non-empty region form clusters around a leader: a block joins a cluster when it
+//! has the leader's argument types and, op by op, ops equal up to locations whose operands are either
+//! the same value, values defined in the respective block at the same position (arguments by
+//! number, results by order of definition), or values defined elsewhere (not by the terminator
+//! of a predecessor of the block); no op result may be used outside its block.
+//!
+//! A cluster is merged into its leader: operands that differ between the blocks become new
+//! leader arguments, which every predecessor branch passes (so all predecessors must have the
+//! `successor_operands` and `append_successor_operand` hooks, MLIR's `BranchOpInterface`);
+//! a new argument that receives, from every member's branches, the same values as an earlier
+//! new argument is replaced by it. Branches to the other blocks are redirected to the leader
+//! and those blocks are erased. Blocks whose arguments are used outside them never merge.
+
+use super::redundant_args::predecessor_edges;
+use crate::context::Context;
+use crate::ir::{BlockId, Ir, OpId, RegionId, Value};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
+
+/// Merges identical blocks in `regions` and the regions nested in them; true if any merged.
+pub fn merge_identical_blocks(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
+    let mut worklist: Vec<RegionId> = Vec::new();
+    let push = |w: &mut Vec<RegionId>, r: RegionId| {
+        if !w.contains(&r) {
+            w.push(r);
+        }
+    };
+    for &r in regions {
+        push(&mut worklist, r);
+    }
+    let mut changed = false;
+    while let Some(r) = worklist.pop() {
+        if merge_in_region(ctx, ir, r) {
+            push(&mut worklist, r);
+            changed = true;
+        }
+        for &b in ir.region_blocks(r) {
+            for op in ir.block_ops(b) {
+                for &nested in ir.regions(op) {
+                    push(&mut worklist, nested);
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// The successors of a block's terminator (none for an empty block).
+fn block_successors(ir: &Ir, b: BlockId) -> Vec<BlockId> {
+    ir.last_op(b).map(|t| ir.successors(t).to_vec()).unwrap_or_default()
+}
+
+/// One round of merging in one region; true if a block was merged.
+fn merge_in_region(ctx: &Context, ir: &mut Ir, r: RegionId) -> bool {
+    let blocks = ir.region_blocks(r).to_vec();
+    if blocks.len() <= 1 {
+        return false;
+    }
+    let mut groups: Vec<(Vec<BlockId>, Vec<BlockId>)> = Vec::new();
+    for &b in &blocks[1..] {
+        let succs = block_successors(ir, b);
+        match groups.iter_mut().find(|(s, _)| *s == succs) {
+            Some((_, members)) => members.push(b),
+            None => groups.push((succs, vec![b])),
+        }
+    }
+    let mut merged = false;
+    for (_, members) in groups {
+        if members.len() == 1 {
+            continue;
+        }
+        let mut clusters: Vec<Cluster> = Vec::new();
+        for b in members {
+            if ir.block_ops(b).any(|op| ir.regions(op).iter().any(|&nr| !ir.region_blocks(nr).is_empty())) {
+                continue;
+            }
+            let arg_used_outside = ir.block_args(b).iter().any(|&a| ir.uses(a).any(|u| ir.op_block(u.op) != Some(b)));
+            if arg_used_outside {
+                continue;
+            }
+            if !clusters.iter_mut().any(|c| c.try_add(ir, b)) {
+                clusters.push(Cluster { leader: b, others: Vec::new(), operands: BTreeSet::new() });
+            }
+        }
+        for c in clusters {
+            merged |= c.merge(ctx, ir, r);
+        }
+    }
+    merged
+}
+
+/// A leader block and the blocks equivalent to it.
+struct Cluster {
+    leader: BlockId,
+    others: Vec<BlockId>,
+    /// (op position, operand index) of the operands that differ between the blocks.
+    operands: BTreeSet<(usize, usize)>,
+}
+
+/// The position of a value defined in block `b`: arguments by number, results after them in
+/// order of definition.
+fn order_in_block(ir: &Ir, b: BlockId, v: Value) -> Option<usize> {
+    if let Some(i) = ir.block_args(b).iter().position(|&a| a == v) {
+        return Some(i);
+    }
+    let def = ir.defining_op(v)?;
+    let mut index = ir.block_args(b).len();
+    for op in ir.block_ops(b) {
+        if op == def {
+            return ir.results(op).iter().position(|&x| x == v).map(|k| index + k);
+        }
+        index += ir.num_results(op);
+    }
+    None
+}
+
+/// The blocks whose terminators branch to `b`.
+fn predecessor_blocks(ir: &Ir, b: BlockId) -> Vec<BlockId> {
+    let Some(r) = ir.block_region(b) else { return Vec::new() };
+    ir.region_blocks(r)
+        .iter()
+        .copied()
+        .filter(|&p| ir.last_op(p).is_some_and(|t| ir.successors(t).contains(&b)))
+        .collect()
+}
+
+/// False when `v` is the result of the terminator of a predecessor of `block` (it would not
+/// dominate the branch passing it to the merged block).
+fn valid_successor_arg(ir: &Ir, block: BlockId, v: Value) -> bool {
+    let Some(def_block) = ir.value_block(v) else { return true };
+    if ir.defining_op(v).is_none() || ir.defining_op(v) != ir.last_op(def_block) {
+        return true;
+    }
+    !predecessor_blocks(ir, block).contains(&def_block)
+}
+
+/// Same op up to locations and operand values (MLIR's `OperationEquivalence::isEquivalentTo`
+/// ignoring value equivalence): name, attributes, properties, counts, operand and result types.
+fn same_op_shape(ir: &Ir, a: OpId, b: OpId) -> bool {
+    ir.op_name(a) == ir.op_name(b)
+        && ir.attrs(a) == ir.attrs(b)
+        && ir.props(a) == ir.props(b)
+        && ir.regions(a).len() == ir.regions(b).len()
+        && ir.successors(a).len() == ir.successors(b).len()
+        && ir.num_operands(a) == ir.num_operands(b)
+        && ir.num_results(a) == ir.num_results(b)
+        && (0..ir.num_operands(a)).all(|i| ir.value_type(ir.operand(a, i)) == ir.value_type(ir.operand(b, i)))
+        && ir.results(a).iter().zip(ir.results(b)).all(|(&x, &y)| ir.value_type(x) == ir.value_type(y))
+}
+
+/// True if a result of `op` is used by an op outside block `b`.
+fn used_outside(ir: &Ir, op: OpId, b: BlockId) -> bool {
+    ir.results(op).iter().any(|&v| ir.uses(v).any(|u| ir.op_block(u.op) != Some(b)))
+}
+
+/// Drops new leader arguments (those from `first_new` on) that duplicate an earlier new one in
+/// every list of passed values: `lists[m][j]` is what the branches to cluster member `m` pass
+/// for new argument `j`. Argument `j` duplicates `k` when `k` is where the value `lists[0][j]`
+/// first occurs in `lists[0]` and every other list also has equal values at `k` and `j`.
+/// Returns the lists without the dropped positions.
+fn prune_redundant_new_args(ir: &mut Ir, leader: BlockId, first_new: usize, lists: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
+    let Some(first) = lists.first() else { return lists };
+    let mut first_index: FxHashMap<Value, usize> = FxHashMap::default();
+    for (j, &v) in first.iter().enumerate() {
+        first_index.entry(v).or_insert(j);
+    }
+    let mut replacement: Vec<Option<usize>> = vec![None; first.len()];
+    for (j, v) in first.iter().enumerate() {
+        let k = first_index[v];
+        if k != j && lists[1..].iter().all(|l| l[k] == l[j]) {
+            replacement[j] = Some(k);
+        }
+    }
+    for j in (0..replacement.len()).rev() {
+        if let Some(k) = replacement[j] {
+            let args = ir.block_args(leader);
+            let (old, new) = (args[first_new + j], args[first_new + k]);
+            ir.replace_all_uses(old, new);
+            ir.erase_block_arg(leader, first_new + j);
+        }
+    }
+    lists
+        .into_iter()
+        .map(|l| l.into_iter().zip(&replacement).filter(|(_, r)| r.is_none()).map(|(v, _)| v).collect())
+        .collect()
+}
+
+impl Cluster {
+    /// Adds `b` if it is equivalent to the leader.
+    fn try_add(&mut self, ir: &Ir, b: BlockId) -> bool {
+        let leader = self.leader;
+        let types = |blk: BlockId| ir.block_args(blk).iter().map(|&a| ir.value_type(a)).collect::<Vec<_>>();
+        if types(leader) != types(b) {
+            return false;
+        }
+        let lhs: Vec<OpId> = ir.block_ops(leader).collect();
+        let rhs: Vec<OpId> = ir.block_ops(b).collect();
+        if lhs.len() != rhs.len() {
+            return false;
+        }
+        let mut mismatched = Vec::new();
+        for (i, (&l, &r)) in lhs.iter().zip(&rhs).enumerate() {
+            if !same_op_shape(ir, l, r) {
+                return false;
+            }
+            for k in 0..ir.num_operands(l) {
+                let (lv, rv) = (ir.operand(l, k), ir.operand(r, k));
+                if lv == rv {
+                    continue;
+                }
+                let l_in = ir.value_block(lv) == Some(leader);
+                let r_in = ir.value_block(rv) == Some(b);
+                if l_in != r_in {
+                    return false;
+                }
+                if !l_in {
+                    if !valid_successor_arg(ir, leader, lv) || !valid_successor_arg(ir, b, rv) {
+                        return false;
+                    }
+                    mismatched.push((i, k));
+                } else if order_in_block(ir, leader, lv) != order_in_block(ir, b, rv) {
+                    return false;
+                }
+            }
+            if used_outside(ir, r, b) || used_outside(ir, l, leader) {
+                return false;
+            }
+        }
+        self.operands.extend(mismatched);
+        self.others.push(b);
+        true
+    }
+
+    /// True if every branch to the cluster's blocks can take extra successor operands.
+    fn predecessors_updatable(&self, ctx: &Context, ir: &Ir, r: RegionId) -> bool {
+        std::iter::once(self.leader).chain(self.others.iter().copied()).all(|b| {
+            predecessor_edges(ir, r, b).iter().all(|&(t, _)| {
+                ctx.op_def(ir.op_name(t)).is_some_and(|d| {
+                    d.append_successor_operand.is_some() && d.successor_operands.and_then(|f| f(ctx, ir, t)).is_some()
+                })
+            })
+        })
+    }
+
+    /// Merges the cluster into its leader; true if a block was merged.
+    fn merge(self, ctx: &Context, ir: &mut Ir, r: RegionId) -> bool {
+        if self.others.is_empty() {
+            return false;
+        }
+        let members: Vec<BlockId> = std::iter::once(self.leader).chain(self.others.iter().copied()).collect();
+        if !self.operands.is_empty() {
+            if !self.predecessors_updatable(ctx, ir, r) {
+                return false;
+            }
+            let num_old_args = ir.block_args(self.leader).len();
+            let op_lists: Vec<Vec<OpId>> = members.iter().map(|&b| ir.block_ops(b).collect()).collect();
+            let mut new_args: Vec<Vec<Value>> = vec![Vec::new(); members.len()];
+            for &(i, k) in &self.operands {
+                for (m, ops) in op_lists.iter().enumerate() {
+                    let v = ir.operand(ops[i], k);
+                    new_args[m].push(v);
+                    if m == 0 {
+                        let loc = ir.value_loc(v).or_else(|| ir.defining_op(v).map(|o| ir.loc(o)));
+                        let arg = ir.add_block_arg(self.leader, ir.value_type(v), loc);
+                        ir.set_operand(ops[i], k, arg);
+                    }
+                }
+            }
+            let new_args = prune_redundant_new_args(ir, self.leader, num_old_args, new_args);
+            for (m, &b) in members.iter().enumerate() {
+                for (t, s) in predecessor_edges(ir, r, b) {
+                    let Some(append) = ctx.op_def(ir.op_name(t)).and_then(|d| d.append_successor_operand) else {
+                        continue;
+                    };
+                    for &v in &new_args[m] {
+                        append(ctx, ir, t, s, v);
+                    }
+                }
+            }
+        }
+        let leader_args = ir.block_args(self.leader).to_vec();
+        for &b in &self.others {
+            for (t, s) in predecessor_edges(ir, r, b) {
+                ir.set_successor(t, s, self.leader);
+            }
+            let ops: Vec<OpId> = ir.block_ops(b).collect();
+            for o in ops {
+                ir.set_operands(o, &[]);
+            }
+            let args = ir.block_args(b).to_vec();
+            for (a, &l) in args.iter().zip(&leader_args) {
+                ir.replace_all_uses(*a, l);
+            }
+            ir.erase_block(b);
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::OperationState;
+    use crate::registry::Registry;
+
+    fn state(ctx: &Context, name: &str, successors: Vec<BlockId>) -> OperationState {
+        OperationState {
+            name: ctx.op_name(name),
+            operands: vec![],
+            result_types: vec![],
+            successors,
+            regions: vec![],
+            attrs: ctx.empty_dict(),
+            props: None,
+            loc: ctx.unknown_loc(),
+        }
+    }
+
+    /// Two non-entry blocks with the same (empty) successor list and equal ops merge; a block
+    /// with a different op count does not join them.
+    #[test]
+    fn merges_equal_blocks_only() {
+        let ctx = Context::new(Registry::new());
+        let mut ir = Ir::new();
+        let r = ir.create_region();
+        let entry = ir.create_block(&[]);
+        ir.append_block(r, entry);
+        let mut blocks = Vec::new();
+        for n in [1, 1, 2] {
+            let b = ir.create_block(&[]);
+            ir.append_block(r, b);
+            for _ in 0..n {
+                let op = ir.create_op(state(&ctx, "foo.op", vec![]));
+                ir.append_op(b, op);
+            }
+            blocks.push(b);
+        }
+        let br = ir.create_op(state(&ctx, "foo.br", blocks.clone()));
+        ir.append_op(entry, br);
+        assert!(merge_identical_blocks(&ctx, &mut ir, &[r]));
+        assert_eq!(ir.region_blocks(r), &[entry, blocks[0], blocks[2]]);
+        assert_eq!(ir.successors(br), &[blocks[0], blocks[0], blocks[2]]);
+        assert!(!merge_identical_blocks(&ctx, &mut ir, &[r]));
+    }
+}
