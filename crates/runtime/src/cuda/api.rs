@@ -226,32 +226,16 @@ pub fn sync_stream_until(stream: RawStream, deadline: std::time::Instant) -> RtR
 
 /// `stream` waits until the 32-bit word at `addr` is at least `value`.
 pub fn wait_value(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
-    check(
-        unsafe {
-            sys::cuStreamWaitValue32_v2(
-                stream.0,
-                addr,
-                value,
-                sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32,
-            )
-        },
-        "cuStreamWaitValue32",
-    )
+    wait_value32(stream, addr, value, sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ)
 }
 
 /// `stream` waits until the 32-bit word at `addr` equals `value`.
 pub fn wait_value_eq(stream: RawStream, addr: u64, value: u32) -> RtResult<()> {
-    check(
-        unsafe {
-            sys::cuStreamWaitValue32_v2(
-                stream.0,
-                addr,
-                value,
-                sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ as u32,
-            )
-        },
-        "cuStreamWaitValue32",
-    )
+    wait_value32(stream, addr, value, sys::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ)
+}
+
+fn wait_value32(stream: RawStream, addr: u64, value: u32, how: sys::CUstreamWaitValue_flags) -> RtResult<()> {
+    check(unsafe { sys::cuStreamWaitValue32_v2(stream.0, addr, value, how as u32) }, "cuStreamWaitValue32")
 }
 
 /// `stream` writes `value` to the 32-bit word at `addr` once it gets there.

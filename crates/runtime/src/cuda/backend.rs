@@ -728,8 +728,7 @@ impl Backend for CudaBackend {
         fn wait_one(r: &CudaRequest, s: RawStream) -> RtResult<()> {
             match r {
                 CudaRequest::Event(e) => e.wait_on(s),
-                CudaRequest::Flag(f) if f.exact => api::wait_value_eq(s, f.addr, f.value),
-                CudaRequest::Flag(f) => api::wait_value(s, f.addr, f.value),
+                CudaRequest::Flag(f) => f.wait_on(s),
                 CudaRequest::All(rs) => rs.iter().try_for_each(|r| wait_one(r, s)),
             }
         }

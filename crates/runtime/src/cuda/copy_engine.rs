@@ -29,7 +29,7 @@
 //! use on its own posting stream. The result is the same
 //! on every rank (reductions in team order).
 
-use super::api::{self, Event, RawStream};
+use super::api::{Event, RawStream};
 use super::gpu::Gpu;
 use super::ipc::{Flag, IpcHub, Side};
 use super::ipc_procs::ProcIpc;
@@ -262,7 +262,7 @@ impl CopyEngine {
                 e.wait_on(s)?;
             }
             for f in st.pending.drain(..) {
-                if f.exact { api::wait_value_eq(s, f.addr, f.value)? } else { api::wait_value(s, f.addr, f.value)? }
+                f.wait_on(s)?;
             }
             return Ok((st.buf.clone(), index));
         }

@@ -63,6 +63,17 @@ pub struct Flag {
     pub exact: bool,
 }
 
+impl Flag {
+    /// Makes `stream` wait for the flag.
+    pub fn wait_on(&self, stream: RawStream) -> RtResult<()> {
+        if self.exact {
+            api::wait_value_eq(stream, self.addr, self.value)
+        } else {
+            api::wait_value(stream, self.addr, self.value)
+        }
+    }
+}
+
 struct Posted {
     rank: usize,
     view: CudaBuf,
