@@ -57,7 +57,7 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
     };
     let mut ok = true;
     match &opts.split_input {
-        None => ok &= process_chunk(opts, &manager, SourceFile::new(name, text), &mut sink),
+        None => ok &= process_chunk(opts, passes, &manager, SourceFile::new(name, text), &mut sink),
         Some(marker) => {
             let chunks = split::split_input(&text, marker);
             drop(text);
@@ -67,7 +67,7 @@ pub fn run(opts: &Options, passes: &PassRegistry, tool: &str) -> bool {
                 }
                 let source = SourceFile::new(chunk.buffer_name(&name), Arc::from(chunk.text));
                 // A chunk that fails prints nothing; a printed module ends with an empty line.
-                ok &= process_chunk(opts, &manager, source, &mut sink);
+                ok &= process_chunk(opts, passes, &manager, source, &mut sink);
             }
         }
     }
@@ -80,7 +80,8 @@ fn render_plain(message: &str) -> String {
     render(&ctx, &SourceMgr::new(), &Diagnostic::error(ctx.unknown_loc(), message))
 }
 
-/// The pipeline from `--pass-pipeline` or from pass flags (a `builtin.module` pipeline).
+/// The pipeline from `--pass-pipeline` or from pass flags (a `builtin.module` pipeline; see
+/// [`root_pipeline`] for `--no-implicit-module`).
 fn build_pipeline(opts: &Options, passes: &PassRegistry) -> Result<OpPassManager, String> {
     let render_err = |e: PipelineError| e.to_string();
     if let Some(text) = &opts.pass_pipeline {
@@ -95,6 +96,19 @@ fn build_pipeline(opts: &Options, passes: &PassRegistry) -> Result<OpPassManager
         pm.add_pipeline_text(&element, passes).map_err(render_err)?;
     }
     Ok(pm)
+}
+
+/// Under `--no-implicit-module` the root may be any op, and mlir-opt anchors the pass flags on
+/// it: the flags' pipeline re-anchored on the op named `root` (`None` when the pipeline comes
+/// from `--pass-pipeline`, whose anchor is explicit, or when the root is an implicit module).
+fn root_pipeline(opts: &Options, passes: &PassRegistry, root: &str) -> Option<PassManager> {
+    if !opts.no_implicit_module || opts.pass_pipeline.is_some() {
+        return None;
+    }
+    // The flags were already parsed once by `run`, so this cannot fail.
+    let mut pipeline = build_pipeline(opts, passes).ok()?;
+    pipeline.set_anchor(root);
+    Some(PassManager { pipeline, config: pass_config(opts) })
 }
 
 fn pass_config(opts: &Options) -> PassManagerConfig {
@@ -138,7 +152,13 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
 }
 
 /// Parses, verifies, runs and prints one buffer; returns success.
-fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink: &mut OutputSink) -> bool {
+fn process_chunk(
+    opts: &Options,
+    passes: &PassRegistry,
+    manager: &PassManager,
+    source: SourceFile,
+    sink: &mut OutputSink,
+) -> bool {
     let ctx = Context::new(services::dialect_registry());
     ctx.set_allow_unregistered(opts.allow_unregistered);
     let mut sources = SourceMgr::new();
@@ -165,12 +185,10 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
     match parsed {
         Err(errors) => errors.iter().for_each(|d| report(d, &mut diags)),
         Ok((mut ir, op)) => {
-            // With --no-implicit-module the root may be any op: an empty pipeline has nothing to
-            // run on it (a non-empty one is still anchored on builtin.module).
-            let result = if opts.no_implicit_module && manager.pipeline.is_empty() {
-                fuser_ir::pass::RunOutput { success: true, log: Vec::new(), timing: None }
-            } else {
-                manager.run(&ctx, &mut ir, op)
+            let root = ctx.op_name_str(ir.op_name(op)).to_string();
+            let result = match root_pipeline(opts, passes, &root) {
+                Some(on_root) => on_root.run(&ctx, &mut ir, op),
+                None => manager.run(&ctx, &mut ir, op),
             };
             for entry in &result.log {
                 match entry {

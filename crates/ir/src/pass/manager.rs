@@ -96,6 +96,11 @@ impl OpPassManager {
     pub fn anchor(&self) -> &Anchor {
         &self.anchor
     }
+    /// Re-anchors the pipeline on `anchor` (mlir-opt anchors pass flags on the root op, which
+    /// is not `builtin.module` under `--no-implicit-module`).
+    pub fn set_anchor(&mut self, anchor: &str) {
+        self.anchor = Anchor::parse(anchor);
+    }
     pub fn elements(&self) -> &[PipelineElement] {
         &self.elements
     }
