@@ -16,33 +16,35 @@
 //! new argument is replaced by it. Branches to the other blocks are redirected to the leader
 //! and those blocks are erased. Blocks whose arguments are used outside them never merge.
 
-use super::redundant_args::predecessor_edges;
+use super::predecessors::Predecessors;
 use crate::context::Context;
 use crate::ir::{BlockId, Ir, OpId, RegionId, Value};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeSet;
 
 /// Merges identical blocks in `regions` and the regions nested in them; true if any merged.
 pub fn merge_identical_blocks(ctx: &Context, ir: &mut Ir, regions: &[RegionId]) -> bool {
     let mut worklist: Vec<RegionId> = Vec::new();
-    let push = |w: &mut Vec<RegionId>, r: RegionId| {
-        if !w.contains(&r) {
+    let mut queued: FxHashSet<RegionId> = FxHashSet::default();
+    let push = |w: &mut Vec<RegionId>, q: &mut FxHashSet<RegionId>, r: RegionId| {
+        if q.insert(r) {
             w.push(r);
         }
     };
     for &r in regions {
-        push(&mut worklist, r);
+        push(&mut worklist, &mut queued, r);
     }
     let mut changed = false;
     while let Some(r) = worklist.pop() {
+        queued.remove(&r);
         if merge_in_region(ctx, ir, r) {
-            push(&mut worklist, r);
+            push(&mut worklist, &mut queued, r);
             changed = true;
         }
         for &b in ir.region_blocks(r) {
             for op in ir.block_ops(b) {
                 for &nested in ir.regions(op) {
-                    push(&mut worklist, nested);
+                    push(&mut worklist, &mut queued, nested);
                 }
             }
         }
@@ -61,16 +63,20 @@ fn merge_in_region(ctx: &Context, ir: &mut Ir, r: RegionId) -> bool {
     if blocks.len() <= 1 {
         return false;
     }
-    let mut groups: Vec<(Vec<BlockId>, Vec<BlockId>)> = Vec::new();
+    // Groups in order of first appearance, found by successor list.
+    let mut groups: Vec<Vec<BlockId>> = Vec::new();
+    let mut group_of: FxHashMap<Vec<BlockId>, usize> = FxHashMap::default();
     for &b in &blocks[1..] {
-        let succs = block_successors(ir, b);
-        match groups.iter_mut().find(|(s, _)| *s == succs) {
-            Some((_, members)) => members.push(b),
-            None => groups.push((succs, vec![b])),
+        let next = groups.len();
+        let g = *group_of.entry(block_successors(ir, b)).or_insert(next);
+        if g == next {
+            groups.push(Vec::new());
         }
+        groups[g].push(b);
     }
+    let mut preds = Predecessors::of_region(ir, r);
     let mut merged = false;
-    for (_, members) in groups {
+    for members in groups {
         if members.len() == 1 {
             continue;
         }
@@ -83,12 +89,12 @@ fn merge_in_region(ctx: &Context, ir: &mut Ir, r: RegionId) -> bool {
             if arg_used_outside {
                 continue;
             }
-            if !clusters.iter_mut().any(|c| c.try_add(ir, b)) {
+            if !clusters.iter_mut().any(|c| c.try_add(ir, &preds, b)) {
                 clusters.push(Cluster { leader: b, others: Vec::new(), operands: BTreeSet::new() });
             }
         }
         for c in clusters {
-            merged |= c.merge(ctx, ir, r);
+            merged |= c.merge(ctx, ir, &mut preds);
         }
     }
     merged
@@ -102,41 +108,25 @@ struct Cluster {
     operands: BTreeSet<(usize, usize)>,
 }
 
-/// The position of a value defined in block `b`: arguments by number, results after them in
-/// order of definition.
-fn order_in_block(ir: &Ir, b: BlockId, v: Value) -> Option<usize> {
-    if let Some(i) = ir.block_args(b).iter().position(|&a| a == v) {
-        return Some(i);
+/// The positions of the values defined in block `b`: arguments by number, results after them
+/// in order of definition.
+fn positions_in_block(ir: &Ir, b: BlockId) -> FxHashMap<Value, usize> {
+    let mut out: FxHashMap<Value, usize> = FxHashMap::default();
+    let results = ir.block_ops(b).flat_map(|op| ir.results(op).iter().copied());
+    for (i, v) in ir.block_args(b).iter().copied().chain(results).enumerate() {
+        out.insert(v, i);
     }
-    let def = ir.defining_op(v)?;
-    let mut index = ir.block_args(b).len();
-    for op in ir.block_ops(b) {
-        if op == def {
-            return ir.results(op).iter().position(|&x| x == v).map(|k| index + k);
-        }
-        index += ir.num_results(op);
-    }
-    None
-}
-
-/// The blocks whose terminators branch to `b`.
-fn predecessor_blocks(ir: &Ir, b: BlockId) -> Vec<BlockId> {
-    let Some(r) = ir.block_region(b) else { return Vec::new() };
-    ir.region_blocks(r)
-        .iter()
-        .copied()
-        .filter(|&p| ir.last_op(p).is_some_and(|t| ir.successors(t).contains(&b)))
-        .collect()
+    out
 }
 
 /// False when `v` is the result of the terminator of a predecessor of `block` (it would not
 /// dominate the branch passing it to the merged block).
-fn valid_successor_arg(ir: &Ir, block: BlockId, v: Value) -> bool {
+fn valid_successor_arg(ir: &Ir, preds: &Predecessors, block: BlockId, v: Value) -> bool {
     let Some(def_block) = ir.value_block(v) else { return true };
     if ir.defining_op(v).is_none() || ir.defining_op(v) != ir.last_op(def_block) {
         return true;
     }
-    !predecessor_blocks(ir, block).contains(&def_block)
+    !preds.has_predecessor_block(ir, block, def_block)
 }
 
 /// Same op up to locations and operand values (MLIR's `OperationEquivalence::isEquivalentTo`
@@ -192,7 +182,7 @@ fn prune_redundant_new_args(ir: &mut Ir, leader: BlockId, first_new: usize, list
 
 impl Cluster {
     /// Adds `b` if it is equivalent to the leader.
-    fn try_add(&mut self, ir: &Ir, b: BlockId) -> bool {
+    fn try_add(&mut self, ir: &Ir, preds: &Predecessors, b: BlockId) -> bool {
         let leader = self.leader;
         let types = |blk: BlockId| ir.block_args(blk).iter().map(|&a| ir.value_type(a)).collect::<Vec<_>>();
         if types(leader) != types(b) {
@@ -204,6 +194,7 @@ impl Cluster {
             return false;
         }
         let mut mismatched = Vec::new();
+        let (l_pos, r_pos) = (positions_in_block(ir, leader), positions_in_block(ir, b));
         for (i, (&l, &r)) in lhs.iter().zip(&rhs).enumerate() {
             if !same_op_shape(ir, l, r) {
                 return false;
@@ -219,11 +210,11 @@ impl Cluster {
                     return false;
                 }
                 if !l_in {
-                    if !valid_successor_arg(ir, leader, lv) || !valid_successor_arg(ir, b, rv) {
+                    if !valid_successor_arg(ir, preds, leader, lv) || !valid_successor_arg(ir, preds, b, rv) {
                         return false;
                     }
                     mismatched.push((i, k));
-                } else if order_in_block(ir, leader, lv) != order_in_block(ir, b, rv) {
+                } else if l_pos.get(&lv) != r_pos.get(&rv) {
                     return false;
                 }
             }
@@ -237,9 +228,9 @@ impl Cluster {
     }
 
     /// True if every branch to the cluster's blocks can take extra successor operands.
-    fn predecessors_updatable(&self, ctx: &Context, ir: &Ir, r: RegionId) -> bool {
+    fn predecessors_updatable(&self, ctx: &Context, ir: &Ir, preds: &Predecessors) -> bool {
         std::iter::once(self.leader).chain(self.others.iter().copied()).all(|b| {
-            predecessor_edges(ir, r, b).iter().all(|&(t, _)| {
+            preds.edges(b).iter().all(|&(t, _)| {
                 ctx.op_def(ir.op_name(t)).is_some_and(|d| {
                     d.append_successor_operand.is_some() && d.successor_operands.and_then(|f| f(ctx, ir, t)).is_some()
                 })
@@ -247,14 +238,14 @@ impl Cluster {
         })
     }
 
-    /// Merges the cluster into its leader; true if a block was merged.
-    fn merge(self, ctx: &Context, ir: &mut Ir, r: RegionId) -> bool {
+    /// Merges the cluster into its leader, keeping `preds` in step; true if a block was merged.
+    fn merge(self, ctx: &Context, ir: &mut Ir, preds: &mut Predecessors) -> bool {
         if self.others.is_empty() {
             return false;
         }
         let members: Vec<BlockId> = std::iter::once(self.leader).chain(self.others.iter().copied()).collect();
         if !self.operands.is_empty() {
-            if !self.predecessors_updatable(ctx, ir, r) {
+            if !self.predecessors_updatable(ctx, ir, preds) {
                 return false;
             }
             let num_old_args = ir.block_args(self.leader).len();
@@ -273,7 +264,7 @@ impl Cluster {
             }
             let new_args = prune_redundant_new_args(ir, self.leader, num_old_args, new_args);
             for (m, &b) in members.iter().enumerate() {
-                for (t, s) in predecessor_edges(ir, r, b) {
+                for &(t, s) in preds.edges(b) {
                     let Some(append) = ctx.op_def(ir.op_name(t)).and_then(|d| d.append_successor_operand) else {
                         continue;
                     };
@@ -285,9 +276,11 @@ impl Cluster {
         }
         let leader_args = ir.block_args(self.leader).to_vec();
         for &b in &self.others {
-            for (t, s) in predecessor_edges(ir, r, b) {
+            for &(t, s) in preds.edges(b) {
                 ir.set_successor(t, s, self.leader);
             }
+            preds.redirect(b, self.leader);
+            preds.forget_block(ir, b);
             let ops: Vec<OpId> = ir.block_ops(b).collect();
             for o in ops {
                 ir.set_operands(o, &[]);

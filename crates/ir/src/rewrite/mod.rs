@@ -13,6 +13,7 @@ pub mod block_merge;
 mod config;
 pub mod driver;
 pub mod fold;
+pub mod predecessors;
 pub mod redundant_args;
 pub mod simplify;
 

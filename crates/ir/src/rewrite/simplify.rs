@@ -18,7 +18,7 @@ use super::fold::would_be_trivially_dead;
 use crate::context::Context;
 use crate::ir::{BlockId, Ir, OpId, RegionId, Value, WalkOrder, WalkResult};
 use crate::verifier::dominance::block_successors_in_region;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Erases unreachable blocks, then dead ops, then (with `merge_blocks`) merges identical
 /// blocks and drops redundant block arguments; true if anything changed.
@@ -231,11 +231,30 @@ struct Live {
     tracked: FxHashSet<Value>,
 }
 
+/// The operand ranges each branch among `ops` forwards to its successors (`successor_operands`
+/// hooks, computed once: a `cf.switch` with N cases costs O(N) per call).
+type BranchRanges = FxHashMap<OpId, Vec<std::ops::Range<usize>>>;
+
+fn branch_ranges(ctx: &Context, ir: &Ir, ops: &[OpId]) -> BranchRanges {
+    let mut out = BranchRanges::default();
+    for &op in ops {
+        if ir.successors(op).is_empty() {
+            continue;
+        }
+        let hook = ctx.op_def(ir.op_name(op)).and_then(|d| d.successor_operands);
+        if let Some(ranges) = hook.and_then(|f| f(ctx, ir, op)) {
+            out.insert(op, ranges);
+        }
+    }
+    out
+}
+
 /// For a branch with a `successor_operands` hook: the block argument operand `index` feeds.
-fn forwarded_arg(ctx: &Context, ir: &Ir, op: OpId, index: usize) -> Option<Value> {
-    let f = ctx.op_def(ir.op_name(op))?.successor_operands?;
-    let ranges = f(ctx, ir, op)?;
-    let (s, r) = ranges.iter().enumerate().find(|(_, r)| r.contains(&index))?;
+fn forwarded_arg(ir: &Ir, ranges: &BranchRanges, op: OpId, index: usize) -> Option<Value> {
+    let ranges = ranges.get(&op)?;
+    // The ranges are consecutive and ascending: the first whose end is past `index`.
+    let s = ranges.partition_point(|r| r.end <= index);
+    let r = ranges.get(s).filter(|r| r.contains(&index))?;
     let dest = *ir.successors(op).get(s)?;
     ir.block_args(dest).get(index - r.start).copied()
 }
@@ -245,13 +264,13 @@ fn forwarded_arg(ctx: &Context, ir: &Ir, op: OpId, index: usize) -> Option<Value
 fn liveness(ctx: &Context, ir: &Ir, ops: &[OpId], blocks: &[BlockId]) -> Live {
     let tracked: FxHashSet<Value> = blocks.iter().flat_map(|&b| ir.block_args(b).iter().copied()).collect();
     let mut live = Live { ops: FxHashSet::default(), args: FxHashSet::default(), tracked };
+    let ranges = branch_ranges(ctx, ir, ops);
     // Arguments of blocks reached by a terminator we cannot reason about are live.
     for &op in ops {
         if ir.successors(op).is_empty() {
             continue;
         }
-        let hooked = ctx.op_def(ir.op_name(op)).and_then(|d| d.successor_operands).and_then(|f| f(ctx, ir, op));
-        if hooked.is_none() {
+        if !ranges.contains_key(&op) {
             for &s in ir.successors(op) {
                 live.args.extend(ir.block_args(s).iter().copied());
             }
@@ -261,7 +280,7 @@ fn liveness(ctx: &Context, ir: &Ir, ops: &[OpId], blocks: &[BlockId]) -> Live {
         if !live.ops.contains(&u.op) {
             return false;
         }
-        match forwarded_arg(ctx, ir, u.op, u.index as usize) {
+        match forwarded_arg(ir, &ranges, u.op, u.index as usize) {
             Some(arg) if live.tracked.contains(&arg) => live.args.contains(&arg),
             _ => true,
         }
