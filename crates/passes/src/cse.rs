@@ -14,7 +14,7 @@
 //!   the op becomes known.
 //!
 //! Equivalence: same name, discardable attributes, properties, result types, operands (the same
-//! values), successors, and structurally equivalent regions; locations are ignored. In a block
+//! values; for a `Commutative` op the same values in any order, as MLIR sorts them), successors, and structurally equivalent regions; locations are ignored. In a block
 //! without SSA dominance only uses by ops not in the table are redirected, and the op is erased
 //! only if no use is left. When the kept op has an unknown location and the erased one does not,
 //! the kept op takes that location. Queued ops are erased at the end; dead code is not chased
@@ -176,7 +176,7 @@ impl Cse<'_> {
         if !def.has(Traits::PURE) {
             return;
         }
-        let h = op_hash(self.ir, op);
+        let h = op_hash(self.ctx, self.ir, op);
         match self.lookup(h, op) {
             Some(existing) => self.replace_uses_and_delete(op, existing, ssa),
             None => self.table.insert(h, op),
@@ -185,13 +185,13 @@ impl Cse<'_> {
 
     fn lookup(&self, h: u64, op: OpId) -> Option<OpId> {
         let candidates = self.table.map.get(&h)?;
-        candidates.iter().rev().copied().find(|&c| c != op && ops_equivalent(self.ir, c, op))
+        candidates.iter().rev().copied().find(|&c| c != op && ops_equivalent(self.ctx, self.ir, c, op))
     }
 
     /// Whether an op equivalent to `op` is in the table (MLIR's `knownValues.count(op)`).
     fn is_known(&self, op: OpId) -> bool {
-        let h = op_hash(self.ir, op);
-        self.table.map.get(&h).is_some_and(|v| v.iter().any(|&c| c == op || ops_equivalent(self.ir, c, op)))
+        let h = op_hash(self.ctx, self.ir, op);
+        self.table.map.get(&h).is_some_and(|v| v.iter().any(|&c| c == op || ops_equivalent(self.ctx, self.ir, c, op)))
     }
 
     fn replace_uses_and_delete(&mut self, op: OpId, existing: OpId, ssa: bool) {
@@ -225,7 +225,7 @@ impl Cse<'_> {
 }
 
 /// Hash of the parts compared by [`ops_equivalent`] that do not need a value mapping.
-fn op_hash(ir: &Ir, op: OpId) -> u64 {
+fn op_hash(ctx: &Context, ir: &Ir, op: OpId) -> u64 {
     let mut h = FxHasher::default();
     ir.op_name(op).hash(&mut h);
     ir.attrs(op).hash(&mut h);
@@ -233,22 +233,33 @@ fn op_hash(ir: &Ir, op: OpId) -> u64 {
     for &r in ir.results(op) {
         ir.value_type(r).hash(&mut h);
     }
-    for i in 0..ir.num_operands(op) {
-        ir.operand(op, i).hash(&mut h);
+    for v in compared_operands(ctx, ir, op, |v| v) {
+        v.hash(&mut h);
     }
     ir.regions(op).len().hash(&mut h);
     h.finish()
 }
 
+/// The operands of `op` as equivalence compares them, each read through `map`: in order, or
+/// sorted for a `Commutative` op (so `addi %a, %b` and `addi %b, %a` are one expression).
+fn compared_operands(ctx: &Context, ir: &Ir, op: OpId, map: impl Fn(Value) -> Value) -> Vec<Value> {
+    let mut vs: Vec<Value> = ir.operands(op).iter().map(|&v| map(v)).collect();
+    if ctx.op_def(ir.op_name(op)).is_some_and(|d| d.has(Traits::COMMUTATIVE)) {
+        vs.sort_by_key(|v| v.index());
+    }
+    vs
+}
+
 /// Equivalence of two ops reading the same values, ignoring locations.
-pub fn ops_equivalent(ir: &Ir, a: OpId, b: OpId) -> bool {
+pub fn ops_equivalent(ctx: &Context, ir: &Ir, a: OpId, b: OpId) -> bool {
     let mut map = FxHashMap::default();
     let mut blocks = FxHashMap::default();
-    ops_equivalent_mapped(ir, a, b, &mut map, &mut blocks)
+    ops_equivalent_mapped(ctx, ir, a, b, &mut map, &mut blocks)
 }
 
 /// `map` sends values defined inside `a`'s regions to their counterparts in `b`'s.
 fn ops_equivalent_mapped(
+    ctx: &Context,
     ir: &Ir,
     a: OpId,
     b: OpId,
@@ -266,10 +277,8 @@ fn ops_equivalent_mapped(
         return false;
     }
     let types_equal = ir.results(a).iter().zip(ir.results(b)).all(|(&x, &y)| ir.value_type(x) == ir.value_type(y));
-    let operands_equal = (0..ir.num_operands(a)).all(|i| {
-        let (x, y) = (ir.operand(a, i), ir.operand(b, i));
-        map.get(&x).copied().unwrap_or(x) == y
-    });
+    let operands_equal =
+        compared_operands(ctx, ir, a, |x| map.get(&x).copied().unwrap_or(x)) == compared_operands(ctx, ir, b, |y| y);
     let successors_equal =
         ir.successors(a).iter().zip(ir.successors(b)).all(|(x, y)| blocks.get(x).copied().unwrap_or(*x) == *y);
     if !(types_equal && operands_equal && successors_equal) {
@@ -279,10 +288,11 @@ fn ops_equivalent_mapped(
         map.insert(x, y);
     }
     let regions: Vec<(RegionId, RegionId)> = ir.regions(a).iter().copied().zip(ir.regions(b).iter().copied()).collect();
-    regions.into_iter().all(|(ra, rb)| regions_equivalent(ir, ra, rb, map, blocks))
+    regions.into_iter().all(|(ra, rb)| regions_equivalent(ctx, ir, ra, rb, map, blocks))
 }
 
 fn regions_equivalent(
+    ctx: &Context,
     ir: &Ir,
     ra: RegionId,
     rb: RegionId,
@@ -309,7 +319,7 @@ fn regions_equivalent(
         if xs.len() != ys.len() {
             return false;
         }
-        if !xs.iter().zip(&ys).all(|(&p, &q)| ops_equivalent_mapped(ir, p, q, map, blocks)) {
+        if !xs.iter().zip(&ys).all(|(&p, &q)| ops_equivalent_mapped(ctx, ir, p, q, map, blocks)) {
             return false;
         }
     }
