@@ -14,6 +14,9 @@
 #   custom       (none: the default custom form)
 #   debuginfo    --mlir-print-op-generic --mlir-print-debuginfo
 #   local        --mlir-print-debuginfo --mlir-print-local-scope
+# and, only when named in DIFF_MODES (printing flags, not run by default):
+#   unique       --mlir-print-unique-ssa-ids
+#   unique-local --mlir-print-unique-ssa-ids --mlir-print-local-scope
 #
 # Speed: mlir-opt-19 costs ~40 ms of CPU per start, so the reference outputs are
 # computed with one `--split-input-file` run per mode and batch (chunk-relative
@@ -65,6 +68,8 @@ MODES = {
     "custom": [],
     "debuginfo": ["--mlir-print-op-generic", "--mlir-print-debuginfo"],
     "local": ["--mlir-print-debuginfo", "--mlir-print-local-scope"],
+    "unique": ["--mlir-print-unique-ssa-ids"],
+    "unique-local": ["--mlir-print-unique-ssa-ids", "--mlir-print-local-scope"],
 }
 BASE = ["--allow-unregistered-dialect"]
 SEP = "// -----\n"

@@ -140,7 +140,7 @@ fn print_follows_the_size_protocol() {
     );
     assert!(text_of(buf.as_ptr()).starts_with("module {\n  func.func @f(%arg0: i32) -> i32 {"));
     assert_eq!(h.count(), 0, "the size query records no diagnostic");
-    let status = unsafe { fuser_module_print(module, 8, buf.as_mut_ptr(), buf.len(), &mut needed, h.diags) };
+    let status = unsafe { fuser_module_print(module, 32, buf.as_mut_ptr(), buf.len(), &mut needed, h.diags) };
     assert_eq!(status, FUSER_STATUS_OUT_OF_RANGE);
     assert_eq!(unsafe { fuser_module_destroy(module) }, FUSER_STATUS_OK);
 }

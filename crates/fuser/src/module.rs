@@ -123,6 +123,9 @@ pub struct PrintOptions {
     /// Elide dense elements attributes with more elements than this
     /// (`--mlir-elide-elementsattrs-if-larger`).
     pub elide_elements_larger_than: Option<usize>,
+    /// Number values across all regions, never restarting in nested ones
+    /// (`--mlir-print-unique-ssa-ids`; the generic form always does).
+    pub unique_ssa_ids: bool,
 }
 
 impl PrintOptions {
@@ -144,6 +147,7 @@ impl PrintOptions {
             pretty_debug_info: false,
             elements_hex_if_larger: None,
             skip_regions: false,
+            unique_ssa_ids: self.unique_ssa_ids,
         }
     }
 }

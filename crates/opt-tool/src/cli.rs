@@ -25,6 +25,8 @@ pub struct Options {
     pub print_skip_regions: bool,
     /// `--mlir-print-elementsattrs-with-hex-if-larger=N`.
     pub print_hex_if_larger: Option<i64>,
+    /// `--mlir-print-unique-ssa-ids`.
+    pub print_unique_ssa_ids: bool,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -56,6 +58,7 @@ impl Default for Options {
             no_implicit_module: false,
             print_skip_regions: false,
             print_hex_if_larger: None,
+            print_unique_ssa_ids: false,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -126,6 +129,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
     ("mlir-print-skip-regions", "", "Skip regions when printing ops"),
+    (
+        "mlir-print-unique-ssa-ids",
+        "",
+        "Number values, block arguments and name conflicts across all regions, never restarting in nested ones",
+    ),
     ("mlir-timing", "", "Display execution times"),
     ("no-implicit-module", "", "Disable implicit addition of a top-level module op during parsing"),
     (
@@ -163,6 +171,7 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-pretty-debuginfo"
         | "no-implicit-module"
         | "mlir-print-skip-regions"
+        | "mlir-print-unique-ssa-ids"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -261,6 +270,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-pretty-debuginfo" => o.print_pretty_debuginfo = flag,
             "no-implicit-module" => o.no_implicit_module = flag,
             "mlir-print-skip-regions" => o.print_skip_regions = flag,
+            "mlir-print-unique-ssa-ids" => o.print_unique_ssa_ids = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,
@@ -361,5 +371,10 @@ mod tests {
         assert!(parse(&["-o"]).unwrap_err().contains("requires a value"));
         assert!(parse(&["--help", "--frob=1"]).is_err());
         assert!(matches!(parse(&["-help"]), Ok(Command::Help)));
+    }
+
+    #[test]
+    fn printing_flags() {
+        assert!(run(&["--mlir-print-unique-ssa-ids"]).print_unique_ssa_ids);
     }
 }

@@ -134,6 +134,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
         local_scope: opts.print_local_scope,
         pretty_debug_info: opts.print_pretty_debuginfo,
         elements_hex_if_larger: opts.print_hex_if_larger,
+        unique_ssa_ids: opts.print_unique_ssa_ids,
     }
 }
 
@@ -185,16 +186,8 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
             }
             if result.success {
                 let out_start = Instant::now();
-                let f = print_flags(opts);
-                let print_opts = PrintOptions {
-                    generic: f.generic,
-                    debug_info: f.debug_info,
-                    local_scope: f.local_scope,
-                    elide_elements_attrs_if_larger: None,
-                    pretty_debug_info: f.pretty_debug_info,
-                    elements_hex_if_larger: f.elements_hex_if_larger,
-                    skip_regions: opts.print_skip_regions,
-                };
+                let print_opts =
+                    PrintOptions { skip_regions: opts.print_skip_regions, ..print_flags(opts).print_options() };
                 sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());
                 success = true;

@@ -21,19 +21,29 @@ pub struct IrPrintFlags {
     pub pretty_debug_info: bool,
     /// `--mlir-print-elementsattrs-with-hex-if-larger`.
     pub elements_hex_if_larger: Option<i64>,
+    /// `--mlir-print-unique-ssa-ids`.
+    pub unique_ssa_ids: bool,
+}
+
+impl IrPrintFlags {
+    /// The printer's options for these flags.
+    pub fn print_options(&self) -> crate::printer::PrintOptions {
+        crate::printer::PrintOptions {
+            generic: self.generic,
+            debug_info: self.debug_info,
+            local_scope: self.local_scope,
+            elide_elements_attrs_if_larger: None,
+            pretty_debug_info: self.pretty_debug_info,
+            elements_hex_if_larger: self.elements_hex_if_larger,
+            skip_regions: false,
+            unique_ssa_ids: self.unique_ssa_ids,
+        }
+    }
 }
 
 /// Prints `op` (and everything nested in it) as the top-level op of the output.
 pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> String {
-    let opts = crate::printer::PrintOptions {
-        generic: flags.generic,
-        debug_info: flags.debug_info,
-        local_scope: flags.local_scope,
-        elide_elements_attrs_if_larger: None,
-        pretty_debug_info: flags.pretty_debug_info,
-        elements_hex_if_larger: flags.elements_hex_if_larger,
-        skip_regions: false,
-    };
+    let opts = flags.print_options();
     crate::printer::print_module(ctx, ir, op, &opts)
 }
 

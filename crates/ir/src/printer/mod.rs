@@ -95,7 +95,7 @@ pub fn print_module_to(
 fn print_top_level(p: &mut Printer<'_>, op: OpId, opts: &PrintOptions) {
     let (ctx, ir) = (p.ctx, p.ir);
     let root = p.numbering_root(op, opts.local_scope);
-    p.names = Names::compute(ctx, ir, root, opts.generic, !opts.generic, &mut p.op_names);
+    p.names = Names::compute(ctx, ir, root, opts.generic || opts.unique_ssa_ids, !opts.generic, &mut p.op_names);
     if opts.local_scope || ir.parent_op(op).is_some() {
         p.print_full_op(op);
         p.push_char('\n');

@@ -14,6 +14,9 @@
 //!   conflict counter per naming context. Named results other than result 0 start new result
 //!   groups (`%a, %b:2 = ...`).
 //! - Blocks are `^bbN`, numbered per region in order.
+//! - `--mlir-print-unique-ssa-ids` numbers as the generic form does (counters never restart);
+//!   the scopes of used names still end with their region, so a suggested name may repeat in
+//!   sibling regions.
 //!
 //! Storage is dense (`Vec`s indexed by `Value::index()` and `BlockId::index()`) so the hot
 //! printing path does no hashing for names.

@@ -23,6 +23,10 @@ pub struct PrintOptions {
     pub elements_hex_if_larger: Option<i64>,
     /// `--mlir-print-skip-regions`: every region prints as `{...}` (and adds no aliases).
     pub skip_regions: bool,
+    /// `--mlir-print-unique-ssa-ids`: value, argument and name-conflict numbers never restart
+    /// in nested regions, so every value of the printout has its own name (what the generic
+    /// form always does).
+    pub unique_ssa_ids: bool,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).

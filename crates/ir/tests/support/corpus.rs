@@ -37,6 +37,7 @@ const fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOption
         pretty_debug_info: false,
         elements_hex_if_larger: None,
         skip_regions: false,
+        unique_ssa_ids: false,
     }
 }
 
