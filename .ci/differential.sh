@@ -17,6 +17,8 @@
 # and, only when named in DIFF_MODES (printing flags, not run by default):
 #   unique       --mlir-print-unique-ssa-ids
 #   unique-local --mlir-print-unique-ssa-ids --mlir-print-local-scope
+#   users        --mlir-print-value-users
+#   users-generic --mlir-print-value-users --mlir-print-op-generic
 #
 # Speed: mlir-opt-19 costs ~40 ms of CPU per start, so the reference outputs are
 # computed with one `--split-input-file` run per mode and batch (chunk-relative
@@ -70,6 +72,8 @@ MODES = {
     "local": ["--mlir-print-debuginfo", "--mlir-print-local-scope"],
     "unique": ["--mlir-print-unique-ssa-ids"],
     "unique-local": ["--mlir-print-unique-ssa-ids", "--mlir-print-local-scope"],
+    "users": ["--mlir-print-value-users"],
+    "users-generic": ["--mlir-print-value-users", "--mlir-print-op-generic"],
 }
 BASE = ["--allow-unregistered-dialect"]
 SEP = "// -----\n"

@@ -166,6 +166,13 @@ fn print_through_a_callback() {
         FUSER_STATUS_OK
     );
     assert!(String::from_utf8(out).unwrap().contains("\"func.return\"(%arg0) : (i32) -> ()"));
+    // mlir-opt-19 --mlir-print-value-users --mlir-print-unique-ssa-ids prints these lines.
+    let mut out: Vec<u8> = Vec::new();
+    let user = (&mut out as *mut Vec<u8>).cast::<c_void>();
+    let flags = FUSER_PRINT_VALUE_USERS | FUSER_PRINT_UNIQUE_SSA_IDS;
+    assert_eq!(unsafe { fuser_module_print_to(module, flags, Some(collect), user, h.diags) }, FUSER_STATUS_OK);
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("    // %arg0 is used by %2\n    return %arg0 : i32 // id: %2\n"), "{text}");
     let status = unsafe { fuser_module_print_to(module, 0, Some(refuse), null_mut(), h.diags) };
     assert_eq!(status, FUSER_STATUS_CALLBACK_FAILED);
     assert_eq!(text_of(h.record(0).message), "the write callback returned 7");

@@ -111,6 +111,12 @@ impl Module {
 /// ```
 /// let options = fuser::PrintOptions { local_scope: true, ..Default::default() };
 /// assert!(!options.generic && options.local_scope);
+///
+/// let compiler = fuser::Compiler::new();
+/// let module = compiler.parse("m.mlir", "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n")?;
+/// let text = module.print(&fuser::PrintOptions { value_users: true, ..Default::default() });
+/// assert!(text.contains("    // %arg0 is used by %1\n    return %arg0 : i32 // id: %1\n"));
+/// # Ok::<(), fuser::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrintOptions {
@@ -126,6 +132,10 @@ pub struct PrintOptions {
     /// Number values across all regions, never restarting in nested ones
     /// (`--mlir-print-unique-ssa-ids`; the generic form always does).
     pub unique_ssa_ids: bool,
+    /// Comment every op and block argument with its users (`--mlir-print-value-users`):
+    /// `// user: %3`, `// users: %5, %4`, `// unused`, `// id: %6` for an op without results,
+    /// `// %arg0 is used by %3`.
+    pub value_users: bool,
 }
 
 impl PrintOptions {
@@ -148,6 +158,7 @@ impl PrintOptions {
             elements_hex_if_larger: None,
             skip_regions: false,
             unique_ssa_ids: self.unique_ssa_ids,
+            value_users: self.value_users,
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct Options {
     pub print_hex_if_larger: Option<i64>,
     /// `--mlir-print-unique-ssa-ids`.
     pub print_unique_ssa_ids: bool,
+    /// `--mlir-print-value-users`.
+    pub print_value_users: bool,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -59,6 +61,7 @@ impl Default for Options {
             print_skip_regions: false,
             print_hex_if_larger: None,
             print_unique_ssa_ids: false,
+            print_value_users: false,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -134,6 +137,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
         "",
         "Number values, block arguments and name conflicts across all regions, never restarting in nested ones",
     ),
+    (
+        "mlir-print-value-users",
+        "",
+        "Print the users of op results and block arguments as comments (ops without results get ids)",
+    ),
     ("mlir-timing", "", "Display execution times"),
     ("no-implicit-module", "", "Disable implicit addition of a top-level module op during parsing"),
     (
@@ -172,6 +180,7 @@ fn arity(name: &str) -> Option<Arity> {
         | "no-implicit-module"
         | "mlir-print-skip-regions"
         | "mlir-print-unique-ssa-ids"
+        | "mlir-print-value-users"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -271,6 +280,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "no-implicit-module" => o.no_implicit_module = flag,
             "mlir-print-skip-regions" => o.print_skip_regions = flag,
             "mlir-print-unique-ssa-ids" => o.print_unique_ssa_ids = flag,
+            "mlir-print-value-users" => o.print_value_users = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,
@@ -376,5 +386,6 @@ mod tests {
     #[test]
     fn printing_flags() {
         assert!(run(&["--mlir-print-unique-ssa-ids"]).print_unique_ssa_ids);
+        assert!(run(&["-mlir-print-value-users"]).print_value_users);
     }
 }

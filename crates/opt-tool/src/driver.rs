@@ -135,6 +135,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
         pretty_debug_info: opts.print_pretty_debuginfo,
         elements_hex_if_larger: opts.print_hex_if_larger,
         unique_ssa_ids: opts.print_unique_ssa_ids,
+        value_users: opts.print_value_users,
     }
 }
 
@@ -142,6 +143,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
 fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink: &mut OutputSink) -> bool {
     let ctx = Context::new(services::dialect_registry());
     ctx.set_allow_unregistered(opts.allow_unregistered);
+    ctx.set_value_users_in_notes(opts.print_value_users);
     let mut sources = SourceMgr::new();
     sources.add(source.clone());
     let mut timing = TimingNode::new("root");

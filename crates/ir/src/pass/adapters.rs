@@ -23,6 +23,8 @@ pub struct IrPrintFlags {
     pub elements_hex_if_larger: Option<i64>,
     /// `--mlir-print-unique-ssa-ids`.
     pub unique_ssa_ids: bool,
+    /// `--mlir-print-value-users`.
+    pub value_users: bool,
 }
 
 impl IrPrintFlags {
@@ -37,6 +39,7 @@ impl IrPrintFlags {
             elements_hex_if_larger: self.elements_hex_if_larger,
             skip_regions: false,
             unique_ssa_ids: self.unique_ssa_ids,
+            value_users: self.value_users,
         }
     }
 }

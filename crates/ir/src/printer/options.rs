@@ -27,6 +27,10 @@ pub struct PrintOptions {
     /// in nested regions, so every value of the printout has its own name (what the generic
     /// form always does).
     pub unique_ssa_ids: bool,
+    /// `--mlir-print-value-users`: a `// user: ...`, `// users: ...`, `// unused` or
+    /// `// id: ...` comment after each op, and a `// %x is used by ...` line for each block
+    /// argument; ops without results are numbered (`%N`) so that they can be named.
+    pub value_users: bool,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
@@ -40,6 +44,8 @@ pub(crate) struct Flags {
     /// Non-splat dense elements with more elements than this print as hex (-1: never).
     pub hex_limit: i64,
     pub skip_regions: bool,
+    /// Print the users comments (`--mlir-print-value-users`).
+    pub value_users: bool,
 }
 
 /// mlir-opt's default for `--mlir-print-elementsattrs-with-hex-if-larger`.
@@ -60,6 +66,7 @@ impl Flags {
             pretty_debug_info: o.pretty_debug_info,
             hex_limit: o.elements_hex_if_larger.unwrap_or(DEFAULT_HEX_LIMIT),
             skip_regions: o.skip_regions,
+            value_users: o.value_users,
         }
     }
 }

@@ -38,6 +38,7 @@ const fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOption
         elements_hex_if_larger: None,
         skip_regions: false,
         unique_ssa_ids: false,
+        value_users: false,
     }
 }
 
