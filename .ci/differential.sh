@@ -19,6 +19,7 @@
 #   unique-local --mlir-print-unique-ssa-ids --mlir-print-local-scope
 #   users        --mlir-print-value-users
 #   users-generic --mlir-print-value-users --mlir-print-op-generic
+#   resources    --mlir-elide-resource-strings-if-larger=20
 #
 # Speed: mlir-opt-19 costs ~40 ms of CPU per start, so the reference outputs are
 # computed with one `--split-input-file` run per mode and batch (chunk-relative
@@ -74,6 +75,7 @@ MODES = {
     "unique-local": ["--mlir-print-unique-ssa-ids", "--mlir-print-local-scope"],
     "users": ["--mlir-print-value-users"],
     "users-generic": ["--mlir-print-value-users", "--mlir-print-op-generic"],
+    "resources": ["--mlir-elide-resource-strings-if-larger=20"],
 }
 BASE = ["--allow-unregistered-dialect"]
 SEP = "// -----\n"

@@ -171,6 +171,7 @@ fn print_options(flags: u32) -> Result<fuser_facade::PrintOptions, Failure> {
         elide_elements_larger_than: None,
         unique_ssa_ids: flags & FUSER_PRINT_UNIQUE_SSA_IDS != 0,
         value_users: flags & FUSER_PRINT_VALUE_USERS != 0,
+        elide_resource_strings_larger_than: None,
     })
 }
 

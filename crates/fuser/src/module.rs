@@ -136,6 +136,10 @@ pub struct PrintOptions {
     /// `// user: %3`, `// users: %5, %4`, `// unused`, `// id: %6` for an op without results,
     /// `// %arg0 is used by %3`.
     pub value_users: bool,
+    /// Leave out the entries of the `{-# ... #-}` resource section whose value prints longer
+    /// than this many characters (`--mlir-elide-resource-strings-if-larger`).
+    ///
+    pub elide_resource_strings_larger_than: Option<u64>,
 }
 
 impl PrintOptions {
@@ -159,6 +163,7 @@ impl PrintOptions {
             skip_regions: false,
             unique_ssa_ids: self.unique_ssa_ids,
             value_users: self.value_users,
+            elide_resource_strings_if_larger: self.elide_resource_strings_larger_than,
         }
     }
 }

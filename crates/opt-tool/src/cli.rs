@@ -29,6 +29,8 @@ pub struct Options {
     pub print_unique_ssa_ids: bool,
     /// `--mlir-print-value-users`.
     pub print_value_users: bool,
+    /// `--mlir-elide-resource-strings-if-larger=N`.
+    pub elide_resource_strings_if_larger: Option<u64>,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -62,6 +64,7 @@ impl Default for Options {
             print_hex_if_larger: None,
             print_unique_ssa_ids: false,
             print_value_users: false,
+            elide_resource_strings_if_larger: None,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -111,6 +114,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("help", "", "Display available options"),
     ("list-passes", "", "List the registered passes and pass pipelines with their options"),
     ("mlir-disable-threading", "", "Run nested pass pipelines sequentially, in place"),
+    (
+        "mlir-elide-resource-strings-if-larger",
+        "=<uint>",
+        "Leave out entries of the {-# ... #-} resource section whose value prints longer than this many characters",
+    ),
     (
         "mlir-pass-pipeline-crash-reproducer",
         "=<string>",
@@ -170,7 +178,8 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-ir-before"
         | "mlir-print-ir-after"
         | "mlir-pass-pipeline-crash-reproducer"
-        | "mlir-print-elementsattrs-with-hex-if-larger" => Arity::Value,
+        | "mlir-print-elementsattrs-with-hex-if-larger"
+        | "mlir-elide-resource-strings-if-larger" => Arity::Value,
         "split-input-file" => Arity::OptionalValue,
         "allow-unregistered-dialect"
         | "mlir-print-op-generic"
@@ -205,6 +214,28 @@ fn parse_bool(flag: &str, value: &str) -> Result<bool, String> {
             Err(format!("for the {} option: '{value}' is invalid value for boolean argument! Try 0 or 1", dashed(flag)))
         }
     }
+}
+
+/// An LLVM `uint` option value: 32 bits, radix from the prefix (`0x`/`0X` hex, `0b`/`0B`
+/// binary, `0o` or a leading `0` octal, else decimal), no sign or spaces.
+fn parse_uint(v: &str) -> Option<u32> {
+    let (digits, radix) = if let Some(r) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        (r, 16)
+    } else if let Some(r) = v.strip_prefix("0b").or_else(|| v.strip_prefix("0B")) {
+        (r, 2)
+    } else if let Some(r) = v.strip_prefix("0o") {
+        (r, 8)
+    } else if v.len() > 1
+        && let Some(r) = v.strip_prefix('0')
+    {
+        (r, 8)
+    } else {
+        (v, 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    u32::from_str_radix(digits, radix).ok()
 }
 
 /// A flag as LLVM's messages spell it: one dash for one-letter names (`-o`), else two.
@@ -270,6 +301,13 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
                     format!("{tool}: for the {} option: '{v}' value invalid for long argument!", dashed(name))
                 })?;
                 o.print_hex_if_larger = Some(n);
+            }
+            "mlir-elide-resource-strings-if-larger" => {
+                let v = value.unwrap_or_default();
+                let n = parse_uint(&v).ok_or_else(|| {
+                    format!("{tool}: for the {} option: '{v}' value invalid for uint argument!", dashed(name))
+                })?;
+                o.elide_resource_strings_if_larger = Some(n as u64);
             }
             "split-input-file" => o.split_input = Some(value.unwrap_or_else(|| DEFAULT_SPLIT_MARKER.to_string())),
             "allow-unregistered-dialect" => o.allow_unregistered = flag,
@@ -387,5 +425,17 @@ mod tests {
     fn printing_flags() {
         assert!(run(&["--mlir-print-unique-ssa-ids"]).print_unique_ssa_ids);
         assert!(run(&["-mlir-print-value-users"]).print_value_users);
+        let limit =
+            |v: &str| run(&[&format!("--mlir-elide-resource-strings-if-larger={v}")]).elide_resource_strings_if_larger;
+        assert_eq!(limit("28"), Some(28));
+        assert_eq!(limit("0x1c"), Some(28));
+        assert_eq!(limit("034"), Some(28));
+        assert_eq!(limit("0"), Some(0));
+        assert_eq!(run(&["--mlir-elide-resource-strings-if-larger", "7"]).elide_resource_strings_if_larger, Some(7));
+        let bad_limit = parse(&["--mlir-elide-resource-strings-if-larger=-1"]).unwrap_err();
+        assert!(bad_limit.ends_with(
+            "for the --mlir-elide-resource-strings-if-larger option: '-1' value invalid for uint argument!"
+        ));
+        assert!(parse(&["--mlir-elide-resource-strings-if-larger=4294967296"]).is_err());
     }
 }

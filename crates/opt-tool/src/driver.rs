@@ -136,6 +136,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
         elements_hex_if_larger: opts.print_hex_if_larger,
         unique_ssa_ids: opts.print_unique_ssa_ids,
         value_users: opts.print_value_users,
+        elide_resource_strings_if_larger: opts.elide_resource_strings_if_larger,
     }
 }
 

@@ -25,6 +25,8 @@ pub struct IrPrintFlags {
     pub unique_ssa_ids: bool,
     /// `--mlir-print-value-users`.
     pub value_users: bool,
+    /// `--mlir-elide-resource-strings-if-larger`.
+    pub elide_resource_strings_if_larger: Option<u64>,
 }
 
 impl IrPrintFlags {
@@ -40,6 +42,7 @@ impl IrPrintFlags {
             skip_regions: false,
             unique_ssa_ids: self.unique_ssa_ids,
             value_users: self.value_users,
+            elide_resource_strings_if_larger: self.elide_resource_strings_if_larger,
         }
     }
 }

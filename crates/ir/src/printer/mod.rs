@@ -116,6 +116,11 @@ fn print_top_level(p: &mut Printer<'_>, op: OpId, opts: &PrintOptions) {
 
 /// The `{-# ... #-}` section after a module: the printed `dense_resource` blobs that the
 /// parsed file defined (in first-print order), then the external resources, as mlir-opt.
+///
+/// With `--mlir-elide-resource-strings-if-larger=N`, an entry whose printed value (a blob's
+/// quoted hex string, a quoted string, `true`) is longer than N characters is left out, and so
+/// is a group or section left empty; as in mlir-opt the `{-#` `#-}` brackets still print
+/// (around an empty line) when every entry was left out.
 fn print_resources(p: &mut Printer<'_>) {
     let res = p.ctx.resources().clone();
     let blobs: Vec<(String, String)> =
@@ -123,16 +128,28 @@ fn print_resources(p: &mut Printer<'_>) {
     if blobs.is_empty() && res.external.is_empty() {
         return;
     }
-    let mut sections = Vec::new();
-    let group = |name: &str, entries: &[(String, String)]| {
-        let lines: Vec<String> = entries.iter().map(|(k, v)| format!("      {k}: {v}")).collect();
-        format!("    {name}: {{\n{}\n    }}", lines.join(",\n"))
+    let limit = p.flags.resource_string_limit;
+    let kept = |entries: &[(String, String)]| -> Vec<String> {
+        entries
+            .iter()
+            .filter(|(_, v)| limit.is_none_or(|n| v.len() as u64 <= n))
+            .map(|(k, v)| format!("      {k}: {v}"))
+            .collect()
     };
-    if !blobs.is_empty() {
-        sections.push(format!("  dialect_resources: {{\n{}\n  }}", group("builtin", &blobs)));
+    let group = |name: &str, lines: Vec<String>| format!("    {name}: {{\n{}\n    }}", lines.join(",\n"));
+    let mut sections = Vec::new();
+    let builtin = kept(&blobs);
+    if !builtin.is_empty() {
+        sections.push(format!("  dialect_resources: {{\n{}\n  }}", group("builtin", builtin)));
     }
-    if !res.external.is_empty() {
-        let groups: Vec<String> = res.external.iter().map(|(g, e)| group(g, e)).collect();
+    let groups: Vec<String> = res
+        .external
+        .iter()
+        .map(|(g, e)| (g, kept(e)))
+        .filter(|(_, lines)| !lines.is_empty())
+        .map(|(g, lines)| group(g, lines))
+        .collect();
+    if !groups.is_empty() {
         sections.push(format!("  external_resources: {{\n{}\n  }}", groups.join(",\n")));
     }
     p.push("\n{-#\n");
@@ -157,6 +174,7 @@ pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
         hex_limit: options::DEFAULT_HEX_LIMIT,
         skip_regions: false,
         value_users,
+        resource_string_limit: None,
     };
     let mut p = Printer::new(ctx, ir, flags);
     let root = p.numbering_root(op, true);

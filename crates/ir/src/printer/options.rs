@@ -31,6 +31,9 @@ pub struct PrintOptions {
     /// `// id: ...` comment after each op, and a `// %x is used by ...` line for each block
     /// argument; ops without results are numbered (`%N`) so that they can be named.
     pub value_users: bool,
+    /// `--mlir-elide-resource-strings-if-larger=N`: entries of the `{-# ... #-}` section
+    /// whose printed value is longer than N characters are left out.
+    pub elide_resource_strings_if_larger: Option<u64>,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
@@ -46,6 +49,8 @@ pub(crate) struct Flags {
     pub skip_regions: bool,
     /// Print the users comments (`--mlir-print-value-users`).
     pub value_users: bool,
+    /// Leave out resource entries whose printed value is longer than this.
+    pub resource_string_limit: Option<u64>,
 }
 
 /// mlir-opt's default for `--mlir-print-elementsattrs-with-hex-if-larger`.
@@ -67,6 +72,7 @@ impl Flags {
             hex_limit: o.elements_hex_if_larger.unwrap_or(DEFAULT_HEX_LIMIT),
             skip_regions: o.skip_regions,
             value_users: o.value_users,
+            resource_string_limit: o.elide_resource_strings_if_larger,
         }
     }
 }

@@ -39,6 +39,7 @@ const fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOption
         skip_regions: false,
         unique_ssa_ids: false,
         value_users: false,
+        elide_resource_strings_if_larger: None,
     }
 }
 
