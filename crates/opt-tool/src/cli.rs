@@ -31,6 +31,9 @@ pub struct Options {
     pub print_value_users: bool,
     /// `--mlir-elide-resource-strings-if-larger=N`.
     pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-print-op-on-diagnostic` (default true): attach the op, in generic form, to the
+    /// errors reported about it ("see current operation: ...").
+    pub print_op_on_diagnostic: bool,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -65,6 +68,7 @@ impl Default for Options {
             print_unique_ssa_ids: false,
             print_value_users: false,
             elide_resource_strings_if_larger: None,
+            print_op_on_diagnostic: true,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -139,6 +143,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-ir-before-all", "", "Print IR before each pass"),
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
+    (
+        "mlir-print-op-on-diagnostic",
+        "",
+        "Attach the op an error is about, in generic form, as a 'see current operation' note (default: true)",
+    ),
     ("mlir-print-skip-regions", "", "Skip regions when printing ops"),
     (
         "mlir-print-unique-ssa-ids",
@@ -190,6 +199,7 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-skip-regions"
         | "mlir-print-unique-ssa-ids"
         | "mlir-print-value-users"
+        | "mlir-print-op-on-diagnostic"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -319,6 +329,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-print-skip-regions" => o.print_skip_regions = flag,
             "mlir-print-unique-ssa-ids" => o.print_unique_ssa_ids = flag,
             "mlir-print-value-users" => o.print_value_users = flag,
+            "mlir-print-op-on-diagnostic" => o.print_op_on_diagnostic = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,
@@ -437,5 +448,7 @@ mod tests {
             "for the --mlir-elide-resource-strings-if-larger option: '-1' value invalid for uint argument!"
         ));
         assert!(parse(&["--mlir-elide-resource-strings-if-larger=4294967296"]).is_err());
+        assert!(run(&[]).print_op_on_diagnostic, "mlir-opt prints ops on diagnostics by default");
+        assert!(!run(&["--mlir-print-op-on-diagnostic=false"]).print_op_on_diagnostic);
     }
 }

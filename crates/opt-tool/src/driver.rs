@@ -101,7 +101,8 @@ fn pass_config(opts: &Options) -> PassManagerConfig {
     let mut c = PassManagerConfig {
         threading: !opts.disable_threading,
         verify_each: opts.verify_each,
-        print_op_on_diagnostic: !opts.verify_diagnostics,
+        // mlir-opt turns the notes off under --verify-diagnostics, whatever the flag says.
+        print_op_on_diagnostic: opts.print_op_on_diagnostic && !opts.verify_diagnostics,
         timing: opts.timing,
         crash_reproducer: opts.crash_reproducer.clone(),
         ..Default::default()
@@ -153,6 +154,8 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
     let report = |d: &Diagnostic, diags: &mut Vec<Diagnostic>| {
         if opts.verify_diagnostics {
             diags.push(d.clone());
+        } else if !opts.print_op_on_diagnostic {
+            eprint!("{}", render(&ctx, &sources, &without_current_op_note(d.clone())));
         } else {
             eprint!("{}", render(&ctx, &sources, d));
         }
@@ -221,11 +224,14 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
 }
 
 /// mlir-opt turns off "see current operation" notes under `--verify-diagnostics`.
-fn without_current_op_notes(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    for d in &mut diags {
-        d.notes.retain(|n| !n.message.starts_with("see current operation:"));
-    }
-    diags
+fn without_current_op_notes(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diags.into_iter().map(without_current_op_note).collect()
+}
+
+/// `d` without its "see current operation" notes (`--mlir-print-op-on-diagnostic=false`).
+fn without_current_op_note(mut d: Diagnostic) -> Diagnostic {
+    d.notes.retain(|n| !adapters::is_current_op_note(n));
+    d
 }
 
 /// Reads the whole input into one shared buffer (a file is read straight into it: a large
