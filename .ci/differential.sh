@@ -20,6 +20,7 @@
 #   users        --mlir-print-value-users
 #   users-generic --mlir-print-value-users --mlir-print-op-generic
 #   resources    --mlir-elide-resource-strings-if-larger=20
+#   verified     --mlir-print-assume-verified --mlir-print-op-on-diagnostic=false
 #
 # Speed: mlir-opt-19 costs ~40 ms of CPU per start, so the reference outputs are
 # computed with one `--split-input-file` run per mode and batch (chunk-relative
@@ -76,6 +77,7 @@ MODES = {
     "users": ["--mlir-print-value-users"],
     "users-generic": ["--mlir-print-value-users", "--mlir-print-op-generic"],
     "resources": ["--mlir-elide-resource-strings-if-larger=20"],
+    "verified": ["--mlir-print-assume-verified", "--mlir-print-op-on-diagnostic=false"],
 }
 BASE = ["--allow-unregistered-dialect"]
 SEP = "// -----\n"

@@ -139,6 +139,9 @@ pub struct PrintOptions {
     /// Leave out the entries of the `{-# ... #-}` resource section whose value prints longer
     /// than this many characters (`--mlir-elide-resource-strings-if-larger`).
     ///
+    /// There is no counterpart of `--mlir-print-assume-verified`: this printer never verifies
+    /// (it always prints as if the module were verified; see
+    /// [`Compiler::verify`](crate::Compiler::verify)).
     pub elide_resource_strings_larger_than: Option<u64>,
 }
 
@@ -164,6 +167,7 @@ impl PrintOptions {
             unique_ssa_ids: self.unique_ssa_ids,
             value_users: self.value_users,
             elide_resource_strings_if_larger: self.elide_resource_strings_larger_than,
+            assume_verified: true,
         }
     }
 }

@@ -34,6 +34,8 @@ pub struct Options {
     /// `--mlir-print-op-on-diagnostic` (default true): attach the op, in generic form, to the
     /// errors reported about it ("see current operation: ...").
     pub print_op_on_diagnostic: bool,
+    /// `--mlir-print-assume-verified`.
+    pub print_assume_verified: bool,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -69,6 +71,7 @@ impl Default for Options {
             print_value_users: false,
             elide_resource_strings_if_larger: None,
             print_op_on_diagnostic: true,
+            print_assume_verified: false,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -141,6 +144,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-ir-after-failure", "", "Print IR after a pass that failed"),
     ("mlir-print-ir-before", "=<pass-arg>", "Print IR before the given passes (comma-separated, repeatable)"),
     ("mlir-print-ir-before-all", "", "Print IR before each pass"),
+    (
+        "mlir-print-assume-verified",
+        "",
+        "Print the custom form without verifying first (by default IR that fails to verify prints in the generic form)",
+    ),
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
     (
@@ -200,6 +208,7 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-unique-ssa-ids"
         | "mlir-print-value-users"
         | "mlir-print-op-on-diagnostic"
+        | "mlir-print-assume-verified"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -330,6 +339,7 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-print-unique-ssa-ids" => o.print_unique_ssa_ids = flag,
             "mlir-print-value-users" => o.print_value_users = flag,
             "mlir-print-op-on-diagnostic" => o.print_op_on_diagnostic = flag,
+            "mlir-print-assume-verified" => o.print_assume_verified = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,
@@ -450,5 +460,6 @@ mod tests {
         assert!(parse(&["--mlir-elide-resource-strings-if-larger=4294967296"]).is_err());
         assert!(run(&[]).print_op_on_diagnostic, "mlir-opt prints ops on diagnostics by default");
         assert!(!run(&["--mlir-print-op-on-diagnostic=false"]).print_op_on_diagnostic);
+        assert!(run(&["--mlir-print-assume-verified"]).print_assume_verified);
     }
 }

@@ -138,6 +138,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
         unique_ssa_ids: opts.print_unique_ssa_ids,
         value_users: opts.print_value_users,
         elide_resource_strings_if_larger: opts.elide_resource_strings_if_larger,
+        assume_verified: opts.print_assume_verified,
     }
 }
 
@@ -192,8 +193,14 @@ fn process_chunk(opts: &Options, manager: &PassManager, source: SourceFile, sink
             }
             if result.success {
                 let out_start = Instant::now();
-                let print_opts =
+                let mut print_opts =
                     PrintOptions { skip_regions: opts.print_skip_regions, ..print_flags(opts).print_options() };
+                // The parser verified the input and --verify-each every pass's output; only
+                // without it may a pass have left IR that fails to verify (printed generically,
+                // as mlir-opt does, unless --mlir-print-assume-verified).
+                if !opts.verify_each && !manager.pipeline.is_empty() {
+                    print_opts.generic |= adapters::needs_generic_fallback(&ctx, &ir, op, &print_opts);
+                }
                 sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());
                 success = true;
@@ -352,5 +359,47 @@ impl OutputSink {
                 false
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuser_ir::pass::adapters::print_op;
+
+    /// A module whose `func.return` got an extra operand after parsing (what a pass could leave
+    /// under `--verify-each=0`): it no longer verifies.
+    fn invalid_module(ctx: &Context) -> (fuser_ir::Ir, fuser_ir::OpId) {
+        let text = "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  return %0 : i32\n}\n";
+        let source = SourceFile::new("f.mlir", Arc::from(text));
+        let (mut ir, module) = services::parse_source_with(ctx, &source, true).expect("valid input");
+        let ops = ir.collect_ops(module, fuser_ir::ir::WalkOrder::PreOrder);
+        let ret = *ops.last().expect("func.return");
+        let arg = ir.operand(ops[ops.len() - 2], 0);
+        ir.insert_operand(ret, 1, arg);
+        assert!(adapters::verify_op(ctx, &ir, module).is_err());
+        (ir, module)
+    }
+
+    #[test]
+    fn invalid_ir_prints_generic_unless_assumed_verified() {
+        let ctx = Context::new(services::dialect_registry());
+        let (ir, module) = invalid_module(&ctx);
+        let generic = print_op(&ctx, &ir, module, &IrPrintFlags { generic: true, ..IrPrintFlags::default() });
+        assert_eq!(print_op(&ctx, &ir, module, &IrPrintFlags::default()), generic);
+        let assumed = print_op(&ctx, &ir, module, &IrPrintFlags { assume_verified: true, ..IrPrintFlags::default() });
+        assert!(assumed.starts_with("module {\n"), "{assumed}");
+        assert!(assumed.contains("    return %0, %arg0 : i32, i32\n"), "{assumed}");
+    }
+
+    #[test]
+    fn valid_ir_prints_custom_without_the_flag() {
+        let ctx = Context::new(services::dialect_registry());
+        let source = SourceFile::new("f.mlir", Arc::from("func.func @f() {\n  return\n}\n"));
+        let (ir, module) = services::parse_source_with(&ctx, &source, true).expect("valid input");
+        let plain = print_op(&ctx, &ir, module, &IrPrintFlags::default());
+        let assumed = print_op(&ctx, &ir, module, &IrPrintFlags { assume_verified: true, ..IrPrintFlags::default() });
+        assert_eq!(plain, assumed);
+        assert!(plain.starts_with("module {\n"));
     }
 }

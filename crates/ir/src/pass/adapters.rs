@@ -27,6 +27,8 @@ pub struct IrPrintFlags {
     pub value_users: bool,
     /// `--mlir-elide-resource-strings-if-larger`.
     pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-print-assume-verified`: print without verifying first (see [`print_op`]).
+    pub assume_verified: bool,
 }
 
 impl IrPrintFlags {
@@ -43,14 +45,35 @@ impl IrPrintFlags {
             unique_ssa_ids: self.unique_ssa_ids,
             value_users: self.value_users,
             elide_resource_strings_if_larger: self.elide_resource_strings_if_larger,
+            assume_verified: self.assume_verified,
         }
     }
 }
 
 /// Prints `op` (and everything nested in it) as the top-level op of the output.
+///
+/// As mlir-opt's printer, unless the flags ask for the generic form or assume the IR verified,
+/// the op is verified first (silently) and printed in the generic form when it fails: a custom
+/// printer may not cope with invalid IR. The op verified is the one values are numbered from:
+/// `op` itself in local scope or at the top, else the outermost op.
 pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> String {
-    let opts = flags.print_options();
+    let mut opts = flags.print_options();
+    let root = if opts.local_scope { op } else { outermost(ir, op) };
+    opts.generic |= needs_generic_fallback(ctx, ir, root, &opts);
     crate::printer::print_module(ctx, ir, op, &opts)
+}
+
+/// Whether printing `root` with `opts` must switch to the generic form: the custom form was
+/// asked for without `assume_verified` and `root` fails to verify.
+pub fn needs_generic_fallback(ctx: &Context, ir: &Ir, root: OpId, opts: &crate::printer::PrintOptions) -> bool {
+    !opts.generic && !opts.assume_verified && verify_op(ctx, ir, root).is_err()
+}
+
+fn outermost(ir: &Ir, mut op: OpId) -> OpId {
+    while let Some(parent) = ir.parent_op(op) {
+        op = parent;
+    }
+    op
 }
 
 /// Verifies `op` and everything nested in it.

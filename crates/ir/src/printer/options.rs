@@ -34,6 +34,10 @@ pub struct PrintOptions {
     /// `--mlir-elide-resource-strings-if-larger=N`: entries of the `{-# ... #-}` section
     /// whose printed value is longer than N characters are left out.
     pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-print-assume-verified`: print the custom form without verifying first. Without
+    /// it, a printout of IR that fails to verify falls back to the generic form; the printer
+    /// itself never verifies, its callers do (see `pass::adapters::print_op`).
+    pub assume_verified: bool,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).

@@ -40,6 +40,7 @@ const fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOption
         unique_ssa_ids: false,
         value_users: false,
         elide_resource_strings_if_larger: None,
+        assume_verified: false,
     }
 }
 
