@@ -14,6 +14,13 @@
 #   custom       (none: the default custom form)
 #   debuginfo    --mlir-print-op-generic --mlir-print-debuginfo
 #   local        --mlir-print-debuginfo --mlir-print-local-scope
+# and, only when named in DIFF_MODES (printing flags, not run by default):
+#   unique       --mlir-print-unique-ssa-ids
+#   unique-local --mlir-print-unique-ssa-ids --mlir-print-local-scope
+#   users        --mlir-print-value-users
+#   users-generic --mlir-print-value-users --mlir-print-op-generic
+#   resources    --mlir-elide-resource-strings-if-larger=20
+#   verified     --mlir-print-assume-verified --mlir-print-op-on-diagnostic=false
 #
 # Speed: mlir-opt-19 costs ~40 ms of CPU per start, so the reference outputs are
 # computed with one `--split-input-file` run per mode and batch (chunk-relative
@@ -65,6 +72,12 @@ MODES = {
     "custom": [],
     "debuginfo": ["--mlir-print-op-generic", "--mlir-print-debuginfo"],
     "local": ["--mlir-print-debuginfo", "--mlir-print-local-scope"],
+    "unique": ["--mlir-print-unique-ssa-ids"],
+    "unique-local": ["--mlir-print-unique-ssa-ids", "--mlir-print-local-scope"],
+    "users": ["--mlir-print-value-users"],
+    "users-generic": ["--mlir-print-value-users", "--mlir-print-op-generic"],
+    "resources": ["--mlir-elide-resource-strings-if-larger=20"],
+    "verified": ["--mlir-print-assume-verified", "--mlir-print-op-on-diagnostic=false"],
 }
 BASE = ["--allow-unregistered-dialect"]
 SEP = "// -----\n"

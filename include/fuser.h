@@ -173,6 +173,12 @@ fuser_status fuser_context_destroy(fuser_context *context);
 /** Print flag: no aliases, everything inline. */
 #define FUSER_PRINT_LOCAL_SCOPE 4u
 
+/** Print flag: number values across all regions (`--mlir-print-unique-ssa-ids`). */
+#define FUSER_PRINT_UNIQUE_SSA_IDS 8u
+
+/** Print flag: comment ops and block arguments with their users (`--mlir-print-value-users`). */
+#define FUSER_PRINT_VALUE_USERS 16u
+
 /** A program: a `builtin.module` (opaque). */
 typedef struct fuser_module fuser_module;
 

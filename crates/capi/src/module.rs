@@ -13,6 +13,10 @@ pub const FUSER_PRINT_GENERIC: u32 = 1;
 pub const FUSER_PRINT_DEBUG_INFO: u32 = 2;
 /// Print flag: no aliases, everything inline.
 pub const FUSER_PRINT_LOCAL_SCOPE: u32 = 4;
+/// Print flag: number values across all regions (`--mlir-print-unique-ssa-ids`).
+pub const FUSER_PRINT_UNIQUE_SSA_IDS: u32 = 8;
+/// Print flag: comment ops and block arguments with their users (`--mlir-print-value-users`).
+pub const FUSER_PRINT_VALUE_USERS: u32 = 16;
 
 /// A program: a `builtin.module` (opaque).
 pub struct fuser_module {
@@ -151,7 +155,11 @@ pub unsafe extern "C" fn fuser_module_destroy(module: *mut fuser_module) -> fuse
 }
 
 fn print_options(flags: u32) -> Result<fuser_facade::PrintOptions, Failure> {
-    let known = FUSER_PRINT_GENERIC | FUSER_PRINT_DEBUG_INFO | FUSER_PRINT_LOCAL_SCOPE;
+    let known = FUSER_PRINT_GENERIC
+        | FUSER_PRINT_DEBUG_INFO
+        | FUSER_PRINT_LOCAL_SCOPE
+        | FUSER_PRINT_UNIQUE_SSA_IDS
+        | FUSER_PRINT_VALUE_USERS;
     if flags & !known != 0 {
         let message = format!("unknown print flags {:#x}", flags & !known);
         return Err(Failure::new(fuser_status::FUSER_STATUS_OUT_OF_RANGE, message));
@@ -161,6 +169,9 @@ fn print_options(flags: u32) -> Result<fuser_facade::PrintOptions, Failure> {
         debug_info: flags & FUSER_PRINT_DEBUG_INFO != 0,
         local_scope: flags & FUSER_PRINT_LOCAL_SCOPE != 0,
         elide_elements_larger_than: None,
+        unique_ssa_ids: flags & FUSER_PRINT_UNIQUE_SSA_IDS != 0,
+        value_users: flags & FUSER_PRINT_VALUE_USERS != 0,
+        elide_resource_strings_larger_than: None,
     })
 }
 

@@ -140,7 +140,7 @@ fn print_follows_the_size_protocol() {
     );
     assert!(text_of(buf.as_ptr()).starts_with("module {\n  func.func @f(%arg0: i32) -> i32 {"));
     assert_eq!(h.count(), 0, "the size query records no diagnostic");
-    let status = unsafe { fuser_module_print(module, 8, buf.as_mut_ptr(), buf.len(), &mut needed, h.diags) };
+    let status = unsafe { fuser_module_print(module, 32, buf.as_mut_ptr(), buf.len(), &mut needed, h.diags) };
     assert_eq!(status, FUSER_STATUS_OUT_OF_RANGE);
     assert_eq!(unsafe { fuser_module_destroy(module) }, FUSER_STATUS_OK);
 }
@@ -166,6 +166,13 @@ fn print_through_a_callback() {
         FUSER_STATUS_OK
     );
     assert!(String::from_utf8(out).unwrap().contains("\"func.return\"(%arg0) : (i32) -> ()"));
+    // mlir-opt-19 --mlir-print-value-users --mlir-print-unique-ssa-ids prints these lines.
+    let mut out: Vec<u8> = Vec::new();
+    let user = (&mut out as *mut Vec<u8>).cast::<c_void>();
+    let flags = FUSER_PRINT_VALUE_USERS | FUSER_PRINT_UNIQUE_SSA_IDS;
+    assert_eq!(unsafe { fuser_module_print_to(module, flags, Some(collect), user, h.diags) }, FUSER_STATUS_OK);
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("    // %arg0 is used by %2\n    return %arg0 : i32 // id: %2\n"), "{text}");
     let status = unsafe { fuser_module_print_to(module, 0, Some(refuse), null_mut(), h.diags) };
     assert_eq!(status, FUSER_STATUS_CALLBACK_FAILED);
     assert_eq!(text_of(h.record(0).message), "the write callback returned 7");

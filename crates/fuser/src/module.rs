@@ -111,6 +111,12 @@ impl Module {
 /// ```
 /// let options = fuser::PrintOptions { local_scope: true, ..Default::default() };
 /// assert!(!options.generic && options.local_scope);
+///
+/// let compiler = fuser::Compiler::new();
+/// let module = compiler.parse("m.mlir", "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n")?;
+/// let text = module.print(&fuser::PrintOptions { value_users: true, ..Default::default() });
+/// assert!(text.contains("    // %arg0 is used by %1\n    return %arg0 : i32 // id: %1\n"));
+/// # Ok::<(), fuser::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrintOptions {
@@ -123,6 +129,20 @@ pub struct PrintOptions {
     /// Elide dense elements attributes with more elements than this
     /// (`--mlir-elide-elementsattrs-if-larger`).
     pub elide_elements_larger_than: Option<usize>,
+    /// Number values across all regions, never restarting in nested ones
+    /// (`--mlir-print-unique-ssa-ids`; the generic form always does).
+    pub unique_ssa_ids: bool,
+    /// Comment every op and block argument with its users (`--mlir-print-value-users`):
+    /// `// user: %3`, `// users: %5, %4`, `// unused`, `// id: %6` for an op without results,
+    /// `// %arg0 is used by %3`.
+    pub value_users: bool,
+    /// Leave out the entries of the `{-# ... #-}` resource section whose value prints longer
+    /// than this many characters (`--mlir-elide-resource-strings-if-larger`).
+    ///
+    /// There is no counterpart of `--mlir-print-assume-verified`: this printer never verifies
+    /// (it always prints as if the module were verified; see
+    /// [`Compiler::verify`](crate::Compiler::verify)).
+    pub elide_resource_strings_larger_than: Option<u64>,
 }
 
 impl PrintOptions {
@@ -144,6 +164,10 @@ impl PrintOptions {
             pretty_debug_info: false,
             elements_hex_if_larger: None,
             skip_regions: false,
+            unique_ssa_ids: self.unique_ssa_ids,
+            value_users: self.value_users,
+            elide_resource_strings_if_larger: self.elide_resource_strings_larger_than,
+            assume_verified: true,
         }
     }
 }

@@ -38,6 +38,9 @@ pub struct Context {
     /// The registry of dialects and op definitions, opaque at this layer (see the module docs).
     definitions: Box<dyn Any + Send + Sync>,
     allow_unregistered: AtomicBool,
+    /// `--mlir-print-value-users` also applies to the ops printed in "see current operation"
+    /// notes (mlir-opt's notes take the command line's printing flags).
+    value_users_in_notes: AtomicBool,
     common: Common,
     resources: std::sync::Mutex<Resources>,
 }
@@ -82,6 +85,7 @@ impl Context {
             op_names: Uniquer::new(),
             definitions,
             allow_unregistered: AtomicBool::new(false),
+            value_users_in_notes: AtomicBool::new(false),
             common: Common { index, i1, i64, none, unit, empty_dict, unknown_loc },
             resources: Default::default(),
         }
@@ -104,6 +108,15 @@ impl Context {
     }
     pub fn set_allow_unregistered(&self, allow: bool) {
         self.allow_unregistered.store(allow, Ordering::Relaxed)
+    }
+
+    /// Whether the ops of "see current operation" notes carry `--mlir-print-value-users`
+    /// comments (see [`crate::printer::print_op_for_diagnostic`]).
+    pub fn value_users_in_notes(&self) -> bool {
+        self.value_users_in_notes.load(Ordering::Relaxed)
+    }
+    pub fn set_value_users_in_notes(&self, on: bool) {
+        self.value_users_in_notes.store(on, Ordering::Relaxed)
     }
 
     // ----- op names -------------------------------------------------------------------------

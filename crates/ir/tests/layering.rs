@@ -52,6 +52,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "printer/asm_impl.rs",
             "printer/dialect.rs",
             "printer/collect.rs",
+            "printer/users.rs",
         ],
     ),
     (

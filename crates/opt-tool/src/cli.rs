@@ -25,6 +25,17 @@ pub struct Options {
     pub print_skip_regions: bool,
     /// `--mlir-print-elementsattrs-with-hex-if-larger=N`.
     pub print_hex_if_larger: Option<i64>,
+    /// `--mlir-print-unique-ssa-ids`.
+    pub print_unique_ssa_ids: bool,
+    /// `--mlir-print-value-users`.
+    pub print_value_users: bool,
+    /// `--mlir-elide-resource-strings-if-larger=N`.
+    pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-print-op-on-diagnostic` (default true): attach the op, in generic form, to the
+    /// errors reported about it ("see current operation: ...").
+    pub print_op_on_diagnostic: bool,
+    /// `--mlir-print-assume-verified`.
+    pub print_assume_verified: bool,
     pub pass_pipeline: Option<String>,
     /// `(name, options text)` of passes given as flags, in order.
     pub pass_flags: Vec<(String, String)>,
@@ -56,6 +67,11 @@ impl Default for Options {
             no_implicit_module: false,
             print_skip_regions: false,
             print_hex_if_larger: None,
+            print_unique_ssa_ids: false,
+            print_value_users: false,
+            elide_resource_strings_if_larger: None,
+            print_op_on_diagnostic: true,
+            print_assume_verified: false,
             pass_pipeline: None,
             pass_flags: Vec::new(),
             split_input: None,
@@ -106,6 +122,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("list-passes", "", "List the registered passes and pass pipelines with their options"),
     ("mlir-disable-threading", "", "Run nested pass pipelines sequentially, in place"),
     (
+        "mlir-elide-resource-strings-if-larger",
+        "=<uint>",
+        "Leave out entries of the {-# ... #-} resource section whose value prints longer than this many characters",
+    ),
+    (
         "mlir-pass-pipeline-crash-reproducer",
         "=<string>",
         "Write a .mlir reproducer file at the given path if the pass manager crashes or fails",
@@ -123,9 +144,29 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("mlir-print-ir-after-failure", "", "Print IR after a pass that failed"),
     ("mlir-print-ir-before", "=<pass-arg>", "Print IR before the given passes (comma-separated, repeatable)"),
     ("mlir-print-ir-before-all", "", "Print IR before each pass"),
+    (
+        "mlir-print-assume-verified",
+        "",
+        "Print the custom form without verifying first (by default IR that fails to verify prints in the generic form)",
+    ),
     ("mlir-print-local-scope", "", "Print with local scope: locations and aliases inline"),
     ("mlir-print-op-generic", "", "Print the generic op form"),
+    (
+        "mlir-print-op-on-diagnostic",
+        "",
+        "Attach the op an error is about, in generic form, as a 'see current operation' note (default: true)",
+    ),
     ("mlir-print-skip-regions", "", "Skip regions when printing ops"),
+    (
+        "mlir-print-unique-ssa-ids",
+        "",
+        "Number values, block arguments and name conflicts across all regions, never restarting in nested ones",
+    ),
+    (
+        "mlir-print-value-users",
+        "",
+        "Print the users of op results and block arguments as comments (ops without results get ids)",
+    ),
     ("mlir-timing", "", "Display execution times"),
     ("no-implicit-module", "", "Disable implicit addition of a top-level module op during parsing"),
     (
@@ -154,7 +195,8 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-ir-before"
         | "mlir-print-ir-after"
         | "mlir-pass-pipeline-crash-reproducer"
-        | "mlir-print-elementsattrs-with-hex-if-larger" => Arity::Value,
+        | "mlir-print-elementsattrs-with-hex-if-larger"
+        | "mlir-elide-resource-strings-if-larger" => Arity::Value,
         "split-input-file" => Arity::OptionalValue,
         "allow-unregistered-dialect"
         | "mlir-print-op-generic"
@@ -163,6 +205,10 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-pretty-debuginfo"
         | "no-implicit-module"
         | "mlir-print-skip-regions"
+        | "mlir-print-unique-ssa-ids"
+        | "mlir-print-value-users"
+        | "mlir-print-op-on-diagnostic"
+        | "mlir-print-assume-verified"
         | "verify-diagnostics"
         | "verify-each"
         | "mlir-disable-threading"
@@ -187,6 +233,28 @@ fn parse_bool(flag: &str, value: &str) -> Result<bool, String> {
             Err(format!("for the {} option: '{value}' is invalid value for boolean argument! Try 0 or 1", dashed(flag)))
         }
     }
+}
+
+/// An LLVM `uint` option value: 32 bits, radix from the prefix (`0x`/`0X` hex, `0b`/`0B`
+/// binary, `0o` or a leading `0` octal, else decimal), no sign or spaces.
+fn parse_uint(v: &str) -> Option<u32> {
+    let (digits, radix) = if let Some(r) = v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        (r, 16)
+    } else if let Some(r) = v.strip_prefix("0b").or_else(|| v.strip_prefix("0B")) {
+        (r, 2)
+    } else if let Some(r) = v.strip_prefix("0o") {
+        (r, 8)
+    } else if v.len() > 1
+        && let Some(r) = v.strip_prefix('0')
+    {
+        (r, 8)
+    } else {
+        (v, 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    u32::from_str_radix(digits, radix).ok()
 }
 
 /// A flag as LLVM's messages spell it: one dash for one-letter names (`-o`), else two.
@@ -253,6 +321,13 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
                 })?;
                 o.print_hex_if_larger = Some(n);
             }
+            "mlir-elide-resource-strings-if-larger" => {
+                let v = value.unwrap_or_default();
+                let n = parse_uint(&v).ok_or_else(|| {
+                    format!("{tool}: for the {} option: '{v}' value invalid for uint argument!", dashed(name))
+                })?;
+                o.elide_resource_strings_if_larger = Some(n as u64);
+            }
             "split-input-file" => o.split_input = Some(value.unwrap_or_else(|| DEFAULT_SPLIT_MARKER.to_string())),
             "allow-unregistered-dialect" => o.allow_unregistered = flag,
             "mlir-print-op-generic" => o.print_generic = flag,
@@ -261,6 +336,10 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
             "mlir-pretty-debuginfo" => o.print_pretty_debuginfo = flag,
             "no-implicit-module" => o.no_implicit_module = flag,
             "mlir-print-skip-regions" => o.print_skip_regions = flag,
+            "mlir-print-unique-ssa-ids" => o.print_unique_ssa_ids = flag,
+            "mlir-print-value-users" => o.print_value_users = flag,
+            "mlir-print-op-on-diagnostic" => o.print_op_on_diagnostic = flag,
+            "mlir-print-assume-verified" => o.print_assume_verified = flag,
             "verify-diagnostics" => o.verify_diagnostics = flag,
             "verify-each" => o.verify_each = flag,
             "mlir-disable-threading" => o.disable_threading = flag,
@@ -361,5 +440,26 @@ mod tests {
         assert!(parse(&["-o"]).unwrap_err().contains("requires a value"));
         assert!(parse(&["--help", "--frob=1"]).is_err());
         assert!(matches!(parse(&["-help"]), Ok(Command::Help)));
+    }
+
+    #[test]
+    fn printing_flags() {
+        assert!(run(&["--mlir-print-unique-ssa-ids"]).print_unique_ssa_ids);
+        assert!(run(&["-mlir-print-value-users"]).print_value_users);
+        let limit =
+            |v: &str| run(&[&format!("--mlir-elide-resource-strings-if-larger={v}")]).elide_resource_strings_if_larger;
+        assert_eq!(limit("28"), Some(28));
+        assert_eq!(limit("0x1c"), Some(28));
+        assert_eq!(limit("034"), Some(28));
+        assert_eq!(limit("0"), Some(0));
+        assert_eq!(run(&["--mlir-elide-resource-strings-if-larger", "7"]).elide_resource_strings_if_larger, Some(7));
+        let bad_limit = parse(&["--mlir-elide-resource-strings-if-larger=-1"]).unwrap_err();
+        assert!(bad_limit.ends_with(
+            "for the --mlir-elide-resource-strings-if-larger option: '-1' value invalid for uint argument!"
+        ));
+        assert!(parse(&["--mlir-elide-resource-strings-if-larger=4294967296"]).is_err());
+        assert!(run(&[]).print_op_on_diagnostic, "mlir-opt prints ops on diagnostics by default");
+        assert!(!run(&["--mlir-print-op-on-diagnostic=false"]).print_op_on_diagnostic);
+        assert!(run(&["--mlir-print-assume-verified"]).print_assume_verified);
     }
 }

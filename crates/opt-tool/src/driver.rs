@@ -115,7 +115,8 @@ fn pass_config(opts: &Options) -> PassManagerConfig {
     let mut c = PassManagerConfig {
         threading: !opts.disable_threading,
         verify_each: opts.verify_each,
-        print_op_on_diagnostic: !opts.verify_diagnostics,
+        // mlir-opt turns the notes off under --verify-diagnostics, whatever the flag says.
+        print_op_on_diagnostic: opts.print_op_on_diagnostic && !opts.verify_diagnostics,
         timing: opts.timing,
         crash_reproducer: opts.crash_reproducer.clone(),
         ..Default::default()
@@ -148,6 +149,10 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
         local_scope: opts.print_local_scope,
         pretty_debug_info: opts.print_pretty_debuginfo,
         elements_hex_if_larger: opts.print_hex_if_larger,
+        unique_ssa_ids: opts.print_unique_ssa_ids,
+        value_users: opts.print_value_users,
+        elide_resource_strings_if_larger: opts.elide_resource_strings_if_larger,
+        assume_verified: opts.print_assume_verified,
     }
 }
 
@@ -161,6 +166,7 @@ fn process_chunk(
 ) -> bool {
     let ctx = Context::new(services::dialect_registry());
     ctx.set_allow_unregistered(opts.allow_unregistered);
+    ctx.set_value_users_in_notes(opts.print_value_users);
     let mut sources = SourceMgr::new();
     sources.add(source.clone());
     let mut timing = TimingNode::new("root");
@@ -169,6 +175,8 @@ fn process_chunk(
     let report = |d: &Diagnostic, diags: &mut Vec<Diagnostic>| {
         if opts.verify_diagnostics {
             diags.push(d.clone());
+        } else if !opts.print_op_on_diagnostic {
+            eprint!("{}", render(&ctx, &sources, &without_current_op_note(d.clone())));
         } else {
             eprint!("{}", render(&ctx, &sources, d));
         }
@@ -203,16 +211,14 @@ fn process_chunk(
             }
             if result.success {
                 let out_start = Instant::now();
-                let f = print_flags(opts);
-                let print_opts = PrintOptions {
-                    generic: f.generic,
-                    debug_info: f.debug_info,
-                    local_scope: f.local_scope,
-                    elide_elements_attrs_if_larger: None,
-                    pretty_debug_info: f.pretty_debug_info,
-                    elements_hex_if_larger: f.elements_hex_if_larger,
-                    skip_regions: opts.print_skip_regions,
-                };
+                let mut print_opts =
+                    PrintOptions { skip_regions: opts.print_skip_regions, ..print_flags(opts).print_options() };
+                // The parser verified the input and --verify-each every pass's output; only
+                // without it may a pass have left IR that fails to verify (printed generically,
+                // as mlir-opt does, unless --mlir-print-assume-verified).
+                if !opts.verify_each && !manager.pipeline.is_empty() {
+                    print_opts.generic |= adapters::needs_generic_fallback(&ctx, &ir, op, &print_opts);
+                }
                 sink.print_module(&ctx, &ir, op, &print_opts);
                 timing.child_mut("Output").add(out_start.elapsed());
                 success = true;
@@ -243,11 +249,14 @@ fn process_chunk(
 }
 
 /// mlir-opt turns off "see current operation" notes under `--verify-diagnostics`.
-fn without_current_op_notes(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    for d in &mut diags {
-        d.notes.retain(|n| !n.message.starts_with("see current operation:"));
-    }
-    diags
+fn without_current_op_notes(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diags.into_iter().map(without_current_op_note).collect()
+}
+
+/// `d` without its "see current operation" notes (`--mlir-print-op-on-diagnostic=false`).
+fn without_current_op_note(mut d: Diagnostic) -> Diagnostic {
+    d.notes.retain(|n| !adapters::is_current_op_note(n));
+    d
 }
 
 /// Reads the whole input into one shared buffer (a file is read straight into it: a large
@@ -368,5 +377,47 @@ impl OutputSink {
                 false
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuser_ir::pass::adapters::print_op;
+
+    /// A module whose `func.return` got an extra operand after parsing (what a pass could leave
+    /// under `--verify-each=0`): it no longer verifies.
+    fn invalid_module(ctx: &Context) -> (fuser_ir::Ir, fuser_ir::OpId) {
+        let text = "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  return %0 : i32\n}\n";
+        let source = SourceFile::new("f.mlir", Arc::from(text));
+        let (mut ir, module) = services::parse_source_with(ctx, &source, true).expect("valid input");
+        let ops = ir.collect_ops(module, fuser_ir::ir::WalkOrder::PreOrder);
+        let ret = *ops.last().expect("func.return");
+        let arg = ir.operand(ops[ops.len() - 2], 0);
+        ir.insert_operand(ret, 1, arg);
+        assert!(adapters::verify_op(ctx, &ir, module).is_err());
+        (ir, module)
+    }
+
+    #[test]
+    fn invalid_ir_prints_generic_unless_assumed_verified() {
+        let ctx = Context::new(services::dialect_registry());
+        let (ir, module) = invalid_module(&ctx);
+        let generic = print_op(&ctx, &ir, module, &IrPrintFlags { generic: true, ..IrPrintFlags::default() });
+        assert_eq!(print_op(&ctx, &ir, module, &IrPrintFlags::default()), generic);
+        let assumed = print_op(&ctx, &ir, module, &IrPrintFlags { assume_verified: true, ..IrPrintFlags::default() });
+        assert!(assumed.starts_with("module {\n"), "{assumed}");
+        assert!(assumed.contains("    return %0, %arg0 : i32, i32\n"), "{assumed}");
+    }
+
+    #[test]
+    fn valid_ir_prints_custom_without_the_flag() {
+        let ctx = Context::new(services::dialect_registry());
+        let source = SourceFile::new("f.mlir", Arc::from("func.func @f() {\n  return\n}\n"));
+        let (ir, module) = services::parse_source_with(&ctx, &source, true).expect("valid input");
+        let plain = print_op(&ctx, &ir, module, &IrPrintFlags::default());
+        let assumed = print_op(&ctx, &ir, module, &IrPrintFlags { assume_verified: true, ..IrPrintFlags::default() });
+        assert_eq!(plain, assumed);
+        assert!(plain.starts_with("module {\n"));
     }
 }

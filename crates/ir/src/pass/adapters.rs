@@ -21,20 +21,59 @@ pub struct IrPrintFlags {
     pub pretty_debug_info: bool,
     /// `--mlir-print-elementsattrs-with-hex-if-larger`.
     pub elements_hex_if_larger: Option<i64>,
+    /// `--mlir-print-unique-ssa-ids`.
+    pub unique_ssa_ids: bool,
+    /// `--mlir-print-value-users`.
+    pub value_users: bool,
+    /// `--mlir-elide-resource-strings-if-larger`.
+    pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-print-assume-verified`: print without verifying first (see [`print_op`]).
+    pub assume_verified: bool,
+}
+
+impl IrPrintFlags {
+    /// The printer's options for these flags.
+    pub fn print_options(&self) -> crate::printer::PrintOptions {
+        crate::printer::PrintOptions {
+            generic: self.generic,
+            debug_info: self.debug_info,
+            local_scope: self.local_scope,
+            elide_elements_attrs_if_larger: None,
+            pretty_debug_info: self.pretty_debug_info,
+            elements_hex_if_larger: self.elements_hex_if_larger,
+            skip_regions: false,
+            unique_ssa_ids: self.unique_ssa_ids,
+            value_users: self.value_users,
+            elide_resource_strings_if_larger: self.elide_resource_strings_if_larger,
+            assume_verified: self.assume_verified,
+        }
+    }
 }
 
 /// Prints `op` (and everything nested in it) as the top-level op of the output.
+///
+/// As mlir-opt's printer, unless the flags ask for the generic form or assume the IR verified,
+/// the op is verified first (silently) and printed in the generic form when it fails: a custom
+/// printer may not cope with invalid IR. The op verified is the one values are numbered from:
+/// `op` itself in local scope or at the top, else the outermost op.
 pub fn print_op(ctx: &Context, ir: &Ir, op: OpId, flags: &IrPrintFlags) -> String {
-    let opts = crate::printer::PrintOptions {
-        generic: flags.generic,
-        debug_info: flags.debug_info,
-        local_scope: flags.local_scope,
-        elide_elements_attrs_if_larger: None,
-        pretty_debug_info: flags.pretty_debug_info,
-        elements_hex_if_larger: flags.elements_hex_if_larger,
-        skip_regions: false,
-    };
+    let mut opts = flags.print_options();
+    let root = if opts.local_scope { op } else { outermost(ir, op) };
+    opts.generic |= needs_generic_fallback(ctx, ir, root, &opts);
     crate::printer::print_module(ctx, ir, op, &opts)
+}
+
+/// Whether printing `root` with `opts` must switch to the generic form: the custom form was
+/// asked for without `assume_verified` and `root` fails to verify.
+pub fn needs_generic_fallback(ctx: &Context, ir: &Ir, root: OpId, opts: &crate::printer::PrintOptions) -> bool {
+    !opts.generic && !opts.assume_verified && verify_op(ctx, ir, root).is_err()
+}
+
+fn outermost(ir: &Ir, mut op: OpId) -> OpId {
+    while let Some(parent) = ir.parent_op(op) {
+        op = parent;
+    }
+    op
 }
 
 /// Verifies `op` and everything nested in it.

@@ -211,8 +211,10 @@ impl PassManager {
 
     /// Runs the pipeline on `op`.
     pub fn run(&self, ctx: &Context, ir: &mut Ir, op: OpId) -> RunOutput {
-        let reproducer_input =
-            self.config.crash_reproducer.as_ref().map(|_| adapters::print_op(ctx, ir, op, &IrPrintFlags::default()));
+        // The input as it was handed over, printed as is (no verification before printing).
+        let reproducer_input = self.config.crash_reproducer.as_ref().map(|_| {
+            adapters::print_op(ctx, ir, op, &IrPrintFlags { assume_verified: true, ..IrPrintFlags::default() })
+        });
         let mut exec = Exec::new(ctx, &self.config);
         let start = Instant::now();
         let ok = exec.run_manager(&self.pipeline, ir, op, true).is_ok();

@@ -15,6 +15,7 @@
 //! - `collect`: the alias dry run and the alias definitions;
 //! - `types`, `attrs`, `dense`, `float`: types, attributes, locations, dense elements, floats;
 //! - `ops`: ops, regions, blocks, generic and custom forms;
+//! - `users`: the comments of `--mlir-print-value-users`;
 //! - `asm_impl`: the `OpAsmPrinter` implementation;
 //! - `dialect`: registered dialect types and attributes (print hooks, `DialectAsmPrinter`).
 //!
@@ -47,12 +48,13 @@ mod options;
 mod state;
 mod text;
 mod types;
+mod users;
 
 use crate::attrs::Attr;
 use crate::context::Context;
 use crate::ir::{Ir, OpId};
 use crate::types::Type;
-use names::Names;
+use names::{NameMode, Names};
 use options::Flags;
 pub use options::PrintOptions;
 use state::{Elision, Printer};
@@ -95,7 +97,9 @@ pub fn print_module_to(
 fn print_top_level(p: &mut Printer<'_>, op: OpId, opts: &PrintOptions) {
     let (ctx, ir) = (p.ctx, p.ir);
     let root = p.numbering_root(op, opts.local_scope);
-    p.names = Names::compute(ctx, ir, root, opts.generic, !opts.generic, &mut p.op_names);
+    let mode =
+        NameMode { unique: opts.generic || opts.unique_ssa_ids, custom: !opts.generic, number_ops: opts.value_users };
+    p.names = Names::compute(ctx, ir, root, mode, &mut p.op_names);
     if opts.local_scope || ir.parent_op(op).is_some() {
         p.print_full_op(op);
         p.push_char('\n');
@@ -112,6 +116,11 @@ fn print_top_level(p: &mut Printer<'_>, op: OpId, opts: &PrintOptions) {
 
 /// The `{-# ... #-}` section after a module: the printed `dense_resource` blobs that the
 /// parsed file defined (in first-print order), then the external resources, as mlir-opt.
+///
+/// With `--mlir-elide-resource-strings-if-larger=N`, an entry whose printed value (a blob's
+/// quoted hex string, a quoted string, `true`) is longer than N characters is left out, and so
+/// is a group or section left empty; as in mlir-opt the `{-#` `#-}` brackets still print
+/// (around an empty line) when every entry was left out.
 fn print_resources(p: &mut Printer<'_>) {
     let res = p.ctx.resources().clone();
     let blobs: Vec<(String, String)> =
@@ -119,16 +128,28 @@ fn print_resources(p: &mut Printer<'_>) {
     if blobs.is_empty() && res.external.is_empty() {
         return;
     }
-    let mut sections = Vec::new();
-    let group = |name: &str, entries: &[(String, String)]| {
-        let lines: Vec<String> = entries.iter().map(|(k, v)| format!("      {k}: {v}")).collect();
-        format!("    {name}: {{\n{}\n    }}", lines.join(",\n"))
+    let limit = p.flags.resource_string_limit;
+    let kept = |entries: &[(String, String)]| -> Vec<String> {
+        entries
+            .iter()
+            .filter(|(_, v)| limit.is_none_or(|n| v.len() as u64 <= n))
+            .map(|(k, v)| format!("      {k}: {v}"))
+            .collect()
     };
-    if !blobs.is_empty() {
-        sections.push(format!("  dialect_resources: {{\n{}\n  }}", group("builtin", &blobs)));
+    let group = |name: &str, lines: Vec<String>| format!("    {name}: {{\n{}\n    }}", lines.join(",\n"));
+    let mut sections = Vec::new();
+    let builtin = kept(&blobs);
+    if !builtin.is_empty() {
+        sections.push(format!("  dialect_resources: {{\n{}\n  }}", group("builtin", builtin)));
     }
-    if !res.external.is_empty() {
-        let groups: Vec<String> = res.external.iter().map(|(g, e)| group(g, e)).collect();
+    let groups: Vec<String> = res
+        .external
+        .iter()
+        .map(|(g, e)| (g, kept(e)))
+        .filter(|(_, lines)| !lines.is_empty())
+        .map(|(g, lines)| group(g, lines))
+        .collect();
+    if !groups.is_empty() {
         sections.push(format!("  external_resources: {{\n{}\n  }}", groups.join(",\n")));
     }
     p.push("\n{-#\n");
@@ -139,9 +160,12 @@ fn print_resources(p: &mut Printer<'_>) {
 /// Prints one op (with its regions) as mlir-opt does in a diagnostic note
 /// ("see current operation: ..."): generic form, no aliases, dense elements of more than 16
 /// elements elided, values numbered from the closest enclosing op that is isolated from above
-/// (or the outermost op). The text has no trailing newline; mlir-opt puts a newline before it
-/// when it spans several lines.
+/// (or the outermost op). With [`Context::value_users_in_notes`] the users comments of
+/// `--mlir-print-value-users` are printed too (after the op, and for block arguments inside
+/// it). The text has no trailing newline; mlir-opt puts a newline before it when it spans
+/// several lines.
 pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
+    let value_users = ctx.value_users_in_notes();
     let flags = Flags {
         generic: true,
         debug_info: false,
@@ -149,11 +173,17 @@ pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
         pretty_debug_info: false,
         hex_limit: options::DEFAULT_HEX_LIMIT,
         skip_regions: false,
+        value_users,
+        resource_string_limit: None,
     };
     let mut p = Printer::new(ctx, ir, flags);
     let root = p.numbering_root(op, true);
-    p.names = Names::compute(ctx, ir, root, true, false, &mut p.op_names);
+    let mode = NameMode { unique: true, custom: false, number_ops: value_users };
+    p.names = Names::compute(ctx, ir, root, mode, &mut p.op_names);
     p.print_operation(op);
+    if value_users {
+        p.print_users_comment(op);
+    }
     p.out
 }
 

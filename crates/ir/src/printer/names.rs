@@ -14,6 +14,12 @@
 //!   conflict counter per naming context. Named results other than result 0 start new result
 //!   groups (`%a, %b:2 = ...`).
 //! - Blocks are `^bbN`, numbered per region in order.
+//! - With `--mlir-print-value-users`, an op without results takes the next value number as
+//!   its id (`%4`), so that the users comments can name it; ops with results are named by
+//!   their results.
+//! - `--mlir-print-unique-ssa-ids` numbers as the generic form does (counters never restart);
+//!   the scopes of used names still end with their region, so a suggested name may repeat in
+//!   sibling regions.
 //!
 //! Storage is dense (`Vec`s indexed by `Value::index()` and `BlockId::index()`) so the hot
 //! printing path does no hashing for names.
@@ -49,6 +55,8 @@ pub(crate) struct Names {
     groups: FxHashMap<usize, Vec<u32>>,
     /// Predecessor blocks of each block (one entry per successor use), by block index.
     preds: FxHashMap<usize, Vec<BlockId>>,
+    /// Ids of the ops without results, by op index (only with `number_ops`).
+    op_ids: FxHashMap<usize, u32>,
 }
 
 /// Scoped set of used names (MLIR's `ScopedHashTable` of names).
@@ -94,20 +102,26 @@ struct Numberer<'a, 'n> {
     custom: bool,
     /// Regions of the ops numbered since the last clear (to number after their parent region).
     nested: Vec<RegionId>,
+    /// Give ops without results an id (`--mlir-print-value-users`).
+    number_ops: bool,
+}
+
+/// What to number and how (from the print flags).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct NameMode {
+    /// Never restart counters in nested regions (generic form, `--mlir-print-unique-ssa-ids`).
+    pub unique: bool,
+    /// Ask registered ops for result names (custom form).
+    pub custom: bool,
+    /// Number ops without results too (`--mlir-print-value-users`).
+    pub number_ops: bool,
 }
 
 impl Names {
-    /// Numbers every value and block under `root` (including `root`'s results).
-    /// `unique`: never restart counters in nested regions (the generic form).
-    /// `custom`: ask registered ops for result names.
-    pub fn compute(
-        ctx: &Context,
-        ir: &Ir,
-        root: OpId,
-        unique: bool,
-        custom: bool,
-        op_names: &mut OpNameCache,
-    ) -> Names {
+    /// Numbers every value and block under `root` (including `root`'s results), as `mode`
+    /// says.
+    pub fn compute(ctx: &Context, ir: &Ir, root: OpId, mode: NameMode, op_names: &mut OpNameCache) -> Names {
+        let NameMode { unique, custom, number_ops } = mode;
         let mut names = Names {
             values: vec![UNSET; ir.value_index_bound()],
             blocks: vec![0; ir.block_index_bound()],
@@ -122,6 +136,7 @@ impl Names {
             used: UsedNames::default(),
             custom,
             nested: Vec::new(),
+            number_ops,
         };
         n.used.push_scope();
         let mut stack: Vec<(RegionId, Counters, usize)> = Vec::new();
@@ -191,6 +206,18 @@ impl Names {
         let start = if pos == 0 { 0 } else { groups[pos - 1] };
         let size = if pos < groups.len() { groups[pos] - start } else { n - start };
         (ir.result(op, start as usize), (size != 1).then_some(index - start))
+    }
+
+    /// Appends `%N`, the id of an op without results (MLIR's `printOperationID`), or
+    /// `<<UNKNOWN OPERATION>>` when it has none.
+    pub fn push_op_id(&self, out: &mut String, op: OpId) {
+        match self.op_ids.get(&op.index()) {
+            Some(&n) => {
+                out.push('%');
+                push_u64(out, n as u64);
+            }
+            None => out.push_str("<<UNKNOWN OPERATION>>"),
+        }
     }
 
     /// Result-group starts of `op` (empty when all results form one group).
@@ -285,6 +312,10 @@ impl Numberer<'_, '_> {
         }
         let results = ir.results(op);
         let Some(&first) = results.first() else {
+            if self.number_ops && !self.names.op_ids.contains_key(&op.index()) {
+                self.names.op_ids.insert(op.index(), self.counters.next_value);
+                self.counters.next_value += 1;
+            }
             return;
         };
         if self.names.code(first) == UNSET {

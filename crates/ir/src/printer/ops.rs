@@ -33,6 +33,9 @@ impl Printer<'_> {
             self.push_char(' ');
             self.print_location(self.ir.loc(op), true);
         }
+        if self.flags.value_users {
+            self.print_users_comment(op);
+        }
     }
 
     /// `%0 = ...` followed by the op in custom or generic form.
@@ -310,6 +313,9 @@ impl Printer<'_> {
             self.push_char('\n');
         }
         self.indent += 2;
+        if self.flags.value_users {
+            self.print_block_arg_users(b);
+        }
         for op in ir.block_ops(b) {
             self.print_full_op(op);
             self.push_char('\n');

@@ -23,6 +23,21 @@ pub struct PrintOptions {
     pub elements_hex_if_larger: Option<i64>,
     /// `--mlir-print-skip-regions`: every region prints as `{...}` (and adds no aliases).
     pub skip_regions: bool,
+    /// `--mlir-print-unique-ssa-ids`: value, argument and name-conflict numbers never restart
+    /// in nested regions, so every value of the printout has its own name (what the generic
+    /// form always does).
+    pub unique_ssa_ids: bool,
+    /// `--mlir-print-value-users`: a `// user: ...`, `// users: ...`, `// unused` or
+    /// `// id: ...` comment after each op, and a `// %x is used by ...` line for each block
+    /// argument; ops without results are numbered (`%N`) so that they can be named.
+    pub value_users: bool,
+    /// `--mlir-elide-resource-strings-if-larger=N`: entries of the `{-# ... #-}` section
+    /// whose printed value is longer than N characters are left out.
+    pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-print-assume-verified`: print the custom form without verifying first. Without
+    /// it, a printout of IR that fails to verify falls back to the generic form; the printer
+    /// itself never verifies, its callers do (see `pass::adapters::print_op`).
+    pub assume_verified: bool,
 }
 
 /// The flags of one print (a subset of mlir-opt's `OpPrintingFlags`).
@@ -36,6 +51,10 @@ pub(crate) struct Flags {
     /// Non-splat dense elements with more elements than this print as hex (-1: never).
     pub hex_limit: i64,
     pub skip_regions: bool,
+    /// Print the users comments (`--mlir-print-value-users`).
+    pub value_users: bool,
+    /// Leave out resource entries whose printed value is longer than this.
+    pub resource_string_limit: Option<u64>,
 }
 
 /// mlir-opt's default for `--mlir-print-elementsattrs-with-hex-if-larger`.
@@ -56,6 +75,8 @@ impl Flags {
             pretty_debug_info: o.pretty_debug_info,
             hex_limit: o.elements_hex_if_larger.unwrap_or(DEFAULT_HEX_LIMIT),
             skip_regions: o.skip_regions,
+            value_users: o.value_users,
+            resource_string_limit: o.elide_resource_strings_if_larger,
         }
     }
 }

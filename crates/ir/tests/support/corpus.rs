@@ -37,6 +37,10 @@ const fn opts(generic: bool, debug_info: bool, local_scope: bool) -> PrintOption
         pretty_debug_info: false,
         elements_hex_if_larger: None,
         skip_regions: false,
+        unique_ssa_ids: false,
+        value_users: false,
+        elide_resource_strings_if_larger: None,
+        assume_verified: false,
     }
 }
 
