@@ -313,6 +313,27 @@ impl ApFloat {
             && c.compare(self) == Some(Ordering::Equal)
     }
 
+    /// `ilogb`: the binary exponent of a finite non-zero value (subnormals normalized);
+    /// `i32::MAX` for infinity, `i32::MIN` for NaN and `i32::MIN + 1` for zero (`IEK_*`).
+    pub fn ilogb(&self) -> i32 {
+        match self.cat {
+            Category::Infinity => i32::MAX,
+            Category::NaN => i32::MIN,
+            Category::Zero => i32::MIN + 1,
+            Category::Normal => self.exp - (self.sem.precision - bit_len(self.sig)) as i32,
+        }
+    }
+
+    /// The precision (significand bits, the integer bit included) of a format.
+    pub fn precision(kind: FloatKind) -> Option<u32> {
+        Semantics::of(kind).map(|s| s.precision)
+    }
+
+    /// The binary exponent of the largest finite value of a format.
+    pub fn max_exponent(kind: FloatKind) -> Option<i32> {
+        Semantics::of(kind).map(|s| s.max_exp)
+    }
+
     /// `APFloat::makeQuiet`.
     fn quieted(mut self) -> ApFloat {
         if self.sem.non_finite == NonFinite::Ieee {
@@ -674,7 +695,8 @@ impl ApFloat {
         if b.lt(self) { *b } else { *self }
     }
 
-    /// `llvm::maxnum` as of LLVM 19 (IEEE 754-2008 `maxNum`): a NaN operand yields the other.
+    /// `llvm::maxnum` as of LLVM 19 (IEEE 754-2008 `maxNum`): a NaN operand yields the other;
+    /// `+0 > -0`.
     pub fn maxnum(&self, b: &ApFloat) -> ApFloat {
         if self.is_nan() {
             return *b;
@@ -682,10 +704,11 @@ impl ApFloat {
         if b.is_nan() {
             return *self;
         }
-        if self.lt(b) { *b } else { *self }
+        self.maximum(b)
     }
 
-    /// `llvm::minnum` as of LLVM 19 (IEEE 754-2008 `minNum`): a NaN operand yields the other.
+    /// `llvm::minnum` as of LLVM 19 (IEEE 754-2008 `minNum`): a NaN operand yields the other;
+    /// `-0 < +0`.
     pub fn minnum(&self, b: &ApFloat) -> ApFloat {
         if self.is_nan() {
             return *b;
@@ -693,7 +716,7 @@ impl ApFloat {
         if b.is_nan() {
             return *self;
         }
-        if b.lt(self) { *b } else { *self }
+        self.minimum(b)
     }
 
     // ----- conversions --------------------------------------------------------------------------

@@ -201,6 +201,8 @@ fn min_max_and_rounding_modes() {
     let (pz, nz) = (bits(F32, 0), bits(F32, 0x8000_0000));
     assert_eq!(pz.maximum(&nz).to_bits(), 0);
     assert_eq!(pz.minimum(&nz).to_bits(), 0x8000_0000);
+    assert_eq!(pz.minnum(&nz).to_bits(), 0x8000_0000);
+    assert_eq!(nz.maxnum(&pz).to_bits(), 0);
     let nan = bits(F32, 0x7FC0_0001);
     let two = bits(F32, 2.0f32.to_bits() as u128);
     assert_eq!(nan.maxnum(&two), two);
