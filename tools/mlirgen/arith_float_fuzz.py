@@ -49,7 +49,9 @@ def hex_literal(rng, ty):
     emax = (1 << ebits) - 1
     fshift = fbits
     choice = rng.randrange(8)
-    if enc == "x87":
+    if rng.random() < 0.08:
+        v = rng.getrandbits(width)  # any pattern (f80: unnormals and pseudo-denormals too)
+    elif enc == "x87":
         int_bit = 1 << 63
         if choice == 0:
             v = sign | (emax << 64) | int_bit  # inf
@@ -79,9 +81,20 @@ def hex_literal(rng, ty):
     return "0x%0*X" % (digits, v)
 
 
+def random_decimal(rng, ty):
+    width, ebits = FLOATS[ty][0], FLOATS[ty][1]
+    emax = min((1 << (ebits - 1)), 1000)
+    v = rng.uniform(1, 2) * 2.0 ** rng.randrange(-emax - 3, emax + 1)
+    digits = rng.choice([1, 3, 6, 9, 17])
+    return "%s%.*e" % ("-" if rng.random() < 0.5 else "", digits, v)
+
+
 def scalar_literal(rng, ty):
-    if rng.random() < 0.45:
+    r = rng.random()
+    if r < 0.45:
         return hex_literal(rng, ty)
+    if r < 0.6:
+        return random_decimal(rng, ty)
     return rng.choice(DECIMALS)
 
 

@@ -580,11 +580,11 @@ impl ApFloat {
                     }
                     r <<= 1;
                 }
-                let lost = if r == 0 { Lost::Zero } else { Lost::LessThanHalf };
-                // q / 2^(n-1) approximates na / nb.
-                let (mag, lost) = if lost == Lost::Zero { (q, lost) } else { (q | 1, Lost::Zero) };
+                // q / 2^(n-1) approximates na / nb; a non-zero remainder is jammed into the last
+                // bit (q has at least precision + 2 bits, so it lies below the rounding bit).
+                let mag = q | (r != 0) as u128;
                 let exact = r == 0;
-                let (res, st) = Self::round(self.kind, self.sem, sign, mag, ea - eb - (n as i32 - 1), lost, rm);
+                let (res, st) = Self::round(self.kind, self.sem, sign, mag, ea - eb - (n as i32 - 1), Lost::Zero, rm);
                 let st = if exact { st } else { st.or(Status::INEXACT) };
                 (res, st)
             }
@@ -839,7 +839,13 @@ impl ApFloat {
             return None;
         }
         let mut words = vec![0u64; (width as usize).div_ceil(64).max(1)];
-        let (val, at) = if e >= 0 { (m, e as u32) } else { ((-e < 128).then(|| m >> (-e) as u32).unwrap_or(0), 0) };
+        let (val, at) = if e >= 0 {
+            (m, e as u32)
+        } else if -e < 128 {
+            (m >> (-e) as u32, 0)
+        } else {
+            (0, 0)
+        };
         for i in 0..128u32 {
             if (val >> i) & 1 == 1 {
                 let bit = (at + i) as usize;

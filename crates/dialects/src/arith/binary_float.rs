@@ -13,6 +13,7 @@ use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fa
 use super::float_const::{ap_attr, ap_of, float_splat_is};
 use super::{FLOAT_LIKE, MOVE_CONSTANT_RIGHT, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{empty_state, printed_attr_dict, split_inherent};
+use fuser_ir::apfloat::{ApFloat, RoundingMode};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -21,7 +22,6 @@ use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, PatternDef, VerifyCtx};
 use fuser_ir::rewrite_api::Rewriter;
 use fuser_ir::types::Type;
-use fuser_ir::apfloat::{ApFloat, RoundingMode};
 
 macro_rules! float_binary_op {
     ($name:ident, $mnemonic:literal, $summary:literal, $description:literal, [$($trait:ident)|*],

@@ -12,11 +12,11 @@ use super::int_float_casts::{int_to_float, int_value_attr};
 use super::{CmpPredicate, SITOFP, UITOFP, cmpi_state, constant_state, defined_by};
 use fuser_ir::apfloat::ApFloat;
 use fuser_ir::apint::ApInt;
-use std::cmp::Ordering;
 use fuser_ir::ir::{OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, PatternDef};
 use fuser_ir::rewrite_api::Rewriter;
 use fuser_ir::types::TypeKind;
+use std::cmp::Ordering;
 
 pub(super) static CMPF_INT_TO_FP_CONST: PatternDef =
     PatternDef { name: "arith-cmpf-int-to-fp-const", apply: cmpf_int_to_fp_const };
@@ -174,7 +174,9 @@ mod tests {
 
     fn cmp_in(k: FloatKind, kw: &str, rhs: f64, width: u32, unsigned: bool) -> Option<String> {
         let p = CmpFPredicate::from_keyword(kw)?;
-        let v = ApFloat::from_bits(FloatKind::F64, rhs.to_bits() as u128)?.convert(k, fuser_ir::apfloat::RoundingMode::NearestTiesToEven).0;
+        let v = ApFloat::from_bits(FloatKind::F64, rhs.to_bits() as u128)?
+            .convert(k, fuser_ir::apfloat::RoundingMode::NearestTiesToEven)
+            .0;
         Some(match decide(p, &v, width, unsigned)? {
             Outcome::Constant(b) => b.to_string(),
             Outcome::Compare(p, n) => format!("{} {}", p.keyword(), n.to_string_signed()),

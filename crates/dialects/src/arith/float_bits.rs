@@ -30,14 +30,22 @@ mod tests {
         let ctx = Context::empty();
         let t = |k| ctx.float_type(k);
         let c = |bits, k| ctx.intern_attr(AttrKind::Float { bits, ty: t(k) });
-        let bits = |a: Option<Attr>| a.map(|a| match ctx.attr_kind(a) {
-            AttrKind::Float { bits, .. } => *bits,
-            _ => 0,
-        });
+        let bits = |a: Option<Attr>| {
+            a.map(|a| match ctx.attr_kind(a) {
+                AttrKind::Float { bits, .. } => *bits,
+                _ => 0,
+            })
+        };
         let rne = RoundingMode::NearestTiesToEven;
         // 1.0 f32 -> f80 -> f128.
-        assert_eq!(bits(convert_exact(&ctx, c(0x3F80_0000, FloatKind::F32), t(FloatKind::F80), rne)), Some(0x3FFF_8000_0000_0000_0000));
-        assert_eq!(bits(convert_exact(&ctx, c(0x3FFF_8000_0000_0000_0000, FloatKind::F80), t(FloatKind::F128), rne)), Some(0x3FFF << 112));
+        assert_eq!(
+            bits(convert_exact(&ctx, c(0x3F80_0000, FloatKind::F32), t(FloatKind::F80), rne)),
+            Some(0x3FFF_8000_0000_0000_0000)
+        );
+        assert_eq!(
+            bits(convert_exact(&ctx, c(0x3FFF_8000_0000_0000_0000, FloatKind::F80), t(FloatKind::F128), rne)),
+            Some(0x3FFF << 112)
+        );
         // 0.1 (f64) has no exact f32; a signaling NaN and a lost payload refuse.
         assert_eq!(convert_exact(&ctx, c(0x3FB9_9999_9999_999A, FloatKind::F64), t(FloatKind::F32), rne), None);
         assert_eq!(convert_exact(&ctx, c(0x7F80_0001, FloatKind::F32), t(FloatKind::F64), rne), None);

@@ -13,8 +13,8 @@ use super::cast_common::{cast_state, fold_cast_constant, parse_cast_types, print
 use super::fastmath::{FASTMATH, FastMathFlags, parse_optional_fastmath};
 use super::{FLOAT_LIKE, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent};
-use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::apfloat::RoundingMode;
+use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::declare::AttrConstraint;
@@ -83,7 +83,13 @@ fn verify_truncf(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 
 /// Converts a constant (scalar, splat or dense) to the result type with rounding mode `rm`,
 /// when `APFloat::convert` is exact (MLIR's `convertFloatValue`).
-fn fold_exact(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>], rm: RoundingMode) -> Option<Vec<FoldResult>> {
+fn fold_exact(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    operands: &[Option<Attr>],
+    rm: RoundingMode,
+) -> Option<Vec<FoldResult>> {
     let to = ir.value_type(ir.result(op, 0));
     let folded = fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
         super::float_bits::convert_exact(ctx, a, elem, rm)
