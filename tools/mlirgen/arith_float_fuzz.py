@@ -287,7 +287,10 @@ def main():
     ap.add_argument("--batch", type=int, default=100, help="programs per tool invocation")
     ap.add_argument("--keep", default=None, help="directory for the reproducer (default: a temp dir)")
     ap.add_argument("--types", default=None, help="comma-separated float types (default: all)")
+    ap.add_argument("--int-widths", default=None, help="comma-separated integer widths (default: 1,8,...,1000)")
     a = ap.parse_args()
+    if a.int_widths:
+        INTS[:] = [int(w) for w in a.int_widths.split(",")]
     if a.types:
         TYPES[:] = [t for t in a.types.split(",") if t in FLOATS]
     work = a.keep or tempfile.mkdtemp(prefix="arith-float-fuzz.")
