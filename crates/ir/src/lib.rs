@@ -6,7 +6,8 @@
 //! 1. [`arena`], [`uniquer`], [`apint`]: storage primitives.
 //! 2. [`types`], [`attrs`]: the builtin type and attribute data, over the uniqued handles
 //!    `Type`, `Attr`, `Ident` (`handles.rs`) and the parameters of dialect types and
-//!    attributes (`dialect_data.rs`), which both hold without importing each other.
+//!    attributes (`dialect_data.rs`), which both hold without importing each other; and
+//!    [`apfloat`], the soft float of every [`types::FloatKind`] (over [`apint`]).
 //! 3. [`ir`]: the mutable IR storage (ops, blocks, regions, values, use lists, clone, walk).
 //!    It stores handles but never interprets types, attributes or names.
 //! 4. Diagnostics and definition data: [`Diagnostic`] and [`Severity`] (`diag/diagnostic.rs`),
@@ -32,6 +33,7 @@
 //!
 //! The crate knows no dialect: builtin/func/arith and our dialects live in `fuser-dialects`.
 
+pub mod apfloat;
 pub mod apint;
 pub mod arena;
 pub mod asm;

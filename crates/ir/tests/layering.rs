@@ -23,7 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("storage", &["arena.rs", "uniquer.rs", "apint.rs"]),
     ("uniqued handles", &["handles.rs"]),
     ("dialect parameters", &["dialect_data.rs"]),
-    ("builtin types and attributes", &["types.rs", "attrs.rs"]),
+    ("builtin types and attributes", &["types.rs", "attrs.rs", "apfloat.rs"]),
     ("ir", &["ir/steps.rs", "ir/mod.rs", "ir/uses.rs", "ir/mutate.rs", "ir/clone.rs", "ir/walk.rs"]),
     ("diagnostics and definition data", &["diag/diagnostic.rs", "diag/source.rs", "registry/args.rs"]),
     ("context", &["context.rs"]),

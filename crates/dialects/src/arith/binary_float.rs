@@ -4,14 +4,16 @@
 //!
 //! Folders follow mlir-opt-19: identities (`x + -0.0`, `x - +0.0`, `x * 1.0`, `x / 1.0`,
 //! `maximumf/maxnumf(x, -inf)`, `minimumf/minnumf(x, +inf)`, `max/min(x, x)`) and constant
-//! evaluation of scalar `f16`/`bf16`/`f32`/`f64` (`float_const`). As in LLVM 19, `maxnumf` constants fold
+//! evaluation of constants of every float type through `ApFloat` (`float_const`): scalars,
+//! splats and other dense vectors/tensors elementwise. As in LLVM 19, `maxnumf` constants fold
 //! with IEEE `maximum` (NaN-propagating) while `minnumf` folds with `minNum`. `mulf(negf a, negf b)` and
 //! `divf(negf a, negf b)` canonicalize to `mulf/divf(a, b)`.
 
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
-use super::float_const::{float_attr, float_splat_is, float_value, is_nan_attr, quiet_nan};
+use super::float_const::{ap_attr, ap_of, float_splat_is};
 use super::{FLOAT_LIKE, MOVE_CONSTANT_RIGHT, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{empty_state, printed_attr_dict, split_inherent};
+use fuser_ir::apfloat::{ApFloat, RoundingMode};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -252,64 +254,38 @@ fn inputs(ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Inputs> {
 
 impl Inputs {
     /// True when the right operand is a constant whose every element satisfies `pred`.
-    fn rhs_is(&self, ctx: &Context, pred: impl Fn(f64) -> bool) -> bool {
+    fn rhs_is(&self, ctx: &Context, pred: impl Fn(&ApFloat) -> bool) -> bool {
         float_splat_is(ctx, self.r_attr, pred)
     }
 
-    /// Evaluates two constants, elementwise for vectors and tensors. NaN operands are handled
-    /// on their bits by `rule`, as `APFloat` does; a NaN produced from two numbers is the
-    /// positive quiet NaN, as `APFloat` makes it (the hardware's default NaN may be negative).
-    fn eval(&self, ctx: &Context, rule: NanRule, f: impl Fn(f64, f64) -> f64) -> Option<Vec<FoldResult>> {
+    /// Evaluates two constants with `f` on their `ApFloat` values (round to nearest even in
+    /// the element type), elementwise for vectors and tensors.
+    fn eval(&self, ctx: &Context, f: impl Fn(&ApFloat, &ApFloat) -> ApFloat) -> Option<Vec<FoldResult>> {
         let elem = crate::support::element_type(ctx, self.ty);
         let folded = super::elementwise::map2(ctx, self.l_attr, self.r_attr, self.ty, self.ty, |a, b| {
-            let (a_nan, b_nan) = (is_nan_attr(ctx, a), is_nan_attr(ctx, b));
-            if a_nan || b_nan {
-                return Some(match rule {
-                    NanRule::Quiet => quiet_nan(ctx, if a_nan { a } else { b }),
-                    NanRule::Keep => {
-                        if a_nan {
-                            a
-                        } else {
-                            b
-                        }
-                    }
-                    NanRule::Other => {
-                        if a_nan {
-                            b
-                        } else {
-                            a
-                        }
-                    }
-                });
-            }
-            let (l, r) = (float_value(ctx, Some(a), elem)?, float_value(ctx, Some(b), elem)?);
-            let mut v = f(l, r);
-            if v.is_nan() {
-                v = f64::NAN.copysign(1.0);
-            }
-            float_attr(ctx, elem, v)
+            let (l, r) = (ap_of(ctx, a)?, ap_of(ctx, b)?);
+            Some(ap_attr(ctx, elem, &f(&l, &r)))
         })?;
         fold_to_attr(folded)
     }
 }
 
-/// What a binary float fold gives for a NaN operand (the first NaN operand when both are).
-#[derive(Clone, Copy)]
-enum NanRule {
-    /// That NaN, quieted (`APFloat`'s arithmetic).
-    Quiet,
-    /// That NaN exactly (`llvm::maximum`/`minimum`).
-    Keep,
-    /// The other operand (`llvm::minnum`).
-    Other,
+const RNE: RoundingMode = RoundingMode::NearestTiesToEven;
+
+fn is_neg_zero(v: &ApFloat) -> bool {
+    v.is_zero() && v.is_negative()
 }
 
-fn is_neg_zero(v: f64) -> bool {
-    v == 0.0 && v.is_sign_negative()
+fn is_pos_zero(v: &ApFloat) -> bool {
+    v.is_zero() && !v.is_negative()
 }
 
-fn is_pos_zero(v: f64) -> bool {
-    v == 0.0 && v.is_sign_positive()
+fn is_one(v: &ApFloat) -> bool {
+    v.is_exactly(1.0)
+}
+
+fn is_inf(v: &ApFloat, negative: bool) -> bool {
+    v.is_infinity() && v.is_negative() == negative
 }
 
 fn fold_addf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -317,7 +293,7 @@ fn fold_addf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if x.rhs_is(ctx, is_neg_zero) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Quiet, |a, b| a + b)
+    x.eval(ctx, |a, b| a.add(b, RNE).0)
 }
 
 fn fold_subf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -325,99 +301,60 @@ fn fold_subf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if x.rhs_is(ctx, is_pos_zero) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Quiet, |a, b| a - b)
+    x.eval(ctx, |a, b| a.sub(b, RNE).0)
 }
 
 fn fold_mulf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ir, op, operands)?;
-    if x.rhs_is(ctx, |v| v == 1.0) {
+    if x.rhs_is(ctx, is_one) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Quiet, |a, b| a * b)
+    x.eval(ctx, |a, b| a.mul(b, RNE).0)
 }
 
 fn fold_divf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ir, op, operands)?;
-    if x.rhs_is(ctx, |v| v == 1.0) {
+    if x.rhs_is(ctx, is_one) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Quiet, |a, b| a / b)
+    x.eval(ctx, |a, b| a.div(b, RNE).0)
 }
 
 fn fold_remf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    inputs(ir, op, operands)?.eval(ctx, NanRule::Quiet, |a, b| a % b)
+    inputs(ir, op, operands)?.eval(ctx, |a, b| a.rem(b).0)
 }
 
 fn fold_maximumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ir, op, operands)?;
-    if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
+    if x.lhs == x.rhs || x.rhs_is(ctx, |v| is_inf(v, true)) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Keep, maximum)
+    x.eval(ctx, ApFloat::maximum)
 }
 
 fn fold_minimumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ir, op, operands)?;
-    if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
+    if x.lhs == x.rhs || x.rhs_is(ctx, |v| is_inf(v, false)) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Keep, minimum)
+    x.eval(ctx, ApFloat::minimum)
 }
 
 fn fold_maxnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    // mlir-opt-19 folds `maxnumf` like `maximumf` (NaN-propagating, `-inf` identity).
+    // mlir-opt-19 folds `maxnumf` constants like `maximumf` (NaN-propagating), `-inf` identity.
     let x = inputs(ir, op, operands)?;
-    if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::NEG_INFINITY) {
+    if x.lhs == x.rhs || x.rhs_is(ctx, |v| is_inf(v, true)) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Keep, maximum)
+    x.eval(ctx, ApFloat::maximum)
 }
 
 fn fold_minnumf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ir, op, operands)?;
-    if x.lhs == x.rhs || x.rhs_is(ctx, |v| v == f64::INFINITY) {
+    if x.lhs == x.rhs || x.rhs_is(ctx, |v| is_inf(v, false)) {
         return fold_to_value(x.lhs);
     }
-    x.eval(ctx, NanRule::Other, minnum)
-}
-
-/// IEEE 754-2008 `minNum` with `-0.0 < +0.0`: a NaN operand yields the other one.
-fn minnum(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        return b;
-    }
-    if b.is_nan() {
-        return a;
-    }
-    minimum(a, b)
-}
-
-/// IEEE 754-2019 `maximum`: NaN-propagating, `+0.0 > -0.0`.
-fn maximum(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        return a;
-    }
-    if b.is_nan() {
-        return b;
-    }
-    if a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative() {
-        return if a.is_sign_negative() { b } else { a };
-    }
-    if a < b { b } else { a }
-}
-
-/// IEEE 754-2019 `minimum`: NaN-propagating, `-0.0 < +0.0`.
-fn minimum(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        return a;
-    }
-    if b.is_nan() {
-        return b;
-    }
-    if a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative() {
-        return if a.is_sign_negative() { a } else { b };
-    }
-    if b < a { b } else { a }
+    x.eval(ctx, ApFloat::minnum)
 }
 
 // ----- canonicalization ---------------------------------------------------------------------

@@ -1,7 +1,7 @@
 //! `arith.cmpf`: float comparison with one of 16 predicates stored as an `i64` property
 //! (`predicate = 4 : i64` for `olt`) and fast-math flags; custom form
-//! `arith.cmpf olt, %a, %b (fastmath<flags>)? {attrs}? : f32`. Folds scalar `f16`/`bf16`/`f32`/`f64`
-//! constants; a NaN constant on one side decides the answer alone, as in MLIR.
+//! `arith.cmpf olt, %a, %b (fastmath<flags>)? {attrs}? : f32`. Folds scalar constants of every
+//! float type (`ApFloat::compare`); a NaN constant on one side decides the answer alone, as in MLIR.
 
 use super::binary_float::{parse_float_operands, set_fastmath_props};
 use super::fastmath::{FASTMATH, fastmath_of, print_fastmath};
@@ -137,13 +137,13 @@ fn fold_cmpf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     let mut l = float_value(ctx, operands.first().copied().flatten(), ty);
     let mut r = float_value(ctx, operands.get(1).copied().flatten(), ty);
     // One NaN operand makes the pair unordered whatever the other is.
-    if l.is_some_and(f64::is_nan) {
+    if l.is_some_and(|v| v.is_nan()) {
         r = l;
-    } else if r.is_some_and(f64::is_nan) {
+    } else if r.is_some_and(|v| v.is_nan()) {
         l = r;
     }
     let (l, r) = (l?, r?);
-    fold_to_attr(ctx.bool_attr(pred.eval(l.partial_cmp(&r))))
+    fold_to_attr(ctx.bool_attr(pred.eval(l.compare(&r))))
 }
 
 fn parse_cmpf(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {

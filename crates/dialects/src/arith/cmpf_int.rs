@@ -3,17 +3,20 @@
 //! `cmpi` of the integer with the constant rounded towards zero (the predicate adjusted for a
 //! fractional constant), or a constant `true`/`false` when the constant lies outside the
 //! integer's range. `ord` is always true and `uno` always false after a conversion. Written
-//! from mlir-opt-19's behaviour; scalar `f16`/`bf16`/`f32`/`f64` constants only.
+//! from mlir-opt-19's behaviour; scalar constants of every float type (through `ApFloat`) and
+//! integers of any width.
 
 use super::cmpf::{CmpFPredicate, cmpf_predicate};
-use super::float_const::any_float_value;
-use super::int_float_casts::{float_to_int, precision, round_to_precision};
+use super::float_const::ap_of;
+use super::int_float_casts::{int_to_float, int_value_attr};
 use super::{CmpPredicate, SITOFP, UITOFP, cmpi_state, constant_state, defined_by};
-use crate::support::int_attr;
+use fuser_ir::apfloat::ApFloat;
+use fuser_ir::apint::ApInt;
 use fuser_ir::ir::{OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, PatternDef};
 use fuser_ir::rewrite_api::Rewriter;
-use fuser_ir::types::{FloatKind, TypeKind};
+use fuser_ir::types::TypeKind;
+use std::cmp::Ordering;
 
 pub(super) static CMPF_INT_TO_FP_CONST: PatternDef =
     PatternDef { name: "arith-cmpf-int-to-fp-const", apply: cmpf_int_to_fp_const };
@@ -21,7 +24,7 @@ pub(super) static CMPF_INT_TO_FP_CONST: PatternDef =
 /// What the comparison becomes.
 enum Outcome {
     Constant(bool),
-    Compare(CmpPredicate, i128),
+    Compare(CmpPredicate, ApInt),
 }
 
 /// The integer predicate of a float predicate on converted integers.
@@ -39,47 +42,33 @@ fn int_predicate(p: CmpFPredicate, unsigned: bool) -> Option<CmpPredicate> {
     }
 }
 
-/// The largest binary exponent of the float kinds handled.
-fn max_exponent(k: FloatKind) -> i32 {
-    match k {
-        FloatKind::F16 => 15,
-        FloatKind::F64 => 1023,
-        _ => 127,
+/// The `width`-bit integer with only the bits `from..to` set.
+fn bit_range(width: u32, from: u32, to: u32) -> ApInt {
+    let mut bytes = vec![0u8; (width as usize).div_ceil(8)];
+    for i in from..to {
+        bytes[i as usize / 8] |= 1 << (i % 8);
     }
+    ApInt::from_le_bytes(width, &bytes)
 }
 
-/// The integer `value` converted to the float kind (to nearest, ties to even; overflow is
-/// infinite).
-fn to_float(k: FloatKind, value: i128) -> f64 {
-    let (p, max) = precision(k).unwrap_or((53, f64::MAX));
-    let v = round_to_precision(value.unsigned_abs(), p);
-    let v = if v > max { f64::INFINITY } else { v };
-    if value < 0 { -v } else { v }
+/// `a < b` (ordered).
+fn less(a: &ApFloat, b: &ApFloat) -> bool {
+    a.compare(b) == Some(Ordering::Less)
 }
 
-/// The binary exponent of a finite non-zero `v` (`floor(log2 |v|)`), exactly.
-fn ilogb(v: f64) -> i32 {
-    let biased = ((v.to_bits() >> 52) & 0x7ff) as i32;
-    if biased == 0 {
-        return v.abs().log2().floor() as i32; // f64 subnormal: far below any integer's range
-    }
-    biased - 1023
-}
-
-/// Decides the rewrite of `pred(convert(x : iW), rhs)`.
-fn decide(pred: CmpFPredicate, rhs: f64, k: FloatKind, width: u32, unsigned: bool) -> Option<Outcome> {
-    let mantissa = precision(k)?.0 as i32;
-    let value_bits = if unsigned { width as i32 } else { width as i32 - 1 };
-    if width as i32 > mantissa {
-        if rhs.is_infinite() {
-            if max_exponent(k) < value_bits {
+/// Decides the rewrite of `pred(convert(x : iW), rhs)` (MLIR's `CmpFIntToFPConst`).
+fn decide(pred: CmpFPredicate, rhs: &ApFloat, width: u32, unsigned: bool) -> Option<Outcome> {
+    let k = rhs.kind();
+    let mantissa = ApFloat::precision(k)? as i64;
+    let value_bits = if unsigned { width as i64 } else { width as i64 - 1 };
+    if width as i64 > mantissa {
+        let exponent = rhs.ilogb();
+        if exponent == i32::MAX {
+            if (ApFloat::max_exponent(k)? as i64) < value_bits {
                 return None;
             }
-        } else if rhs != 0.0 {
-            let exponent = ilogb(rhs);
-            if mantissa <= exponent && exponent <= value_bits {
-                return None;
-            }
+        } else if mantissa <= exponent as i64 && exponent as i64 <= value_bits {
+            return None;
         }
     }
     match pred.keyword() {
@@ -90,20 +79,20 @@ fn decide(pred: CmpFPredicate, rhs: f64, k: FloatKind, width: u32, unsigned: boo
     let mut p = int_predicate(pred, unsigned)?;
     use CmpPredicate::*;
     let (min, max) = if unsigned {
-        (0i128, if width >= 127 { i128::MAX } else { (1i128 << width) - 1 })
+        (ApInt::zero(width), bit_range(width, 0, width))
     } else {
-        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+        (bit_range(width, width - 1, width), bit_range(width, 0, width - 1))
     };
-    if to_float(k, max) < rhs {
+    let convert = |v: &ApInt| int_to_float(k, v, !unsigned);
+    if less(&convert(&max)?, rhs) {
         return Some(Outcome::Constant(matches!(p, Ne | Slt | Sle | Ult | Ule)));
     }
-    if to_float(k, min) > rhs {
+    if less(rhs, &convert(&min)?) {
         return Some(Outcome::Constant(matches!(p, Ne | Sgt | Sge | Ugt | Uge)));
     }
-    let c = float_to_int(rhs, width, !unsigned)?;
-    let n = if unsigned { c.unsigned() as i128 } else { c.signed() };
-    let negative = rhs.is_sign_negative();
-    if rhs != 0.0 && to_float(k, n) != rhs {
+    let (n, _) = rhs.to_apint_toward_zero(width, !unsigned)?;
+    let negative = rhs.is_negative();
+    if !rhs.is_zero() && convert(&n)?.compare(rhs) != Some(Ordering::Equal) {
         match p {
             Ne => return Some(Outcome::Constant(true)),
             Eq => return Some(Outcome::Constant(false)),
@@ -136,7 +125,7 @@ fn cmpf_int_to_fp_const(rw: &mut dyn Rewriter, op: OpId) -> bool {
             _ => None,
         }
     });
-    let Some((rhs, k)) = rhs_attr.and_then(|a| any_float_value(ctx, a)) else { return false };
+    let Some(rhs) = rhs_attr.and_then(|a| ap_of(ctx, a)) else { return false };
     if rhs.is_nan() {
         return false;
     }
@@ -148,12 +137,12 @@ fn cmpf_int_to_fp_const(rw: &mut dyn Rewriter, op: OpId) -> bool {
     };
     let int_ty = ir.value_type(int_val);
     let Some(width) = (match ctx.type_kind(int_ty) {
-        TypeKind::Integer { width, .. } if *width <= 127 && *width > 0 => Some(*width),
+        TypeKind::Integer { width, .. } if *width > 0 => Some(*width),
         _ => None,
     }) else {
         return false;
     };
-    let Some(outcome) = decide(pred, rhs, k, width, unsigned) else { return false };
+    let Some(outcome) = decide(pred, &rhs, width, unsigned) else { return false };
     let loc = ir.loc(op);
     rw.set_insertion_point_before(op);
     let result = match outcome {
@@ -162,7 +151,7 @@ fn cmpf_int_to_fp_const(rw: &mut dyn Rewriter, op: OpId) -> bool {
             create(rw, state)
         }
         Outcome::Compare(p, n) => {
-            let c = int_attr(rw.ctx(), int_ty, crate::support::IntConst::new(width, n as u128));
+            let c = int_value_attr(rw.ctx(), int_ty, n);
             let Some(state) = constant_state(rw.ctx(), c, loc) else { return false };
             let c = create(rw, state);
             let state = cmpi_state(rw.ctx(), rw.ir(), p, int_val, c, loc);
@@ -181,13 +170,21 @@ fn create(rw: &mut dyn Rewriter, state: OperationState) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fuser_ir::types::FloatKind;
+
+    fn cmp_in(k: FloatKind, kw: &str, rhs: f64, width: u32, unsigned: bool) -> Option<String> {
+        let p = CmpFPredicate::from_keyword(kw)?;
+        let v = ApFloat::from_bits(FloatKind::F64, rhs.to_bits() as u128)?
+            .convert(k, fuser_ir::apfloat::RoundingMode::NearestTiesToEven)
+            .0;
+        Some(match decide(p, &v, width, unsigned)? {
+            Outcome::Constant(b) => b.to_string(),
+            Outcome::Compare(p, n) => format!("{} {}", p.keyword(), n.to_string_signed()),
+        })
+    }
 
     fn cmp(kw: &str, rhs: f64, unsigned: bool) -> Option<String> {
-        let p = CmpFPredicate::from_keyword(kw)?;
-        Some(match decide(p, rhs, FloatKind::F32, 8, unsigned)? {
-            Outcome::Constant(b) => b.to_string(),
-            Outcome::Compare(p, n) => format!("{} {n}", p.keyword()),
-        })
+        cmp_in(FloatKind::F32, kw, rhs, 8, unsigned)
     }
 
     #[test]
@@ -200,5 +197,9 @@ mod tests {
         assert_eq!(cmp("ult", -1.5, true).as_deref(), Some("false"));
         assert_eq!(cmp("ord", 1.0, true).as_deref(), Some("true"));
         assert_eq!(cmp("true", 1.0, true), None);
+        // Wide integers against f128 constants.
+        assert_eq!(cmp_in(FloatKind::F128, "olt", 1.0e40, 200, false).as_deref(), None);
+        assert_eq!(cmp_in(FloatKind::F128, "olt", 2.5, 200, false).as_deref(), Some("sle 2"));
+        assert_eq!(cmp_in(FloatKind::F16, "ogt", f64::INFINITY, 8, false).as_deref(), Some("false"));
     }
 }

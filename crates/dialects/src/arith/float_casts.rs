@@ -4,23 +4,24 @@
 //! `arith.extf %a (fastmath<flags>)? : f16 to f32` and
 //! `arith.truncf %a (to_nearest_even|downward|upward|toward_zero|to_nearest_away)? (fastmath<flags>)? : f32 to f16`.
 //!
-//! Folders follow mlir-opt-19: constants (scalars and splats of `f16`/`bf16`/`f32`/`f64`) are
-//! converted when the value is exact in the result type (`truncf` leaves inexact ones alone);
+//! Folders follow mlir-opt-19: constants of every float type (scalars, splats, dense) are
+//! converted through `ApFloat` when the conversion is exact (`truncf` rounds with its mode and
+//! leaves inexact, overflowing and signaling-NaN results alone);
 //! `extf(truncf x)` is `x` when both carry `contract` and the types round-trip.
 
 use super::cast_common::{cast_state, fold_cast_constant, parse_cast_types, print_cast_types, verify_cast, width_of};
 use super::fastmath::{FASTMATH, FastMathFlags, parse_optional_fastmath};
-use super::float_const::{any_float_value, convert_nan, exact_float_attr};
 use super::{FLOAT_LIKE, defined_by, fold_to_attr, fold_to_value};
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent};
+use fuser_ir::apfloat::RoundingMode;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
-use fuser_ir::attrs::{Attr, AttrKind};
+use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::declare::AttrConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{FoldResult, VerifyCtx};
-use fuser_ir::types::{Type, TypeKind};
+use fuser_ir::types::Type;
 
 /// The rounding modes of `truncf`, in MLIR's numbering.
 const ROUNDING_MODES: [&str; 5] = ["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
@@ -80,27 +81,31 @@ fn verify_truncf(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 
 // ----- folders ------------------------------------------------------------------------------
 
-/// Converts a constant (scalar or splat) exactly to the result type.
-fn fold_exact(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+/// Converts a constant (scalar, splat or dense) to the result type with rounding mode `rm`,
+/// when `APFloat::convert` is exact (MLIR's `convertFloatValue`).
+fn fold_exact(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    operands: &[Option<Attr>],
+    rm: RoundingMode,
+) -> Option<Vec<FoldResult>> {
     let to = ir.value_type(ir.result(op, 0));
     let folded = fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
-        if let Some(nan) = convert_nan(ctx, a, elem) {
-            return nan;
-        }
-        if let Some(v) = any_float_value(ctx, a)
-            && let Some(exact) = exact_float_attr(ctx, elem, v.0)
-        {
-            return Some(exact);
-        }
-        // Formats beyond `f64` (`f80`, `f128`, `tf32`): convert the bits exactly.
-        let AttrKind::Float { bits, ty } = ctx.attr_kind(a) else { return None };
-        let (TypeKind::Float(from), TypeKind::Float(to)) = (ctx.type_kind(*ty), ctx.type_kind(elem)) else {
-            return None;
-        };
-        let bits = super::float_bits::convert_exact(*bits, *from, *to)?;
-        Some(ctx.intern_attr(AttrKind::Float { bits, ty: elem }))
+        super::float_bits::convert_exact(ctx, a, elem, rm)
     });
     fold_to_attr(folded?)
+}
+
+/// The rounding mode of a `truncf` (to nearest even when absent).
+fn rounding_mode_of(ctx: &Context, ir: &Ir, op: OpId) -> RoundingMode {
+    match inherent_attr(ctx, ir, op, "roundingmode").and_then(|a| ctx.attr_i64(a)) {
+        Some(1) => RoundingMode::TowardNegative,
+        Some(2) => RoundingMode::TowardPositive,
+        Some(3) => RoundingMode::TowardZero,
+        Some(4) => RoundingMode::NearestTiesToAway,
+        _ => RoundingMode::NearestTiesToEven,
+    }
 }
 
 /// The flags of `op` (absent reads as `none`).
@@ -122,14 +127,14 @@ fn fold_extf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
             return fold_to_value(src);
         }
     }
-    fold_exact(ctx, ir, op, operands)
+    fold_exact(ctx, ir, op, operands, RoundingMode::NearestTiesToEven)
 }
 
 fn fold_truncf(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     if ir.num_operands(op) != 1 || ir.num_results(op) != 1 {
         return None;
     }
-    fold_exact(ctx, ir, op, operands)
+    fold_exact(ctx, ir, op, operands, rounding_mode_of(ctx, ir, op))
 }
 
 // ----- syntax -------------------------------------------------------------------------------

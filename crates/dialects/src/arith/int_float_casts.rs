@@ -1,16 +1,19 @@
 //! The conversions between integers and floats: `arith.sitofp`, `uitofp` (a signed/unsigned
 //! integer to the nearest float, ties to even) and `fptosi`, `fptoui` (a float rounded towards
 //! zero to a signed/unsigned integer); custom form `arith.sitofp %a : i32 to f32`. Any widths
-//! combine. Scalar and splat constants fold as MLIR folds them: conversions to floats round to
-//! the result's precision (`f16`, `bf16`, `f32`, `f64`); conversions to integers fold unless the
-//! value is NaN, infinite or out of the result's range.
+//! combine. Constants (scalars, splats, dense) fold as MLIR folds them, through `ApFloat` for
+//! every float type and integers of any width (`i256`, `i1000`): conversions to floats round to
+//! the result's precision, ties to even (overflow gives infinity, or NaN for the formats
+//! without one); conversions to integers fold unless the value is NaN, infinite or out of the
+//! result's range. Integer constants are read and written as attributes directly.
 
 use super::cast_common::{cast_state, fold_cast_constant, parse_cast, print_cast, verify_cast, width_of};
-use super::float_const::{any_float_value, exact_float_attr};
+use super::float_const::{ap_attr, ap_of};
 use super::int_casts::SIGNLESS_FIXED_WIDTH_INTEGER_LIKE;
 use super::{FLOAT_LIKE, fold_to_attr};
-use crate::support::{IntConst, int_attr, int_const};
-use fuser_ir::attrs::Attr;
+use fuser_ir::apfloat::{ApFloat, RoundingMode};
+use fuser_ir::apint::ApInt;
+use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
@@ -88,49 +91,37 @@ fn verify_conversion(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 
 // ----- integer to float ---------------------------------------------------------------------
 
-/// The precision (significand bits) and largest finite value of the float kinds folded to.
-pub(super) fn precision(k: FloatKind) -> Option<(u32, f64)> {
-    match k {
-        FloatKind::F16 => Some((11, 65504.0)),
-        FloatKind::BF16 => Some((8, f32::MAX as f64)),
-        FloatKind::F32 => Some((24, f32::MAX as f64)),
-        FloatKind::F64 => Some((53, f64::MAX)),
+/// The value of a scalar integer constant (`true`/`false` for `i1`), read directly from the
+/// attribute.
+pub(super) fn int_value(ctx: &Context, a: Attr) -> Option<ApInt> {
+    match ctx.attr_kind(a) {
+        AttrKind::Bool(b) => Some(ApInt::from_u128(1, *b as u128)),
+        AttrKind::Integer { value, .. } => Some(value.clone()),
         _ => None,
     }
 }
 
-/// `mag` rounded to `p` significant bits, ties to even (exact in `f64` since `p <= 53`).
-pub(super) fn round_to_precision(mag: u128, p: u32) -> f64 {
-    let len = 128 - mag.leading_zeros();
-    if len <= p {
-        return mag as f64;
+/// The integer attribute of the integer type `ty` holding `v` (`true`/`false` for `i1`, as
+/// MLIR prints booleans).
+pub(super) fn int_value_attr(ctx: &Context, ty: Type, v: ApInt) -> Attr {
+    if v.width() == 1 {
+        return ctx.bool_attr(!v.is_zero());
     }
-    let shift = len - p;
-    let kept = mag >> shift;
-    let rest = mag & ((1u128 << shift) - 1);
-    let half = 1u128 << (shift - 1);
-    let up = rest > half || (rest == half && kept & 1 == 1);
-    ((kept + up as u128) as f64) * 2f64.powi(shift as i32)
+    ctx.intern_attr(AttrKind::Integer { value: v, ty })
 }
 
-/// The float of type `to` nearest to the integer `negative ? -mag : mag`.
-fn int_to_float(ctx: &Context, to: Type, negative: bool, mag: u128) -> Option<Attr> {
-    let TypeKind::Float(k) = ctx.type_kind(to) else { return None };
-    let (p, max) = precision(*k)?;
-    let mut v = round_to_precision(mag, p);
-    if v > max {
-        v = f64::INFINITY;
-    }
-    exact_float_attr(ctx, to, if negative { -v } else { v })
+/// The float of kind `k` nearest to the integer `v` (two's complement when `signed`), as
+/// `APFloat::convertFromAPInt` rounds it (ties to even; overflow to infinity, or NaN for the
+/// formats without one).
+pub(super) fn int_to_float(k: FloatKind, v: &ApInt, signed: bool) -> Option<ApFloat> {
+    Some(ApFloat::from_apint(k, v, signed, RoundingMode::NearestTiesToEven)?.0)
 }
 
 fn fold_to_float(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>], signed: bool) -> Option<Vec<FoldResult>> {
     let to = ir.value_type(ir.result(op, 0));
     let folded = fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
-        let (c, _) = int_const(ctx, a)?;
-        let negative = signed && c.signed() < 0;
-        let mag = if negative { c.signed().unsigned_abs() } else { c.unsigned() };
-        int_to_float(ctx, elem, negative, mag)
+        let TypeKind::Float(k) = ctx.type_kind(elem) else { return None };
+        Some(ap_attr(ctx, elem, &int_to_float(*k, &int_value(ctx, a)?, signed)?))
     });
     fold_to_attr(folded?)
 }
@@ -145,26 +136,11 @@ fn fold_uitofp(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> O
 
 // ----- float to integer ---------------------------------------------------------------------
 
-/// `v` rounded towards zero as a `width`-bit integer, if in range.
-pub(super) fn float_to_int(v: f64, width: u32, signed: bool) -> Option<IntConst> {
-    if !v.is_finite() || width == 0 || width > 128 {
-        return None;
-    }
-    let t = v.trunc();
-    let limit = 2f64.powi(width as i32 - signed as i32);
-    let low = if signed { -limit } else { 0.0 };
-    if t < low || t >= limit {
-        return None;
-    }
-    let bits = if t < 0.0 { (t as i128) as u128 } else { t as u128 };
-    Some(IntConst::new(width, bits))
-}
-
 fn fold_to_int(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>], signed: bool) -> Option<Vec<FoldResult>> {
     let to = ir.value_type(ir.result(op, 0));
     let folded = fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
-        let (v, _) = any_float_value(ctx, a)?;
-        Some(int_attr(ctx, elem, float_to_int(v, width_of(ctx, elem)?, signed)?))
+        let (v, _) = ap_of(ctx, a)?.to_apint_toward_zero(width_of(ctx, elem)?, signed)?;
+        Some(int_value_attr(ctx, elem, v))
     });
     fold_to_attr(folded?)
 }
@@ -181,23 +157,33 @@ fn fold_fptoui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> O
 mod tests {
     use super::*;
 
+    fn f(k: FloatKind, v: i128, signed: bool) -> u128 {
+        int_to_float(k, &ApInt::from_i128(128, v), signed).unwrap().to_bits()
+    }
+
     #[test]
     fn integers_round_to_nearest_even() {
-        assert_eq!(round_to_precision(2049, 11), 2048.0);
-        assert_eq!(round_to_precision(2051, 11), 2052.0);
-        assert_eq!(round_to_precision(16_777_217, 24), 16_777_216.0);
-        assert_eq!(round_to_precision(u128::MAX, 24), 2f64.powi(128));
-        assert_eq!(round_to_precision(5, 53), 5.0);
+        assert_eq!(f(FloatKind::F16, 2049, true), 0x6800); // 2048
+        assert_eq!(f(FloatKind::F16, 2051, true), 0x6802); // 2052
+        assert_eq!(f(FloatKind::F32, -16_777_217, true), 0xCB80_0000);
+        assert_eq!(f(FloatKind::F16, 65520, true), 0x7C00); // overflow: infinity
+        assert_eq!(f(FloatKind::F8E4M3FN, 1000, true), 0x7F); // overflow: NaN
+        assert_eq!(f(FloatKind::F32, -1, false), 0x7F80_0000); // 2^128 - 1 unsigned
     }
 
     #[test]
     fn floats_truncate_within_range() {
-        assert_eq!(float_to_int(-1.9, 8, true).map(IntConst::signed), Some(-1));
-        assert_eq!(float_to_int(127.9, 8, true).map(IntConst::signed), Some(127));
-        assert_eq!(float_to_int(128.0, 8, true), None);
-        assert_eq!(float_to_int(-0.5, 8, false).map(IntConst::unsigned), Some(0));
-        assert_eq!(float_to_int(-1.0, 8, false), None);
-        assert_eq!(float_to_int(255.5, 8, false).map(IntConst::unsigned), Some(255));
-        assert_eq!(float_to_int(f64::NAN, 32, true), None);
+        let to = |bits: u128, k, w, signed| {
+            ApFloat::from_bits(k, bits).unwrap().to_apint_toward_zero(w, signed).map(|(v, _)| v.to_string_signed())
+        };
+        assert_eq!(to((-1.9f64).to_bits() as u128, FloatKind::F64, 8, true).as_deref(), Some("-1"));
+        assert_eq!(to(127.9f64.to_bits() as u128, FloatKind::F64, 8, true).as_deref(), Some("127"));
+        assert_eq!(to(128f64.to_bits() as u128, FloatKind::F64, 8, true), None);
+        assert_eq!(to((-128f64).to_bits() as u128, FloatKind::F64, 8, true).as_deref(), Some("-128"));
+        assert_eq!(to((-0.5f64).to_bits() as u128, FloatKind::F64, 8, false).as_deref(), Some("0"));
+        assert_eq!(to((-1f64).to_bits() as u128, FloatKind::F64, 8, false), None);
+        assert_eq!(to(f64::NAN.to_bits() as u128, FloatKind::F64, 32, true), None);
+        // 2^150 (f128) into i200.
+        assert_eq!(to((0x3FFF + 150u128) << 112, FloatKind::F128, 200, true).map(|s| s.len()), Some(46));
     }
 }

@@ -1,6 +1,7 @@
 //! `arith.negf`: float negation with fast-math flags; custom form
 //! `arith.negf %a (fastmath<flags>)? {attrs}? : f32`. Folds `negf(negf x)` to `x` and negates
-//! scalar `f16`/`bf16`/`f32`/`f64` constants (the sign bit flips, NaN included).
+//! constants of every float type as `APFloat::changeSign` (the sign bit flips, NaN included;
+//! zero and NaN of the `...FNUZ` formats stay), scalars and dense vectors/tensors.
 
 use super::binary_float::set_fastmath_props;
 use super::fastmath::{FASTMATH, default_fastmath, fastmath_of, parse_optional_fastmath, print_fastmath};
