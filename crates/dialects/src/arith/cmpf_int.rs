@@ -101,7 +101,7 @@ fn decide(pred: CmpFPredicate, rhs: f64, k: FloatKind, width: u32, unsigned: boo
         return Some(Outcome::Constant(matches!(p, Ne | Sgt | Sge | Ugt | Uge)));
     }
     let c = float_to_int(rhs, width, !unsigned)?;
-    let n = if unsigned { c.unsigned() as i128 } else { c.signed() };
+    let n = if unsigned { i128::try_from(c.unsigned()?).ok()? } else { c.signed()? };
     let negative = rhs.is_sign_negative();
     if rhs != 0.0 && to_float(k, n) != rhs {
         match p {

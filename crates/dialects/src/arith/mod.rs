@@ -72,7 +72,7 @@ pub use negf::{NEGF, negf_state};
 pub use select::{SELECT, select_state};
 pub use shifts::{SHLI, SHRSI, SHRUI};
 
-use crate::support::{IntConst, element_type, int_attr, is_bool_like, is_signless_integer_like, shape_of};
+use crate::support::{element_type, is_bool_like, is_signless_integer_like, shape_of};
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
 use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
@@ -318,7 +318,7 @@ pub(crate) fn fold_to_attr(a: Attr) -> Option<Vec<FoldResult>> {
 pub(crate) fn splat_int(ctx: &Context, ty: Type, value: i128) -> Option<Attr> {
     let elem = element_type(ctx, ty);
     let width = ctx.type_kind(elem).int_or_float_width()?;
-    let scalar = int_attr(ctx, elem, IntConst::new(width.min(128), value as u128));
+    let scalar = crate::support::ap_attr(ctx, elem, fuser_ir::apint::ApInt::from_i128(width, value));
     if elem == ty {
         return Some(scalar);
     }
@@ -457,7 +457,7 @@ pub(crate) mod test_util {
         /// The folded constant as a signed number, if the fold produced a scalar constant.
         pub fn fold_int(&self, op: OpId) -> Option<i128> {
             match self.fold(op)?.as_slice() {
-                [FoldResult::Attr(a)] => crate::support::int_const(&self.ctx, *a).map(|(c, _)| c.signed()),
+                [FoldResult::Attr(a)] => crate::support::int_const(&self.ctx, *a).and_then(|(c, _)| c.signed()),
                 _ => None,
             }
         }

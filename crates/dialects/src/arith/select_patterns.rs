@@ -24,7 +24,7 @@ fn alternatives(rw: &dyn Rewriter, op: OpId) -> Option<(Value, Option<u128>, Opt
     if ir.num_operands(op) != 3 || ir.num_results(op) != 1 {
         return None;
     }
-    let bits = |v: Value| constant_of(ctx, ir, v).map(|c| c.bits).filter(|&b| b <= 1);
+    let bits = |v: Value| constant_of(ctx, ir, v).and_then(|c| c.unsigned()).filter(|&b| b <= 1);
     Some((ir.operand(op, 0), bits(ir.operand(op, 1)), bits(ir.operand(op, 2))))
 }
 
