@@ -3,7 +3,7 @@
 fuser-opt --canonicalize vs. mlir-opt-19 --canonicalize, byte for byte.
 
     tools/mlirgen/arith_int_fuzz.py --fuser-opt target/debug/fuser-opt [--count 300] [--seed 0]
-        [--mlir-opt mlir-opt-19] [--batch 100] [--ops 12] [--keep DIR]
+        [--mlir-opt mlir-opt-19] [--batch 100] [--ops 14] [--widths 1,8,64,index] [--keep DIR]
 
 Each program is one `func.func` of random integer `arith` ops (the binary ops, shifts,
 divisions and rounding divisions, min/max, cmpi with every predicate, select, the extended
@@ -272,7 +272,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--keep", help="directory for the reproducer (default: a temporary one)")
     ap.add_argument("--print", action="store_true", help="print the programs and exit")
+    ap.add_argument("--widths", help="comma-separated element widths to draw from (e.g. 1,8,64,index)")
     a = ap.parse_args()
+    if a.widths:
+        WIDTHS[:] = [w if w == "index" else int(w) for w in a.widths.split(",")]
     seeds = list(range(a.seed, a.seed + a.count))
     if a.print:
         sys.stdout.write("// -----\n".join(program(s, a.ops) for s in seeds))
@@ -312,7 +315,8 @@ def main():
             if ours[2] or theirs[2]:
                 print("  fuser-opt stderr: " + ours[2][:500])
                 print("  mlir-opt stderr: " + theirs[2][:500])
-            print(f"  reproduce: python3 {sys.argv[0]} --fuser-opt {a.fuser_opt} --seed {s} --count 1 --ops {a.ops}")
+            widths = f" --widths {a.widths}" if a.widths else ""
+            print(f"  reproduce: python3 {sys.argv[0]} --fuser-opt {a.fuser_opt} --seed {s} --count 1 --ops {a.ops}{widths}")
             return 1
         # The batch differed, but no single program did (e.g. a separator difference).
         print(f"arith_int_fuzz: batch at seed {batch[0]} differs, but no single program does")
