@@ -8,9 +8,9 @@
 use std::fmt;
 
 mod arith;
-mod div;
 #[cfg(test)]
 mod arith_tests;
+mod div;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ApInt {

@@ -7,8 +7,8 @@
 use super::{
     BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, fold_to_attr, fold_to_value, is_constant_value, splat_int,
 };
-use fuser_ir::apint::ApInt;
 use crate::support::{IntConst, dict_of, empty_state, inherent_attr, is_bool_like, printed_attr_dict, split_inherent};
+use fuser_ir::apint::ApInt;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;

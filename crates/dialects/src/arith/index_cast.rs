@@ -6,8 +6,7 @@
 
 use super::{defined_by, fold_to_attr, fold_to_value};
 use crate::support::{
-    ap_attr, element_type, empty_state, int_const, is_signless_integer_like, printed_attr_dict, same_shape,
-    type_str,
+    ap_attr, element_type, empty_state, int_const, is_signless_integer_like, printed_attr_dict, same_shape, type_str,
 };
 use fuser_ir::apint::ApInt;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};

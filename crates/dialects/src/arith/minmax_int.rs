@@ -41,7 +41,6 @@ minmax_op!(MAXUI, "arith.maxui", "Unsigned maximum", fold_maxui);
 minmax_op!(MINSI, "arith.minsi", "Signed minimum", fold_minsi);
 minmax_op!(MINUI, "arith.minui", "Unsigned minimum", fold_minui);
 
-
 /// The shared folder: `absorbs(r)` makes the constant `r` the result, `neutral(r)` makes `x`
 /// the result; `pick(l, r)` is true when `l` is the result of two constants.
 fn fold_minmax(

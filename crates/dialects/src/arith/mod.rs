@@ -16,12 +16,13 @@
 //! binary ops, and helpers for folders and canonicalization patterns. Each op's definition and
 //! hooks live together in one submodule.
 //!
-//! Folding works on scalar constants up to 128 bits (`index` folds in 64 bits, as in MLIR) and
+//! Folding works on integer constants of every width (`i1` .. `i16777215`, with `ApInt`
+//! arithmetic; `index` folds in 64 bits, as in MLIR) and
 //! on floats of the `f16`, `bf16`, `f32`, `f64` types, in the type's own precision; vector and
 //! tensor constants fold elementwise wherever MLIR folds them (`elementwise`), splat or not.
 //!
-//! Not done (mlir-opt-19 folds these, fuser leaves the ops as written): integer constants wider
-//! than 128 bits (`i256`), and arithmetic on `f80`, `f128` and the 8-bit and smaller float
+//! Not done (mlir-opt-19 folds these, fuser leaves the ops as written): arithmetic on `f80`,
+//! `f128` and the 8-bit and smaller float
 //! types (their casts between IEEE formats do fold, `float_bits`). Deliberately narrower than
 //! mlir-opt-19: `trunci(shrui(muli(ext x, ext y), n))` becomes an extended multiplication only
 //! when the product is exactly twice as wide (mlir-opt-19 also rewrites wider products, which
@@ -92,8 +93,8 @@ bitwise operations and shifts; IEEE float arithmetic with `#arith.fastmath` flag
 float comparisons; selection; and casts between integer widths, float widths, integers and \
 floats, bit patterns and `index`, with MLIR's syntax, verification, folding and \
 canonicalization. Operands are signless integers, `index` or floats, or \
-vectors and tensors of them. Not folded yet: integer constants wider than 128 bits, and \
-arithmetic on `f80`, `f128` and 8-bit floats.",
+vectors and tensors of them. Integer constants fold at every width (`i1` .. `i16777215`). \
+Not folded yet: arithmetic on `f80`, `f128` and 8-bit floats.",
     ops: &[
         &CONSTANT,
         &ADDI,

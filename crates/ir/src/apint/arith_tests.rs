@@ -32,7 +32,7 @@ impl Rng {
                 v.lshr((self.next() % width as u64) as u32)
             }
         };
-        if self.next() % 4 == 0 { r.negate() } else { r }
+        if self.next().is_multiple_of(4) { r.negate() } else { r }
     }
 }
 

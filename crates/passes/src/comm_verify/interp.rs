@@ -17,10 +17,10 @@ use super::trace::{
     BufInfo, CommKind, CommPost, Entry, Event, HandleExchange, RankTrace, ReqId, Site, StreamId, ViewKey,
 };
 use fuser_dialects::IntConst;
-use fuser_ir::apint::ApInt;
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm::{self, Backend};
 use fuser_dialects::host::types::BufferType;
+use fuser_ir::apint::ApInt;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
