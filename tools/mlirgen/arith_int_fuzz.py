@@ -209,8 +209,91 @@ class Fn:
                 self.lines.append(f"{v1}, {v2} = arith.{op} {a}, {b} : {ty}")
                 self.add(ty, v1)
                 self.add(ty, v2)
-        else:
+        elif k < 0.9:
             self.cast(ty)
+        else:
+            self.skeleton(ty)
+
+    def emit(self, ty, text):
+        v = self.fresh()
+        self.lines.append(f"{v} = {text}")
+        return self.add(ty, v)
+
+    def skeleton(self, ty):
+        """A shape one of MLIR's integer canonicalization patterns matches, on random values."""
+        rng = self.rng
+        x, y = self.operand(ty), self.operand(ty)
+        c0, c1 = self.const(ty), self.const(ty)
+        kind = rng.randrange(9)
+        flags = (" overflow<" + rng.choice(["nsw", "nuw", "nsw, nuw"]) + ">") if rng.random() < 0.3 else ""
+        if kind == 0:
+            inner = rng.choice(["addi", "subi"])
+            a, b = (x, c0) if rng.random() < 0.5 else (c0, x)
+            t = self.emit(ty, f"arith.{inner} {a}, {b}{flags} : {ty}")
+            outer = rng.choice(["addi", "subi"])
+            a, b = (t, c1) if rng.random() < 0.5 else (c1, t)
+            self.emit(ty, f"arith.{outer} {a}, {b}{flags} : {ty}")
+        elif kind == 1:
+            t = self.emit(ty, f"arith.muli {x}, {c0}{flags} : {ty}")
+            self.emit(ty, f"arith.muli {t}, {c1}{flags} : {ty}")
+        elif kind == 2:
+            m1 = self.const(ty, [-1])
+            t = self.emit(ty, f"arith.muli {y}, {m1} : {ty}")
+            a, b = (x, t) if rng.random() < 0.5 else (t, x)
+            self.emit(ty, f"arith.addi {a}, {b} : {ty}")
+        elif kind == 3:
+            c = self.emit(ty.with_elem(1), f"arith.cmpi {rng.choice(PREDICATES)}, {x}, {y} : {ty}")
+            ones = self.const(ty.with_elem(1), [1])
+            self.emit(ty.with_elem(1), f"arith.xori {c}, {ones} : {ty.with_elem(1)}")
+        elif kind == 4 and ty.w != "index":
+            wider = [w for w in WIDTHS if w != "index" and w > ty.w]
+            if not wider:
+                return
+            to = ty.with_elem(rng.choice(wider))
+            e1, e2 = rng.choice(["extsi", "extui"]), rng.choice(["extsi", "extui"])
+            a = self.emit(to, f"arith.{e1} {x} : {ty} to {to}")
+            b = self.emit(to, f"arith.{e2} {y} : {ty} to {to}")
+            op = rng.choice(["andi", "ori", "xori", "cmpi"])
+            if op == "cmpi":
+                self.emit(to.with_elem(1), f"arith.cmpi {rng.choice(PREDICATES)}, {a}, {b} : {to}")
+            else:
+                self.emit(to, f"arith.{op} {a}, {b} : {to}")
+        elif kind == 5 and ty.w not in ("index", 1):
+            narrower = [w for w in WIDTHS if w != "index" and w < ty.w]
+            to = ty.with_elem(rng.choice(narrower))
+            n = bits_of(ty.w) - bits_of(to.w)
+            amt = self.const(ty, [n if rng.random() < 0.7 else rng.randint(0, bits_of(ty.w) - 1)])
+            t = self.emit(ty, f"arith.{rng.choice(['shrsi', 'shrui'])} {x}, {amt} : {ty}")
+            self.emit(to, f"arith.trunci {t} : {ty} to {to}")
+        elif kind == 6 and ty.w not in ("index",):
+            wide = ty.with_elem(2 * bits_of(ty.w))
+            e = rng.choice(["extsi", "extui"])
+            a = self.emit(wide, f"arith.{e} {x} : {ty} to {wide}")
+            b = self.emit(wide, f"arith.{e} {y} : {ty} to {wide}")
+            m = self.emit(wide, f"arith.muli {a}, {b} : {wide}")
+            amt = self.const(wide, [bits_of(ty.w)])
+            t = self.emit(wide, f"arith.shrui {m}, {amt} : {wide}")
+            self.emit(ty, f"arith.trunci {t} : {wide} to {ty}")
+        elif kind == 7:
+            cty = Ty(1, None)
+            c = self.operand(cty)
+            z, o = self.const(ty, [0]), self.const(ty, [1])
+            a, b = (o, z) if rng.random() < 0.5 else (z, o)
+            self.emit(ty, f"arith.select {c}, {a}, {b} : {ty}")
+        elif kind == 8:
+            op = rng.choice(["addui_extended", "mulsi_extended", "mului_extended"])
+            one = self.const(ty, [rng.choice([0, 1])])
+            v1, v2 = self.fresh(), self.fresh()
+            if op == "addui_extended":
+                self.lines.append(f"{v1}, {v2} = arith.{op} {x}, {one} : {ty}, {ty.with_elem(1)}")
+                self.add(ty, v1)
+                if rng.random() < 0.5:
+                    self.add(ty.with_elem(1), v2)
+            else:
+                self.lines.append(f"{v1}, {v2} = arith.{op} {x}, {one} : {ty}")
+                self.add(ty, v1)
+                if rng.random() < 0.5:
+                    self.add(ty, v2)
 
     def cast(self, ty):
         rng = self.rng

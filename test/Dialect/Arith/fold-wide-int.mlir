@@ -4,6 +4,8 @@
 // mlir-opt-19 folds them with APInt: every CHECK line is what mlir-opt-19 prints (see
 // mlir-opt/fold-wide-int.mlir). Division by zero, INT_MIN / -1 and shifts by the width or more
 // stay unfolded; for elementwise shifts only the last element's amount decides, as in MLIR.
+// The last function is a pattern case tools/mlirgen/arith_int_fuzz.py found: `select (not c)`
+// swaps the alternatives only for a scalar condition.
 
 // CHECK-LABEL: func.func @add_sub_mul_i65() -> (i65, i65, i65, i65)
 // CHECK-NEXT:  %c-18446744073709551616_i65 = arith.constant -18446744073709551616 : i65
@@ -406,4 +408,20 @@ func.func @vector_shift_last_element_decides() -> (vector<2xi130>, vector<2xi130
   %0 = arith.shli %a, %ok : vector<2xi130>
   %1 = arith.shrsi %a, %far : vector<2xi130>
   return %0, %1 : vector<2xi130>, vector<2xi130>
+}
+
+// CHECK-LABEL: func.func @select_not_cond_scalar_only(%arg0: vector<2xi1>, %arg1: i1, %arg2: vector<2xi300>, %arg3: vector<2xi300>) -> (vector<2xi300>, vector<2xi300>)
+// CHECK-NEXT:  %cst = arith.constant dense<true> : vector<2xi1>
+// CHECK-NEXT:  %0 = arith.xori %arg0, %cst : vector<2xi1>
+// CHECK-NEXT:  %1 = arith.select %0, %arg2, %arg3 : vector<2xi1>, vector<2xi300>
+// CHECK-NEXT:  %2 = arith.select %arg1, %arg3, %arg2 : vector<2xi300>
+// CHECK-NEXT:  return %1, %2 : vector<2xi300>, vector<2xi300>
+func.func @select_not_cond_scalar_only(%c: vector<2xi1>, %s: i1, %a: vector<2xi300>, %b: vector<2xi300>) -> (vector<2xi300>, vector<2xi300>) {
+  %ones = arith.constant dense<true> : vector<2xi1>
+  %t = arith.constant true
+  %n = arith.xori %c, %ones : vector<2xi1>
+  %0 = arith.select %n, %a, %b : vector<2xi1>, vector<2xi300>
+  %ns = arith.xori %s, %t : i1
+  %1 = arith.select %ns, %a, %b : vector<2xi300>
+  return %0, %1 : vector<2xi300>, vector<2xi300>
 }

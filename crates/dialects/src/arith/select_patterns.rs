@@ -80,7 +80,10 @@ fn select_not_cond(rw: &mut dyn Rewriter, op: OpId) -> bool {
         return false;
     }
     let Some((c, ones)) = operands_of_xori(ctx, ir, ir.operand(op, 0)) else { return false };
-    if !constant_of(ctx, ir, ones).is_some_and(|k| k.is_all_ones()) {
+    // MLIR matches a scalar `IntegerAttr` of all ones (`APIntAttr`), never a splat: a vector or
+    // tensor condition stays as written.
+    let scalar = crate::support::element_type(ctx, ir.value_type(ones)) == ir.value_type(ones);
+    if !scalar || !constant_of(ctx, ir, ones).is_some_and(|k| k.is_all_ones()) {
         return false;
     }
     let (a, b) = (ir.operand(op, 1), ir.operand(op, 2));
