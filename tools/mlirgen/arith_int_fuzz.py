@@ -260,6 +260,8 @@ class Fn:
                 self.emit(to, f"arith.{op} {a}, {b} : {to}")
         elif kind == 5 and ty.w not in ("index", 1):
             narrower = [w for w in WIDTHS if w != "index" and w < ty.w]
+            if not narrower:
+                return
             to = ty.with_elem(rng.choice(narrower))
             n = bits_of(ty.w) - bits_of(to.w)
             amt = self.const(ty, [n if rng.random() < 0.7 else rng.randint(0, bits_of(ty.w) - 1)])
