@@ -1,6 +1,7 @@
 //! Helpers shared by the op definitions of this crate: reading inherent attributes (properties,
 //! with a fallback to the discardable dictionary), type predicates in MLIR's vocabulary
-//! ("signless-integer-like", "bool-like"), integer constants as fixed-width bit patterns, and
+//! ("signless-integer-like", "bool-like"), integer constants of any width (`IntConst`, an
+//! `ApInt`), and
 //! short type spellings for diagnostics.
 //!
 //! Invariants: nothing here panics on malformed IR; every accessor returns `Option`.
@@ -137,46 +138,59 @@ pub fn value_types(ir: &Ir, vs: &[Value]) -> Vec<Type> {
 
 // ----- integer constants --------------------------------------------------------------------
 
-/// A scalar integer constant as an unsigned bit pattern of `width` bits (at most 128; `index`
-/// computes in 64 bits, as MLIR folds it).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct IntConst {
-    pub bits: u128,
-    pub width: u32,
+/// A scalar integer constant: an [`ApInt`] of the constant's width, any width MLIR allows
+/// (`i1` .. `i16777215`; `index` computes in 64 bits, as MLIR folds it). It dereferences to the
+/// `ApInt`, whose word-based arithmetic the folders use.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct IntConst(pub ApInt);
+
+impl std::ops::Deref for IntConst {
+    type Target = ApInt;
+    fn deref(&self) -> &ApInt {
+        &self.0
+    }
 }
 
 impl IntConst {
-    /// `value` truncated to `width` bits.
+    /// `value` truncated to `width` bits (zero-extended when `width > 128`).
     pub fn new(width: u32, value: u128) -> IntConst {
-        IntConst { bits: value & Self::mask(width), width }
+        IntConst(ApInt::from_u128(width, value))
     }
-    fn mask(width: u32) -> u128 {
-        if width >= 128 { u128::MAX } else { (1u128 << width) - 1 }
+    pub fn from_apint(value: ApInt) -> IntConst {
+        IntConst(value)
     }
-    /// The value read as two's complement.
-    pub fn signed(self) -> i128 {
-        if self.width == 0 || self.width >= 128 {
-            return self.bits as i128;
-        }
-        let shift = 128 - self.width;
-        ((self.bits << shift) as i128) >> shift
+    pub fn to_apint(&self) -> ApInt {
+        self.0.clone()
     }
-    pub fn unsigned(self) -> u128 {
-        self.bits
+    pub fn width(&self) -> u32 {
+        self.0.width()
     }
-    pub fn is_zero(self) -> bool {
-        self.bits == 0
+    /// The value read as two's complement, if it fits in an `i128` (always for widths up to
+    /// 128).
+    pub fn signed(&self) -> Option<i128> {
+        self.0.to_i128()
     }
-    pub fn is_one(self) -> bool {
-        self.bits == 1 && self.width > 0
+    /// The value read as unsigned, if it fits in a `u128` (always for widths up to 128).
+    pub fn unsigned(&self) -> Option<u128> {
+        (self.0.active_bits() <= 128).then(|| self.0.low_u128())
+    }
+    pub fn is_zero(&self) -> bool {
+        self.0.is_zero()
+    }
+    pub fn is_one(&self) -> bool {
+        self.0.is_one()
     }
     /// The smallest signed value of the width (`INT_MIN`).
-    pub fn is_signed_min(self) -> bool {
-        self.width > 0 && self.bits == 1u128 << (self.width - 1)
+    pub fn is_signed_min(&self) -> bool {
+        self.0.is_signed_min()
+    }
+    /// The largest signed value of the width (`INT_MAX`).
+    pub fn is_signed_max(&self) -> bool {
+        self.0.is_signed_max()
     }
     /// All ones (`-1`).
-    pub fn is_all_ones(self) -> bool {
-        self.width > 0 && self.bits == Self::mask(self.width)
+    pub fn is_all_ones(&self) -> bool {
+        self.0.is_all_ones()
     }
 }
 
@@ -186,24 +200,25 @@ pub fn int_const(ctx: &Context, a: Attr) -> Option<(IntConst, Type)> {
         AttrKind::Bool(b) => Some((IntConst::new(1, *b as u128), ctx.i1_type())),
         AttrKind::Integer { value, ty } => {
             let width = ctx.type_kind(*ty).int_or_float_width()?;
-            if width > 128 {
-                return None;
-            }
-            let signed = value.to_i128()?;
-            Some((IntConst::new(width, signed as u128), *ty))
+            Some((IntConst(value.sext_or_trunc(width)), *ty))
         }
         _ => None,
     }
 }
 
 /// An integer attribute of type `ty` holding `c` (a `true`/`false` for `i1`, as MLIR prints
-/// booleans).
+/// booleans); `c` is sign-extended or truncated to the type's width.
 pub fn int_attr(ctx: &Context, ty: Type, c: IntConst) -> Attr {
+    ap_attr(ctx, ty, c.0)
+}
+
+/// An integer attribute of type `ty` holding `value` (see [`int_attr`]).
+pub fn ap_attr(ctx: &Context, ty: Type, value: ApInt) -> Attr {
     if matches!(ctx.type_kind(ty), TypeKind::Integer { width: 1, .. }) {
-        return ctx.bool_attr(c.bits & 1 == 1);
+        return ctx.bool_attr(value.bit(0));
     }
-    let width = ctx.type_kind(ty).int_or_float_width().unwrap_or(c.width);
-    let value = ApInt::from_i128(width, c.signed());
+    let width = ctx.type_kind(ty).int_or_float_width().unwrap_or(value.width());
+    let value = if value.width() == width { value } else { value.sext_or_trunc(width) };
     ctx.intern_attr(AttrKind::Integer { value, ty })
 }
 
@@ -231,10 +246,13 @@ mod tests {
     #[test]
     fn int_const_wraps_and_sign_extends() {
         let c = IntConst::new(8, 255);
-        assert_eq!(c.signed(), -1);
+        assert_eq!(c.signed(), Some(-1));
         assert!(c.is_all_ones());
         assert!(IntConst::new(8, 128).is_signed_min());
-        assert_eq!(IntConst::new(64, (-5i128) as u128).signed(), -5);
+        assert_eq!(IntConst::new(64, (-5i128) as u128).signed(), Some(-5));
+        let wide = IntConst::from_apint(fuser_ir::apint::ApInt::all_ones(300));
+        assert_eq!((wide.signed(), wide.unsigned()), (Some(-1), None));
+        assert!(wide.is_all_ones() && !wide.is_signed_max());
     }
 
     #[test]

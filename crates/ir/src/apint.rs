@@ -1,10 +1,16 @@
-//! Arbitrary-width two's-complement integers, as MLIR integer attributes need (`i1` .. `i4096`,
-//! `index` = 64 bits). Only what parsing, printing, range checks and constant folding use.
+//! Arbitrary-width two's-complement integers, as MLIR integer attributes need (`i1` ..
+//! `i16777215`, `index` = 64 bits): parsing, printing, range checks, and (in `arith` and `div`)
+//! the word-based arithmetic MLIR's integer folders use, with LLVM `APInt` semantics.
 //!
 //! Invariant: `words` holds exactly `ceil(width / 64)` words (at least one) and the bits above
 //! `width` in the top word are zero.
 
 use std::fmt;
+
+mod arith;
+#[cfg(test)]
+mod arith_tests;
+mod div;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ApInt {

@@ -39,6 +39,8 @@ pub fn split_input(text: &str, marker: &str) -> Vec<Chunk> {
     let mut start = 0usize;
     let mut search = 0usize;
     let mut start_line = 1u32;
+    // Newlines before `counted`, advanced chunk by chunk (linear in the file, not quadratic).
+    let (mut counted, mut newlines) = (0usize, 0u32);
     while let Some(pos) = text[search..].find(marker).map(|p| p + search) {
         let after = pos + marker.len();
         if text[after..].starts_with('-') {
@@ -46,7 +48,9 @@ pub fn split_input(text: &str, marker: &str) -> Vec<Chunk> {
             continue;
         }
         chunks.push(Chunk { text: text[start..pos].to_string(), first_line: start_line });
-        start_line = 1 + text[..pos].bytes().filter(|&b| b == b'\n').count() as u32;
+        newlines += text[counted..pos].bytes().filter(|&b| b == b'\n').count() as u32;
+        counted = pos;
+        start_line = 1 + newlines;
         start = after;
         search = after;
     }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A file may import files of its own layer and of layers above it
 /// in this list, never below.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("storage", &["arena.rs", "uniquer.rs", "apint.rs"]),
+    ("storage", &["arena.rs", "uniquer.rs", "apint.rs", "apint/arith.rs", "apint/div.rs"]),
     ("uniqued handles", &["handles.rs"]),
     ("dialect parameters", &["dialect_data.rs"]),
     ("builtin types and attributes", &["types.rs", "attrs.rs", "apfloat.rs"]),
@@ -84,6 +84,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "rewrite/fold.rs",
             "rewrite/simplify.rs",
             "rewrite/block_merge.rs",
+            "rewrite/predecessors.rs",
             "rewrite/redundant_args.rs",
             "split.rs",
             "verify_diagnostics.rs",

@@ -4,7 +4,8 @@
 //!
 //! Folders follow MLIR: identities (`x+0`, `x-0`, `x*1`, `x/1`), absorbing values (`x*0`,
 //! `x%1`), `x-x`, `(a-b)+b`, `(a+b)-b`, and constant evaluation with wrap-around in the type's
-//! width. Division and remainder by zero, and `divsi INT_MIN, -1`, are left alone.
+//! width, at any width (`ApInt` arithmetic). Division and remainder by zero, and
+//! `divsi INT_MIN, -1`, are left alone.
 
 use super::{
     MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int,
@@ -12,6 +13,7 @@ use super::{
 use crate::support::{
     IntConst, dict_of, empty_state, inherent_attr, int_attr, int_const, printed_attr_dict, split_inherent,
 };
+use fuser_ir::apint::ApInt;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -294,12 +296,12 @@ pub(super) fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]
 pub(super) fn eval(
     ctx: &Context,
     x: &Inputs,
-    f: impl Fn(IntConst, IntConst) -> Option<u128>,
+    f: impl Fn(&IntConst, &IntConst) -> Option<ApInt>,
 ) -> Option<Vec<FoldResult>> {
     let elem = crate::support::element_type(ctx, x.ty);
     let folded = super::elementwise::map2(ctx, x.la, x.ra, x.ty, x.ty, |a, b| {
         let (l, r) = (int_const(ctx, a)?.0, int_const(ctx, b)?.0);
-        Some(int_attr(ctx, elem, IntConst::new(l.width, f(l, r)?)))
+        Some(int_attr(ctx, elem, IntConst(f(&l, &r)?)))
     })?;
     fold_to_attr(folded)
 }
@@ -311,7 +313,7 @@ pub(super) fn eval(
 pub(super) fn eval_last(
     ctx: &Context,
     x: &Inputs,
-    f: impl Fn(IntConst, IntConst) -> (u128, bool),
+    f: impl Fn(&IntConst, &IntConst) -> (ApInt, bool),
 ) -> Option<Vec<FoldResult>> {
     let last_ok = std::cell::Cell::new(false);
     let folded = eval(ctx, x, |l, r| {
@@ -335,7 +337,7 @@ pub(super) fn operands_of(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Optio
 
 fn fold_addi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.r.is_some_and(IntConst::is_zero) {
+    if x.r.as_ref().is_some_and(IntConst::is_zero) {
         return fold_to_value(x.lhs);
     }
     // (a - b) + b  and  b + (a - b)  ->  a
@@ -345,7 +347,7 @@ fn fold_addi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if let Some((a, _)) = operands_of(ctx, ir, x.rhs, SUBI.name).filter(|&(_, b)| b == x.lhs) {
         return fold_to_value(a);
     }
-    eval(ctx, &x, |l, r| Some(l.unsigned().wrapping_add(r.unsigned())))
+    eval(ctx, &x, |l, r| Some(l.add(r)))
 }
 
 fn fold_subi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -353,7 +355,7 @@ fn fold_subi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if x.lhs == x.rhs {
         return zero(ctx, x.ty);
     }
-    if x.r.is_some_and(IntConst::is_zero) {
+    if x.r.as_ref().is_some_and(IntConst::is_zero) {
         return fold_to_value(x.lhs);
     }
     // (a + b) - b  and  (b + a) - b  ->  a
@@ -365,56 +367,56 @@ fn fold_subi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
             return fold_to_value(b);
         }
     }
-    eval(ctx, &x, |l, r| Some(l.unsigned().wrapping_sub(r.unsigned())))
+    eval(ctx, &x, |l, r| Some(l.sub(r)))
 }
 
 fn fold_muli(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
     // `x * 0` is the zero operand itself, as in MLIR (no new constant).
-    if x.r.is_some_and(IntConst::is_zero) {
+    if x.r.as_ref().is_some_and(IntConst::is_zero) {
         return fold_to_value(x.rhs);
     }
-    if x.r.is_some_and(IntConst::is_one) {
+    if x.r.as_ref().is_some_and(IntConst::is_one) {
         return fold_to_value(x.lhs);
     }
-    eval(ctx, &x, |l, r| Some(l.unsigned().wrapping_mul(r.unsigned())))
+    eval(ctx, &x, |l, r| Some(l.mul(r)))
 }
 
 fn fold_divui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.r.is_some_and(IntConst::is_one) {
+    if x.r.as_ref().is_some_and(IntConst::is_one) {
         return fold_to_value(x.lhs);
     }
-    eval(ctx, &x, |l, r| l.unsigned().checked_div(r.unsigned()))
+    eval(ctx, &x, |l, r| l.udiv(r))
 }
 
 fn fold_divsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.r.is_some_and(IntConst::is_one) {
+    if x.r.as_ref().is_some_and(IntConst::is_one) {
         return fold_to_value(x.lhs);
     }
     eval(ctx, &x, |l, r| {
         if r.is_zero() || (l.is_signed_min() && r.is_all_ones()) {
             return None;
         }
-        Some(l.signed().wrapping_div(r.signed()) as u128)
+        l.sdiv(r)
     })
 }
 
 fn fold_remui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.r.is_some_and(IntConst::is_one) {
+    if x.r.as_ref().is_some_and(IntConst::is_one) {
         return zero(ctx, x.ty);
     }
-    eval(ctx, &x, |l, r| l.unsigned().checked_rem(r.unsigned()))
+    eval(ctx, &x, |l, r| l.urem(r))
 }
 
 fn fold_remsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.r.is_some_and(IntConst::is_one) {
+    if x.r.as_ref().is_some_and(IntConst::is_one) {
         return zero(ctx, x.ty);
     }
-    eval(ctx, &x, |l, r| (!r.is_zero()).then(|| l.signed().wrapping_rem(r.signed()) as u128))
+    eval(ctx, &x, |l, r| l.srem(r))
 }
 
 #[cfg(test)]

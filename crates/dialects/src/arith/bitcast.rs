@@ -5,7 +5,8 @@
 
 use super::cast_common::{cast_state, fold_cast_constant, parse_cast, print_cast, verify_cast, width_of};
 use super::{defined_by, fold_to_attr};
-use crate::support::{IntConst, element_type, int_attr, is_signless_int_or_index};
+use crate::support::{ap_attr, element_type, is_signless_int_or_index};
+use fuser_ir::apint::ApInt;
 use fuser_ir::attrs::{Attr, AttrKind};
 use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
@@ -69,19 +70,17 @@ fn fold_bitcast(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> 
 
 /// The scalar constant `a` read as a `to` of the same width.
 fn reinterpret(ctx: &Context, a: Attr, to: Type) -> Option<Attr> {
-    let (bits, width) = match ctx.attr_kind(a) {
-        AttrKind::Float { bits, ty } => (*bits, width_of(ctx, *ty)?),
-        _ => {
-            let (c, _) = crate::support::int_const(ctx, a)?;
-            (c.bits, c.width)
-        }
+    let value = match ctx.attr_kind(a) {
+        AttrKind::Float { bits, ty } => ApInt::from_u128(width_of(ctx, *ty)?, *bits),
+        _ => crate::support::int_const(ctx, a)?.0.to_apint(),
     };
-    if width_of(ctx, to)? != width || width > 128 {
+    if width_of(ctx, to)? != value.width() {
         return None;
     }
     match ctx.type_kind(to) {
-        TypeKind::Float(_) => Some(ctx.intern_attr(AttrKind::Float { bits, ty: to })),
-        _ => Some(int_attr(ctx, to, IntConst::new(width, bits))),
+        // Floats are at most 128 bits wide.
+        TypeKind::Float(_) => Some(ctx.intern_attr(AttrKind::Float { bits: value.low_u128(), ty: to })),
+        _ => Some(ap_attr(ctx, to, value)),
     }
 }
 

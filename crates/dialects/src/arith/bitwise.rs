@@ -109,10 +109,10 @@ pub(super) fn constant_of(ctx: &Context, ir: &Ir, v: Value) -> Option<IntConst> 
 fn fold_andi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
     let r = rhs_splat(ctx, operands, x.ty);
-    if r.is_some_and(IntConst::is_zero) {
+    if r.as_ref().is_some_and(IntConst::is_zero) {
         return fold_to_value(x.rhs);
     }
-    if r.is_some_and(IntConst::is_all_ones) {
+    if r.as_ref().is_some_and(IntConst::is_all_ones) {
         return fold_to_value(x.lhs);
     }
     if not_of(ctx, ir, x.rhs) == Some(x.lhs) || not_of(ctx, ir, x.lhs) == Some(x.rhs) {
@@ -121,7 +121,7 @@ fn fold_andi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     if let Some(prev) = and_of_and(ctx, ir, &x) {
         return fold_to_value(prev);
     }
-    eval(ctx, &x, |l, r| Some(l.unsigned() & r.unsigned())).or_else(|| idempotent(&x))
+    eval(ctx, &x, |l, r| Some(l.and(r))).or_else(|| idempotent(&x))
 }
 
 /// `and(a, and(a, b))` in any operand order: the inner `and`.
@@ -143,22 +143,22 @@ fn idempotent(x: &Inputs) -> Option<Vec<FoldResult>> {
 
 fn fold_ori(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if rhs_splat(ctx, operands, x.ty).is_some_and(IntConst::is_zero) {
+    if rhs_splat(ctx, operands, x.ty).as_ref().is_some_and(IntConst::is_zero) {
         return fold_to_value(x.lhs);
     }
-    if x.r.is_some_and(IntConst::is_all_ones) {
+    if x.r.as_ref().is_some_and(IntConst::is_all_ones) {
         return fold_to_attr(operands.get(1).copied().flatten()?);
     }
     // or(x, not x) and or(not x, x): all ones.
     if not_of(ctx, ir, x.rhs) == Some(x.lhs) || not_of(ctx, ir, x.lhs) == Some(x.rhs) {
         return fold_to_attr(splat_int(ctx, x.ty, -1)?);
     }
-    eval(ctx, &x, |l, r| Some(l.unsigned() | r.unsigned())).or_else(|| idempotent(&x))
+    eval(ctx, &x, |l, r| Some(l.or(r))).or_else(|| idempotent(&x))
 }
 
 fn fold_xori(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if rhs_splat(ctx, operands, x.ty).is_some_and(IntConst::is_zero) {
+    if rhs_splat(ctx, operands, x.ty).as_ref().is_some_and(IntConst::is_zero) {
         return fold_to_value(x.lhs);
     }
     if x.lhs == x.rhs {
@@ -175,7 +175,7 @@ fn fold_xori(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
             }
         }
     }
-    eval(ctx, &x, |l, r| Some(l.unsigned() ^ r.unsigned()))
+    eval(ctx, &x, |l, r| Some(l.xor(r)))
 }
 
 // ----- canonicalization ---------------------------------------------------------------------

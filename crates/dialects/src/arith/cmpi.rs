@@ -8,6 +8,7 @@ use super::{
     BOOL_LIKE, SIGNLESS_INTEGER_LIKE, bool_like_of, fold_to_attr, fold_to_value, is_constant_value, splat_int,
 };
 use crate::support::{IntConst, dict_of, empty_state, inherent_attr, is_bool_like, printed_attr_dict, split_inherent};
+use fuser_ir::apint::ApInt;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -79,20 +80,20 @@ impl CmpPredicate {
     }
 
     /// Evaluates the predicate on two constants of one width.
-    pub fn eval(self, l: IntConst, r: IntConst) -> bool {
+    pub fn eval(self, l: &ApInt, r: &ApInt) -> bool {
         use CmpPredicate::*;
-        let (ls, rs, lu, ru) = (l.signed(), r.signed(), l.unsigned(), r.unsigned());
+        use std::cmp::Ordering::*;
         match self {
-            Eq => lu == ru,
-            Ne => lu != ru,
-            Slt => ls < rs,
-            Sle => ls <= rs,
-            Sgt => ls > rs,
-            Sge => ls >= rs,
-            Ult => lu < ru,
-            Ule => lu <= ru,
-            Ugt => lu > ru,
-            Uge => lu >= ru,
+            Eq => l == r,
+            Ne => l != r,
+            Slt => l.scmp(r) == Less,
+            Sle => l.scmp(r) != Greater,
+            Sgt => l.scmp(r) == Greater,
+            Sge => l.scmp(r) != Less,
+            Ult => l.ucmp(r) == Less,
+            Ule => l.ucmp(r) != Greater,
+            Ugt => l.ucmp(r) == Greater,
+            Uge => l.ucmp(r) != Less,
         }
     }
 
@@ -165,7 +166,7 @@ fn fold_cmpi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
     let ty = ir.value_type(lhs);
     // `cmpi ne, (extsi|extui x), 0` on `i1` elements is `x`.
     if pred == CmpPredicate::Ne
-        && super::bitwise::rhs_splat(ctx, operands, ty).is_some_and(IntConst::is_zero)
+        && super::bitwise::rhs_splat(ctx, operands, ty).as_ref().is_some_and(IntConst::is_zero)
         && let Some(x) = ext_source(ctx, ir, lhs).filter(|&x| is_bool_like(ctx, ir.value_type(x)))
     {
         return fold_to_value(x);
@@ -177,7 +178,7 @@ fn fold_cmpi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Opt
         ty,
         result_ty,
         |a, b| {
-            Some(ctx.bool_attr(pred.eval(crate::support::int_const(ctx, a)?.0, crate::support::int_const(ctx, b)?.0)))
+            Some(ctx.bool_attr(pred.eval(&crate::support::int_const(ctx, a)?.0, &crate::support::int_const(ctx, b)?.0)))
         },
     )?;
     fold_to_attr(folded)

@@ -124,7 +124,7 @@ mod tests {
         let (ctx, i8t, v) = setup();
         let add = |a: Attr, b: Attr| {
             let (x, y) = (int_const(&ctx, a)?.0, int_const(&ctx, b)?.0);
-            Some(int_attr(&ctx, i8t, IntConst::new(8, x.bits.wrapping_add(y.bits))))
+            Some(int_attr(&ctx, i8t, IntConst(x.add(&y))))
         };
         let splat2 = super::super::splat_of(&ctx, v, ctx.int_attr(i8t, 2)).unwrap();
         let xs = list(&ctx, i8t, v, &[1, 2, 127]);
@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn unary_maps_keep_the_shape() {
         let (ctx, i8t, v) = setup();
-        let neg = |a: Attr| Some(int_attr(&ctx, i8t, IntConst::new(8, int_const(&ctx, a)?.0.bits.wrapping_neg())));
+        let neg = |a: Attr| Some(int_attr(&ctx, i8t, IntConst(int_const(&ctx, a)?.0.negate())));
         let xs = list(&ctx, i8t, v, &[1, -2, 0]);
         assert_eq!(map1(&ctx, Some(xs), v, v, neg), Some(list(&ctx, i8t, v, &[-1, 2, 0])));
         assert_eq!(map1(&ctx, Some(ctx.int_attr(i8t, 5)), i8t, i8t, neg), Some(ctx.int_attr(i8t, -5)));

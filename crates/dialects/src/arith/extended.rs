@@ -6,11 +6,12 @@
 //! Verification follows MLIR's order: the declared constraints, the `AllTypesMatch` of the
 //! operands with the same-typed results, then the `ElementwiseMappable` shape rules. Folders
 //! and canonicalization patterns follow MLIR: `x + 0`, `x * 0`, `mului_extended(x, 1)`,
-//! constants elementwise (products up to 64 bits), and an unused carry or high half turns the
+//! constants elementwise at any width, and an unused carry or high half turns the
 //! op into `addi`/`muli`; `mulsi_extended(x, 1)` becomes `x` and the sign of `x`.
 
 use super::{ADDI, BOOL_LIKE, EXTSI, MULI, SIGNLESS_INTEGER_LIKE, bool_like_of};
-use crate::support::{IntConst, element_type, empty_state, int_attr, int_const, printed_attr_dict};
+use crate::support::{IntConst, ap_attr, element_type, empty_state, int_const, printed_attr_dict};
+use fuser_ir::apint::ApInt;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -213,48 +214,45 @@ fn inputs(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option
 
 /// Evaluates `f` elementwise on the constant operands into a constant of `result_ty` whose
 /// elements have `width` bits.
-fn eval(ctx: &Context, x: &Inputs, result_ty: Type, f: impl Fn(IntConst, IntConst) -> Option<u128>) -> Option<Attr> {
+fn eval(ctx: &Context, x: &Inputs, result_ty: Type, f: impl Fn(&ApInt, &ApInt) -> ApInt) -> Option<Attr> {
     let elem = element_type(ctx, result_ty);
-    let width = ctx.type_kind(elem).int_or_float_width()?;
     super::elementwise::map2(ctx, x.la, x.ra, x.ty, result_ty, |a, b| {
-        let bits = f(int_const(ctx, a)?.0, int_const(ctx, b)?.0)?;
-        Some(int_attr(ctx, elem, IntConst::new(width, bits)))
+        let value = f(&int_const(ctx, a)?.0, &int_const(ctx, b)?.0);
+        Some(ap_attr(ctx, elem, value))
     })
 }
 
 fn fold_addui_extended(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
     let carry_ty = ir.value_type(ir.result(op, 1));
-    if x.r.is_some_and(IntConst::is_zero) {
+    if x.r.as_ref().is_some_and(IntConst::is_zero) {
         let no_carry = super::splat_int(ctx, carry_ty, 0)?;
         return Some(vec![FoldResult::Value(x.lhs), FoldResult::Attr(no_carry)]);
     }
-    let sum = eval(ctx, &x, x.ty, |l, r| Some(l.unsigned().wrapping_add(r.unsigned())))?;
+    let sum = eval(ctx, &x, x.ty, |l, r| l.add(r))?;
     // The carry compares the sum with the left operand, elementwise.
     let carry = super::elementwise::map2(ctx, Some(sum), x.la, x.ty, carry_ty, |s, l| {
-        Some(ctx.bool_attr(int_const(ctx, s)?.0.unsigned() < int_const(ctx, l)?.0.unsigned()))
+        Some(ctx.bool_attr(int_const(ctx, s)?.0.ult(&int_const(ctx, l)?.0)))
     })?;
     Some(vec![FoldResult::Attr(sum), FoldResult::Attr(carry)])
 }
 
 /// The `2 * width`-bit product's high half, for widths up to 64.
-fn mul_high(l: IntConst, r: IntConst, signed: bool) -> Option<u128> {
-    if l.width > 64 {
-        return None;
-    }
-    let product = if signed { (l.signed() * r.signed()) as u128 } else { l.unsigned() * r.unsigned() };
-    Some(product >> l.width)
+/// The high half of the double-width product (`APIntOps::mulhs` / `mulhu`).
+fn mul_high(l: &ApInt, r: &ApInt, signed: bool) -> ApInt {
+    let product = if signed { l.widening_mul_signed(r) } else { l.widening_mul_unsigned(r) };
+    product.lshr(l.width()).zext_or_trunc(l.width())
 }
 
 fn fold_mul_extended(ctx: &Context, x: &Inputs, signed: bool) -> Option<Vec<FoldResult>> {
-    let low = eval(ctx, x, x.ty, |l, r| Some(l.unsigned().wrapping_mul(r.unsigned())))?;
+    let low = eval(ctx, x, x.ty, |l, r| l.mul(r))?;
     let high = eval(ctx, x, x.ty, |l, r| mul_high(l, r, signed))?;
     Some(vec![FoldResult::Attr(low), FoldResult::Attr(high)])
 }
 
 fn fold_mulsi_extended(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.r.is_some_and(IntConst::is_zero) {
+    if x.r.as_ref().is_some_and(IntConst::is_zero) {
         let zero = x.ra?;
         return Some(vec![FoldResult::Attr(zero), FoldResult::Attr(zero)]);
     }
@@ -263,11 +261,11 @@ fn fold_mulsi_extended(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr
 
 fn fold_mului_extended(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
-    if x.r.is_some_and(IntConst::is_zero) {
+    if x.r.as_ref().is_some_and(IntConst::is_zero) {
         let zero = super::splat_int(ctx, x.ty, 0)?;
         return Some(vec![FoldResult::Attr(zero), FoldResult::Attr(zero)]);
     }
-    if x.r.is_some_and(IntConst::is_one) {
+    if x.r.as_ref().is_some_and(IntConst::is_one) {
         let zero = super::splat_int(ctx, x.ty, 0)?;
         return Some(vec![FoldResult::Value(x.lhs), FoldResult::Attr(zero)]);
     }
@@ -312,7 +310,7 @@ fn mulsi_extended_rhs_one(rw: &mut dyn Rewriter, op: OpId) -> bool {
     let (x, one) = (ir.operand(op, 0), ir.operand(op, 1));
     let ty = ir.value_type(x);
     // MLIR's `IsScalarOrSplatOne` wants a strictly positive 1: not `true` of `i1`.
-    if super::bitwise::constant_of(ctx, ir, one).is_none_or(|c| c.signed() != 1) {
+    if super::bitwise::constant_of(ctx, ir, one).is_none_or(|c| !c.is_one() || c.width() == 1) {
         return false;
     }
     let loc = ir.loc(op);

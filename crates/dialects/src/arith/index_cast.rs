@@ -6,9 +6,9 @@
 
 use super::{defined_by, fold_to_attr, fold_to_value};
 use crate::support::{
-    IntConst, element_type, empty_state, int_attr, int_const, is_signless_integer_like, printed_attr_dict, same_shape,
-    type_str,
+    ap_attr, element_type, empty_state, int_const, is_signless_integer_like, printed_attr_dict, same_shape, type_str,
 };
+use fuser_ir::apint::ApInt;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -91,11 +91,11 @@ fn verify_index_cast(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 }
 
 fn fold_index_cast(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_cast_of(ctx, ir, op, operands, INDEX_CAST.name, |c| c.signed() as u128)
+    fold_cast_of(ctx, ir, op, operands, INDEX_CAST.name, ApInt::sext_or_trunc)
 }
 
 fn fold_index_castui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_cast_of(ctx, ir, op, operands, INDEX_CASTUI.name, IntConst::unsigned)
+    fold_cast_of(ctx, ir, op, operands, INDEX_CASTUI.name, ApInt::zext_or_trunc)
 }
 
 /// The folds of the op `name`: a round trip through the same op is the original value; a
@@ -106,7 +106,7 @@ fn fold_cast_of(
     op: OpId,
     operands: &[Option<Attr>],
     name: &str,
-    extend: impl Fn(IntConst) -> u128,
+    extend: impl Fn(&ApInt, u32) -> ApInt,
 ) -> Option<Vec<FoldResult>> {
     if ir.num_operands(op) != 1 || ir.num_results(op) != 1 {
         return None;
@@ -120,12 +120,9 @@ fn fold_cast_of(
         return fold_to_value(ir.operand(inner, 0));
     }
     let width = ctx.type_kind(crate::support::element_type(ctx, to)).int_or_float_width()?;
-    if width > 128 {
-        return None;
-    }
     let folded = super::cast_common::fold_cast_constant(ctx, operands.first().copied().flatten(), to, |a, elem| {
         let (c, _) = int_const(ctx, a)?;
-        Some(int_attr(ctx, elem, IntConst::new(width, extend(c))))
+        Some(ap_attr(ctx, elem, extend(&c, width)))
     })?;
     fold_to_attr(folded)
 }

@@ -9,7 +9,8 @@
 
 use super::cast_common::{cast_state, fold_cast_constant, parse_cast, print_cast, verify_cast, width_of};
 use super::{defined_by, fold_to_attr, fold_to_value};
-use crate::support::{IntConst, element_type, inherent_attr, int_attr, int_const, is_signless_integer_like};
+use crate::support::{ap_attr, element_type, inherent_attr, int_const, is_signless_integer_like};
+use fuser_ir::apint::ApInt;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
@@ -113,24 +114,24 @@ fn fold_int_constant(
     ctx: &Context,
     to: Type,
     operand: Option<Attr>,
-    extend: impl Fn(IntConst) -> u128,
+    extend: impl Fn(&ApInt, u32) -> ApInt,
 ) -> Option<Vec<FoldResult>> {
     let folded = fold_cast_constant(ctx, operand, to, |scalar, elem| {
         let (c, _) = int_const(ctx, scalar)?;
-        let width = width_of(ctx, elem).filter(|&w| w <= 128)?;
-        Some(int_attr(ctx, elem, IntConst::new(width, extend(c))))
+        let width = width_of(ctx, elem)?;
+        Some(ap_attr(ctx, elem, extend(&c, width)))
     });
     fold_to_attr(folded?)
 }
 
 fn fold_extsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let (_, to) = cast_inputs(ir, op)?;
-    fold_int_constant(ctx, to, operands.first().copied().flatten(), |c| c.signed() as u128)
+    fold_int_constant(ctx, to, operands.first().copied().flatten(), ApInt::sext_or_trunc)
 }
 
 fn fold_extui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let (_, to) = cast_inputs(ir, op)?;
-    fold_int_constant(ctx, to, operands.first().copied().flatten(), IntConst::unsigned)
+    fold_int_constant(ctx, to, operands.first().copied().flatten(), ApInt::zext_or_trunc)
 }
 
 /// The input of `v`'s defining op when that op is `extsi` or `extui`.
@@ -146,7 +147,7 @@ fn fold_trunci(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> O
     {
         return fold_to_value(src);
     }
-    fold_int_constant(ctx, to, operands.first().copied().flatten(), IntConst::unsigned)
+    fold_int_constant(ctx, to, operands.first().copied().flatten(), ApInt::zext_or_trunc)
 }
 
 // ----- canonicalization ---------------------------------------------------------------------
@@ -244,7 +245,7 @@ fn trunci_of_shrsi(rw: &mut dyn Rewriter, op: OpId) -> bool {
     };
     let Some(d) = ir.defining_op(amount) else { return false };
     let Some(c) = super::bitwise::constant_of(ctx, ir, amount) else { return false };
-    if c.unsigned() != (from_w - to_w) as u128 {
+    if c.unsigned() != Some((from_w - to_w) as u128) {
         return false;
     }
     // A fresh constant and `shrui`, then the truncation of it.
@@ -294,7 +295,7 @@ fn trunci_of_wide_mul(rw: &mut dyn Rewriter, op: OpId) -> bool {
         return false;
     };
     let shift = super::bitwise::constant_of(ctx, ir, ir.operand(shr, 1));
-    if w != 2 * n || shift.is_none_or(|c| c.unsigned() != n as u128) {
+    if w != 2 * n || shift.is_none_or(|c| c.unsigned() != Some(n as u128)) {
         return false;
     }
     let name = if kx == EXTSI.name { super::MULSI_EXTENDED.name } else { super::MULUI_EXTENDED.name };

@@ -17,7 +17,8 @@
 //! the rewritten op (the driver hoists it when it folds).
 
 use super::{ADDI, MULI, OverflowFlags, SUBI, binary_state, constant_state, defined_by};
-use crate::support::{IntConst, dict_of, element_type, inherent_attr, int_attr, int_const};
+use crate::support::{IntConst, ap_attr, dict_of, element_type, inherent_attr, int_const};
+use fuser_ir::apint::ApInt;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::PatternDef;
@@ -47,7 +48,7 @@ fn scalar_const(ctx: &Context, ir: &Ir, v: Value) -> Option<IntConst> {
 
 /// A constant (scalar or splat) of all ones defining `v`.
 fn is_minus_one(ctx: &Context, ir: &Ir, v: Value) -> bool {
-    super::bitwise::constant_of(ctx, ir, v).is_some_and(IntConst::is_all_ones)
+    super::bitwise::constant_of(ctx, ir, v).as_ref().is_some_and(IntConst::is_all_ones)
 }
 
 fn flags(ctx: &Context, ir: &Ir, op: OpId) -> OverflowFlags {
@@ -67,7 +68,7 @@ fn operands_of(ctx: &Context, ir: &Ir, v: Value, name: &str) -> Option<(OpId, Va
 /// One side of a rewrite: an existing value or a new constant.
 enum Operand {
     Value(Value),
-    Const(u128),
+    Const(ApInt),
 }
 
 /// Replaces `op` by `name(lhs, rhs)` with `flags`, creating the constant operand if any.
@@ -77,10 +78,9 @@ fn rewrite(rw: &mut dyn Rewriter, op: OpId, name: &str, lhs: Operand, rhs: Opera
     let value = |rw: &mut dyn Rewriter, o: Operand| -> Option<Value> {
         match o {
             Operand::Value(v) => Some(v),
-            Operand::Const(bits) => {
+            Operand::Const(value) => {
                 let ctx = rw.ctx();
-                let width = ctx.type_kind(ty).int_or_float_width()?;
-                let state = constant_state(ctx, int_attr(ctx, ty, IntConst::new(width.min(128), bits)), loc)?;
+                let state = constant_state(ctx, ap_attr(ctx, ty, value), loc)?;
                 let c = rw.create_op(state);
                 Some(rw.ir().result(c, 0))
             }
@@ -109,17 +109,17 @@ fn addi_patterns(rw: &mut dyn Rewriter, op: OpId) -> bool {
             && let Some(c0) = scalar_const(ctx, ir, c0)
         {
             let f = merge(flags(ctx, ir, inner), f2);
-            return rewrite(rw, op, ADDI.name, Operand::Value(x), Operand::Const(c0.bits.wrapping_add(c1.bits)), f);
+            return rewrite(rw, op, ADDI.name, Operand::Value(x), Operand::Const(c0.add(&c1)), f);
         }
         if let Some((inner, a, b)) = operands_of(ctx, ir, lhs, SUBI.name) {
             let f = merge(flags(ctx, ir, inner), f2);
             // addi(subi(x, c0), c1)
             if let Some(c0) = scalar_const(ctx, ir, b) {
-                return rewrite(rw, op, ADDI.name, Operand::Value(a), Operand::Const(c1.bits.wrapping_sub(c0.bits)), f);
+                return rewrite(rw, op, ADDI.name, Operand::Value(a), Operand::Const(c1.sub(&c0)), f);
             }
             // addi(subi(c0, x), c1)
             if let Some(c0) = scalar_const(ctx, ir, a) {
-                return rewrite(rw, op, SUBI.name, Operand::Const(c0.bits.wrapping_add(c1.bits)), Operand::Value(b), f);
+                return rewrite(rw, op, SUBI.name, Operand::Const(c0.add(&c1)), Operand::Value(b), f);
             }
         }
     }
@@ -147,18 +147,18 @@ fn subi_patterns(rw: &mut dyn Rewriter, op: OpId) -> bool {
         if let Some((_, x, c0)) = operands_of(ctx, ir, lhs, ADDI.name)
             && let Some(c0) = scalar_const(ctx, ir, c0)
         {
-            let c = Operand::Const(c0.bits.wrapping_sub(c1.bits));
+            let c = Operand::Const(c0.sub(&c1));
             return rewrite(rw, op, ADDI.name, Operand::Value(x), c, OverflowFlags::default());
         }
         if let Some((inner, a, b)) = operands_of(ctx, ir, lhs, SUBI.name) {
             let f = merge(flags(ctx, ir, inner), f2);
             // subi(subi(x, c0), c1)
             if let Some(c0) = scalar_const(ctx, ir, b) {
-                return rewrite(rw, op, SUBI.name, Operand::Value(a), Operand::Const(c0.bits.wrapping_add(c1.bits)), f);
+                return rewrite(rw, op, SUBI.name, Operand::Value(a), Operand::Const(c0.add(&c1)), f);
             }
             // subi(subi(c0, x), c1)
             if let Some(c0) = scalar_const(ctx, ir, a) {
-                return rewrite(rw, op, SUBI.name, Operand::Const(c0.bits.wrapping_sub(c1.bits)), Operand::Value(b), f);
+                return rewrite(rw, op, SUBI.name, Operand::Const(c0.sub(&c1)), Operand::Value(b), f);
             }
         }
     }
@@ -168,17 +168,17 @@ fn subi_patterns(rw: &mut dyn Rewriter, op: OpId) -> bool {
             && let Some(c0) = scalar_const(ctx, ir, c0)
         {
             let f = merge(flags(ctx, ir, inner), f2);
-            return rewrite(rw, op, SUBI.name, Operand::Const(c1.bits.wrapping_sub(c0.bits)), Operand::Value(x), f);
+            return rewrite(rw, op, SUBI.name, Operand::Const(c1.sub(&c0)), Operand::Value(x), f);
         }
         if let Some((inner, a, b)) = operands_of(ctx, ir, rhs, SUBI.name) {
             let f = merge(flags(ctx, ir, inner), f2);
             // subi(c1, subi(x, c0))
             if let Some(c0) = scalar_const(ctx, ir, b) {
-                return rewrite(rw, op, SUBI.name, Operand::Const(c0.bits.wrapping_add(c1.bits)), Operand::Value(a), f);
+                return rewrite(rw, op, SUBI.name, Operand::Const(c0.add(&c1)), Operand::Value(a), f);
             }
             // subi(c1, subi(c0, x))
             if let Some(c0) = scalar_const(ctx, ir, a) {
-                return rewrite(rw, op, ADDI.name, Operand::Value(b), Operand::Const(c1.bits.wrapping_sub(c0.bits)), f);
+                return rewrite(rw, op, ADDI.name, Operand::Value(b), Operand::Const(c1.sub(&c0)), f);
             }
         }
     }
@@ -206,5 +206,5 @@ fn muli_muli_constant(rw: &mut dyn Rewriter, op: OpId) -> bool {
     let Some((inner, x, c0)) = operands_of(ctx, ir, lhs, MULI.name) else { return false };
     let Some(c0) = scalar_const(ctx, ir, c0) else { return false };
     let f = merge(flags(ctx, ir, inner), flags(ctx, ir, op));
-    rewrite(rw, op, MULI.name, Operand::Value(x), Operand::Const(c0.bits.wrapping_mul(c1.bits)), f)
+    rewrite(rw, op, MULI.name, Operand::Value(x), Operand::Const(c0.mul(&c1)), f)
 }

@@ -8,6 +8,7 @@
 use super::binary::{eval, inputs, parse_binary, print_binary, verify_binary};
 use super::{MOVE_CONSTANT_RIGHT, SIGNLESS_INTEGER_LIKE, fold_to_value};
 use crate::support::IntConst;
+use fuser_ir::apint::ApInt;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId};
@@ -40,10 +41,6 @@ minmax_op!(MAXUI, "arith.maxui", "Unsigned maximum", fold_maxui);
 minmax_op!(MINSI, "arith.minsi", "Signed minimum", fold_minsi);
 minmax_op!(MINUI, "arith.minui", "Unsigned minimum", fold_minui);
 
-fn signed_max(c: IntConst) -> bool {
-    c.width > 0 && c.bits == (1u128 << (c.width - 1)) - 1
-}
-
 /// The shared folder: `absorbs(r)` makes the constant `r` the result, `neutral(r)` makes `x`
 /// the result; `pick(l, r)` is true when `l` is the result of two constants.
 fn fold_minmax(
@@ -51,15 +48,15 @@ fn fold_minmax(
     ir: &Ir,
     op: OpId,
     operands: &[Option<Attr>],
-    absorbs: impl Fn(IntConst) -> bool,
-    neutral: impl Fn(IntConst) -> bool,
-    pick_left: impl Fn(IntConst, IntConst) -> bool,
+    absorbs: impl Fn(&IntConst) -> bool,
+    neutral: impl Fn(&IntConst) -> bool,
+    pick_left: impl Fn(&ApInt, &ApInt) -> bool,
 ) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
     if x.lhs == x.rhs {
         return fold_to_value(x.rhs);
     }
-    if let Some(r) = x.r {
+    if let Some(r) = &x.r {
         if absorbs(r) {
             return fold_to_value(x.rhs);
         }
@@ -67,21 +64,21 @@ fn fold_minmax(
             return fold_to_value(x.lhs);
         }
     }
-    eval(ctx, &x, |l, r| Some(if pick_left(l, r) { l.bits } else { r.bits }))
+    eval(ctx, &x, |l, r| Some(if pick_left(l, r) { l.to_apint() } else { r.to_apint() }))
 }
 
 fn fold_maxsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_minmax(ctx, ir, op, operands, signed_max, IntConst::is_signed_min, |l, r| l.signed() >= r.signed())
+    fold_minmax(ctx, ir, op, operands, IntConst::is_signed_max, IntConst::is_signed_min, |l, r| !l.slt(r))
 }
 
 fn fold_maxui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_minmax(ctx, ir, op, operands, IntConst::is_all_ones, IntConst::is_zero, |l, r| l.unsigned() >= r.unsigned())
+    fold_minmax(ctx, ir, op, operands, IntConst::is_all_ones, IntConst::is_zero, |l, r| !l.ult(r))
 }
 
 fn fold_minsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_minmax(ctx, ir, op, operands, IntConst::is_signed_min, signed_max, |l, r| l.signed() <= r.signed())
+    fold_minmax(ctx, ir, op, operands, IntConst::is_signed_min, IntConst::is_signed_max, |l, r| l.sle(r))
 }
 
 fn fold_minui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_minmax(ctx, ir, op, operands, IntConst::is_zero, IntConst::is_all_ones, |l, r| l.unsigned() <= r.unsigned())
+    fold_minmax(ctx, ir, op, operands, IntConst::is_zero, IntConst::is_all_ones, |l, r| l.ule(r))
 }

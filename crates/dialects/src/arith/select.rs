@@ -93,7 +93,7 @@ fn fold_select(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> O
     let cond_ty = ir.value_type(cond);
     let known = |i: usize, ty| {
         let scalar = super::splat_scalar(ctx, attr(i)?, ty)?;
-        int_const(ctx, scalar).map(|c| c.0.bits)
+        int_const(ctx, scalar).map(|c| c.0.low_u64())
     };
     match known(0, cond_ty) {
         Some(1) => return fold_to_value(t),
@@ -138,7 +138,7 @@ fn pick_elements(ctx: &Context, cond: Attr, a: Attr, b: Attr, ty: Type) -> Optio
     let picked = c
         .iter()
         .zip(x.into_iter().zip(y))
-        .map(|(&c, (x, y))| Some(if int_const(ctx, c)?.0.bits == 1 { x } else { y }))
+        .map(|(&c, (x, y))| Some(if int_const(ctx, c)?.0.bit(0) { x } else { y }))
         .collect::<Option<Vec<_>>>()?;
     super::elementwise::dense_of(ctx, ty, picked)
 }

@@ -24,7 +24,7 @@ fn alternatives(rw: &dyn Rewriter, op: OpId) -> Option<(Value, Option<u128>, Opt
     if ir.num_operands(op) != 3 || ir.num_results(op) != 1 {
         return None;
     }
-    let bits = |v: Value| constant_of(ctx, ir, v).map(|c| c.bits).filter(|&b| b <= 1);
+    let bits = |v: Value| constant_of(ctx, ir, v).and_then(|c| c.unsigned()).filter(|&b| b <= 1);
     Some((ir.operand(op, 0), bits(ir.operand(op, 1)), bits(ir.operand(op, 2))))
 }
 
@@ -80,7 +80,10 @@ fn select_not_cond(rw: &mut dyn Rewriter, op: OpId) -> bool {
         return false;
     }
     let Some((c, ones)) = operands_of_xori(ctx, ir, ir.operand(op, 0)) else { return false };
-    if !constant_of(ctx, ir, ones).is_some_and(|k| k.is_all_ones()) {
+    // MLIR matches a scalar `IntegerAttr` of all ones (`APIntAttr`), never a splat: a vector or
+    // tensor condition stays as written.
+    let scalar = crate::support::element_type(ctx, ir.value_type(ones)) == ir.value_type(ones);
+    if !scalar || !constant_of(ctx, ir, ones).is_some_and(|k| k.is_all_ones()) {
         return false;
     }
     let (a, b) = (ir.operand(op, 1), ir.operand(op, 2));

@@ -9,7 +9,7 @@ use super::binary::{
     verify_binary,
 };
 use super::{SIGNLESS_INTEGER_LIKE, fold_to_value};
-use crate::support::IntConst;
+use fuser_ir::apint::ApInt;
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId};
@@ -78,7 +78,7 @@ fn fold_shift(
     ir: &Ir,
     op: OpId,
     operands: &[Option<Attr>],
-    shift: fn(IntConst, u32) -> u128,
+    shift: fn(&ApInt, u32) -> ApInt,
 ) -> Option<Vec<FoldResult>> {
     let x = inputs(ctx, ir, op, operands)?;
     if shifts_by_zero(ctx, operands.get(1).copied().flatten(), x.ty) {
@@ -87,21 +87,21 @@ fn fold_shift(
     // An amount of the width or more gives what `APInt` gives (0, or the sign for `shrsi`),
     // and MLIR folds only when the last element's amount is below the width.
     eval_last(ctx, &x, |l, r| {
-        let bounded = r.unsigned() < l.width as u128;
-        (shift(l, r.unsigned().min(l.width as u128) as u32), bounded)
+        let n = r.shift_amount();
+        (shift(l, n), n < l.width())
     })
 }
 
 fn fold_shli(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_shift(ctx, ir, op, operands, |l, n| if n >= l.width { 0 } else { l.unsigned() << n })
+    fold_shift(ctx, ir, op, operands, ApInt::shl)
 }
 
 fn fold_shrsi(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_shift(ctx, ir, op, operands, |l, n| (l.signed() >> n.min(127)) as u128)
+    fold_shift(ctx, ir, op, operands, ApInt::ashr)
 }
 
 fn fold_shrui(ctx: &Context, ir: &Ir, op: OpId, operands: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    fold_shift(ctx, ir, op, operands, |l, n| if n >= 128 { 0 } else { l.unsigned() >> n })
+    fold_shift(ctx, ir, op, operands, ApInt::lshr)
 }
 
 #[cfg(test)]

@@ -330,8 +330,7 @@ fn switch_drop_default_cases(rw: &mut dyn Rewriter, op: OpId) -> bool {
 fn switch_const_flag(rw: &mut dyn Rewriter, op: OpId) -> bool {
     let Some(s) = switch_parts(rw, op) else { return false };
     let Some(c) = const_int(rw, s.flag) else { return false };
-    let value = ApInt::from_u128(c.width, c.bits);
-    fold_switch(rw, op, s, &value);
+    fold_switch(rw, op, s, &c);
     true
 }
 

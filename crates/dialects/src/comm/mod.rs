@@ -219,7 +219,7 @@ pub(crate) fn constant_index(ctx: &Context, ir: &Ir, v: Value) -> Option<i64> {
         return None;
     }
     let (c, _) = crate::support::int_const(ctx, inherent_attr(ctx, ir, d, "value")?)?;
-    i64::try_from(c.signed()).ok()
+    c.to_i64()
 }
 
 /// `4x?x8` (for messages).

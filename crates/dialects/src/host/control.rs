@@ -197,7 +197,7 @@ fn constant_int(ctx: &Context, ir: &Ir, v: Value) -> Option<i128> {
         return None;
     }
     match def.fold?(ctx, ir, d, &[])?.as_slice() {
-        [FoldResult::Attr(a)] => int_const(ctx, *a).map(|(c, _)| c.signed()),
+        [FoldResult::Attr(a)] => int_const(ctx, *a).and_then(|(c, _)| c.signed()),
         _ => None,
     }
 }

@@ -150,7 +150,7 @@ fn const_of(ctx: &Context, ir: &Ir, v: Value) -> Option<i64> {
         return None;
     }
     let value = ir.props(def).and_then(|p| ctx.dict_get(p, "value"))?;
-    int_const(ctx, value).map(|(c, _)| c.signed() as i64)
+    int_const(ctx, value).and_then(|(c, _)| c.to_i64())
 }
 
 /// A loop `0 to d step 1` whose body posts `collective` (a broadcast or a reduce) with root

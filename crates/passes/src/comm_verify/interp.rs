@@ -20,6 +20,7 @@ use fuser_dialects::IntConst;
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm::{self, Backend};
 use fuser_dialects::host::types::BufferType;
+use fuser_ir::apint::ApInt;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
@@ -33,7 +34,7 @@ pub const MAX_TRIP_COUNT: i64 = 1_000_000;
 pub const MAX_STEPS: u64 = 20_000_000;
 
 /// An abstract value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum AbsVal {
     Int(IntConst),
     Stream(StreamId),
@@ -153,7 +154,7 @@ impl Interp<'_> {
                 Ok(())
             }
             "host.get_stream" => {
-                let k = self.int(op, 0)?.signed() as i64;
+                let k = sval(&self.int(op, 0)?.0);
                 self.set(op, AbsVal::Stream(StreamId::Worker(k)));
                 Ok(())
             }
@@ -190,7 +191,7 @@ impl Interp<'_> {
     }
 
     fn value(&self, op: OpId, v: Value) -> Result<AbsVal, Diagnostic> {
-        self.values.get(&v).copied().ok_or_else(|| {
+        self.values.get(&v).cloned().ok_or_else(|| {
             self.error(
                 op,
                 format!(
@@ -250,9 +251,9 @@ impl Interp<'_> {
                 let Some((c, _)) = a else {
                     return Err(self.error(op, "cannot interpret 'arith.constant' of this value"));
                 };
-                IntConst::new(w, c.signed() as u128)
+                IntConst(c.sext_or_trunc(w))
             }
-            "arith.index_cast" => IntConst::new(w, self.int(op, 0)?.signed() as u128),
+            "arith.index_cast" => IntConst(self.int(op, 0)?.sext_or_trunc(w)),
             "arith.select" => {
                 let cond = self.int(op, 0)?;
                 self.int(op, if cond.is_zero() { 2 } else { 1 })?
@@ -261,12 +262,12 @@ impl Interp<'_> {
                 let pred =
                     self.prop(op, "predicate").and_then(|a| self.ctx.attr_i64(a)).and_then(CmpPredicate::from_i64);
                 let Some(pred) = pred else { return Err(self.error(op, "arith.cmpi without a predicate")) };
-                IntConst::new(1, pred.eval(self.int(op, 0)?, self.int(op, 1)?) as u128)
+                IntConst::new(1, pred.eval(&self.int(op, 0)?.0, &self.int(op, 1)?.0) as u128)
             }
             _ => {
                 let (l, r) = (self.int(op, 0)?, self.int(op, 1)?);
-                match binary(name, l, r) {
-                    Binary::Value(v) => IntConst::new(w, v as u128),
+                match binary(name, &l, &r) {
+                    Binary::Value(v) => IntConst(v.sext_or_trunc(w)),
                     Binary::DivByZero => {
                         return Err(self.error(
                             op,
@@ -283,7 +284,8 @@ impl Interp<'_> {
     // ----- control flow ----------------------------------------------------------------------
 
     fn run_for(&mut self, op: OpId) -> Result<(), Diagnostic> {
-        let (lb, ub, step) = (self.int(op, 0)?.signed(), self.int(op, 1)?.signed(), self.int(op, 2)?.signed());
+        let (lb, ub, step) = (self.int(op, 0)?, self.int(op, 1)?, self.int(op, 2)?);
+        let (lb, ub, step) = (sval(&lb) as i128, sval(&ub) as i128, sval(&step) as i128);
         if step <= 0 {
             return Err(self.error(op, format!("loop step {step} is not positive on rank {}", self.rank)));
         }
@@ -365,7 +367,7 @@ impl Interp<'_> {
             let mut indices = Vec::with_capacity(operands.len().saturating_sub(1));
             for &index in operands.iter().skip(1) {
                 match self.values.get(&index) {
-                    Some(AbsVal::Int(c)) => indices.push(c.signed() as i64),
+                    Some(AbsVal::Int(c)) => indices.push(sval(c)),
                     _ => return None,
                 }
             }
@@ -376,7 +378,7 @@ impl Interp<'_> {
     }
 
     fn opt_int(&self, op: OpId, v: Option<Value>) -> Result<Option<i64>, Diagnostic> {
-        v.map(|v| self.int_value(op, v).map(|c| c.signed() as i64)).transpose()
+        v.map(|v| self.int_value(op, v).map(|c| sval(&c))).transpose()
     }
 
     fn describe(&self, op: OpId, kind: CommKind) -> Result<CommPost, Diagnostic> {
@@ -479,7 +481,7 @@ impl Interp<'_> {
             .into_iter()
             .chain(comm::share_handles_recvs(self.ctx, self.ir, op));
         for (_, p) in pairs {
-            let peer = self.int_value(op, p)?.signed() as i64;
+            let peer = sval(&self.int_value(op, p)?.0);
             if !peers.contains(&peer) {
                 peers.push(peer);
             }
@@ -489,29 +491,34 @@ impl Interp<'_> {
     }
 }
 
+/// A value of at most 64 bits (every integer the interpreter holds, see `width`) as `i64`.
+fn sval(c: &ApInt) -> i64 {
+    c.sext_or_trunc(64).low_u64() as i64
+}
+
 /// The result of a binary integer op.
 enum Binary {
-    Value(i128),
+    Value(ApInt),
     DivByZero,
     Unknown,
 }
 
 /// Evaluates a binary `arith` op on two constants of one width (the caller truncates).
-fn binary(name: &str, l: IntConst, r: IntConst) -> Binary {
-    let (ls, rs, lu, ru) = (l.signed(), r.signed(), l.unsigned(), r.unsigned());
-    let div = |f: &dyn Fn() -> i128, zero: bool| if zero { Binary::DivByZero } else { Binary::Value(f()) };
+fn binary(name: &str, l: &ApInt, r: &ApInt) -> Binary {
+    let div = |v: Option<ApInt>| v.map_or(Binary::DivByZero, Binary::Value);
+    let pick = |left: bool| Binary::Value(if left { l.clone() } else { r.clone() });
     match name {
-        "arith.addi" => Binary::Value(ls.wrapping_add(rs)),
-        "arith.subi" => Binary::Value(ls.wrapping_sub(rs)),
-        "arith.muli" => Binary::Value(ls.wrapping_mul(rs)),
-        "arith.divsi" => div(&|| ls.wrapping_div(rs), rs == 0),
-        "arith.remsi" => div(&|| ls.wrapping_rem(rs), rs == 0),
-        "arith.divui" => div(&|| (lu / ru) as i128, ru == 0),
-        "arith.remui" => div(&|| (lu % ru) as i128, ru == 0),
-        "arith.minsi" => Binary::Value(ls.min(rs)),
-        "arith.maxsi" => Binary::Value(ls.max(rs)),
-        "arith.minui" => Binary::Value(lu.min(ru) as i128),
-        "arith.maxui" => Binary::Value(lu.max(ru) as i128),
+        "arith.addi" => Binary::Value(l.add(r)),
+        "arith.subi" => Binary::Value(l.sub(r)),
+        "arith.muli" => Binary::Value(l.mul(r)),
+        "arith.divsi" => div(l.sdiv(r)),
+        "arith.remsi" => div(l.srem(r)),
+        "arith.divui" => div(l.udiv(r)),
+        "arith.remui" => div(l.urem(r)),
+        "arith.minsi" => pick(l.sle(r)),
+        "arith.maxsi" => pick(!l.slt(r)),
+        "arith.minui" => pick(l.ule(r)),
+        "arith.maxui" => pick(!l.ult(r)),
         _ => Binary::Unknown,
     }
 }

@@ -96,7 +96,7 @@ pub fn defined_outside(ir: &Ir, v: Value, op: OpId) -> bool {
 pub fn constant_int(ctx: &Context, ir: &Ir, v: Value) -> Option<i128> {
     let def = ir.defining_op(v)?;
     let (c, _) = int_const(ctx, constant_value(ctx, ir, def)?)?;
-    Some(c.signed())
+    c.signed()
 }
 
 /// `arith.constant N : index`.

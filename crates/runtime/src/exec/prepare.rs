@@ -531,7 +531,7 @@ impl<'a> Preparer<'a> {
                 let a = self.attr(op, "value").ok_or_else(|| (loc, "constant without value".to_string()))?;
                 let (c, _) = fuser_dialects::int_const(ctx, a)
                     .ok_or_else(|| (loc, "the runtime only executes integer constants".to_string()))?;
-                let value = if c.width == 1 { c.unsigned() as i64 } else { c.signed() as i64 };
+                let value = if c.width() == 1 { c.low_u64() as i64 } else { c.sext_or_trunc(64).low_u64() as i64 };
                 let dst = self.result(op)?;
                 self.push(op, Instr::Const { dst, value });
             }
