@@ -8,10 +8,17 @@
 //! Options (MLIR's spelling and defaults): `max-iterations=10 max-num-rewrites=-1
 //! region-simplify=normal test-convergence=false top-down=true`. Non-convergence is not an error
 //! unless `test-convergence` is set.
+//!
+//! One deliberate difference: with `max-num-rewrites=-1` (no limit), mlir-opt-19 never finishes
+//! on some inputs, where two patterns undo each other forever (a branch into a cycle of empty
+//! blocks, `^a: cf.br ^b` / `^b: cf.br ^a`, is forwarded around the cycle without end). fuser
+//! bounds each iteration at [`SAFETY_REWRITES_PER_OP`] pattern applications per op (plus
+//! [`SAFETY_REWRITES_BASE`]), far above what a converging input needs, and stops there as at
+//! `max-iterations`; on every input mlir-opt-19 finishes, the output is the same.
 
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
-use fuser_ir::ir::{Ir, OpId};
+use fuser_ir::ir::{Ir, OpId, WalkOrder};
 use fuser_ir::rewrite::{GreedyConfig, RegionSimplify, apply_patterns_greedily};
 
 /// Options of `canonicalize`.
@@ -56,6 +63,11 @@ impl CanonicalizeOptions {
     }
 }
 
+/// Pattern applications per op in one iteration before a run without `max-num-rewrites` stops.
+pub const SAFETY_REWRITES_PER_OP: i64 = 64;
+/// Pattern applications allowed on top of the per-op budget.
+pub const SAFETY_REWRITES_BASE: i64 = 10_000;
+
 /// Canonicalizes everything nested in `root`; returns whether the IR changed, or an error when
 /// `test_convergence` is set and no fixpoint was reached.
 pub fn run_canonicalize(
@@ -64,7 +76,12 @@ pub fn run_canonicalize(
     root: OpId,
     opts: &CanonicalizeOptions,
 ) -> Result<bool, Diagnostic> {
-    apply_patterns_greedily(ctx, ir, root, &opts.greedy_config())
+    let mut cfg = opts.greedy_config();
+    if cfg.max_num_rewrites == -1 {
+        let ops = ir.collect_ops(root, WalkOrder::PreOrder).len() as i64;
+        cfg.max_num_rewrites = SAFETY_REWRITES_BASE + SAFETY_REWRITES_PER_OP * ops;
+    }
+    apply_patterns_greedily(ctx, ir, root, &cfg)
 }
 
 #[cfg(test)]

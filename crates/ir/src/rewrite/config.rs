@@ -11,7 +11,8 @@ pub enum RegionSimplify {
     /// Erase unreachable blocks and dead ops.
     #[default]
     Normal,
-    /// MLIR also merges identical blocks at this level; we do what `Normal` does.
+    /// Also merge identical blocks and drop redundant block arguments (MLIR's level of the
+    /// same name).
     Aggressive,
 }
 
