@@ -41,6 +41,8 @@ pub struct Context {
     /// `--mlir-print-value-users` also applies to the ops printed in "see current operation"
     /// notes (mlir-opt's notes take the command line's printing flags).
     value_users_in_notes: AtomicBool,
+    debug_info_in_notes: AtomicBool,
+    pretty_debug_info_in_notes: AtomicBool,
     common: Common,
     resources: std::sync::Mutex<Resources>,
 }
@@ -86,6 +88,8 @@ impl Context {
             definitions,
             allow_unregistered: AtomicBool::new(false),
             value_users_in_notes: AtomicBool::new(false),
+            debug_info_in_notes: AtomicBool::new(false),
+            pretty_debug_info_in_notes: AtomicBool::new(false),
             common: Common { index, i1, i64, none, unit, empty_dict, unknown_loc },
             resources: Default::default(),
         }
@@ -117,6 +121,17 @@ impl Context {
     }
     pub fn set_value_users_in_notes(&self, on: bool) {
         self.value_users_in_notes.store(on, Ordering::Relaxed)
+    }
+
+    /// Whether the ops of "see current operation" notes carry their locations
+    /// (`--mlir-print-debuginfo`, and `--mlir-pretty-debuginfo` for the pretty form), as
+    /// mlir-opt's notes follow its printing flags: `(debug info, pretty)`.
+    pub fn debug_info_in_notes(&self) -> (bool, bool) {
+        (self.debug_info_in_notes.load(Ordering::Relaxed), self.pretty_debug_info_in_notes.load(Ordering::Relaxed))
+    }
+    pub fn set_debug_info_in_notes(&self, debug_info: bool, pretty: bool) {
+        self.debug_info_in_notes.store(debug_info, Ordering::Relaxed);
+        self.pretty_debug_info_in_notes.store(pretty, Ordering::Relaxed)
     }
 
     // ----- op names -------------------------------------------------------------------------

@@ -167,6 +167,7 @@ fn process_chunk(
     let ctx = Context::new(services::dialect_registry());
     ctx.set_allow_unregistered(opts.allow_unregistered);
     ctx.set_value_users_in_notes(opts.print_value_users);
+    ctx.set_debug_info_in_notes(opts.print_debuginfo, opts.print_pretty_debuginfo);
     let mut sources = SourceMgr::new();
     sources.add(source.clone());
     let mut timing = TimingNode::new("root");

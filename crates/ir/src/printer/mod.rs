@@ -160,17 +160,19 @@ fn print_resources(p: &mut Printer<'_>) {
 /// Prints one op (with its regions) as mlir-opt does in a diagnostic note
 /// ("see current operation: ..."): generic form, no aliases, dense elements of more than 16
 /// elements elided, values numbered from the closest enclosing op that is isolated from above
-/// (or the outermost op). With [`Context::value_users_in_notes`] the users comments of
+/// (or the outermost op), with locations under [`Context::debug_info_in_notes`]. With
+/// [`Context::value_users_in_notes`] the users comments of
 /// `--mlir-print-value-users` are printed too (after the op, and for block arguments inside
 /// it). The text has no trailing newline; mlir-opt puts a newline before it when it spans
 /// several lines.
 pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
     let value_users = ctx.value_users_in_notes();
+    let (debug_info, pretty_debug_info) = ctx.debug_info_in_notes();
     let flags = Flags {
         generic: true,
-        debug_info: false,
+        debug_info,
         elide_limit: Some(16),
-        pretty_debug_info: false,
+        pretty_debug_info,
         hex_limit: options::DEFAULT_HEX_LIMIT,
         skip_regions: false,
         value_users,
@@ -181,6 +183,10 @@ pub fn print_op_for_diagnostic(ctx: &Context, ir: &Ir, op: OpId) -> String {
     let mode = NameMode { unique: true, custom: false, number_ops: value_users };
     p.names = Names::compute(ctx, ir, root, mode, &mut p.op_names);
     p.print_operation(op);
+    if debug_info {
+        p.push_char(' ');
+        p.print_location(ir.loc(op), true);
+    }
     if value_users {
         p.print_users_comment(op);
     }
