@@ -51,6 +51,8 @@ pub mod registry;
 pub mod rewrite;
 pub mod rewrite_api;
 pub mod split;
+#[cfg(test)]
+mod test_rng;
 pub mod types;
 pub mod uniquer;
 pub mod verifier;

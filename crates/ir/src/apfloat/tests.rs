@@ -6,15 +6,9 @@ use FloatKind::*;
 
 const RNE: RoundingMode = RoundingMode::NearestTiesToEven;
 
-/// xorshift64*: a deterministic source of bit patterns.
-struct Rng(u64);
+use crate::test_rng::Rng;
+
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     /// Random bits biased towards the interesting classes (zeros, subnormals, infinities,
     /// NaNs, nearby exponents).
     fn pattern(&mut self, width: u32, frac: u32) -> u128 {

@@ -3,17 +3,9 @@
 
 use super::ApInt;
 
-/// xorshift64*: a deterministic source of bit patterns.
-struct Rng(u64);
+use crate::test_rng::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
     /// A value of `width` bits: random words, sometimes with long runs of zeros or ones and
     /// sometimes an edge value.
     fn value(&mut self, width: u32) -> ApInt {

@@ -285,13 +285,8 @@ mod tests {
                 o
             })
             .collect();
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
+        let mut next = |n: usize| rng.below(n);
         for _ in 0..20_000 {
             let op = ops[next(ops.len())];
             let len = ir.num_operands(op);

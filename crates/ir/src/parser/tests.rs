@@ -583,19 +583,7 @@ fn nesting_is_capped() {
         .expect("no panic");
 }
 
-/// A tiny deterministic PRNG (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use crate::test_rng::Rng;
 
 const FUZZ_SEEDS: &[&str] = &[
     r#"#map = affine_map<(d0, d1)[s0] -> (d1, d0 + s0 * 2)>
