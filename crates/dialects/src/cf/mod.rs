@@ -290,8 +290,12 @@ pub(crate) fn predecessors(ir: &Ir, b: BlockId) -> Vec<BlockId> {
     out
 }
 
-/// The only predecessor edge of `b` (MLIR's `getSinglePredecessor`).
+/// The only predecessor edge of `b` (MLIR's `getSinglePredecessor`). The edge count comes from
+/// the IR in O(1), so only a block with exactly one edge is scanned for it.
 pub(crate) fn single_predecessor(ir: &Ir, b: BlockId) -> Option<BlockId> {
+    if ir.num_branch_uses(b) != 1 {
+        return None;
+    }
     match predecessors(ir, b)[..] {
         [p] => Some(p),
         _ => None,

@@ -18,7 +18,7 @@
 //! ([`successor_operands`] is `Some`), so malformed IR is left alone.
 
 use super::{
-    BR, COND_BR, SWITCH, br_state, case_values, cond_br_state, predecessors, single_predecessor, successor_operands,
+    BR, COND_BR, SWITCH, br_state, case_values, cond_br_state, single_predecessor, successor_operands,
     switch_state, unique_predecessor,
 };
 use crate::arith::constant_state;
@@ -124,7 +124,7 @@ fn canonicalize_br(rw: &mut dyn Rewriter, op: OpId) -> bool {
 fn merge_into_single_predecessor(rw: &mut dyn Rewriter, op: OpId) -> bool {
     let ir = rw.ir();
     let (Some(&succ), Some(block)) = (ir.successors(op).first(), ir.op_block(op)) else { return false };
-    if succ == block || predecessors(ir, succ).len() != 1 || ir.block_args(succ).len() != ir.num_operands(op) {
+    if succ == block || ir.num_branch_uses(succ) != 1 || ir.block_args(succ).len() != ir.num_operands(op) {
         return false;
     }
     let values = ir.operands(op);

@@ -135,11 +135,13 @@ pub struct BlockData {
     pub(crate) first: u32,
     pub(crate) last: u32,
     pub(crate) parent: u32,
+    /// How many successor slots of live ops name this block (MLIR's block use list, as a count).
+    pub(crate) branch_uses: u32,
 }
 
 impl Default for BlockData {
     fn default() -> Self {
-        BlockData { args: SmallVec::new(), first: NIL, last: NIL, parent: NIL }
+        BlockData { args: SmallVec::new(), first: NIL, last: NIL, parent: NIL, branch_uses: 0 }
     }
 }
 
@@ -306,6 +308,13 @@ impl Ir {
     #[inline]
     pub fn successors(&self, op: OpId) -> &[BlockId] {
         self.ops[op].successors()
+    }
+
+    /// How many successor slots of live ops name `b`: the number of predecessor edges when
+    /// every op with successors is a terminator in `b`'s region (MLIR's `getPredecessors`
+    /// count). O(1).
+    pub fn num_branch_uses(&self, b: BlockId) -> usize {
+        self.blocks[b].branch_uses as usize
     }
     #[inline]
     pub fn regions(&self, op: OpId) -> &[RegionId] {

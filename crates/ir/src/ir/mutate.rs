@@ -50,7 +50,18 @@ impl Ir {
         for r in regions {
             self.attach_region(op, r);
         }
+        for i in 0..self.ops[op].successors().len() {
+            let b = self.ops[op].successors()[i];
+            self.count_branch_use(b, true);
+        }
         op
+    }
+
+    /// Counts one more (`add`) or one fewer successor slot naming `b` (a freed block is skipped).
+    fn count_branch_use(&mut self, b: BlockId, add: bool) {
+        if let Some(data) = self.blocks.get_mut(b) {
+            data.branch_uses = if add { data.branch_uses + 1 } else { data.branch_uses.saturating_sub(1) };
+        }
     }
 
     /// Gives a detached region to `op` as its last region.
@@ -256,7 +267,9 @@ impl Ir {
 
     /// Makes `b` successor number `i` of `op` (which must have more than `i` successors).
     pub fn set_successor(&mut self, op: OpId, i: usize, b: BlockId) {
-        self.ops[op].extra_mut().successors[i] = b;
+        let old = std::mem::replace(&mut self.ops[op].extra_mut().successors[i], b);
+        self.count_branch_use(old, false);
+        self.count_branch_use(b, true);
     }
 
     /// Erases a block (detaching it first) and all ops in it. Its arguments must be unused
@@ -301,6 +314,9 @@ impl Ir {
         let Some(data) = self.ops.free(op) else { return };
         for r in data.results {
             self.values.free(r);
+        }
+        for &b in data.extra.as_ref().map(|e| e.successors.as_slice()).unwrap_or_default() {
+            self.count_branch_use(b, false);
         }
         for r in data.extra.map(|e| e.regions).unwrap_or_default() {
             if let Some(rd) = self.regions.free(r) {
@@ -393,6 +409,32 @@ mod tests {
         assert!(!ir.is_live_op(u2));
         let ops: Vec<_> = ir.block_ops(b).collect();
         assert_eq!(ops, vec![a, u1]);
+    }
+
+    #[test]
+    fn branch_uses_follow_successor_edits() {
+        let mut ir = Ir::new();
+        let r = ir.create_region();
+        let blocks: Vec<BlockId> = (0..3).map(|_| ir.create_block(&[])).collect();
+        for &b in &blocks {
+            ir.append_block(r, b);
+        }
+        let br = |ir: &mut Ir, from: BlockId, to: Vec<BlockId>| {
+            let op = ir.create_op(OperationState { successors: to, ..state(7, vec![], 0) });
+            ir.append_op(from, op);
+            op
+        };
+        let t0 = br(&mut ir, blocks[0], vec![blocks[1], blocks[2], blocks[2]]);
+        let t1 = br(&mut ir, blocks[1], vec![blocks[2]]);
+        let uses = |ir: &Ir| blocks.iter().map(|&b| ir.num_branch_uses(b)).collect::<Vec<_>>();
+        assert_eq!(uses(&ir), [0, 1, 3]);
+        ir.set_successor(t0, 1, blocks[1]);
+        assert_eq!(uses(&ir), [0, 2, 2]);
+        ir.erase_op(t1);
+        assert_eq!(uses(&ir), [0, 2, 1]);
+        ir.erase_block(blocks[0]);
+        assert_eq!(ir.num_branch_uses(blocks[1]), 0);
+        assert_eq!(ir.num_branch_uses(blocks[2]), 0);
     }
 
     #[test]

@@ -228,12 +228,17 @@ impl Cluster {
     }
 
     /// True if every branch to the cluster's blocks can take extra successor operands.
+    /// Each terminator is checked once, however many of its successors are in the cluster (a
+    /// `cf.switch` computes its operand ranges in O(cases)).
     fn predecessors_updatable(&self, ctx: &Context, ir: &Ir, preds: &Predecessors) -> bool {
+        let mut checked: FxHashSet<OpId> = FxHashSet::default();
         std::iter::once(self.leader).chain(self.others.iter().copied()).all(|b| {
             preds.edges(b).iter().all(|&(t, _)| {
-                ctx.op_def(ir.op_name(t)).is_some_and(|d| {
-                    d.append_successor_operand.is_some() && d.successor_operands.and_then(|f| f(ctx, ir, t)).is_some()
-                })
+                !checked.insert(t)
+                    || ctx.op_def(ir.op_name(t)).is_some_and(|d| {
+                        d.append_successor_operand.is_some()
+                            && d.successor_operands.and_then(|f| f(ctx, ir, t)).is_some()
+                    })
             })
         })
     }
