@@ -18,8 +18,8 @@
 //! ([`successor_operands`] is `Some`), so malformed IR is left alone.
 
 use super::{
-    BR, COND_BR, SWITCH, br_state, case_values, cond_br_state, single_predecessor, successor_operands,
-    switch_state, unique_predecessor,
+    BR, COND_BR, SWITCH, br_state, case_values, cond_br_state, single_predecessor, successor_operands, switch_state,
+    unique_predecessor,
 };
 use crate::arith::constant_state;
 use crate::support::{IntConst, empty_state, int_const};
