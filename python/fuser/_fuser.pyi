@@ -55,7 +55,13 @@ class Compiler:
     def run_pipeline(self, module: Module, pipeline: str) -> List[Diagnostic]:
         """Runs `pipeline` (MLIR pipeline syntax) on `module` in place; the warnings/remarks."""
     def verify(self, module: Module) -> None: ...
-    def print(self, module: Module, *, generic: bool = False, debug_info: bool = False) -> str: ...
+    def print(
+        self, module: Module, *, generic: bool = False, debug_info: bool = False, local_scope: bool = False,
+        unique_ssa_ids: bool = False, value_users: bool = False,
+        elide_elements_larger_than: Optional[int] = None,
+        elide_resource_strings_larger_than: Optional[int] = None,
+    ) -> str:
+        """The text of `module`; the keywords are `Module.print`'s."""
     def pass_names(self) -> List[str]: ...
     def has_pass(self, name: str) -> bool: ...
 
@@ -65,7 +71,17 @@ class Module:
     def run_pipeline(self, pipeline: str) -> List[Diagnostic]:
         """Runs `pipeline` in place; returns the warnings and remarks."""
     def verify(self) -> None: ...
-    def print(self, *, generic: bool = False, debug_info: bool = False) -> str: ...
+    def print(
+        self, *, generic: bool = False, debug_info: bool = False, local_scope: bool = False,
+        unique_ssa_ids: bool = False, value_users: bool = False,
+        elide_elements_larger_than: Optional[int] = None,
+        elide_resource_strings_larger_than: Optional[int] = None,
+    ) -> str:
+        """The module's text, with mlir-opt's printing flags as keywords (`generic`:
+        --mlir-print-op-generic, `debug_info`: --mlir-print-debuginfo, `local_scope`,
+        `unique_ssa_ids`, `value_users`, `elide_elements_larger_than`,
+        `elide_resource_strings_larger_than`: the --mlir-print-/--mlir-elide- flags of the
+        same names)."""
     def clone(self) -> Module: ...
     def num_ops(self) -> int: ...
 

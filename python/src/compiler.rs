@@ -22,8 +22,26 @@ pub struct Module {
     pub sources: Sources,
 }
 
-fn print_options(generic: bool, debug_info: bool) -> fuser::PrintOptions {
-    fuser::PrintOptions { generic, debug_info, ..fuser::PrintOptions::default() }
+/// The keyword arguments of `print`, as `fuser::PrintOptions` (mlir-opt's printing flags).
+#[allow(clippy::too_many_arguments)]
+fn print_options(
+    generic: bool,
+    debug_info: bool,
+    local_scope: bool,
+    unique_ssa_ids: bool,
+    value_users: bool,
+    elide_elements_larger_than: Option<usize>,
+    elide_resource_strings_larger_than: Option<u64>,
+) -> fuser::PrintOptions {
+    fuser::PrintOptions {
+        generic,
+        debug_info,
+        local_scope,
+        unique_ssa_ids,
+        value_users,
+        elide_elements_larger_than,
+        elide_resource_strings_larger_than,
+    }
 }
 
 #[pymethods]
@@ -52,10 +70,31 @@ impl Compiler {
         module.verify(py)
     }
 
-    /// The text of `module` (custom form, or generic; with `loc(...)` when `debug_info`).
-    #[pyo3(signature = (module, *, generic = false, debug_info = false))]
-    fn print(&self, module: &Module, generic: bool, debug_info: bool) -> String {
-        module.print(generic, debug_info)
+    /// The text of `module`; the keywords are `Module.print`'s.
+    #[pyo3(signature = (module, *, generic = false, debug_info = false, local_scope = false,
+        unique_ssa_ids = false, value_users = false, elide_elements_larger_than = None,
+        elide_resource_strings_larger_than = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn print(
+        &self,
+        module: &Module,
+        generic: bool,
+        debug_info: bool,
+        local_scope: bool,
+        unique_ssa_ids: bool,
+        value_users: bool,
+        elide_elements_larger_than: Option<usize>,
+        elide_resource_strings_larger_than: Option<u64>,
+    ) -> String {
+        module.print(
+            generic,
+            debug_info,
+            local_scope,
+            unique_ssa_ids,
+            value_users,
+            elide_elements_larger_than,
+            elide_resource_strings_larger_than,
+        )
     }
 
     /// The names of every pass and named pipeline.
@@ -87,10 +126,35 @@ impl Module {
         self.compiler.verify(&self.inner).map_err(|e| errors::from_facade(py, &e))
     }
 
-    /// The module's text.
-    #[pyo3(signature = (*, generic = false, debug_info = false))]
-    fn print(&self, generic: bool, debug_info: bool) -> String {
-        self.inner.print(&print_options(generic, debug_info))
+    /// The module's text, with mlir-opt's printing flags as keywords: `generic`
+    /// (`--mlir-print-op-generic`), `debug_info` (`--mlir-print-debuginfo`), `local_scope`
+    /// (`--mlir-print-local-scope`), `unique_ssa_ids` (`--mlir-print-unique-ssa-ids`),
+    /// `value_users` (`--mlir-print-value-users`), `elide_elements_larger_than`
+    /// (`--mlir-elide-elementsattrs-if-larger`), `elide_resource_strings_larger_than`
+    /// (`--mlir-elide-resource-strings-if-larger`).
+    #[pyo3(signature = (*, generic = false, debug_info = false, local_scope = false,
+        unique_ssa_ids = false, value_users = false, elide_elements_larger_than = None,
+        elide_resource_strings_larger_than = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn print(
+        &self,
+        generic: bool,
+        debug_info: bool,
+        local_scope: bool,
+        unique_ssa_ids: bool,
+        value_users: bool,
+        elide_elements_larger_than: Option<usize>,
+        elide_resource_strings_larger_than: Option<u64>,
+    ) -> String {
+        self.inner.print(&print_options(
+            generic,
+            debug_info,
+            local_scope,
+            unique_ssa_ids,
+            value_users,
+            elide_elements_larger_than,
+            elide_resource_strings_larger_than,
+        ))
     }
 
     /// A copy (passes run on it leave this module alone).
@@ -104,6 +168,6 @@ impl Module {
     }
 
     fn __str__(&self) -> String {
-        self.print(false, false)
+        self.inner.print(&fuser::PrintOptions::default())
     }
 }

@@ -87,3 +87,26 @@ def test_bad_pipeline_raises():
     with pytest.raises(fuser.FuserError) as info:
         m.run_pipeline("builtin.module(no-such-pass)")
     assert "no-such-pass" in info.value.message
+
+
+PRINTABLE = """func.func @f(%a: i32) -> i32 {
+  %c = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %0 = arith.addi %a, %a : i32
+  %1 = arith.muli %0, %a : i32
+  return %1 : i32
+}
+"""
+
+
+def test_print_keywords_follow_mlir_opt_flags():
+    # Expected texts from mlir-opt-19 with the flag of the same name.
+    m = fuser.parse(PRINTABLE)
+    users = m.print(value_users=True)
+    assert "    // %arg0 is used by %2, %1\n" in users
+    assert "%1 = arith.addi %arg0, %arg0 : i32 // user: %2\n" in users
+    assert "return %2 : i32 // id: %3\n" in users
+    assert "dense_resource<__elided__> : tensor<4xi32>" in m.print(elide_elements_larger_than=2)
+    assert "dense<[1, 2, 3, 4]>" in m.print(elide_elements_larger_than=4)
+    assert 'loc("' in m.print(debug_info=True, local_scope=True)
+    assert "#loc" not in m.print(debug_info=True, local_scope=True)
+    assert fuser.Compiler().print(m, unique_ssa_ids=True) == m.print(unique_ssa_ids=True)

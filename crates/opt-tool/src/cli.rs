@@ -31,6 +31,8 @@ pub struct Options {
     pub print_value_users: bool,
     /// `--mlir-elide-resource-strings-if-larger=N`.
     pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-elide-elementsattrs-if-larger=N`.
+    pub elide_elements_if_larger: Option<u64>,
     /// `--mlir-print-op-on-diagnostic` (default true): attach the op, in generic form, to the
     /// errors reported about it ("see current operation: ...").
     pub print_op_on_diagnostic: bool,
@@ -70,6 +72,7 @@ impl Default for Options {
             print_unique_ssa_ids: false,
             print_value_users: false,
             elide_resource_strings_if_larger: None,
+            elide_elements_if_larger: None,
             print_op_on_diagnostic: true,
             print_assume_verified: false,
             pass_pipeline: None,
@@ -121,6 +124,11 @@ pub const FLAGS: &[(&str, &str, &str)] = &[
     ("help", "", "Display available options"),
     ("list-passes", "", "List the registered passes and pass pipelines with their options"),
     ("mlir-disable-threading", "", "Run nested pass pipelines sequentially, in place"),
+    (
+        "mlir-elide-elementsattrs-if-larger",
+        "=<uint>",
+        "Print non-splat dense elements attributes with more elements than this as dense_resource<__elided__>",
+    ),
     (
         "mlir-elide-resource-strings-if-larger",
         "=<uint>",
@@ -196,7 +204,8 @@ fn arity(name: &str) -> Option<Arity> {
         | "mlir-print-ir-after"
         | "mlir-pass-pipeline-crash-reproducer"
         | "mlir-print-elementsattrs-with-hex-if-larger"
-        | "mlir-elide-resource-strings-if-larger" => Arity::Value,
+        | "mlir-elide-resource-strings-if-larger"
+        | "mlir-elide-elementsattrs-if-larger" => Arity::Value,
         "split-input-file" => Arity::OptionalValue,
         "allow-unregistered-dialect"
         | "mlir-print-op-generic"
@@ -320,6 +329,13 @@ pub fn parse_args(args: &[String], registry: &PassRegistry, tool: &str) -> Resul
                     format!("{tool}: for the {} option: '{v}' value invalid for long argument!", dashed(name))
                 })?;
                 o.print_hex_if_larger = Some(n);
+            }
+            "mlir-elide-elementsattrs-if-larger" => {
+                let v = value.unwrap_or_default();
+                let n = parse_uint(&v).ok_or_else(|| {
+                    format!("{tool}: for the {} option: '{v}' value invalid for uint argument!", dashed(name))
+                })?;
+                o.elide_elements_if_larger = Some(n as u64);
             }
             "mlir-elide-resource-strings-if-larger" => {
                 let v = value.unwrap_or_default();

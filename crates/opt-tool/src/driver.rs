@@ -152,6 +152,7 @@ fn print_flags(opts: &Options) -> IrPrintFlags {
         unique_ssa_ids: opts.print_unique_ssa_ids,
         value_users: opts.print_value_users,
         elide_resource_strings_if_larger: opts.elide_resource_strings_if_larger,
+        elide_elements_attrs_if_larger: opts.elide_elements_if_larger.map(|n| n as usize),
         assume_verified: opts.print_assume_verified,
     }
 }

@@ -27,6 +27,8 @@ pub struct IrPrintFlags {
     pub value_users: bool,
     /// `--mlir-elide-resource-strings-if-larger`.
     pub elide_resource_strings_if_larger: Option<u64>,
+    /// `--mlir-elide-elementsattrs-if-larger`.
+    pub elide_elements_attrs_if_larger: Option<usize>,
     /// `--mlir-print-assume-verified`: print without verifying first (see [`print_op`]).
     pub assume_verified: bool,
 }
@@ -38,7 +40,7 @@ impl IrPrintFlags {
             generic: self.generic,
             debug_info: self.debug_info,
             local_scope: self.local_scope,
-            elide_elements_attrs_if_larger: None,
+            elide_elements_attrs_if_larger: self.elide_elements_attrs_if_larger,
             pretty_debug_info: self.pretty_debug_info,
             elements_hex_if_larger: self.elements_hex_if_larger,
             skip_regions: false,
