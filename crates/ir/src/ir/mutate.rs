@@ -361,12 +361,13 @@ impl Ir {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::attrs::Attr;
     use crate::types::Type;
 
-    fn state(name: u32, operands: Vec<Value>, n_results: usize) -> OperationState {
+    /// A bare op state (name slot `name`, placeholder types and attributes) for IR tests.
+    pub(in crate::ir) fn state(name: u32, operands: Vec<Value>, n_results: usize) -> OperationState {
         OperationState {
             name: OpName(name),
             operands,

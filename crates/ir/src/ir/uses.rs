@@ -222,23 +222,8 @@ impl Iterator for Uses<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::OperationState;
+    use super::super::mutate::tests::state;
     use super::*;
-    use crate::attrs::Attr;
-    use crate::types::Type;
-
-    fn state(operands: Vec<Value>, n_results: usize) -> OperationState {
-        OperationState {
-            name: super::super::OpName(0),
-            operands,
-            result_types: vec![Type(0); n_results],
-            successors: vec![],
-            regions: vec![],
-            attrs: Attr(0),
-            props: None,
-            loc: Attr(0),
-        }
-    }
 
     /// Walks `v`'s use list both ways and checks it holds exactly the operands reading `v`.
     fn check_use_list(ir: &Ir, v: Value, ops: &[OpId]) {
@@ -275,12 +260,12 @@ mod tests {
     fn use_lists_stay_exact_under_random_operand_edits() {
         let mut ir = Ir::new();
         let b = ir.create_block(&[]);
-        let def = ir.create_op(state(vec![], 3));
+        let def = ir.create_op(state(0, vec![], 3));
         ir.append_op(b, def);
         let values: Vec<Value> = (0..3).map(|i| ir.result(def, i)).collect();
         let ops: Vec<OpId> = (0..4)
             .map(|k| {
-                let o = ir.create_op(state(vec![values[k % 3]; k + 1], 0));
+                let o = ir.create_op(state(0, vec![values[k % 3]; k + 1], 0));
                 ir.append_op(b, o);
                 o
             })

@@ -90,7 +90,7 @@ fn merge_in_region(ctx: &Context, ir: &mut Ir, r: RegionId) -> bool {
                 continue;
             }
             if !clusters.iter_mut().any(|c| c.try_add(ir, &preds, b)) {
-                clusters.push(Cluster { leader: b, others: Vec::new(), operands: BTreeSet::new() });
+                clusters.push(Cluster::new(ir, b));
             }
         }
         for c in clusters {
@@ -106,6 +106,8 @@ struct Cluster {
     others: Vec<BlockId>,
     /// (op position, operand index) of the operands that differ between the blocks.
     operands: BTreeSet<(usize, usize)>,
+    /// The positions of the values defined in the leader (computed once per cluster).
+    leader_positions: FxHashMap<Value, usize>,
 }
 
 /// The positions of the values defined in block `b`: arguments by number, results after them
@@ -181,6 +183,15 @@ fn prune_redundant_new_args(ir: &mut Ir, leader: BlockId, first_new: usize, list
 }
 
 impl Cluster {
+    fn new(ir: &Ir, leader: BlockId) -> Cluster {
+        Cluster {
+            leader,
+            others: Vec::new(),
+            operands: BTreeSet::new(),
+            leader_positions: positions_in_block(ir, leader),
+        }
+    }
+
     /// Adds `b` if it is equivalent to the leader.
     fn try_add(&mut self, ir: &Ir, preds: &Predecessors, b: BlockId) -> bool {
         let leader = self.leader;
@@ -194,7 +205,7 @@ impl Cluster {
             return false;
         }
         let mut mismatched = Vec::new();
-        let (l_pos, r_pos) = (positions_in_block(ir, leader), positions_in_block(ir, b));
+        let r_pos = positions_in_block(ir, b);
         for (i, (&l, &r)) in lhs.iter().zip(&rhs).enumerate() {
             if !same_op_shape(ir, l, r) {
                 return false;
@@ -214,7 +225,7 @@ impl Cluster {
                         return false;
                     }
                     mismatched.push((i, k));
-                } else if l_pos.get(&lv) != r_pos.get(&rv) {
+                } else if self.leader_positions.get(&lv) != r_pos.get(&rv) {
                     return false;
                 }
             }
