@@ -292,7 +292,10 @@ pub(crate) fn type_accepts(c: &TypeConstraint, ctx: &Context, t: Type) -> bool {
 }
 
 mod accessors;
+mod hook_set;
 mod macros;
+
+pub use hook_set::HookSet;
 
 #[cfg(test)]
 mod tests;

@@ -7,29 +7,15 @@
 //! width, at any width (`ApInt` arithmetic). Division and remainder by zero, and
 //! `divsi INT_MIN, -1`, are left alone.
 
-use super::{
-    MOVE_CONSTANT_RIGHT, OverflowFlags, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int,
-};
-use crate::support::{
-    IntConst, dict_of, empty_state, inherent_attr, int_attr, int_const, printed_attr_dict, split_inherent,
-};
+use super::binary_syntax::{INT_BINARY_FLAGS_HOOKS, INT_BINARY_HOOKS, OVERFLOW_FLAGS};
+use super::{MOVE_CONSTANT_RIGHT, SIGNLESS_INTEGER_LIKE, defined_by, fold_to_attr, fold_to_value, splat_int};
+use crate::support::{IntConst, int_attr, int_const};
 use fuser_ir::apint::ApInt;
-use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
-use fuser_ir::declare::AttrConstraint;
-use fuser_ir::diag::Diagnostic;
-use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::{FoldResult, VerifyCtx};
+use fuser_ir::ir::{Ir, OpId, Value};
+use fuser_ir::registry::FoldResult;
 use fuser_ir::types::Type;
-
-/// `overflowFlags`: MLIR's `Arith_IntegerOverflowAttr` (defaults to `none`).
-pub(super) const OVERFLOW_FLAGS: AttrConstraint =
-    AttrConstraint::new("Integer overflow arith flags", |ctx, a| OverflowFlags::from_attr(ctx, a).is_some()).optional();
-
-pub(super) fn default_flags(ctx: &Context) -> Vec<(&'static str, Attr)> {
-    vec![("overflowFlags", OverflowFlags::default().to_attr(ctx))]
-}
 
 // ----- the ops ------------------------------------------------------------------------------
 
@@ -44,14 +30,8 @@ result is poison otherwise).\n\n\
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
         properties: { overflowFlags: OVERFLOW_FLAGS },
-        hooks: {
-            verify: verify_binary,
-            fold: fold_addi,
-            canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::ADDI_PATTERNS],
-            parse: parse_binary_with_flags,
-            print: print_binary,
-            default_props: default_flags,
-        },
+        hook_set: INT_BINARY_FLAGS_HOOKS,
+        hooks: { fold: fold_addi, canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::ADDI_PATTERNS] },
     }
 }
 
@@ -64,14 +44,8 @@ fuser_ir::declare_op! {
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
         properties: { overflowFlags: OVERFLOW_FLAGS },
-        hooks: {
-            verify: verify_binary,
-            fold: fold_subi,
-            canonicalize: &[super::int_patterns::SUBI_PATTERNS],
-            parse: parse_binary_with_flags,
-            print: print_binary,
-            default_props: default_flags,
-        },
+        hook_set: INT_BINARY_FLAGS_HOOKS,
+        hooks: { fold: fold_subi, canonicalize: &[super::int_patterns::SUBI_PATTERNS] },
     }
 }
 
@@ -84,14 +58,8 @@ flags as for `arith.addi`.\n\n```mlir\n%0 = arith.muli %a, %b overflow<nsw, nuw>
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
         properties: { overflowFlags: OVERFLOW_FLAGS },
-        hooks: {
-            verify: verify_binary,
-            fold: fold_muli,
-            canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::MULI_MULI_CONSTANT],
-            parse: parse_binary_with_flags,
-            print: print_binary,
-            default_props: default_flags,
-        },
+        hook_set: INT_BINARY_FLAGS_HOOKS,
+        hooks: { fold: fold_muli, canonicalize: &[MOVE_CONSTANT_RIGHT, super::int_patterns::MULI_MULI_CONSTANT] },
     }
 }
 
@@ -104,7 +72,8 @@ Division by zero and `INT_MIN / -1` are undefined behaviour.\n\n\
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: { verify: verify_binary, fold: fold_divsi, parse: parse_binary, print: print_binary },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_divsi },
     }
 }
 
@@ -116,7 +85,8 @@ Division by zero is undefined behaviour.\n\n```mlir\n%0 = arith.divui %a, %b : i
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: { verify: verify_binary, fold: fold_divui, parse: parse_binary, print: print_binary },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_divui },
     }
 }
 
@@ -128,7 +98,8 @@ divisor is undefined behaviour.\n\n```mlir\n%0 = arith.remsi %a, %b : i32\n```",
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: { verify: verify_binary, fold: fold_remsi, parse: parse_binary, print: print_binary },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_remsi },
     }
 }
 
@@ -140,128 +111,9 @@ behaviour.\n\n```mlir\n%0 = arith.remui %a, %b : i32\n```",
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: { verify: verify_binary, fold: fold_remui, parse: parse_binary, print: print_binary },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_remui },
     }
-}
-
-/// The state of a binary op `name` (e.g. `"arith.addi"`) on `lhs` and `rhs` of type `ty`; ops
-/// with overflow flags get `overflowFlags = #arith.overflow<none>` as MLIR builds them.
-pub fn binary_state(ctx: &Context, name: &str, lhs: Value, rhs: Value, ty: Type, loc: Attr) -> OperationState {
-    let mut state = empty_state(ctx, name, loc);
-    state.operands = vec![lhs, rhs];
-    state.result_types = vec![ty];
-    if [ADDI.name, SUBI.name, MULI.name, super::SHLI.name].contains(&name) {
-        state.props = Some(dict_of(ctx, &[("overflowFlags", OverflowFlags::default().to_attr(ctx))]));
-    }
-    state
-}
-
-// ----- verifier and syntax ------------------------------------------------------------------
-
-/// What the declaration does not say: both operands have exactly the result type (the
-/// `SameOperandsAndResultType` trait also accepts shapes that differ only in dynamic sizes).
-pub(super) fn verify_binary(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
-    let ir = v.ir;
-    let ty = ir.value_type(ir.result(op, 0));
-    if ir.value_type(ir.operand(op, 0)) != ty || ir.value_type(ir.operand(op, 1)) != ty {
-        return Err(v.op_error(op, "requires the same type for all operands and results"));
-    }
-    Ok(())
-}
-
-pub(super) fn parse_binary(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
-    parse_binary_form(p, state, false)
-}
-
-pub(super) fn parse_binary_with_flags(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
-    parse_binary_form(p, state, true)
-}
-
-/// `%a, %b (overflow<flags>)? {attrs}? : type`.
-fn parse_binary_form(p: &mut dyn OpAsmParser, state: &mut OperationState, has_flags: bool) -> ParseResult<()> {
-    let lhs = p.parse_operand()?;
-    p.parse_punct(Punct::Comma)?;
-    let rhs = p.parse_operand()?;
-    let flags = if has_flags { parse_optional_overflow(p)? } else { None };
-    let mut entries = Vec::new();
-    p.parse_optional_attr_dict(&mut entries)?;
-    p.parse_punct(Punct::Colon)?;
-    let ty = p.parse_type()?;
-    state.operands = vec![p.resolve_operand(&lhs, ty)?, p.resolve_operand(&rhs, ty)?];
-    state.result_types = vec![ty];
-    let ctx = p.ctx();
-    let def = ctx.op_def(state.name);
-    let (mut props, attrs) = match def {
-        Some(def) => split_inherent(ctx, def, entries),
-        None => (Vec::new(), entries),
-    };
-    if has_flags {
-        let flags = flags.unwrap_or_default().to_attr(ctx);
-        if !props.iter().any(|(k, _)| ctx.ident_str(*k) == "overflowFlags") {
-            props.push((ctx.ident("overflowFlags"), flags));
-        }
-    }
-    state.props = (!props.is_empty()).then(|| ctx.dictionary(props));
-    state.attrs = ctx.dictionary(attrs);
-    Ok(())
-}
-
-/// `overflow<nsw, nuw>` if present.
-fn parse_optional_overflow(p: &mut dyn OpAsmParser) -> ParseResult<Option<OverflowFlags>> {
-    if !p.parse_optional_keyword("overflow") {
-        return Ok(None);
-    }
-    p.parse_punct(Punct::Less)?;
-    let mut flags = OverflowFlags::default();
-    loop {
-        let offset = p.current_offset();
-        let Some(kw) = p.parse_optional_bare_id() else {
-            // MLIR reports the missing keyword, then the attribute parameter it was parsing.
-            p.emit_error_at(offset, "expected valid keyword");
-            return Err(p.emit_error(
-                "failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`",
-            ));
-        };
-        if !flags.add_keyword(&kw) {
-            // MLIR reports the bad keyword, then the attribute parameter it was parsing.
-            p.emit_error_at(offset, "expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw");
-            return Err(p.emit_error(
-                "failed to parse Arith_IntegerOverflowAttr parameter 'value' which is to be a `::mlir::arith::IntegerOverflowFlags`",
-            ));
-        }
-        if !p.parse_optional_punct(Punct::Comma) {
-            break;
-        }
-    }
-    p.parse_punct(Punct::Greater)?;
-    Ok(Some(flags))
-}
-
-pub(super) fn print_binary(p: &mut dyn OpAsmPrinter, op: OpId) {
-    let (lhs, rhs, ty, flags, dict) = {
-        let (ctx, ir) = (p.ctx(), p.ir());
-        let ops = ir.operands(op);
-        let ty = ir.results(op).first().map(|&r| ir.value_type(r));
-        // Only ops declaring the property print it as `overflow<...>` (elsewhere it is an
-        // ordinary discardable attribute).
-        let declared = ctx.op_def(ir.op_name(op)).is_some_and(|d| d.properties.contains(&"overflowFlags"));
-        let flags = inherent_attr(ctx, ir, op, "overflowFlags")
-            .filter(|_| declared)
-            .and_then(|a| OverflowFlags::from_attr(ctx, a));
-        (ops.first().copied(), ops.get(1).copied(), ty, flags, printed_attr_dict(ctx, ir, op))
-    };
-    let (Some(lhs), Some(rhs), Some(ty)) = (lhs, rhs, ty) else { return };
-    p.write(" ");
-    p.print_operands(&[lhs, rhs]);
-    if let Some(f) = flags.filter(|f| *f != OverflowFlags::default()) {
-        p.write(" overflow<");
-        p.write(f.keywords());
-        p.write(">");
-    }
-    let elided: &[&str] = if flags.is_some() { &["overflowFlags"] } else { &[] };
-    p.print_optional_attr_dict(dict, elided);
-    p.write(" : ");
-    p.print_type(ty);
 }
 
 // ----- folders ------------------------------------------------------------------------------

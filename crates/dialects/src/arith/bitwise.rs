@@ -6,7 +6,8 @@
 //! `and(x, x)`/`or(x, x)` (idempotence). Patterns: `op(ext x, ext y)` becomes `ext(op(x, y))`
 //! for two extensions of one kind from one type, and `xor(cmpi p, true)` the inverted `cmpi`.
 
-use super::binary::{Inputs, eval, inputs, operands_of, parse_binary, print_binary, verify_binary, zero};
+use super::binary::{Inputs, eval, inputs, operands_of, zero};
+use super::binary_syntax::INT_BINARY_HOOKS;
 use super::{
     CMPI, CmpPredicate, EXTSI, EXTUI, MOVE_CONSTANT_RIGHT, SIGNLESS_INTEGER_LIKE, binary_state, cmpi::predicate,
     defined_by, fold_to_attr, fold_to_value, int_cast_state, splat_int,
@@ -27,13 +28,8 @@ fuser_ir::declare_op! {
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: {
-            verify: verify_binary,
-            fold: fold_andi,
-            canonicalize: &[MOVE_CONSTANT_RIGHT, BITWISE_OF_EXTS],
-            parse: parse_binary,
-            print: print_binary,
-        },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_andi, canonicalize: &[MOVE_CONSTANT_RIGHT, BITWISE_OF_EXTS] },
     }
 }
 
@@ -45,13 +41,8 @@ fuser_ir::declare_op! {
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: {
-            verify: verify_binary,
-            fold: fold_ori,
-            canonicalize: &[MOVE_CONSTANT_RIGHT, BITWISE_OF_EXTS],
-            parse: parse_binary,
-            print: print_binary,
-        },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_ori, canonicalize: &[MOVE_CONSTANT_RIGHT, BITWISE_OF_EXTS] },
     }
 }
 
@@ -63,13 +54,8 @@ tensors); `xori %x, %true` negates an `i1`.\n\n```mlir\n%0 = arith.xori %a, %b :
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: {
-            verify: verify_binary,
-            fold: fold_xori,
-            canonicalize: &[MOVE_CONSTANT_RIGHT, XORI_NOT_CMPI, BITWISE_OF_EXTS],
-            parse: parse_binary,
-            print: print_binary,
-        },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_xori, canonicalize: &[MOVE_CONSTANT_RIGHT, XORI_NOT_CMPI, BITWISE_OF_EXTS] },
     }
 }
 

@@ -6,7 +6,8 @@
 //! divisor or any signed overflow of MLIR's evaluation steps (e.g. `INT_MIN / -1`), which leave
 //! the op alone (for `floordivsi`, as in MLIR, only when it is the last element's).
 
-use super::binary::{eval, eval_last, inputs, parse_binary, print_binary, verify_binary};
+use super::binary::{eval, eval_last, inputs};
+use super::binary_syntax::INT_BINARY_HOOKS;
 use super::{SIGNLESS_INTEGER_LIKE, fold_to_value};
 use crate::support::IntConst;
 use fuser_ir::apint::ApInt;
@@ -25,7 +26,8 @@ macro_rules! div_op {
                 traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
                 operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
                 results: { result: SIGNLESS_INTEGER_LIKE },
-                hooks: { verify: verify_binary, fold: $fold, parse: parse_binary, print: print_binary },
+                hook_set: INT_BINARY_HOOKS,
+                hooks: { fold: $fold },
             }
         }
     };

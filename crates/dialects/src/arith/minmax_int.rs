@@ -5,7 +5,8 @@
 //! absorbs (`maxsi(x, INT_MAX)` is that constant) or vanishes (`maxsi(x, INT_MIN)` is `x`);
 //! constants are evaluated elementwise.
 
-use super::binary::{eval, inputs, parse_binary, print_binary, verify_binary};
+use super::binary::{eval, inputs};
+use super::binary_syntax::INT_BINARY_HOOKS;
 use super::{MOVE_CONSTANT_RIGHT, SIGNLESS_INTEGER_LIKE, fold_to_value};
 use crate::support::IntConst;
 use fuser_ir::apint::ApInt;
@@ -24,13 +25,8 @@ macro_rules! minmax_op {
                 traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE | COMMUTATIVE],
                 operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
                 results: { result: SIGNLESS_INTEGER_LIKE },
-                hooks: {
-                    verify: verify_binary,
-                    fold: $fold,
-                    canonicalize: &[MOVE_CONSTANT_RIGHT],
-                    parse: parse_binary,
-                    print: print_binary,
-                },
+                hook_set: INT_BINARY_HOOKS,
+                hooks: { fold: $fold, canonicalize: &[MOVE_CONSTANT_RIGHT] },
             }
         }
     };

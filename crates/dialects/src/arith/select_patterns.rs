@@ -5,8 +5,9 @@
 //! `select c, a, x` (likewise on the false side).
 
 use super::bitwise::constant_of;
-use super::{XORI, binary_state, constant_state, int_cast_state, operands_of_xori};
-use fuser_ir::ir::{OpId, Value};
+use super::{XORI, binary_state, constant_state, defined_by, int_cast_state};
+use fuser_ir::context::Context;
+use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::registry::PatternDef;
 use fuser_ir::rewrite_api::Rewriter;
 use fuser_ir::types::TypeKind;
@@ -117,4 +118,10 @@ fn redundant_select(rw: &mut dyn Rewriter, op: OpId, which: usize) -> bool {
     rw.ir_mut().set_operand(op, which, v);
     rw.notify_changed(op);
     true
+}
+
+/// The operands `(x, y)` of `v` when `v` is an `arith.xori`.
+fn operands_of_xori(ctx: &Context, ir: &Ir, v: Value) -> Option<(Value, Value)> {
+    let d = defined_by(ctx, ir, v, XORI.name)?;
+    (ir.num_operands(d) == 2).then(|| (ir.operand(d, 0), ir.operand(d, 1)))
 }

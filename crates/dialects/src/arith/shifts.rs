@@ -4,10 +4,8 @@
 //! Folders follow MLIR: a shift by zero is the value, constants shift unless the amount is at
 //! least the bit width (the result is poison then, and left alone).
 
-use super::binary::{
-    OVERFLOW_FLAGS, default_flags, eval_last, inputs, parse_binary, parse_binary_with_flags, print_binary,
-    verify_binary,
-};
+use super::binary::{eval_last, inputs};
+use super::binary_syntax::{INT_BINARY_FLAGS_HOOKS, INT_BINARY_HOOKS, OVERFLOW_FLAGS};
 use super::{SIGNLESS_INTEGER_LIKE, fold_to_value};
 use fuser_ir::apint::ApInt;
 use fuser_ir::attrs::{Attr, AttrKind, DenseData};
@@ -25,13 +23,8 @@ with zeros; shifting by the bit width or more gives poison. Overflow flags as fo
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
         properties: { overflowFlags: OVERFLOW_FLAGS },
-        hooks: {
-            verify: verify_binary,
-            fold: fold_shli,
-            parse: parse_binary_with_flags,
-            print: print_binary,
-            default_props: default_flags,
-        },
+        hook_set: INT_BINARY_FLAGS_HOOKS,
+        hooks: { fold: fold_shli },
     }
 }
 
@@ -44,7 +37,8 @@ the sign bit into the vacated bits; shifting by the bit width or more gives pois
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: { verify: verify_binary, fold: fold_shrsi, parse: parse_binary, print: print_binary },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_shrsi },
     }
 }
 
@@ -57,7 +51,8 @@ with zeros; shifting by the bit width or more gives poison.\n\n\
         traits: [PURE | SAME_OPERANDS_AND_RESULT_TYPE],
         operands: { lhs: SIGNLESS_INTEGER_LIKE, rhs: SIGNLESS_INTEGER_LIKE },
         results: { result: SIGNLESS_INTEGER_LIKE },
-        hooks: { verify: verify_binary, fold: fold_shrui, parse: parse_binary, print: print_binary },
+        hook_set: INT_BINARY_HOOKS,
+        hooks: { fold: fold_shrui },
     }
 }
 

@@ -28,6 +28,7 @@ use crate::support::{empty_state, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
+use fuser_ir::declare::HookSet;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::registry::{OpDef, PatternDef, Traits, VerifyCtx};
@@ -88,6 +89,17 @@ pub fn form_of(name: &str) -> Option<Form> {
 pub static ALL: [&OpDef; 9] =
     [&ALLGATHER, &ALLREDUCE, &REDUCE_SCATTER, &BROADCAST, &REDUCE, &GATHER, &SCATTER, &ALL_TO_ALL, &COLLECTIVE_PERMUTE];
 
+/// The hooks every collective shares: one verifier, one custom syntax, the team-of-one
+/// canonicalization and the default `backend`.
+const COLLECTIVE_HOOKS: HookSet = HookSet {
+    verify: Some(verify_collective),
+    canonicalize: &[TEAM_OF_ONE],
+    parse: Some(parse_collective),
+    print: Some(print_collective),
+    default_props: Some(default_backend),
+    ..HookSet::NONE
+};
+
 // ----- the ops --------------------------------------------------------------------------------
 
 fuser_ir::declare_op! {
@@ -105,13 +117,7 @@ The semantics are the same; only these three collectives have it.\n\n\
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -129,13 +135,7 @@ The semantics are the same; only these three collectives have it.\n\n\
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP, reduction: REDUCTION_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -153,13 +153,7 @@ The semantics are the same; only these three collectives have it.\n\n\
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP, reduction: REDUCTION_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -174,13 +168,7 @@ team (the root included) receives it in `output`, of the same shape. `root` is a
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -194,13 +182,7 @@ Other devices leave `output` unchanged. Posted on the current stream.\n\n\
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP, reduction: REDUCTION_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -214,13 +196,7 @@ shape rule as `comm.allgather`. Posted on the current stream.\n\n\
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -234,13 +210,7 @@ fuser_ir::declare_op! {
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -255,13 +225,7 @@ size. Posted on the current stream.\n\n\
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 
@@ -277,13 +241,7 @@ stream.\n\n\
         operands: { input: BUFFER, output: BUFFER, send_to: INDEX, recv_from: INDEX },
         results: { request: REQUEST_VALUE },
         properties: { team: TEAM, backend: BACKEND_PROP },
-        hooks: {
-            verify: verify_collective,
-            canonicalize: &[TEAM_OF_ONE],
-            parse: parse_collective,
-            print: print_collective,
-            default_props: default_backend,
-        },
+        hook_set: COLLECTIVE_HOOKS,
     }
 }
 

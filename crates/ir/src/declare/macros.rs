@@ -19,9 +19,11 @@
 ///   (`.optional()` when it may be absent). Properties are listed in
 ///   [`OpDef::properties`](crate::registry::OpDef::properties).
 /// - `regions: { name: ANY_REGION, ... }`, `successors: { ... }`: [`SlotConstraint`]s.
+/// - `hook_set: SET`: a [`HookSet`](crate::declare::HookSet) constant, the hooks the op shares
+///   with its family (MLIR's ODS base classes); applied before `hooks:`.
 /// - `hooks: { verify: f, fold: f, canonicalize: &[...], parse: f, print: f, result_names: f,
 ///   default_dialect: "...", default_props: f }`: any [`OpDef`](crate::registry::OpDef) hook
-///   (`Option` fields get `Some(..)` around the value).
+///   (`Option` fields get `Some(..)` around the value); each overrides the set's.
 ///
 /// ```
 /// use fuser_ir::declare::{ANY_TYPE, AttrConstraint, TypeConstraint};
@@ -75,6 +77,7 @@ macro_rules! declare_op {
             $(, attributes: { $($attr:ident : $attr_c:expr),* $(,)? })?
             $(, regions: { $($region:ident : $region_c:expr),* $(,)? })?
             $(, successors: { $($succ:ident : $succ_c:expr),* $(,)? })?
+            $(, hook_set: $hook_set:expr)?
             $(, hooks: { $($hook:ident : $hook_value:expr),* $(,)? })?
             $(,)?
         }
@@ -124,6 +127,7 @@ macro_rules! declare_op {
                 ..OpDef::new($op_name, Traits::NONE $($(.union(Traits::$trait_name))*)?)
             };
             $(def.description = $description;)?
+            $(def = $crate::declare::HookSet::apply(&$hook_set, def);)?
             $($($crate::__declare_op_hook!(def, $hook, $hook_value);)*)?
             def
         };
