@@ -8,10 +8,10 @@
 //! its piece; outputs come back from every rank and are put together (replicated pieces must
 //! agree exactly).
 
+use crate::cpu::backend::CpuBackend;
 use crate::dtype::DType;
-use crate::error::{OpKey, RtError, RtResult};
+use crate::error::{OpKey, RtError, RtResult, rank_range};
 use crate::exec::backend::RankStats;
-use crate::exec::cpu::CpuBackend;
 use crate::exec::{Backend, Program, capture, run_program};
 use crate::origin::{OutputOrigin, output_origins};
 use crate::reference;
@@ -165,14 +165,6 @@ pub fn placements(ctx: &Context, ir: &Ir, func: OpId, key: &str) -> RtResult<Vec
             Ok(Placement { dtype: DType::of(ctx, b.elem)?, global_shape: static_shape(&b.shape)?, sharding: None })
         })
         .collect()
-}
-
-/// The ranks a run of `n` ranks runs, for messages: `rank 0` or `ranks 0..=N-1`.
-pub fn rank_range(n: usize) -> String {
-    match n {
-        1 => "rank 0".to_string(),
-        n => format!("ranks 0..={}", n.saturating_sub(1)),
-    }
 }
 
 /// Checks that the meshes of the placements fit `ranks` ranks (rank r = device r).

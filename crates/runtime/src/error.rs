@@ -63,3 +63,11 @@ impl fmt::Display for RtError {
 impl std::error::Error for RtError {}
 
 pub type RtResult<T> = Result<T, RtError>;
+
+/// The ranks a run of `n` ranks runs, for messages: `rank 0` or `ranks 0..=N-1`.
+pub fn rank_range(n: usize) -> String {
+    match n {
+        1 => "rank 0".to_string(),
+        n => format!("ranks 0..={}", n.saturating_sub(1)),
+    }
+}

@@ -3,12 +3,13 @@
 //! `fuser-run --check`. docs/dev/runtime.md has the design: module map, the backend
 //! interface, and the semantics the tests rely on.
 //!
-//! Layering (lower never imports higher): `error`, `dtype`, `layout` → `buffer`, `tensor` →
-//! kernels, communication, streams → the executor (`exec`) and the backends (`exec::cpu`,
-//! `cuda`) → `reference`, `trace` → the driver.
+//! Layering (lower never imports higher; `tests/layering.rs` checks it): `error`, `dtype`,
+//! `layout` → `buffer`, `tensor` → the executor (`exec`) → the backends side by side, `cpu`
+//! (streams, race checker, kernels, the in-process communicator) and `cuda` → `reference` →
+//! `procs` (one process per rank on the cpu backend) → the driver.
 
 pub mod buffer;
-pub mod comm;
+pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 pub mod driver;
@@ -16,17 +17,14 @@ pub mod dtype;
 pub mod error;
 pub mod exec;
 pub mod gemm_lib;
-pub mod kernels;
 pub mod layout;
 pub mod origin;
 pub mod partial;
 pub mod process;
 pub mod procs;
-pub mod race;
 pub mod reference;
 pub mod rng;
 pub mod store;
-pub mod streams;
 pub mod tensor;
 pub mod trace;
 pub mod watchdog;

@@ -6,9 +6,9 @@
 //! Ops: matmul (batched, rhs broadcast), linear (+bias), add/sub/mul/div (equal shapes), neg,
 //! cast, sum (dims, keep_dims), set, broadcast, reshape, permute, and `func.return`.
 
+use crate::cpu::kernels::{Precision, sum_values};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
-use crate::kernels::{Precision, sum_values};
 use crate::tensor::{HostTensor, round_to};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_ir::attrs::Attr;

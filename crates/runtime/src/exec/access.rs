@@ -2,7 +2,7 @@
 //! views a kernel or a communication reads and writes, and whether a communication keeps its
 //! posting stream busy until it completed.
 //!
-//! The read and write sets are those of the communicator ([`crate::comm`]) and of NCCL, rank
+//! The read and write sets are those of the communicator ([`crate::cpu::comm`]) and of NCCL, rank
 //! by rank: a rooted collective touches some buffers on its root only (`reduce` and `gather`
 //! write the root's output, `broadcast` and `scatter` read the root's input; the other
 //! members' buffers there are untouched); `share_handles` moves no data. A test runs every
@@ -12,11 +12,11 @@
 //! Blocking: collectives, ungrouped NCCL sends and receives, a CUDA IPC `get` receive, a `put`
 //! send and `share_handles` hold their stream until they completed; a `comm.group`, a CUDA
 //! IPC `get` send and a `put` receive do not: their buffers stay in use until a `comm.wait`
-//! on their request ([`crate::race::RaceChecker::on_transfer`]). The communicator's
-//! `Request::blocks_stream` follows the same rule ([`crate::comm::p2p_blocks_stream`]).
+//! on their request ([`crate::cpu::race::RaceChecker::on_transfer`]). The communicator's
+//! `Request::blocks_stream` follows the same rule ([`crate::cpu::comm::p2p_blocks_stream`]).
 
 use super::backend::{CommOp, Kernel};
-use crate::comm::p2p_blocks_stream;
+use crate::cpu::comm::p2p_blocks_stream;
 
 impl<B> Kernel<B> {
     /// The buffers the kernel reads (`false`) and writes (`true`).

@@ -1,16 +1,16 @@
 //! The executor of host programs: `prepare` turns a host function into a [`Program`] once,
-//! `run` interprets it for one rank over a [`Backend`], `cpu` is the embedded backend that
-//! runs N ranks as threads of one process, `capture` plans graph capture and replay.
+//! `run` interprets it for one rank over a [`Backend`], `capture` plans graph capture and
+//! replay, `access` says what each operation reads and writes. The backends live beside:
+//! `crate::cpu` (the embedded backend: N ranks as threads of one process) and `crate::cuda`.
 
 pub mod access;
 pub mod backend;
 pub mod capture;
-pub mod cpu;
 pub mod prepare;
 pub mod run;
 
+pub use crate::cpu::backend::CpuBackend;
 pub use backend::{Backend, CommOp, Kernel};
-pub use cpu::CpuBackend;
 pub use prepare::{Instr, Program, prepare};
 pub use run::run_program;
 

@@ -18,7 +18,7 @@
 
 use super::msg::{BufSpec, FromHub, PostBody, ToHub};
 use crate::buffer::{Buffer, View};
-use crate::comm::{Collective, Communicator, PostInfo, Request};
+use crate::cpu::comm::{Collective, Communicator, PostInfo, Request};
 use crate::error::{OpKey, RtError, RtResult};
 use crate::store::server::Log;
 use crate::store::wire;
@@ -299,7 +299,7 @@ impl Hub {
                 let late: Vec<usize> = (1..self.world).filter(|&r| s.members[r].result.is_none()).collect();
                 return Err(RtError::new(format!(
                     "{} did not report a result in time after rank 0 finished",
-                    crate::comm::ranks_phrase(&late)
+                    crate::cpu::comm::ranks_phrase(&late)
                 )));
             }
             s = self
@@ -333,7 +333,7 @@ pub(super) fn proxy(spec: &BufSpec, bytes: Option<Vec<u8>>) -> RtResult<View> {
 /// Sends `Done` to the posting rank when `request` completes (with `output`'s bytes).
 fn answer_when_done(request: &Request, writer: Arc<Mutex<TcpStream>>, id: u64, output: Option<View>) {
     request.when_done(move |outcome| {
-        let outcome = outcome.map(|()| output.map(|v| crate::comm::read_bytes(&v)));
+        let outcome = outcome.map(|()| output.map(|v| crate::cpu::comm::read_bytes(&v)));
         send(&writer, &FromHub::Done { id, outcome });
     });
 }

@@ -7,7 +7,7 @@
 //! the hub (`Posted`), so a post the matching refuses fails at post as in one process. The
 //! returned [`Request`] is completed by the link's reader thread when `Done` arrives, after
 //! it wrote the bytes into the output view. Whether it blocks the posting stream follows the
-//! in-process rules ([`crate::comm::p2p`]).
+//! in-process rules ([`crate::cpu::comm::p2p`]).
 //!
 //! Failures: an `Abort` from the hub aborts this process's watchdog (every wait fails at
 //! once with the cause); so does a connection to the hub that ends unexpectedly (rank 0
@@ -16,9 +16,9 @@
 use super::fault::Fault;
 use super::msg::{BufSpec, FromHub, PostBody, ToHub};
 use crate::buffer::View;
-use crate::comm::p2p::{Side, p2p_blocks_stream, p2p_wait_what};
-use crate::comm::remote::Remote;
-use crate::comm::{Collective, Completion, PostInfo, Request, read_bytes, write_bytes};
+use crate::cpu::comm::p2p::{Side, p2p_blocks_stream, p2p_wait_what};
+use crate::cpu::comm::remote::Remote;
+use crate::cpu::comm::{Collective, Completion, PostInfo, Request, read_bytes, write_bytes};
 use crate::error::{RtError, RtResult};
 use crate::store::wire;
 use crate::watchdog::{ABORT_POLL, WaitInfo, Watchdog, lock};

@@ -4,7 +4,7 @@
 //!
 //! The ranks' communicators meet in a hub served by rank 0 ([`hub`]), over TCP (so the same
 //! works across machines, and a run leaves no shared memory segment, socket file or handle
-//! behind): each process's [`crate::comm::Communicator`] hands its posts to its [`link`],
+//! behind): each process's [`crate::cpu::comm::Communicator`] hands its posts to its [`link`],
 //! the hub replays them on an in-process communicator of all ranks, so collectives, send/recv
 //! with NCCL's and CUDA IPC get/put's blocking rules, groups, `share_handles` and every
 //! mismatch message are those of a single-process run. [`run`] is the rank's whole run.

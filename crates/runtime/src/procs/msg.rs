@@ -8,7 +8,7 @@
 //! `Abort` when one failed or vanished.
 
 use super::frame::{Decoder, Encoder, malformed};
-use crate::comm::Collective;
+use crate::cpu::comm::Collective;
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use fuser_dialects::comm::attrs::{Backend, Protocol};

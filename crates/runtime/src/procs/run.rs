@@ -10,11 +10,11 @@
 use super::fault::Fault;
 use super::hub::Hub;
 use super::link::Link;
-use crate::comm::Communicator;
+use crate::cpu::backend::CpuBackend;
+use crate::cpu::comm::Communicator;
 use crate::driver::{Failure, RankResult, RunConfig, RunIo, RunOutcome, run_ranks};
 use crate::error::{RtError, RtResult};
 use crate::exec::Program;
-use crate::exec::cpu::CpuBackend;
 use crate::process::{ProcessEnv, decode, encode_error, encode_result};
 use crate::store::{Store, StoreConfig};
 use crate::watchdog::Watchdog;
@@ -98,7 +98,7 @@ fn join_run(cfg: &RunConfig, env: &ProcessEnv, fault: Option<Fault>) -> Result<J
             missing if missing.is_empty() => e,
             missing => RtError::new(format!(
                 "{} never joined the run within {:?}",
-                crate::comm::ranks_phrase(&missing),
+                crate::cpu::comm::ranks_phrase(&missing),
                 cfg.timeout
             )),
         };

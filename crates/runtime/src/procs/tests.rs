@@ -5,7 +5,7 @@
 use super::hub::Hub;
 use super::link::Link;
 use crate::buffer::{Buffer, View};
-use crate::comm::{Communicator, P2pOp, PostInfo, Request};
+use crate::cpu::comm::{Communicator, P2pOp, PostInfo, Request};
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::store::wire;
@@ -107,9 +107,15 @@ fn a_collective_mismatch_names_the_ranks_on_every_rank() {
     let errors = on_linked_ranks(2, 5000, |r, c| {
         let (input, output) = (view_of(&[1.0; 2]), view_of(&[0.0; 4]));
         let req = if r == 0 {
-            c.post_collective(&at(r), &[0, 1], crate::comm::Collective::Allgather, &input, &output)
+            c.post_collective(&at(r), &[0, 1], crate::cpu::comm::Collective::Allgather, &input, &output)
         } else {
-            c.post_collective(&at(r), &[0, 1], crate::comm::Collective::Allreduce(ReductionKind::Sum), &input, &input)
+            c.post_collective(
+                &at(r),
+                &[0, 1],
+                crate::cpu::comm::Collective::Allreduce(ReductionKind::Sum),
+                &input,
+                &input,
+            )
         };
         req.unwrap().wait(c.deadline()).unwrap_err().to_string()
     });
@@ -221,7 +227,7 @@ fn a_rank_that_vanishes_is_named_to_the_others_and_to_the_gather() {
     let req = comm.post_collective(
         &at(0),
         &[0, 1],
-        crate::comm::Collective::Allgather,
+        crate::cpu::comm::Collective::Allgather,
         &view_of(&[1.0]),
         &view_of(&[0.0; 2]),
     );
@@ -276,7 +282,7 @@ fn the_hub_describes_what_is_unmatched() {
     let sum = comm.post_collective(
         &at(0),
         &[0, 1],
-        crate::comm::Collective::Allreduce(ReductionKind::Sum),
+        crate::cpu::comm::Collective::Allreduce(ReductionKind::Sum),
         &view_of(&[1.0]),
         &view_of(&[0.0]),
     );

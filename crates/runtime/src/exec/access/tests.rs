@@ -10,9 +10,9 @@
 //!   never waited for fails the run.
 
 use super::super::backend::{CommOp, Kernel};
-use super::super::cpu::{CpuBackend, post_comm};
 use crate::buffer::View;
-use crate::comm::{Communicator, PostInfo};
+use crate::cpu::backend::{CpuBackend, post_comm};
+use crate::cpu::comm::{Communicator, PostInfo};
 use crate::dtype::DType;
 use crate::error::{OpKey, RtResult};
 use crate::exec::Backend;

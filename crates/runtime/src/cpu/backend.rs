@@ -28,14 +28,14 @@
 //! join a batch whose list is reused (one boxed task per batch); streams are found by index in
 //! a per-rank vector (no hash maps).
 
-use super::backend::{Backend, CommOp, Kernel};
 use crate::buffer::{Buffer, Dims, View};
-use crate::comm::{Collective, Communicator, P2pOp, PostInfo, Request};
+use crate::cpu::comm::{Collective, Communicator, P2pOp, PostInfo, Request};
+use crate::cpu::kernels;
+use crate::cpu::race::{Access, Lattice, RaceChecker, StreamKey, VClock};
+use crate::cpu::streams::Stream;
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
-use crate::kernels;
-use crate::race::{Access, Lattice, RaceChecker, StreamKey, VClock};
-use crate::streams::Stream;
+use crate::exec::backend::{Backend, CommOp, Kernel};
 use crate::trace::TraceEvent;
 use crate::watchdog::{WaitInfo, Watchdog};
 use fuser_dialects::comm::attrs::Backend as Transport;
@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 /// The index of a rank's main stream; worker stream `i` has index `i + 1`.
 pub const MAIN_STREAM: usize = 0;
 
-pub use super::backend::RankStats;
+pub use crate::exec::backend::RankStats;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())

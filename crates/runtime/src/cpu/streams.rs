@@ -478,10 +478,10 @@ mod tests {
     /// A program on two streams: stream 1 fills a buffer, stream 2 copies it. The executor
     /// calls the race checker in program order when it posts; without the stream wait the
     /// checker reports the race, with it the checker is silent and the copy is right.
-    fn producer_consumer(with_wait: bool) -> (Option<crate::race::Race>, Vec<f64>) {
+    fn producer_consumer(with_wait: bool) -> (Option<crate::cpu::race::Race>, Vec<f64>) {
         use crate::buffer::{Buffer, View};
+        use crate::cpu::race::{Access, RaceChecker};
         use crate::dtype::DType;
-        use crate::race::{Access, RaceChecker};
         let wd = Watchdog::new(Duration::from_secs(10));
         let (s1, s2) = (stream(1, &wd), stream(2, &wd));
         let mut rc = RaceChecker::new();

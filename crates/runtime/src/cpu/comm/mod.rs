@@ -26,8 +26,8 @@ pub use collective::Collective;
 pub use p2p::{P2pOp, p2p_blocks_stream};
 
 use crate::buffer::View;
+use crate::cpu::race::VClock;
 use crate::error::{OpKey, RtError, RtResult};
-use crate::race::VClock;
 use crate::watchdog::{WaitInfo, Watchdog, lock};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -136,7 +136,7 @@ impl Communicator {
 
     fn check_rank(&self, what: &str, rank: usize) -> RtResult<()> {
         if rank >= self.world {
-            let world = crate::driver::rank_range(self.world);
+            let world = crate::error::rank_range(self.world);
             return Err(RtError::new(format!("{what} {rank} is outside the world of {world}")));
         }
         Ok(())

@@ -19,8 +19,8 @@
 
 use super::{Communicator, Completion, PostInfo, Request, join_clocks, read_bytes, write_bytes};
 use crate::buffer::View;
+use crate::cpu::race::VClock;
 use crate::error::{OpKey, RtError, RtResult};
-use crate::race::VClock;
 use crate::watchdog::{WaitInfo, lock};
 use fuser_dialects::comm::attrs::{Backend, Protocol};
 use rustc_hash::{FxHashMap, FxHashSet};

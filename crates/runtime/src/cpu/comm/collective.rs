@@ -22,9 +22,9 @@
 
 use super::{Communicator, Completion, PostInfo, Request, join_clocks, ranks_phrase, read_bytes, write_bytes};
 use crate::buffer::View;
+use crate::cpu::race::VClock;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
-use crate::race::VClock;
 use crate::watchdog::{WaitInfo, lock};
 use fuser_dialects::reduction::ReductionKind;
 use rustc_hash::FxHashMap;

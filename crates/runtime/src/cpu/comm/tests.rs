@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::buffer::Buffer;
+use crate::cpu::race::RaceChecker;
 use crate::dtype::DType;
-use crate::race::RaceChecker;
 use fuser_dialects::comm::attrs::{Backend, Protocol};
 use fuser_dialects::reduction::ReductionKind;
 
@@ -488,7 +488,7 @@ fn abort_releases_waiting_ranks() {
 /// streams deadlock, and the host synchronize reports the comm waits.
 #[test]
 fn stream_tasks_posting_blocking_sends_deadlock_visibly() {
-    use crate::streams::Stream;
+    use crate::cpu::streams::Stream;
     let wd = crate::watchdog::Watchdog::new(Duration::from_millis(300));
     let comm = Communicator::with_watchdog(2, wd.clone());
     let errs: Vec<String> = std::thread::scope(|s| {
@@ -535,5 +535,5 @@ fn handles_cross_threads() {
     fn send_sync<T: Send + Sync>() {}
     send_sync::<Request>();
     send_sync::<Communicator>();
-    send_sync::<crate::streams::Event>();
+    send_sync::<crate::cpu::streams::Event>();
 }
