@@ -3,7 +3,7 @@
 //! `fuser-run --check`. docs/dev/runtime.md has the design: module map, the backend
 //! interface, and the semantics the tests rely on.
 //!
-//! Layering (lower never imports higher): `error`, `dtype`, `layout` → `buffer`, `tensor` →
+//! Layering (lower never imports higher): `error`, `dtype` and `numerics`, `layout` → `buffer`, `tensor` →
 //! kernels, communication, streams → the executor (`exec`) and the backends (`exec::cpu`,
 //! `cuda`) → `reference`, `trace` → the driver.
 
@@ -18,6 +18,7 @@ pub mod exec;
 pub mod gemm_lib;
 pub mod kernels;
 pub mod layout;
+pub mod numerics;
 pub mod origin;
 pub mod partial;
 pub mod process;
