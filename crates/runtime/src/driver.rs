@@ -51,6 +51,9 @@ pub struct RunConfig {
     pub cuda_graph: bool,
     /// The cuda backend's GEMM library.
     pub gemm: crate::gemm_lib::GemmLib,
+    /// Given values of some inputs instead of seeded ones (`fuser-run --input-values`):
+    /// `(argument index, values)`, the values repeated in row-major order to fill the tensor.
+    pub input_values: Vec<(usize, Vec<f64>)>,
 }
 
 /// A progress callback (see [`RunConfig::progress`]).
@@ -77,6 +80,7 @@ impl Default for RunConfig {
             devices: None,
             cuda_graph: false,
             gemm: Default::default(),
+            input_values: Vec::new(),
         }
     }
 }
@@ -192,6 +196,18 @@ fn check_meshes(placements: &[Placement], ranks: usize) -> RtResult<()> {
     Ok(())
 }
 
+/// `n` values of input `index` (of `dtype`) from `values`, repeated in order; an integer type
+/// takes integers of its range only, a float type rounds to nearest even.
+fn given_values(index: usize, dtype: DType, n: usize, values: &[f64]) -> RtResult<Vec<f64>> {
+    if values.is_empty() {
+        return Err(RtError::new(format!("--input-values gives no values for input #{index}")));
+    }
+    if let Some(bad) = values.iter().find(|&&v| dtype.is_int() && crate::dtype::round_to(dtype, v) != v) {
+        return Err(RtError::new(format!("--input-values: {bad} is not a value of input #{index}'s type {}", dtype.name())));
+    }
+    Ok((0..n).map(|k| crate::dtype::round_to(dtype, values[k % values.len()])).collect())
+}
+
 /// The seeded global inputs of the placements (argument `i` uses seed `seed * 1000003 + i`).
 pub fn generate_inputs(placements: &[Placement], seed: u64) -> Vec<HostTensor> {
     placements
@@ -297,13 +313,24 @@ pub struct RankResult {
 impl RunIo {
     pub fn new(ctx: &Context, ir: &Ir, func: OpId, cfg: &RunConfig) -> Result<RunIo, Failure> {
         let args = placements(ctx, ir, func, "arg_attrs")?;
-        let inputs = generate_inputs(&args, cfg.seed);
+        let mut inputs = generate_inputs(&args, cfg.seed);
+        for (i, values) in &cfg.input_values {
+            let Some(t) = inputs.get_mut(*i) else {
+                return Err(RtError::new(format!(
+                    "--input-values names input #{i}, the function takes {} inputs",
+                    args.len()
+                ))
+                .into());
+            };
+            t.data = given_values(*i, t.dtype, t.numel(), values)?;
+        }
         RunIo::with_inputs(ctx, ir, func, cfg, inputs)
     }
 
     /// The placements of a run on the caller's global inputs (an embedder's tensors): one per
-    /// argument, of the argument's global shape; values are rounded to the argument's element
-    /// type (an f64 `0.1` given for a bf16 argument runs, and is checked, as bf16's `0.1`).
+    /// argument, of the argument's global shape; values are converted to the argument's element
+    /// type as `fusion.cast` does (an f64 `0.1` given for a bf16 argument runs, and is checked,
+    /// as bf16's `0.1`; a `2.7` for an integer argument is 2).
     pub fn with_inputs(
         ctx: &Context,
         ir: &Ir,
