@@ -641,6 +641,84 @@ mod tests {
         assert!(e.message.ends_with("--ranks 2 runs ranks 0..=1 (rank r runs device r)"), "{}", e.message);
     }
 
+    /// The check against the per-type reference: the cpu kernels' results pass; a kernel with
+    /// the old (wrong) semantics, or one element off by one ulp/unit, fails.
+    #[test]
+    fn the_check_passes_the_kernels_and_fails_a_wrong_kernel() {
+        use crate::buffer::{Buffer, View};
+        use fuser_dialects::host::ElementwiseKind;
+        use fuser_ir::diag::SourceFile;
+        let ctx = Context::new(fuser_dialects::registry());
+        // (op, element type of inputs, of the result, lhs, rhs, the old semantics)
+        type Wrong = fn(f64, f64) -> f64;
+        let cases: [(&str, &str, &str, Vec<f64>, Vec<f64>, Wrong); 4] = [
+            ("div", "i32", "i32", vec![7.0, -7.0, 5.0, 1.0], vec![2.0, 2.0, 0.0, 3.0], |a, b| (a / b).round()),
+            ("add", "i8", "i8", vec![100.0, -100.0, 1.0, 2.0], vec![100.0, -100.0, 1.0, 2.0], |a, b| (a + b).clamp(-128.0, 127.0)),
+            ("mul", "f16", "f16", vec![300.0, -300.0, 0.5, 2.0], vec![300.0, 300.0, 0.5, 2.0], |a, b| (a * b).clamp(-65504.0, 65504.0)),
+            ("cast", "f32", "i32", vec![2.5, -2.5, 2.9, 1e10], vec![], |a, _| a.round().clamp(-2147483648.0, 2147483647.0)),
+        ];
+        for (op, from, to, lhs, rhs, wrong) in cases {
+            let binary = !rhs.is_empty();
+            let (args, operands, types) = if binary {
+                (
+                    format!("%a: tensor<4x{from}>, %b: tensor<4x{from}>"),
+                    "%a, %b".to_string(),
+                    format!("tensor<4x{from}>, tensor<4x{from}>"),
+                )
+            } else {
+                (format!("%a: tensor<4x{from}>"), "%a".to_string(), format!("tensor<4x{from}>"))
+            };
+            let text = format!(
+                "func.func @f({args}) -> tensor<4x{to}> {{\n  %r = fusion.{op} {operands} : ({types}) -> tensor<4x{to}>\n  return %r : tensor<4x{to}>\n}}"
+            );
+            let mut ir = Ir::new();
+            let m = fuser_ir::parser::parse_source_all(&ctx, &mut ir, &SourceFile::new("t.mlir", text.clone().into()))
+                .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let f = first_function(&ctx, &ir, m).unwrap();
+            let (dfrom, dto) = (
+                reference::tensor_type(&ctx, ir.value_type(ir.block_args(ir.region_entry(ir.regions(f)[0]).unwrap())[0])).unwrap().0,
+                if to == from { None } else { Some(()) },
+            );
+            let dto = match (to, dto) {
+                (_, None) => dfrom,
+                ("i32", _) => DType::I32,
+                _ => unreachable!(),
+            };
+            let mut inputs = vec![HostTensor::new(dfrom, vec![4], lhs.clone()).unwrap()];
+            if binary {
+                inputs.push(HostTensor::new(dfrom, vec![4], rhs.clone()).unwrap());
+            }
+            // The run: the cpu kernel on buffers.
+            let views: Vec<View> = inputs
+                .iter()
+                .map(|t| {
+                    let v = View::whole(Buffer::new(dfrom, 4), &[4]).unwrap();
+                    v.write(&t.data).unwrap();
+                    v
+                })
+                .collect();
+            let out = View::whole(Buffer::new(dto, 4), &[4]).unwrap();
+            let kind = ElementwiseKind::from_keyword(op).unwrap();
+            crate::kernels::elementwise(kind, &views, &out).unwrap();
+            let run = HostTensor::new(dto, vec![4], out.read()).unwrap();
+            let checks = check_against_reference(&ctx, &ir, f, &inputs, std::slice::from_ref(&run)).unwrap();
+            assert!(checks[0].passed(), "{op} {from}: the kernel's {:?} fails the check: {checks:?}", run.data);
+            // The old semantics, stored in the result type.
+            let old: Vec<f64> = (0..4)
+                .map(|i| crate::dtype::round_to(dto, wrong(lhs[i], rhs.get(i).copied().unwrap_or(0.0))))
+                .collect();
+            assert_ne!(old, run.data, "{op} {from}: the wrong kernel must differ");
+            let old = HostTensor::new(dto, vec![4], old).unwrap();
+            let checks = check_against_reference(&ctx, &ir, f, &inputs, &[old]).unwrap();
+            assert!(!checks[0].passed(), "{op} {from}: a wrong kernel passes the check");
+            // One element perturbed by one unit (integers) or to a finite value (floats).
+            let mut off = run.clone();
+            off.data[3] += 1.0;
+            let checks = check_against_reference(&ctx, &ir, f, &inputs, &[off]).unwrap();
+            assert!(!checks[0].passed(), "{op} {from}: an element off by one passes the check");
+        }
+    }
+
     #[test]
     fn caller_inputs_are_checked_and_rounded_to_the_argument_type() {
         use fuser_ir::diag::SourceFile;

@@ -514,6 +514,49 @@ mod tests {
         }
     }
 
+    /// Issue 22, 3a/3b: casts truncate, integer division truncates, integers wrap (also in
+    /// sums, GEMMs and across i64's full width), f16 overflows to infinity.
+    #[test]
+    fn numeric_semantics_of_the_kernels() {
+        let x = filled(DType::F32, &[4], |i| [2.5, -2.5, 2.9, f64::NAN][i]);
+        let to_i32 = View::whole(Buffer::new(DType::I32, 4), &[4]).unwrap();
+        elementwise(ElementwiseKind::Cast, std::slice::from_ref(&x), &to_i32).unwrap();
+        assert_eq!(to_i32.read(), vec![2.0, -2.0, 2.0, 0.0]);
+        let a = filled(DType::I32, &[4], |i| [7.0, -7.0, 5.0, -2147483648.0][i]);
+        let b = filled(DType::I32, &[4], |i| [2.0, 2.0, 0.0, -1.0][i]);
+        let q = View::whole(Buffer::new(DType::I32, 4), &[4]).unwrap();
+        elementwise(ElementwiseKind::Div, &[a, b], &q).unwrap();
+        assert_eq!(q.read(), vec![3.0, -3.0, -1.0, -2147483648.0]);
+        let c = filled(DType::I8, &[2], |_| 100.0);
+        let s = View::whole(Buffer::new(DType::I8, 2), &[2]).unwrap();
+        elementwise(ElementwiseKind::Add, &[c.clone(), c.clone()], &s).unwrap();
+        assert_eq!(s.read(), vec![-56.0, -56.0]);
+        let total = View::whole(Buffer::new(DType::I8, 1), &[1]).unwrap();
+        sum(&c, &[0], &total).unwrap();
+        assert_eq!(total.read(), vec![-56.0]);
+        let m = View::whole(Buffer::new(DType::I8, 1), &[1, 1]).unwrap();
+        matmul(&filled(DType::I8, &[1, 2], |_| 100.0), &filled(DType::I8, &[2, 1], |_| 2.0), &m, false).unwrap();
+        assert_eq!(m.read(), vec![-112.0]);
+        // i64 beyond 2^53: exact.
+        let big = View::whole(Buffer::new(DType::I64, 1), &[1]).unwrap();
+        big.write_ints(&[(1 << 62) + 1]).unwrap();
+        let twice = View::whole(Buffer::new(DType::I64, 1), &[1]).unwrap();
+        elementwise(ElementwiseKind::Add, &[big.clone(), big.clone()], &twice).unwrap();
+        assert_eq!(twice.read_ints(), vec![i64::MIN + 2]);
+        let h = filled(DType::F16, &[2], |i| [300.0, -300.0][i]);
+        let p = View::whole(Buffer::new(DType::F16, 2), &[2]).unwrap();
+        elementwise(ElementwiseKind::Mul, &[h.clone(), filled(DType::F16, &[2], |_| 300.0)], &p).unwrap();
+        assert_eq!(p.read(), vec![f64::INFINITY, f64::NEG_INFINITY]);
+        // Copies between integer types wrap; max propagates NaN.
+        let narrow = View::whole(Buffer::new(DType::I8, 1), &[1]).unwrap();
+        copy(&filled(DType::I32, &[1], |_| 200.0), &narrow).unwrap();
+        assert_eq!(narrow.read(), vec![-56.0]);
+        let mx = View::whole(Buffer::new(DType::F32, 1), &[1]).unwrap();
+        elementwise(ElementwiseKind::Max, &[filled(DType::F32, &[1], |_| f64::NAN), filled(DType::F32, &[1], |_| 1.0)], &mx)
+            .unwrap();
+        assert!(mx.read()[0].is_nan());
+    }
+
     #[test]
     fn sum_over_dims_matches_loops() {
         let a = filled(DType::F64, &[2, 3, 4], |i| i as f64);
