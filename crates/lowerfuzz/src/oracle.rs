@@ -154,11 +154,11 @@ pub fn check_program(program: &Program, pipeline: &Pipeline, seed: u64, opts: &O
         return Outcome { verdict: found(FindingClass::InvalidProgram, e), lowered_ops };
     }
     let given = program.input_values(seed);
-    let verdict = match run_stages(&program.to_mlir(), pipeline, program.devices(), (seed, given), opts, &mut lowered_ops)
-    {
-        Ok(()) => Verdict::Pass,
-        Err(v) => v,
-    };
+    let verdict =
+        match run_stages(&program.to_mlir(), pipeline, program.devices(), (seed, given), opts, &mut lowered_ops) {
+            Ok(()) => Verdict::Pass,
+            Err(v) => v,
+        };
     Outcome { verdict, lowered_ops }
 }
 

@@ -203,7 +203,10 @@ fn given_values(index: usize, dtype: DType, n: usize, values: &[f64]) -> RtResul
         return Err(RtError::new(format!("--input-values gives no values for input #{index}")));
     }
     if let Some(bad) = values.iter().find(|&&v| dtype.is_int() && crate::dtype::round_to(dtype, v) != v) {
-        return Err(RtError::new(format!("--input-values: {bad} is not a value of input #{index}'s type {}", dtype.name())));
+        return Err(RtError::new(format!(
+            "--input-values: {bad} is not a value of input #{index}'s type {}",
+            dtype.name()
+        )));
     }
     Ok((0..n).map(|k| crate::dtype::round_to(dtype, values[k % values.len()])).collect())
 }
@@ -653,9 +656,15 @@ mod tests {
         type Wrong = fn(f64, f64) -> f64;
         let cases: [(&str, &str, &str, Vec<f64>, Vec<f64>, Wrong); 4] = [
             ("div", "i32", "i32", vec![7.0, -7.0, 5.0, 1.0], vec![2.0, 2.0, 0.0, 3.0], |a, b| (a / b).round()),
-            ("add", "i8", "i8", vec![100.0, -100.0, 1.0, 2.0], vec![100.0, -100.0, 1.0, 2.0], |a, b| (a + b).clamp(-128.0, 127.0)),
-            ("mul", "f16", "f16", vec![300.0, -300.0, 0.5, 2.0], vec![300.0, 300.0, 0.5, 2.0], |a, b| (a * b).clamp(-65504.0, 65504.0)),
-            ("cast", "f32", "i32", vec![2.5, -2.5, 2.9, 1e10], vec![], |a, _| a.round().clamp(-2147483648.0, 2147483647.0)),
+            ("add", "i8", "i8", vec![100.0, -100.0, 1.0, 2.0], vec![100.0, -100.0, 1.0, 2.0], |a, b| {
+                (a + b).clamp(-128.0, 127.0)
+            }),
+            ("mul", "f16", "f16", vec![300.0, -300.0, 0.5, 2.0], vec![300.0, 300.0, 0.5, 2.0], |a, b| {
+                (a * b).clamp(-65504.0, 65504.0)
+            }),
+            ("cast", "f32", "i32", vec![2.5, -2.5, 2.9, 1e10], vec![], |a, _| {
+                a.round().clamp(-2147483648.0, 2147483647.0)
+            }),
         ];
         for (op, from, to, lhs, rhs, wrong) in cases {
             let binary = !rhs.is_empty();
@@ -676,7 +685,12 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{text}: {e:?}"));
             let f = first_function(&ctx, &ir, m).unwrap();
             let (dfrom, dto) = (
-                reference::tensor_type(&ctx, ir.value_type(ir.block_args(ir.region_entry(ir.regions(f)[0]).unwrap())[0])).unwrap().0,
+                reference::tensor_type(
+                    &ctx,
+                    ir.value_type(ir.block_args(ir.region_entry(ir.regions(f)[0]).unwrap())[0]),
+                )
+                .unwrap()
+                .0,
                 if to == from { None } else { Some(()) },
             );
             let dto = match (to, dto) {

@@ -552,8 +552,12 @@ mod tests {
         copy(&filled(DType::I32, &[1], |_| 200.0), &narrow).unwrap();
         assert_eq!(narrow.read(), vec![-56.0]);
         let mx = View::whole(Buffer::new(DType::F32, 1), &[1]).unwrap();
-        elementwise(ElementwiseKind::Max, &[filled(DType::F32, &[1], |_| f64::NAN), filled(DType::F32, &[1], |_| 1.0)], &mx)
-            .unwrap();
+        elementwise(
+            ElementwiseKind::Max,
+            &[filled(DType::F32, &[1], |_| f64::NAN), filled(DType::F32, &[1], |_| 1.0)],
+            &mx,
+        )
+        .unwrap();
         assert!(mx.read()[0].is_nan());
     }
 

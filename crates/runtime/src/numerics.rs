@@ -166,7 +166,8 @@ mod tests {
 
     #[test]
     fn conversions_truncate_saturate_and_round_to_even() {
-        for (v, want) in [(2.5, 2), (-2.5, -2), (2.9, 2), (-2.9, -2), (1e10, i32::MAX as i64), (-1e10, i32::MIN as i64)] {
+        for (v, want) in [(2.5, 2), (-2.5, -2), (2.9, 2), (-2.9, -2), (1e10, i32::MAX as i64), (-1e10, i32::MIN as i64)]
+        {
             assert_eq!(float_to_int(DType::I32, v), want, "{v}");
         }
         assert_eq!(float_to_int(DType::I8, f64::NAN), 0);

@@ -378,7 +378,10 @@ mod tests {
         let ti = |d: DType, v: &[f64]| HostTensor::new(d, vec![v.len()], v.to_vec()).unwrap();
         let a = ti(DType::I32, &[7.0, -7.0, 5.0, 1.0]);
         let b = ti(DType::I32, &[2.0, 2.0, 0.0, 3.0]);
-        assert_eq!(eval_op("fusion.div", &[&a, &b], DType::I32, &[4], &[], false).unwrap().data, vec![3.0, -3.0, -1.0, 0.0]);
+        assert_eq!(
+            eval_op("fusion.div", &[&a, &b], DType::I32, &[4], &[], false).unwrap().data,
+            vec![3.0, -3.0, -1.0, 0.0]
+        );
         let c = ti(DType::I8, &[100.0, -128.0]);
         assert_eq!(eval_op("fusion.add", &[&c, &c], DType::I8, &[2], &[], false).unwrap().data, vec![-56.0, 0.0]);
         assert_eq!(eval_op("fusion.neg", &[&c], DType::I8, &[2], &[], false).unwrap().data, vec![-100.0, -128.0]);
@@ -387,17 +390,19 @@ mod tests {
         assert_eq!(eval_op("fusion.matmul", &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data, vec![-56.0]);
         assert_eq!(eval_op("fusion.sum", &[&m], DType::I8, &[1], &[1], false).unwrap().data, vec![-56.0]);
         let h = ti(DType::F16, &[300.0, 2.0]);
-        assert_eq!(eval_op("fusion.mul", &[&h, &h], DType::F16, &[2], &[], false).unwrap().data, vec![f64::INFINITY, 4.0]);
+        assert_eq!(
+            eval_op("fusion.mul", &[&h, &h], DType::F16, &[2], &[], false).unwrap().data,
+            vec![f64::INFINITY, 4.0]
+        );
         let f = ti(DType::F32, &[2.5, -2.5, 1e10, f64::NAN]);
-        assert_eq!(eval_op("fusion.cast", &[&f], DType::I32, &[4], &[], false).unwrap().data, vec![
-            2.0,
-            -2.0,
-            2147483647.0,
-            0.0
-        ]);
-        assert_eq!(eval_op("fusion.cast", &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false).unwrap().data, vec![
-            -56.0
-        ]);
+        assert_eq!(
+            eval_op("fusion.cast", &[&f], DType::I32, &[4], &[], false).unwrap().data,
+            vec![2.0, -2.0, 2147483647.0, 0.0]
+        );
+        assert_eq!(
+            eval_op("fusion.cast", &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false).unwrap().data,
+            vec![-56.0]
+        );
         // f32 results are rounded to f32 after every op.
         let t = ti(DType::F32, &[1.0 / 3.0]);
         let r = eval_op("fusion.add", &[&t, &t], DType::F32, &[1], &[], false).unwrap().data[0];

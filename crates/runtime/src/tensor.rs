@@ -91,7 +91,11 @@ impl HostTensor {
 /// The reduction of two values of `dtype` under `kind`: integers wrap at the element width
 /// (`numerics::int_combine`; exact for values below 2^53), floats combine in `f64`.
 fn combine_as(dtype: DType, kind: fuser_dialects::reduction::ReductionKind, a: f64, b: f64) -> f64 {
-    if dtype.is_int() { crate::numerics::int_combine(kind, dtype, a as i64, b as i64) as f64 } else { kind.combine(a, b) }
+    if dtype.is_int() {
+        crate::numerics::int_combine(kind, dtype, a as i64, b as i64) as f64
+    } else {
+        kind.combine(a, b)
+    }
 }
 
 /// Whether `a` and `b` are the same non-finite value (both NaN, or one infinity).

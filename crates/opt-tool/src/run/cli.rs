@@ -320,7 +320,11 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
 
 /// `I=V,V,...` of `--input-values`.
 fn input_values(v: &str) -> Result<(usize, Vec<f64>), String> {
-    let bad = || format!("fuser-run: error: invalid value '{v}' for --input-values (expected INDEX=V,V,..., e.g. 0=2.5,-2.5,inf)");
+    let bad = || {
+        format!(
+            "fuser-run: error: invalid value '{v}' for --input-values (expected INDEX=V,V,..., e.g. 0=2.5,-2.5,inf)"
+        )
+    };
     let (index, list) = v.split_once('=').ok_or_else(bad)?;
     let index = index.trim().parse::<usize>().map_err(|_| bad())?;
     let values = list.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<Vec<_>, _>>().map_err(|_| bad())?;
@@ -346,7 +350,12 @@ mod tests {
         assert!(r.print_outputs);
         assert_eq!(r.input_values[1].0, 1);
         assert!(r.input_values[1].1[0].is_infinite() && r.input_values[1].1[1].is_nan());
-        for bad in ["f.mlir --input-values 0", "f.mlir --input-values x=1", "f.mlir --input-values 0=1,y", "f.mlir --input-values 0="] {
+        for bad in [
+            "f.mlir --input-values 0",
+            "f.mlir --input-values x=1",
+            "f.mlir --input-values 0=1,y",
+            "f.mlir --input-values 0=",
+        ] {
             let e = parse(bad).unwrap_err();
             assert!(e.contains("--input-values"), "{bad}: {e}");
         }
