@@ -654,7 +654,8 @@ mod tests {
         let ctx = Context::new(fuser_dialects::registry());
         // (op, element type of inputs, of the result, lhs, rhs, the old semantics)
         type Wrong = fn(f64, f64) -> f64;
-        let cases: [(&str, &str, &str, Vec<f64>, Vec<f64>, Wrong); 4] = [
+        type Case = (&'static str, &'static str, &'static str, Vec<f64>, Vec<f64>, Wrong);
+        let cases: [Case; 4] = [
             ("div", "i32", "i32", vec![7.0, -7.0, 5.0, 1.0], vec![2.0, 2.0, 0.0, 3.0], |a, b| (a / b).round()),
             ("add", "i8", "i8", vec![100.0, -100.0, 1.0, 2.0], vec![100.0, -100.0, 1.0, 2.0], |a, b| {
                 (a + b).clamp(-128.0, 127.0)
@@ -684,20 +685,8 @@ mod tests {
             let m = fuser_ir::parser::parse_source_all(&ctx, &mut ir, &SourceFile::new("t.mlir", text.clone().into()))
                 .unwrap_or_else(|e| panic!("{text}: {e:?}"));
             let f = first_function(&ctx, &ir, m).unwrap();
-            let (dfrom, dto) = (
-                reference::tensor_type(
-                    &ctx,
-                    ir.value_type(ir.block_args(ir.region_entry(ir.regions(f)[0]).unwrap())[0]),
-                )
-                .unwrap()
-                .0,
-                if to == from { None } else { Some(()) },
-            );
-            let dto = match (to, dto) {
-                (_, None) => dfrom,
-                ("i32", _) => DType::I32,
-                _ => unreachable!(),
-            };
+            let dtype = |name: &str| DType::ALL.into_iter().find(|d| d.name() == name).unwrap();
+            let (dfrom, dto) = (dtype(from), dtype(to));
             let mut inputs = vec![HostTensor::new(dfrom, vec![4], lhs.clone()).unwrap()];
             if binary {
                 inputs.push(HostTensor::new(dfrom, vec![4], rhs.clone()).unwrap());
