@@ -346,8 +346,8 @@ mod tests {
         };
         assert_eq!(r.input_values[0], (0, vec![2.5, -2.5]));
         assert!(!r.print_outputs);
-        let Ok(Command::Run(r)) = parse("f.mlir --print-outputs") else { panic!() };
-        assert!(r.print_outputs);
+        let Ok(Command::Run(printing)) = parse("f.mlir --print-outputs") else { panic!() };
+        assert!(printing.print_outputs);
         assert_eq!(r.input_values[1].0, 1);
         assert!(r.input_values[1].1[0].is_infinite() && r.input_values[1].1[1].is_nan());
         for bad in [

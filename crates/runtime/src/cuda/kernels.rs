@@ -60,6 +60,22 @@ pub struct SumParams {
     pub nkept: i32,
 }
 
+/// Parameters of `fuser_int_gemm`: `c (+)= a · b` on integer matrices (`a` is `m x k`, `b`
+/// `k x n`, `c` `m x n`; each operand's `strides[0]`/`strides[1]` are its row/column strides),
+/// wrapping (cuBLAS has no wrapping integer GEMM). One thread per element of `c`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntGemmParams {
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub a: Operand,
+    pub b: Operand,
+    pub c: Operand,
+    pub accumulate: i32,
+    pub pad: i32,
+}
+
 /// The element type code shared with the source.
 pub fn dtype_code(d: DType) -> i32 {
     match d {
@@ -116,6 +132,7 @@ pub const SOURCE: &str = r#"
 struct Operand { unsigned long long ptr; long long strides[MAX_DIMS]; int dtype; int pad; };
 struct EwParams { long long n; long long shape[MAX_DIMS]; Operand out; Operand a; Operand b; int nd; int op; };
 struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; int nd; int nkept; };
+struct IntGemmParams { long long m; long long n; long long k; Operand a; Operand b; Operand c; int accumulate; int pad; };
 
 __device__ float bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
 __device__ unsigned short float_to_bf16(float f) {
@@ -266,6 +283,21 @@ extern "C" __global__ void fuser_elementwise(EwParams p) {
   }
 }
 
+extern "C" __global__ void fuser_int_gemm(IntGemmParams p) {
+  long long step = (long long)blockDim.x * gridDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.m * p.n; i += step) {
+    long long row = i / p.n, col = i % p.n;
+    long long oc = row * p.c.strides[0] + col * p.c.strides[1];
+    unsigned long long acc = p.accumulate ? (unsigned long long)load_int(p.c, oc) : 0ULL;
+    for (long long kk = 0; kk < p.k; ++kk) {
+      unsigned long long x = (unsigned long long)load_int(p.a, row * p.a.strides[0] + kk * p.a.strides[1]);
+      unsigned long long y = (unsigned long long)load_int(p.b, kk * p.b.strides[0] + col * p.b.strides[1]);
+      acc += x * y;
+    }
+    store_int(p.c, oc, (long long)acc);
+  }
+}
+
 extern "C" __global__ void fuser_sum(SumParams p) {
   long long step = (long long)blockDim.x * gridDim.x;
   bool ints = is_int(p.out.dtype);
@@ -306,6 +338,7 @@ mod tests {
         assert_eq!(std::mem::size_of::<Operand>(), 8 + 8 * MAX_DIMS + 8);
         assert_eq!(std::mem::size_of::<EwParams>(), 8 + 8 * MAX_DIMS + 3 * std::mem::size_of::<Operand>() + 8);
         assert_eq!(std::mem::size_of::<SumParams>(), 16 + 8 * MAX_DIMS + 2 * std::mem::size_of::<Operand>() + 8);
+        assert_eq!(std::mem::size_of::<IntGemmParams>(), 24 + 3 * std::mem::size_of::<Operand>() + 8);
     }
 
     #[test]
