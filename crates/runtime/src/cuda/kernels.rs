@@ -11,7 +11,8 @@
 //! in 64-bit integers wrapping through unsigned types (no signed overflow in C) and keep the
 //! element width's low bits; division truncates toward zero with `x / 0 = -1`; float ->
 //! integer truncates and saturates with NaN 0 (explicit clamping). Sums of floats accumulate in
-//! `double`, of integers in wrapping 64-bit integers. The layout of the structs here and in the
+//! `double`, of integers in wrapping 64-bit integers; integer GEMMs (`fuser_int_gemm`, one
+//! thread per output element) likewise. The layout of the structs here and in the
 //! source must agree field for field (`#[repr(C)]`, 8-byte fields first).
 
 use crate::dtype::DType;
