@@ -29,11 +29,13 @@ impl ReductionKind {
         ReductionKind::ALL.into_iter().find(|k| k.keyword() == s)
     }
 
-    /// Combines two values (the reference semantics the runtime checks against).
+    /// Combines two values (the reference semantics the runtime checks against); min and max
+    /// propagate NaN (`arith.minimumf`/`arith.maximumf`, `torch.minimum`/`torch.maximum`).
     pub fn combine(self, a: f64, b: f64) -> f64 {
         match self {
             ReductionKind::Sum => a + b,
             ReductionKind::Prod => a * b,
+            ReductionKind::Min | ReductionKind::Max if a.is_nan() || b.is_nan() => f64::NAN,
             ReductionKind::Min => a.min(b),
             ReductionKind::Max => a.max(b),
         }
@@ -62,5 +64,8 @@ mod tests {
         }
         assert_eq!(ReductionKind::from_keyword("avg"), None);
         assert_eq!(ReductionKind::Max.combine(2.0, 5.0), 5.0);
+        assert!(
+            ReductionKind::Max.combine(f64::NAN, 5.0).is_nan() && ReductionKind::Min.combine(5.0, f64::NAN).is_nan()
+        );
     }
 }

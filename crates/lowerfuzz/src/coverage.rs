@@ -66,6 +66,14 @@ impl Coverage {
                 let to = placement_kind(op.result.shard.as_ref());
                 seen.insert(("set resharding", format!("{from} -> {to}")));
             }
+            if op.kind == crate::program::OpKind::Cast {
+                let kind = |d: crate::program::DType| if d.is_int() { "int" } else { "float" };
+                let from = kind(p.type_of(op.operands[0]).dtype);
+                seen.insert(("cast", format!("{from} -> {}", kind(op.result.dtype))));
+            }
+            if op.result.dtype.is_int() {
+                seen.insert(("integer op", op.kind.mnemonic().to_string()));
+            }
         }
         for a in &p.args {
             seen.insert(("argument sharding", shard_kind(a.shard.as_ref())));
@@ -74,6 +82,7 @@ impl Coverage {
         let mesh = p.mesh.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x");
         seen.insert(("mesh", mesh));
         seen.insert(("pipeline", case.pipeline.label().to_string()));
+        seen.insert(("inputs", if p.big_values { "overflow-prone" } else { "small" }.to_string()));
         seen.insert(("outputs", output_shape(p)));
         for (t, k) in seen {
             self.bump(t, k);

@@ -14,8 +14,13 @@
 //! shardings of every kind on arguments (replicated, `DIDx`/`DIDy` on any axis, `Stream(n)`,
 //! both in either order, `partial` with each reduction), annotated and unannotated results,
 //! `fusion.set` between arbitrary shardings, `fusion.sum dims = []` of partial values,
-//! f32/bf16 with casts between them, and several returned values, some of them intermediates
-//! that later ops also use.
+//! element types f32, bf16, f16, i8, i32 and i64 with casts between any two of them, inputs
+//! that are small seeded values or (`Program::big_values`) overflow-prone ones (type limits,
+//! halves, zero, f16-overflowing magnitudes: wrapping, truncating division and casts,
+//! saturation, infinities), and several returned values, some of them intermediates that later
+//! ops also use. A float -> integer cast reads only values the run computes exactly as the
+//! reference does (no float contraction, sum or partial value before it: a last-bit difference
+//! there could truncate to another integer, which the exact integer check would report).
 
 use crate::pipeline::Pipeline;
 use crate::program::{DType, Did, Op, OpKind, Program, Reduce, Shard, Split, TensorTy, ValueRef};
@@ -225,9 +230,10 @@ impl<'a> Generator<'a> {
             5..=6 => 3,
             _ => 4,
         };
-        let dtype = *rng.pick(&DType::ALL).unwrap_or(&DType::F32);
+        let dtype = DType::ALL[rng.weighted(&[30, 20, 10, 10, 15, 10])];
         let shapes = Shapes::new(mesh.clone(), vec![stream_count], chunk_override);
-        let program = Program { mesh, args: Vec::new(), ops: Vec::new(), outputs: Vec::new() };
+        let big_values = rng.chance(35);
+        let program = Program { mesh, args: Vec::new(), ops: Vec::new(), outputs: Vec::new(), big_values };
         Generator { rng, shapes, cfg: *cfg, program, dtype }
     }
 
@@ -549,9 +555,41 @@ impl<'a> Generator<'a> {
     fn unary(&mut self, kind: OpKind, cast: Option<()>) -> Option<Op> {
         let x = self.any_value();
         let t = self.program.type_of(x).clone();
-        let dtype = if cast.is_some() { t.dtype.other() } else { t.dtype };
+        let dtype = if cast.is_some() { self.cast_target(x, t.dtype) } else { t.dtype };
         let result = self.result_like(t.shape, dtype, 5, Some(x));
         Some(Op { kind, operands: vec![x], result })
+    }
+
+    /// The element type a cast of `x` (of type `from`) converts to: any other type, but a float
+    /// converts to an integer only when `x` is [`Generator::exact`].
+    fn cast_target(&mut self, x: ValueRef, from: DType) -> DType {
+        let to = *self.rng.pick(&DType::ALL).unwrap_or(&DType::F32);
+        match to {
+            to if to == from => from.other(),
+            to if to.is_int() && !from.is_int() && !self.exact(x) => from.other(),
+            to => to,
+        }
+    }
+
+    /// Whether the run computes `v` bit for bit as the reference does: integers always; floats
+    /// when no contraction, sum or partial value lies before them (elementwise float ops are
+    /// correctly rounded on both sides, accumulations are not).
+    fn exact(&self, v: ValueRef) -> bool {
+        let t = self.program.type_of(v);
+        if t.dtype.is_int() {
+            return true;
+        }
+        if t.shard.as_ref().is_some_and(|s| !s.partial.is_empty()) {
+            return false;
+        }
+        match v {
+            ValueRef::Arg(_) => true,
+            ValueRef::Op(i) => {
+                let op = &self.program.ops[i];
+                !matches!(op.kind, OpKind::Matmul | OpKind::Linear | OpKind::Sum { .. })
+                    && op.operands.iter().all(|&o| self.exact(o))
+            }
+        }
     }
 
     fn sum(&mut self) -> Option<Op> {

@@ -74,7 +74,7 @@ pub fn check_case(case: &Case, opts: &OracleOptions) -> Outcome {
     let outcome = check_program(&case.program, &case.pipeline, case.seed, opts);
     if let Verdict::Found(f) = &outcome.verdict
         && f.class == FindingClass::CheckFail
-        && case.program.has_dtype(crate::program::DType::BF16)
+        && (case.program.has_dtype(crate::program::DType::BF16) || case.program.has_dtype(crate::program::DType::F16))
         && check_program(&case.program.in_f32(), &case.pipeline, case.seed, opts).verdict == Verdict::Pass
     {
         return Outcome { verdict: Verdict::Noise { rel_err: f.message.clone() }, lowered_ops: outcome.lowered_ops };
@@ -153,10 +153,12 @@ pub fn check_program(program: &Program, pipeline: &Pipeline, seed: u64, opts: &O
     if let Err(e) = program.well_formed() {
         return Outcome { verdict: found(FindingClass::InvalidProgram, e), lowered_ops };
     }
-    let verdict = match run_stages(&program.to_mlir(), pipeline, program.devices(), seed, opts, &mut lowered_ops) {
-        Ok(()) => Verdict::Pass,
-        Err(v) => v,
-    };
+    let given = program.input_values(seed);
+    let verdict =
+        match run_stages(&program.to_mlir(), pipeline, program.devices(), (seed, given), opts, &mut lowered_ops) {
+            Ok(()) => Verdict::Pass,
+            Err(v) => v,
+        };
     Outcome { verdict, lowered_ops }
 }
 
@@ -278,7 +280,7 @@ fn run_stages(
     text: &str,
     pipeline: &Pipeline,
     devices: usize,
-    seed: u64,
+    (seed, input_values): (u64, Vec<(usize, Vec<f64>)>),
     opts: &OracleOptions,
     lowered_ops: &mut BTreeSet<String>,
 ) -> Result<(), Verdict> {
@@ -294,6 +296,7 @@ fn run_stages(
         seed,
         timeout: opts.wait_timeout,
         check_races: opts.check_races,
+        input_values,
         ..Default::default()
     };
     let (inputs, outputs) = run_on_cpu_ranks(&ctx, &ir, func, &cfg)?;

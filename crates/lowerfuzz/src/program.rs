@@ -14,6 +14,10 @@ use std::fmt::Write as _;
 pub enum DType {
     F32,
     BF16,
+    F16,
+    I8,
+    I32,
+    I64,
     /// Never generated: the oracle re-runs an f32 check failure in f64 to tell rounding from
     /// a bug.
     F64,
@@ -21,20 +25,54 @@ pub enum DType {
 
 impl DType {
     /// The element types the generator picks from.
-    pub const ALL: [DType; 2] = [DType::F32, DType::BF16];
+    pub const ALL: [DType; 6] = [DType::F32, DType::BF16, DType::F16, DType::I8, DType::I32, DType::I64];
 
     pub fn keyword(self) -> &'static str {
         match self {
             DType::F32 => "f32",
             DType::BF16 => "bf16",
+            DType::F16 => "f16",
+            DType::I8 => "i8",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
             DType::F64 => "f64",
         }
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(self, DType::I8 | DType::I32 | DType::I64)
     }
 
     pub fn other(self) -> DType {
         match self {
             DType::F32 => DType::BF16,
-            DType::BF16 | DType::F64 => DType::F32,
+            _ => DType::F32,
+        }
+    }
+
+    /// Overflow-prone input values of this type (`Program::big_values`): magnitudes near the
+    /// type's limits or whose products overflow it, halves (casts truncate), zero and -1
+    /// (division), and for floats values whose f16 products overflow.
+    pub fn big_values(self) -> &'static [f64] {
+        match self {
+            DType::I8 => &[127.0, -128.0, 100.0, -100.0, 64.0, 0.0, -1.0, 1.0, 7.0, -7.0, 2.0, 3.0],
+            DType::I32 => {
+                &[2147483647.0, -2147483648.0, 65536.0, 46341.0, -46341.0, 100000.0, 0.0, -1.0, 1.0, 7.0, -7.0, 2.0]
+            }
+            DType::I64 => &[
+                9007199254740991.0,
+                -9007199254740991.0,
+                4294967296.0,
+                -4294967296.0,
+                3037000500.0,
+                0.0,
+                -1.0,
+                1.0,
+                7.0,
+                -7.0,
+                2.0,
+            ],
+            _ => &[300.0, -300.0, 2.5, -2.5, 65504.0, 1e4, -1e4, 0.5, 0.0, 1e-3, 7.0, -3.75],
         }
     }
 }
@@ -267,6 +305,9 @@ pub struct Program {
     pub ops: Vec<Op>,
     /// The returned values, in order.
     pub outputs: Vec<ValueRef>,
+    /// Whether the inputs are overflow-prone values ([`Program::input_values`]) instead of the
+    /// seeded small ones.
+    pub big_values: bool,
 }
 
 /// The symbol of the program's mesh.
@@ -351,17 +392,45 @@ impl Program {
         s
     }
 
-    /// The same program with every `bf16` replaced by `f32` (used to tell rounding noise from
-    /// a wrong result).
-    pub fn in_f32(&self) -> Program {
-        self.in_dtype(DType::F32)
+    /// The given input values of a `big_values` program (`fuser-run --input-values I=...`):
+    /// per argument, a list drawn from its type's [`DType::big_values`] by `seed`, of a length
+    /// that differs between arguments (the lists repeat to fill the tensors); none otherwise.
+    pub fn input_values(&self, seed: u64) -> Vec<(usize, Vec<f64>)> {
+        if !self.big_values {
+            return Vec::new();
+        }
+        let mut rng = crate::rng::Rng::new(seed ^ 0x6e75_6d65_7269_6373);
+        self.args
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let pool = t.dtype.big_values();
+                let len = 5 + (i % 4) * 2;
+                (i, (0..len).map(|_| pool[rng.below(pool.len())]).collect())
+            })
+            .collect()
     }
 
-    /// The same program with every tensor of element type `d`.
+    /// The same program with every float tensor of 16 bits in `f32` (used to tell rounding
+    /// noise from a wrong result).
+    pub fn in_f32(&self) -> Program {
+        let mut p = self.clone();
+        for t in p.args.iter_mut().chain(p.ops.iter_mut().map(|o| &mut o.result)) {
+            if matches!(t.dtype, DType::BF16 | DType::F16) {
+                t.dtype = DType::F32;
+            }
+        }
+        p
+    }
+
+    /// The same program with every float tensor of element type `d` (integer tensors keep
+    /// their types: their semantics is exact, not a precision).
     pub fn in_dtype(&self, d: DType) -> Program {
         let mut p = self.clone();
         for t in p.args.iter_mut().chain(p.ops.iter_mut().map(|o| &mut o.result)) {
-            t.dtype = d;
+            if !t.dtype.is_int() {
+                t.dtype = d;
+            }
         }
         p
     }
@@ -393,6 +462,7 @@ mod tests {
             args: vec![x.clone(), y],
             ops: vec![Op { kind: OpKind::Add, operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], result: x }],
             outputs: vec![ValueRef::Op(0)],
+            big_values: false,
         };
         let text = p.to_mlir();
         assert!(text.starts_with("fusion.mesh @m = [0, 1]\n"), "{text}");

@@ -27,9 +27,15 @@ pub fn regression_test(case: &Case, finding: &Finding, original_seed: u64) -> St
         "// RUN: fuser-opt %s --pass-pipeline='{pipeline}' | fuser-opt --pass-pipeline='builtin.module(func.func(comm-verify))' | FileCheck %s --check-prefix=LOWERED"
     );
     let _ = writeln!(s, "// LOWERED: func.func @fuzz");
+    let given: String = case
+        .program
+        .input_values(case.seed)
+        .iter()
+        .map(|(i, v)| format!(" --input-values {i}={}", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")))
+        .collect();
     let _ = writeln!(
         s,
-        "// RUN: fuser-run %s --ranks {devices} --seed {} --timeout 10 --check --check-races --pass-pipeline '{pipeline}' | FileCheck %s",
+        "// RUN: fuser-run %s --ranks {devices} --seed {}{given} --timeout 10 --check --check-races --pass-pipeline '{pipeline}' | FileCheck %s",
         case.seed
     );
     let _ = writeln!(s, "// CHECK: check: PASS");

@@ -95,8 +95,11 @@ pub fn candidates(case: &Case) -> Vec<Case> {
     }
     programs.extend(sharding_variants(p));
     programs.extend(extent_variants(p));
-    if p.has_dtype(crate::program::DType::BF16) {
+    if p.has_dtype(crate::program::DType::BF16) || p.has_dtype(crate::program::DType::F16) {
         programs.push(p.in_f32());
+    }
+    if p.big_values {
+        programs.push(Program { big_values: false, ..p.clone() });
     }
     let mut out: Vec<Case> = programs.into_iter().map(|program| Case { program, ..case.clone() }).collect();
     out.extend(mesh_variants(case));
@@ -146,6 +149,7 @@ pub fn prune(p: &Program) -> Program {
             })
             .collect(),
         outputs,
+        big_values: p.big_values,
     }
 }
 

@@ -378,6 +378,35 @@ impl View {
         out
     }
 
+    /// The elements as integers (exact for integer types, see [`DType::read_int`]), in
+    /// row-major order.
+    pub fn read_ints(&self) -> Vec<i64> {
+        let dtype = self.dtype();
+        let size = dtype.size();
+        let bytes = self.buffer.bytes();
+        let mut out = Vec::with_capacity(self.numel());
+        self.for_each_index(|i| out.push(dtype.read_int(&bytes[i * size..])));
+        out
+    }
+
+    /// Stores integer `values` (row-major order of the view; wrapped to an integer type,
+    /// rounded to a float type, see [`DType::write_int`]).
+    pub fn write_ints(&self, values: &[i64]) -> RtResult<()> {
+        if values.len() != self.numel() {
+            return Err(RtError::new(format!("writing {} values into a view of {}", values.len(), self.numel())));
+        }
+        let dtype = self.dtype();
+        let size = dtype.size();
+        let mut bytes = self.buffer.bytes();
+        let mut values = values.iter();
+        self.for_each_index(|i| {
+            if let Some(&v) = values.next() {
+                dtype.write_int(&mut bytes[i * size..], v);
+            }
+        });
+        Ok(())
+    }
+
     /// Stores `values` (row-major order of the view).
     pub fn write(&self, values: &[f64]) -> RtResult<()> {
         if values.len() != self.numel() {

@@ -51,6 +51,9 @@ pub struct RunConfig {
     pub cuda_graph: bool,
     /// The cuda backend's GEMM library.
     pub gemm: crate::gemm_lib::GemmLib,
+    /// Given values of some inputs instead of seeded ones (`fuser-run --input-values`):
+    /// `(argument index, values)`, the values repeated in row-major order to fill the tensor.
+    pub input_values: Vec<(usize, Vec<f64>)>,
 }
 
 /// A progress callback (see [`RunConfig::progress`]).
@@ -77,6 +80,7 @@ impl Default for RunConfig {
             devices: None,
             cuda_graph: false,
             gemm: Default::default(),
+            input_values: Vec::new(),
         }
     }
 }
@@ -184,6 +188,21 @@ fn check_meshes(placements: &[Placement], ranks: usize) -> RtResult<()> {
     Ok(())
 }
 
+/// `n` values of input `index` (of `dtype`) from `values`, repeated in order; an integer type
+/// takes integers of its range only, a float type rounds to nearest even.
+fn given_values(index: usize, dtype: DType, n: usize, values: &[f64]) -> RtResult<Vec<f64>> {
+    if values.is_empty() {
+        return Err(RtError::new(format!("--input-values gives no values for input #{index}")));
+    }
+    if let Some(bad) = values.iter().find(|&&v| dtype.is_int() && crate::dtype::round_to(dtype, v) != v) {
+        return Err(RtError::new(format!(
+            "--input-values: {bad} is not a value of input #{index}'s type {}",
+            dtype.name()
+        )));
+    }
+    Ok((0..n).map(|k| crate::dtype::round_to(dtype, values[k % values.len()])).collect())
+}
+
 /// The seeded global inputs of the placements (argument `i` uses seed `seed * 1000003 + i`).
 pub fn generate_inputs(placements: &[Placement], seed: u64) -> Vec<HostTensor> {
     placements
@@ -289,13 +308,24 @@ pub struct RankResult {
 impl RunIo {
     pub fn new(ctx: &Context, ir: &Ir, func: OpId, cfg: &RunConfig) -> Result<RunIo, Failure> {
         let args = placements(ctx, ir, func, "arg_attrs")?;
-        let inputs = generate_inputs(&args, cfg.seed);
+        let mut inputs = generate_inputs(&args, cfg.seed);
+        for (i, values) in &cfg.input_values {
+            let Some(t) = inputs.get_mut(*i) else {
+                return Err(RtError::new(format!(
+                    "--input-values names input #{i}, the function takes {} inputs",
+                    args.len()
+                ))
+                .into());
+            };
+            t.data = given_values(*i, t.dtype, t.numel(), values)?;
+        }
         RunIo::with_inputs(ctx, ir, func, cfg, inputs)
     }
 
     /// The placements of a run on the caller's global inputs (an embedder's tensors): one per
-    /// argument, of the argument's global shape; values are rounded to the argument's element
-    /// type (an f64 `0.1` given for a bf16 argument runs, and is checked, as bf16's `0.1`).
+    /// argument, of the argument's global shape; values are converted to the argument's element
+    /// type as `fusion.cast` does (an f64 `0.1` given for a bf16 argument runs, and is checked,
+    /// as bf16's `0.1`; a `2.7` for an integer argument is 2).
     pub fn with_inputs(
         ctx: &Context,
         ir: &Ir,
@@ -604,6 +634,84 @@ mod tests {
         assert_eq!(e.message, "mesh @tp has devices [0, 1], but --ranks 1 runs rank 0 (rank r runs device r)");
         let e = check_meshes(&[p(&[0, 1, 2, 3])], 2).unwrap_err();
         assert!(e.message.ends_with("--ranks 2 runs ranks 0..=1 (rank r runs device r)"), "{}", e.message);
+    }
+
+    /// The check against the per-type reference: the cpu kernels' results pass; a kernel with
+    /// the old (wrong) semantics, or one element off by one ulp/unit, fails.
+    #[test]
+    fn the_check_passes_the_kernels_and_fails_a_wrong_kernel() {
+        use crate::buffer::{Buffer, View};
+        use fuser_dialects::host::ElementwiseKind;
+        use fuser_ir::diag::SourceFile;
+        let ctx = Context::new(fuser_dialects::registry());
+        // (op, element type of inputs, of the result, lhs, rhs, the old semantics)
+        type Wrong = fn(f64, f64) -> f64;
+        type Case = (&'static str, &'static str, &'static str, Vec<f64>, Vec<f64>, Wrong);
+        let cases: [Case; 4] = [
+            ("div", "i32", "i32", vec![7.0, -7.0, 5.0, 1.0], vec![2.0, 2.0, 0.0, 3.0], |a, b| (a / b).round()),
+            ("add", "i8", "i8", vec![100.0, -100.0, 1.0, 2.0], vec![100.0, -100.0, 1.0, 2.0], |a, b| {
+                (a + b).clamp(-128.0, 127.0)
+            }),
+            ("mul", "f16", "f16", vec![300.0, -300.0, 0.5, 2.0], vec![300.0, 300.0, 0.5, 2.0], |a, b| {
+                (a * b).clamp(-65504.0, 65504.0)
+            }),
+            ("cast", "f32", "i32", vec![2.5, -2.5, 2.9, 1e10], vec![], |a, _| {
+                a.round().clamp(-2147483648.0, 2147483647.0)
+            }),
+        ];
+        for (op, from, to, lhs, rhs, wrong) in cases {
+            let binary = !rhs.is_empty();
+            let (args, operands, types) = if binary {
+                (
+                    format!("%a: tensor<4x{from}>, %b: tensor<4x{from}>"),
+                    "%a, %b".to_string(),
+                    format!("tensor<4x{from}>, tensor<4x{from}>"),
+                )
+            } else {
+                (format!("%a: tensor<4x{from}>"), "%a".to_string(), format!("tensor<4x{from}>"))
+            };
+            let text = format!(
+                "func.func @f({args}) -> tensor<4x{to}> {{\n  %r = fusion.{op} {operands} : ({types}) -> tensor<4x{to}>\n  return %r : tensor<4x{to}>\n}}"
+            );
+            let mut ir = Ir::new();
+            let m = fuser_ir::parser::parse_source_all(&ctx, &mut ir, &SourceFile::new("t.mlir", text.clone().into()))
+                .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let f = first_function(&ctx, &ir, m).unwrap();
+            let dtype = |name: &str| DType::ALL.into_iter().find(|d| d.name() == name).unwrap();
+            let (dfrom, dto) = (dtype(from), dtype(to));
+            let mut inputs = vec![HostTensor::new(dfrom, vec![4], lhs.clone()).unwrap()];
+            if binary {
+                inputs.push(HostTensor::new(dfrom, vec![4], rhs.clone()).unwrap());
+            }
+            // The run: the cpu kernel on buffers.
+            let views: Vec<View> = inputs
+                .iter()
+                .map(|t| {
+                    let v = View::whole(Buffer::new(dfrom, 4), &[4]).unwrap();
+                    v.write(&t.data).unwrap();
+                    v
+                })
+                .collect();
+            let out = View::whole(Buffer::new(dto, 4), &[4]).unwrap();
+            let kind = ElementwiseKind::from_keyword(op).unwrap();
+            crate::cpu::kernels::elementwise(kind, &views, &out).unwrap();
+            let run = HostTensor::new(dto, vec![4], out.read()).unwrap();
+            let checks = check_against_reference(&ctx, &ir, f, &inputs, std::slice::from_ref(&run)).unwrap();
+            assert!(checks[0].passed(), "{op} {from}: the kernel's {:?} fails the check: {checks:?}", run.data);
+            // The old semantics, stored in the result type.
+            let old: Vec<f64> = (0..4)
+                .map(|i| crate::dtype::round_to(dto, wrong(lhs[i], rhs.get(i).copied().unwrap_or(0.0))))
+                .collect();
+            assert_ne!(old, run.data, "{op} {from}: the wrong kernel must differ");
+            let old = HostTensor::new(dto, vec![4], old).unwrap();
+            let checks = check_against_reference(&ctx, &ir, f, &inputs, &[old]).unwrap();
+            assert!(!checks[0].passed(), "{op} {from}: a wrong kernel passes the check");
+            // One element perturbed by one unit (integers) or to a finite value (floats).
+            let mut off = run.clone();
+            off.data[3] += 1.0;
+            let checks = check_against_reference(&ctx, &ir, f, &inputs, &[off]).unwrap();
+            assert!(!checks[0].passed(), "{op} {from}: an element off by one passes the check");
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! `fuser-run --check`. docs/dev/runtime.md has the design: module map, the backend
 //! interface, and the semantics the tests rely on.
 //!
-//! Layering (lower never imports higher; `tests/layering.rs` checks it): `error`, `dtype`,
-//! `layout` → `buffer`, `tensor` → the executor (`exec`) → the backends side by side, `cpu`
+//! Layering (lower never imports higher; `tests/layering.rs` checks it): `error`, `dtype` and
+//! `numerics`, `layout` → `buffer`, `tensor` → the executor (`exec`) → the backends side by side, `cpu`
 //! (streams, race checker, kernels, the in-process communicator) and `cuda` → `reference` →
 //! `procs` (one process per rank on the cpu backend) → the driver.
 
@@ -18,6 +18,7 @@ pub mod error;
 pub mod exec;
 pub mod gemm_lib;
 pub mod layout;
+pub mod numerics;
 pub mod origin;
 pub mod partial;
 pub mod process;

@@ -1,16 +1,24 @@
-//! The reference evaluator: a fusion-level function evaluated UNSHARDED in `f64` on
-//! [`HostTensor`]s, what `fuser-run --check` compares the gathered outputs of a run with.
+//! The reference evaluator: a fusion-level function evaluated UNSHARDED on [`HostTensor`]s,
+//! what `fuser-run --check` compares the gathered outputs of a run with.
 //!
-//! Shardings in tensor types are ignored (the reference sees global shapes); values are kept in
-//! `f64` without rounding, except `fusion.cast`, which rounds to its result's element type.
-//! Ops: matmul (batched, rhs broadcast), linear (+bias), add/sub/mul/div (equal shapes), neg,
-//! cast, sum (dims, keep_dims), set, broadcast, reshape, permute, and `func.return`.
+//! Shardings in tensor types are ignored (the reference sees global shapes). Every op computes
+//! in its element type's semantics (`numerics.rs`): integer tensors exactly in `i64`, wrapping
+//! at the element width (division truncates toward zero, `x / 0 = -1`); float tensors in `f64`,
+//! each op's result rounded to the element type (so an f16 `300 * 300` is infinity, as in the
+//! run); matmul, linear and sum accumulate in `f64` and round once (the run's f32 accumulation
+//! differs within the tolerance). `fusion.cast` converts as the runtime does (float -> integer
+//! truncates and saturates). Ops: matmul (batched, rhs broadcast), linear (+bias),
+//! add/sub/mul/div (equal shapes), neg, cast, sum (dims, keep_dims), set, broadcast, reshape,
+//! permute, and `func.return`. Results are [`HostTensor`]s (`f64` values: an i64 beyond 2^53
+//! is rounded there, as the run's gathered outputs are).
 
-use crate::cpu::kernels::{Precision, sum_values};
+use crate::cpu::kernels::{Precision, sum_ints, sum_values};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
-use crate::tensor::{HostTensor, round_to};
+use crate::numerics;
+use crate::tensor::HostTensor;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_dialects::host::ElementwiseKind;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
@@ -41,22 +49,22 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
     if args.len() != inputs.len() {
         return Err((ir.loc(func), RtError::new(format!("{} inputs for {} arguments", inputs.len(), args.len()))));
     }
-    let mut env: FxHashMap<Value, HostTensor> = args.iter().copied().zip(inputs.iter().cloned()).collect();
+    let mut env: FxHashMap<Value, RefTensor> = args.iter().copied().zip(inputs.iter().map(RefTensor::of)).collect();
     for op in ir.block_ops(entry) {
         let name = ctx.op_name_str(ir.op_name(op));
-        let operands: Vec<&HostTensor> = ir
+        let operands: Vec<&RefTensor> = ir
             .operands(op)
             .iter()
             .map(|v| env.get(v).ok_or_else(|| (ir.loc(op), RtError::new("operand has no value"))))
             .collect::<Result<_, _>>()?;
         if name == "func.return" {
-            return Ok(operands.into_iter().cloned().collect());
+            return Ok(operands.into_iter().map(RefTensor::to_host).collect());
         }
         let result =
             *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
         let (dtype, shape) = tensor_type(ctx, ir.value_type(result)).map_err(at(op))?;
         let dims = op_dims(ctx, ir, op).unwrap_or_default();
-        let value = eval_op(name, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)).map_err(at(op))?;
+        let value = eval_ref(name, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)).map_err(at(op))?;
         if value.shape != shape {
             return Err((
                 ir.loc(op),
@@ -68,11 +76,85 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
     Err((ir.loc(func), RtError::new("function ends without func.return")))
 }
 
-fn arg<'a>(operands: &[&'a HostTensor], i: usize, name: &str) -> RtResult<&'a HostTensor> {
+/// Values of a reference tensor: floats (rounded to the element type) or exact integers.
+#[derive(Clone, Debug, PartialEq)]
+enum Vals {
+    F(Vec<f64>),
+    I(Vec<i64>),
+}
+
+/// A tensor of the reference evaluator.
+#[derive(Clone, Debug, PartialEq)]
+struct RefTensor {
+    dtype: DType,
+    shape: Vec<usize>,
+    vals: Vals,
+}
+
+impl RefTensor {
+    fn of(t: &HostTensor) -> RefTensor {
+        let vals = if t.dtype.is_int() {
+            Vals::I(t.data.iter().map(|&v| numerics::float_to_int(t.dtype, v)).collect())
+        } else {
+            Vals::F(t.data.clone())
+        };
+        RefTensor { dtype: t.dtype, shape: t.shape.clone(), vals }
+    }
+
+    fn to_host(&self) -> HostTensor {
+        HostTensor { dtype: self.dtype, shape: self.shape.clone(), data: self.floats() }
+    }
+
+    /// The values as `f64` (integers exact below 2^53).
+    fn floats(&self) -> Vec<f64> {
+        match &self.vals {
+            Vals::F(v) => v.clone(),
+            Vals::I(v) => v.iter().map(|&x| x as f64).collect(),
+        }
+    }
+
+    /// The values as integers (floats converted as a cast to i64 would).
+    fn ints(&self) -> Vec<i64> {
+        match &self.vals {
+            Vals::I(v) => v.clone(),
+            Vals::F(v) => v.iter().map(|&x| numerics::float_to_int(DType::I64, x)).collect(),
+        }
+    }
+}
+
+/// Arithmetic the generic reference helpers need: `f64` plainly, `i64` wrapping.
+trait Num: Copy {
+    const ZERO: Self;
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+}
+
+impl Num for f64 {
+    const ZERO: f64 = 0.0;
+    fn add(self, o: f64) -> f64 {
+        self + o
+    }
+    fn mul(self, o: f64) -> f64 {
+        self * o
+    }
+}
+
+impl Num for i64 {
+    const ZERO: i64 = 0;
+    fn add(self, o: i64) -> i64 {
+        self.wrapping_add(o)
+    }
+    fn mul(self, o: i64) -> i64 {
+        self.wrapping_mul(o)
+    }
+}
+
+fn arg<'a>(operands: &[&'a RefTensor], i: usize, name: &str) -> RtResult<&'a RefTensor> {
     operands.get(i).copied().ok_or_else(|| RtError::new(format!("'{name}' is missing operand #{i}")))
 }
 
-/// One op on global tensors.
+/// One op on global tensors (the public face of the evaluator for tests and tools: integer
+/// inputs are taken as exact integers).
 pub fn eval_op(
     name: &str,
     operands: &[&HostTensor],
@@ -81,91 +163,163 @@ pub fn eval_op(
     dims: &[i64],
     keep_dims: bool,
 ) -> RtResult<HostTensor> {
+    let owned: Vec<RefTensor> = operands.iter().map(|t| RefTensor::of(t)).collect();
+    let refs: Vec<&RefTensor> = owned.iter().collect();
+    Ok(eval_ref(name, &refs, dtype, shape, dims, keep_dims)?.to_host())
+}
+
+/// One op on global tensors, in the semantics of its result's element type `dtype`.
+fn eval_ref(
+    name: &str,
+    operands: &[&RefTensor],
+    dtype: DType,
+    shape: &[usize],
+    dims: &[i64],
+    keep_dims: bool,
+) -> RtResult<RefTensor> {
     let x = arg(operands, 0, name)?;
     let dims_u: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
-    let data = match name {
-        "fusion.matmul" => matmul(x, arg(operands, 1, name)?)?,
-        "fusion.linear" => linear(x, arg(operands, 1, name)?, operands.get(2).copied())?,
+    let int = dtype.is_int();
+    let vals = match name {
+        "fusion.matmul" => {
+            let y = arg(operands, 1, name)?;
+            if int {
+                Vals::I(matmul(&x.shape, &x.ints(), &y.shape, &y.ints())?)
+            } else {
+                Vals::F(matmul(&x.shape, &x.floats(), &y.shape, &y.floats())?)
+            }
+        }
+        "fusion.linear" => {
+            let w = arg(operands, 1, name)?;
+            let bias = operands.get(2).copied();
+            if int {
+                Vals::I(linear(&x.shape, &x.ints(), &w.shape, &w.ints(), bias.map(RefTensor::ints).as_deref())?)
+            } else {
+                Vals::F(linear(&x.shape, &x.floats(), &w.shape, &w.floats(), bias.map(RefTensor::floats).as_deref())?)
+            }
+        }
         "fusion.add" | "fusion.sub" | "fusion.mul" | "fusion.div" => {
             let y = arg(operands, 1, name)?;
             if x.shape != y.shape {
                 return Err(RtError::new(format!("'{name}' on shapes {:?} and {:?}", x.shape, y.shape)));
             }
-            let f: fn(f64, f64) -> f64 = match name {
-                "fusion.add" => |a, b| a + b,
-                "fusion.sub" => |a, b| a - b,
-                "fusion.mul" => |a, b| a * b,
-                _ => |a, b| a / b,
+            let kind = match name {
+                "fusion.add" => ElementwiseKind::Add,
+                "fusion.sub" => ElementwiseKind::Sub,
+                "fusion.mul" => ElementwiseKind::Mul,
+                _ => ElementwiseKind::Div,
             };
-            x.data.iter().zip(&y.data).map(|(&a, &b)| f(a, b)).collect()
+            if int {
+                let (a, b) = (x.ints(), y.ints());
+                Vals::I(a.iter().zip(&b).map(|(&a, &b)| numerics::int_elementwise(kind, dtype, a, b)).collect())
+            } else {
+                let (a, b) = (x.floats(), y.floats());
+                Vals::F(a.iter().zip(&b).map(|(&a, &b)| numerics::float_elementwise(kind, a, b)).collect())
+            }
         }
-        "fusion.neg" => x.data.iter().map(|v| -v).collect(),
-        "fusion.cast" => x.data.iter().map(|&v| round_to(dtype, v)).collect(),
-        "fusion.set" | "fusion.reshape" => x.data.clone(),
+        "fusion.neg" => {
+            if int {
+                Vals::I(x.ints().iter().map(|&v| numerics::wrap(dtype, v.wrapping_neg())).collect())
+            } else {
+                Vals::F(x.floats().iter().map(|v| -v).collect())
+            }
+        }
+        "fusion.cast" => match (&x.vals, int) {
+            (Vals::I(v), true) => Vals::I(v.iter().map(|&v| numerics::wrap(dtype, v)).collect()),
+            (Vals::I(v), false) => Vals::F(v.iter().map(|&v| numerics::int_to_float(dtype, v)).collect()),
+            (Vals::F(v), true) => Vals::I(v.iter().map(|&v| numerics::float_to_int(dtype, v)).collect()),
+            (Vals::F(v), false) => Vals::F(v.clone()),
+        },
+        "fusion.set" | "fusion.reshape" => x.vals.clone(),
         "fusion.sum" => {
             let _ = keep_dims; // keep_dims only changes the shape, which the result type gives.
-            sum_values(&x.data, &x.shape, &dims_u, Precision::F64)
+            if int {
+                Vals::I(sum_ints(&x.ints(), &x.shape, &dims_u))
+            } else {
+                Vals::F(sum_values(&x.floats(), &x.shape, &dims_u, Precision::F64))
+            }
         }
-        "fusion.broadcast" => broadcast(x, shape, &dims_u)?,
-        "fusion.permute" => permute(x, &dims_u)?,
+        "fusion.broadcast" => match &x.vals {
+            Vals::F(v) => Vals::F(broadcast(&x.shape, v, shape, &dims_u)?),
+            Vals::I(v) => Vals::I(broadcast(&x.shape, v, shape, &dims_u)?),
+        },
+        "fusion.permute" => match &x.vals {
+            Vals::F(v) => Vals::F(permute(&x.shape, v, &dims_u)?),
+            Vals::I(v) => Vals::I(permute(&x.shape, v, &dims_u)?),
+        },
         other => return Err(RtError::new(format!("the reference evaluator cannot evaluate '{other}'"))),
     };
-    HostTensor::new(dtype, shape.to_vec(), data)
+    let n: usize = shape.iter().product();
+    let vals = match vals {
+        // Every op's result in the element type: wrapped integers, rounded floats.
+        Vals::I(v) if int => Vals::I(v.into_iter().map(|x| numerics::wrap(dtype, x)).collect()),
+        Vals::F(v) if !int => Vals::F(v.into_iter().map(|x| numerics::round_float(dtype, x)).collect()),
+        Vals::I(v) => Vals::F(v.into_iter().map(|x| numerics::int_to_float(dtype, x)).collect()),
+        Vals::F(v) => Vals::I(v.into_iter().map(|x| numerics::float_to_int(dtype, x)).collect()),
+    };
+    let len = match &vals {
+        Vals::F(v) => v.len(),
+        Vals::I(v) => v.len(),
+    };
+    if len != n {
+        return Err(RtError::new(format!("{len} values for a tensor of shape {shape:?}")));
+    }
+    Ok(RefTensor { dtype, shape: shape.to_vec(), vals })
 }
 
-fn matmul(a: &HostTensor, b: &HostTensor) -> RtResult<Vec<f64>> {
-    let (ra, rb) = (a.shape.len(), b.shape.len());
-    if ra < 2 || rb < 2 || a.shape[ra - 1] != b.shape[rb - 2] {
-        return Err(RtError::new(format!("matmul of {:?} and {:?}", a.shape, b.shape)));
+fn matmul<T: Num>(a_shape: &[usize], a: &[T], b_shape: &[usize], b: &[T]) -> RtResult<Vec<T>> {
+    let (ra, rb) = (a_shape.len(), b_shape.len());
+    if ra < 2 || rb < 2 || a_shape[ra - 1] != b_shape[rb - 2] {
+        return Err(RtError::new(format!("matmul of {a_shape:?} and {b_shape:?}")));
     }
-    let (m, k, n) = (a.shape[ra - 2], a.shape[ra - 1], b.shape[rb - 1]);
-    let batch: usize = a.shape[..ra - 2].iter().product();
+    let (m, k, n) = (a_shape[ra - 2], a_shape[ra - 1], b_shape[rb - 1]);
+    let batch: usize = a_shape[..ra - 2].iter().product();
     let b_batched = rb > 2;
-    let mut out = vec![0.0; batch * m * n];
+    let mut out = vec![T::ZERO; batch * m * n];
     for bi in 0..batch {
-        let pa = &a.data[bi * m * k..];
-        let pb = if b_batched { &b.data[bi * k * n..] } else { &b.data[..] };
+        let pa = &a[bi * m * k..];
+        let pb = if b_batched { &b[bi * k * n..] } else { b };
         for i in 0..m {
             for j in 0..n {
-                out[bi * m * n + i * n + j] = (0..k).map(|p| pa[i * k + p] * pb[p * n + j]).sum();
+                out[bi * m * n + i * n + j] = (0..k).fold(T::ZERO, |acc, p| acc.add(pa[i * k + p].mul(pb[p * n + j])));
             }
         }
     }
     Ok(out)
 }
 
-fn linear(x: &HostTensor, w: &HostTensor, bias: Option<&HostTensor>) -> RtResult<Vec<f64>> {
-    let rx = x.shape.len();
-    if rx < 1 || w.shape.len() != 2 || x.shape[rx - 1] != w.shape[1] {
-        return Err(RtError::new(format!("linear of {:?} and {:?}", x.shape, w.shape)));
+fn linear<T: Num>(x_shape: &[usize], x: &[T], w_shape: &[usize], w: &[T], bias: Option<&[T]>) -> RtResult<Vec<T>> {
+    let rx = x_shape.len();
+    if rx < 1 || w_shape.len() != 2 || x_shape[rx - 1] != w_shape[1] {
+        return Err(RtError::new(format!("linear of {x_shape:?} and {w_shape:?}")));
     }
-    let (n, k) = (w.shape[0], w.shape[1]);
-    let m: usize = x.shape[..rx - 1].iter().product();
-    let mut out = vec![0.0; m * n];
+    let (n, k) = (w_shape[0], w_shape[1]);
+    let m: usize = x_shape[..rx - 1].iter().product();
+    let mut out = vec![T::ZERO; m * n];
     for i in 0..m {
         for j in 0..n {
-            let b = bias.map_or(0.0, |b| b.data[j]);
-            out[i * n + j] = (0..k).map(|p| x.data[i * k + p] * w.data[j * k + p]).sum::<f64>() + b;
+            let b = bias.map_or(T::ZERO, |b| b[j]);
+            out[i * n + j] = (0..k).fold(T::ZERO, |acc, p| acc.add(x[i * k + p].mul(w[j * k + p]))).add(b);
         }
     }
     Ok(out)
 }
 
 /// `dims` are the new axes of the result (of any extent); the others come from `x` in order.
-fn broadcast(x: &HostTensor, shape: &[usize], dims: &[usize]) -> RtResult<Vec<f64>> {
-    if shape.len() != x.shape.len() + dims.len() {
-        return Err(RtError::new(format!("broadcast of {:?} to {shape:?} with new dims {dims:?}", x.shape)));
+fn broadcast<T: Copy>(x_shape: &[usize], data: &[T], shape: &[usize], dims: &[usize]) -> RtResult<Vec<T>> {
+    if shape.len() != x_shape.len() + dims.len() {
+        return Err(RtError::new(format!("broadcast of {x_shape:?} to {shape:?} with new dims {dims:?}")));
     }
     // A new axis reads the same element all along (stride 0); the others keep x's strides.
-    let x_strides = crate::buffer::contiguous_strides(&x.shape);
+    let x_strides = crate::buffer::contiguous_strides(x_shape);
     let mut kept = x_strides.iter();
     let view_strides: Vec<usize> =
         (0..shape.len()).map(|d| if dims.contains(&d) { 0 } else { *kept.next().unwrap_or(&0) }).collect();
-    Ok(gather_strided(&x.data, shape, &view_strides))
+    Ok(gather_strided(data, shape, &view_strides))
 }
 
 /// The elements of `data` seen through `strides`, in row-major order of `shape`.
-fn gather_strided(data: &[f64], shape: &[usize], strides: &[usize]) -> Vec<f64> {
+fn gather_strided<T: Copy>(data: &[T], shape: &[usize], strides: &[usize]) -> Vec<T> {
     let n: usize = shape.iter().product();
     let mut out = Vec::with_capacity(n);
     let mut index = vec![0usize; shape.len()];
@@ -183,14 +337,14 @@ fn gather_strided(data: &[f64], shape: &[usize], strides: &[usize]) -> Vec<f64> 
 }
 
 /// `result[i] = input[dims[i]]` over axes.
-fn permute(x: &HostTensor, dims: &[usize]) -> RtResult<Vec<f64>> {
-    if dims.len() != x.shape.len() || dims.iter().any(|&d| d >= x.shape.len()) {
-        return Err(RtError::new(format!("permutation {dims:?} of a rank-{} tensor", x.shape.len())));
+fn permute<T: Copy>(x_shape: &[usize], data: &[T], dims: &[usize]) -> RtResult<Vec<T>> {
+    if dims.len() != x_shape.len() || dims.iter().any(|&d| d >= x_shape.len()) {
+        return Err(RtError::new(format!("permutation {dims:?} of a rank-{} tensor", x_shape.len())));
     }
-    let strides = crate::buffer::contiguous_strides(&x.shape);
-    let shape: Vec<usize> = dims.iter().map(|&d| x.shape[d]).collect();
+    let strides = crate::buffer::contiguous_strides(x_shape);
+    let shape: Vec<usize> = dims.iter().map(|&d| x_shape[d]).collect();
     let view_strides: Vec<usize> = dims.iter().map(|&d| strides[d]).collect();
-    Ok(gather_strided(&x.data, &shape, &view_strides))
+    Ok(gather_strided(data, &shape, &view_strides))
 }
 
 #[cfg(test)]
@@ -216,6 +370,48 @@ mod tests {
             eval_op("fusion.matmul", &[&ab, &bb], DType::F64, &[2, 1, 1], &[], false).unwrap().data,
             vec![1.0, 4.0]
         );
+    }
+
+    /// Issue 22, 3a/3b: the reference evaluates in each element type.
+    #[test]
+    fn the_reference_computes_in_the_element_type() {
+        let ti = |d: DType, v: &[f64]| HostTensor::new(d, vec![v.len()], v.to_vec()).unwrap();
+        let a = ti(DType::I32, &[7.0, -7.0, 5.0, 1.0]);
+        let b = ti(DType::I32, &[2.0, 2.0, 0.0, 3.0]);
+        assert_eq!(
+            eval_op("fusion.div", &[&a, &b], DType::I32, &[4], &[], false).unwrap().data,
+            vec![3.0, -3.0, -1.0, 0.0]
+        );
+        let c = ti(DType::I8, &[100.0, -128.0]);
+        assert_eq!(eval_op("fusion.add", &[&c, &c], DType::I8, &[2], &[], false).unwrap().data, vec![-56.0, 0.0]);
+        assert_eq!(eval_op("fusion.neg", &[&c], DType::I8, &[2], &[], false).unwrap().data, vec![-100.0, -128.0]);
+        let m = HostTensor::new(DType::I8, vec![1, 2], vec![100.0, 100.0]).unwrap();
+        let n = HostTensor::new(DType::I8, vec![2, 1], vec![1.0, 1.0]).unwrap();
+        assert_eq!(eval_op("fusion.matmul", &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data, vec![-56.0]);
+        assert_eq!(eval_op("fusion.sum", &[&m], DType::I8, &[1], &[1], false).unwrap().data, vec![-56.0]);
+        let h = ti(DType::F16, &[300.0, 2.0]);
+        assert_eq!(
+            eval_op("fusion.mul", &[&h, &h], DType::F16, &[2], &[], false).unwrap().data,
+            vec![f64::INFINITY, 4.0]
+        );
+        let f = ti(DType::F32, &[2.5, -2.5, 1e10, f64::NAN]);
+        assert_eq!(
+            eval_op("fusion.cast", &[&f], DType::I32, &[4], &[], false).unwrap().data,
+            vec![2.0, -2.0, 2147483647.0, 0.0]
+        );
+        assert_eq!(
+            eval_op("fusion.cast", &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false).unwrap().data,
+            vec![-56.0]
+        );
+        // f32 results are rounded to f32 after every op.
+        let t = ti(DType::F32, &[1.0 / 3.0]);
+        let r = eval_op("fusion.add", &[&t, &t], DType::F32, &[1], &[], false).unwrap().data[0];
+        assert_eq!(r, (1.0f64 / 3.0) as f32 as f64 * 2.0);
+        // i64 intermediates stay exact past 2^53: (2^62 + 1) * 4 wraps to 4, then - 3.
+        let big = RefTensor { dtype: DType::I64, shape: vec![1], vals: Vals::I(vec![(1 << 62) + 1]) };
+        let four = RefTensor { dtype: DType::I64, shape: vec![1], vals: Vals::I(vec![4]) };
+        let p = eval_ref("fusion.mul", &[&big, &four], DType::I64, &[1], &[], false).unwrap();
+        assert_eq!(p.vals, Vals::I(vec![4]));
     }
 
     #[test]

@@ -88,6 +88,16 @@ impl HostTensor {
     }
 }
 
+/// The reduction of two values of `dtype` under `kind`: integers wrap at the element width
+/// (`numerics::int_combine`; exact for values below 2^53), floats combine in `f64`.
+fn combine_as(dtype: DType, kind: fuser_dialects::reduction::ReductionKind, a: f64, b: f64) -> f64 {
+    if dtype.is_int() {
+        crate::numerics::int_combine(kind, dtype, a as i64, b as i64) as f64
+    } else {
+        kind.combine(a, b)
+    }
+}
+
 /// Whether `a` and `b` are the same non-finite value (both NaN, or one infinity).
 fn same_non_finite(a: f64, b: f64) -> bool {
     (a.is_nan() && b.is_nan()) || (a.is_infinite() && a == b)
@@ -270,7 +280,7 @@ pub fn gather_global(
         };
         let values = &mut replicas[at].1;
         for (&o, &v) in offsets.iter().zip(&piece.data) {
-            values[o] = Some(values[o].map_or(v, |acc| sharding.reduce.combine(acc, v)));
+            values[o] = Some(values[o].map_or(v, |acc| combine_as(piece.dtype, sharding.reduce, acc, v)));
         }
     }
     let mut data = vec![0.0; n];

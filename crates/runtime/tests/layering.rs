@@ -14,7 +14,17 @@ use fuser_layering::Layers;
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "errors, element types and small services",
-        &["error.rs", "dtype.rs", "layout.rs", "rng.rs", "origin.rs", "gemm_lib.rs", "trace.rs", "watchdog.rs"],
+        &[
+            "error.rs",
+            "dtype.rs",
+            "numerics.rs",
+            "layout.rs",
+            "rng.rs",
+            "origin.rs",
+            "gemm_lib.rs",
+            "trace.rs",
+            "watchdog.rs",
+        ],
     ),
     ("buffers and host values", &["buffer.rs", "tensor.rs", "partial.rs"]),
     (

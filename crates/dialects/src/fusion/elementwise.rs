@@ -16,13 +16,13 @@ use fuser_ir::registry::VerifyCtx;
 use fuser_ir::types::Type;
 
 macro_rules! binary_op {
-    ($static_name:ident, $name:literal, $summary:literal, $sym:literal, $traits:ident $(| $more:ident)*) => {
+    ($static_name:ident, $name:literal, $summary:literal, $sym:literal, $semantics:literal, $traits:ident $(| $more:ident)*) => {
         fuser_ir::declare_op! {
             pub static $static_name: $name {
                 summary: $summary,
                 description: concat!(
                     "Elementwise `lhs ", $sym, " rhs` of two tensors of one shape and element type; the \
-result has that shape and element type (its sharding may differ).\n\n```mlir\n%r = ",
+result has that shape and element type (its sharding may differ). ", $semantics, "\n\n```mlir\n%r = ",
                     $name,
                     " %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>\n```"
                 ),
@@ -35,15 +35,48 @@ result has that shape and element type (its sharding may differ).\n\n```mlir\n%r
     };
 }
 
-binary_op!(ADD, "fusion.add", "Elementwise sum", "+", PURE | COMMUTATIVE);
-binary_op!(SUB, "fusion.sub", "Elementwise difference", "-", PURE);
-binary_op!(MUL, "fusion.mul", "Elementwise product", "*", PURE | COMMUTATIVE);
-binary_op!(DIV, "fusion.div", "Elementwise quotient", "/", PURE);
+binary_op!(
+    ADD,
+    "fusion.add",
+    "Elementwise sum",
+    "+",
+    "Integers wrap (`i8` `100 + 100 = -56`, as `arith.addi` and torch); floats round the result to \
+the element type (overflow gives infinity).",
+    PURE | COMMUTATIVE
+);
+binary_op!(
+    SUB,
+    "fusion.sub",
+    "Elementwise difference",
+    "-",
+    "Integers wrap (as `arith.subi` and torch); floats round the result to the element type.",
+    PURE
+);
+binary_op!(
+    MUL,
+    "fusion.mul",
+    "Elementwise product",
+    "*",
+    "Integers wrap (as `arith.muli` and torch); floats round the result to the element type, so an \
+`f16` `300 * 300` is infinity.",
+    PURE | COMMUTATIVE
+);
+binary_op!(
+    DIV,
+    "fusion.div",
+    "Elementwise quotient",
+    "/",
+    "Integer division truncates toward zero (`arith.divsi`, `torch.div(rounding_mode=\"trunc\")`): \
+`7 / 2 = 3`, `-7 / 2 = -3` (Python's `//` floors: `-7 // 2 = -4`); `x / 0 = -1` and `MIN / -1 = \
+MIN` (defined here; MLIR leaves them undefined). Floats follow IEEE 754 (`x / 0` is an infinity \
+or NaN), the result rounded to the element type.",
+    PURE
+);
 
 fuser_ir::declare_op! {
     pub static NEG: "fusion.neg" {
         summary: "Elementwise negation",
-        description: "`-x` elementwise; same shape and element type.\n\n\
+        description: "`-x` elementwise; same shape and element type. Integers wrap (`-MIN = MIN`).\n\n\
 ```mlir\n%r = fusion.neg %a : (tensor<4x8xf32>) -> tensor<4x8xf32>\n```",
         traits: [PURE],
         operands: { input: TENSOR },
@@ -55,8 +88,12 @@ fuser_ir::declare_op! {
 fuser_ir::declare_op! {
     pub static CAST: "fusion.cast" {
         summary: "Elementwise conversion to another element type",
-        description: "Converts every element to the result's element type (integer or float; \
-floats round to nearest even, conversions to integers truncate). The shape is unchanged.\n\n\
+        description: "Converts every element to the result's element type (integer or float); the \
+shape is unchanged. Float -> integer truncates toward zero and saturates at the type's range, \
+NaN gives 0 (`2.5 -> 2`, `-2.5 -> -2`, `1e10 -> 2147483647` as `i32`: Rust's `as`, CUDA's \
+`cvt.rzi.sat`). Integer -> integer keeps the low bits (`arith.trunci`/`arith.extsi`: `i32` \
+`200 -> -56` as `i8`). Integer -> float and float -> float round to nearest, ties to even, \
+overflowing to infinity (`f32` `70000 -> inf` as `f16`).\n\n\
 ```mlir\n%r = fusion.cast %a : (tensor<4x8xbf16>) -> tensor<4x8xf32>\n```",
         traits: [PURE],
         operands: { input: TENSOR },

@@ -22,7 +22,8 @@ fuser_ir::declare_op! {
     pub static MATMUL: "fusion.matmul" {
         summary: "Matrix product, batched over leading axes",
         description: "`a [..., M, K]` times `b [K, N]` (or `b [..., K, N]` with the same batch \
-extents) gives `[..., M, N]`. Element types are equal.\n\n\
+extents) gives `[..., M, N]`. Element types are equal. Integers wrap; bf16/f16/f32 accumulate in \
+`f32` and round the result once to the element type.\n\n\
 ```mlir\n%c = fusion.matmul %a, %b : (tensor<5x7xf32>, tensor<7x6xf32>) -> tensor<5x6xf32>\n```",
         traits: [PURE],
         operands: { a: TENSOR, b: TENSOR },
@@ -37,7 +38,8 @@ fuser_ir::declare_op! {
         description: "`y = x·wᵀ + bias` with `x [..., K]`, `w [N, K]` and optional `bias [N]`, \
 giving `[..., N]` (torch's `linear`). With `x` split over `DIDx` on `K` and `w` too, the local \
 products are partial sums: a row-parallel linear whose replicated result needs an allreduce, \
-which `fusion-decompose-resharding` makes explicit.\n\n\
+which `fusion-decompose-resharding` makes explicit. Integers wrap; bf16/f16/f32 accumulate in \
+`f32` and round the result to the element type.\n\n\
 ```mlir\n%y = fusion.linear %x, %w, %b : (tensor<8x16xbf16>, tensor<32x16xbf16>, tensor<32xbf16>) -> tensor<8x32xbf16>\n```",
         traits: [PURE],
         operands: { input: TENSOR, weight: TENSOR, bias: TENSOR.optional() },

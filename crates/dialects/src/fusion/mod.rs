@@ -63,7 +63,25 @@ func.func @row_parallel(\n    \
 -> tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n  \
 return %y : tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n}\n```\n\n\
 All tensor ops share one syntax: `%r = fusion.OP %a, %b [dims = [...]] [keep_dims] attr-dict : \
-(operand types) -> result type`.",
+(operand types) -> result type`.\n\n\
+## Numeric semantics\n\n\
+Element types: `bf16`, `f16`, `f32`, `f64` and the signless or signed integers `i8`, `i16`, `i32`, \
+`i64` (`index` is `i64`); the runtime refuses `i1` and unsigned integers. Each op computes in its \
+element type, as MLIR's `arith` and torch do, and `fuser-run --check` evaluates the same rules \
+(integers exactly, floats rounded to the element type after every op):\n\n\
+- Integers wrap (two's complement) on `add`, `sub`, `mul`, `neg`, in `sum`, `matmul` and \
+`linear`, and in sum/prod reductions of partial values (`arith.addi`; torch: `int8 100 + 100 = -56`).\n- Integer `div` truncates toward zero (`arith.divsi`, `torch.div(rounding_mode=\"trunc\")`: \
+`7 / 2 = 3`, `-7 / 2 = -3`; Python's `//` floors instead, `-7 // 2 = -4`). `x / 0 = -1` (all bits \
+set) and `MIN / -1 = MIN`: MLIR leaves both undefined and torch raises for `/ 0` on the cpu; fuser \
+defines them (as RISC-V does) so that every backend and the check agree.\n- `cast` float -> integer truncates toward zero and saturates at the type's range; NaN gives 0 \
+(`2.5 -> 2`, `-2.5 -> -2`, `1e10 -> 2147483647` as `i32`; Rust's `as`). Integer -> integer keeps \
+the low bits (`arith.trunci`/`arith.extsi`). Integer -> float and float -> narrower float round to \
+nearest, ties to even, and overflow to infinity.\n- Floats follow IEEE 754: every op's result is rounded to the element type; `bf16`/`f16` ops \
+compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` is `inf`. \
+`sum`, `matmul` and `linear` on `bf16`/`f16`/`f32` accumulate in `f32` (the cuda backend's sums \
+in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
+error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
+infinities and NaN must appear where the check's reference has them.",
     ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE],
     materialize_constant: None,
     types: &[],

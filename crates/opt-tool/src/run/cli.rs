@@ -26,6 +26,10 @@ pub struct RunArgs {
     pub cuda_graph: bool,
     /// `--gemm`: the cuda backend's GEMM library.
     pub gemm: fuser_runtime::gemm_lib::GemmLib,
+    /// `--input-values I=V,V,...` (repeatable): given values of input I.
+    pub input_values: Vec<(usize, Vec<f64>)>,
+    /// `--print-outputs`: print the gathered output values.
+    pub print_outputs: bool,
 }
 
 // One value per process, parsed once: the size of the arguments does not matter.
@@ -96,6 +100,10 @@ OPTIONS:
   --reference FILE       the fusion-level program --check compares with (default: FILE
                          itself when it is fusion-level; required for host-level input)
   --seed S               seed of the random inputs (default 0)
+  --input-values I=V,... the values of input I (0-based) instead of random ones, repeated
+                         in row-major order to fill it (e.g. 0=2.5,-2.5,inf,nan); floats are
+                         rounded to the element type, integers must fit it; repeatable
+  --print-outputs        print the values of the gathered outputs (the first 64 of each)
   --warmup W             untimed iterations before the measured ones (default 0)
   --iters K              measured iterations (default 1)
   --launch               start one process per rank, each with RANK, WORLD_SIZE, LOCAL_RANK,
@@ -177,6 +185,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         devices: None,
         cuda_graph: false,
         gemm: Default::default(),
+        input_values: Vec::new(),
+        print_outputs: false,
     };
     let mut input: Option<String> = None;
     let mut i = 0;
@@ -200,6 +210,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
         if arg == "--cuda-graph" {
             r.cuda_graph = true;
+            continue;
+        }
+        if arg == "--print-outputs" {
+            r.print_outputs = true;
             continue;
         }
         if !arg.starts_with('-') || arg == "-" {
@@ -226,6 +240,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "trace",
             "csv",
             "gemm",
+            "input-values",
         ];
         if !known.contains(&flag.as_str()) {
             return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
@@ -251,6 +266,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "iters" => r.iters = number(&name, &value)?,
             "timeout" => r.timeout_s = number(&name, &value)?,
             "trace" => r.trace = Some(value),
+            "input-values" => r.input_values.push(input_values(&value)?),
             "gemm" => {
                 r.gemm = fuser_runtime::gemm_lib::GemmLib::parse(&value).ok_or_else(|| {
                     format!("fuser-run: error: invalid value '{value}' for --gemm (expected auto, cublas or cublaslt)")
@@ -302,12 +318,47 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     Ok(Command::Run(r))
 }
 
+/// `I=V,V,...` of `--input-values`.
+fn input_values(v: &str) -> Result<(usize, Vec<f64>), String> {
+    let bad = || {
+        format!(
+            "fuser-run: error: invalid value '{v}' for --input-values (expected INDEX=V,V,..., e.g. 0=2.5,-2.5,inf)"
+        )
+    };
+    let (index, list) = v.split_once('=').ok_or_else(bad)?;
+    let index = index.trim().parse::<usize>().map_err(|_| bad())?;
+    let values = list.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<Vec<_>, _>>().map_err(|_| bad())?;
+    Ok((index, values))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse(s: &str) -> Result<Command, String> {
         parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn input_values() {
+        let Ok(Command::Run(r)) = parse("f.mlir --input-values 0=2.5,-2.5 --input-values=1=inf,nan,-7") else {
+            panic!()
+        };
+        assert_eq!(r.input_values[0], (0, vec![2.5, -2.5]));
+        assert!(!r.print_outputs);
+        let Ok(Command::Run(printing)) = parse("f.mlir --print-outputs") else { panic!() };
+        assert!(printing.print_outputs);
+        assert_eq!(r.input_values[1].0, 1);
+        assert!(r.input_values[1].1[0].is_infinite() && r.input_values[1].1[1].is_nan());
+        for bad in [
+            "f.mlir --input-values 0",
+            "f.mlir --input-values x=1",
+            "f.mlir --input-values 0=1,y",
+            "f.mlir --input-values 0=",
+        ] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains("--input-values"), "{bad}: {e}");
+        }
     }
 
     #[test]

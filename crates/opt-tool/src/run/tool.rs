@@ -209,6 +209,7 @@ pub fn run(opts: &RunArgs) -> bool {
         devices: opts.devices.clone(),
         cuda_graph: opts.cuda_graph,
         gemm: opts.gemm,
+        input_values: opts.input_values.clone(),
     };
     if let Some(note) = driver::graph_fallback(&prog, &cfg) {
         eprintln!("fuser-run: note: {note}");
@@ -223,6 +224,9 @@ pub fn run(opts: &RunArgs) -> bool {
         }
     };
     print_summary(&prog.name, opts, ranks, &outcome);
+    if opts.print_outputs {
+        print_outputs(&outcome);
+    }
     let mut ok = write_outputs(&rep, opts, ranks, &outcome, reference.as_ref(), (&pipeline, fusion_level));
     if opts.check
         && let Some(m) = &reference
@@ -275,6 +279,16 @@ fn print_summary(name: &str, opts: &RunArgs, ranks: usize, o: &RunOutcome) {
         let ms: Vec<f64> = s.times_s.iter().map(|t| t * 1e3).collect();
         let (mean, _, min, _) = statistics(&ms);
         println!("{r:>4}  {mean:>12.3}  {min:>12.3}  {:>8}  {:>14}", per_it(s.stats.ops), per_it(s.stats.bytes_moved));
+    }
+}
+
+/// `output #i (TYPE [SHAPE]): v v v ...`, the first 64 values of each gathered output.
+fn print_outputs(o: &RunOutcome) {
+    const SHOWN: usize = 64;
+    for (i, t) in o.outputs.iter().enumerate() {
+        let values: Vec<String> = t.data.iter().take(SHOWN).map(|v| format!("{v}")).collect();
+        let more = if t.data.len() > SHOWN { format!(" ... ({} values)", t.data.len()) } else { String::new() };
+        println!("output #{i} ({} {:?}): {}{more}", t.dtype.name(), t.shape, values.join(" "));
     }
 }
 

@@ -1,11 +1,15 @@
 //! The compute kernels of the CPU backend, on strided [`View`]s: copy, matmul (optionally
 //! accumulating), linear (`y = x·wᵀ + bias`), elementwise kinds and sums over dimensions.
 //!
-//! Precision: a kernel computes in `f32` when every buffer it touches is bf16, f16 or f32
-//! (bf16/f16 inputs are widened to f32 and accumulated in f32, as GPU kernels do) and in `f64`
-//! when one of them is f64 or an integer type; the result is rounded once to the output's
-//! element type when stored. GEMMs run through the `matrixmultiply` crate on packed row-major
-//! operands.
+//! Precision (the rules are in `numerics.rs`): a float kernel computes in `f32` when every
+//! buffer it touches is bf16, f16 or f32 (bf16/f16 inputs are widened to f32 and accumulated in
+//! f32, as GPU kernels do) and in `f64` when one of them is f64; the result of every op is
+//! rounded to the output's element type when stored (so bf16/f16 elementwise results are the
+//! correctly rounded ones, overflowing to infinity). A kernel whose output is an integer type
+//! computes exactly in `i64` with two's complement wrapping at the element width (sums and
+//! GEMMs too); division truncates toward zero. `cast` and copies between element types convert
+//! as `fusion.cast` does. Float GEMMs run through the `matrixmultiply` crate on packed
+//! row-major operands; integer GEMMs are plain loops.
 //!
 //! Cost: `copy` and `elementwise` on at most [`SMALL`] elements work on stack arrays and do not
 //! allocate (tiny kernels are common between communications; their cost is dispatch, not
@@ -18,6 +22,7 @@
 use crate::buffer::View;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+use crate::numerics;
 use fuser_dialects::host::ElementwiseKind;
 
 /// The arithmetic a kernel computes in.
@@ -51,10 +56,15 @@ fn shape_error(what: &str, detail: String) -> RtError {
     RtError::new(format!("{what}: {detail}"))
 }
 
-/// `dst = src` (same element count and shape; element types may differ: the value converts).
+/// `dst = src` (same element count and shape; element types may differ: the value converts
+/// as `fusion.cast` does).
 pub fn copy(src: &View, dst: &View) -> RtResult<()> {
     if src.shape != dst.shape {
         return Err(shape_error("copy", format!("source shape {:?} differs from target {:?}", src.shape, dst.shape)));
+    }
+    if src.dtype().is_int() {
+        // Exact in i64 (all 64 bits), wrapped or rounded by the store.
+        return dst.write_ints(&src.read_ints());
     }
     let n = src.numel();
     if n <= SMALL {
@@ -87,6 +97,21 @@ pub fn matmul(a: &View, b: &View, c: &View, accumulate: bool) -> RtResult<()> {
         if count != 1 && count != batch {
             return Err(shape_error("matmul", format!("{name} has {count} batches, the result {batch}")));
         }
+    }
+    if c.dtype().is_int() {
+        let (av, bv) = (a.read_ints(), b.read_ints());
+        let mut out = if accumulate { c.read_ints() } else { vec![0; c.numel()] };
+        for i in 0..batch {
+            let ai = if a_batches == 1 { 0 } else { i };
+            let bi = if b_batches == 1 { 0 } else { i };
+            let pa = &av[ai * m * k..(ai + 1) * m * k];
+            let pb = &bv[bi * k * n..(bi + 1) * k * n];
+            let product = int_gemm(m, k, n, pa, (k, 1), pb, (n, 1));
+            for (o, p) in out[i * m * n..(i + 1) * m * n].iter_mut().zip(product) {
+                *o = o.wrapping_add(p);
+            }
+        }
+        return c.write_ints(&out);
     }
     let prec = Precision::of(&[a.dtype(), b.dtype(), c.dtype()]);
     let (av, bv) = (a.read(), b.read());
@@ -124,6 +149,23 @@ pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View, accumulate: boo
         return Err(shape_error("linear", format!("bias shape {:?}, expected [{n}]", b.shape)));
     }
     let m: usize = x.shape[..rx - 1].iter().product();
+    if y.dtype().is_int() {
+        let mut out = int_gemm(m, k, n, &x.read_ints(), (k, 1), &w.read_ints(), (1, k));
+        if accumulate {
+            for (o, old) in out.iter_mut().zip(y.read_ints()) {
+                *o = o.wrapping_add(old);
+            }
+        }
+        if let Some(b) = bias {
+            let bv = b.read_ints();
+            for row in out.chunks_mut(n.max(1)) {
+                for (o, bias) in row.iter_mut().zip(&bv) {
+                    *o = o.wrapping_add(*bias);
+                }
+            }
+        }
+        return y.write_ints(&out);
+    }
     let mut dtypes = vec![x.dtype(), w.dtype(), y.dtype()];
     dtypes.extend(bias.map(View::dtype));
     let prec = Precision::of(&dtypes);
@@ -217,18 +259,27 @@ fn gemm(
     }
 }
 
-/// The scalar function of an elementwise kind (`cast` is the identity: the store converts).
-pub fn apply_elementwise(kind: ElementwiseKind, x: f64, y: f64) -> f64 {
-    match kind {
-        ElementwiseKind::Add => x + y,
-        ElementwiseKind::Sub => x - y,
-        ElementwiseKind::Mul => x * y,
-        ElementwiseKind::Div => x / y,
-        ElementwiseKind::Max => x.max(y),
-        ElementwiseKind::Min => x.min(y),
-        ElementwiseKind::Neg => -x,
-        ElementwiseKind::Cast => x,
+/// `[m, n]` row-major product of integer matrices (strides as in [`gemm`]), wrapping in
+/// `i64` (the store wraps to the element width: modular arithmetic commutes with it).
+#[allow(clippy::too_many_arguments)]
+fn int_gemm(m: usize, k: usize, n: usize, a: &[i64], sa: (usize, usize), b: &[i64], sb: (usize, usize)) -> Vec<i64> {
+    let mut c = vec![0i64; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = 0i64;
+            for p in 0..k {
+                acc = acc.wrapping_add(a[i * sa.0 + p * sa.1].wrapping_mul(b[p * sb.0 + j * sb.1]));
+            }
+            c[i * n + j] = acc;
+        }
     }
+    c
+}
+
+/// The scalar function of an elementwise kind on floats (`cast` is the identity: the store
+/// converts); `numerics::float_elementwise`.
+pub fn apply_elementwise(kind: ElementwiseKind, x: f64, y: f64) -> f64 {
+    numerics::float_elementwise(kind, x, y)
 }
 
 /// `output = kind(inputs...)`, element by element; all shapes equal.
@@ -244,6 +295,23 @@ pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtR
             "elementwise",
             format!("input shape {:?} differs from output {:?}", bad.shape, output.shape),
         ));
+    }
+    let out_type = output.dtype();
+    if kind == ElementwiseKind::Cast {
+        // One conversion from the source value (integers exactly through i64).
+        return if inputs[0].dtype().is_int() {
+            output.write_ints(&inputs[0].read_ints())
+        } else {
+            output.write(&inputs[0].read())
+        };
+    }
+    if out_type.is_int() {
+        let x = inputs[0].read_ints();
+        let y = if inputs.len() > 1 { inputs[1].read_ints() } else { Vec::new() };
+        let out: Vec<i64> = (0..x.len())
+            .map(|i| numerics::int_elementwise(kind, out_type, x[i], y.get(i).copied().unwrap_or(0)))
+            .collect();
+        return output.write_ints(&out);
     }
     // Arity 1 or 2 (checked above); a unary op repeats its input's type.
     let second = inputs.get(1).unwrap_or(&inputs[0]);
@@ -275,8 +343,19 @@ fn reduced_shape(shape: &[usize], dims: &[usize]) -> Vec<usize> {
 /// Sums row-major `values` of `shape` over `dims`, accumulating in `prec`; the result is
 /// row-major over the kept dimensions.
 pub fn sum_values(values: &[f64], shape: &[usize], dims: &[usize], prec: Precision) -> Vec<f64> {
+    reduce_dims(values, shape, dims, 0.0, |acc, v| prec.round(acc + v))
+}
+
+/// Sums row-major integer `values` of `shape` over `dims`, wrapping in `i64` (wrap the result
+/// to the element width).
+pub fn sum_ints(values: &[i64], shape: &[usize], dims: &[usize]) -> Vec<i64> {
+    reduce_dims(values, shape, dims, 0, i64::wrapping_add)
+}
+
+/// Folds row-major `values` of `shape` over `dims` with `add`, from `zero`.
+fn reduce_dims<T: Copy>(values: &[T], shape: &[usize], dims: &[usize], zero: T, add: impl Fn(T, T) -> T) -> Vec<T> {
     let kept = reduced_shape(shape, dims);
-    let mut out = vec![0.0; kept.iter().product()];
+    let mut out = vec![zero; kept.iter().product()];
     let mut index = vec![0usize; shape.len()];
     for &v in values {
         let mut flat = 0;
@@ -285,7 +364,7 @@ pub fn sum_values(values: &[f64], shape: &[usize], dims: &[usize], prec: Precisi
                 flat = flat * shape[d] + i;
             }
         }
-        out[flat] = prec.round(out[flat] + v);
+        out[flat] = add(out[flat], v);
         for d in (0..shape.len()).rev() {
             index[d] += 1;
             if index[d] < shape[d] {
@@ -309,6 +388,9 @@ pub fn sum(input: &View, dims: &[usize], output: &View) -> RtResult<()> {
             "sum",
             format!("{:?} summed over {dims:?} does not fit {:?}", input.shape, output.shape),
         ));
+    }
+    if output.dtype().is_int() {
+        return output.write_ints(&sum_ints(&input.read_ints(), &input.shape, dims));
     }
     let prec = Precision::of(&[input.dtype(), output.dtype()]);
     output.write(&sum_values(&input.read(), &input.shape, dims, prec))
@@ -430,6 +512,53 @@ mod tests {
             shifted.extend((0..n).map(|i| i as f64));
             assert_eq!(whole.read(), shifted, "n = {n}");
         }
+    }
+
+    /// Issue 22, 3a/3b: casts truncate, integer division truncates, integers wrap (also in
+    /// sums, GEMMs and across i64's full width), f16 overflows to infinity.
+    #[test]
+    fn numeric_semantics_of_the_kernels() {
+        let x = filled(DType::F32, &[4], |i| [2.5, -2.5, 2.9, f64::NAN][i]);
+        let to_i32 = View::whole(Buffer::new(DType::I32, 4), &[4]).unwrap();
+        elementwise(ElementwiseKind::Cast, std::slice::from_ref(&x), &to_i32).unwrap();
+        assert_eq!(to_i32.read(), vec![2.0, -2.0, 2.0, 0.0]);
+        let a = filled(DType::I32, &[4], |i| [7.0, -7.0, 5.0, -2147483648.0][i]);
+        let b = filled(DType::I32, &[4], |i| [2.0, 2.0, 0.0, -1.0][i]);
+        let q = View::whole(Buffer::new(DType::I32, 4), &[4]).unwrap();
+        elementwise(ElementwiseKind::Div, &[a, b], &q).unwrap();
+        assert_eq!(q.read(), vec![3.0, -3.0, -1.0, -2147483648.0]);
+        let c = filled(DType::I8, &[2], |_| 100.0);
+        let s = View::whole(Buffer::new(DType::I8, 2), &[2]).unwrap();
+        elementwise(ElementwiseKind::Add, &[c.clone(), c.clone()], &s).unwrap();
+        assert_eq!(s.read(), vec![-56.0, -56.0]);
+        let total = View::whole(Buffer::new(DType::I8, 1), &[1]).unwrap();
+        sum(&c, &[0], &total).unwrap();
+        assert_eq!(total.read(), vec![-56.0]);
+        let m = View::whole(Buffer::new(DType::I8, 1), &[1, 1]).unwrap();
+        matmul(&filled(DType::I8, &[1, 2], |_| 100.0), &filled(DType::I8, &[2, 1], |_| 2.0), &m, false).unwrap();
+        assert_eq!(m.read(), vec![-112.0]);
+        // i64 beyond 2^53: exact.
+        let big = View::whole(Buffer::new(DType::I64, 1), &[1]).unwrap();
+        big.write_ints(&[(1 << 62) + 1]).unwrap();
+        let twice = View::whole(Buffer::new(DType::I64, 1), &[1]).unwrap();
+        elementwise(ElementwiseKind::Add, &[big.clone(), big.clone()], &twice).unwrap();
+        assert_eq!(twice.read_ints(), vec![i64::MIN + 2]);
+        let h = filled(DType::F16, &[2], |i| [300.0, -300.0][i]);
+        let p = View::whole(Buffer::new(DType::F16, 2), &[2]).unwrap();
+        elementwise(ElementwiseKind::Mul, &[h.clone(), filled(DType::F16, &[2], |_| 300.0)], &p).unwrap();
+        assert_eq!(p.read(), vec![f64::INFINITY, f64::NEG_INFINITY]);
+        // Copies between integer types wrap; max propagates NaN.
+        let narrow = View::whole(Buffer::new(DType::I8, 1), &[1]).unwrap();
+        copy(&filled(DType::I32, &[1], |_| 200.0), &narrow).unwrap();
+        assert_eq!(narrow.read(), vec![-56.0]);
+        let mx = View::whole(Buffer::new(DType::F32, 1), &[1]).unwrap();
+        elementwise(
+            ElementwiseKind::Max,
+            &[filled(DType::F32, &[1], |_| f64::NAN), filled(DType::F32, &[1], |_| 1.0)],
+            &mx,
+        )
+        .unwrap();
+        assert!(mx.read()[0].is_nan());
     }
 
     #[test]

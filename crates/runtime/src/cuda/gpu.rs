@@ -15,7 +15,7 @@
 
 use super::api::{self, Device, RawStream};
 use super::cublaslt::{self, Lt, LtGemm, Operand};
-use super::kernels::{self, EwParams, SumParams};
+use super::kernels::{self, EwParams, IntGemmParams, SumParams};
 use super::memory::{Allocator, CudaBuf};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
@@ -49,6 +49,7 @@ pub struct Gpu {
     workspaces: Mutex<Vec<(RawStream, CudaBuf)>>,
     elementwise: Func,
     sum: Func,
+    int_gemm: Func,
 }
 
 /// The kernels' PTX for a compute capability, compiled once per process.
@@ -87,7 +88,7 @@ impl Gpu {
             api::check(unsafe { sys::cuModuleGetFunction(&mut f, module, c.as_ptr()) }, "cuModuleGetFunction")?;
             Ok(Func(f))
         };
-        let (elementwise, sum) = (func("fuser_elementwise")?, func("fuser_sum")?);
+        let (elementwise, sum, int_gemm) = (func("fuser_elementwise")?, func("fuser_sum")?, func("fuser_int_gemm")?);
         let handle = cudarc::cublas::result::create_handle()
             .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
         let main = api::create_stream()?;
@@ -102,6 +103,7 @@ impl Gpu {
             workspaces: Mutex::new(Vec::new()),
             elementwise,
             sum,
+            int_gemm,
         })
     }
 
@@ -364,6 +366,29 @@ impl Gpu {
     ) -> RtResult<bool> {
         let (m, k, n) = (a.rows, a.cols, b.cols);
         if m == 0 || n == 0 {
+            return Ok(false);
+        }
+        if c.dtype.is_int() {
+            // Wrapping integer GEMM (numerics.rs), one thread per element; the caller adds a bias.
+            if a.dtype != c.dtype || b.dtype != c.dtype {
+                let names = (a.dtype.name(), b.dtype.name(), c.dtype.name());
+                return Err(RtError::new(format!(
+                    "matmul on cuda needs one element type, got {}, {} -> {}",
+                    names.0, names.1, names.2
+                )));
+            }
+            let mut p = IntGemmParams {
+                m: m as i64,
+                n: n as i64,
+                k: k as i64,
+                a: kernels::operand(a.addr, a.dtype, &[a.rs, a.cs])?,
+                b: kernels::operand(b.addr, b.dtype, &[b.rs, b.cs])?,
+                c: kernels::operand(c.addr, c.dtype, &[c.rs, c.cs])?,
+                accumulate: i32::from(accumulate),
+                pad: 0,
+            };
+            let count = p.m * p.n;
+            self.launch(self.int_gemm, &mut p, count, stream)?;
             return Ok(false);
         }
         let (ty, compute) = cublas_types(a.dtype, b.dtype, c.dtype)?;

@@ -4,9 +4,16 @@
 //!
 //! Every kernel takes one parameter struct by value ([`EwParams`], [`SumParams`]): up to
 //! [`MAX_DIMS`] dimensions, per operand a device address, an element type code and strides in
-//! elements. Arithmetic runs in `double` (the kernels are memory bound; bf16/f16 are widened
-//! exactly and rounded once when stored, to nearest even). The layout of the structs here and
-//! in the source must agree field for field (`#[repr(C)]`, 8-byte fields first).
+//! elements. The numeric rules are those of `numerics.rs` (docs/dev/runtime.md, "Numeric
+//! semantics"): float arithmetic runs in `double` (the kernels are memory bound; bf16/f16 are
+//! widened exactly and every result is rounded once when stored, to nearest even, overflowing
+//! to infinity: the correctly rounded result, as the cpu backend's); integer outputs compute
+//! in 64-bit integers wrapping through unsigned types (no signed overflow in C) and keep the
+//! element width's low bits; division truncates toward zero with `x / 0 = -1`; float ->
+//! integer truncates and saturates with NaN 0 (explicit clamping). Sums of floats accumulate in
+//! `double`, of integers in wrapping 64-bit integers; integer GEMMs (`fuser_int_gemm`, one
+//! thread per output element) likewise. The layout of the structs here and in the
+//! source must agree field for field (`#[repr(C)]`, 8-byte fields first).
 
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
@@ -52,6 +59,22 @@ pub struct SumParams {
     pub out: Operand,
     pub nd: i32,
     pub nkept: i32,
+}
+
+/// Parameters of `fuser_int_gemm`: `c (+)= a · b` on integer matrices (`a` is `m x k`, `b`
+/// `k x n`, `c` `m x n`; each operand's `strides[0]`/`strides[1]` are its row/column strides),
+/// wrapping (cuBLAS has no wrapping integer GEMM). One thread per element of `c`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntGemmParams {
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub a: Operand,
+    pub b: Operand,
+    pub c: Operand,
+    pub accumulate: i32,
+    pub pad: i32,
 }
 
 /// The element type code shared with the source.
@@ -110,6 +133,7 @@ pub const SOURCE: &str = r#"
 struct Operand { unsigned long long ptr; long long strides[MAX_DIMS]; int dtype; int pad; };
 struct EwParams { long long n; long long shape[MAX_DIMS]; Operand out; Operand a; Operand b; int nd; int op; };
 struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; int nd; int nkept; };
+struct IntGemmParams { long long m; long long n; long long k; Operand a; Operand b; Operand c; int accumulate; int pad; };
 
 __device__ float bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
 __device__ unsigned short float_to_bf16(float f) {
@@ -120,6 +144,19 @@ __device__ unsigned short float_to_bf16(float f) {
 }
 __device__ float f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ unsigned short float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+// double -> float rounded to odd: rounding that to f16/bf16 (to nearest even) then equals one
+// rounding of the double (f32 keeps more than 11 + 2 bits), as the cpu backend's half crate does.
+__device__ float to_float_odd(double v) {
+  float f = __double2float_rz(v);
+  if ((double)f != v) f = __uint_as_float(__float_as_uint(f) | 1u);
+  return f;
+}
+__device__ float ll_to_float_odd(long long v) {
+  float f = __ll2float_rz(v);
+  if ((long long)f != v) f = __uint_as_float(__float_as_uint(f) | 1u);
+  return f;
+}
+__device__ bool is_int(int t) { return t >= 4; }
 
 __device__ double load(const Operand& o, long long off) {
   switch (o.dtype) {
@@ -133,33 +170,95 @@ __device__ double load(const Operand& o, long long off) {
     default: return (double)((const long long*)o.ptr)[off];
   }
 }
-__device__ void store(const Operand& o, long long off, double v) {
+// Float -> integer of type t: truncated toward zero, saturated at the type's range, NaN 0
+// (Rust's `as`, fusion.cast's rule).
+__device__ long long float_to_int(double v, int t) {
+  if (v != v) return 0;
+  double lo, hi;
+  switch (t) {
+    case 4: lo = -128.0; hi = 127.0; break;
+    case 5: lo = -32768.0; hi = 32767.0; break;
+    case 6: lo = -2147483648.0; hi = 2147483647.0; break;
+    default:
+      if (v >= 9223372036854775808.0) return 0x7fffffffffffffffLL;
+      if (v < -9223372036854775808.0) return (long long)(1ULL << 63);
+      return (long long)v;
+  }
+  v = trunc(v);
+  v = v < lo ? lo : (v > hi ? hi : v);
+  return (long long)v;
+}
+// An integer element, exactly (a float source converts as a cast to i64).
+__device__ long long load_int(const Operand& o, long long off) {
   switch (o.dtype) {
-    case 0: ((unsigned short*)o.ptr)[off] = float_to_bf16((float)v); break;
-    case 1: ((unsigned short*)o.ptr)[off] = float_to_f16((float)v); break;
-    case 2: ((float*)o.ptr)[off] = (float)v; break;
-    case 3: ((double*)o.ptr)[off] = v; break;
-    case 4: ((signed char*)o.ptr)[off] = (signed char)llrint(v); break;
-    case 5: ((short*)o.ptr)[off] = (short)llrint(v); break;
-    case 6: ((int*)o.ptr)[off] = (int)llrint(v); break;
-    default: ((long long*)o.ptr)[off] = llrint(v); break;
+    case 4: return (long long)((const signed char*)o.ptr)[off];
+    case 5: return (long long)((const short*)o.ptr)[off];
+    case 6: return (long long)((const int*)o.ptr)[off];
+    case 7: return ((const long long*)o.ptr)[off];
+    default: return float_to_int(load(o, off), 7);
   }
 }
+// Stores a double: floats round to nearest even once (overflow to infinity), integers truncate
+// and saturate.
+__device__ void store(const Operand& o, long long off, double v) {
+  switch (o.dtype) {
+    case 0: ((unsigned short*)o.ptr)[off] = float_to_bf16(to_float_odd(v)); break;
+    case 1: ((unsigned short*)o.ptr)[off] = float_to_f16(to_float_odd(v)); break;
+    case 2: ((float*)o.ptr)[off] = (float)v; break;
+    case 3: ((double*)o.ptr)[off] = v; break;
+    case 4: ((signed char*)o.ptr)[off] = (signed char)float_to_int(v, 4); break;
+    case 5: ((short*)o.ptr)[off] = (short)float_to_int(v, 5); break;
+    case 6: ((int*)o.ptr)[off] = (int)float_to_int(v, 6); break;
+    default: ((long long*)o.ptr)[off] = float_to_int(v, 7); break;
+  }
+}
+// Stores an integer: integer types keep its low bits (two's complement wrapping, through
+// unsigned types: no signed overflow), floats round to nearest even once.
+__device__ void store_int(const Operand& o, long long off, long long v) {
+  switch (o.dtype) {
+    case 0: ((unsigned short*)o.ptr)[off] = float_to_bf16(ll_to_float_odd(v)); break;
+    case 1: ((unsigned short*)o.ptr)[off] = float_to_f16(ll_to_float_odd(v)); break;
+    case 2: ((float*)o.ptr)[off] = __ll2float_rn(v); break;
+    case 3: ((double*)o.ptr)[off] = __ll2double_rn(v); break;
+    case 4: ((unsigned char*)o.ptr)[off] = (unsigned char)(unsigned long long)v; break;
+    case 5: ((unsigned short*)o.ptr)[off] = (unsigned short)(unsigned long long)v; break;
+    case 6: ((unsigned int*)o.ptr)[off] = (unsigned int)(unsigned long long)v; break;
+    default: ((unsigned long long*)o.ptr)[off] = (unsigned long long)v; break;
+  }
+}
+// Float arithmetic in double (each result rounded once to the element type by `store`); max
+// and min propagate NaN.
 __device__ double apply(int op, double x, double y) {
   switch (op) {
     case 1: return x + y;
     case 2: return x - y;
     case 3: return x * y;
     case 4: return x / y;
+    case 5: return (x != x || y != y) ? (x + y) : (x > y ? x : y);
+    case 6: return (x != x || y != y) ? (x + y) : (x < y ? x : y);
+    case 7: return -x;
+    default: return x;
+  }
+}
+// Integer arithmetic on sign-extended values, wrapping through unsigned types (the store keeps
+// the element width's low bits); division truncates toward zero, x / 0 = -1, MIN / -1 = MIN.
+__device__ long long apply_int(int op, long long x, long long y) {
+  unsigned long long ux = (unsigned long long)x, uy = (unsigned long long)y;
+  switch (op) {
+    case 1: return (long long)(ux + uy);
+    case 2: return (long long)(ux - uy);
+    case 3: return (long long)(ux * uy);
+    case 4: return y == 0 ? -1LL : (y == -1 ? (long long)(0ULL - ux) : x / y);
     case 5: return x > y ? x : y;
     case 6: return x < y ? x : y;
-    case 7: return -x;
+    case 7: return (long long)(0ULL - ux);
     default: return x;
   }
 }
 
 extern "C" __global__ void fuser_elementwise(EwParams p) {
   long long step = (long long)blockDim.x * gridDim.x;
+  bool binary = p.op >= 1 && p.op <= 6;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += step) {
     long long rest = i, oo = 0, oa = 0, ob = 0;
     for (int d = p.nd - 1; d >= 0; --d) {
@@ -169,14 +268,40 @@ extern "C" __global__ void fuser_elementwise(EwParams p) {
       oa += c * p.a.strides[d];
       ob += c * p.b.strides[d];
     }
-    double x = load(p.a, oa);
-    double y = (p.op >= 1 && p.op <= 6) ? load(p.b, ob) : 0.0;
-    store(p.out, oo, apply(p.op, x, y));
+    if (p.op == 0) {
+      // A cast or copy: one conversion from the source value (integers exactly).
+      if (is_int(p.a.dtype)) store_int(p.out, oo, load_int(p.a, oa));
+      else store(p.out, oo, load(p.a, oa));
+    } else if (is_int(p.out.dtype)) {
+      long long x = load_int(p.a, oa);
+      long long y = binary ? load_int(p.b, ob) : 0;
+      store_int(p.out, oo, apply_int(p.op, x, y));
+    } else {
+      double x = load(p.a, oa);
+      double y = binary ? load(p.b, ob) : 0.0;
+      store(p.out, oo, apply(p.op, x, y));
+    }
+  }
+}
+
+extern "C" __global__ void fuser_int_gemm(IntGemmParams p) {
+  long long step = (long long)blockDim.x * gridDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.m * p.n; i += step) {
+    long long row = i / p.n, col = i % p.n;
+    long long oc = row * p.c.strides[0] + col * p.c.strides[1];
+    unsigned long long acc = p.accumulate ? (unsigned long long)load_int(p.c, oc) : 0ULL;
+    for (long long kk = 0; kk < p.k; ++kk) {
+      unsigned long long x = (unsigned long long)load_int(p.a, row * p.a.strides[0] + kk * p.a.strides[1]);
+      unsigned long long y = (unsigned long long)load_int(p.b, kk * p.b.strides[0] + col * p.b.strides[1]);
+      acc += x * y;
+    }
+    store_int(p.c, oc, (long long)acc);
   }
 }
 
 extern "C" __global__ void fuser_sum(SumParams p) {
   long long step = (long long)blockDim.x * gridDim.x;
+  bool ints = is_int(p.out.dtype);
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n_out; i += step) {
     long long rest = i, oi = 0, oo = 0;
     for (int d = p.nkept - 1; d >= 0; --d) {
@@ -186,6 +311,7 @@ extern "C" __global__ void fuser_sum(SumParams p) {
       oo += c * p.out.strides[d];
     }
     double acc = 0.0;
+    unsigned long long iacc = 0;
     for (long long r = 0; r < p.n_red; ++r) {
       long long rr = r, off = oi;
       for (int d = p.nd - 1; d >= p.nkept; --d) {
@@ -193,9 +319,11 @@ extern "C" __global__ void fuser_sum(SumParams p) {
         rr /= p.shape[d];
         off += c * p.input.strides[d];
       }
-      acc += load(p.input, off);
+      if (ints) iacc += (unsigned long long)load_int(p.input, off);
+      else acc += load(p.input, off);
     }
-    store(p.out, oo, acc);
+    if (ints) store_int(p.out, oo, (long long)iacc);
+    else store(p.out, oo, acc);
   }
 }
 "#;
@@ -211,6 +339,7 @@ mod tests {
         assert_eq!(std::mem::size_of::<Operand>(), 8 + 8 * MAX_DIMS + 8);
         assert_eq!(std::mem::size_of::<EwParams>(), 8 + 8 * MAX_DIMS + 3 * std::mem::size_of::<Operand>() + 8);
         assert_eq!(std::mem::size_of::<SumParams>(), 16 + 8 * MAX_DIMS + 2 * std::mem::size_of::<Operand>() + 8);
+        assert_eq!(std::mem::size_of::<IntGemmParams>(), 24 + 3 * std::mem::size_of::<Operand>() + 8);
     }
 
     #[test]

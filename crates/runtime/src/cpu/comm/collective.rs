@@ -583,7 +583,7 @@ fn move_data(members: &[&Post]) -> RtResult<()> {
             let reduced = reduce_inputs(members, kind);
             for (i, m) in members.iter().enumerate() {
                 if op.root().is_none_or(|r| r == i) {
-                    m.output.write(&reduced)?;
+                    reduced.write(&m.output, 0, reduced.len())?;
                 }
             }
         }
@@ -591,7 +591,7 @@ fn move_data(members: &[&Post]) -> RtResult<()> {
             let reduced = reduce_inputs(members, kind);
             let chunk = reduced.len() / n;
             for (i, m) in members.iter().enumerate() {
-                m.output.write(&reduced[i * chunk..(i + 1) * chunk])?;
+                reduced.write(&m.output, i * chunk, chunk)?;
             }
         }
         Collective::Broadcast { root } => {
@@ -627,13 +627,47 @@ fn move_data(members: &[&Post]) -> RtResult<()> {
     Ok(())
 }
 
-/// The elementwise reduction of the members' inputs, in team order.
-fn reduce_inputs(members: &[&Post], kind: ReductionKind) -> Vec<f64> {
+/// A reduced vector: floats, or integers reduced exactly (wrapping, `numerics::int_combine`).
+enum Reduced {
+    Floats(Vec<f64>),
+    Ints(Vec<i64>),
+}
+
+impl Reduced {
+    fn len(&self) -> usize {
+        match self {
+            Reduced::Floats(v) => v.len(),
+            Reduced::Ints(v) => v.len(),
+        }
+    }
+
+    /// Stores elements `start..start + len` into `out`.
+    fn write(&self, out: &View, start: usize, len: usize) -> RtResult<()> {
+        match self {
+            Reduced::Floats(v) => out.write(&v[start..start + len]),
+            Reduced::Ints(v) => out.write_ints(&v[start..start + len]),
+        }
+    }
+}
+
+/// The elementwise reduction of the members' inputs, in team order (integers wrap at their
+/// element width, floats combine in `f64` and round when stored).
+fn reduce_inputs(members: &[&Post], kind: ReductionKind) -> Reduced {
+    let dtype = members[0].input.dtype();
+    if dtype.is_int() {
+        let mut acc = members[0].input.read_ints();
+        for m in &members[1..] {
+            for (a, b) in acc.iter_mut().zip(m.input.read_ints()) {
+                *a = crate::numerics::int_combine(kind, dtype, *a, b);
+            }
+        }
+        return Reduced::Ints(acc);
+    }
     let mut acc = members[0].input.read();
     for m in &members[1..] {
         for (a, b) in acc.iter_mut().zip(m.input.read()) {
             *a = kind.combine(*a, b);
         }
     }
-    acc
+    Reduced::Floats(acc)
 }

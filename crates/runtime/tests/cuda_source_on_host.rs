@@ -1,0 +1,128 @@
+//! The CUDA C of the cuda backend's kernels (`cuda::kernels::SOURCE`), compiled for the host
+//! with a C++ compiler and a few shims (CUDA's intrinsics, one thread per grid), run on
+//! buffers of chosen values: the numeric rules of `numerics.rs` (wrapping, truncating
+//! division, saturating casts, f16 overflow, single rounding, NaN-propagating max, integer sums
+//! and GEMMs) hold in the GPU source on machines without a GPU. The f16 conversions use the
+//! compiler's `_Float16` (round to nearest even, like `cvt.rn.f16.f32`). Skipped (with a note)
+//! when no `c++` with `_Float16` is found; `benches/gpu/numerics.sh` checks the real thing.
+#![cfg(feature = "cuda")]
+
+use std::process::Command;
+
+const SHIM: &str = r#"
+#include <cmath>
+#include <cstring>
+#include <cstdint>
+#include <cstdio>
+#define __device__
+#define __global__
+struct D3{unsigned x;}; D3 blockDim{1}, gridDim{1}, blockIdx{0}, threadIdx{0};
+static float __uint_as_float(unsigned u){float f; memcpy(&f,&u,4); return f;}
+static unsigned __float_as_uint(float f){unsigned u; memcpy(&u,&f,4); return u;}
+static float __double2float_rz(double v){ float f=(float)v; if (std::isfinite(v) && std::fabs((double)f)>std::fabs(v)) f=std::nextafter(f,0.0f); return f;}
+static float __ll2float_rz(long long v){ float f=(float)v; if (std::fabs((double)f)>std::fabs((double)v)) f=std::nextafter(f,0.0f); return f;}
+static float __ll2float_rn(long long v){return (float)v;}
+static double __ll2double_rn(long long v){return (double)v;}
+
+"#;
+
+const MAIN: &str = r#"Operand op(void* p, int t, long long s0, long long s1=0){ Operand o{}; o.ptr=(unsigned long long)p; o.dtype=t; o.strides[0]=s0; o.strides[1]=s1; return o; }
+double rd(const Operand& o, long long i){ return load(o,i); }
+void ew(int opc, Operand out, Operand a, Operand b, long long n){ EwParams p{}; p.n=n; p.shape[0]=n; p.nd=1; p.out=out; p.a=a; p.b=b; p.op=opc; fuser_elementwise(p); }
+int main(){
+  // cast f32 -> i32 and i8
+  float x[6]={2.5f,-2.5f,2.9f,NAN,1e10f,-1e10f}; int yi[6]; signed char yb[6];
+  ew(0, op(yi,6,1), op(x,2,1), op(x,2,1), 6); ew(0, op(yb,4,1), op(x,2,1), op(x,2,1), 6);
+  printf("cast_i32"); for(int i=0;i<6;i++) printf(" %d", yi[i]); printf("\n");
+  printf("cast_i8"); for(int i=0;i<6;i++) printf(" %d", yb[i]); printf("\n");
+  int a[6]={7,-7,7,5,(int)0x80000000,1}, b[6]={2,2,-2,0,-1,3}, q[6];
+  ew(4, op(q,6,1), op(a,6,1), op(b,6,1), 6);
+  printf("div_i32"); for(int i=0;i<6;i++) printf(" %d", q[i]); printf("\n");
+  signed char c[4]={100,-128,127,-100}, d[4]={100,-1,1,-100}, s[4], m[4], ng[4];
+  ew(1, op(s,4,1), op(c,4,1), op(d,4,1), 4); ew(3, op(m,4,1), op(c,4,1), op(d,4,1), 4); ew(7, op(ng,4,1), op(c,4,1), op(c,4,1), 4);
+  printf("add_i8"); for(int i=0;i<4;i++) printf(" %d", s[i]); printf("\n");
+  printf("mul_i8"); for(int i=0;i<4;i++) printf(" %d", m[i]); printf("\n");
+  printf("neg_i8"); for(int i=0;i<4;i++) printf(" %d", ng[i]); printf("\n");
+  long long e[2]={4294967297LL, (long long)0x8000000000000000ULL}, f[2]={4294967295LL,-1}, g[2], h2[2];
+  ew(3, op(g,7,1), op(e,7,1), op(f,7,1), 2); ew(4, op(h2,7,1), op(e,7,1), op(f,7,1), 2);
+  printf("mul_i64 %lld %lld div_i64 %lld %lld\n", g[0], g[1], h2[0], h2[1]);
+  // f16 300*300 and cast f32->f16
+  unsigned short ha[3], hb[3], hp[3]; float hv[3]={300,-300,0.5}, hw[3]={300,300,0.25};
+  ew(0, op(ha,1,1), op(hv,2,1), op(hv,2,1), 3); ew(0, op(hb,1,1), op(hw,2,1), op(hw,2,1), 3);
+  ew(3, op(hp,1,1), op(ha,1,1), op(hb,1,1), 3);
+  printf("mul_f16 %g %g %g\n", rd(op(hp,1,1),0), rd(op(hp,1,1),1), rd(op(hp,1,1),2));
+  float big[4]={70000,65519,65520,-1e6}; unsigned short hc[4];
+  ew(0, op(hc,1,1), op(big,2,1), op(big,2,1), 4);
+  printf("cast_f16 %g %g %g %g\n", rd(op(hc,1,1),0), rd(op(hc,1,1),1), rd(op(hc,1,1),2), rd(op(hc,1,1),3));
+  double dv[2]={1.0004882812509095, -1.0004882812509095}; unsigned short dh[2];
+  ew(0, op(dh,1,1), op(dv,3,1), op(dv,3,1), 2);
+  printf("f64_f16 %.10g %.10g\n", rd(op(dh,1,1),0), rd(op(dh,1,1),1));
+  int iv[2]={16842753,-16842753}; unsigned short bh[2];
+  ew(0, op(bh,0,1), op(iv,6,1), op(iv,6,1), 2);
+  printf("i32_bf16 %.10g %.10g\n", rd(op(bh,0,1),0), rd(op(bh,0,1),1));
+  float nn[2]={NAN,1}, one[2]={1,NAN}, mx[2];
+  ew(5, op(mx,2,1), op(nn,2,1), op(one,2,1), 2);
+  printf("max_nan %g %g\n", mx[0], mx[1]);
+  // sum i8 over 4 rows of 4x2
+  signed char sm[8]={100,100,100,100,100,100,100,-1}; signed char so[2];
+  SumParams sp{}; sp.n_out=2; sp.n_red=4; sp.nd=2; sp.nkept=1; sp.shape[0]=2; sp.shape[1]=4;
+  sp.input=op(sm,4,1,2); sp.out=op(so,4,1); fuser_sum(sp);
+  printf("sum_i8 %d %d\n", so[0], so[1]);
+  // int gemm i8: [1x2]*[2x1] with 100*2 + 100*2 = 400 -> -112, accumulate adds 1
+  signed char ga[2]={100,100}, gb[2]={2,2}, gc[1]={1};
+  IntGemmParams gp{}; gp.m=1; gp.n=1; gp.k=2; gp.a=op(ga,4,2,1); gp.b=op(gb,4,1,1); gp.c=op(gc,4,1,1); gp.accumulate=1;
+  fuser_int_gemm(gp); printf("gemm_i8 %d\n", gc[0]);
+  return 0;
+}
+"#;
+
+const EXPECTED: &str = "\
+cast_i32 2 -2 2 0 2147483647 -2147483648
+cast_i8 2 -2 2 0 127 -128
+div_i32 3 -3 -3 -1 -2147483648 0
+add_i8 -56 127 -128 56
+mul_i8 16 -128 127 16
+neg_i8 -100 -128 -127 100
+mul_i64 -1 -9223372036854775808 div_i64 1 -9223372036854775808
+mul_f16 inf -inf 0.125
+cast_f16 inf 65504 inf -inf
+f64_f16 1.000976562 -1.000976562
+i32_bf16 16908288 -16908288
+max_nan nan nan
+sum_i8 -112 43
+gemm_i8 -111
+";
+
+#[test]
+fn the_kernel_source_follows_the_numeric_rules_on_the_host() {
+    let source = fuser_runtime::cuda::kernels::SOURCE
+        .replace(
+            r#"__device__ float f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }"#,
+            "__device__ float f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }",
+        )
+        .replace(
+            r#"__device__ unsigned short float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }"#,
+            "__device__ unsigned short float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }",
+        );
+    assert!(!source.contains("asm("), "the f16 conversions of the source changed: update the shims here");
+    let dir = std::env::temp_dir().join(format!("fuser-cuda-host-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cpp, exe) = (dir.join("k.cpp"), dir.join("k"));
+    std::fs::write(&cpp, format!("{SHIM}{source}{MAIN}")).unwrap();
+    let compiled = Command::new("c++").args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(&cpp).output();
+    match compiled {
+        Ok(o) if o.status.success() => {}
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
+            eprintln!("skipped: this c++ has no _Float16");
+            return;
+        }
+        Ok(o) => panic!("the kernel source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => {
+            eprintln!("skipped: no c++ ({e})");
+            return;
+        }
+    }
+    let out = Command::new(&exe).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), EXPECTED);
+}
