@@ -53,8 +53,8 @@ pub fn blocker(instr: &Instr) -> Option<String> {
     }
 }
 
-/// A transfer over CUDA IPC: a send or receive, or a copy-engine collective (its pieces move as
-/// CUDA IPC gets with the same flags).
+/// A transfer over CUDA IPC: a send or receive, or a copy-engine collective of any kind (its
+/// pieces move as CUDA IPC gets with the same flags).
 fn is_cuda_ipc(op: &CommInstr) -> bool {
     matches!(
         op,
@@ -63,6 +63,12 @@ fn is_cuda_ipc(op: &CommInstr) -> bool {
             | CommInstr::AllGather { transport: Transport::CudaIpc, .. }
             | CommInstr::AllReduce { transport: Transport::CudaIpc, .. }
             | CommInstr::ReduceScatter { transport: Transport::CudaIpc, .. }
+            | CommInstr::Broadcast { transport: Transport::CudaIpc, .. }
+            | CommInstr::Reduce { transport: Transport::CudaIpc, .. }
+            | CommInstr::Gather { transport: Transport::CudaIpc, .. }
+            | CommInstr::Scatter { transport: Transport::CudaIpc, .. }
+            | CommInstr::AllToAll { transport: Transport::CudaIpc, .. }
+            | CommInstr::CollectivePermute { transport: Transport::CudaIpc, .. }
     )
 }
 
