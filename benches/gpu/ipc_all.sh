@@ -19,8 +19,9 @@
 # Environment: FUSER_RUN (default target/release/fuser-run), FUSER_OPT (default: fuser-opt
 # beside FUSER_RUN), OUT (default /tmp/ipc_all), DS (team sizes, default "2 4"), STREAMS
 # (worker streams, default 2), DT (element type of the templates, default f32), CASE_TIMEOUT
-# (seconds per case, default 60), FILTER (a grep -E pattern: run only matching case names).
-# Run from the repository root.
+# (seconds per case, default 60), FILTER (a grep -E pattern: run only matching case names),
+# BACKEND (default cuda; `BACKEND=cpu` dry-runs the same cases on the cpu backend, without
+# --devices, e.g. on a machine without a GPU). Run from the repository root.
 set -u -o pipefail
 
 FUSER_RUN=${FUSER_RUN:-target/release/fuser-run}
@@ -31,6 +32,7 @@ STREAMS=${STREAMS:-2}
 DT=${DT:-f32}
 CASE_TIMEOUT=${CASE_TIMEOUT:-60}
 FILTER=${FILTER:-}
+BACKEND=${BACKEND:-cuda}
 mkdir -p "$OUT/inputs"
 : >"$OUT/results.tsv"
 
@@ -94,7 +96,9 @@ mesh_of() { # d -> "0, 1, ..., d-1"
 launch() {
   local name=$1 d=$2 file=$3
   shift 3
-  run_case "$name" "$FUSER_RUN" "$file" --launch --backend cuda --ranks "$d" --devices "$(devices_of "$d")" \
+  local devices=(--devices "$(devices_of "$d")")
+  [ "$BACKEND" = cuda ] || devices=()
+  run_case "$name" "$FUSER_RUN" "$file" --launch --backend "$BACKEND" --ranks "$d" "${devices[@]}" \
     --check --timeout "$CASE_TIMEOUT" "$@"
 }
 
@@ -115,7 +119,7 @@ for d in $DS; do
     base=$(basename "$ex" .mlir)
     input="$OUT/inputs/$base.d$d.mlir"
     sed "s/^fusion.mesh @tp = \[0, 1, 2, 3\]/fusion.mesh @tp = [$mesh]/" "$ex" >"$input"
-    launch "examples/$base/collective/d$d" "$d" "$input" --pass-pipeline "$(collective 2)"
+    launch "examples/$base/collective/d$d" "$d" "$input" --pass-pipeline "$(collective "$d")"
     for protocol in get put; do
       launch "examples/$base/p2p-$protocol/d$d" "$d" "$input" --pass-pipeline "$(ring "$d" "$protocol")"
     done
@@ -168,7 +172,7 @@ for d in $DS; do
 done
 
 {
-  echo "ipc_all: $pass passed, $fail failed, $skipped skipped (d in $DS, streams $STREAMS, $DT)"
+  echo "ipc_all: $pass passed, $fail failed, $skipped skipped (backend $BACKEND, d in $DS, streams $STREAMS, $DT)"
   for c in "${failed_cases[@]}"; do echo "  FAILED $c (log: $OUT/$c.log)"; done
 } | tee "$OUT/summary.txt"
 [ "$fail" -eq 0 ]
