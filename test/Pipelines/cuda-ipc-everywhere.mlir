@@ -38,6 +38,9 @@
 // IPC:         comm.reduce sum {{.*}} backend = cuda_ipc
 // IPC-LABEL: func.func @seq_to_heads
 // IPC:         comm.all_to_all {{.*}} backend = cuda_ipc
+// The templates of test/Run/matrix whose rings reduce-scatter (matmul_reduce_scatter) or that
+// mix a gather loop with a reduction (the other two): after the ring, no NCCL op either.
+// IPC-LABEL: func.func @row_sequence_parallel
 
 fusion.mesh @tp = [DEVICES]
 
@@ -69,4 +72,22 @@ func.func @seq_to_heads(%q: tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>)
   %work = fusion.neg %heads : (tensor<64x64xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[], [DIDx]]>>
   %rows = fusion.set %work : (tensor<64x64xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>
   return %rows : tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>
+}
+
+func.func @row_sequence_parallel(%x: tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], [DIDx]]>>, %w: tensor<64x64xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>> {
+  %y = fusion.linear %x, %w : (tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], [DIDx]]>>, tensor<64x64xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>
+  return %y : tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>
+}
+
+func.func @gather_linear_return_gathered(%x: tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>, %w: tensor<64x64xf32, #fusion.shard<@tp, [[], []]>>) -> (tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>, tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>) {
+  %xg = fusion.set %x : (tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>
+  %y = fusion.linear %xg, %w : (tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>, tensor<64x64xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>
+  return %y, %xg : tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>, tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>
+}
+
+func.func @mlp_allreduce(%x: tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>, %w1: tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>, %w2: tensor<64x64xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>> {
+  %xg = fusion.set %x : (tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>
+  %h = fusion.linear %xg, %w1 : (tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>, tensor<64x64xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], [DIDx]]>>
+  %y = fusion.linear %h, %w2 : (tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], [DIDx]]>>, tensor<64x64xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>
+  return %y : tensor<64x64xf32, #fusion.shard<@tp, [[Stream(2)], []]>>
 }
