@@ -79,3 +79,23 @@ func.func @ring(%a: !host.buf<8xf32>, %b: !host.buf<8xf32>) {
   comm.wait %s2, %q2
   return
 }
+
+// -----
+
+// An empty group disappears with its wait; a wait on it and another request keeps the other.
+// CHECK-LABEL: func.func @empty
+// CHECK-NOT:   comm.group
+// CHECK:       %[[R:.*]] = comm.allreduce sum %{{.*}} backend = cuda_ipc
+// CHECK-NEXT:  comm.wait %[[R]]
+// CHECK-NEXT:  return
+// NCCL-LABEL: func.func @empty
+func.func @empty(%x: !host.buf<8xf32>) {
+  %g = comm.group {
+  }
+  comm.wait %g
+  %h = comm.group {
+  }
+  %r = comm.allreduce sum %x into %x team = [0, 1, 2, 3] : !host.buf<8xf32>, !host.buf<8xf32>
+  comm.wait %h, %r
+  return
+}

@@ -83,12 +83,15 @@ impl Pass for CollectiveBackend {
 pub fn set_collective_backend(ctx: &Context, ir: &mut Ir, func: OpId, backend: Backend) -> Result<bool, Diagnostic> {
     let mut changed = false;
     if backend == Backend::CudaIpc {
-        let ops = ir.collect_ops(func, WalkOrder::PreOrder);
-        for &op in &ops {
-            if is(ctx, ir, op, comm::GROUP.name) {
-                ungroup(ctx, ir, op)?;
-                changed = true;
-            }
+        // Groups first (ungrouping erases the group, and the waits an empty group leaves).
+        let groups: Vec<OpId> = ir
+            .collect_ops(func, WalkOrder::PreOrder)
+            .into_iter()
+            .filter(|&op| is(ctx, ir, op, comm::GROUP.name))
+            .collect();
+        for group in groups {
+            ungroup(ctx, ir, group)?;
+            changed = true;
         }
         let p2p: Vec<OpId> =
             ir.collect_ops(func, WalkOrder::PreOrder).into_iter().filter(|&op| is_nccl_p2p(ctx, ir, op)).collect();
