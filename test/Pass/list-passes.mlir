@@ -14,7 +14,7 @@
 // CHECK-NEXT:       =aggressive
 // CHECK-NEXT:     --test-convergence - {{.*}}(default: false)
 // CHECK-NEXT:     --top-down - {{.*}}(default: true)
-// CHECK-NEXT:   --comm-collective-backend -   Choose NCCL or the copy-engine implementation of allgather, allreduce and reduce_scatter (on 'func.func')
+// CHECK-NEXT:   --comm-collective-backend -   Choose NCCL or the copy-engine (CUDA IPC) implementation of every communication (on 'func.func')
 // CHECK-NEXT:     --backend=<value> - {{.*}}(default: nccl)
 // CHECK-NEXT:       =nccl
 // CHECK-NEXT:       =cuda_ipc

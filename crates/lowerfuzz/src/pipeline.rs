@@ -25,7 +25,7 @@ pub enum Pipeline {
     Host {
         streams: usize,
     },
-    /// `copy_engine`: `backend=cuda_ipc`, the copy-engine allgather/allreduce/reduce_scatter.
+    /// `copy_engine`: `backend=cuda_ipc`, the copy-engine implementation of every collective.
     Collective {
         streams: usize,
         chunks: usize,

@@ -39,7 +39,8 @@
 //!
 //! Without it, a subset runs launched on the cpu backend as well, as the cases
 //! `launch/program/pipeline/d3/w2/f32/nonsquare`: every program with every pipeline, on 3
-//! processes (the process paths of `fuser-run --launch --backend cpu` under `cargo test`).
+//! processes (the process paths of `fuser-run --launch --backend cpu` under `cargo test`), and
+//! the CUDA IPC pipelines (every communication cuda_ipc) on 1, 2, 4 and 8 processes too.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::io::Write as _;
@@ -272,6 +273,10 @@ fn devices_args(d: usize) -> Vec<String> {
 /// The configuration of the launched subset (module doc): (ranks, worker streams, type, square).
 const LAUNCHED_SUBSET: (usize, usize, &str, bool) = (3, 2, "f32", false);
 
+/// The CUDA IPC pipelines also run launched with these team sizes (the subset's other
+/// settings): their every communication is cuda_ipc (no NCCL), through rank 0's hub.
+const LAUNCHED_CUDA_IPC_DEVICES: [usize; 4] = [1, 2, 4, 8];
+
 /// Whether a case of `d` ranks and `streams` worker streams runs on the chosen backend.
 fn runs_here(d: usize, streams: usize) -> bool {
     if backend() == "cpu" {
@@ -399,7 +404,13 @@ fn trials() -> Vec<Trial> {
             if backend() == "cpu" && !launched() {
                 // Seeds of their own, so that the other cases keep theirs.
                 let subset_seed = 1_000_000 + trials.len() as u64;
-                trials.push(launched_subset_case(program, &template, pipeline, subset_seed));
+                trials.push(launched_subset_case(program, &template, pipeline, subset_seed, LAUNCHED_SUBSET.0));
+                if cuda_ipc {
+                    for d in LAUNCHED_CUDA_IPC_DEVICES {
+                        let seed = 2_000_000 + trials.len() as u64;
+                        trials.push(launched_subset_case(program, &template, pipeline, seed, d));
+                    }
+                }
             }
             let configs = DEVICES
                 .iter()
@@ -445,8 +456,8 @@ fn trials() -> Vec<Trial> {
 
 /// The case of `program` lowered by `pipeline` in the [`LAUNCHED_SUBSET`] configuration, run
 /// with `--launch`.
-fn launched_subset_case(program: &Program, template: &str, pipeline: Pipeline, seed: u64) -> Trial {
-    let (d, streams, dtype, square) = LAUNCHED_SUBSET;
+fn launched_subset_case(program: &Program, template: &str, pipeline: Pipeline, seed: u64, d: usize) -> Trial {
+    let (_, streams, dtype, square) = LAUNCHED_SUBSET;
     let shape = if square { "square" } else { "nonsquare" };
     let name = format!("launch/{}/{}/d{d}/w{streams}/{dtype}/{shape}", program.file, pipeline.label());
     let case = Case {

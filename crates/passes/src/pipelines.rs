@@ -9,10 +9,12 @@
 //!   set to `S` chunks first (`fusion-set-stream-chunks`): collective-based pipelines (a
 //!   collective per chunk, overlapped with the compute of other chunks); `backend=cuda_ipc`
 //!   adds `comm-collective-backend{backend=cuda_ipc}` after `fusion-to-host` (copy-engine
-//!   collectives);
+//!   collectives of every kind, groups ungrouped: no NCCL op remains);
 //! - `tp-overlap-p2p{streams=N chunks=S backend=B protocol=P}`: the same, then
 //!   `comm-p2p-ring{backend=B protocol=P}` turns AllGather pipelines into point-to-point rings,
-//!   and `licm` hoists the ring's index math.
+//!   and `licm` hoists the ring's index math; `backend=cuda_ipc` also adds
+//!   `comm-collective-backend{backend=cuda_ipc}` after the ring, so the communications the
+//!   ring leaves (reductions, other collectives) use CUDA IPC too.
 //!
 //! Pipelines are built from the pass names through the registry, so each pass keeps its own
 //! metadata and option checking. Invariants: a pipeline whose passes are not all registered
@@ -67,7 +69,7 @@ static COLLECTIVE_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
     fuser_ir::pass::EnumCase { name: "nccl", description: "NCCL's collective kernels" },
     fuser_ir::pass::EnumCase {
         name: "cuda_ipc",
-        description: "Copy-engine allgather/allreduce/reduce_scatter over CUDA IPC (no SMs taken from the GEMMs)",
+        description: "Copy-engine collectives of every kind over CUDA IPC (no SMs taken from the GEMMs, no NCCL)",
     },
 ];
 
@@ -84,7 +86,10 @@ static OVERLAP_OPTIONS: &[OptionDef] = &[
 
 static P2P_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
     fuser_ir::pass::EnumCase { name: "nccl", description: "NCCL send/recv in one group per ring step" },
-    fuser_ir::pass::EnumCase { name: "cuda_ipc", description: "CUDA IPC copies with persistent buffers" },
+    fuser_ir::pass::EnumCase {
+        name: "cuda_ipc",
+        description: "CUDA IPC copies with persistent buffers; every other communication CUDA IPC too",
+    },
 ];
 static P2P_PROTOCOLS: &[fuser_ir::pass::EnumCase] = &[
     fuser_ir::pass::EnumCase { name: "get", description: "The receiver reads the sender's buffer" },
@@ -102,7 +107,7 @@ static P2P_OPTIONS: &[OptionDef] = &[
 pub static TP_OVERLAP_COLLECTIVE: PipelineInfo = PipelineInfo {
     name: "tp-overlap-collective",
     summary: "Lower with one collective per stream chunk, overlapped with the compute of other chunks",
-    description: "Expands to `func.func(fusion-set-stream-chunks{chunks=S}, fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: every stream split gets `chunks` chunks (0 keeps the program's), then the program lowers as with `tp-default` (allgather, allreduce or reduce_scatter per chunk, in the same loop as the matmul that produces or consumes the chunk). With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows `fusion-to-host`: the allgathers, allreduces and reduce_scatters use the copy-engine implementation (docs/dev/copy-engine.md), so they take no SMs from the GEMMs of other chunks.",
+    description: "Expands to `func.func(fusion-set-stream-chunks{chunks=S}, fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: every stream split gets `chunks` chunks (0 keeps the program's), then the program lowers as with `tp-default` (allgather, allreduce or reduce_scatter per chunk, in the same loop as the matmul that produces or consumes the chunk). With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows `fusion-to-host`: every collective uses the copy-engine implementation (docs/dev/copy-engine.md), so the collectives take no SMs from the GEMMs of other chunks, and no NCCL op remains (ranks may share a GPU).",
     options: OVERLAP_OPTIONS,
     build: |o, registry, pm| {
         let chunks = chunks_option(&TP_OVERLAP_COLLECTIVE, o)?;
@@ -121,7 +126,7 @@ pub static TP_OVERLAP_COLLECTIVE: PipelineInfo = PipelineInfo {
 pub static TP_OVERLAP_P2P: PipelineInfo = PipelineInfo {
     name: "tp-overlap-p2p",
     summary: "Lower AllGather + Matmul pipelines to point-to-point rings",
-    description: "Like `tp-overlap-collective`, with `comm-p2p-ring{backend=B protocol=P}` after `fusion-to-host` (the per-chunk broadcasts of a DID→Stream resharding become a ring of sends and receives between neighbours; with `cuda_ipc` the buffers become persistent and their handles are exchanged once) and `licm` before the cleanup. Use `chunks` equal to the team size for a ring.",
+    description: "Like `tp-overlap-collective`, with `comm-p2p-ring{backend=B protocol=P}` after `fusion-to-host` (the per-chunk broadcasts of a DID→Stream resharding become a ring of sends and receives between neighbours; with `cuda_ipc` the buffers become persistent and their handles are exchanged once) and `licm` before the cleanup. With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows the ring: the other communications use the copy-engine implementation too, and no NCCL op remains. Use `chunks` equal to the team size for a ring.",
     options: P2P_OPTIONS,
     build: |o, registry, pm| {
         let chunks = chunks_option(&TP_OVERLAP_P2P, o)?;
@@ -131,6 +136,9 @@ pub static TP_OVERLAP_P2P: PipelineInfo = PipelineInfo {
             passes.push(p.to_string());
             if *p == "fusion-to-host" {
                 passes.push(ring.clone());
+                if o.get_str("backend") != "nccl" {
+                    passes.push(format!("comm-collective-backend{{backend={}}}", o.get_str("backend")));
+                }
             }
         }
         passes.push("licm".to_string());
@@ -271,6 +279,19 @@ mod tests {
         assert!(!nccl.contains("comm-collective-backend"), "{nccl}");
         let bad = expand("builtin.module(tp-overlap-collective{backend=mpi})", &r).unwrap_err();
         assert!(bad.contains("mpi"), "{bad}");
+    }
+
+    #[test]
+    fn overlap_p2p_with_cuda_ipc_makes_every_other_communication_cuda_ipc() {
+        let r = registry();
+        let ipc =
+            expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2 backend=cuda_ipc protocol=put})", &r).unwrap();
+        assert!(
+            ipc.contains("comm-p2p-ring{backend=cuda_ipc protocol=put stage-buffers=true},comm-collective-backend{backend=cuda_ipc},host-assign-streams"),
+            "{ipc}"
+        );
+        let nccl = expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2})", &r).unwrap();
+        assert!(!nccl.contains("comm-collective-backend"), "{nccl}");
     }
 
     #[test]

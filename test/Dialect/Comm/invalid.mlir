@@ -359,12 +359,3 @@ func.func @f() {
   "test.hold"() : () -> !comm.req
   return
 }
-
-// -----
-
-func.func @f(%a: !host.buf<8xf32>) {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'comm.broadcast' op has no copy-engine implementation: backend = cuda_ipc is only valid on comm.allgather, comm.allreduce and comm.reduce_scatter}}
-  %r = comm.broadcast %a into %a root %c0 team = [0, 1] backend = cuda_ipc : !host.buf<8xf32>, !host.buf<8xf32>
-  return
-}

@@ -52,6 +52,26 @@ func.func @collectives(%s: !host.buf<2x8xf32>, %f: !host.buf<8x8xf32>, %i: index
   return
 }
 
+// Every collective has the copy-engine implementation (backend = cuda_ipc).
+// CHECK-LABEL: func.func @copy_engine(
+// CHECK-NEXT: comm.broadcast %{{.*}} into %{{.*}} root %{{.*}} team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<2x8xf32>
+// CHECK-NEXT: comm.reduce sum %{{.*}} into %{{.*}} root %{{.*}} team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<2x8xf32>
+// CHECK-NEXT: comm.gather %{{.*}} into %{{.*}} root %{{.*}} team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<8x8xf32>
+// CHECK-NEXT: comm.scatter %{{.*}} into %{{.*}} root %{{.*}} team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<8x8xf32>, !host.buf<2x8xf32>
+// CHECK-NEXT: comm.all_to_all %{{.*}} into %{{.*}} team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<8x8xf32>, !host.buf<8x8xf32>
+// CHECK-NEXT: comm.collective_permute %{{.*}} into %{{.*}} send_to %{{.*}} recv_from %{{.*}} team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<2x8xf32>
+// GENERIC: "comm.broadcast"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{backend = #comm.backend<cuda_ipc>, team = array<i64: 0, 1, 2, 3>}>
+func.func @copy_engine(%s: !host.buf<2x8xf32>, %t: !host.buf<2x8xf32>, %f: !host.buf<8x8xf32>, %g: !host.buf<8x8xf32>, %i: index) {
+  %r0 = comm.broadcast %s into %t root %i team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<2x8xf32>
+  %r1 = comm.reduce sum %s into %t root %i team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<2x8xf32>
+  %r2 = comm.gather %s into %f root %i team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<8x8xf32>
+  %r3 = comm.scatter %f into %s root %i team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<8x8xf32>, !host.buf<2x8xf32>
+  %r4 = comm.all_to_all %f into %g team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<8x8xf32>, !host.buf<8x8xf32>
+  %r5 = comm.collective_permute %s into %t send_to %i recv_from %i team = [0, 1, 2, 3] backend = cuda_ipc : !host.buf<2x8xf32>, !host.buf<2x8xf32>
+  comm.wait %r0, %r1, %r2, %r3, %r4, %r5
+  return
+}
+
 // Dynamic extents are compared only where static on both sides.
 // CHECK-LABEL: func.func @dynamic(
 // CHECK-NEXT:  comm.allgather %{{.*}} into %{{.*}} team = [0, 1] : !host.buf<?x8xbf16>, !host.buf<4x?xbf16>

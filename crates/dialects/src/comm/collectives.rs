@@ -112,7 +112,7 @@ size, or with one more leading dimension of extent team size. Posted on the curr
 result is waited on by `comm.wait`.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL's kernel; `backend = cuda_ipc` \
 selects the copy-engine implementation (docs/dev/copy-engine.md): the bytes move by copy-engine \
 copies between buffers mapped through CUDA IPC, so no SM is taken from concurrent kernels. \
-The semantics are the same; only these three collectives have it.\n\n\
+The semantics are the same; every collective has both implementations.\n\n\
 ```mlir\n%r = comm.allgather %shard into %full team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<8x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
@@ -130,7 +130,7 @@ has the shape and element type of `input` (`input` and `output` may be the same 
 Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL's kernel; `backend = cuda_ipc` \
 selects the copy-engine implementation (docs/dev/copy-engine.md): the bytes move by copy-engine \
 copies between buffers mapped through CUDA IPC, so no SM is taken from concurrent kernels (the reduction itself is one small elementwise kernel). \
-The semantics are the same; only these three collectives have it.\n\n\
+The semantics are the same; every collective has both implementations.\n\n\
 ```mlir\n%r = comm.allreduce sum %partial into %total team = [0, 1] : !host.buf<4x8xf32>, !host.buf<4x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
@@ -148,7 +148,7 @@ the elementwise reduction of everyone's chunk `i` in `output`. The inverse shape
 `comm.allgather`. Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL's kernel; `backend = cuda_ipc` \
 selects the copy-engine implementation (docs/dev/copy-engine.md): the bytes move by copy-engine \
 copies between buffers mapped through CUDA IPC, so no SM is taken from concurrent kernels (the reduction itself is one small elementwise kernel). \
-The semantics are the same; only these three collectives have it.\n\n\
+The semantics are the same; every collective has both implementations.\n\n\
 ```mlir\n%r = comm.reduce_scatter sum %full into %shard team = [0, 1, 2, 3] : !host.buf<8x8xf32>, !host.buf<2x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
@@ -163,7 +163,7 @@ fuser_ir::declare_op! {
         description: "The device at team position `root` sends its `input`; every device of the \
 team (the root included) receives it in `output`, of the same shape. `root` is a \
 **team-relative** index (`0` is the first device of `team`), possibly computed at run time \
-(a loop index); only the root reads `input`. Posted on the current stream.\n\n\
+(a loop index); only the root reads `input`. Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL; `backend = cuda_ipc` the copy-engine implementation (docs/dev/copy-engine.md): every member pulls the root's staged input through CUDA IPC. The semantics are the same.\n\n\
 ```mlir\n%r = comm.broadcast %x into %y root %i team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<2x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
@@ -177,7 +177,7 @@ fuser_ir::declare_op! {
         summary: "Reduces the inputs of the team elementwise into the root's output",
         description: "Every device contributes `input`; the device at team position `root` (a \
 **team-relative** index) receives the elementwise reduction in `output`, of the same shape. \
-Other devices leave `output` unchanged. Posted on the current stream.\n\n\
+Other devices leave `output` unchanged. Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL; `backend = cuda_ipc` the copy-engine implementation (docs/dev/copy-engine.md): the root pulls every member's staged input and reduces them in team order (one small kernel). The semantics are the same.\n\n\
 ```mlir\n%r = comm.reduce max %x into %y root %c0 team = [0, 1] : !host.buf<16xf32>, !host.buf<16xf32>\n```",
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
@@ -191,7 +191,7 @@ fuser_ir::declare_op! {
         summary: "Concatenates the inputs of the team on the root",
         description: "Like `comm.allgather`, but only the device at team position `root` (a \
 **team-relative** index) receives the concatenation in `output`; the others only send. Same \
-shape rule as `comm.allgather`. Posted on the current stream.\n\n\
+shape rule as `comm.allgather`. Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL; `backend = cuda_ipc` the copy-engine implementation (docs/dev/copy-engine.md): the root pulls every member's staged input into its chunk. The semantics are the same.\n\n\
 ```mlir\n%r = comm.gather %shard into %full root %c0 team = [0, 1] : !host.buf<2x8xf32>, !host.buf<4x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
@@ -205,7 +205,7 @@ fuser_ir::declare_op! {
         summary: "Splits the root's input in team order across the team",
         description: "The device at team position `root` (a **team-relative** index) splits its \
 `input` into team-size chunks along dimension 0; the device at team position `i` receives chunk \
-`i` in `output`. The inverse shape rule of `comm.gather`. Posted on the current stream.\n\n\
+`i` in `output`. The inverse shape rule of `comm.gather`. Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL; `backend = cuda_ipc` the copy-engine implementation (docs/dev/copy-engine.md): every member pulls its chunk of the root's staged input. The semantics are the same.\n\n\
 ```mlir\n%r = comm.scatter %full into %shard root %c0 team = [0, 1] : !host.buf<4x8xf32>, !host.buf<2x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER, root: INDEX },
         results: { request: REQUEST_VALUE },
@@ -220,7 +220,7 @@ fuser_ir::declare_op! {
         description: "`input` is split into team-size equal chunks (in row-major element order); \
 chunk `j` of the device at team position `i` lands in chunk `i` of the `output` of the device \
 at position `j`. `input` and `output` hold the same number of elements, divisible by the team \
-size. Posted on the current stream.\n\n\
+size. Posted on the current stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL; `backend = cuda_ipc` the copy-engine implementation (docs/dev/copy-engine.md): every member pulls its chunk of every peer's staged input. The semantics are the same.\n\n\
 ```mlir\n%r = comm.all_to_all %x into %y team = [0, 1, 2, 3] : !host.buf<4x8xf32>, !host.buf<4x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER },
         results: { request: REQUEST_VALUE },
@@ -236,7 +236,7 @@ fuser_ir::declare_op! {
 receives `output` (same shape) from the device `recv_from`; both are **absolute** ranks, \
 typically computed from the executing rank and a loop index (a ring step). A peer equal to the \
 executing rank means a local copy. The send and the receive are posted together on the current \
-stream.\n\n\
+stream.\n\n**Implementation.** `backend = nccl` (the default) runs NCCL; `backend = cuda_ipc` the copy-engine implementation (docs/dev/copy-engine.md): every member pulls the staged input of its `recv_from`. The semantics are the same.\n\n\
 ```mlir\n%r = comm.collective_permute %x into %y send_to %next recv_from %prev team = [0, 1, 2, 3] : !host.buf<2x8xf32>, !host.buf<2x8xf32>\n```",
         operands: { input: BUFFER, output: BUFFER, send_to: INDEX, recv_from: INDEX },
         results: { request: REQUEST_VALUE },
@@ -471,13 +471,6 @@ fn verify_collective(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
         ShapeRule::SameCount => check_same_count(&input, &output, n),
     };
     shapes.map_err(|m| v.op_error(op, m))?;
-    if super::backend(ctx, ir, op) == Backend::CudaIpc && !has_copy_engine_form(ctx.op_name_str(ir.op_name(op))) {
-        return Err(v.op_error(
-            op,
-            "has no copy-engine implementation: backend = cuda_ipc is only valid on comm.allgather, \
-comm.allreduce and comm.reduce_scatter",
-        ));
-    }
     let root = if form.extra == Extra::Root { constant_index(ctx, ir, ir.operand(op, 2)) } else { None };
     if let Some(root) = root.filter(|&r| r < 0 || r >= n) {
         return Err(v.op_error(op, format!("root {root} is not a team-relative index of a team of {n} devices")));
@@ -485,14 +478,10 @@ comm.allreduce and comm.reduce_scatter",
     Ok(())
 }
 
-/// The collectives with a copy-engine implementation (`backend = cuda_ipc`, see
-/// `docs/dev/copy-engine.md`): the data moves by copy-engine copies between CUDA IPC-mapped
-/// buffers, reductions by a small kernel.
-pub const COPY_ENGINE_COLLECTIVES: [&str; 3] = ["comm.allgather", "comm.allreduce", "comm.reduce_scatter"];
-
-/// Whether the collective called `name` may use `backend = cuda_ipc`.
+/// Whether the collective called `name` may use `backend = cuda_ipc` (the copy-engine
+/// implementation of docs/dev/copy-engine.md): every collective has one.
 pub fn has_copy_engine_form(name: &str) -> bool {
-    COPY_ENGINE_COLLECTIVES.contains(&name)
+    form_of(name).is_some()
 }
 
 // ----- syntax ---------------------------------------------------------------------------------

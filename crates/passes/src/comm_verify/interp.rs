@@ -422,15 +422,14 @@ impl Interp<'_> {
         Ok(())
     }
 
-    /// A copy-engine collective (`backend = cuda_ipc`, docs/dev/copy-engine.md) is an
-    /// allgather, allreduce or reduce_scatter posted on its own: its copies are not NCCL
-    /// calls, so it cannot join the NCCL group of a `comm.group`.
+    /// A copy-engine collective (`backend = cuda_ipc`, docs/dev/copy-engine.md; every kind
+    /// has one) is posted on its own: its copies are not NCCL calls, so it cannot join the
+    /// NCCL group of a `comm.group` (`comm-collective-backend{backend=cuda_ipc}` ungroups).
+    /// Its blocking is modelled as an NCCL collective's ([`super::trace::Blocking::Rendezvous`]):
+    /// the copies of a member wait for the ready flags of the peers it pulls from on its posting
+    /// stream; a member that only signals (a broadcast's or scatter's root, a reduce's or
+    /// gather's non-roots) blocks less on the GPU, so the model is the conservative side.
     fn check_copy_engine(&self, op: OpId, kind: CommKind) -> Result<(), Diagnostic> {
-        if !matches!(kind, CommKind::Allgather | CommKind::Allreduce | CommKind::ReduceScatter) {
-            return Err(
-                self.error(op, format!("{} has no copy-engine implementation (backend = cuda_ipc)", kind.op_name()))
-            );
-        }
         if self.group.is_some() {
             return Err(self.error(
                 op,

@@ -522,14 +522,16 @@ fn collective_of(c: &CommOp<View>) -> Option<(Collective, &[usize], &View, &View
         CommOp::ReduceScatter { input, output, team, reduction, .. } => {
             (Collective::ReduceScatter(*reduction), team, input, output)
         }
-        CommOp::Broadcast { input, output, team, root } => (Collective::Broadcast { root: *root }, team, input, output),
-        CommOp::Reduce { input, output, team, root, reduction } => {
+        CommOp::Broadcast { input, output, team, root, .. } => {
+            (Collective::Broadcast { root: *root }, team, input, output)
+        }
+        CommOp::Reduce { input, output, team, root, reduction, .. } => {
             (Collective::Reduce { root: *root, kind: *reduction }, team, input, output)
         }
-        CommOp::Gather { input, output, team, root } => (Collective::Gather { root: *root }, team, input, output),
-        CommOp::Scatter { input, output, team, root } => (Collective::Scatter { root: *root }, team, input, output),
-        CommOp::AllToAll { input, output, team } => (Collective::AllToAll, team, input, output),
-        CommOp::CollectivePermute { input, output, team, send_to, recv_from } => {
+        CommOp::Gather { input, output, team, root, .. } => (Collective::Gather { root: *root }, team, input, output),
+        CommOp::Scatter { input, output, team, root, .. } => (Collective::Scatter { root: *root }, team, input, output),
+        CommOp::AllToAll { input, output, team, .. } => (Collective::AllToAll, team, input, output),
+        CommOp::CollectivePermute { input, output, team, send_to, recv_from, .. } => {
             (Collective::CollectivePermute { send_to: *send_to, recv_from: *recv_from }, team, input, output)
         }
         CommOp::Send { .. } | CommOp::Recv { .. } | CommOp::Group(_) | CommOp::ShareHandles { .. } => return None,

@@ -356,7 +356,7 @@ impl CudaBackend {
                     nccl::check(unsafe { reduce(p(i.addr()), m(o), output.numel(), dt, op, comm.0, stream) }, what)
                 })
             }
-            CommOp::Broadcast { input, output, team, root } => {
+            CommOp::Broadcast { input, output, team, root, .. } => {
                 sizes(input, output, 1, 1)?;
                 let comm = self.nccl.team(rank, team)?;
                 let i = dense_in(input)?;
@@ -370,7 +370,7 @@ impl CudaBackend {
                     )
                 })
             }
-            CommOp::Reduce { input, output, team, root, reduction } => {
+            CommOp::Reduce { input, output, team, root, reduction, .. } => {
                 sizes(input, output, 1, 1)?;
                 reducible(input.dtype)?;
                 let comm = self.nccl.team(rank, team)?;
@@ -396,7 +396,7 @@ impl CudaBackend {
                 // Only the root's output is written (and staged).
                 if is_root { with_out(output, &run) } else { run(output.addr()) }
             }
-            CommOp::Gather { input, output, team, root } => {
+            CommOp::Gather { input, output, team, root, .. } => {
                 let is_root = team.get(*root) == Some(&rank);
                 if is_root {
                     sizes(input, output, team.len(), 1)?;
@@ -416,7 +416,7 @@ impl CudaBackend {
                 };
                 if is_root { with_out(output, &run) } else { run(0) }
             }
-            CommOp::Scatter { input, output, team, root } => {
+            CommOp::Scatter { input, output, team, root, .. } => {
                 let is_root = team.get(*root) == Some(&rank);
                 if is_root {
                     sizes(input, output, 1, team.len())?;
@@ -434,7 +434,7 @@ impl CudaBackend {
                     })
                 })
             }
-            CommOp::AllToAll { input, output, team } => {
+            CommOp::AllToAll { input, output, team, .. } => {
                 sizes(input, output, 1, 1)?;
                 let i = dense_in(input)?;
                 let chunk = i.bytes() / team.len().max(1);
@@ -596,9 +596,8 @@ impl CudaBackend {
                     _ => Err(RtError::new("a comm.group with several signalling cuda_ipc transfers")),
                 }
             }
-            CommOp::AllGather { transport: Transport::CudaIpc, .. }
-            | CommOp::AllReduce { transport: Transport::CudaIpc, .. }
-            | CommOp::ReduceScatter { transport: Transport::CudaIpc, .. } => {
+            // Every collective with `backend = cuda_ipc`: the copy-engine implementation.
+            c if c.transport() == Some(Transport::CudaIpc) => {
                 let link = match &self.procs_ipc {
                     Some(pi) => Link::Procs(pi),
                     None => Link::Threads(self.ipc()?),

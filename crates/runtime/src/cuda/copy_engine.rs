@@ -1,5 +1,5 @@
-//! Copy-engine collectives (`backend = cuda_ipc` on `comm.allgather`, `comm.allreduce`,
-//! `comm.reduce_scatter`; design in docs/dev/copy-engine.md): every byte between ranks moves
+//! Copy-engine collectives (`backend = cuda_ipc` on any collective; design in
+//! docs/dev/copy-engine.md): every byte between ranks moves
 //! by a copy-engine copy (`cuMemcpyAsync` between CUDA IPC-mapped buffers) on the posting
 //! stream; only a reduction runs a kernel (one small elementwise/sum kernel over the pulled
 //! chunks), so a GEMM on another stream keeps its SMs.
@@ -18,6 +18,21 @@
 //! - **allreduce** = reduce_scatter + allgather over `n` pieces of `ceil(N / n)` elements (the
 //!   last ones shorter or empty): the reduced piece lands in a second region of the staging
 //!   buffer, is signalled to every peer, and every rank pulls the peers' reduced pieces.
+//! - **broadcast**: the root stages its input and signals it to every peer (its own output is
+//!   a local copy); every other member pulls it into its output.
+//! - **reduce**: every member stages its input; the others signal it to the root, which pulls
+//!   them into slots and reduces in team order (as reduce_scatter does for one chunk).
+//! - **gather**: the others stage and signal their input to the root, which pulls member `j`'s
+//!   into output chunk `j` (its own: a local copy).
+//! - **scatter**: the root stages its input and signals chunk `j` to the member at `j` (its
+//!   own: a local copy); the others pull theirs into their output.
+//! - **all_to_all**: stage the input; signal chunk `j` to the member at `j`; pull chunk `p` of
+//!   every peer `j` into output chunk `j` (own chunk: a local copy).
+//! - **collective_permute**: stage the input and signal it to `send_to`; pull `recv_from`'s
+//!   into the output (a peer equal to this rank: a local copy).
+//!
+//! Every member creates (and shares with every team peer) its staging buffer on first use,
+//! whether it signals or only pulls: sharing registers the pairs a pull needs.
 //!
 //! Invariants: every rank issues its signals of a phase before its copies of that phase, in
 //! team order, so the FIFO message numbering of each (source, destination) pair agrees on
@@ -131,6 +146,30 @@ pub fn piece(total: usize, n: usize, j: usize) -> (usize, usize) {
     (start, ((j + 1) * c).min(total) - start)
 }
 
+/// `buf` itself when dense, else a new dense buffer of its shape (copied back by the caller).
+fn dense_like(gpu: &Gpu, buf: &CudaBuf) -> RtResult<CudaBuf> {
+    if buf.is_contiguous() { Ok(buf.clone()) } else { gpu.new_buf(buf.dtype, &buf.shape) }
+}
+
+/// `src` → `dst` on `s`, nothing when they are the same view (an in-place collective).
+fn local_copy(gpu: &Gpu, src: &CudaBuf, dst: &CudaBuf, s: RawStream) -> RtResult<()> {
+    if src.addr() == dst.addr() && src.shape == dst.shape && src.strides == dst.strides {
+        return Ok(());
+    }
+    gpu.copy(src, dst, s)
+}
+
+/// Pulls the view `peer` signalled next into `output` (through a dense temporary when
+/// `output` is strided).
+fn pull_into(link: &Link<'_>, gpu: &Gpu, plan: &Plan<'_>, peer: usize, output: &CudaBuf, s: RawStream) -> RtResult<()> {
+    let dense = dense_like(gpu, output)?;
+    link.pull(gpu, plan.rank, peer, &flat(&dense, 0, output.numel())?, s, plan.timeout)?;
+    if !output.is_contiguous() {
+        gpu.copy(&dense, output, s)?;
+    }
+    Ok(())
+}
+
 /// What one rank runs: its team position, peers and the collective's sizes.
 struct Plan<'a> {
     rank: usize,
@@ -164,7 +203,13 @@ impl CopyEngine {
         let (input, output, team) = match c {
             CommOp::AllGather { input, output, team, .. }
             | CommOp::AllReduce { input, output, team, .. }
-            | CommOp::ReduceScatter { input, output, team, .. } => (input, output, team),
+            | CommOp::ReduceScatter { input, output, team, .. }
+            | CommOp::Broadcast { input, output, team, .. }
+            | CommOp::Reduce { input, output, team, .. }
+            | CommOp::Gather { input, output, team, .. }
+            | CommOp::Scatter { input, output, team, .. }
+            | CommOp::AllToAll { input, output, team, .. }
+            | CommOp::CollectivePermute { input, output, team, .. } => (input, output, team),
             other => return Err(RtError::new(format!("{} has no copy-engine implementation", other.name()))),
         };
         let me = team
@@ -188,6 +233,9 @@ impl CopyEngine {
             }
         };
         let plan = Plan { rank, team, me, timeout };
+        if !matches!(c, CommOp::AllGather { .. } | CommOp::AllReduce { .. } | CommOp::ReduceScatter { .. }) {
+            return self.post_other(link, gpu, &plan, c, input, output, s);
+        }
         let numel = input.numel();
         // An allreduce's reduced piece lives after the staged input.
         let extra = if matches!(c, CommOp::AllReduce { .. }) { numel.div_ceil(n.max(1)) } else { 0 };
@@ -240,6 +288,141 @@ impl CopyEngine {
             _ => unreachable!("matched above"),
         }
         self.release((rank, team.to_vec(), input.dtype, numel + extra), index, flags, s)
+    }
+
+    /// broadcast, reduce, gather, scatter, all_to_all and collective_permute (module docs):
+    /// one phase each, this rank's signals before its pulls.
+    #[allow(clippy::too_many_arguments)]
+    fn post_other(
+        &self,
+        link: &Link<'_>,
+        gpu: &Gpu,
+        plan: &Plan<'_>,
+        c: &CommOp<CudaBuf>,
+        input: &CudaBuf,
+        output: &CudaBuf,
+        s: RawStream,
+    ) -> RtResult<()> {
+        let (rank, me, n, timeout) = (plan.rank, plan.me, plan.team.len(), plan.timeout);
+        let numel = input.numel();
+        let expect = |ok: bool, rule: &str| {
+            if ok {
+                Ok(())
+            } else {
+                Err(RtError::new(format!(
+                    "{}: input of {} elements does not fit output of {} ({rule})",
+                    c.name(),
+                    numel,
+                    output.numel()
+                )))
+            }
+        };
+        let member = |what: &str, r: usize| -> RtResult<usize> {
+            if r == rank || plan.team.contains(&r) {
+                Ok(r)
+            } else {
+                Err(RtError::new(format!("{}: {what} {r} is not a member of the team {:?}", c.name(), plan.team)))
+            }
+        };
+        let root_rank = |root: usize| -> RtResult<usize> {
+            plan.team.get(root).copied().ok_or_else(|| {
+                RtError::new(format!("{}: root {root} is not a position of the team {:?}", c.name(), plan.team))
+            })
+        };
+        let (staging, index) = self.staging(link, gpu, plan, input.dtype, numel, s)?;
+        let stage = || gpu.copy(input, &shaped(&staging, &input.shape)?, s);
+        let staged = |from: usize, len: usize| flat(&staging, from, len);
+        let mut flags = Vec::new();
+        match c {
+            CommOp::Broadcast { root, .. } => {
+                expect(output.numel() == numel, "same size")?;
+                let root = root_rank(*root)?;
+                if root == rank {
+                    stage()?;
+                    for (_, peer) in plan.peers() {
+                        flags.push(link.signal(rank, peer, &staged(0, numel)?, s, timeout)?);
+                    }
+                    local_copy(gpu, input, output, s)?;
+                } else {
+                    pull_into(link, gpu, plan, root, output, s)?;
+                }
+            }
+            CommOp::Reduce { root, reduction, .. } => {
+                expect(output.numel() == numel, "same size")?;
+                let root = root_rank(*root)?;
+                stage()?;
+                if root != rank {
+                    flags.push(link.signal(rank, root, &staged(0, numel)?, s, timeout)?);
+                } else if numel > 0 {
+                    let reduced = self.reduce_pieces(link, gpu, plan, &staging, (0, numel), *reduction, s)?;
+                    gpu.copy(&shaped(&reduced, &output.shape)?, output, s)?;
+                }
+            }
+            CommOp::Gather { root, .. } => {
+                let root = root_rank(*root)?;
+                if root != rank {
+                    stage()?;
+                    flags.push(link.signal(rank, root, &staged(0, numel)?, s, timeout)?);
+                } else {
+                    expect(output.numel() == n * numel, "output = team size × input")?;
+                    let dense = dense_like(gpu, output)?;
+                    let whole = flat(&dense, 0, output.numel())?;
+                    gpu.copy(input, &shaped(&flat(&whole, me * numel, numel)?, &input.shape)?, s)?;
+                    for (j, peer) in plan.peers() {
+                        link.pull(gpu, rank, peer, &flat(&whole, j * numel, numel)?, s, timeout)?;
+                    }
+                    if !output.is_contiguous() {
+                        gpu.copy(&dense, output, s)?;
+                    }
+                }
+            }
+            CommOp::Scatter { root, .. } => {
+                let root = root_rank(*root)?;
+                let chunk = output.numel();
+                if root == rank {
+                    expect(numel == n * chunk, "input = team size × output")?;
+                    stage()?;
+                    for (j, peer) in plan.peers() {
+                        flags.push(link.signal(rank, peer, &staged(j * chunk, chunk)?, s, timeout)?);
+                    }
+                    gpu.copy(&shaped(&staged(me * chunk, chunk)?, &output.shape)?, output, s)?;
+                } else {
+                    pull_into(link, gpu, plan, root, output, s)?;
+                }
+            }
+            CommOp::AllToAll { .. } => {
+                expect(output.numel() == numel && numel % n.max(1) == 0, "same size, divisible by the team size")?;
+                let chunk = numel / n.max(1);
+                stage()?;
+                for (j, peer) in plan.peers() {
+                    flags.push(link.signal(rank, peer, &staged(j * chunk, chunk)?, s, timeout)?);
+                }
+                let dense = dense_like(gpu, output)?;
+                let whole = flat(&dense, 0, numel)?;
+                gpu.copy(&staged(me * chunk, chunk)?, &flat(&whole, me * chunk, chunk)?, s)?;
+                for (j, peer) in plan.peers() {
+                    link.pull(gpu, rank, peer, &flat(&whole, j * chunk, chunk)?, s, timeout)?;
+                }
+                if !output.is_contiguous() {
+                    gpu.copy(&dense, output, s)?;
+                }
+            }
+            CommOp::CollectivePermute { send_to, recv_from, .. } => {
+                expect(output.numel() == numel, "same size")?;
+                let (to, from) = (member("send_to", *send_to)?, member("recv_from", *recv_from)?);
+                if to != rank {
+                    stage()?;
+                    flags.push(link.signal(rank, to, &staged(0, numel)?, s, timeout)?);
+                }
+                if from != rank {
+                    pull_into(link, gpu, plan, from, output, s)?;
+                } else {
+                    local_copy(gpu, input, output, s)?;
+                }
+            }
+            other => return Err(RtError::new(format!("{} is not a collective of post_other", other.name()))),
+        }
+        self.release((rank, plan.team.to_vec(), input.dtype, numel), index, flags, s)
     }
 
     /// The staging buffer of `elems` elements for this rank and team, created and shared on

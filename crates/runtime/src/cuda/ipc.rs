@@ -5,7 +5,7 @@
 //!
 //! Roles: with `get` the receiver copies (pulls) and the sender only signals; with `put` the
 //! sender copies (pushes) and the receiver only signals. Messages of a (source, destination)
-//! pair match in FIFO order.
+//! pair signalled by one side match in FIFO order.
 //! - The signalling side records a *ready* event on its stream (its data, or its free buffer,
 //!   is ready from there on), queues its view with the event and a flag slot + value, and gets
 //!   a request that completes when the flag reaches the value (a `comm.wait` on it makes the
@@ -84,8 +84,11 @@ struct Posted {
 
 #[derive(Default)]
 struct State {
-    /// Signalled posts per (source, destination).
-    queues: HashMap<(usize, usize), VecDeque<Posted>>,
+    /// Signalled posts per (source, destination, signalling rank): the signaller is the source
+    /// with `get`, the destination with `put`. Keyed by signaller too, so that a pair carrying
+    /// both (a `put` ring beside copy-engine collectives, which are `get`s) never hands a
+    /// copier a post of its own side.
+    queues: HashMap<(usize, usize, usize), VecDeque<Posted>>,
     /// The last flag value per (signalling rank, slot).
     values: HashMap<(usize, usize), u32>,
     /// (source, destination) pairs whose source shared its buffer / whose destination mapped
@@ -145,7 +148,13 @@ impl IpcHub {
         *value += 1;
         let flag = Flag { addr: self.flags[rank].addr() + 4 * slot as u64, value: *value, exact: false };
         let pair = if side == Side::Send { (rank, peer) } else { (peer, rank) };
-        s.queues.entry(pair).or_default().push_back(Posted { rank, view: view.clone(), ready, flag, protocol });
+        s.queues.entry((pair.0, pair.1, rank)).or_default().push_back(Posted {
+            rank,
+            view: view.clone(),
+            ready,
+            flag,
+            protocol,
+        });
         drop(s);
         self.posted.notify_all();
         Ok(flag)
@@ -204,7 +213,7 @@ impl IpcHub {
             if let Some(reason) = &s.aborted {
                 return Err(RtError::new(format!("aborted: {reason}")));
             }
-            if let Some(p) = s.queues.get_mut(&pair).and_then(VecDeque::pop_front) {
+            if let Some(p) = s.queues.get_mut(&(pair.0, pair.1, peer)).and_then(VecDeque::pop_front) {
                 debug_assert_eq!(p.rank, peer);
                 return Ok(p);
             }

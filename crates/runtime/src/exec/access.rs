@@ -55,14 +55,14 @@ impl<B> CommOp<B> {
             | CommOp::AllToAll { input, output, .. }
             | CommOp::CollectivePermute { input, output, .. } => out.extend([(input, false), (output, true)]),
             // Only the root's input is sent; every member receives.
-            CommOp::Broadcast { input, output, team, root } | CommOp::Scatter { input, output, team, root } => {
+            CommOp::Broadcast { input, output, team, root, .. } | CommOp::Scatter { input, output, team, root, .. } => {
                 if is_root(team, *root) {
                     out.push((input, false));
                 }
                 out.push((output, true));
             }
             // Every member sends; only the root receives.
-            CommOp::Reduce { input, output, team, root, .. } | CommOp::Gather { input, output, team, root } => {
+            CommOp::Reduce { input, output, team, root, .. } | CommOp::Gather { input, output, team, root, .. } => {
                 out.push((input, false));
                 if is_root(team, *root) {
                     out.push((output, true));

@@ -51,9 +51,8 @@ impl<B> Kernel<B> {
 /// team-relative; peers are absolute.
 #[derive(Clone, Debug)]
 pub enum CommOp<B> {
-    /// `transport` of the three collectives with two implementations: NCCL's kernels or the
-    /// copy engines over CUDA IPC (`backend = cuda_ipc`, docs/dev/copy-engine.md); the same
-    /// semantics either way.
+    /// `transport` of every collective: NCCL or the copy engines over CUDA IPC
+    /// (`backend = cuda_ipc`, docs/dev/copy-engine.md); the same semantics either way.
     AllGather {
         input: B,
         output: B,
@@ -79,6 +78,7 @@ pub enum CommOp<B> {
         output: B,
         team: Vec<usize>,
         root: usize,
+        transport: Transport,
     },
     Reduce {
         input: B,
@@ -86,23 +86,27 @@ pub enum CommOp<B> {
         team: Vec<usize>,
         root: usize,
         reduction: ReductionKind,
+        transport: Transport,
     },
     Gather {
         input: B,
         output: B,
         team: Vec<usize>,
         root: usize,
+        transport: Transport,
     },
     Scatter {
         input: B,
         output: B,
         team: Vec<usize>,
         root: usize,
+        transport: Transport,
     },
     AllToAll {
         input: B,
         output: B,
         team: Vec<usize>,
+        transport: Transport,
     },
     CollectivePermute {
         input: B,
@@ -110,6 +114,7 @@ pub enum CommOp<B> {
         team: Vec<usize>,
         send_to: usize,
         recv_from: usize,
+        transport: Transport,
     },
     /// `transport`/`protocol`: the library that moves the bytes and, for CUDA IPC, who copies
     /// (they decide whether the post blocks its stream).
@@ -152,6 +157,24 @@ impl<B> CommOp<B> {
             CommOp::Recv { .. } => "comm.recv",
             CommOp::Group(_) => "comm.group",
             CommOp::ShareHandles { .. } => "comm.share_handles",
+        }
+    }
+
+    /// The transport of a collective or a send/recv (`None` for a group or a handle exchange).
+    pub fn transport(&self) -> Option<Transport> {
+        match self {
+            CommOp::AllGather { transport, .. }
+            | CommOp::AllReduce { transport, .. }
+            | CommOp::ReduceScatter { transport, .. }
+            | CommOp::Broadcast { transport, .. }
+            | CommOp::Reduce { transport, .. }
+            | CommOp::Gather { transport, .. }
+            | CommOp::Scatter { transport, .. }
+            | CommOp::AllToAll { transport, .. }
+            | CommOp::CollectivePermute { transport, .. }
+            | CommOp::Send { transport, .. }
+            | CommOp::Recv { transport, .. } => Some(*transport),
+            CommOp::Group(_) | CommOp::ShareHandles { .. } => None,
         }
     }
 }
@@ -261,9 +284,11 @@ mod tests {
     #[test]
     fn bytes_sent_counts_what_leaves_the_rank() {
         let size = |b: &u64| *b;
-        let bcast = CommOp::Broadcast { input: 10u64, output: 10, team: vec![0, 1, 2], root: 1 };
+        let bcast =
+            CommOp::Broadcast { input: 10u64, output: 10, team: vec![0, 1, 2], root: 1, transport: Transport::Nccl };
         assert_eq!((bcast.bytes_sent(1, &size), bcast.bytes_sent(0, &size)), (20, 0));
-        let scatter = CommOp::Scatter { input: 9u64, output: 3, team: vec![0, 1, 2], root: 0 };
+        let scatter =
+            CommOp::Scatter { input: 9u64, output: 3, team: vec![0, 1, 2], root: 0, transport: Transport::Nccl };
         assert_eq!((scatter.bytes_sent(0, &size), scatter.bytes_sent(2, &size)), (9, 0));
         let send = CommOp::Send { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };
         let recv = CommOp::Recv { buffer: 4u64, peer: 1, transport: Transport::Nccl, protocol: Protocol::Get };

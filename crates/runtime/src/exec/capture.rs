@@ -53,8 +53,8 @@ pub fn blocker(instr: &Instr) -> Option<String> {
     }
 }
 
-/// A transfer over CUDA IPC: a send or receive, or a copy-engine collective (its pieces move as
-/// CUDA IPC gets with the same flags).
+/// A transfer over CUDA IPC: a send or receive, or a copy-engine collective of any kind (its
+/// pieces move as CUDA IPC gets with the same flags).
 fn is_cuda_ipc(op: &CommInstr) -> bool {
     matches!(
         op,
@@ -63,6 +63,12 @@ fn is_cuda_ipc(op: &CommInstr) -> bool {
             | CommInstr::AllGather { transport: Transport::CudaIpc, .. }
             | CommInstr::AllReduce { transport: Transport::CudaIpc, .. }
             | CommInstr::ReduceScatter { transport: Transport::CudaIpc, .. }
+            | CommInstr::Broadcast { transport: Transport::CudaIpc, .. }
+            | CommInstr::Reduce { transport: Transport::CudaIpc, .. }
+            | CommInstr::Gather { transport: Transport::CudaIpc, .. }
+            | CommInstr::Scatter { transport: Transport::CudaIpc, .. }
+            | CommInstr::AllToAll { transport: Transport::CudaIpc, .. }
+            | CommInstr::CollectivePermute { transport: Transport::CudaIpc, .. }
     )
 }
 
@@ -180,5 +186,41 @@ func.func @f(%a: !host.buf<4xf32, ipc>) -> !host.buf<4xf32, ipc> {
         assert_eq!(s.iter().filter(|x| matches!(x, Replay { timed: true })).count(), 1);
         assert_eq!(executed(&s), 5);
         assert_eq!(schedule(0, 0, false), vec![Eager { timed: true }], "at least one measured iteration");
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::{Transport, blocker};
+    use crate::exec::prepare::{CommInstr, Instr};
+    use fuser_dialects::reduction::ReductionKind;
+
+    /// Every collective kind, with the given transport.
+    fn collectives(transport: Transport) -> Vec<CommInstr> {
+        let team = vec![0, 1];
+        let reduction = ReductionKind::Sum;
+        vec![
+            CommInstr::AllGather { input: 0, output: 1, team: team.clone(), transport },
+            CommInstr::AllReduce { input: 0, output: 1, team: team.clone(), reduction, transport },
+            CommInstr::ReduceScatter { input: 0, output: 1, team: team.clone(), reduction, transport },
+            CommInstr::Broadcast { input: 0, output: 1, team: team.clone(), root: 2, transport },
+            CommInstr::Reduce { input: 0, output: 1, team: team.clone(), root: 2, reduction, transport },
+            CommInstr::Gather { input: 0, output: 1, team: team.clone(), root: 2, transport },
+            CommInstr::Scatter { input: 0, output: 1, team: team.clone(), root: 2, transport },
+            CommInstr::AllToAll { input: 0, output: 1, team: team.clone(), transport },
+            CommInstr::CollectivePermute { input: 0, output: 1, team, send_to: 2, recv_from: 3, transport },
+        ]
+    }
+
+    #[test]
+    fn every_cuda_ipc_collective_runs_eagerly_and_no_nccl_one_does() {
+        for op in collectives(Transport::CudaIpc) {
+            let what = format!("{op:?}");
+            assert!(blocker(&Instr::Comm { op, dst: None }).is_some_and(|r| r.contains("cuda_ipc")), "{what}");
+        }
+        for op in collectives(Transport::Nccl) {
+            let what = format!("{op:?}");
+            assert_eq!(blocker(&Instr::Comm { op, dst: None }), None, "{what}");
+        }
     }
 }

@@ -81,6 +81,7 @@ pub enum CommInstr {
         output: Slot,
         team: Vec<usize>,
         root: Slot,
+        transport: Transport,
     },
     Reduce {
         input: Slot,
@@ -88,23 +89,27 @@ pub enum CommInstr {
         team: Vec<usize>,
         root: Slot,
         reduction: ReductionKind,
+        transport: Transport,
     },
     Gather {
         input: Slot,
         output: Slot,
         team: Vec<usize>,
         root: Slot,
+        transport: Transport,
     },
     Scatter {
         input: Slot,
         output: Slot,
         team: Vec<usize>,
         root: Slot,
+        transport: Transport,
     },
     AllToAll {
         input: Slot,
         output: Slot,
         team: Vec<usize>,
+        transport: Transport,
     },
     CollectivePermute {
         input: Slot,
@@ -112,6 +117,7 @@ pub enum CommInstr {
         team: Vec<usize>,
         send_to: Slot,
         recv_from: Slot,
+        transport: Transport,
     },
     Send {
         buffer: Slot,
@@ -481,29 +487,48 @@ impl<'a> Preparer<'a> {
                 reduction: reduction(),
                 transport: c::backend(ctx, ir, op),
             },
-            "comm.broadcast" => {
-                CommInstr::Broadcast { input: input()?, output: output()?, team: self.team(op)?, root: root()? }
-            }
+            "comm.broadcast" => CommInstr::Broadcast {
+                input: input()?,
+                output: output()?,
+                team: self.team(op)?,
+                root: root()?,
+                transport: c::backend(ctx, ir, op),
+            },
             "comm.reduce" => CommInstr::Reduce {
                 input: input()?,
                 output: output()?,
                 team: self.team(op)?,
                 root: root()?,
                 reduction: reduction(),
+                transport: c::backend(ctx, ir, op),
             },
-            "comm.gather" => {
-                CommInstr::Gather { input: input()?, output: output()?, team: self.team(op)?, root: root()? }
-            }
-            "comm.scatter" => {
-                CommInstr::Scatter { input: input()?, output: output()?, team: self.team(op)?, root: root()? }
-            }
-            "comm.all_to_all" => CommInstr::AllToAll { input: input()?, output: output()?, team: self.team(op)? },
+            "comm.gather" => CommInstr::Gather {
+                input: input()?,
+                output: output()?,
+                team: self.team(op)?,
+                root: root()?,
+                transport: c::backend(ctx, ir, op),
+            },
+            "comm.scatter" => CommInstr::Scatter {
+                input: input()?,
+                output: output()?,
+                team: self.team(op)?,
+                root: root()?,
+                transport: c::backend(ctx, ir, op),
+            },
+            "comm.all_to_all" => CommInstr::AllToAll {
+                input: input()?,
+                output: output()?,
+                team: self.team(op)?,
+                transport: c::backend(ctx, ir, op),
+            },
             "comm.collective_permute" => CommInstr::CollectivePermute {
                 input: input()?,
                 output: output()?,
                 team: self.team(op)?,
                 send_to: self.named(op, c::send_to(ctx, ir, op), "send_to")?,
                 recv_from: self.named(op, c::recv_from(ctx, ir, op), "recv_from")?,
+                transport: c::backend(ctx, ir, op),
             },
             "comm.send" => CommInstr::Send {
                 buffer: self.named(op, c::buffer(ctx, ir, op), "buffer")?,

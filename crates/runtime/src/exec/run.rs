@@ -397,41 +397,51 @@ impl<'p, B: Backend> Frame<'p, B> {
                 reduction: *reduction,
                 transport: *transport,
             },
-            CommInstr::Broadcast { input, output, team, root } => CommOp::Broadcast {
+            CommInstr::Broadcast { input, output, team, root, transport } => CommOp::Broadcast {
                 input: self.buf(*input)?,
                 output: self.buf(*output)?,
                 team: team.clone(),
                 root: self.index(*root)?,
+                transport: *transport,
             },
-            CommInstr::Reduce { input, output, team, root, reduction } => CommOp::Reduce {
+            CommInstr::Reduce { input, output, team, root, reduction, transport } => CommOp::Reduce {
                 input: self.buf(*input)?,
                 output: self.buf(*output)?,
                 team: team.clone(),
                 root: self.index(*root)?,
                 reduction: *reduction,
+                transport: *transport,
             },
-            CommInstr::Gather { input, output, team, root } => CommOp::Gather {
+            CommInstr::Gather { input, output, team, root, transport } => CommOp::Gather {
                 input: self.buf(*input)?,
                 output: self.buf(*output)?,
                 team: team.clone(),
                 root: self.index(*root)?,
+                transport: *transport,
             },
-            CommInstr::Scatter { input, output, team, root } => CommOp::Scatter {
+            CommInstr::Scatter { input, output, team, root, transport } => CommOp::Scatter {
                 input: self.buf(*input)?,
                 output: self.buf(*output)?,
                 team: team.clone(),
                 root: self.index(*root)?,
+                transport: *transport,
             },
-            CommInstr::AllToAll { input, output, team } => {
-                CommOp::AllToAll { input: self.buf(*input)?, output: self.buf(*output)?, team: team.clone() }
+            CommInstr::AllToAll { input, output, team, transport } => CommOp::AllToAll {
+                input: self.buf(*input)?,
+                output: self.buf(*output)?,
+                team: team.clone(),
+                transport: *transport,
+            },
+            CommInstr::CollectivePermute { input, output, team, send_to, recv_from, transport } => {
+                CommOp::CollectivePermute {
+                    input: self.buf(*input)?,
+                    output: self.buf(*output)?,
+                    team: team.clone(),
+                    send_to: self.index(*send_to)?,
+                    recv_from: self.index(*recv_from)?,
+                    transport: *transport,
+                }
             }
-            CommInstr::CollectivePermute { input, output, team, send_to, recv_from } => CommOp::CollectivePermute {
-                input: self.buf(*input)?,
-                output: self.buf(*output)?,
-                team: team.clone(),
-                send_to: self.index(*send_to)?,
-                recv_from: self.index(*recv_from)?,
-            },
             CommInstr::Send { buffer, peer, transport, protocol } => CommOp::Send {
                 buffer: self.buf(*buffer)?,
                 peer: self.index(*peer)?,

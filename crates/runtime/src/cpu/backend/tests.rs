@@ -66,7 +66,7 @@ fn collectives_and_a_ring_exchange_between_threads() {
             transport: CE,
         };
         b.post(r, &main, op, &k).unwrap();
-        let op = CommOp::Broadcast { input: x.clone(), output: bc.clone(), team: team.clone(), root: 2 };
+        let op = CommOp::Broadcast { input: x.clone(), output: bc.clone(), team: team.clone(), root: 2, transport: CE };
         b.post(r, &main, op, &k).unwrap();
         let op = CommOp::ReduceScatter {
             input: filled(&[1.0, 2.0, 3.0]),
@@ -290,8 +290,14 @@ fn only_the_root_of_a_reduce_writes_its_output() {
             let y = zeros(2);
             for (root, s) in [(0, &s1), (1, &s2)] {
                 let input = filled(&[(1 + r + 2 * root) as f64; 2]);
-                let op =
-                    CommOp::Reduce { input, output: y.clone(), team: vec![0, 1], root, reduction: ReductionKind::Sum };
+                let op = CommOp::Reduce {
+                    input,
+                    output: y.clone(),
+                    team: vec![0, 1],
+                    root,
+                    reduction: ReductionKind::Sum,
+                    transport: Transport::Nccl,
+                };
                 let req = b.post(r, s, op, &key("comm.reduce", 60 + root as u32))?;
                 b.wait(r, s, &[req], &key("comm.wait", 62))?;
             }

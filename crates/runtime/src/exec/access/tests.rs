@@ -111,12 +111,21 @@ impl Case {
             Case::ReduceScatter(reduction) => {
                 CommOp::ReduceScatter { input: i, output: o, team, reduction, transport: Transport::Nccl }
             }
-            Case::Broadcast(root) => CommOp::Broadcast { input: i, output: o, team, root },
-            Case::Reduce(root, reduction) => CommOp::Reduce { input: i, output: o, team, root, reduction },
-            Case::Gather(root) => CommOp::Gather { input: i, output: o, team, root },
-            Case::Scatter(root) => CommOp::Scatter { input: i, output: o, team, root },
-            Case::AllToAll => CommOp::AllToAll { input: i, output: o, team },
-            Case::Permute => CommOp::CollectivePermute { input: i, output: o, team, send_to: next, recv_from: prev },
+            Case::Broadcast(root) => CommOp::Broadcast { input: i, output: o, team, root, transport: Transport::Nccl },
+            Case::Reduce(root, reduction) => {
+                CommOp::Reduce { input: i, output: o, team, root, reduction, transport: Transport::Nccl }
+            }
+            Case::Gather(root) => CommOp::Gather { input: i, output: o, team, root, transport: Transport::Nccl },
+            Case::Scatter(root) => CommOp::Scatter { input: i, output: o, team, root, transport: Transport::Nccl },
+            Case::AllToAll => CommOp::AllToAll { input: i, output: o, team, transport: Transport::Nccl },
+            Case::Permute => CommOp::CollectivePermute {
+                input: i,
+                output: o,
+                team,
+                send_to: next,
+                recv_from: prev,
+                transport: Transport::Nccl,
+            },
             Case::Group => CommOp::Group(vec![
                 CommOp::Send { buffer: i, peer: next, transport: Transport::Nccl, protocol: Protocol::Get },
                 CommOp::Recv { buffer: o, peer: prev, transport: Transport::Nccl, protocol: Protocol::Get },
