@@ -171,7 +171,7 @@ pub fn share_handles_recvs(ctx: &Context, ir: &Ir, op: OpId) -> Vec<(Value, Valu
 /// A protocol only with `cuda_ipc`; a constant peer is a non-negative rank.
 fn verify_p2p(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
-    let has_protocol = super::inherent_attr(ctx, ir, op, "protocol").is_some();
+    let has_protocol = crate::support::inherent_attr(ctx, ir, op, "protocol").is_some();
     if has_protocol && super::backend(ctx, ir, op) != Backend::CudaIpc {
         return Err(v.op_error(op, "requires the cuda_ipc backend when a protocol is given"));
     }

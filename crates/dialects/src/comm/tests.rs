@@ -5,8 +5,9 @@
 
 use super::*;
 use crate::host::types::{BUF, STREAM, VIEW};
+use crate::reduction::ReductionKind;
 use fuser_ir::diag::SourceFile;
-use fuser_ir::ir::{BlockId, WalkOrder};
+use fuser_ir::ir::{BlockId, OperationState, Value, WalkOrder};
 use fuser_ir::parser::{parse_attr_str, parse_source, parse_type_str};
 use fuser_ir::printer::{PrintOptions, print_attr, print_module};
 use fuser_ir::registry::{Registry, Traits};
