@@ -4,7 +4,9 @@
   "builtin.module(tp-default)")`, `module.verify()`, `module.print()`. Failures raise
   `fuser.FuserError`, which carries `diagnostics` (each with `severity`, `file`, `line`,
   `column`, `message`, `notes`, `rendered`) and the first error's fields as attributes;
-  `str()` of it is what `fuser-opt` prints (the source line and a caret included).
+  `str()` of it is what `fuser-opt` prints (the source line and a caret included). A bad
+  argument raises `FuserValueError`, `FuserTypeError` or `FuserOverflowError`: FuserErrors
+  that are also ValueError, TypeError or OverflowError.
 - Frontend: `with fuser.FusionDefinition(mesh=fuser.Mesh([0, 1, 2, 3])) as fd:` builds a
   fusion program from Python (see `FusionDefinition`); errors point at the Python line.
 - Execution: `fd.execute(inputs, ranks=N)` / `fuser.execute(module, inputs)` on the cpu
@@ -16,6 +18,7 @@ docs/python.md is the tutorial.
 """
 
 from ._fuser import Compiler, Diagnostic, FuserError, Module, Note, pipeline_names
+from ._errors import FuserOverflowError, FuserTypeError, FuserValueError
 from ._dtypes import dtype_name
 from ._execute import DEFAULT_PIPELINE, execute
 from ._frontend import FusionDefinition, Tensor, default_compiler
@@ -31,6 +34,9 @@ __all__ = [
     "Diagnostic",
     "FusionDefinition",
     "FuserError",
+    "FuserOverflowError",
+    "FuserTypeError",
+    "FuserValueError",
     "Mesh",
     "Module",
     "Note",

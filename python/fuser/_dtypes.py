@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ._errors import arguments
+
 _ALIASES = {
     "f64": "f64", "float64": "f64", "double": "f64",
     "f32": "f32", "float32": "f32", "float": "f32",
@@ -43,7 +45,8 @@ def dtype_name(dtype: Any) -> str:
             except TypeError:
                 key = text
     if key not in _ALIASES:
-        raise ValueError(f"unknown element type {dtype!r} (f64, f32, f16, bf16, i64, i32, i16, i8, i1)")
+        with arguments():
+            raise ValueError(f"unknown element type {dtype!r} (f64, f32, f16, bf16, i64, i32, i16, i8, i1)")
     return _ALIASES[key]
 
 

@@ -11,14 +11,35 @@ the op behind an output that differs by more than its element type's tolerance.
 
 from __future__ import annotations
 
+import math
 from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _fuser
 from ._dtypes import numpy_dtype
+from ._errors import arguments
 
 DEFAULT_PIPELINE = "builtin.module(tp-default)"
+
+#: The longest `timeout` a run takes, in seconds (a year).
+MAX_TIMEOUT = 365.0 * 24 * 3600
+
+#: The most cpu ranks a run takes (each is a thread of this process).
+MAX_RANKS = 4096
+
+
+def check_timeout(timeout: Any) -> float:
+    """`timeout` as seconds: a positive, finite number of at most `MAX_TIMEOUT`; a
+    TypeError or ValueError naming it otherwise."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer, np.floating)):
+        raise TypeError(f"timeout must be a number of seconds, not {timeout!r}")
+    seconds = float(timeout)
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT):
+        raise ValueError(
+            f"timeout must be a positive, finite number of seconds of at most {MAX_TIMEOUT:g} (a year), got {timeout!r}"
+        )
+    return seconds
 
 
 def run(
@@ -32,14 +53,29 @@ def run(
     timeout: float = 60.0,
 ) -> Tuple[List[np.ndarray], List[Tuple[float, float]]]:
     """`execute`, also returning each output's (relative error, tolerance) when `check`."""
-    if backend != "cpu":
-        raise ValueError(
-            f"backend {backend!r}: execute() runs the cpu backend; on GPUs run one process per "
-            "rank with fuser.torch.Rank (docs/python.md)"
-        )
-    arrays = [np.ascontiguousarray(np.asarray(x), dtype=np.float64) for x in inputs]
-    native = [(list(a.shape), a.tobytes()) for a in arrays]
-    outputs, checks = _fuser.run_cpu(module, native, ranks=ranks, pipeline=pipeline, check=check, timeout_s=timeout)
+    with arguments():
+        if backend != "cpu":
+            raise ValueError(
+                f"backend {backend!r}: execute() runs the cpu backend; on GPUs run one process per "
+                "rank with fuser.torch.Rank (docs/python.md)"
+            )
+        if not isinstance(module, _fuser.Module):
+            raise TypeError(f"expected a fuser Module, got {type(module).__name__}")
+        timeout = check_timeout(timeout)
+        if ranks is not None:
+            if isinstance(ranks, bool) or not hasattr(ranks, "__index__"):
+                raise TypeError(f"ranks must be an integer, not {ranks!r}")
+            ranks = int(ranks.__index__())
+            if not 1 <= ranks <= MAX_RANKS:
+                raise ValueError(f"ranks must be between 1 and {MAX_RANKS}, got {ranks}")
+        arrays = []
+        for i, x in enumerate(inputs):
+            try:
+                arrays.append(np.ascontiguousarray(np.asarray(x), dtype=np.float64))
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"input #{i} is not a numeric array: {e}") from None
+        native = [(list(a.shape), a.tobytes()) for a in arrays]
+    outputs, checks = _fuser.run_cpu(module, native, ranks=ranks, pipeline=pipeline, check=bool(check), timeout_s=timeout)
     result = []
     for shape, dtype, data in outputs:
         values = np.frombuffer(data, dtype=np.float64).reshape(shape)

@@ -25,6 +25,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from . import _fuser
 from ._dtypes import dtype_name
+from ._errors import arguments
 from ._execute import DEFAULT_PIPELINE, run
 from ._location import caller_location, source_text
 from ._sharding import DeviceAxis, Mesh, Sharding, SplitsLike, make_sharding
@@ -89,6 +90,35 @@ class Tensor:
         return self.fd.matmul(self, other)
 
 
+def _ints(what: str, values: Any) -> List[int]:
+    """`values` as a list of Python ints (numbers with an integral value, e.g. NumPy
+    integers); TypeError/ValueError naming `what` otherwise."""
+    try:
+        items = list(values)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence of integers, not {type(values).__name__}") from None
+    out = []
+    for i, v in enumerate(items):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            if isinstance(v, float) and v.is_integer():
+                out.append(int(v))
+                continue
+            raise TypeError(f"{what}[{i}] must be an integer, not {v!r}")
+        out.append(int(v.__index__()))
+    return out
+
+
+def _tensor(t: Any) -> "Tensor":
+    if not isinstance(t, Tensor):
+        raise TypeError(f"expected a fuser Tensor, got {type(t).__name__}")
+    return t
+
+
+def _rank(t: Any) -> int:
+    """The rank of `t`, or 0 for a non-tensor (`_op` then refuses it at the caller's line)."""
+    return t.ndim if isinstance(t, Tensor) else 0
+
+
 class FusionDefinition:
     """A fusion program being defined: inputs, ops, outputs on an optional device mesh.
 
@@ -103,8 +133,11 @@ class FusionDefinition:
         self.outputs: List[Tensor] = []
         self.last_check: Optional[List[Tuple[float, float]]] = None
         loc = self._loc()
-        mesh_spec = (mesh.name, mesh.shape, mesh.devices) if mesh is not None else None
-        self._program = _fuser.Program(self.compiler, name, mesh_spec, loc)
+        with arguments(loc):
+            if mesh is not None and not isinstance(mesh, Mesh):
+                raise TypeError(f"mesh must be a fuser.Mesh, not {type(mesh).__name__}")
+            mesh_spec = (mesh.name, mesh.shape, mesh.devices) if mesh is not None else None
+            self._program = _fuser.Program(self.compiler, name, mesh_spec, loc)
         self._register(loc)
         self._program.check()
 
@@ -137,82 +170,96 @@ class FusionDefinition:
         """An input of global shape `shape`; `splits` per axis (`[fuser.DIDx, []]`), `partial`
         device axes; replicated over the mesh when neither is given."""
         loc = self._loc()
-        shape = [int(d) for d in shape]
-        sharding = make_sharding(splits, partial, reduce, len(shape))
-        if sharding is None and self.mesh is not None:
-            sharding = Sharding.replicated(len(shape))
-        index = self._program.input(shape, dtype_name(dtype), sharding, loc)
+        with arguments(loc):
+            shape = _ints("define_tensor: shape", shape)
+            sharding = make_sharding(splits, partial, reduce, len(shape))
+            if sharding is None and self.mesh is not None:
+                sharding = Sharding.replicated(len(shape))
+            index = self._program.input(shape, dtype_name(dtype), sharding, loc)
         t = Tensor(self, index, sharding)
         self.inputs.append(t)
         return t
 
     def add_output(self, t: Tensor) -> None:
         """Marks `t` as the next output of the program."""
-        self._check_mine(t)
-        self._program.output(t.index, self._loc())
+        loc = self._loc()
+        with arguments(loc):
+            self._check_mine(t)
+            self._program.output(t.index, loc)
         self.outputs.append(t)
 
     # -- ops -------------------------------------------------------------------------------
 
     def matmul(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
         """`a [..., M, K] @ b [K, N]` (or batched `b`)."""
-        return self._op("matmul", [a, b], a.ndim, sharding)
+        return self._op("matmul", [a, b], _rank(a), sharding)
 
     def linear(self, x: Tensor, w: Tensor, bias: Optional[Tensor] = None, **sharding: Any) -> Tensor:
         """`x @ w.T (+ bias)`, with `x [..., K]`, `w [N, K]`, `bias [N]`."""
         operands = [x, w] + ([bias] if bias is not None else [])
-        return self._op("linear", operands, x.ndim, sharding)
+        return self._op("linear", operands, _rank(x), sharding)
 
     def add(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
         """Elementwise `a + b`."""
-        return self._op("add", [a, b], a.ndim, sharding, keeps=a)
+        return self._op("add", [a, b], _rank(a), sharding, keeps=a)
 
     def sub(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
         """Elementwise `a - b`."""
-        return self._op("sub", [a, b], a.ndim, sharding, keeps=a)
+        return self._op("sub", [a, b], _rank(a), sharding, keeps=a)
 
     def mul(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
         """Elementwise `a * b`."""
-        return self._op("mul", [a, b], a.ndim, sharding, keeps=a)
+        return self._op("mul", [a, b], _rank(a), sharding, keeps=a)
 
     def div(self, a: Tensor, b: Tensor, **sharding: Any) -> Tensor:
         """Elementwise `a / b`."""
-        return self._op("div", [a, b], a.ndim, sharding, keeps=a)
+        return self._op("div", [a, b], _rank(a), sharding, keeps=a)
 
     def neg(self, x: Tensor, **sharding: Any) -> Tensor:
         """Elementwise `-x`."""
-        return self._op("neg", [x], x.ndim, sharding, keeps=x)
+        return self._op("neg", [x], _rank(x), sharding, keeps=x)
 
     def cast(self, x: Tensor, dtype: Any, **sharding: Any) -> Tensor:
         """`x` converted to element type `dtype`."""
-        return self._op("cast", [x], x.ndim, sharding, keeps=x, dtype=dtype_name(dtype))
+        with arguments():
+            name = dtype_name(dtype)
+        return self._op("cast", [x], _rank(x), sharding, keeps=x, dtype=name)
 
     def set(self, x: Tensor, **sharding: Any) -> Tensor:
         """A copy of `x` with another sharding: the explicit resharding point (a gather,
         scatter, all-to-all or reduction, whatever the two shardings call for)."""
-        return self._op("set", [x], x.ndim, sharding)
+        return self._op("set", [x], _rank(x), sharding)
 
     reshard = set
 
     def sum(self, x: Tensor, dims: Union[int, Sequence[int]], keep_dims: bool = False, **sharding: Any) -> Tensor:
         """The sum over axes `dims` (kept with extent 1 when `keep_dims`)."""
-        dims = [int(dims)] if isinstance(dims, int) else [int(d) for d in dims]
-        rank = x.ndim if keep_dims else x.ndim - len(dims)
+        with arguments():
+            dims = _ints("sum: dims", [dims] if isinstance(dims, int) else dims)
+            rank = _tensor(x).ndim if keep_dims else _tensor(x).ndim - len(dims)
         return self._op("sum", [x], rank, sharding, dims=dims, keep_dims=keep_dims)
 
     def broadcast(self, x: Tensor, new_axes: Sequence[Tuple[int, int]], **sharding: Any) -> Tensor:
         """`x` with new axes inserted: `new_axes` lists `(result axis, extent)` pairs."""
-        pairs = [(int(a), int(e)) for a, e in new_axes]
-        return self._op("broadcast", [x], x.ndim + len(pairs), sharding, new_axes=pairs)
+        with arguments():
+            pairs = [tuple(_ints("broadcast: new_axes pair", p)) for p in new_axes]
+            if any(len(p) != 2 for p in pairs):
+                raise ValueError("broadcast: new_axes lists (result axis, extent) pairs")
+            rank = _tensor(x).ndim + len(pairs)
+        return self._op("broadcast", [x], rank, sharding, new_axes=pairs)
 
     def reshape(self, x: Tensor, shape: Sequence[int], **sharding: Any) -> Tensor:
         """`x` with the global shape `shape` (same element count, row-major)."""
-        shape = [int(d) for d in shape]
+        with arguments():
+            shape = _ints("reshape: shape", shape)
         return self._op("reshape", [x], len(shape), sharding, shape=shape)
 
     def permute(self, x: Tensor, dims: Sequence[int], **sharding: Any) -> Tensor:
         """`x` with its axes reordered: result axis i is axis `dims[i]` of `x`."""
-        return self._op("permute", [x], x.ndim, sharding, dims=[int(d) for d in dims])
+        with arguments():
+            dims = _ints("permute: dims", dims)
+            rank = _tensor(x).ndim
+        return self._op("permute", [x], rank, sharding, dims=dims)
 
     # -- the program -----------------------------------------------------------------------
 
@@ -274,14 +321,15 @@ class FusionDefinition:
         keeps: Optional[Tensor] = None,
         **attrs: Any,
     ) -> Tensor:
-        unknown = set(sharding) - {"splits", "partial", "reduce"}
-        if unknown:
-            raise TypeError(f"{name}() got unexpected keyword arguments {sorted(unknown)}")
         loc = self._loc()
-        for t in operands:
-            self._check_mine(t)
-        out = make_sharding(sharding.get("splits"), sharding.get("partial"), sharding.get("reduce", "sum"), rank)
-        if out is None and self.mesh is not None:
-            out = keeps.sharding if keeps is not None and keeps.sharding is not None else Sharding.replicated(rank)
-        index = self._program.op(name, [t.index for t in operands], out, loc, **attrs)
+        with arguments(loc):
+            unknown = set(sharding) - {"splits", "partial", "reduce"}
+            if unknown:
+                raise TypeError(f"{name}() got unexpected keyword arguments {sorted(unknown)}")
+            for t in operands:
+                self._check_mine(t)
+            out = make_sharding(sharding.get("splits"), sharding.get("partial"), sharding.get("reduce", "sum"), rank)
+            if out is None and self.mesh is not None:
+                out = keeps.sharding if keeps is not None and keeps.sharding is not None else Sharding.replicated(rank)
+            index = self._program.op(name, [t.index for t in operands], out, loc, **attrs)
         return Tensor(self, index, out)

@@ -15,6 +15,20 @@ class FuserError(Exception):
     message: str
     notes: List[Note]
 
+class FuserValueError(FuserError, ValueError):
+    """An argument with a value fuser cannot use (a FuserError and a ValueError)."""
+
+class FuserTypeError(FuserError, TypeError):
+    """An argument of a type fuser cannot use (a FuserError and a TypeError)."""
+
+class FuserOverflowError(FuserError, OverflowError):
+    """An integer argument out of range (a FuserError and an OverflowError)."""
+
+def argument_error(
+    kind: str, message: str, loc: Optional[Tuple[str, int, int]] = None, sources: Sequence[Tuple[str, str]] = ()
+) -> FuserError:
+    """The exception for a bad argument (`kind`: "value", "type" or "overflow") at `loc`."""
+
 class Note:
     """A note attached to a diagnostic (file None and line/column 0 without location)."""
 

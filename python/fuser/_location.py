@@ -2,11 +2,12 @@
 
 Every op of a `FusionDefinition` carries the location of the call that made it, so the
 compiler's diagnostics (and run errors) point at the Python line. The frame is the first one
-outside this package; the column comes from the bytecode positions (Python >= 3.11), else 1.
+outside this package (and contextlib); the column comes from the bytecode positions (Python >= 3.11), else 1.
 """
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import os
 import sys
@@ -17,8 +18,13 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 Loc = Tuple[str, int, int]
 
 
+# contextlib's frames stand between `_errors.arguments` and its caller.
+_SKIPPED_FILES = {os.path.abspath(contextlib.__file__)}
+
+
 def _in_package(filename: str) -> bool:
-    return os.path.dirname(os.path.abspath(filename)) == _PACKAGE_DIR
+    path = os.path.abspath(filename)
+    return os.path.dirname(path) == _PACKAGE_DIR or path in _SKIPPED_FILES
 
 
 def caller_location() -> Loc:

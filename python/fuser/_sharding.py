@@ -13,6 +13,8 @@ from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 
+from ._errors import arguments
+
 
 class DeviceAxis:
     """A mesh axis as a split: `DIDx` (the last mesh axis), `DIDy`, `DIDz`."""
@@ -43,7 +45,12 @@ class Stream:
     __slots__ = ("chunks",)
 
     def __init__(self, chunks: int) -> None:
-        self.chunks = int(chunks)
+        with arguments():
+            if isinstance(chunks, bool) or not hasattr(chunks, "__index__"):
+                raise TypeError(f"Stream(n): n must be an integer, not {chunks!r}")
+            self.chunks = int(chunks.__index__())
+            if self.chunks < 1:
+                raise ValueError(f"Stream(n): n is the number of chunks, at least 1, got {self.chunks}")
 
     def __repr__(self) -> str:
         return f"Stream({self.chunks})"
@@ -64,9 +71,19 @@ class Mesh:
     axis is `DIDx`). `name` is the `fusion.mesh` symbol."""
 
     def __init__(self, devices: Any, name: str = "tp") -> None:
-        array = np.asarray(devices, dtype=np.int64)
-        if array.ndim == 0:
-            raise ValueError("a mesh needs a list of device ids")
+        with arguments():
+            if not isinstance(name, str):
+                raise TypeError(f"Mesh: name must be a str, not {type(name).__name__}")
+            try:
+                array = np.asarray(devices, dtype=np.int64)
+            except (TypeError, ValueError, OverflowError) as e:
+                raise type(e)(f"Mesh: devices must be a (nested) list of device ids: {e}") from None
+            if array.ndim == 0:
+                raise ValueError("a mesh needs a list of device ids")
+            if array.size == 0:
+                raise ValueError("a mesh needs at least one device")
+            if (array < 0).any():
+                raise ValueError(f"Mesh: device ids must be non-negative, got {array.reshape(-1).tolist()}")
         self.name = name
         self.shape: List[int] = [int(d) for d in array.shape]
         self.devices: List[int] = [int(d) for d in array.reshape(-1)]

@@ -32,7 +32,8 @@ import torch
 from torch.utils.dlpack import to_dlpack
 
 from . import _fuser
-from ._execute import DEFAULT_PIPELINE
+from ._errors import arguments
+from ._execute import DEFAULT_PIPELINE, check_timeout
 
 _TORCH_DTYPES: Dict[str, Any] = {
     "f64": torch.float64,
@@ -62,6 +63,12 @@ class Rank:
     """This process's rank of a run on the cuda backend."""
 
     def __init__(self, device: Optional[int] = None, timeout: float = 60.0) -> None:
+        with arguments():
+            timeout = check_timeout(timeout)
+            if device is not None and (isinstance(device, bool) or not hasattr(device, "__index__")):
+                raise TypeError(f"device must be a GPU ordinal, not {device!r}")
+            if device is not None and int(device) < 0:
+                raise ValueError(f"device must be a GPU ordinal (>= 0), got {device}")
         _torchrun_defaults()
         if device is None:
             device = torch.cuda.current_device()

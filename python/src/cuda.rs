@@ -323,7 +323,7 @@ impl CudaRank {
     #[new]
     #[pyo3(signature = (device, timeout_s = 60.0))]
     fn new(py: Python<'_>, device: usize, timeout_s: f64) -> PyResult<CudaRank> {
-        let timeout = Duration::from_secs_f64(timeout_s);
+        let timeout = crate::execute::timeout(py, "timeout", timeout_s, &Vec::new())?;
         match py.detach(|| join(device, timeout)) {
             Ok((backend, rank, world)) => Ok(CudaRank { backend, rank, world, device }),
             Err(m) => Err(errors::raise(py, vec![errors::located(None, &m, &Vec::new())])),

@@ -8,8 +8,10 @@
 //! rendered by the same renderer, against the Python source the frontend registered.
 
 use fuser_ir::diag::{SourceFile, SourceMgr};
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 use std::sync::Arc;
 
 pyo3::create_exception!(
@@ -18,6 +20,76 @@ pyo3::create_exception!(
     PyException,
     "A failure of fuser: the diagnostics of a parse, verification, pass, build or run."
 );
+
+/// Which exception class a failure raises: `FuserError`, or one of its subclasses for a bad
+/// argument that are also Python's built-in class for it (`except ValueError` and `except
+/// fuser.FuserError` both catch a `FuserValueError`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    Fuser,
+    Value,
+    Type,
+    Overflow,
+}
+
+static VALUE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static TYPE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static OVERFLOW_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+impl ErrorKind {
+    /// The argument-error classes: (kind, name, docstring); the built-in base is the kind's.
+    const ARGUMENT: [(ErrorKind, &'static str, &'static str); 3] = [
+        (
+            ErrorKind::Value,
+            "FuserValueError",
+            "An argument with a value fuser cannot use (a FuserError and a ValueError).",
+        ),
+        (ErrorKind::Type, "FuserTypeError", "An argument of a type fuser cannot use (a FuserError and a TypeError)."),
+        (
+            ErrorKind::Overflow,
+            "FuserOverflowError",
+            "An integer argument out of range (a FuserError and an OverflowError).",
+        ),
+    ];
+
+    /// The kind named by `name` (`"value"`, `"type"`, `"overflow"`; anything else: `Fuser`).
+    pub fn named(name: &str) -> ErrorKind {
+        match name {
+            "value" => ErrorKind::Value,
+            "type" => ErrorKind::Type,
+            "overflow" => ErrorKind::Overflow,
+            _ => ErrorKind::Fuser,
+        }
+    }
+
+    /// The class, made on first use (`type(name, (FuserError, builtin), ...)`).
+    pub fn class<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyType>> {
+        let (cell, builtin) = match self {
+            ErrorKind::Fuser => return Ok(py.get_type::<FuserError>()),
+            ErrorKind::Value => (&VALUE_ERROR, py.get_type::<PyValueError>()),
+            ErrorKind::Type => (&TYPE_ERROR, py.get_type::<PyTypeError>()),
+            ErrorKind::Overflow => (&OVERFLOW_ERROR, py.get_type::<PyOverflowError>()),
+        };
+        let class = cell.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+            let (_, name, doc) = *Self::ARGUMENT.iter().find(|(k, _, _)| *k == self).unwrap_or(&Self::ARGUMENT[0]);
+            let bases = PyTuple::new(py, [py.get_type::<FuserError>(), builtin])?;
+            let dict = PyDict::new(py);
+            dict.set_item("__module__", "fuser._fuser")?;
+            dict.set_item("__doc__", doc)?;
+            let made = py.get_type::<PyType>().call1((name, bases, dict))?;
+            Ok(made.cast_into::<PyType>()?.unbind())
+        })?;
+        Ok(class.bind(py).clone())
+    }
+
+    /// Adds the argument-error classes to the module.
+    pub fn add_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        for (kind, name, _) in Self::ARGUMENT {
+            m.add(name, kind.class(m.py())?)?;
+        }
+        Ok(())
+    }
+}
 
 /// A note attached to a diagnostic.
 #[pyclass(module = "fuser._fuser", frozen, get_all)]
@@ -159,8 +231,16 @@ pub fn located(loc: Option<&Loc>, message: &str, sources: &Sources) -> Diagnosti
 /// The `FuserError` for these diagnostics (at least one; the first error among them gives
 /// the exception's shortcut attributes).
 pub fn raise(py: Python<'_>, diagnostics: Vec<Diagnostic>) -> PyErr {
+    raise_as(py, ErrorKind::Fuser, diagnostics)
+}
+
+/// [`raise`] with the class of `kind`.
+pub fn raise_as(py: Python<'_>, kind: ErrorKind, diagnostics: Vec<Diagnostic>) -> PyErr {
     let text: String = diagnostics.iter().map(|d| d.rendered.as_str()).collect();
-    let err = FuserError::new_err(text.trim_end().to_string());
+    let err = match kind.class(py) {
+        Ok(class) => PyErr::from_type(class, (text.trim_end().to_string(),)),
+        Err(e) => return e,
+    };
     let first = diagnostics.iter().find(|d| d.severity == "error").or(diagnostics.first()).cloned();
     let value = err.value(py);
     let set = |k: &str, v: Bound<'_, PyAny>| {
@@ -200,4 +280,26 @@ pub fn at_loc(py: Python<'_>, e: &fuser::Error, loc: &Loc, sources: &Sources) ->
         .map(|d| if d.location.is_none() { located(Some(loc), &d.message, sources) } else { Diagnostic::from(d) })
         .collect();
     raise(py, diagnostics)
+}
+
+/// A bad argument: the `kind` class (a `FuserError` subclass) with one error diagnostic at
+/// `loc`, rendered against `sources`.
+pub fn argument(py: Python<'_>, kind: ErrorKind, loc: Option<&Loc>, message: &str, sources: &Sources) -> PyErr {
+    raise_as(py, kind, vec![located(loc, message, sources)])
+}
+
+/// The exception for a bad argument found in Python (`kind`: `"value"`, `"type"` or
+/// `"overflow"`) at `loc` = `(file, line, column)`, rendered against `sources` (`(file,
+/// text)` pairs); the frontend raises it.
+#[pyfunction]
+#[pyo3(signature = (kind, message, loc = None, sources = Vec::new()))]
+pub fn argument_error(
+    py: Python<'_>,
+    kind: &str,
+    message: &str,
+    loc: Option<(String, u32, u32)>,
+    sources: Sources,
+) -> Py<PyAny> {
+    let loc = loc.map(|(file, line, column)| Loc { file, line, column });
+    argument(py, ErrorKind::named(kind), loc.as_ref(), message, &sources).into_value(py).into_any()
 }

@@ -116,13 +116,76 @@ pub(crate) fn function(ctx: &Context, sources: &Sources, p: &Parsed) -> Result<O
         .ok_or_else(|| vec![diagnostic(ctx, sources, None, "the module has no func.func with a body to run")])
 }
 
+/// The longest time limit a run takes (a year): longer ones overflow the clock arithmetic.
+pub(crate) const MAX_TIMEOUT_S: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time limit given in seconds, checked: positive, finite, at most [`MAX_TIMEOUT_S`];
+/// otherwise a `FuserValueError` naming `what` (`timeout`).
+pub(crate) fn timeout(py: Python<'_>, what: &str, seconds: f64, sources: &Sources) -> PyResult<Duration> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIMEOUT_S {
+        return Ok(Duration::from_secs_f64(seconds));
+    }
+    let msg = format!(
+        "{what} must be a positive, finite number of seconds of at most {MAX_TIMEOUT_S} (a year), got {seconds}"
+    );
+    Err(errors::argument(py, errors::ErrorKind::Value, None, &msg, sources))
+}
+
+/// Compares the shapes of the given inputs with the arguments of the fusion-level function,
+/// and refuses i1 inputs and outputs (the runtime has no i1 buffers); an input's error is
+/// reported at the argument's location (the `define_tensor` line of a `FusionDefinition`).
+fn check_input_shapes(
+    ctx: &Context,
+    sources: &Sources,
+    reference: &Parsed,
+    inputs: &[(Vec<usize>, Vec<f64>)],
+) -> Result<(), Fail> {
+    let func = function(ctx, sources, reference)?;
+    let Some(entry) = reference.ir.regions(func).first().and_then(|&r| reference.ir.region_entry(r)) else {
+        return Ok(());
+    };
+    for (i, &arg) in reference.ir.block_args(entry).iter().enumerate() {
+        let fuser_ir::types::TypeKind::RankedTensor { shape, elem, .. } = ctx.type_kind(reference.ir.value_type(arg))
+        else {
+            continue;
+        };
+        let loc = reference.ir.value_loc(arg).or(Some(reference.ir.loc(func)));
+        if is_i1(ctx, *elem) {
+            return Err(vec![diagnostic(ctx, sources, loc, &format!("input #{i}: {I1_NOT_RUN}"))]);
+        }
+        let Some((given, _)) = inputs.get(i) else { continue };
+        if shape.len() != given.len() || shape.iter().zip(given).any(|(&s, &g)| s < 0 || s as u64 != g as u64) {
+            let msg = format!("input #{i}: shape {given:?} given, the function takes {shape:?}");
+            return Err(vec![diagnostic(ctx, sources, loc, &msg)]);
+        }
+    }
+    let results = fuser_dialects::func::signature(ctx, &reference.ir, func).map(|(_, r)| r).unwrap_or_default();
+    for (i, &t) in results.iter().enumerate() {
+        if let fuser_ir::types::TypeKind::RankedTensor { elem, .. } = ctx.type_kind(t)
+            && is_i1(ctx, *elem)
+        {
+            let loc = Some(reference.ir.loc(func));
+            return Err(vec![diagnostic(ctx, sources, loc, &format!("output #{i}: {I1_NOT_RUN}"))]);
+        }
+    }
+    Ok(())
+}
+
+/// Why a program with i1 tensors at its boundary cannot run.
+const I1_NOT_RUN: &str = "element type i1 cannot be run: the runtime has no i1 buffers (an i1 program can be \
+     defined, printed and lowered)";
+
+fn is_i1(ctx: &Context, t: fuser_ir::Type) -> bool {
+    matches!(ctx.type_kind(t), fuser_ir::types::TypeKind::Integer { width: 1, .. })
+}
+
 fn run_cpu_inner(
     module: &Module,
     inputs: Vec<(Vec<usize>, Vec<f64>)>,
     ranks: Option<usize>,
     pipeline: &str,
     check: bool,
-    timeout_s: f64,
+    timeout_s: Duration,
 ) -> Result<(Vec<Output>, Vec<Check>), Fail> {
     let sources = &module.sources;
     let (text, lowered) = lowered_texts(module, pipeline)?;
@@ -136,6 +199,9 @@ fn run_cpu_inner(
         let msg = "check=True needs a fusion-level program (a host program has no reference evaluation)";
         return Err(vec![diagnostic(&ctx, sources, None, msg)]);
     }
+    if lowered.is_some() {
+        check_input_shapes(&ctx, sources, &reference, &inputs)?;
+    }
     let func = function(&ctx, sources, &program)?;
     if driver::is_fusion_level(&ctx, &program.ir, func) {
         let msg = "the function still takes or returns tensors after lowering";
@@ -144,7 +210,7 @@ fn run_cpu_inner(
     let prog = fuser_runtime::exec::prepare(&ctx, &program.ir, func)
         .map_err(|(loc, m)| vec![diagnostic(&ctx, sources, Some(loc), &m)])?;
     let ranks = ranks.unwrap_or_else(|| default_ranks(&ctx, &reference));
-    let cfg = RunConfig { ranks, timeout: Duration::from_secs_f64(timeout_s), ..RunConfig::default() };
+    let cfg = RunConfig { ranks, timeout: timeout_s, ..RunConfig::default() };
     let fail = |f: Failure| vec![failure(&ctx, sources, &f)];
     let given = inputs
         .into_iter()
@@ -213,8 +279,9 @@ pub fn run_cpu<'py>(
         })
         .collect();
     if ranks == Some(0) {
-        return Err(errors::raise(py, vec![errors::located(None, "ranks must be at least 1", &module.sources)]));
+        return Err(errors::argument(py, errors::ErrorKind::Value, None, "ranks must be at least 1", &module.sources));
     }
+    let timeout_s = timeout(py, "timeout", timeout_s, &module.sources)?;
     let result = py.detach(|| run_cpu_inner(module, inputs, ranks, pipeline, check, timeout_s));
     match result {
         Ok((outputs, checks)) => {

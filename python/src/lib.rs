@@ -1,6 +1,7 @@
 //! `fuser._fuser`: the native half of the Python package `fuser` (python/fuser/ is the other).
 //!
-//! - `errors.rs`: `FuserError`, `Diagnostic`, `Note` (diagnostics as data).
+//! - `errors.rs`: `FuserError` and its argument-error subclasses (`FuserValueError`, ...),
+//!   `Diagnostic`, `Note` (diagnostics as data).
 //! - `compiler.rs`: `Compiler`, `Module` over the embedding facade (`crates/fuser`).
 //! - `program.rs`: `Program`, the recorded fusion program behind `fuser.FusionDefinition`.
 //! - `execute.rs`: `run_cpu`, running a module on the cpu backend with global inputs.
@@ -31,6 +32,8 @@ fn pipeline_names() -> Vec<&'static str> {
 #[pymodule]
 fn _fuser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FuserError", m.py().get_type::<errors::FuserError>())?;
+    errors::ErrorKind::add_classes(m)?;
+    m.add_function(wrap_pyfunction!(errors::argument_error, m)?)?;
     m.add_class::<errors::Diagnostic>()?;
     m.add_class::<errors::Note>()?;
     m.add_class::<compiler::Compiler>()?;

@@ -182,9 +182,25 @@ fn apply(f: &mut FunctionBuilder<'_, '_>, op: &OpRecord, tensors: &[Option<Tenso
     }
 }
 
+/// Checks that every extent of `extents` (the argument `what`) is non-negative: a negative
+/// one would read as MLIR's dynamic extent (`?`, printed -1) and fail later.
+fn check_extents(what: &str, extents: impl IntoIterator<Item = i64>) -> Result<(), String> {
+    for (i, e) in extents.into_iter().enumerate() {
+        if e < 0 {
+            return Err(format!("{what}[{i}] is {e}: extents must be non-negative"));
+        }
+    }
+    Ok(())
+}
+
 impl Program {
     fn err_at(&self, py: Python<'_>, loc: &Loc, msg: &str) -> PyErr {
         errors::raise(py, vec![errors::located(Some(loc), msg, &self.sources)])
+    }
+
+    /// A `FuserValueError` at `loc`: an argument with a value fuser cannot use.
+    fn bad_value(&self, py: Python<'_>, loc: &Loc, msg: &str) -> PyErr {
+        errors::argument(py, errors::ErrorKind::Value, Some(loc), msg, &self.sources)
     }
 
     /// The sharding a spec describes on this program's mesh (`None` without a mesh).
@@ -218,6 +234,9 @@ impl Program {
             .collect();
         let types: Vec<TensorType> = inputs.iter().map(|(_, t)| (*t).clone()).collect();
         let mut f = program.function(&self.name, &types)?;
+        for (arg, (i, _)) in inputs.iter().enumerate() {
+            f.set_arg_location(arg, Some(&records[*i].loc.facade()))?;
+        }
         let mut tensors: Vec<Option<Tensor>> = vec![None; records.len()];
         let mut info = Vec::with_capacity(records.len());
         let mut arg = 0;
@@ -310,6 +329,7 @@ impl Program {
         loc: (String, u32, u32),
     ) -> PyResult<usize> {
         let loc = Loc { file: loc.0, line: loc.1, column: loc.2 };
+        check_extents("define_tensor: shape", shape.iter().copied()).map_err(|m| self.bad_value(py, &loc, &m))?;
         let elem = element(py, dtype, &loc, &self.sources)?;
         let mut ty = TensorType::new(&shape, elem);
         if let Some(s) = self.sharding(py, sharding, &loc)? {
@@ -339,6 +359,12 @@ impl Program {
         if let Some(&bad) = operands.iter().find(|&&v| v >= self.records.len()) {
             return Err(self.err_at(py, &loc, &format!("{op}: value #{bad} is not a value of this definition")));
         }
+        match op.as_str() {
+            "reshape" => check_extents("reshape: shape", shape.iter().copied()),
+            "broadcast" => check_extents("broadcast: new_axes extent", new_axes.iter().map(|&(_, e)| e)),
+            _ => Ok(()),
+        }
+        .map_err(|m| self.bad_value(py, &loc, &m))?;
         let element = dtype.map(|d| element(py, &d, &loc, &self.sources)).transpose()?;
         let out = self.sharding(py, sharding, &loc)?;
         let record = OpRecord { name: op, operands, out, dims, keep_dims, new_axes, shape, element };

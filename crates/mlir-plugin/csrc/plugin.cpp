@@ -9,6 +9,7 @@
 //
 // Compiled without exceptions, like LLVM; the Rust functions catch their panics.
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -122,11 +123,17 @@ void emitReported(MLIRContext *ctx, const ReportedDiagnostic &d, Location at) {
     diag.attachNote(parseLocation(ctx, n.loc, at)) << n.message;
 }
 
-// `op` printed on its own: generic form, debug info (inline), values numbered from it.
+// `op` printed on its own: generic form, debug info (inline), values numbered from it. The
+// printer's state is rooted at `op` itself, so printing reads nothing outside `op`.
+// (`Operation::print` with local scope numbers from the nearest isolated-from-above ancestor,
+// which for a symbol op such as fusion.mesh is the whole module: a walk over every function,
+// which other threads are rewriting when MLIR runs a func.func pipeline in parallel.)
 std::string opText(Operation *op) {
+  OpPrintingFlags flags = OpPrintingFlags().printGenericOpForm().enableDebugInfo(true, false).useLocalScope();
+  AsmState state(op, flags);
   std::string text;
   llvm::raw_string_ostream os(text);
-  op->print(os, OpPrintingFlags().printGenericOpForm().enableDebugInfo(true, false).useLocalScope());
+  op->print(os, state);
   return text;
 }
 
@@ -150,6 +157,11 @@ struct LevelText {
   std::vector<std::string> siblings;
 };
 
+// The level of `parent` around `child`. Under MLIR's threading rules a pass may read its
+// ancestors but not the ops beside them, which other threads may be rewriting: of the
+// siblings only fields that never change are read (operand and region counts) until one is
+// known to be an operand-free, regionless op (a symbol such as fusion.mesh, which no pass
+// nested in a function touches); only those are printed, each on its own.
 LevelText levelOf(Operation *parent, Operation *child) {
   LevelText level;
   level.shell = shellText(parent);
@@ -157,7 +169,7 @@ LevelText levelOf(Operation *parent, Operation *child) {
   for (Operation &sib : *child->getBlock()) {
     if (&sib == child)
       level.position = level.siblings.size();
-    else if (sib.getNumOperands() == 0 && sib.getNumRegions() == 0)
+    else if (sib.getNumRegions() == 0 && sib.getNumOperands() == 0)
       level.siblings.push_back(opText(&sib));
   }
   return level;

@@ -132,7 +132,8 @@ fn check_value_sharding(v: &VerifyCtx<'_>, op: OpId, what: &str, t: Type) -> Res
 /// Checks the shardings in the signature of `func` (a `func.func`) that name mesh `mesh`, for
 /// the values no fusion op checks: an argument no fusion op uses, a result no fusion op
 /// defines (a function that passes a value through). Called from [`crate::fusion::mesh`]'s
-/// verifier; the error is at the function. Values a fusion op sees keep their error at that op.
+/// verifier; the error is at the function, or at the argument when it has a location of its
+/// own. Values a fusion op sees keep their error at that op.
 pub fn verify_signature_shardings(v: &VerifyCtx<'_>, func: OpId, mesh: &str) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
     let Some((inputs, results)) = crate::func::signature(ctx, ir, func) else { return Ok(()) };
@@ -144,7 +145,14 @@ pub fn verify_signature_shardings(v: &VerifyCtx<'_>, func: OpId, mesh: &str) -> 
     for (i, &t) in inputs.iter().enumerate() {
         let seen = args.get(i).is_some_and(|&a| ir.uses(a).any(|u| is_fusion(u.op)));
         if names_mesh(t) && !seen {
-            check_value_sharding(v, func, &format!("argument #{i}"), t)?;
+            // At the argument's own location when it has one (a frontend's input line).
+            let arg_loc = args.get(i).and_then(|&a| ir.value_loc(a)).filter(|&l| l != ctx.unknown_loc());
+            check_value_sharding(v, func, &format!("argument #{i}"), t).map_err(|mut d| {
+                if let Some(l) = arg_loc {
+                    d.loc = l;
+                }
+                d
+            })?;
         }
     }
     for (i, &t) in results.iter().enumerate() {

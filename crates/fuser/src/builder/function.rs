@@ -371,6 +371,31 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
         self.program.set_location(location);
     }
 
+    /// Gives the `i`-th argument a source location (a frontend passes the line that defined
+    /// the input); `None` for no location. Diagnostics about the argument (its sharding
+    /// against the mesh, a run's input of the wrong shape) then point there.
+    ///
+    /// ```
+    /// # use fuser::builder::{ElementType, TensorType};
+    /// # use fuser::{Location, PrintOptions};
+    /// # let compiler = fuser::Compiler::new();
+    /// # let mut program = compiler.program();
+    /// let mut f = program.function("f", &[TensorType::new(&[2], ElementType::F32)])?;
+    /// f.set_arg_location(0, Some(&Location { file: "model.py".into(), line: 3, column: 5 }))?;
+    /// assert!(f.set_arg_location(1, None).is_err());
+    /// f.finish(&[])?;
+    /// let text = program.finish()?.print(&PrintOptions { debug_info: true, ..Default::default() });
+    /// assert!(text.contains("loc(\"model.py\":3:5)"), "{text}");
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn set_arg_location(&mut self, i: usize, location: Option<&crate::Location>) -> Result<(), Error> {
+        let arg = self.arg(i)?.value;
+        let ctx = self.program.compiler.context();
+        let loc = location.map(|l| ctx.file_loc(&l.file, l.line, l.column));
+        self.program.ir.set_value_loc(arg, loc);
+        Ok(())
+    }
+
     /// Ends the function with `return results`; its result types are theirs.
     ///
     /// ```
