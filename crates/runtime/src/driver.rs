@@ -344,6 +344,7 @@ impl RunIo {
         cfg: &RunConfig,
         trace: Vec<TraceEvent>,
     ) -> Result<RunOutcome, Failure> {
+        self.check_rank_results(&per_rank, cfg)?;
         let mut outputs = Vec::new();
         for (i, p) in self.results.iter().enumerate() {
             let pieces: Vec<HostTensor> = per_rank.iter().map(|r| r.pieces[i].clone()).collect();
@@ -353,6 +354,39 @@ impl RunIo {
         let iterations = per_rank.first().map_or(cfg.warmup + cfg.iters.max(1), |r| r.iterations);
         let ranks = per_rank.into_iter().map(|r| RankSummary { times_s: r.times_s, stats: r.stats }).collect();
         Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations })
+    }
+}
+
+impl RunIo {
+    /// What the ranks reported fits the function: one result per rank of the run, each with
+    /// one piece per function result, of the result's element type (ranks of a
+    /// multi-process run that ran different programs report anything; rank 0 names the one
+    /// that does not fit instead of failing on it).
+    fn check_rank_results(&self, per_rank: &[RankResult], cfg: &RunConfig) -> RtResult<()> {
+        if per_rank.len() != cfg.ranks {
+            return Err(RtError::new(format!("{} rank results for a run of {} ranks", per_rank.len(), cfg.ranks)));
+        }
+        for (rank, r) in per_rank.iter().enumerate() {
+            if r.pieces.len() != self.results.len() {
+                return Err(RtError::new(format!(
+                    "reported {} result(s), the function returns {} (do the ranks run the same program?)",
+                    r.pieces.len(),
+                    self.results.len()
+                ))
+                .on_rank(rank));
+            }
+            for (i, (piece, p)) in r.pieces.iter().zip(&self.results).enumerate() {
+                if piece.dtype != p.dtype {
+                    return Err(RtError::new(format!(
+                        "reported result #{i} as {}, the function returns {} (do the ranks run the same program?)",
+                        piece.dtype.name(),
+                        p.dtype.name()
+                    ))
+                    .on_rank(rank));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -612,6 +646,34 @@ mod tests {
         assert_eq!(e.message, "mesh @tp has devices [0, 1], but --ranks 1 runs rank 0 (rank r runs device r)");
         let e = check_meshes(&[p(&[0, 1, 2, 3])], 2).unwrap_err();
         assert!(e.message.ends_with("--ranks 2 runs ranks 0..=1 (rank r runs device r)"), "{}", e.message);
+    }
+
+    /// Rank 0 of a multi-process run assembles what the other processes reported: a rank
+    /// with fewer results (it ran another program) was an index out of bounds here.
+    #[test]
+    fn rank_results_that_do_not_fit_the_function_name_the_rank() {
+        let result = Placement { dtype: DType::F32, global_shape: vec![2], sharding: None };
+        let io =
+            || RunIo { args: vec![], results: vec![result.clone(), result.clone()], inputs: vec![], origins: vec![] };
+        let piece = |dtype| HostTensor::new(dtype, vec![2], vec![1.0, 2.0]).unwrap();
+        let rank = |pieces: Vec<HostTensor>| RankResult {
+            times_s: vec![0.1],
+            stats: Default::default(),
+            pieces,
+            iterations: 1,
+        };
+        let cfg = RunConfig { ranks: 3, ..Default::default() };
+        let two = || rank(vec![piece(DType::F32), piece(DType::F32)]);
+        assert!(io().assemble(vec![two(), two(), two()], &cfg, vec![]).is_ok());
+        let e = io().assemble(vec![two(), two(), rank(vec![piece(DType::F32)])], &cfg, vec![]).err().unwrap();
+        assert_eq!(e.error.rank, Some(2));
+        assert!(e.error.message.contains("reported 1 result(s), the function returns 2"), "{}", e.error);
+        let e = io().assemble(vec![two(), rank(vec![piece(DType::F32), piece(DType::F16)]), two()], &cfg, vec![]);
+        let e = e.err().unwrap();
+        assert_eq!(e.error.rank, Some(1));
+        assert!(e.error.message.contains("reported result #1 as f16, the function returns f32"), "{}", e.error);
+        let e = io().assemble(vec![two(), two()], &cfg, vec![]).err().unwrap();
+        assert!(e.error.message.contains("2 rank results for a run of 3 ranks"), "{}", e.error);
     }
 
     #[test]
