@@ -201,21 +201,48 @@ fn signal(pid: u32, sig: i32) {
     }
 }
 
-/// Waits for `child` at most `limit`: its output and how long it took, or `None` (then it is
-/// killed, and so is every process marked `mark`, so that a failing test leaves nothing).
-fn wait_bounded(mut child: Child, limit: Duration, mark: &str) -> (Option<Output>, Duration) {
+/// Kills every process marked with its marker when dropped (a failing test leaves nothing).
+struct Reaper(String);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        for pid in processes_marked(&self.0) {
+            signal(pid.parse().unwrap(), 9);
+        }
+    }
+}
+
+/// A started process whose stdout and stderr go to files (not pipes: processes it leaves
+/// behind would hold a pipe open, and reading its output would wait for them).
+struct Started {
+    child: Child,
+    out: TempFile,
+    err: TempFile,
+}
+
+/// Starts `cmd` with its output in files named after `name`.
+fn start(mut cmd: Command, name: &str) -> Started {
+    let (out, err) = (TempFile::new(&format!("{name}.out"), ""), TempFile::new(&format!("{name}.err"), ""));
+    let file = |f: &TempFile| Stdio::from(std::fs::File::create(&f.0).unwrap());
+    let child = cmd.stdout(file(&out)).stderr(file(&err)).spawn().expect("fuser-run starts");
+    Started { child, out, err }
+}
+
+/// Waits for `p` at most `limit`: its output and how long it took, or `None` (then it is
+/// killed, and so is every process marked `mark`).
+fn wait_bounded(p: Started, limit: Duration, mark: &str) -> (Option<Output>, Duration) {
+    let Started { mut child, out, err } = p;
     let start = Instant::now();
     while start.elapsed() < limit {
-        if let Ok(Some(_)) = child.try_wait() {
-            return (child.wait_with_output().ok(), start.elapsed());
+        if let Ok(Some(status)) = child.try_wait() {
+            let read = |f: &TempFile| std::fs::read(&f.0).unwrap_or_default();
+            return (Some(Output { status, stdout: read(&out), stderr: read(&err) }), start.elapsed());
         }
         std::thread::sleep(Duration::from_millis(20));
     }
     let _ = child.kill();
     let _ = child.wait();
-    for pid in processes_marked(mark) {
-        signal(pid.parse().unwrap(), 9);
-    }
+    drop(Reaper(mark.to_string()));
     (None, start.elapsed())
 }
 
@@ -258,7 +285,7 @@ fn start_rank(
     (rank, world, port): (usize, usize, u16),
     fault: Option<&str>,
     mark: &str,
-) -> Child {
+) -> Started {
     let mut cmd = Command::new(bin());
     cmd.arg(file)
         .args(args)
@@ -270,13 +297,11 @@ fn start_rank(
         .env("MASTER_PORT", port.to_string())
         .env("FUSER_STORE_TOKEN", "0123456789abcdef-outside-launcher")
         .env("FUSER_TEST_RUN_MARKER", mark)
-        .env_remove("FUSER_TEST_RANK_FAULT")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .env_remove("FUSER_TEST_RANK_FAULT");
     if let Some(f) = fault {
         cmd.env("FUSER_TEST_RANK_FAULT", f);
     }
-    cmd.spawn().expect("fuser-run starts")
+    start(cmd, &format!("rank{rank}-{port}"))
 }
 
 fn free_port() -> u16 {
@@ -292,15 +317,13 @@ fn free_port() -> u16 {
 fn a_stopped_rank_0_ends_a_launched_run_within_the_timeout() {
     let file = TempFile::new("gather8.mlir", GATHER_8MIB);
     let mark = marker("stop-launched");
-    let child = Command::new(bin())
-        .args([file.path(), "--ranks", "2", "--launch", "--timeout", &TIMEOUT_S.to_string()])
+    let _reaper = Reaper(mark.clone());
+    let mut cmd = Command::new(bin());
+    cmd.args([file.path(), "--ranks", "2", "--launch", "--timeout", &TIMEOUT_S.to_string()])
         .current_dir(root())
         .env("FUSER_TEST_RUN_MARKER", &mark)
-        .env("FUSER_TEST_RANK_FAULT", "0:stop")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fuser-run starts");
+        .env("FUSER_TEST_RANK_FAULT", "0:stop");
+    let child = start(cmd, "stop-launched");
     // The timeout, the launcher's grace (2 s) and the start of the processes.
     let (out, took) = wait_bounded(child, Duration::from_secs(TIMEOUT_S + 8), &mark);
     let out = out.unwrap_or_else(|| panic!("the run did not end within {took:?}"));
@@ -319,12 +342,14 @@ fn a_stopped_rank_0_ends_a_launched_run_within_the_timeout() {
 fn a_stopped_rank_0_ends_the_other_ranks_of_an_outside_launcher() {
     let file = TempFile::new("gather8-outside.mlir", GATHER_8MIB);
     let mark = marker("stop-outside");
+    let _reaper = Reaper(mark.clone());
     let port = free_port();
     let rank0 = start_rank(file.path(), &[], (0, 2, port), Some("0:stop"), &mark);
     let rank1 = start_rank(file.path(), &[], (1, 2, port), Some("0:stop"), &mark);
     let (out, took) = wait_bounded(rank1, Duration::from_secs(TIMEOUT_S + 6), &mark);
-    signal(rank0.id(), 9);
-    let _ = rank0.wait_with_output();
+    let mut rank0 = rank0.child;
+    let _ = rank0.kill();
+    let _ = rank0.wait();
     let out = out.unwrap_or_else(|| panic!("rank 1 did not end within {took:?}"));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
@@ -341,8 +366,9 @@ fn ranks_started_with_different_programs_fail_before_running() {
     let source = std::fs::read_to_string(root().join("examples/row_parallel_linear.mlir")).unwrap();
     let wide = TempFile::new("row-parallel-k512.mlir", &source.replace("256", "512"));
     let mark = marker("fingerprint");
+    let _reaper = Reaper(mark.clone());
     let port = free_port();
-    let ranks: Vec<Child> = (0..4)
+    let ranks: Vec<Started> = (0..4)
         .map(|r| {
             let file = if r == 3 { wide.path() } else { "examples/row_parallel_linear.mlir" };
             start_rank(file, &["--check"], (r, 4, port), None, &mark)
@@ -374,26 +400,24 @@ fn ranks_started_with_different_programs_fail_before_running() {
 
 /// `fuser-run --launch` on the row-parallel example whose rank 3 never joins, with a long
 /// timeout (the ranks wait a minute): the launcher and its marker, once every rank started.
-fn start_waiting_launch(name: &str) -> (Child, String) {
+fn start_waiting_launch(name: &str) -> (Started, Reaper) {
     let mark = marker(name);
-    let child = Command::new(bin())
-        .args(["examples/row_parallel_linear.mlir", "--ranks", "4", "--launch", "--timeout", "60"])
+    let mut cmd = Command::new(bin());
+    cmd.args(["examples/row_parallel_linear.mlir", "--ranks", "4", "--launch", "--timeout", "60"])
         .current_dir(root())
         .env("FUSER_TEST_RUN_MARKER", &mark)
-        .env("FUSER_TEST_RANK_FAULT", "3:never-join")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fuser-run starts");
+        .env("FUSER_TEST_RANK_FAULT", "3:never-join");
+    let started = start(cmd, name);
+    let reaper = Reaper(mark);
     let start = Instant::now();
     // The launcher and its four ranks.
-    while processes_marked(&mark).len() < 5 {
+    while processes_marked(&reaper.0).len() < 5 {
         assert!(start.elapsed() < Duration::from_secs(30), "the ranks did not start");
         std::thread::sleep(Duration::from_millis(50));
     }
     // Let the ranks get into their run (the store, the hub).
     std::thread::sleep(Duration::from_millis(500));
-    (child, mark)
+    (started, reaper)
 }
 
 /// Waits up to a few seconds until no process carries `mark`.
@@ -413,9 +437,10 @@ fn all_gone(mark: &str) -> Vec<String> {
 #[test]
 fn a_terminated_launcher_stops_its_ranks_and_says_so() {
     for (sig, name) in [(15, "SIGTERM"), (2, "SIGINT")] {
-        let (child, mark) = start_waiting_launch(&format!("term-{sig}"));
-        signal(child.id(), sig);
-        let (out, took) = wait_bounded(child, Duration::from_secs(5), &mark);
+        let (launcher, reaper) = start_waiting_launch(&format!("term-{sig}"));
+        let mark = reaper.0.clone();
+        signal(launcher.child.id(), sig);
+        let (out, took) = wait_bounded(launcher, Duration::from_secs(5), &mark);
         let out = out.unwrap_or_else(|| panic!("{name}: the launcher did not end within {took:?}"));
         assert_eq!(out.status.code(), Some(128 + sig), "{name}: {}", text(&out));
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -428,8 +453,8 @@ fn a_terminated_launcher_stops_its_ranks_and_says_so() {
 /// with it (each asked for SIGKILL when its parent dies).
 #[test]
 fn the_ranks_of_a_killed_launcher_die_with_it() {
-    let (mut child, mark) = start_waiting_launch("sigkill");
-    signal(child.id(), 9);
-    let _ = child.wait();
-    assert_eq!(all_gone(&mark), Vec::<String>::new(), "ranks outlived the killed launcher");
+    let (mut launcher, reaper) = start_waiting_launch("sigkill");
+    signal(launcher.child.id(), 9);
+    let _ = launcher.child.wait();
+    assert_eq!(all_gone(&reaper.0), Vec::<String>::new(), "ranks outlived the killed launcher");
 }
