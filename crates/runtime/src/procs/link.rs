@@ -206,7 +206,8 @@ the network to it is down",
     }
 
     /// The hub's answer to post `id` (it answers at once; a lost hub or an abort ends the
-    /// wait, and so does `--timeout`: rank 0 is stopped or unreachable). `what`: the post.
+    /// wait, and so does `--timeout` from the post: rank 0 is stopped or unreachable; the
+    /// op's completion is due within the same bound anyway). `what`: the post.
     fn wait_ack(&self, id: u64, what: &str) -> RtResult<()> {
         let (m, cv) = &*self.shared;
         let deadline = self.watchdog.deadline();
