@@ -256,7 +256,7 @@ fn execute(
     if backend == "cuda" {
         use fuser_runtime::process::{ProcessEnv, run_as_process};
         return match ProcessEnv::from_env(|k| std::env::var(k).ok())? {
-            Some(env) => run_as_process(ctx, ir, func, prog, cfg, &env),
+            Some(env) => run_as_process(ctx, ir, func, prog, cfg, &env, about),
             None => driver::run_on_cuda(ctx, ir, func, prog, cfg).map(Some),
         };
     }

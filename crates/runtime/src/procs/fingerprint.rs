@@ -76,6 +76,7 @@ impl Fingerprint {
         f.push("warmup iterations", cfg.warmup.to_string(), true, true);
         f.push("iterations", cfg.iters.to_string(), true, true);
         f.push("cuda graph", cfg.cuda_graph.to_string(), true, true);
+        f.push("gemm library", format!("{:?}", cfg.gemm), true, true);
         f.push("world size", world.to_string(), true, true);
         f.push("fuser version", env!("CARGO_PKG_VERSION").to_string(), true, true);
         f
@@ -167,6 +168,30 @@ impl Fingerprint {
     }
 }
 
+/// Compares the ranks' fingerprints through the run's store, for processes that meet in
+/// NCCL rather than in a hub (the cuda backend's): every rank publishes its own under
+/// `fingerprint/RANK` and reads everybody's (each read waits as long as the store's
+/// timeout), so every rank fails alike, naming the ranks that differ.
+pub fn check_through_store(store: &crate::store::Store, rank: usize, world: usize, mine: &Fingerprint) -> RtResult<()> {
+    store.set(&format!("fingerprint/{rank}"), &mine.encode())?;
+    let all = (0..world)
+        .map(|r| match r == rank {
+            true => Ok(mine.clone()),
+            false => Fingerprint::decode(&store.get(&format!("fingerprint/{r}"))?).map_err(|e| e.on_rank(r)),
+        })
+        .collect::<RtResult<Vec<_>>>()?;
+    let ranks: Vec<(usize, &Fingerprint)> = all.iter().enumerate().collect();
+    let Some(e) = compare(&ranks) else { return Ok(()) };
+    // Rank 0's process serves the store: it ends only when every rank read what it needs.
+    store.set(&format!("fingerprints-read/{rank}"), b"")?;
+    if rank == 0 {
+        for r in 1..world {
+            store.get(&format!("fingerprints-read/{r}"))?;
+        }
+    }
+    Err(e)
+}
+
 /// The error of ranks whose fingerprints differ from the lowest rank's, or `None` when all
 /// agree. `ranks`: each rank with its fingerprint.
 pub fn compare(ranks: &[(usize, &Fingerprint)]) -> Option<RtError> {
@@ -202,6 +227,40 @@ mod tests {
         assert!(Fingerprint::decode(&long).is_err());
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    /// The cuda backend's processes compare fingerprints through the store: every rank
+    /// hears which rank differs.
+    #[test]
+    fn ranks_compare_fingerprints_through_the_store() {
+        use crate::store::{Store, StoreConfig};
+        use std::time::Duration;
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let cfg = |rank| StoreConfig {
+            addr: format!("127.0.0.1:{port}"),
+            rank,
+            world: 3,
+            token: "0123456789abcdef-fingerprints".into(),
+            timeout: Duration::from_secs(5),
+            log: std::sync::Arc::new(|_| {}),
+        };
+        let stores: Vec<Store> = (0..3).map(|r| Store::connect(&cfg(r)).unwrap()).collect();
+        let (same, other) = (fp("0", "p", "t"), fp("0", "q", "t"));
+        let outcomes: Vec<RtResult<()>> = std::thread::scope(|s| {
+            let handles: Vec<_> = stores
+                .iter()
+                .enumerate()
+                .map(|(r, store)| {
+                    let f = if r == 1 { &other } else { &same };
+                    s.spawn(move || check_through_store(store, r, 3, f))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for o in outcomes {
+            let e = o.unwrap_err().message;
+            assert!(e.contains("rank 1 differs from rank 0 in the program after lowering"), "{e}");
+        }
     }
 
     #[test]
