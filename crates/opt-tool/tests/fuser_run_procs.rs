@@ -5,9 +5,15 @@
 //! run left behind (every process of a run carries a marker variable that the test looks for
 //! in /proc afterwards). Faults are injected with the test-only FUSER_TEST_RANK_FAULT
 //! (docs/dev/runtime.md).
+//!
+//! The faults of issue 22: rank 0 stopped (SIGSTOP) while the others post 8 MiB each ends
+//! the run within the timeout, launched and under an outside launcher; ranks started with
+//! different programs fail before running, naming the rank; the launcher stopped with
+//! SIGTERM/SIGINT stops its ranks and exits 128 + the signal; killed with SIGKILL, its ranks
+//! die with it.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const TIMEOUT_S: u64 = 4;
@@ -177,4 +183,278 @@ fn a_bad_pipeline_is_reported_once_and_starts_no_rank() {
     assert_eq!(stderr.matches("invalid --pass-pipeline").count(), 1, "{}", text(&out));
     assert!(!stderr.contains("rank "), "no rank ran:\n{}", text(&out));
     assert!(processes_marked(&mark).is_empty());
+}
+
+/// The fuser-run binary under test.
+fn bin() -> PathBuf {
+    std::env::var_os("FUSER_RUN_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_fuser-run")), PathBuf::from)
+}
+
+/// Sends `sig` to `pid`.
+fn signal(pid: u32, sig: i32) {
+    unsafe extern "C" {
+        fn kill(pid: i32, sig: i32) -> i32;
+    }
+    // SAFETY: kill(2) on a process this test started has no memory effects.
+    unsafe {
+        kill(pid as i32, sig);
+    }
+}
+
+/// Kills every process marked with its marker when dropped (a failing test leaves nothing).
+struct Reaper(String);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        for pid in processes_marked(&self.0) {
+            signal(pid.parse().unwrap(), 9);
+        }
+    }
+}
+
+/// A started process whose stdout and stderr go to files (not pipes: processes it leaves
+/// behind would hold a pipe open, and reading its output would wait for them).
+struct Started {
+    child: Child,
+    out: TempFile,
+    err: TempFile,
+}
+
+/// Starts `cmd` with its output in files named after `name`.
+fn start(mut cmd: Command, name: &str) -> Started {
+    let (out, err) = (TempFile::new(&format!("{name}.out"), ""), TempFile::new(&format!("{name}.err"), ""));
+    let file = |f: &TempFile| Stdio::from(std::fs::File::create(&f.0).unwrap());
+    let child = cmd.stdout(file(&out)).stderr(file(&err)).spawn().expect("fuser-run starts");
+    Started { child, out, err }
+}
+
+/// Waits for `p` at most `limit`: its output and how long it took, or `None` (then it is
+/// killed, and so is every process marked `mark`).
+fn wait_bounded(p: Started, limit: Duration, mark: &str) -> (Option<Output>, Duration) {
+    let Started { mut child, out, err } = p;
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(Some(status)) = child.try_wait() {
+            let read = |f: &TempFile| std::fs::read(&f.0).unwrap_or_default();
+            return (Some(Output { status, stdout: read(&out), stderr: read(&err) }), start.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(Reaper(mark.to_string()));
+    (None, start.elapsed())
+}
+
+/// A temporary file holding `text` (removed when dropped).
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, text: &str) -> TempFile {
+        let path = std::env::temp_dir().join(format!("fuser-procs-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempFile(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// An allgather of 8 MiB pieces (f64: 1 Mi elements each) on 2 ranks: more than a socket's
+/// buffers take, so the ranks' posts block in their writes when nobody reads them.
+const GATHER_8MIB: &str = "fusion.mesh @tp = [0, 1]
+
+func.func @gather(%x: tensor<2x1048576xf64, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<2x1048576xf64, #fusion.shard<@tp, [[], []]>> {
+  %y = fusion.set %x : (tensor<2x1048576xf64, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<2x1048576xf64, #fusion.shard<@tp, [[], []]>>
+  return %y : tensor<2x1048576xf64, #fusion.shard<@tp, [[], []]>>
+}
+";
+
+/// Starts rank `rank` of `world` of `fuser-run FILE ARGS --timeout TIMEOUT_S` as an outside
+/// launcher (torchrun, Slurm) would: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT and
+/// FUSER_STORE_TOKEN set, output captured.
+fn start_rank(
+    file: &str,
+    args: &[&str],
+    (rank, world, port): (usize, usize, u16),
+    fault: Option<&str>,
+    mark: &str,
+) -> Started {
+    let mut cmd = Command::new(bin());
+    cmd.arg(file)
+        .args(args)
+        .args(["--ranks", &world.to_string(), "--timeout", &TIMEOUT_S.to_string()])
+        .current_dir(root())
+        .env("RANK", rank.to_string())
+        .env("WORLD_SIZE", world.to_string())
+        .env("MASTER_ADDR", "127.0.0.1")
+        .env("MASTER_PORT", port.to_string())
+        .env("FUSER_STORE_TOKEN", "0123456789abcdef-outside-launcher")
+        .env("FUSER_TEST_RUN_MARKER", mark)
+        .env_remove("FUSER_TEST_RANK_FAULT");
+    if let Some(f) = fault {
+        cmd.env("FUSER_TEST_RANK_FAULT", f);
+    }
+    start(cmd, &format!("rank{rank}-{port}"))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Issue 22 1b: rank 0 stopped (SIGSTOP) at its first communication while the others post
+/// 8 MiB each: the post's write blocked with the link's writer lock held and the rank's
+/// abort waited for that lock, so the run never ended and said nothing. Now rank 1 fails
+/// within --timeout, naming itself and what it waited for, and the launcher kills the
+/// stopped rank 0 after its grace.
+#[test]
+fn a_stopped_rank_0_ends_a_launched_run_within_the_timeout() {
+    let file = TempFile::new("gather8.mlir", GATHER_8MIB);
+    let mark = marker("stop-launched");
+    let _reaper = Reaper(mark.clone());
+    let mut cmd = Command::new(bin());
+    cmd.args([file.path(), "--ranks", "2", "--launch", "--timeout", &TIMEOUT_S.to_string()])
+        .current_dir(root())
+        .env("FUSER_TEST_RUN_MARKER", &mark)
+        .env("FUSER_TEST_RANK_FAULT", "0:stop");
+    let child = start(cmd, "stop-launched");
+    // The timeout, the launcher's grace (2 s) and the start of the processes.
+    let (out, took) = wait_bounded(child, Duration::from_secs(TIMEOUT_S + 8), &mark);
+    let out = out.unwrap_or_else(|| panic!("the run did not end within {took:?}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(stderr.contains("rank 1: "), "{}", text(&out));
+    assert!(stderr.contains("allgather #0 of team [0, 1]"), "{}", text(&out));
+    assert!(stderr.contains("rank 0's process is stopped or the network to it is down"), "{}", text(&out));
+    assert!(stderr.contains("rank 0 killed after another rank failed"), "{}", text(&out));
+    assert!(processes_marked(&mark).is_empty());
+}
+
+/// The same under an outside launcher: rank 1 ends by itself within --timeout (rank 0 stays
+/// stopped until its launcher kills it, as this test does).
+#[test]
+fn a_stopped_rank_0_ends_the_other_ranks_of_an_outside_launcher() {
+    let file = TempFile::new("gather8-outside.mlir", GATHER_8MIB);
+    let mark = marker("stop-outside");
+    let _reaper = Reaper(mark.clone());
+    let port = free_port();
+    let rank0 = start_rank(file.path(), &[], (0, 2, port), Some("0:stop"), &mark);
+    let rank1 = start_rank(file.path(), &[], (1, 2, port), Some("0:stop"), &mark);
+    let (out, took) = wait_bounded(rank1, Duration::from_secs(TIMEOUT_S + 6), &mark);
+    let mut rank0 = rank0.child;
+    let _ = rank0.kill();
+    let _ = rank0.wait();
+    let out = out.unwrap_or_else(|| panic!("rank 1 did not end within {took:?}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(stderr.contains("rank 1: ") && stderr.contains("allgather #0 of team [0, 1]"), "{}", text(&out));
+    assert!(stderr.contains("rank 0's process is stopped or the network to it is down"), "{}", text(&out));
+    assert!(processes_marked(&mark).is_empty());
+}
+
+/// Issue 22 1c: rank 3 runs the row-parallel linear with K = 512 (the collective sizes are
+/// the same): all four ranks exited 0. Now every rank fails before running and rank 0 names
+/// rank 3 and what differs.
+#[test]
+fn ranks_started_with_different_programs_fail_before_running() {
+    let source = std::fs::read_to_string(root().join("examples/row_parallel_linear.mlir")).unwrap();
+    let wide = TempFile::new("row-parallel-k512.mlir", &source.replace("256", "512"));
+    let mark = marker("fingerprint");
+    let _reaper = Reaper(mark.clone());
+    let port = free_port();
+    let ranks: Vec<Started> = (0..4)
+        .map(|r| {
+            let file = if r == 3 { wide.path() } else { "examples/row_parallel_linear.mlir" };
+            start_rank(file, &["--check"], (r, 4, port), None, &mark)
+        })
+        .collect();
+    let outs: Vec<Output> = ranks
+        .into_iter()
+        .enumerate()
+        .map(|(r, c)| {
+            let (out, took) = wait_bounded(c, Duration::from_secs(TIMEOUT_S + 6), &mark);
+            out.unwrap_or_else(|| panic!("rank {r} did not end within {took:?}"))
+        })
+        .collect();
+    for (r, out) in outs.iter().enumerate() {
+        assert_eq!(out.status.code(), Some(1), "rank {r}: {}", text(out));
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("check: PASS"), "rank {r}: {}", text(out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("the ranks were not started alike"), "rank {r}: {}", text(out));
+    }
+    let stderr = String::from_utf8_lossy(&outs[0].stderr);
+    assert!(
+        stderr.contains("rank 3 differs from rank 0 in the program after lowering (its input file text differ(s) too)"),
+        "{}",
+        text(&outs[0])
+    );
+    assert!(!stderr.contains("rank 1 differs") && !stderr.contains("rank 2 differs"), "{}", text(&outs[0]));
+    assert!(processes_marked(&mark).is_empty());
+}
+
+/// `fuser-run --launch` on the row-parallel example whose rank 3 never joins, with a long
+/// timeout (the ranks wait a minute): the launcher and its marker, once every rank started.
+fn start_waiting_launch(name: &str) -> (Started, Reaper) {
+    let mark = marker(name);
+    let mut cmd = Command::new(bin());
+    cmd.args(["examples/row_parallel_linear.mlir", "--ranks", "4", "--launch", "--timeout", "60"])
+        .current_dir(root())
+        .env("FUSER_TEST_RUN_MARKER", &mark)
+        .env("FUSER_TEST_RANK_FAULT", "3:never-join");
+    let started = start(cmd, name);
+    let reaper = Reaper(mark);
+    let start = Instant::now();
+    // The launcher and its four ranks.
+    while processes_marked(&reaper.0).len() < 5 {
+        assert!(start.elapsed() < Duration::from_secs(30), "the ranks did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Let the ranks get into their run (the store, the hub).
+    std::thread::sleep(Duration::from_millis(500));
+    (started, reaper)
+}
+
+/// Waits up to a few seconds until no process carries `mark`.
+fn all_gone(mark: &str) -> Vec<String> {
+    let start = Instant::now();
+    loop {
+        let left = processes_marked(mark);
+        if left.is_empty() || start.elapsed() > Duration::from_secs(5) {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Issue 22 1e: SIGTERM (or SIGINT) to the launcher alone left every rank running. Now it
+/// stops them, says so and exits with 128 + the signal.
+#[test]
+fn a_terminated_launcher_stops_its_ranks_and_says_so() {
+    for (sig, name) in [(15, "SIGTERM"), (2, "SIGINT")] {
+        let (launcher, reaper) = start_waiting_launch(&format!("term-{sig}"));
+        let mark = reaper.0.clone();
+        signal(launcher.child.id(), sig);
+        let (out, took) = wait_bounded(launcher, Duration::from_secs(5), &mark);
+        let out = out.unwrap_or_else(|| panic!("{name}: the launcher did not end within {took:?}"));
+        assert_eq!(out.status.code(), Some(128 + sig), "{name}: {}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("fuser-run: error: terminated by signal {sig} ({name})")), "{}", text(&out));
+        assert_eq!(all_gone(&mark), Vec::<String>::new(), "{name}: ranks outlived the launcher");
+    }
+}
+
+/// Issue 22 1e: a launcher killed outright (SIGKILL, which it cannot catch) takes its ranks
+/// with it (each asked for SIGKILL when its parent dies).
+#[test]
+fn the_ranks_of_a_killed_launcher_die_with_it() {
+    let (mut launcher, reaper) = start_waiting_launch("sigkill");
+    signal(launcher.child.id(), 9);
+    let _ = launcher.child.wait();
+    assert_eq!(all_gone(&reaper.0), Vec::<String>::new(), "ranks outlived the killed launcher");
 }

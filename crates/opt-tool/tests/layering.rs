@@ -15,6 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "io_error.rs",
             "run/cli.rs",
             "run/exits.rs",
+            "run/signals.rs",
             "run/ranks.rs",
             "run/report.rs",
             "run/source_name.rs",

@@ -56,6 +56,20 @@ pub struct RunConfig {
     pub input_values: Vec<(usize, Vec<f64>)>,
 }
 
+impl RunConfig {
+    /// The options every rank of a multi-process run must share, by name and shown value
+    /// (the decisive parts of `procs::Fingerprint::of_run` beside the program).
+    pub fn fingerprint_options(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("seed", self.seed.to_string()),
+            ("warmup iterations", self.warmup.to_string()),
+            ("iterations", self.iters.to_string()),
+            ("cuda graph", self.cuda_graph.to_string()),
+            ("gemm library", format!("{:?}", self.gemm)),
+        ]
+    }
+}
+
 /// A progress callback (see [`RunConfig::progress`]).
 #[derive(Clone)]
 pub struct Progress(pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
@@ -366,6 +380,7 @@ impl RunIo {
         cfg: &RunConfig,
         trace: Vec<TraceEvent>,
     ) -> Result<RunOutcome, Failure> {
+        self.check_rank_results(&per_rank, cfg)?;
         let mut outputs = Vec::new();
         for (i, p) in self.results.iter().enumerate() {
             let pieces: Vec<HostTensor> = per_rank.iter().map(|r| r.pieces[i].clone()).collect();
@@ -375,6 +390,39 @@ impl RunIo {
         let iterations = per_rank.first().map_or(cfg.warmup + cfg.iters.max(1), |r| r.iterations);
         let ranks = per_rank.into_iter().map(|r| RankSummary { times_s: r.times_s, stats: r.stats }).collect();
         Ok(RunOutcome { inputs: self.inputs, outputs, ranks, trace, iterations })
+    }
+}
+
+impl RunIo {
+    /// What the ranks reported fits the function: one result per rank of the run, each with
+    /// one piece per function result, of the result's element type (ranks of a
+    /// multi-process run that ran different programs report anything; rank 0 names the one
+    /// that does not fit instead of failing on it).
+    fn check_rank_results(&self, per_rank: &[RankResult], cfg: &RunConfig) -> RtResult<()> {
+        if per_rank.len() != cfg.ranks {
+            return Err(RtError::new(format!("{} rank results for a run of {} ranks", per_rank.len(), cfg.ranks)));
+        }
+        for (rank, r) in per_rank.iter().enumerate() {
+            if r.pieces.len() != self.results.len() {
+                return Err(RtError::new(format!(
+                    "reported {} result(s), the function returns {} (do the ranks run the same program?)",
+                    r.pieces.len(),
+                    self.results.len()
+                ))
+                .on_rank(rank));
+            }
+            for (i, (piece, p)) in r.pieces.iter().zip(&self.results).enumerate() {
+                if piece.dtype != p.dtype {
+                    return Err(RtError::new(format!(
+                        "reported result #{i} as {}, the function returns {} (do the ranks run the same program?)",
+                        piece.dtype.name(),
+                        p.dtype.name()
+                    ))
+                    .on_rank(rank));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -712,6 +760,34 @@ mod tests {
             let checks = check_against_reference(&ctx, &ir, f, &inputs, &[off]).unwrap();
             assert!(!checks[0].passed(), "{op} {from}: an element off by one passes the check");
         }
+    }
+
+    /// Rank 0 of a multi-process run assembles what the other processes reported: a rank
+    /// with fewer results (it ran another program) was an index out of bounds here.
+    #[test]
+    fn rank_results_that_do_not_fit_the_function_name_the_rank() {
+        let result = Placement { dtype: DType::F32, global_shape: vec![2], sharding: None };
+        let io =
+            || RunIo { args: vec![], results: vec![result.clone(), result.clone()], inputs: vec![], origins: vec![] };
+        let piece = |dtype| HostTensor::new(dtype, vec![2], vec![1.0, 2.0]).unwrap();
+        let rank = |pieces: Vec<HostTensor>| RankResult {
+            times_s: vec![0.1],
+            stats: Default::default(),
+            pieces,
+            iterations: 1,
+        };
+        let cfg = RunConfig { ranks: 3, ..Default::default() };
+        let two = || rank(vec![piece(DType::F32), piece(DType::F32)]);
+        assert!(io().assemble(vec![two(), two(), two()], &cfg, vec![]).is_ok());
+        let e = io().assemble(vec![two(), two(), rank(vec![piece(DType::F32)])], &cfg, vec![]).err().unwrap();
+        assert_eq!(e.error.rank, Some(2));
+        assert!(e.error.message.contains("reported 1 result(s), the function returns 2"), "{}", e.error);
+        let e = io().assemble(vec![two(), rank(vec![piece(DType::F32), piece(DType::F16)]), two()], &cfg, vec![]);
+        let e = e.err().unwrap();
+        assert_eq!(e.error.rank, Some(1));
+        assert!(e.error.message.contains("reported result #1 as f16, the function returns f32"), "{}", e.error);
+        let e = io().assemble(vec![two(), two()], &cfg, vec![]).err().unwrap();
+        assert!(e.error.message.contains("2 rank results for a run of 3 ranks"), "{}", e.error);
     }
 
     #[test]

@@ -81,7 +81,9 @@ impl ProcessEnv {
 }
 
 /// Runs this process's rank of a multi-process run on the cuda backend; rank 0 gets the
-/// outcome of all ranks. (The cpu backend's multi-process runs: [`crate::procs`].)
+/// outcome of all ranks. (The cpu backend's multi-process runs: [`crate::procs`].) Before
+/// running, the ranks compare their fingerprints through the store
+/// ([`crate::procs::fingerprint`]; `about`: its explanatory parts, as for the cpu backend).
 #[cfg(feature = "cuda")]
 pub fn run_as_process(
     ctx: &Context,
@@ -90,6 +92,7 @@ pub fn run_as_process(
     prog: &Program,
     cfg: &RunConfig,
     env: &ProcessEnv,
+    about: &[(&str, &str)],
 ) -> Result<Option<RunOutcome>, Failure> {
     if cfg.ranks != env.world {
         let msg = format!(
@@ -110,6 +113,13 @@ pub fn run_as_process(
         log: Arc::new(|line| eprintln!("fuser-run: rank 0 {line}")),
     })?);
     let io = RunIo::new(ctx, ir, func, cfg)?;
+    use crate::procs::fingerprint::{Fingerprint, check_through_store};
+    let fingerprint = about
+        .iter()
+        .fold(Fingerprint::of_run(ctx, ir, func, &cfg.fingerprint_options(), env.world), |f, (name, text)| {
+            f.explained_by(name, text)
+        });
+    check_through_store(&store, env.rank, env.world, &fingerprint)?;
     let mut trace = Vec::new();
     let mine = gpu_of_process(env, cfg.devices.as_deref(), crate::cuda::api::visible_devices)
         .and_then(|device| {

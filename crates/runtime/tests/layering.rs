@@ -33,7 +33,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "the store and the process wire",
-        &["store/wire.rs", "store/token.rs", "store/server.rs", "store/mod.rs", "procs/fault.rs", "procs/frame.rs"],
+        &[
+            "store/wire.rs",
+            "store/token.rs",
+            "store/gate.rs",
+            "store/server.rs",
+            "store/mod.rs",
+            "procs/fault.rs",
+            "procs/frame.rs",
+            "procs/outbox.rs",
+            "procs/fingerprint.rs",
+        ],
     ),
     (
         "the cpu backend, lowest first",

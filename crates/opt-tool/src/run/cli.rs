@@ -112,9 +112,13 @@ OPTIONS:
                          says); with --backend cpu
                          the ranks' communication meets in a hub served by rank 0 over TCP,
                          with the semantics of the in-process ranks (cuda_ipc get/put too).
-                         A rank that fails, exits early, is killed or never joins ends the
-                         run within about --timeout: status 1 and a message naming the
-                         rank; the other processes are stopped. Without --launch, a
+                         A rank that fails, exits early, is killed, stops or never joins
+                         ends the run within about --timeout: status 1 and a message naming
+                         the rank; the other processes are stopped. Ranks started with
+                         different programs, pipelines, seeds or options fail before
+                         running (cpu). SIGTERM, SIGINT or SIGHUP to the launcher stops
+                         every rank (exit status 128 + the signal); ranks die with a
+                         launcher killed by SIGKILL. Without --launch, a
                          fuser-run that finds RANK in its environment (started by --launch or
                          by another launcher, e.g. one per node) runs that rank only (cuda:
                          on GPU LOCAL_RANK) and meets the others through

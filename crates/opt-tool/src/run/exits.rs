@@ -8,13 +8,7 @@ use std::process::ExitStatus;
 pub fn death_by_signal(status: ExitStatus) -> Option<String> {
     use std::os::unix::process::ExitStatusExt as _;
     let signal = status.signal()?;
-    let name = match signal {
-        6 => " (SIGABRT)",
-        9 => " (SIGKILL)",
-        11 => " (SIGSEGV)",
-        15 => " (SIGTERM)",
-        _ => "",
-    };
+    let name = crate::signals::name(signal).map_or_else(String::new, |n| format!(" ({n})"));
     Some(format!("killed by signal {signal}{name}"))
 }
 

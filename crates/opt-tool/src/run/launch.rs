@@ -6,9 +6,20 @@
 //! --timeout, two seconds on the cpu backend) to finish (they usually fail too, with their own
 //! message) and are then killed, so a failure
 //! never leaves processes hanging; a child killed by a signal is named with it.
+//!
+//! The launcher itself stopped with SIGTERM, SIGINT or SIGHUP passes the signal on to every
+//! rank still running, kills those left after [`STOP_GRACE`], waits for all of them, says so
+//! (`fuser-run: error: terminated by signal 15 (SIGTERM): ...`) and exits with 128 + the
+//! signal's number (143 for SIGTERM), as a shell reports a process killed by it. A launcher
+//! killed outright (SIGKILL) takes its ranks with it: each asked the kernel for SIGKILL
+//! when the launcher dies ([`crate::signals::die_with_parent`]).
 
+use crate::signals;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
+
+/// How long ranks sent the launcher's terminating signal may take to end before SIGKILL.
+const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// How long the other ranks may run on after one failed.
 const GRACE: Duration = Duration::from_secs(5);
@@ -33,13 +44,15 @@ fn free_port() -> Result<u16, String> {
 /// Runs `ranks` children with `args` (the command line without `--launch`); true when all
 /// succeed.
 pub fn launch(args: &[String], ranks: usize, grace: Duration) -> bool {
+    signals::catch_termination();
     let token = fuser_runtime::store::new_token().map_err(|e| format!("cannot make the store token: {e}"));
     let started = token.and_then(|token| free_port().map(|port| (port, token))).and_then(|(port, token)| {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
         let child_args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--launch").collect();
         spawn_all(ranks, |rank| {
-            Command::new(&exe)
-                .args(&child_args)
+            let mut cmd = Command::new(&exe);
+            signals::die_with_parent(&mut cmd);
+            cmd.args(&child_args)
                 .env("RANK", rank.to_string())
                 .env("WORLD_SIZE", ranks.to_string())
                 .env("LOCAL_RANK", rank.to_string())
@@ -52,7 +65,10 @@ pub fn launch(args: &[String], ranks: usize, grace: Duration) -> bool {
         })
     });
     match started {
-        Ok(children) => wait_all(children, grace),
+        Ok(children) => match wait_all(children, grace) {
+            Ended::Ran(ok) => ok,
+            Ended::Terminated(sig) => std::process::exit(128 + sig),
+        },
         Err(e) => {
             eprintln!("fuser-run: error: {e}");
             false
@@ -79,11 +95,25 @@ fn spawn_all(ranks: usize, spawn: impl Fn(usize) -> Result<Child, String>) -> Re
     Ok(children)
 }
 
+/// How the wait for the children ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Ended {
+    /// Every child ended: whether all succeeded.
+    Ran(bool),
+    /// The launcher received this terminating signal: the children were stopped.
+    Terminated(i32),
+}
+
 /// Waits for every child; after the first failure, kills those still running after `grace`.
-fn wait_all(mut children: Vec<Child>, grace: Duration) -> bool {
+/// A terminating signal to the launcher stops them all ([`stop_all`]).
+fn wait_all(mut children: Vec<Child>, grace: Duration) -> Ended {
     let mut done = vec![None; children.len()];
     let mut failed_at: Option<Instant> = None;
     while done.iter().any(Option::is_none) {
+        if let Some(sig) = signals::received() {
+            stop_all(&mut children, &done, sig);
+            return Ended::Terminated(sig);
+        }
         for (rank, child) in children.iter_mut().enumerate() {
             if done[rank].is_some() {
                 continue;
@@ -110,7 +140,43 @@ fn wait_all(mut children: Vec<Child>, grace: Duration) -> bool {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    done.iter().all(|d| *d == Some(true))
+    Ended::Ran(done.iter().all(|d| *d == Some(true)))
+}
+
+/// The launcher got `sig`: passes it on to the children not `done`, kills those left after
+/// [`STOP_GRACE`], reaps all and says so.
+fn stop_all(children: &mut [Child], done: &[Option<bool>], sig: i32) {
+    let running: Vec<usize> = (0..children.len()).filter(|&r| done[r].is_none()).collect();
+    for &r in &running {
+        signals::send(children[r].id(), sig);
+    }
+    let until = Instant::now() + STOP_GRACE;
+    let mut killed = Vec::new();
+    for &r in &running {
+        let child = &mut children[r];
+        loop {
+            if matches!(child.try_wait(), Ok(Some(_)) | Err(_)) {
+                break;
+            }
+            if Instant::now() >= until {
+                let _ = child.kill();
+                let _ = child.wait();
+                killed.push(r);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let name = signals::name(sig).map_or_else(String::new, |n| format!(" ({n})"));
+    let ranks = |v: &[usize]| v.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ");
+    let mut line = format!("fuser-run: error: terminated by signal {sig}{name}");
+    if !running.is_empty() {
+        line += &format!("; passed it on to rank(s) {}", ranks(&running));
+    }
+    if !killed.is_empty() {
+        line += &format!(", killed rank(s) {} still running after {:?}", ranks(&killed), STOP_GRACE);
+    }
+    eprintln!("{line}");
 }
 
 #[cfg(test)]

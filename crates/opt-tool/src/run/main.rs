@@ -18,6 +18,7 @@ mod ranks;
 mod report;
 #[path = "../services.rs"]
 mod services;
+mod signals;
 mod source_name;
 mod tool;
 #[path = "../tool_main.rs"]

@@ -168,12 +168,14 @@ fn load_and_lower(opts: &RunArgs) -> Option<Loaded> {
             return None;
         }
     };
-    Some(Loaded { rep, program, ranks, func, fusion_level, reference, pipeline, prog })
+    Some(Loaded { rep, text, program, ranks, func, fusion_level, reference, pipeline, prog })
 }
 
 /// The input parsed, checked and lowered, ready to run: what every rank of the run needs.
 struct Loaded {
     rep: Reporter,
+    /// The input's text.
+    text: Arc<str>,
     program: Module,
     ranks: usize,
     func: OpId,
@@ -193,7 +195,8 @@ pub fn preflight(opts: &RunArgs) -> Option<usize> {
 
 /// Runs the tool; returns success.
 pub fn run(opts: &RunArgs) -> bool {
-    let Some(Loaded { rep, program, ranks, func, fusion_level, reference, pipeline, prog }) = load_and_lower(opts)
+    let Some(Loaded { rep, text, program, ranks, func, fusion_level, reference, pipeline, prog }) =
+        load_and_lower(opts)
     else {
         return false;
     };
@@ -214,7 +217,10 @@ pub fn run(opts: &RunArgs) -> bool {
     if let Some(note) = driver::graph_fallback(&prog, &cfg) {
         eprintln!("fuser-run: note: {note}");
     }
-    let outcome = match execute(&rep.ctx, &program.ir, func, &prog, &cfg, &opts.backend) {
+    // What explains a difference between the ranks of a multi-process run (see
+    // fuser_runtime::procs::fingerprint).
+    let about = [("input file text", &*text), ("pass pipeline", pipeline.as_str())];
+    let outcome = match execute(&rep.ctx, &program.ir, func, &prog, &cfg, &opts.backend, &about) {
         Ok(Some(o)) => o,
         // A rank other than 0 of a multi-process run: rank 0 reports.
         Ok(None) => return true,
@@ -248,12 +254,13 @@ fn execute(
     prog: &fuser_runtime::exec::Program,
     cfg: &RunConfig,
     backend: &str,
+    about: &[(&str, &str)],
 ) -> Result<Option<RunOutcome>, driver::Failure> {
     #[cfg(feature = "cuda")]
     if backend == "cuda" {
         use fuser_runtime::process::{ProcessEnv, run_as_process};
         return match ProcessEnv::from_env(|k| std::env::var(k).ok())? {
-            Some(env) => run_as_process(ctx, ir, func, prog, cfg, &env),
+            Some(env) => run_as_process(ctx, ir, func, prog, cfg, &env, about),
             None => driver::run_on_cuda(ctx, ir, func, prog, cfg).map(Some),
         };
     }
@@ -261,7 +268,7 @@ fn execute(
     match fuser_runtime::process::ProcessEnv::from_env(|k| std::env::var(k).ok())? {
         Some(env) => {
             let fault = fuser_runtime::procs::Fault::from_env(|k| std::env::var(k).ok())?;
-            fuser_runtime::procs::run_cpu_process(ctx, ir, func, prog, cfg, &env, fault)
+            fuser_runtime::procs::run_cpu_process(ctx, ir, func, prog, cfg, &env, fault, about)
         }
         None => driver::run_on_cpu(ctx, ir, func, prog, cfg).map(Some),
     }

@@ -10,32 +10,52 @@
 //! connection ends before it reported a result (its process exited or was killed) is
 //! announced to the others as the cause. Rank 0 collects the other ranks' results here.
 //!
+//! Before `Start`, the hub compares the ranks' [`Fingerprint`]s (presented with the hello):
+//! ranks started with different programs, pipelines, seeds or options are told so, by name,
+//! and the run ends before it ran.
+//!
 //! Invariants: the hub never waits for a communication (completion callbacks answer the
-//! ranks); a connection that fails the handshake (magic, version, the run's token, a rank
-//! in the world that has not joined) is dropped with a logged line and never touches the
-//! run; connections are bounded as the store's are; a malformed message from a joined rank ends that rank's membership
-//! (it is reported like a vanished rank).
+//! ranks) nor on a socket: every message to a rank goes through the rank's [`Outbox`], so a
+//! rank that stops reading (its process is stopped, its network down) blocks nobody, and
+//! is reported like a vanished rank when a write to it made no progress for `--timeout`;
+//! a connection that fails the handshake (magic, version, the run's token, a rank in the
+//! world that has not joined, the whole hello within the [`Gate`]'s deadline) is dropped
+//! with a logged line and never touches the run; connections are admitted as the store's
+//! are ([`crate::store::gate`]); a malformed message from a joined rank ends that rank's
+//! membership (it is reported like a vanished rank).
 
+use super::fingerprint::{self, Fingerprint, MAX_FINGERPRINT};
 use super::msg::{BufSpec, FromHub, PostBody, ToHub};
+use super::outbox::{Failed, Outbox};
 use crate::buffer::{Buffer, View};
 use crate::cpu::comm::{Collective, Communicator, PostInfo, Request};
 use crate::error::{OpKey, RtError, RtResult};
+use crate::store::gate::{Admission, Gate, Pass};
 use crate::store::server::Log;
 use crate::store::wire;
 use crate::watchdog::lock;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-/// How long a new connection may take to present its hello.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How rank 0's hub is set up.
+pub struct HubConfig {
+    pub world: usize,
+    /// The run's token.
+    pub token: String,
+    /// `--timeout`: a write to a rank that makes no progress for this long ends the run.
+    pub timeout: Duration,
+    pub admission: Admission,
+    /// Where dropped connections are reported.
+    pub log: Log,
+}
 
 /// What the hub knows of one rank.
 #[derive(Default)]
 struct Member {
-    writer: Option<Arc<Mutex<TcpStream>>>,
+    writer: Option<Arc<Outbox>>,
+    fingerprint: Fingerprint,
     result: Option<Vec<u8>>,
     /// Why its connection ended before it said goodbye.
     vanished: Option<String>,
@@ -47,37 +67,46 @@ struct State {
     started: bool,
     /// The first failure announced (later ones are echoes).
     aborted: bool,
+    /// Why the run was refused before it started (the ranks' fingerprints differ).
+    refused: Option<RtError>,
 }
 
 /// Rank 0's hub (see the module doc).
 pub struct Hub {
     world: usize,
     token: Vec<u8>,
+    timeout: Duration,
     comm: Arc<Communicator>,
     state: Mutex<State>,
     cv: Condvar,
-    log: Log,
+    gate: Arc<Gate>,
+    /// The hub itself, for the outboxes' failure callbacks.
+    me: Weak<Hub>,
 }
 
 impl Hub {
     /// Listens on `bind` (port 0: any free port) and serves from background threads; the
     /// address the ranks connect to.
-    pub fn start(bind: SocketAddr, world: usize, token: &str, log: Log) -> RtResult<(Arc<Hub>, SocketAddr)> {
+    pub fn start(bind: SocketAddr, cfg: HubConfig) -> RtResult<(Arc<Hub>, SocketAddr)> {
         let listener = TcpListener::bind(bind)
             .map_err(|e| RtError::new(format!("cannot listen for the ranks' communication on {bind}: {e}")))?;
         let addr = listener.local_addr().map_err(|e| RtError::new(format!("hub address: {e}")))?;
-        let hub = Arc::new(Hub {
+        let world = cfg.world;
+        let hub = Arc::new_cyclic(|me| Hub {
             world,
-            token: token.as_bytes().to_vec(),
+            token: cfg.token.as_bytes().to_vec(),
+            timeout: cfg.timeout,
             // The hub never waits: the timeout of its communicator's watchdog is unused.
             comm: Communicator::new(world, Duration::from_secs(3600)),
             state: Mutex::new(State {
                 members: (0..world).map(|_| Member::default()).collect(),
                 started: false,
                 aborted: false,
+                refused: None,
             }),
             cv: Condvar::new(),
-            log,
+            gate: Gate::new(cfg.admission, "communication hub", cfg.log),
+            me: me.clone(),
         });
         let h = hub.clone();
         std::thread::Builder::new()
@@ -87,25 +116,16 @@ impl Hub {
         Ok((hub, addr))
     }
 
-    /// Serves each connection on a thread of its own, at most `2 × world + 8` at once (more
-    /// are dropped, logged), as the store does.
+    /// Serves each connection on a thread of its own, admitted by the gate (see
+    /// [`crate::store::gate`]).
     fn accept(self: Arc<Self>, listener: TcpListener) {
-        let live = Arc::new(AtomicUsize::new(0));
-        let max = 2 * self.world + 8;
         for conn in listener.incoming().flatten() {
-            if live.fetch_add(1, Ordering::SeqCst) >= max {
-                live.fetch_sub(1, Ordering::SeqCst);
-                let peer = conn.peer_addr().map_or_else(|_| "?".to_string(), |a| a.to_string());
-                (self.log)(format!("communication hub: dropped connection from {peer}: more than {max} connections"));
-                continue;
-            }
-            let (hub, live) = (self.clone(), live.clone());
-            let spawned = std::thread::Builder::new().name("fuser hub conn".into()).spawn(move || {
-                hub.serve(conn);
-                live.fetch_sub(1, Ordering::SeqCst);
-            });
+            let pass = self.gate.arrive(&conn);
+            let hub = self.clone();
+            let spawned =
+                std::thread::Builder::new().name("fuser hub conn".into()).spawn(move || hub.serve(conn, pass));
             if spawned.is_err() {
-                (self.log)("communication hub: cannot start a connection thread".into());
+                self.gate.log("cannot start a connection thread");
             }
         }
     }
@@ -121,23 +141,41 @@ impl Hub {
         (0..self.world).filter(|&r| s.members[r].writer.is_none() && s.members[r].vanished.is_none()).collect()
     }
 
+    /// Why the run was refused before it started, if it was (the ranks' fingerprints differ).
+    pub fn refused(&self) -> Option<RtError> {
+        lock(&self.state).refused.clone()
+    }
+
     /// One connection: handshake, then the rank's messages until it leaves.
-    fn serve(&self, mut conn: TcpStream) {
+    fn serve(&self, mut conn: TcpStream, mut pass: Pass) {
         let peer = conn.peer_addr().map_or_else(|_| "?".to_string(), |a| a.to_string());
-        let rank = match self.handshake(&mut conn) {
+        let rank = match self.handshake(&mut conn, &mut pass) {
             Ok(rank) => rank,
-            Err(e) => return (self.log)(format!("communication hub: dropped connection from {peer}: {e}")),
+            // Evicted for a newer connection: the gate logged it.
+            Err(_) if pass.evicted() => return,
+            Err(e) => return self.gate.log(format!("dropped connection from {peer}: {e}")),
         };
         let why = self.serve_rank(rank, &mut conn);
+        self.left(rank, why);
+    }
+
+    /// Rank `rank`'s connection ended: `Ok` after its goodbye, else why.
+    fn left(&self, rank: usize, why: Result<(), String>) {
         let mut s = lock(&self.state);
         let member = &mut s.members[rank];
-        member.writer = None;
+        if let Some(w) = member.writer.take()
+            && why.is_err()
+        {
+            // Nobody reads what is still queued for it.
+            w.abandon();
+        }
         let Err(why) = why else {
             drop(s);
             return self.cv.notify_all();
         };
-        if member.result.is_some() {
-            // Finished (its result is here) and went away without the goodbye: harmless.
+        if member.result.is_some() || member.vanished.is_some() {
+            // Finished (its result is here) and went away without the goodbye, or already
+            // reported: harmless.
             drop(s);
             return self.cv.notify_all();
         }
@@ -148,36 +186,102 @@ impl Hub {
         self.abort_all(RtError::new(message), Some(rank));
     }
 
-    /// The hello, the token and the rank; answers `OK`.
-    fn handshake(&self, conn: &mut TcpStream) -> RtResult<usize> {
-        let io = |e: std::io::Error| RtError::new(e.to_string());
-        conn.set_read_timeout(Some(HANDSHAKE_TIMEOUT)).map_err(io)?;
-        let token = wire::read_hello(conn).map_err(io)?;
-        if !wire::same_secret(&token, &self.token) {
-            return Err(RtError::new("wrong token"));
-        }
-        let mut rank = [0u8; 8];
-        conn.read_exact(&mut rank).map_err(io)?;
-        let rank = u64::from_le_bytes(rank) as usize;
+    /// A write to `rank` failed or made no progress for `--timeout`: the rank is gone for
+    /// the run, whose other ranks are told.
+    fn unreachable(&self, rank: usize, failed: Failed) {
+        let message = if failed.stalled {
+            format!(
+                "rank {rank} stopped reading from rank 0's hub: sending it {} made no progress for {:?} (its \
+process is stopped or the network to it is down)",
+                failed.what, self.timeout
+            )
+        } else {
+            format!("rank {rank} left the run before finishing (sending it {} failed: {})", failed.what, failed.why)
+        };
         let mut s = lock(&self.state);
-        if rank >= self.world {
-            return Err(RtError::new(format!("rank {rank} is outside the world of {} ranks", self.world)));
+        let member = &mut s.members[rank];
+        if member.vanished.is_some() || member.result.is_some() {
+            // Gone after it reported: its result is all the run needs of it.
+            return;
         }
+        member.vanished = Some(message.clone());
+        drop(s);
+        self.cv.notify_all();
+        self.abort_all(RtError::new(message), Some(rank));
+    }
+
+    /// The hello (magic, version, token), the rank and its fingerprint, all within the
+    /// gate's deadline; answers `OK` (or `0` when refused, BUSY when full).
+    fn handshake(&self, conn: &mut TcpStream, pass: &mut Pass) -> RtResult<usize> {
+        let io = |e: std::io::Error| RtError::new(e.to_string());
+        let (token, rank, fingerprint) = {
+            let mut timed = pass.timed(conn);
+            let mut read = || -> std::io::Result<_> {
+                let token = wire::read_hello(&mut timed)?;
+                let mut rank = [0u8; 8];
+                timed.read_exact(&mut rank)?;
+                let fingerprint = wire::read_bounded(&mut timed, MAX_FINGERPRINT, "fingerprint")?;
+                Ok((token, u64::from_le_bytes(rank), fingerprint))
+            };
+            read().map_err(|e| io(pass.hello_error(e)))?
+        };
+        let refuse = |conn: &mut TcpStream, e: RtError| {
+            let _ = conn.write_all(&[wire::REFUSED]);
+            Err(e)
+        };
+        if !wire::same_secret(&token, &self.token) {
+            return refuse(conn, RtError::new("wrong token"));
+        }
+        let fingerprint = match Fingerprint::decode(&fingerprint) {
+            Ok(f) => f,
+            Err(e) => return refuse(conn, e),
+        };
+        let rank = rank as usize;
+        if rank >= self.world {
+            let e = RtError::new(format!("rank {rank} is outside the world of {} ranks", self.world));
+            return refuse(conn, e);
+        }
+        if let Err(e) = pass.join() {
+            let _ = conn.write_all(&[wire::BUSY]);
+            return Err(io(e));
+        }
+        let mut s = lock(&self.state);
         let m = &s.members[rank];
         if m.writer.is_some() || m.vanished.is_some() || m.result.is_some() {
-            return Err(RtError::new(format!("rank {rank} joined twice")));
+            return refuse(conn, RtError::new(format!("rank {rank} joined twice")));
         }
         conn.set_read_timeout(None).map_err(io)?;
         let _ = conn.set_nodelay(true);
         conn.write_all(&[wire::OK]).map_err(io)?;
+        let me = self.me.clone();
+        let on_fail = Box::new(move |f: Failed| {
+            if let Some(hub) = me.upgrade() {
+                hub.unreachable(rank, f);
+            }
+        });
         let writer = conn.try_clone().map_err(io)?;
-        s.members[rank].writer = Some(Arc::new(Mutex::new(writer)));
+        let outbox = Outbox::start(writer, self.timeout, format!("fuser hub to rank {rank}"), on_fail).map_err(io)?;
+        s.members[rank].writer = Some(Arc::new(outbox));
+        s.members[rank].fingerprint = fingerprint;
         let all_joined = s.members.iter().all(|m| m.writer.is_some());
-        if all_joined && !s.started {
+        if all_joined && !s.started && !s.aborted {
             s.started = true;
+            let ranks: Vec<(usize, &Fingerprint)> = s.members.iter().map(|m| &m.fingerprint).enumerate().collect();
             let writers: Vec<_> = s.members.iter().filter_map(|m| m.writer.clone()).collect();
-            drop(s);
-            writers.iter().for_each(|w| send(w, &FromHub::Start));
+            match fingerprint::compare(&ranks) {
+                None => {
+                    drop(s);
+                    writers.iter().for_each(|w| send(w, &FromHub::Start));
+                }
+                Some(e) => {
+                    // Nobody runs: every rank (rank 0 too) hears why.
+                    s.refused = Some(e.clone());
+                    s.aborted = true;
+                    drop(s);
+                    self.cv.notify_all();
+                    writers.iter().for_each(|w| send(w, &FromHub::Abort(e.clone())));
+                }
+            }
         }
         Ok(rank)
     }
@@ -203,7 +307,7 @@ impl Hub {
         }
     }
 
-    fn writer(&self, rank: usize) -> Option<Arc<Mutex<TcpStream>>> {
+    fn writer(&self, rank: usize) -> Option<Arc<Outbox>> {
         lock(&self.state).members.get(rank).and_then(|m| m.writer.clone())
     }
 
@@ -219,6 +323,15 @@ impl Hub {
         drop(s);
         let message = FromHub::Abort(error);
         writers.iter().for_each(|w| send(w, &message));
+    }
+
+    /// Waits until everything queued for the ranks was written, at most until `deadline`
+    /// (rank 0's process is about to end: an abort must reach the others first).
+    pub fn flush(&self, deadline: Instant) {
+        let writers: Vec<_> = lock(&self.state).members.iter().filter_map(|m| m.writer.clone()).collect();
+        for w in writers {
+            w.flush(deadline);
+        }
     }
 
     /// Replays a post of `rank` on the hub's communicator; answers `Posted` now and `Done`
@@ -331,15 +444,20 @@ pub(super) fn proxy(spec: &BufSpec, bytes: Option<Vec<u8>>) -> RtResult<View> {
 }
 
 /// Sends `Done` to the posting rank when `request` completes (with `output`'s bytes).
-fn answer_when_done(request: &Request, writer: Arc<Mutex<TcpStream>>, id: u64, output: Option<View>) {
+fn answer_when_done(request: &Request, writer: Arc<Outbox>, id: u64, output: Option<View>) {
     request.when_done(move |outcome| {
         let outcome = outcome.map(|()| output.map(|v| crate::cpu::comm::read_bytes(&v)));
         send(&writer, &FromHub::Done { id, outcome });
     });
 }
 
-/// Sends one message; a failed write is noticed by the connection's reader.
-fn send(writer: &Mutex<TcpStream>, message: &FromHub) {
-    let mut w = lock(writer);
-    let _ = wire::write_bytes(&mut *w, &message.encode());
+/// Queues one message; a failed or stalled write is reported by the outbox.
+fn send(writer: &Outbox, message: &FromHub) {
+    let what = match message {
+        FromHub::Start => "the start of the run".to_string(),
+        FromHub::Posted { id, .. } => format!("the answer to its post #{id}"),
+        FromHub::Done { id, .. } => format!("the completion of its post #{id}"),
+        FromHub::Abort(_) => "the abort of the run".to_string(),
+    };
+    let _ = writer.send(message.encode(), what);
 }

@@ -11,14 +11,22 @@
 //!
 //! Failures: an `Abort` from the hub aborts this process's watchdog (every wait fails at
 //! once with the cause); so does a connection to the hub that ends unexpectedly (rank 0
-//! went away). A rank that fails itself aborts through [`Remote::abort`].
+//! went away), and a write to the hub that made no progress for `--timeout` (rank 0's
+//! process is stopped, or the network to it is down). A rank that fails itself aborts
+//! through [`Remote::abort`].
+//!
+//! Invariant: nothing waits on the socket's write side: messages go through an [`Outbox`]
+//! (a queue and a writer thread), so an abort is never stuck behind a blocked post.
 
 use super::fault::Fault;
+use super::fingerprint::Fingerprint;
 use super::msg::{BufSpec, FromHub, PostBody, ToHub};
+use super::outbox::{Failed, Outbox};
 use crate::buffer::View;
 use crate::cpu::comm::p2p::{Side, p2p_blocks_stream, p2p_wait_what};
 use crate::cpu::comm::remote::Remote;
 use crate::cpu::comm::{Collective, Completion, PostInfo, Request, read_bytes, write_bytes};
+use crate::error::OpKey;
 use crate::error::{RtError, RtResult};
 use crate::store::wire;
 use crate::watchdog::{ABORT_POLL, WaitInfo, Watchdog, lock};
@@ -51,7 +59,7 @@ struct LinkState {
 /// This rank's connection to the hub.
 pub struct Link {
     rank: usize,
-    writer: Mutex<TcpStream>,
+    writer: Outbox,
     shared: Arc<(Mutex<LinkState>, Condvar)>,
     watchdog: Arc<Watchdog>,
     next_id: AtomicU64,
@@ -61,47 +69,42 @@ pub struct Link {
 }
 
 impl Link {
-    /// Connects to the hub at `addr` (retrying until `deadline` while rank 0 starts it),
-    /// presents `token` and `rank`, and starts the reader thread that reports to `watchdog`.
+    /// Connects to the hub at `addr` (retrying until `deadline` while rank 0 starts it, or
+    /// when the hub dropped the connection before answering), presents `token`, `rank` and
+    /// `fingerprint`, and starts the reader thread that reports to `watchdog`.
     pub fn connect(
         addr: SocketAddr,
         token: &str,
-        rank: usize,
+        (rank, fingerprint): (usize, &Fingerprint),
         watchdog: Arc<Watchdog>,
         deadline: Instant,
         fault: Option<Fault>,
     ) -> RtResult<Arc<Link>> {
+        let conn = join_hub(addr, token, (rank, fingerprint), deadline)?;
         let fail =
             |what: &str, e: std::io::Error| RtError::new(format!("{what} rank 0's hub at {addr}: {e}")).on_rank(rank);
-        let mut conn = loop {
-            match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
-                Ok(c) => break c,
-                Err(e) if Instant::now() >= deadline => return Err(fail("cannot reach", e)),
-                Err(_) => std::thread::sleep(Duration::from_millis(50)),
-            }
-        };
-        let _ = conn.set_nodelay(true);
-        let handshake = |c: &mut TcpStream| -> std::io::Result<()> {
-            wire::send_hello(c, token)?;
-            std::io::Write::write_all(c, &(rank as u64).to_le_bytes())?;
-            let mut ok = [0u8; 1];
-            c.read_exact(&mut ok)?;
-            if ok[0] != wire::OK {
-                return Err(wire::invalid("refused"));
-            }
-            Ok(())
-        };
-        handshake(&mut conn).map_err(|e| fail("was refused by", e))?;
         let reader = conn.try_clone().map_err(|e| fail("cannot read from", e))?;
-        let link = Arc::new(Link {
-            rank,
-            writer: Mutex::new(conn),
-            shared: Arc::new((Mutex::new(LinkState::default()), Condvar::new())),
-            watchdog,
-            next_id: AtomicU64::new(0),
-            leaving: Arc::new(AtomicBool::new(false)),
-            fault,
-        });
+        let shared: Arc<(Mutex<LinkState>, Condvar)> = Arc::new((Mutex::new(LinkState::default()), Condvar::new()));
+        let leaving = Arc::new(AtomicBool::new(false));
+        let on_fail = {
+            let (shared, watchdog, leaving) = (shared.clone(), watchdog.clone(), leaving.clone());
+            let timeout = watchdog.timeout();
+            Box::new(move |f: Failed| {
+                let why = if f.stalled {
+                    format!(
+                        "sending {} to rank 0's hub made no progress for {timeout:?}: rank 0's process is stopped or \
+the network to it is down",
+                        f.what
+                    )
+                } else {
+                    format!("sending {} to rank 0's hub failed ({}): rank 0 exited or was killed", f.what, f.why)
+                };
+                lost(why, &shared, &watchdog, &leaving);
+            })
+        };
+        let writer = Outbox::start(conn, watchdog.timeout(), format!("rank {rank} to hub"), on_fail)
+            .map_err(|e| fail("cannot write to", e))?;
+        let link = Arc::new(Link { rank, writer, shared, watchdog, next_id: AtomicU64::new(0), leaving, fault });
         let (shared, watchdog, leaving) = (link.shared.clone(), link.watchdog.clone(), link.leaving.clone());
         std::thread::Builder::new()
             .name(format!("rank {rank} link"))
@@ -136,7 +139,8 @@ impl Link {
         }
     }
 
-    fn send(&self, message: &ToHub) -> RtResult<()> {
+    /// Queues `message` (`what`: it in words, for a report of a stalled write).
+    fn send(&self, message: &ToHub, what: impl Into<String>) -> RtResult<()> {
         let frame = message.encode();
         if frame.len() > wire::MAX_VALUE {
             return Err(RtError::new(format!(
@@ -146,19 +150,34 @@ impl Link {
             ))
             .on_rank(self.rank));
         }
-        let mut w = lock(&self.writer);
-        wire::write_bytes(&mut *w, &frame).map_err(|e| RtError::new(hub_lost(&e)).on_rank(self.rank))
+        self.writer.send(frame, what).map_err(|why| {
+            let lost = lock(&self.shared.0).lost.clone();
+            RtError::new(lost.unwrap_or_else(|| format!("the connection to rank 0's hub failed: {why}")))
+                .on_rank(self.rank)
+        })
     }
 
     /// Hands this rank's encoded result (or error) to rank 0.
     pub fn send_result(&self, bytes: Vec<u8>) -> RtResult<()> {
-        self.send(&ToHub::Result(bytes))
+        self.send(&ToHub::Result(bytes), "its result")
     }
 
     /// Leaves the run: the hub closing the connection is expected from now on.
     pub fn goodbye(&self) {
         self.leaving.store(true, Ordering::SeqCst);
-        let _ = self.send(&ToHub::Bye);
+        let _ = self.send(&ToHub::Bye, "its goodbye");
+    }
+
+    /// Waits until every message was written to the hub (at most until `deadline`): the
+    /// process is about to end.
+    pub fn flush(&self, deadline: Instant) -> RtResult<()> {
+        if self.writer.flush(deadline) {
+            return Ok(());
+        }
+        let why = lock(&self.shared.0).lost.clone().or_else(|| self.writer.failed()).unwrap_or_else(|| {
+            format!("rank 0's hub did not take its last messages within {:?}", self.watchdog.timeout())
+        });
+        Err(RtError::new(why).on_rank(self.rank))
     }
 
     /// Sends a post and waits for the hub's answer; the request completes with `Done`.
@@ -176,15 +195,20 @@ impl Link {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let done = Completion::new();
         lock(&self.shared.0).outstanding.insert(id, Outstanding { done: done.clone(), output });
-        self.send(&ToHub::Post { id, key: at.key.clone(), body })?;
-        self.wait_ack(id).inspect_err(|_| {
+        let what = post_words(&info.what, &at.key);
+        self.send(&ToHub::Post { id, key: at.key.clone(), body }, &what).inspect_err(|_| {
+            lock(&self.shared.0).outstanding.remove(&id);
+        })?;
+        self.wait_ack(id, &what).inspect_err(|_| {
             lock(&self.shared.0).outstanding.remove(&id);
         })?;
         Ok(Request::single(done, info, blocks, &self.watchdog))
     }
 
-    /// The hub's answer to post `id` (it answers at once; a lost hub or an abort ends the wait).
-    fn wait_ack(&self, id: u64) -> RtResult<()> {
+    /// The hub's answer to post `id` (it answers at once; a lost hub or an abort ends the
+    /// wait, and so does `--timeout` from the post: rank 0 is stopped or unreachable; the
+    /// op's completion is due within the same bound anyway). `what`: the post.
+    fn wait_ack(&self, id: u64, what: &str) -> RtResult<()> {
         let (m, cv) = &*self.shared;
         let deadline = self.watchdog.deadline();
         let mut s = lock(m);
@@ -200,7 +224,15 @@ impl Link {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(RtError::new("rank 0's hub did not answer a post in time").on_rank(self.rank));
+                let e = RtError::new(format!(
+                    "rank 0's hub did not answer {what} within {:?}: rank 0's process is stopped or the network to \
+it is down",
+                    self.watchdog.timeout()
+                ))
+                .on_rank(self.rank);
+                // The rank fails; its other waits fail with this cause at once.
+                self.watchdog.abort(e.clone());
+                return Err(e);
             }
             s = cv.wait_timeout(s, (deadline - now).min(ABORT_POLL)).map_or_else(|p| p.into_inner().0, |(g, _)| g);
         }
@@ -230,7 +262,8 @@ impl Remote for Link {
         };
         if let Some(e) = local_error {
             // The other members learn of it from the hub; this post fails now.
-            self.send(&ToHub::Post { id: u64::MAX, key: at.key.clone(), body })?;
+            let what = post_words(&format!("{} #{seq} of team {team:?}", op.name()), &at.key);
+            self.send(&ToHub::Post { id: u64::MAX, key: at.key.clone(), body }, what)?;
             return Err(e);
         }
         // Waits name the op; who is missing is known only to the hub (other processes).
@@ -265,9 +298,80 @@ impl Remote for Link {
     }
 
     fn abort(&self, error: &RtError) {
-        // The hub passes it on once; an echo of an abort that came from the hub is ignored there.
-        let _ = self.send(&ToHub::Abort(error.clone()));
+        // The hub passes it on once; an echo of an abort that came from the hub is ignored
+        // there. Queued: never waits for a write in progress.
+        let _ = self.send(&ToHub::Abort(error.clone()), "its abort");
     }
+}
+
+/// `its post of allgather #0 of team [0, 1] at f.mlir:3:4`.
+fn post_words(what: &str, key: &OpKey) -> String {
+    match &key.loc {
+        Some(loc) => format!("its post of {what} at {loc}"),
+        None => format!("its post of {what} at '{}' (op #{})", key.name, key.index),
+    }
+}
+
+/// Joins the hub at `addr` (see [`Link::connect`]): the connection once the hub said `OK`.
+fn join_hub(
+    addr: SocketAddr,
+    token: &str,
+    (rank, fingerprint): (usize, &Fingerprint),
+    deadline: Instant,
+) -> RtResult<TcpStream> {
+    loop {
+        let last;
+        let left = deadline.saturating_duration_since(Instant::now());
+        match TcpStream::connect_timeout(&addr, left.clamp(Duration::from_millis(10), Duration::from_secs(1))) {
+            Ok(mut conn) => {
+                let _ = conn.set_nodelay(true);
+                match hello(&mut conn, token, (rank, fingerprint), left.max(Duration::from_millis(10))) {
+                    Ok(wire::OK) => return Ok(conn),
+                    Ok(wire::BUSY) => last = "rank 0's hub serves too many connections".into(),
+                    Ok(_) => {
+                        return Err(RtError::new(format!(
+                            "rank 0's hub at {addr} refused this rank (a wrong token, a rank outside the run's world \
+or one that joined already; rank 0 logs which)"
+                        ))
+                        .on_rank(rank));
+                    }
+                    Err(e) => {
+                        last = match e.kind() {
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                                "rank 0's hub did not answer the hello in time (is rank 0's process stopped?)".into()
+                            }
+                            _ => format!("rank 0's hub closed the connection before answering ({e})"),
+                        }
+                    }
+                }
+            }
+            Err(e) => last = format!("cannot reach it: {e}"),
+        }
+        if Instant::now() >= deadline {
+            return Err(RtError::new(format!("could not join rank 0's hub at {addr}: {last}")).on_rank(rank));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Presents token, rank and fingerprint; the hub's answer byte.
+fn hello(
+    conn: &mut TcpStream,
+    token: &str,
+    (rank, fingerprint): (usize, &Fingerprint),
+    wait: Duration,
+) -> std::io::Result<u8> {
+    conn.set_read_timeout(Some(wait))?;
+    conn.set_write_timeout(Some(wait))?;
+    let mut hello = Vec::new();
+    wire::send_hello(&mut hello, token)?;
+    hello.extend_from_slice(&(rank as u64).to_le_bytes());
+    wire::write_bytes(&mut hello, &fingerprint.encode())?;
+    std::io::Write::write_all(conn, &hello)?;
+    let mut answer = [0u8; 1];
+    conn.read_exact(&mut answer)?;
+    conn.set_read_timeout(None)?;
+    Ok(answer[0])
 }
 
 /// The error of a connection to the hub that ended (`e`: how).
@@ -292,8 +396,14 @@ fn read_from_hub(mut conn: TcpStream, shared: &(Mutex<LinkState>, Condvar), watc
         };
         handle(message, shared, watchdog);
     };
+    lost(why, shared, watchdog, leaving);
+}
+
+/// The connection to the hub is lost (`why`): waits for answers end, outstanding requests
+/// fail and the watchdog aborts (unless the rank is leaving anyway). The first cause stays.
+fn lost(why: String, shared: &(Mutex<LinkState>, Condvar), watchdog: &Watchdog, leaving: &AtomicBool) {
     let mut s = lock(&shared.0);
-    s.lost = Some(why.clone());
+    let why = s.lost.get_or_insert(why).clone();
     let outstanding: Vec<Outstanding> = s.outstanding.drain().map(|(_, o)| o).collect();
     drop(s);
     shared.1.notify_all();

@@ -9,16 +9,19 @@
 //! with NCCL's and CUDA IPC get/put's blocking rules, groups, `share_handles` and every
 //! mismatch message are those of a single-process run. [`run`] is the rank's whole run.
 //!
-//! Layering: `frame` → `msg` → `fault` → `hub`, `link` → `run`.
+//! Layering: `frame` → `msg`, `fingerprint` → `fault`, `outbox` → `hub`, `link` → `run`.
 
 pub mod fault;
+pub mod fingerprint;
 pub mod frame;
 pub mod hub;
 pub mod link;
 pub mod msg;
+pub mod outbox;
 pub mod run;
 
 pub use fault::{FAULT_VAR, Fault};
+pub use fingerprint::Fingerprint;
 pub use run::run_cpu_process;
 
 #[cfg(test)]

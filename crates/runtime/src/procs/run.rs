@@ -6,9 +6,14 @@
 //! all joined (at most `--timeout`), runs its rank over a [`CpuBackend`] whose communicator
 //! posts to the hub, and sends its result (or error) to the hub; rank 0 gathers them and
 //! returns the outcome (the others `None`).
+//!
+//! Every rank joins with its [`Fingerprint`] (the program after lowering, the seed, the
+//! options; the input's text and the pipeline to explain a difference): ranks started
+//! differently fail before running, with a message naming them.
 
 use super::fault::Fault;
-use super::hub::Hub;
+use super::fingerprint::Fingerprint;
+use super::hub::{Hub, HubConfig};
 use super::link::Link;
 use crate::cpu::backend::CpuBackend;
 use crate::cpu::comm::Communicator;
@@ -30,7 +35,14 @@ const HUB_KEY: &str = "procs/hub";
 /// How long rank 0 waits for the other ranks' results after it finished, at least.
 const GATHER_AT_LEAST: Duration = Duration::from_secs(30);
 
-/// Runs this process's rank; rank 0 gets the outcome of all ranks.
+/// How long rank 0's process, about to end with a failure, waits for the hub to hand the
+/// abort to the other ranks (so that they fail with the cause rather than with "rank 0
+/// exited").
+const LAST_WORDS: Duration = Duration::from_secs(1);
+
+/// Runs this process's rank; rank 0 gets the outcome of all ranks. `about`: explanatory
+/// parts of the rank's fingerprint, `(name, text)` (the input file's text, the pipeline).
+#[allow(clippy::too_many_arguments)]
 pub fn run_cpu_process(
     ctx: &Context,
     ir: &Ir,
@@ -39,6 +51,7 @@ pub fn run_cpu_process(
     cfg: &RunConfig,
     env: &ProcessEnv,
     fault: Option<Fault>,
+    about: &[(&str, &str)],
 ) -> Result<Option<RunOutcome>, Failure> {
     check_config(cfg, env)?;
     // Every rank computes the same placements and inputs: a program they do not fit fails
@@ -47,18 +60,31 @@ pub fn run_cpu_process(
     if let Some(f) = fault {
         f.before_joining(env.rank);
     }
-    let Joined { hub, link, watchdog } = join_run(cfg, env, fault)?;
+    let fingerprint = about
+        .iter()
+        .fold(Fingerprint::of_run(ctx, ir, func, &cfg.fingerprint_options(), env.world), |f, (name, text)| {
+            f.explained_by(name, text)
+        });
+    let Joined { hub, link, watchdog } = join_run(cfg, env, fault, &fingerprint)?;
     let comm = Communicator::with_remote(env.world, watchdog, link.clone());
     let backend = CpuBackend::with_communicator(comm, cfg.trace);
     let mine = run_ranks(&backend, env.rank..env.rank + 1, prog, &io, cfg);
-    let Some(hub) = hub else { return report_to_rank_0(&link, mine).map(|()| None) };
-    let mut all = mine.map_err(|f| with_hub_picture(f, &hub))?;
-    let others = hub.gather(Instant::now() + cfg.timeout.max(GATHER_AT_LEAST));
+    let Some(hub) = hub else { return report_to_rank_0(&link, mine, cfg).map(|()| None) };
+    let gathered = mine.map_err(|f| with_hub_picture(f, &hub)).and_then(|mut all| {
+        let others = hub.gather(Instant::now() + cfg.timeout.max(GATHER_AT_LEAST))?;
+        for (r, bytes) in (1..env.world).zip(others) {
+            all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
+        }
+        Ok(all)
+    });
     link.goodbye();
-    for (r, bytes) in (1..env.world).zip(others?) {
-        all.push(decode(&bytes).map_err(|e| e.on_rank(r))?);
+    let outcome = gathered.and_then(|all| io.assemble(all, cfg, backend.trace_events()));
+    if let Err(f) = &outcome {
+        // The other ranks learn of it before this process (and its hub) ends.
+        hub.abort_all(f.error.clone(), Some(0));
+        hub.flush(Instant::now() + LAST_WORDS.min(cfg.timeout));
     }
-    io.assemble(all, cfg, backend.trace_events()).map(Some)
+    outcome.map(Some)
 }
 
 /// A rank that joined the run: rank 0's hub (rank 0 only), its link, its watchdog.
@@ -70,7 +96,12 @@ struct Joined {
 
 /// Meets the other ranks: rank 0 serves the store and starts the hub, every rank connects
 /// to the hub and waits until all joined (`--timeout` from now). Rank 0 gets the hub.
-fn join_run(cfg: &RunConfig, env: &ProcessEnv, fault: Option<Fault>) -> Result<Joined, Failure> {
+fn join_run(
+    cfg: &RunConfig,
+    env: &ProcessEnv,
+    fault: Option<Fault>,
+    fingerprint: &Fingerprint,
+) -> Result<Joined, Failure> {
     let joined = Instant::now() + cfg.timeout;
     let log: crate::store::server::Log = Arc::new(|line| eprintln!("fuser-run: rank 0 {line}"));
     let store = Store::connect(&StoreConfig {
@@ -83,7 +114,14 @@ fn join_run(cfg: &RunConfig, env: &ProcessEnv, fault: Option<Fault>) -> Result<J
     })
     .map_err(|e| e.on_rank(env.rank))?;
     let hub = if env.rank == 0 {
-        let (hub, addr) = Hub::start(hub_bind(&env.master)?, env.world, &env.token, log)?;
+        let hub_cfg = HubConfig {
+            world: env.world,
+            token: env.token.clone(),
+            timeout: cfg.timeout,
+            admission: crate::store::gate::Admission::for_world(env.world),
+            log,
+        };
+        let (hub, addr) = Hub::start(hub_bind(&env.master)?, hub_cfg)?;
         store.set(HUB_KEY, addr.to_string().as_bytes())?;
         Some(hub)
     } else {
@@ -91,12 +129,13 @@ fn join_run(cfg: &RunConfig, env: &ProcessEnv, fault: Option<Fault>) -> Result<J
     };
     let addr = hub_addr(&store.get(HUB_KEY).map_err(|e| e.on_rank(env.rank))?)?;
     let watchdog = Watchdog::new(cfg.timeout);
-    let link = Link::connect(addr, &env.token, env.rank, watchdog.clone(), joined, fault)?;
+    let link = Link::connect(addr, &env.token, (env.rank, fingerprint), watchdog.clone(), joined, fault)?;
     if let Err(e) = link.wait_start(joined) {
         let Some(hub) = &hub else { return Err(e.into()) };
-        let error = match hub.missing() {
-            missing if missing.is_empty() => e,
-            missing => RtError::new(format!(
+        let error = match (hub.refused(), hub.missing()) {
+            (Some(refused), _) => refused,
+            (None, missing) if missing.is_empty() => e,
+            (None, missing) => RtError::new(format!(
                 "{} never joined the run within {:?}",
                 crate::cpu::comm::ranks_phrase(&missing),
                 cfg.timeout
@@ -104,20 +143,24 @@ fn join_run(cfg: &RunConfig, env: &ProcessEnv, fault: Option<Fault>) -> Result<J
         };
         // The ranks that joined stop waiting at once, with the cause.
         hub.abort_all(error.clone(), Some(0));
+        hub.flush(Instant::now() + LAST_WORDS.min(cfg.timeout));
         return Err(error.into());
     }
     Ok(Joined { hub, link, watchdog })
 }
 
-/// A rank other than 0 hands its result (or error) to rank 0 and leaves the run.
-fn report_to_rank_0(link: &Link, mine: Result<Vec<RankResult>, Failure>) -> Result<(), Failure> {
+/// A rank other than 0 hands its result (or error) to rank 0 and leaves the run, once the
+/// hub took them (at most `--timeout`: a write that stalls that long fails sooner).
+fn report_to_rank_0(link: &Link, mine: Result<Vec<RankResult>, Failure>, cfg: &RunConfig) -> Result<(), Failure> {
     let sent = link.send_result(match &mine {
         Ok(r) => encode_result(&r[0]),
         Err(f) => encode_error(&f.error),
     });
     link.goodbye();
+    let flushed = link.flush(Instant::now() + cfg.timeout);
     mine?;
-    Ok(sent?)
+    sent?;
+    Ok(flushed?)
 }
 
 /// A deadlock report of rank 0 sees its own waits only: add what every rank posted and is

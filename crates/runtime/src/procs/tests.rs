@@ -2,12 +2,14 @@
 //! process: each rank has its own watchdog, link and communicator, as a process would, and
 //! everything between them goes over TCP through the hub.
 
-use super::hub::Hub;
+use super::fingerprint::Fingerprint;
+use super::hub::{Hub, HubConfig};
 use super::link::Link;
 use crate::buffer::{Buffer, View};
 use crate::cpu::comm::{Communicator, P2pOp, PostInfo, Request};
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
+use crate::store::gate::Admission;
 use crate::store::wire;
 use crate::watchdog::Watchdog;
 use fuser_dialects::comm::attrs::{Backend, Protocol};
@@ -35,19 +37,38 @@ fn input(rank: usize, len: usize) -> Vec<f64> {
 
 /// A hub whose dropped-connection lines are collected.
 fn hub(world: usize) -> (Arc<Hub>, SocketAddr, Arc<Mutex<Vec<String>>>) {
+    hub_admitting(world, Admission::for_world(world))
+}
+
+fn hub_admitting(world: usize, admission: Admission) -> (Arc<Hub>, SocketAddr, Arc<Mutex<Vec<String>>>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let l2 = lines.clone();
-    let (hub, addr) =
-        Hub::start("127.0.0.1:0".parse().unwrap(), world, TOKEN, Arc::new(move |s| l2.lock().unwrap().push(s)))
-            .unwrap();
+    let cfg = HubConfig {
+        world,
+        token: TOKEN.into(),
+        timeout: Duration::from_secs(10),
+        admission,
+        log: Arc::new(move |s| l2.lock().unwrap().push(s)),
+    };
+    let (hub, addr) = Hub::start("127.0.0.1:0".parse().unwrap(), cfg).unwrap();
     (hub, addr, lines)
 }
 
 /// The communicator of rank `rank` joined to the hub at `addr`.
 fn join(addr: SocketAddr, world: usize, rank: usize, timeout: Duration) -> RtResult<Arc<Communicator>> {
+    join_as(addr, world, (rank, &Fingerprint::default()), timeout)
+}
+
+/// [`join`] with a fingerprint.
+fn join_as(
+    addr: SocketAddr,
+    world: usize,
+    (rank, fingerprint): (usize, &Fingerprint),
+    timeout: Duration,
+) -> RtResult<Arc<Communicator>> {
     let watchdog = Watchdog::new(timeout);
     let deadline = Instant::now() + Duration::from_secs(10);
-    let link = Link::connect(addr, TOKEN, rank, watchdog.clone(), deadline, None)?;
+    let link = Link::connect(addr, TOKEN, (rank, fingerprint), watchdog.clone(), deadline, None)?;
     link.wait_start(deadline)?;
     Ok(Communicator::with_remote(world, watchdog, link))
 }
@@ -209,6 +230,7 @@ fn raw_join(addr: SocketAddr, token: &str, rank: u64) -> std::io::Result<(TcpStr
     let mut conn = TcpStream::connect(addr)?;
     wire::send_hello(&mut conn, token)?;
     conn.write_all(&rank.to_le_bytes())?;
+    wire::write_bytes(&mut conn, &Fingerprint::default().encode())?;
     let mut ok = [0u8; 1];
     // A refused join is a closed (or reset) connection.
     let answer = match conn.read(&mut ok) {
@@ -266,7 +288,8 @@ fn strangers_and_second_joins_are_dropped_and_logged() {
 fn a_missing_rank_keeps_the_run_from_starting() {
     let (hub, addr, _) = hub(3);
     let watchdog = Watchdog::new(Duration::from_secs(1));
-    let link = Link::connect(addr, TOKEN, 0, watchdog, Instant::now() + Duration::from_secs(5), None).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let link = Link::connect(addr, TOKEN, (0, &Fingerprint::default()), watchdog, deadline, None).unwrap();
     let e = link.wait_start(Instant::now() + Duration::from_millis(200)).unwrap_err().to_string();
     assert!(e.contains("did not all join"), "{e}");
     assert_eq!(hub.missing(), vec![1, 2]);
@@ -302,4 +325,131 @@ fn proxies_refuse_sizes_a_message_cannot_carry_and_short_data() {
     assert!(super::hub::proxy(&two, Some(vec![0; 7])).unwrap_err().to_string().contains("7 bytes for 2 elements"));
     let v = super::hub::proxy(&two, Some(1.5f32.to_le_bytes().repeat(2))).unwrap();
     assert_eq!((v.buffer.id, v.read()), (2, vec![1.5, 1.5]));
+}
+
+/// The hub's side of issue 22 1a: clients trickling their hello one byte at a time are
+/// dropped at the whole hello's deadline or evicted, and the ranks join meanwhile.
+#[test]
+fn slow_hellos_never_keep_ranks_out_of_the_hub() {
+    let admission = Admission { hello_timeout: Duration::from_millis(1500), max_pending: 4, max_joined: 12 };
+    let (_hub, addr, lines) = hub_admitting(2, admission);
+    let mut hello = Vec::new();
+    wire::send_hello(&mut hello, TOKEN).unwrap();
+    let slow: Vec<_> = (0..12)
+        .map(|_| crate::store::tests::trickle(addr, hello.clone(), Duration::from_millis(250), Duration::from_secs(8)))
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    let sums: Vec<Vec<f64>> = std::thread::scope(|s| {
+        let ranks: Vec<_> = (0..2)
+            .map(|r| {
+                s.spawn(move || {
+                    let c = join(addr, 2, r, Duration::from_secs(5)).unwrap();
+                    let sum = view_of(&[0.0; 2]);
+                    c.allreduce(&at(r), &[0, 1], ReductionKind::Sum, &view_of(&input(r, 2)), &sum).unwrap();
+                    sum.read()
+                })
+            })
+            .collect();
+        ranks.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(start.elapsed() < Duration::from_secs(1), "the ranks took {:?}", start.elapsed());
+    assert_eq!(sums, vec![vec![100.0, 102.0]; 2]);
+    for (i, t) in slow.into_iter().enumerate() {
+        let kept = t.join().unwrap();
+        assert!(kept.is_some_and(|k| k < Duration::from_millis(2500)), "slow client {i} kept its slot {kept:?}");
+    }
+    let lines = lines.lock().unwrap().join("\n");
+    assert!(lines.contains("its hello did not arrive within 1.5s"), "{lines}");
+    assert!(lines.contains("its hello was still incomplete"), "{lines}");
+}
+
+/// Issue 22 1c: ranks that present different fingerprints (another program, seed, ...)
+/// never start; every rank hears which rank differs and in what.
+#[test]
+fn ranks_with_different_fingerprints_never_start() {
+    use super::fingerprint::Part;
+    let part =
+        |name: &str, value: &str, decisive| Part { name: name.into(), value: value.into(), decisive, shown: true };
+    let fp = |seed: &str| Fingerprint { parts: vec![part("seed", seed, true), part("pass pipeline", "p", false)] };
+    let (hub, addr, _) = hub(3);
+    let (same, other) = (fp("0"), fp("7"));
+    let errors: Vec<String> = std::thread::scope(|s| {
+        let ranks: Vec<_> = [(0, &same), (1, &same), (2, &other)]
+            .into_iter()
+            .map(|(r, f)| s.spawn(move || join_as(addr, 3, (r, f), Duration::from_secs(5)).err().unwrap().to_string()))
+            .collect();
+        ranks.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for e in &errors {
+        assert!(e.contains("rank 2 differs from rank 0 in the seed (7 on rank 2, 0 on rank 0)"), "{e}");
+    }
+    assert!(hub.refused().is_some());
+}
+
+/// A fake hub at the returned address: answers the hello of one rank and starts the run,
+/// then never reads again (rank 0's process stopped, or the network down).
+fn deaf_hub() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let (mut c, _) = listener.accept().unwrap();
+        wire::read_hello(&mut c).unwrap();
+        let mut rank = [0u8; 8];
+        c.read_exact(&mut rank).unwrap();
+        wire::read_bounded(&mut c, 1 << 16, "fingerprint").unwrap();
+        c.write_all(&[wire::OK]).unwrap();
+        wire::write_bytes(&mut c, &super::msg::FromHub::Start.encode()).unwrap();
+        std::thread::sleep(Duration::from_secs(30));
+        drop(c);
+    });
+    addr
+}
+
+/// The communicator of rank 1 joined to a [`deaf_hub`].
+fn join_deaf(timeout: Duration) -> Arc<Communicator> {
+    join(deaf_hub(), 2, 1, timeout).unwrap()
+}
+
+/// An allgather of 8 MiB pieces (more than the socket buffers take) posted to `c` on a
+/// thread: its error and when it came.
+fn big_allgather(c: &Arc<Communicator>) -> std::thread::JoinHandle<(String, Instant)> {
+    let c = c.clone();
+    std::thread::spawn(move || {
+        let n = 2 << 20;
+        let (mine, all) = (view_of(&vec![1.0; n]), view_of(&vec![0.0; 2 * n]));
+        let e = c.allgather(&at(1), &[0, 1], &mine, &all).unwrap_err().to_string();
+        (e, Instant::now())
+    })
+}
+
+/// Issue 22 1b: a post whose write to the hub blocks (the hub stopped reading) used to
+/// block forever, holding the link's writer lock. It now fails within --timeout, naming the
+/// rank and what it was sending.
+#[test]
+fn a_post_blocked_on_a_deaf_hub_fails_within_the_timeout() {
+    let timeout = Duration::from_millis(1500);
+    let c = join_deaf(timeout);
+    let start = Instant::now();
+    let (e, at) = big_allgather(&c).join().unwrap();
+    let took = at - start;
+    assert!(took < timeout + Duration::from_secs(2), "took {took:?}: {e}");
+    assert!(e.contains("rank 1"), "{e}");
+    assert!(e.contains("allgather #0 of team [0, 1] at p.mlir:3:4"), "{e}");
+    assert!(e.contains("rank 0's process is stopped or the network to it is down"), "{e}");
+}
+
+/// Issue 22 1b: the rank's abort waited for the writer lock that the blocked post held.
+/// Now an abort never waits for a write, and the post fails with the abort at once.
+#[test]
+fn an_abort_never_waits_for_a_blocked_write() {
+    let c = join_deaf(Duration::from_secs(30));
+    let post = big_allgather(&c);
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    c.abort(RtError::new("boom").on_rank(1));
+    assert!(start.elapsed() < Duration::from_millis(500), "the abort took {:?}", start.elapsed());
+    let (e, at) = post.join().unwrap();
+    assert!(at - start < Duration::from_secs(2), "the post ended {:?} after the abort", at - start);
+    assert!(e.contains("aborted: rank 1: boom"), "{e}");
 }

@@ -2,26 +2,24 @@
 //! checks each one's hello and token before anything else, and serves set/get requests.
 //!
 //! Invariants: a connection that fails the handshake, sends a malformed request, an oversized
-//! length or an unknown opcode is dropped with one logged line and never touches the table;
-//! at most `max_connections` connections are served at once (more are dropped, logged); a key
-//! is set once (a second set is refused and reported to the client); the serving threads
-//! never panic on input; every reply leaves in one write on a `TCP_NODELAY` socket (clients
-//! block on each reply: the copy-engine collectives between processes wait for one get per
-//! pull, and a reply split across Nagle-held segments cost a delayed ACK, ~40 ms, each).
+//! length or an unknown opcode is dropped with one logged line and never touches the table
+//! (a wrong token is answered `0` first, so that the client can say the tokens differ);
+//! connections are admitted by a [`Gate`] (the whole hello within its deadline, pending and
+//! joined connections bounded separately, the oldest pending one evicted for a new one);
+//! a key is set once (a second set is refused and reported to the client); the serving
+//! threads never panic on input; every reply leaves in one write on a `TCP_NODELAY` socket
+//! (clients block on each reply: the copy-engine collectives between processes wait for one
+//! get per pull, and a reply split across Nagle-held segments cost a delayed ACK, ~40 ms, each).
 
-use super::wire::{self, OK, OP_GET, OP_SET, REFUSED};
+use super::gate::{Gate, Pass};
+use super::wire::{self, BUSY, OK, OP_GET, OP_SET, REFUSED};
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Where the server reports dropped connections (one line each).
-pub type Log = Arc<dyn Fn(String) + Send + Sync>;
-
-/// How long a new connection may take to present its hello.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub use super::gate::Log;
 
 pub(super) type Table = Arc<(Mutex<HashMap<String, Vec<u8>>>, Condvar)>;
 
@@ -29,9 +27,7 @@ pub(super) type Table = Arc<(Mutex<HashMap<String, Vec<u8>>>, Condvar)>;
 pub(super) struct Server {
     pub table: Table,
     pub token: Vec<u8>,
-    pub max_connections: usize,
-    pub live: AtomicUsize,
-    pub log: Log,
+    pub gate: Arc<Gate>,
 }
 
 /// Serves `listener` from background threads for the life of the process.
@@ -39,31 +35,35 @@ pub(super) fn serve(listener: TcpListener, server: Arc<Server>) {
     std::thread::spawn(move || {
         for conn in listener.incoming().flatten() {
             let peer = conn.peer_addr().map_or_else(|_| "?".to_string(), |a| a.to_string());
-            if server.live.fetch_add(1, Ordering::SeqCst) >= server.max_connections {
-                server.live.fetch_sub(1, Ordering::SeqCst);
-                (server.log)(format!(
-                    "store: dropped connection from {peer}: more than {} connections",
-                    server.max_connections
-                ));
-                continue;
-            }
-            let server = server.clone();
-            std::thread::spawn(move || {
-                if let Err(e) = serve_connection(conn, &server) {
-                    (server.log)(format!("store: dropped connection from {peer}: {e}"));
+            let pass = server.gate.arrive(&conn);
+            let s = server.clone();
+            let spawned = std::thread::Builder::new().name("fuser store conn".into()).spawn(move || {
+                if let Err(e) = serve_connection(conn, pass, &s) {
+                    s.gate.log(format!("dropped connection from {peer}: {e}"));
                 }
-                server.live.fetch_sub(1, Ordering::SeqCst);
             });
+            if spawned.is_err() {
+                server.gate.log("cannot start a connection thread");
+            }
         }
     });
 }
 
 /// One connection: the handshake, then requests until the client leaves.
-fn serve_connection(mut s: TcpStream, server: &Server) -> io::Result<()> {
-    s.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
-    let token = wire::read_hello(&mut s)?;
+fn serve_connection(mut s: TcpStream, mut pass: Pass, server: &Server) -> io::Result<()> {
+    let token = match wire::read_hello(&mut pass.timed(&s)) {
+        Ok(t) => t,
+        // Evicted for a newer connection: the gate logged it.
+        Err(_) if pass.evicted() => return Ok(()),
+        Err(e) => return Err(pass.hello_error(e)),
+    };
     if !wire::same_secret(&token, &server.token) {
+        let _ = s.write_all(&[REFUSED]);
         return Err(wire::invalid("wrong token"));
+    }
+    if let Err(e) = pass.join() {
+        let _ = s.write_all(&[BUSY]);
+        return Err(e);
     }
     // Replies are small and each is awaited by a blocked client: without TCP_NODELAY, Nagle's
     // algorithm holds a reply's tail until the client's delayed ACK (about 40 ms on Linux).

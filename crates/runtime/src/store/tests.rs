@@ -3,6 +3,7 @@
 //! After each, a proper client must still be served.
 
 use super::*;
+use gate::Admission;
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
@@ -130,7 +131,8 @@ fn a_wrong_token_is_refused_before_any_request() {
     wire_bytes.push(wire::OP_SET);
     wire::write_bytes(&mut wire_bytes, b"nccl-id").unwrap();
     wire::write_bytes(&mut wire_bytes, b"forged").unwrap();
-    assert!(s.send_and_drain(&wire_bytes).is_empty());
+    // Answered `0` (so that a rank can say the tokens differ), then dropped.
+    assert_eq!(s.send_and_drain(&wire_bytes), vec![wire::REFUSED]);
     assert!(s.logged("wrong token"));
     let other = Store::connect(&config(&s.addr, 1, "ffffffffffffffffffffffffffffffff", &s.logged));
     let msg = other.err().expect("a client with another token is refused").message;
@@ -173,15 +175,119 @@ fn unknown_requests_are_dropped() {
 }
 
 #[test]
-fn connections_beyond_the_bound_are_dropped() {
+fn joined_connections_beyond_the_bound_are_answered_busy() {
     let s = live();
-    // world = 2: at most 12 connections; rank 0 holds one.
+    // world = 2: at most 12 joined connections; rank 0 holds one.
     let idle: Vec<TcpStream> = (0..11).map(|_| s.hello(TOKEN)).collect();
-    assert!(s.send_and_drain(b"FUSR").is_empty());
-    assert!(s.logged("more than 12 connections"));
+    let mut c = s.raw();
+    wire::send_hello(&mut c, TOKEN).unwrap();
+    let mut answer = Vec::new();
+    c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let _ = c.read_to_end(&mut answer);
+    assert_eq!(answer, vec![wire::BUSY]);
+    assert!(s.logged("more than 12 joined connections"));
     drop(idle);
     std::thread::sleep(Duration::from_millis(100));
     s.still_serves();
+}
+
+/// A client that sends `bytes` one at a time, one every `every`, until the server closes the
+/// connection: how long the server kept it (`None`: still open after `give_up`).
+pub(crate) fn trickle(
+    addr: std::net::SocketAddr,
+    bytes: Vec<u8>,
+    every: Duration,
+    give_up: Duration,
+) -> std::thread::JoinHandle<Option<Duration>> {
+    std::thread::spawn(move || {
+        let start = Instant::now();
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(every)).unwrap();
+        for b in bytes.iter().cycle() {
+            if start.elapsed() > give_up {
+                return None;
+            }
+            if c.write_all(&[*b]).is_err() {
+                return Some(start.elapsed());
+            }
+            let mut back = [0u8; 1];
+            match c.read(&mut back) {
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
+                // Closed (or answered: a hello cut this short has no answer).
+                _ => return Some(start.elapsed()),
+            }
+        }
+        None
+    })
+}
+
+/// Clients that send their hello one byte at a time kept their connection slot for as long
+/// as each byte came within the hello timeout (it applied per read): 12 of them filled the
+/// store and the next rank was dropped and told its token differed. Now the whole hello has
+/// one deadline, and strangers still presenting theirs are evicted for newer connections.
+#[test]
+fn slow_hellos_lose_their_slot_and_never_keep_a_rank_out() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let logged = Arc::new(Mutex::new(Vec::new()));
+    let admission = Admission { hello_timeout: Duration::from_millis(1500), max_pending: 4, max_joined: 12 };
+    let rank0 = Store::connect_admitting(&config(&addr, 0, TOKEN, &logged), admission).unwrap();
+    let mut hello = Vec::new();
+    wire::send_hello(&mut hello, TOKEN).unwrap();
+    let sock: std::net::SocketAddr = addr.parse().unwrap();
+    let slow: Vec<_> =
+        (0..12).map(|_| trickle(sock, hello.clone(), Duration::from_millis(250), Duration::from_secs(8))).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    let rank1 = Store::connect(&config(&addr, 1, TOKEN, &logged)).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(1), "rank 1 joined after {:?}", start.elapsed());
+    rank1.set("from1", b"in").unwrap();
+    assert_eq!(rank0.get("from1").unwrap(), b"in");
+    for (i, t) in slow.into_iter().enumerate() {
+        let kept = t.join().unwrap();
+        // The whole hello's deadline (1.5 s), not one per byte (the hello takes 10 s this way).
+        assert!(kept.is_some_and(|k| k < Duration::from_millis(2500)), "slow client {i} kept its slot {kept:?}");
+    }
+    let lines = logged.lock().unwrap().join("\n");
+    assert!(lines.contains("its hello did not arrive within 1.5s"), "{lines}");
+    assert!(lines.contains("its hello was still incomplete when more than 4 connections"), "{lines}");
+}
+
+/// A rank answered BUSY (every joined slot taken) retries until its timeout.
+#[test]
+fn a_rank_turned_away_while_the_store_is_full_retries() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let logged = Arc::new(Mutex::new(Vec::new()));
+    let admission = Admission { max_joined: 2, ..Admission::for_world(2) };
+    let rank0 = Store::connect_admitting(&config(&addr, 0, TOKEN, &logged), admission).unwrap();
+    let mut other = TcpStream::connect(&addr).unwrap();
+    wire::send_hello(&mut other, TOKEN).unwrap();
+    let mut ok = [0u8; 1];
+    other.read_exact(&mut ok).unwrap();
+    assert_eq!(ok[0], wire::OK);
+    let (a, l) = (addr.clone(), logged.clone());
+    let rank1 = std::thread::spawn(move || Store::connect(&config(&a, 1, TOKEN, &l)).map(|s| s.set("k", b"v")));
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(logged.lock().unwrap().iter().any(|l| l.contains("more than 2 joined connections")));
+    drop(other);
+    rank1.join().unwrap().unwrap().unwrap();
+    assert_eq!(rank0.get("k").unwrap(), b"v");
+}
+
+/// A rank 0 that stopped (SIGSTOP) after it started listening: a client's hello and its
+/// requests end with an error in time instead of waiting forever.
+#[test]
+fn a_silent_rank_0_is_an_error_in_time() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let logged = Arc::new(Mutex::new(Vec::new()));
+    let cfg = StoreConfig { timeout: Duration::from_millis(800), ..config(&addr, 1, TOKEN, &logged) };
+    let start = Instant::now();
+    let e = Store::connect(&cfg).err().expect("nobody answers").message;
+    assert!(start.elapsed() < Duration::from_secs(3), "took {:?}", start.elapsed());
+    assert!(e.contains("rank 1 could not join rank 0's store") && e.contains("did not answer the hello"), "{e}");
+    drop(listener);
 }
 
 #[test]

@@ -23,6 +23,8 @@ pub const OP_SET: u8 = b'S';
 pub const OP_GET: u8 = b'G';
 pub const OK: u8 = 1;
 pub const REFUSED: u8 = 0;
+/// The answer to a hello when every joined slot is taken (the client retries).
+pub const BUSY: u8 = 2;
 
 pub fn invalid(msg: impl Into<String>) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, msg.into())
