@@ -220,18 +220,7 @@ impl CopyEngine {
             return Err(RtError::new(format!("{}: input and output element types differ", c.name())));
         }
         let n = team.len();
-        let expect = |ok: bool, rule: &str| {
-            if ok {
-                Ok(())
-            } else {
-                Err(RtError::new(format!(
-                    "{}: input of {} elements does not fit output of {} ({rule})",
-                    c.name(),
-                    input.numel(),
-                    output.numel()
-                )))
-            }
-        };
+        let expect = |ok: bool, rule: &str| expect_fit(c, input, output, ok, rule);
         let plan = Plan { rank, team, me, timeout };
         if !matches!(c, CommOp::AllGather { .. } | CommOp::AllReduce { .. } | CommOp::ReduceScatter { .. }) {
             return self.post_other(link, gpu, &plan, c, input, output, s);
@@ -305,18 +294,7 @@ impl CopyEngine {
     ) -> RtResult<()> {
         let (rank, me, n, timeout) = (plan.rank, plan.me, plan.team.len(), plan.timeout);
         let numel = input.numel();
-        let expect = |ok: bool, rule: &str| {
-            if ok {
-                Ok(())
-            } else {
-                Err(RtError::new(format!(
-                    "{}: input of {} elements does not fit output of {} ({rule})",
-                    c.name(),
-                    numel,
-                    output.numel()
-                )))
-            }
-        };
+        let expect = |ok: bool, rule: &str| expect_fit(c, input, output, ok, rule);
         let member = |what: &str, r: usize| -> RtResult<usize> {
             if r == rank || plan.team.contains(&r) {
                 Ok(r)
@@ -535,6 +513,19 @@ impl CopyEngine {
         }
         Ok(out)
     }
+}
+
+/// `Ok` when `ok`, else the error that `c`'s input does not fit its output by `rule`.
+fn expect_fit(c: &CommOp<CudaBuf>, input: &CudaBuf, output: &CudaBuf, ok: bool, rule: &str) -> RtResult<()> {
+    if ok {
+        return Ok(());
+    }
+    Err(RtError::new(format!(
+        "{}: input of {} elements does not fit output of {} ({rule})",
+        c.name(),
+        input.numel(),
+        output.numel()
+    )))
 }
 
 #[cfg(test)]
