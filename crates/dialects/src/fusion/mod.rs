@@ -8,8 +8,9 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute).
+//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `attention` (sdpa).
 
+pub mod attention;
 pub mod elementwise;
 pub mod layout;
 pub mod matmul;
@@ -22,6 +23,7 @@ pub mod verify;
 #[cfg(test)]
 mod tests;
 
+pub use attention::{SDPA, infer_sdpa};
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
@@ -82,7 +84,7 @@ compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` 
 in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them.",
-    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE],
+    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE, &SDPA],
     materialize_constant: None,
     types: &[],
     attrs: &[&SHARD],
