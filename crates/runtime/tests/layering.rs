@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("buffers and host values", &["buffer.rs", "tensor.rs", "partial.rs"]),
+    ("op semantics on dense tensors", &["ops/attention.rs", "ops/mod.rs"]),
     (
         "the executor and the backend interface",
         &["exec/backend.rs", "exec/prepare.rs", "exec/run.rs", "exec/capture.rs"],
