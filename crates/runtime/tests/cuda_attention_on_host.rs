@@ -1,0 +1,260 @@
+//! The CUDA C of the `sdpa` kernel (`src/cuda/ops/attention.cu`), compiled for the host with
+//! a C++ compiler and shims that run every block of the grid as `SDPA_THREADS` real threads
+//! (`__syncthreads`/`__syncwarp` are a barrier of the block, `__shfl_xor_sync` an exchange
+//! through memory between two barriers; all calls of these in the kernel are block-uniform),
+//! on shapes that exercise partial key tiles, grouped-query heads, the causal mask with a query
+//! offset, D not a multiple of the lanes per query, large scores, an empty key sequence and
+//! every element type; results are compared with `fuser_runtime::ops::attention::sdpa`.
+//! Skipped (with a note) when no `c++` with `_Float16` is found; the device runs the real
+//! thing (the cuda backend's `sdpa` against `fuser-run --check`).
+
+use fuser_runtime::dtype::{DType, round_to};
+use fuser_runtime::ops::attention::{SdpaDims, SdpaOptions, sdpa};
+use std::fmt::Write as _;
+use std::process::Command;
+
+const SOURCE: &str = include_str!("../src/cuda/ops/attention.cu");
+
+const SHIM: &str = r#"
+#include <cmath>
+#include <cstring>
+#include <cstdint>
+#include <cstdio>
+#include <thread>
+#include <mutex>
+#include <condition_variable>
+#include <vector>
+#define __device__
+#define __global__
+#define __shared__
+struct D3 { unsigned x, y, z; };
+thread_local D3 threadIdx{0, 0, 0};
+D3 blockIdx{0, 0, 0};
+static float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
+static unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+static float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static double __longlong_as_double(unsigned long long i) { double d; memcpy(&d, &i, 8); return d; }
+struct Barrier {
+  std::mutex mu; std::condition_variable cv; int n = 0, waiting = 0; long gen = 0;
+  void wait() {
+    std::unique_lock<std::mutex> g(mu);
+    long my = gen;
+    if (++waiting == n) { waiting = 0; gen++; cv.notify_all(); return; }
+    cv.wait(g, [&] { return gen != my; });
+  }
+};
+static Barrier block_barrier;
+static void __syncthreads() { block_barrier.wait(); }
+static void __syncwarp() { block_barrier.wait(); }
+static double shfl_slots[1024];
+template <typename T> static T __shfl_xor_sync(unsigned, T v, int off, int width) {
+  unsigned t = threadIdx.x;
+  shfl_slots[t] = (double)v;
+  block_barrier.wait();
+  unsigned src = (t & ~(unsigned)(width - 1)) | ((t ^ off) & (width - 1));
+  T r = (T)shfl_slots[src];
+  block_barrier.wait();
+  return r;
+}
+"#;
+
+const MAIN: &str = r#"
+double sdpa_smem[1 << 16];
+template <typename K> static void launch(K kernel, SdpaParams p) {
+  unsigned gx = (unsigned)((p.s + SDPA_BQ - 1) / SDPA_BQ);
+  block_barrier.n = SDPA_THREADS;
+  for (unsigned z = 0; z < (unsigned)p.b; z++)
+    for (unsigned y = 0; y < (unsigned)p.h; y++)
+      for (unsigned x = 0; x < gx; x++) {
+        blockIdx = D3{x, y, z};
+        std::vector<std::thread> ts;
+        for (unsigned t = 0; t < SDPA_THREADS; t++)
+          ts.emplace_back([=] { threadIdx = D3{t, 0, 0}; kernel(p); });
+        for (auto& t : ts) t.join();
+      }
+}
+static void run_case(int id, SdpaParams p, void* q, void* k, void* v, size_t out_bytes) {
+  std::vector<unsigned char> out(out_bytes + 8);
+  std::vector<float> lse((size_t)p.b * p.h * p.s + 1);
+  p.q = (unsigned long long)q; p.k = (unsigned long long)k; p.v = (unsigned long long)v;
+  p.out = (unsigned long long)out.data(); p.lse = (unsigned long long)lse.data();
+  if (p.dtype == 3) launch(fuser_sdpa_f64, p); else launch(fuser_sdpa_f32, p);
+  long long n = (long long)p.b * p.h * p.s;
+  printf("case %d out", id);
+  for (long long i = 0; i < n * p.dv; i++) {
+    double x;
+    if (p.dtype == 0) x = sdpa_bf16_to_float(((unsigned short*)out.data())[i]);
+    else if (p.dtype == 1) { _Float16 h; memcpy(&h, out.data() + 2 * i, 2); x = (double)h; }
+    else if (p.dtype == 2) x = ((float*)out.data())[i];
+    else x = ((double*)out.data())[i];
+    printf(" %.17g", x);
+  }
+  printf("\ncase %d lse", id);
+  for (long long i = 0; i < n; i++) printf(" %.9g", (double)lse[i]);
+  printf("\n");
+}
+"#;
+
+struct Case {
+    dtype: DType,
+    dims: SdpaDims,
+    causal: bool,
+    scale: Option<f64>,
+    query_offset: usize,
+    block_k: usize,
+    amplitude: f64,
+}
+
+fn values(n: usize, seed: u64, amplitude: f64, dtype: DType) -> Vec<f64> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            round_to(dtype, (((x >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0) * amplitude)
+        })
+        .collect()
+}
+
+/// A C array of the raw elements of `vals` in `dtype`.
+fn c_array(name: &str, dtype: DType, vals: &[f64]) -> String {
+    let (ty, items): (&str, Vec<String>) = match dtype {
+        DType::BF16 | DType::F16 => (
+            "unsigned short",
+            vals.iter()
+                .map(|&v| {
+                    let mut b = [0u8; 8];
+                    dtype.write(&mut b, v);
+                    format!("{}", u16::from_le_bytes([b[0], b[1]]))
+                })
+                .collect(),
+        ),
+        DType::F32 => ("float", vals.iter().map(|v| format!("{:e}f", *v as f32)).collect()),
+        _ => ("double", vals.iter().map(|v| format!("{v:e}")).collect()),
+    };
+    format!("static {ty} {name}[] = {{0, {}}};\n", items.join(", "))
+}
+
+fn code(d: DType) -> i32 {
+    match d {
+        DType::BF16 => 0,
+        DType::F16 => 1,
+        DType::F32 => 2,
+        _ => 3,
+    }
+}
+
+#[test]
+fn the_attention_kernel_matches_the_reference_on_the_host() {
+    let d = |b, h, hkv, s, skv, d, dv| SdpaDims { b, h, hkv, s, skv, d, dv };
+    let case = |dtype, dims, causal, scale, query_offset, block_k, amplitude| Case {
+        dtype,
+        dims,
+        causal,
+        scale,
+        query_offset,
+        block_k,
+        amplitude,
+    };
+    let cases = [
+        // Partial key tiles (37 = 4 x 8 + 5), GQA 4 over 2, two query blocks (20 = 16 + 4).
+        case(DType::F32, d(1, 4, 2, 20, 37, 16, 8), false, Some(0.3), 0, 8, 1.0),
+        // Causal with a query offset (the second half of a split sequence), skipped tiles.
+        case(DType::F32, d(1, 4, 2, 20, 37, 16, 8), true, None, 5, 8, 1.0),
+        // bf16, D not a multiple of 8, multi-query, causal at offset 0, more queries than keys.
+        case(DType::BF16, d(2, 2, 1, 17, 11, 40, 24), true, None, 0, 4, 1.0),
+        // f16, one tile.
+        case(DType::F16, d(1, 2, 2, 3, 5, 8, 8), false, None, 0, 64, 1.0),
+        // f64 accumulates in double.
+        case(DType::F64, d(1, 2, 2, 5, 9, 4, 3), true, Some(0.5), 1, 4, 1.0),
+        // Large scores: stable.
+        case(DType::F32, d(1, 1, 1, 4, 12, 8, 4), false, Some(1.0), 0, 5, 300.0),
+        // No keys: out 0, lse -inf.
+        case(DType::F32, d(1, 2, 1, 3, 0, 4, 4), false, None, 0, 8, 1.0),
+    ];
+    let mut arrays = String::new();
+    let mut calls = String::from("int main() {\n");
+    let mut expected = Vec::new();
+    for (id, c) in cases.iter().enumerate() {
+        let SdpaDims { b, h, hkv, s, skv, d, dv } = c.dims;
+        let q = values(b * h * s * d, 3 * id as u64 + 1, c.amplitude, c.dtype);
+        let k = values(b * hkv * skv * d, 3 * id as u64 + 2, 1.0, c.dtype);
+        let v = values(b * hkv * skv * dv, 3 * id as u64 + 3, 1.0, c.dtype);
+        let scale = c.scale.unwrap_or(c.dims.default_scale());
+        let opt = SdpaOptions { causal: c.causal, scale, query_offset: c.query_offset };
+        let (out, lse) = sdpa(&q, &k, &v, &c.dims, &opt);
+        expected.push((out.iter().map(|&x| round_to(c.dtype, x)).collect::<Vec<_>>(), lse));
+        arrays += &c_array(&format!("q{id}"), c.dtype, &q);
+        arrays += &c_array(&format!("k{id}"), c.dtype, &k);
+        arrays += &c_array(&format!("v{id}"), c.dtype, &v);
+        let _ = writeln!(
+            calls,
+            "  {{ SdpaParams p{{}}; p.dtype={}; p.b={b}; p.h={h}; p.hkv={hkv}; p.s={s}; p.skv={skv}; p.d={d}; \
+             p.dv={dv}; p.causal={}; p.block_k={}; p.scale={scale:e}; p.query_offset={}; \
+             run_case({id}, p, q{id} + 1, k{id} + 1, v{id} + 1, {}); }}",
+            code(c.dtype),
+            c.causal as i32,
+            c.block_k,
+            c.query_offset,
+            b * h * s * dv * c.dtype.size(),
+        );
+    }
+    calls += "  return 0;\n}\n";
+    let source = SOURCE
+        .replace(
+            r#"__device__ float sdpa_f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }"#,
+            "__device__ float sdpa_f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }",
+        )
+        .replace(
+            r#"__device__ unsigned short sdpa_float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }"#,
+            "__device__ unsigned short sdpa_float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }",
+        );
+    assert!(!source.contains("asm("), "the f16 conversions of the source changed: update the shims here");
+    let dir = std::env::temp_dir().join(format!("fuser-cuda-attention-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cpp, exe) = (dir.join("a.cpp"), dir.join("a"));
+    std::fs::write(&cpp, format!("{SHIM}{source}{MAIN}{arrays}{calls}")).unwrap();
+    let compiled = Command::new("c++").args(["-std=c++17", "-O1", "-pthread", "-o"]).arg(&exe).arg(&cpp).output();
+    match compiled {
+        Ok(o) if o.status.success() => {}
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
+            eprintln!("skipped: this c++ has no _Float16");
+            return;
+        }
+        Ok(o) => panic!("the attention source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => {
+            eprintln!("skipped: no c++ ({e})");
+            return;
+        }
+    }
+    let out = Command::new(&exe).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "the host run failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    for (id, (c, (want_out, want_lse))) in cases.iter().zip(&expected).enumerate() {
+        let mut read = |what: &str| -> Vec<f64> {
+            let line = lines.next().unwrap_or_else(|| panic!("case {id}: no {what} line"));
+            let prefix = format!("case {id} {what}");
+            let rest = line.strip_prefix(&prefix).unwrap_or_else(|| panic!("case {id}: unexpected line {line}"));
+            rest.split_whitespace().map(|t| t.parse::<f64>().unwrap()).collect()
+        };
+        let (got_out, got_lse) = (read("out"), read("lse"));
+        // bf16/f16: the kernel rounds an f32 result, the reference an f64 one: one unit apart
+        // at most. f32 and f64 accumulate in their own precision.
+        let tol = match c.dtype {
+            DType::BF16 => 1.0 / 128.0,
+            DType::F16 => 1.0 / 1024.0,
+            DType::F32 => 2e-6,
+            _ => 1e-13,
+        };
+        assert_eq!(got_out.len(), want_out.len(), "case {id}: out length");
+        for (i, (g, w)) in got_out.iter().zip(want_out).enumerate() {
+            assert!((g - w).abs() <= tol * w.abs().max(1.0), "case {id}: out[{i}] = {g}, reference {w}");
+        }
+        assert_eq!(got_lse.len(), want_lse.len(), "case {id}: lse length");
+        for (i, (g, w)) in got_lse.iter().zip(want_lse).enumerate() {
+            let ok = if w.is_infinite() { g == w } else { (g - w).abs() <= 2e-6 * w.abs().max(1.0) };
+            assert!(ok, "case {id}: lse[{i}] = {g}, reference {w}");
+        }
+    }
+}
