@@ -17,6 +17,71 @@
 //! `H` and `Hkv` alike (the sharding rules require it), so the local ratio `H / Hkv` is the
 //! global one; `D` and `Skv` are never split.
 
+use super::dense::Dense;
+use super::params::Params;
+use super::registry::{Call, OpImpl};
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+
+/// `sdpa`: inputs `q, k, v`; outputs `out` and, optionally, `lse`. Parameters `causal` (flag)
+/// and `scale` (float, default `1/sqrt(D)`); the origin is result 0's (its sequence coordinate
+/// is the global index of local query 0).
+pub static SDPA: OpImpl = OpImpl { name: "sdpa", check: check_sdpa, eval: eval_sdpa };
+
+/// The scale of a call: the `scale` parameter, or `1/sqrt(D)`.
+pub fn sdpa_scale(params: &Params, dims: &SdpaDims) -> RtResult<f64> {
+    params.float_or("scale", dims.default_scale())
+}
+
+fn check_sdpa(params: &Params, inputs: &[(DType, Vec<usize>)], outputs: &[(DType, Vec<usize>)]) -> Result<(), String> {
+    let [(tq, q), (tk, k), (tv, v)] = inputs else {
+        return Err(format!("expects 3 inputs (query, key, value), got {}", inputs.len()));
+    };
+    if !tq.is_float() || tk != tq || tv != tq {
+        return Err(format!(
+            "inputs must have one float element type, got {}, {}, {}",
+            tq.name(),
+            tk.name(),
+            tv.name()
+        ));
+    }
+    let dims = SdpaDims::of_shapes(q, k, v)?;
+    let (out, lse) = dims.result_shapes();
+    match outputs {
+        [(to, so)] | [(to, so), _] if to != tq || *so != out => {
+            return Err(format!("output 0 must be {} {out:?}, got {} {so:?}", tq.name(), to.name()));
+        }
+        [_] => {}
+        [_, (tl, sl)] if *tl != DType::F32 || *sl != lse => {
+            return Err(format!("output 1 (lse) must be f32 {lse:?}, got {} {sl:?}", tl.name()));
+        }
+        [_, _] => {}
+        _ => return Err(format!("expects 1 or 2 outputs (out, lse), got {}", outputs.len())),
+    }
+    let scale = sdpa_scale(params, &dims).map_err(|e| e.to_string())?;
+    if !scale.is_finite() {
+        return Err(format!("scale must be finite, got {scale}"));
+    }
+    Ok(())
+}
+
+fn eval_sdpa(call: &Call<'_>) -> RtResult<Vec<Dense>> {
+    let [q, k, v] = call.inputs else { return Err(RtError::new("sdpa expects 3 inputs")) };
+    let dims = SdpaDims::of_shapes(&q.shape, &k.shape, &v.shape).map_err(RtError::new)?;
+    let opt = SdpaOptions {
+        causal: call.params.flag("causal"),
+        scale: sdpa_scale(call.params, &dims)?,
+        query_offset: call.origin.get(2).copied().unwrap_or(0),
+    };
+    let (out, lse) = sdpa(&q.floats(), &k.floats(), &v.floats(), &dims, &opt);
+    let (out_shape, lse_shape) = dims.result_shapes();
+    let mut results = vec![Dense::from_f64(q.dtype, out_shape, out)];
+    if call.outputs.len() == 2 {
+        results.push(Dense::from_f64(DType::F32, lse_shape, lse));
+    }
+    Ok(results)
+}
+
 /// The extents of one `sdpa` call (local extents on a rank).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SdpaDims {
