@@ -22,7 +22,7 @@ use super::axes::{OpAxes, op_axes};
 use super::propagate::{natural_sharding, secondary_sharding};
 use super::resharding::{device_splits, same_device_layout, single_changed_axis, stream_splits, with_device_layout_of};
 use fuser_dialects::fusion::syntax::op_dims;
-use fuser_dialects::fusion::{Sharding, Split, tensor_op_state};
+use fuser_dialects::fusion::{Mesh, Sharding, Split, tensor_op_state};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
@@ -223,6 +223,7 @@ fn fix_operands(ctx: &Context, ir: &mut Ir, op: OpId, result_layout: &Sharding) 
             continue;
         }
         let wanted = with_device_layout_of(&actual, &required);
+        check_divisible(ctx, ir, op, i, v, &wanted)?;
         let ty = wanted.apply_to(ctx, ir.value_type(v));
         let point = resharding_op(ctx, ir, v, ty, &actual, &wanted, ir.loc(op))?;
         ir.insert_op_before(op, point);
@@ -230,6 +231,19 @@ fn fix_operands(ctx: &Context, ir: &mut Ir, op: OpId, result_layout: &Sharding) 
         changed = true;
     }
     Ok(changed)
+}
+
+/// The layout `wanted` for operand `i` (`v`) of `op` must divide its extents: an axis that maps
+/// to a result axis of another extent (attention's key/value heads under the query heads) may
+/// not take that axis' split (`Hkv = 2` cannot be split 4 ways).
+fn check_divisible(ctx: &Context, ir: &Ir, op: OpId, i: usize, v: Value, wanted: &Sharding) -> Result<(), Diagnostic> {
+    let Some(mesh) = Mesh::lookup(ctx, ir, op, &wanted.mesh) else { return Ok(()) };
+    let Some(global) = ctx.type_kind(ir.value_type(v)).shape().map(<[i64]>::to_vec) else { return Ok(()) };
+    wanted.local_shape(&global, &mesh, true).map(|_| ()).map_err(|m| {
+        let name = ctx.op_name_str(ir.op_name(op));
+        let msg = format!("'{name}' computes on local pieces: operand #{i} must take the result's device splits, but its {m}");
+        fuser_ir::pass::op_error(ctx, ir, op, msg)
+    })
 }
 
 /// The device layout operand `i` must have for the op to compute `result` locally: mapped axes
