@@ -44,41 +44,86 @@ struct Barrier {
   }
 };
 static Barrier block_barrier;
+static Barrier warp_barrier[32];
+static void warp_wait() { warp_barrier[threadIdx.x / 32].wait(); }
 static void __syncthreads() { block_barrier.wait(); }
-static void __syncwarp() { block_barrier.wait(); }
+static void __syncwarp() { warp_wait(); }
 static double shfl_slots[1024];
 template <typename T> static T __shfl_xor_sync(unsigned, T v, int off, int width) {
   unsigned t = threadIdx.x;
   shfl_slots[t] = (double)v;
-  block_barrier.wait();
+  warp_wait();
   unsigned src = (t & ~(unsigned)(width - 1)) | ((t ^ off) & (width - 1));
   T r = (T)shfl_slots[src];
-  block_barrier.wait();
+  warp_wait();
   return r;
 }
 "#;
 
+/// `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}` for the host: every lane of the warp
+/// publishes its fragments, then computes its 4 elements of D from the whole A and B, decoded
+/// with the PTX ISA's fragment layout ("Matrix Fragments for mma.m16n8k16 with floating point
+/// type"), independently of the kernel's own use of it.
+const MMA_EMULATION: &str = r#"
+struct MmaSlot { unsigned a[4]; unsigned b[2]; };
+static MmaSlot mma_slots[1024];
+static float mma_half(unsigned reg, int hi, bool bf) {
+  unsigned short h = hi ? (unsigned short)(reg >> 16) : (unsigned short)(reg & 0xffffu);
+  if (bf) { unsigned u = ((unsigned)h) << 16; float f; memcpy(&f, &u, 4); return f; }
+  _Float16 x; memcpy(&x, &h, 2); return (float)x;
+}
+static void mma_emulated(float* d, const unsigned* a, unsigned b0, unsigned b1, bool bf) {
+  unsigned tid = threadIdx.x, base = tid & ~31u;
+  for (int r = 0; r < 4; r++) mma_slots[tid].a[r] = a[r];
+  mma_slots[tid].b[0] = b0; mma_slots[tid].b[1] = b1;
+  warp_wait();
+  int lane = tid & 31, g = lane >> 2, t = lane & 3;
+  float acc[4];
+  for (int r = 0; r < 4; r++) {
+    // D element r: row g + 8 (r >= 2), column 2t + (r & 1).
+    int row = g + 8 * (r >> 1), col = 2 * t + (r & 1);
+    double sum = 0;
+    for (int k = 0; k < 16; k++) {
+      // A(row, k): lane 4 (row % 8) + (k % 8) / 2, elements a0..a7 = registers 0..3 by
+      // (row < 8, k < 8), (row >= 8, k < 8), (row < 8, k >= 8), (row >= 8, k >= 8).
+      unsigned ra = mma_slots[base + 4 * (row % 8) + (k % 8) / 2].a[(row >= 8) + 2 * (k >= 8)];
+      // B(k, col): lane 4 col + (k % 8) / 2, register k >= 8.
+      unsigned rb = mma_slots[base + 4 * col + (k % 8) / 2].b[k >= 8];
+      sum += (double)mma_half(ra, k & 1, bf) * (double)mma_half(rb, k & 1, bf);
+    }
+    acc[r] = (float)sum;
+  }
+  warp_wait();
+  for (int r = 0; r < 4; r++) d[r] += acc[r];
+}
+__device__ void sdpa_mma_bf16(float* d, const unsigned* a, unsigned b0, unsigned b1) { mma_emulated(d, a, b0, b1, true); }
+__device__ void sdpa_mma_f16(float* d, const unsigned* a, unsigned b0, unsigned b1) { mma_emulated(d, a, b0, b1, false); }
+"#;
+
 const MAIN: &str = r#"
 double sdpa_smem[1 << 16];
-template <typename K> static void launch(K kernel, SdpaParams p) {
-  unsigned gx = (unsigned)((p.s + SDPA_BQ - 1) / SDPA_BQ);
-  block_barrier.n = SDPA_THREADS;
+template <typename K> static void launch(K kernel, SdpaParams p, int bq, int threads) {
+  unsigned gx = (unsigned)((p.s + bq - 1) / bq);
+  block_barrier.n = threads;
+  for (auto& w : warp_barrier) w.n = 32;
   for (unsigned z = 0; z < (unsigned)p.b; z++)
     for (unsigned y = 0; y < (unsigned)p.h; y++)
       for (unsigned x = 0; x < gx; x++) {
         blockIdx = D3{x, y, z};
         std::vector<std::thread> ts;
-        for (unsigned t = 0; t < SDPA_THREADS; t++)
+        for (unsigned t = 0; t < (unsigned)threads; t++)
           ts.emplace_back([=] { threadIdx = D3{t, 0, 0}; kernel(p); });
         for (auto& t : ts) t.join();
       }
 }
-static void run_case(int id, SdpaParams p, void* q, void* k, void* v, size_t out_bytes) {
+static void run_case(int id, int mma, SdpaParams p, void* q, void* k, void* v, size_t out_bytes) {
   std::vector<unsigned char> out(out_bytes + 8);
   std::vector<float> lse((size_t)p.b * p.h * p.s + 1);
   p.q = (unsigned long long)q; p.k = (unsigned long long)k; p.v = (unsigned long long)v;
   p.out = (unsigned long long)out.data(); p.lse = (unsigned long long)lse.data();
-  if (p.dtype == 3) launch(fuser_sdpa_f64, p); else launch(fuser_sdpa_f32, p);
+  if (mma) launch(p.dtype == 0 ? fuser_sdpa_mma_bf16 : fuser_sdpa_mma_f16, p, SDPA_MMA_BQ, SDPA_MMA_THREADS);
+  else if (p.dtype == 3) launch(fuser_sdpa_f64, p, SDPA_BQ, SDPA_THREADS);
+  else launch(fuser_sdpa_f32, p, SDPA_BQ, SDPA_THREADS);
   long long n = (long long)p.b * p.h * p.s;
   printf("case %d out", id);
   for (long long i = 0; i < n * p.dv; i++) {
@@ -96,6 +141,8 @@ static void run_case(int id, SdpaParams p, void* q, void* k, void* v, size_t out
 "#;
 
 struct Case {
+    /// The tensor-core kernel (else the SIMT one).
+    mma: bool,
     dtype: DType,
     dims: SdpaDims,
     causal: bool,
@@ -147,6 +194,7 @@ fn code(d: DType) -> i32 {
 fn the_attention_kernel_matches_the_reference_on_the_host() {
     let d = |b, h, hkv, s, skv, d, dv| SdpaDims { b, h, hkv, s, skv, d, dv };
     let case = |dtype, dims, causal, scale, query_offset, block_k, amplitude| Case {
+        mma: false,
         dtype,
         dims,
         causal,
@@ -170,6 +218,13 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
         case(DType::F32, d(1, 1, 1, 4, 12, 8, 4), false, Some(1.0), 0, 5, 300.0),
         // No keys: out 0, lse -inf.
         case(DType::F32, d(1, 2, 1, 3, 0, 4, 4), false, None, 0, 8, 1.0),
+        // Tensor cores: two query blocks (70 = 64 + 6: idle warps), 3 key tiles (150 = 2 x 64
+        // + 22: a partial one), GQA, causal with an offset (skipped warps and tiles), D != Dv.
+        Case { mma: true, ..case(DType::BF16, d(1, 4, 2, 70, 150, 32, 16), true, None, 40, 0, 1.0) },
+        Case { mma: true, ..case(DType::F16, d(2, 2, 1, 20, 37, 16, 48), false, Some(0.2), 0, 0, 1.0) },
+        Case { mma: true, ..case(DType::F16, d(1, 1, 1, 33, 90, 128, 128), true, None, 0, 0, 1.0) },
+        // Large scores on tensor cores.
+        Case { mma: true, ..case(DType::BF16, d(1, 1, 1, 16, 20, 16, 16), false, Some(1.0), 0, 0, 40.0) },
     ];
     let mut arrays = String::new();
     let mut calls = String::from("int main() {\n");
@@ -190,11 +245,12 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
             calls,
             "  {{ SdpaParams p{{}}; p.dtype={}; p.b={b}; p.h={h}; p.hkv={hkv}; p.s={s}; p.skv={skv}; p.d={d}; \
              p.dv={dv}; p.causal={}; p.block_k={}; p.scale={scale:e}; p.query_offset={}; \
-             run_case({id}, p, q{id} + 1, k{id} + 1, v{id} + 1, {}); }}",
+             run_case({id}, {}, p, q{id} + 1, k{id} + 1, v{id} + 1, {}); }}",
             code(c.dtype),
             c.causal as i32,
             c.block_k,
             c.query_offset,
+            c.mma as i32,
             b * h * s * dv * c.dtype.size(),
         );
     }
@@ -208,7 +264,12 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
             r#"__device__ unsigned short sdpa_float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }"#,
             "__device__ unsigned short sdpa_float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }",
         );
-    assert!(!source.contains("asm("), "the f16 conversions of the source changed: update the shims here");
+    let (mma_at, mma_end) = (
+        source.find("__device__ void sdpa_mma_bf16(").expect("the mma functions of the source"),
+        source.find("template <bool BF> __device__ unsigned sdpa_pack").expect("sdpa_pack in the source"),
+    );
+    let source = format!("{}{MMA_EMULATION}{}", &source[..mma_at], &source[mma_end..]);
+    assert!(!source.contains("asm("), "the asm of the source changed: update the shims here");
     let dir = std::env::temp_dir().join(format!("fuser-cuda-attention-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (cpp, exe) = (dir.join("a.cpp"), dir.join("a"));

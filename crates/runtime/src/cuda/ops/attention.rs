@@ -1,14 +1,20 @@
-//! `sdpa` on the GPU: launches the SIMT flash-attention kernel of `attention.cu` (its header
-//! comment has the design). One block of `THREADS` threads per `BQ` query rows of one
-//! (batch, head); keys and values stream through shared memory in tiles of `block_k` rows,
-//! chosen so that a block's tiles and score scratch fit in 48 KiB. Head dimensions up to
-//! `8 x 32 = 256` (`D` and `Dv`).
+//! `sdpa` on the GPU: launches one of the two flash-attention kernels of `attention.cu` (its
+//! comments have the designs). Neither materializes the `S x Skv` scores (memory is linear in
+//! the sequences); both stream keys and values through shared memory with an online softmax,
+//! skip the key tiles a causal block never attends and map query heads to their key/value
+//! head (grouped-query attention).
 //!
-//! Expected performance: the kernel never materializes the `S x Skv` scores (memory is linear
-//! in the sequence) and reads each key/value tile once per 16 queries, but its dot products
-//! run on CUDA cores in f32 (no tensor cores): on an H200 expect on the order of 10-20 TFLOP/s
-//! for long sequences, an order of magnitude below flash-attention's tensor-core kernels; the
-//! causal mask skips the tiles above the diagonal (about half the work).
+//! - Tensor cores (`fuser_sdpa_mma_bf16`/`_f16`, [`uses_tensor_cores`]): bf16/f16 inputs, `D` a
+//!   multiple of 16 and `Dv` of 8, both at most 128, compute capability 8.0 or newer. Blocks of
+//!   64 queries (4 warps of 16 rows), key tiles of 64; `Q Kᵀ` and `P V` on
+//!   `mma.sync.m16n8k16` with f32 accumulation, `P` rounded to the input type for `P V` (as
+//!   flash-attention does). Expected performance on an H200: well above the SIMT kernel, but
+//!   below flash-attention 2/3 (no `ldmatrix`/`cp.async` pipelining, no wgmma, V transposed
+//!   through shared memory with bank conflicts): on the order of 100 TFLOP/s for long
+//!   sequences, unmeasured.
+//! - SIMT (`fuser_sdpa_f32`/`_f64`): everything else (f32, f64, other head dimensions up to
+//!   256, older GPUs). 16 query rows per block, 8 lanes per row; f32 accumulation (f64 for
+//!   f64). On the order of 10 TFLOP/s on an H200, unmeasured.
 
 use super::module::{Module, launch};
 use super::{CudaCall, CudaImpl};
@@ -27,6 +33,31 @@ const THREADS: u32 = (TPQ * BQ) as u32;
 const MAX_PER_LANE: usize = 32;
 /// Dynamic shared memory per block.
 const SHARED_BYTES: usize = 48 * 1024;
+/// The tensor-core kernel: queries per block, keys per tile, threads, the largest `D`/`Dv`
+/// (as `SDPA_MMA_BQ`, `SDPA_MMA_BK`, `SDPA_MMA_THREADS`, `SDPA_MMA_MAX_D` in the source).
+const MMA_BQ: usize = 64;
+const MMA_BK: usize = 64;
+const MMA_THREADS: u32 = 128;
+const MMA_MAX_D: usize = 128;
+
+/// Whether the tensor-core kernel runs this call: bf16/f16, `D % 16 == 0`, `Dv % 8 == 0`,
+/// both in `1..=128`, compute capability 8.0 or newer, and `k`/`v` 4-byte aligned (their
+/// element pairs are read as 32-bit words).
+pub fn uses_tensor_cores(dims: &SdpaDims, dtype: DType, capability: (i32, i32), kv_aligned: bool) -> bool {
+    matches!(dtype, DType::BF16 | DType::F16)
+        && dims.d % 16 == 0
+        && dims.dv % 8 == 0
+        && (1..=MMA_MAX_D).contains(&dims.d)
+        && (1..=MMA_MAX_D).contains(&dims.dv)
+        && capability >= (8, 0)
+        && kv_aligned
+}
+
+/// Dynamic shared memory of the tensor-core kernel: K tile rows padded by 8 elements, the
+/// transposed V tile's rows padded by 8 keys, 2-byte elements.
+pub fn mma_shared_bytes(dims: &SdpaDims) -> usize {
+    2 * (MMA_BK * (dims.d + 8) + dims.dv * (MMA_BK + 8))
+}
 
 /// The parameters of `fuser_sdpa_f32`/`fuser_sdpa_f64`, field for field as `SdpaParams` in
 /// the source (8-byte fields first).
@@ -84,8 +115,15 @@ fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
     if numel == 0 || dims.dv == 0 && lse == 0 {
         return Ok(());
     }
-    let (func, acc_bytes) = if q.dtype == DType::F64 { ("fuser_sdpa_f64", 8) } else { ("fuser_sdpa_f32", 4) };
-    let bk = block_k(&dims, acc_bytes);
+    let aligned = k.addr() % 4 == 0 && v.addr() % 4 == 0;
+    let mma = uses_tensor_cores(&dims, q.dtype, call.gpu.dev.capability, aligned);
+    let (func, acc_bytes) = match q.dtype {
+        DType::BF16 if mma => ("fuser_sdpa_mma_bf16", 2),
+        DType::F16 if mma => ("fuser_sdpa_mma_f16", 2),
+        DType::F64 => ("fuser_sdpa_f64", 8),
+        _ => ("fuser_sdpa_f32", 4),
+    };
+    let bk = if mma { MMA_BK } else { block_k(&dims, acc_bytes) };
     let mut p = SdpaParams {
         q: q.addr(),
         k: k.addr(),
@@ -105,13 +143,18 @@ fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
         causal: call.params.flag("causal") as i32,
         block_k: int("block_k", bk)?,
     };
-    let grid_x = u32::try_from(dims.s.div_ceil(BQ)).map_err(|_| RtError::new("sdpa on cuda: S too large"))?;
+    let (bq, threads, shared) = if mma {
+        (MMA_BQ, MMA_THREADS, mma_shared_bytes(&dims))
+    } else {
+        (BQ, THREADS, bk * (dims.d + dims.dv + BQ) * acc_bytes)
+    };
+    let grid_x = u32::try_from(dims.s.div_ceil(bq)).map_err(|_| RtError::new("sdpa on cuda: S too large"))?;
     if dims.h > 65535 || dims.b > 65535 {
         return Err(RtError::new(format!("sdpa on cuda: B = {} and H = {} must be at most 65535", dims.b, dims.h)));
     }
-    let shared = (bk * (dims.d + dims.dv + BQ) * acc_bytes) as u32;
     let module = Module::get(call.gpu, "attention", SOURCE)?;
-    launch(module.func(func)?, (grid_x, dims.h as u32, dims.b as u32), (THREADS, 1, 1), shared, &mut p, call.stream)
+    let grid = (grid_x, dims.h as u32, dims.b as u32);
+    launch(module.func(func)?, grid, (threads, 1, 1), shared as u32, &mut p, call.stream)
 }
 
 #[cfg(test)]
@@ -127,11 +170,34 @@ mod tests {
             assert!(bk >= 1 && bk * (dims.d + dims.dv + BQ) * acc <= SHARED_BYTES, "{dims:?}: {bk}");
         }
         assert_eq!(std::mem::size_of::<SdpaParams>(), 96);
+        assert!(mma_shared_bytes(&d(128, 128)) <= SHARED_BYTES);
+    }
+
+    #[test]
+    fn tensor_cores_take_what_they_can() {
+        let d = |d, dv| SdpaDims { b: 1, h: 1, hkv: 1, s: 1, skv: 1, d, dv };
+        assert!(uses_tensor_cores(&d(64, 64), DType::BF16, (9, 0), true));
+        assert!(uses_tensor_cores(&d(128, 8), DType::F16, (8, 0), true));
+        assert!(!uses_tensor_cores(&d(64, 64), DType::F32, (9, 0), true));
+        assert!(!uses_tensor_cores(&d(40, 64), DType::BF16, (9, 0), true));
+        assert!(!uses_tensor_cores(&d(64, 12), DType::BF16, (9, 0), true));
+        assert!(!uses_tensor_cores(&d(256, 64), DType::BF16, (9, 0), true));
+        assert!(!uses_tensor_cores(&d(64, 64), DType::BF16, (7, 5), true));
+        assert!(!uses_tensor_cores(&d(64, 64), DType::BF16, (9, 0), false));
     }
 
     #[test]
     fn the_source_agrees_with_the_launch_constants() {
-        for (name, v) in [("SDPA_TPQ", TPQ), ("SDPA_BQ", BQ), ("SDPA_MAX_PER_LANE", MAX_PER_LANE)] {
+        let consts = [
+            ("SDPA_TPQ", TPQ),
+            ("SDPA_BQ", BQ),
+            ("SDPA_MAX_PER_LANE", MAX_PER_LANE),
+            ("SDPA_MMA_BQ", MMA_BQ),
+            ("SDPA_MMA_BK", MMA_BK),
+            ("SDPA_MMA_THREADS", MMA_THREADS as usize),
+            ("SDPA_MMA_MAX_D", MMA_MAX_D),
+        ];
+        for (name, v) in consts {
             assert!(SOURCE.contains(&format!("#define {name} {v}\n")), "{name} differs from the source");
         }
     }
