@@ -319,3 +319,30 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
         }
     }
 }
+
+/// The source compiles with NVRTC as the cuda backend compiles it (`--std=c++17`, a virtual
+/// architecture), for sm_80 and sm_90, with all four kernels and the tensor-core instruction in
+/// the PTX. Skipped (with a note) where no NVRTC library is found (set `LD_LIBRARY_PATH` to a
+/// CUDA 13 `lib` folder, e.g. the `nvidia-cuda-nvrtc` wheel's, to run it without a GPU).
+#[cfg(feature = "cuda")]
+#[test]
+fn the_attention_source_compiles_with_nvrtc() {
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        eprintln!("skipped: no NVRTC library");
+        return;
+    }
+    assert_eq!(fuser_runtime::cuda::ops::attention::SOURCE, SOURCE);
+    for arch in ["compute_80", "compute_90"] {
+        let opts = cudarc::nvrtc::CompileOptions {
+            options: vec![format!("--gpu-architecture={arch}"), "--std=c++17".into()],
+            ..Default::default()
+        };
+        let ptx = cudarc::nvrtc::compile_ptx_with_opts(SOURCE, opts)
+            .unwrap_or_else(|e| panic!("NVRTC ({arch}) refuses the attention source: {e}"))
+            .to_src();
+        for entry in ["fuser_sdpa_f32", "fuser_sdpa_f64", "fuser_sdpa_mma_bf16", "fuser_sdpa_mma_f16"] {
+            assert!(ptx.contains(&format!(".entry {entry}(")), "{arch}: no entry {entry}");
+        }
+        assert!(ptx.contains("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"), "{arch}: no bf16 mma");
+    }
+}
