@@ -13,7 +13,8 @@
 //!   added once and not once per rank;
 //! - an operand whose device layout is not the one the op needs (the inverse image of the
 //!   result's layout; contracted axes keep the splits the result is partial over) gets a
-//!   resharding point before the op.
+//!   resharding point before the op; a layout that does not divide the operand's extents (the
+//!   2 key/value heads of grouped-query attention under a 4-way head split) is diagnosed.
 //!
 //! Invariant after the pass: for every op that is not a resharding point, the device layouts of
 //! its operands and result agree through its axis map.
