@@ -27,8 +27,8 @@ use fuser_ir::types::{DYNAMIC, FloatKind, Type, TypeKind};
 const UNIT: AttrConstraint =
     AttrConstraint::new("unit attribute", |ctx, a| *ctx.attr_kind(a) == AttrKind::Unit).optional();
 /// `scale`: a 64-bit float attribute.
-const F64_ATTR: AttrConstraint = AttrConstraint::new("64-bit float attribute", |ctx, a| f64_value(ctx, a).is_some())
-    .optional();
+const F64_ATTR: AttrConstraint =
+    AttrConstraint::new("64-bit float attribute", |ctx, a| f64_value(ctx, a).is_some()).optional();
 
 fuser_ir::declare_op! {
     pub static SDPA: "fusion.sdpa" {

@@ -86,7 +86,9 @@ compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` 
 in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them.",
-    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE, &SDPA],
+    ops: &[
+        &MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE, &SDPA,
+    ],
     materialize_constant: None,
     types: &[],
     attrs: &[&SHARD],

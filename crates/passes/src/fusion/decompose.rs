@@ -242,7 +242,9 @@ fn check_divisible(ctx: &Context, ir: &Ir, op: OpId, i: usize, v: Value, wanted:
     let Some(global) = ctx.type_kind(ir.value_type(v)).shape().map(<[i64]>::to_vec) else { return Ok(()) };
     wanted.local_shape(&global, &mesh, true).map(|_| ()).map_err(|m| {
         let name = ctx.op_name_str(ir.op_name(op));
-        let msg = format!("'{name}' computes on local pieces: operand #{i} must take the result's device splits, but its {m}");
+        let msg = format!(
+            "'{name}' computes on local pieces: operand #{i} must take the result's device splits, but its {m}"
+        );
         fuser_ir::pass::op_error(ctx, ir, op, msg)
     })
 }

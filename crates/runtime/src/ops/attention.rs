@@ -97,7 +97,9 @@ pub struct SdpaDims {
 impl SdpaDims {
     /// The extents of `q`, `k`, `v` shapes, or why they do not fit together.
     pub fn of_shapes(q: &[usize], k: &[usize], v: &[usize]) -> Result<SdpaDims, String> {
-        let ([b, h, s, d], [kb, hkv, skv, kd], [vb, vh, vs, dv]) = (q, k, v).try_into_arrays()?;
+        let [b, h, s, d] = rank4("query", q)?;
+        let [kb, hkv, skv, kd] = rank4("key", k)?;
+        let [vb, vh, vs, dv] = rank4("value", v)?;
         if kb != b || vb != b {
             return Err(format!("batch extents differ: query {b}, key {kb}, value {vb}"));
         }
@@ -124,17 +126,9 @@ impl SdpaDims {
     }
 }
 
-trait FourD {
-    fn try_into_arrays(self) -> Result<([usize; 4], [usize; 4], [usize; 4]), String>;
-}
-
-impl FourD for (&[usize], &[usize], &[usize]) {
-    fn try_into_arrays(self) -> Result<([usize; 4], [usize; 4], [usize; 4]), String> {
-        let four = |what: &str, s: &[usize]| -> Result<[usize; 4], String> {
-            s.try_into().map_err(|_| format!("{what} must have rank 4, got shape {s:?}"))
-        };
-        Ok((four("query", self.0)?, four("key", self.1)?, four("value", self.2)?))
-    }
+/// The four extents of a rank-4 shape.
+fn rank4(what: &str, shape: &[usize]) -> Result<[usize; 4], String> {
+    shape.try_into().map_err(|_| format!("{what} must have rank 4, got shape {shape:?}"))
 }
 
 /// The options of one call: causal mask, scale, global index of local query 0.
@@ -155,7 +149,7 @@ pub fn sdpa(q: &[f64], k: &[f64], v: &[f64], dims: &SdpaDims, opt: &SdpaOptions)
     let SdpaDims { b, h, hkv, s, skv, d, dv } = *dims;
     let mut out = vec![0.0; b * h * s * dv];
     let mut lse = vec![f64::NEG_INFINITY; b * h * s];
-    let group = if hkv == 0 { 1 } else { h / hkv };
+    let group = h.checked_div(hkv).unwrap_or(1);
     let mut scores = vec![0.0; skv];
     for bi in 0..b {
         for hi in 0..h {
@@ -199,6 +193,7 @@ pub fn sdpa(q: &[f64], k: &[f64], v: &[f64], dims: &SdpaDims, opt: &SdpaOptions)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::params::Param;
 
     /// A deterministic pseudo-random sequence in [-1, 1).
     fn values(n: usize, seed: u64) -> Vec<f64> {
@@ -237,8 +232,7 @@ mod tests {
                     let total: f64 = srow.iter().sum();
                     lse[(bi * h + hi) * s + i] = total.ln();
                     for e in 0..dv {
-                        let acc: f64 =
-                            (0..skv).map(|j| srow[j] / total * v[((bi * hkv + g) * skv + j) * dv + e]).sum();
+                        let acc: f64 = (0..skv).map(|j| srow[j] / total * v[((bi * hkv + g) * skv + j) * dv + e]).sum();
                         out[((bi * h + hi) * s + i) * dv + e] = acc;
                     }
                 }
@@ -337,6 +331,54 @@ mod tests {
         let (out, lse) = sdpa(&[1.0, 1.0], &[0.5, f64::NAN], &[1.0, 2.0], &dims, &SdpaOptions { causal: true, ..opt });
         assert_eq!((out[0], lse[0]), (1.0, 0.5));
         assert!(out[1].is_nan() && lse[1].is_nan());
+    }
+
+    #[test]
+    fn the_kernel_checks_its_call() {
+        let t = |d: DType, s: &[usize]| (d, s.to_vec());
+        let ins = [t(DType::BF16, &[1, 4, 3, 8]), t(DType::BF16, &[1, 2, 5, 8]), t(DType::BF16, &[1, 2, 5, 6])];
+        let (out, lse) = (t(DType::BF16, &[1, 4, 3, 6]), t(DType::F32, &[1, 4, 3]));
+        let none = Params::new(Vec::new());
+        assert_eq!(check_sdpa(&none, &ins, std::slice::from_ref(&out)), Ok(()));
+        assert_eq!(check_sdpa(&none, &ins, &[out.clone(), lse.clone()]), Ok(()));
+        let err = |params: &Params, ins: &[(DType, Vec<usize>)], outs: &[(DType, Vec<usize>)]| {
+            check_sdpa(params, ins, outs).unwrap_err()
+        };
+        assert!(err(&none, &ins, &[out.clone(), t(DType::BF16, &[1, 4, 3])]).contains("lse"));
+        assert!(err(&none, &ins, &[t(DType::BF16, &[1, 4, 3, 8])]).contains("output 0"));
+        assert!(err(&none, &ins, &[]).contains("1 or 2 outputs"));
+        let mixed = [ins[0].clone(), t(DType::F32, &[1, 2, 5, 8]), ins[2].clone()];
+        assert!(err(&none, &mixed, std::slice::from_ref(&out)).contains("one float element type"));
+        let inf = Params::new(vec![("scale".into(), Param::Float(f64::INFINITY))]);
+        assert!(err(&inf, &ins, &[out]).contains("finite"));
+    }
+
+    #[test]
+    fn the_kernel_reads_its_parameters_and_origin() {
+        let dims = SdpaDims { b: 1, h: 2, hkv: 1, s: 3, skv: 6, d: 4, dv: 2 };
+        let (q, k, v) = (values(24, 11), values(24, 12), values(12, 13));
+        let inputs = [
+            Dense::from_f64(DType::F32, vec![1, 2, 3, 4], q.clone()),
+            Dense::from_f64(DType::F32, vec![1, 1, 6, 4], k.clone()),
+            Dense::from_f64(DType::F32, vec![1, 1, 6, 2], v.clone()),
+        ];
+        let params = Params::new(vec![("causal".into(), Param::Flag), ("scale".into(), Param::Float(0.5))]);
+        let outputs = [(DType::F32, vec![1, 2, 3, 2]), (DType::F32, vec![1, 2, 3])];
+        let origin = [0, 0, 2, 0];
+        let call =
+            Call { params: &params, inputs: &inputs, outputs: &outputs, origin: &origin, global_shape: &[1, 2, 6, 2] };
+        let got = eval_sdpa(&call).unwrap();
+        let (out, lse) = sdpa(&q, &k, &v, &dims, &SdpaOptions { causal: true, scale: 0.5, query_offset: 2 });
+        assert_eq!(
+            got,
+            vec![Dense::from_f64(DType::F32, vec![1, 2, 3, 2], out), Dense::from_f64(DType::F32, vec![1, 2, 3], lse)]
+        );
+        // One output: no lse; no scale: 1/sqrt(D).
+        let none = Params::new(Vec::new());
+        let call = Call { params: &none, inputs: &inputs, outputs: &outputs[..1], origin: &[], global_shape: &[] };
+        let got = eval_sdpa(&call).unwrap();
+        let (out, _) = sdpa(&q, &k, &v, &dims, &SdpaOptions { causal: false, scale: 0.5, query_offset: 0 });
+        assert_eq!(got, vec![Dense::from_f64(DType::F32, vec![1, 2, 3, 2], out)]);
     }
 
     #[test]

@@ -45,8 +45,8 @@ const MMA_MAX_D: usize = 128;
 /// element pairs are read as 32-bit words).
 pub fn uses_tensor_cores(dims: &SdpaDims, dtype: DType, capability: (i32, i32), kv_aligned: bool) -> bool {
     matches!(dtype, DType::BF16 | DType::F16)
-        && dims.d % 16 == 0
-        && dims.dv % 8 == 0
+        && dims.d.is_multiple_of(16)
+        && dims.dv.is_multiple_of(8)
         && (1..=MMA_MAX_D).contains(&dims.d)
         && (1..=MMA_MAX_D).contains(&dims.dv)
         && capability >= (8, 0)
