@@ -73,6 +73,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/layout.rs",
             "fusion/matmul.rs",
             "fusion/reduce.rs",
+            "fusion/norm.rs",
             "host/alloc.rs",
             "host/compute.rs",
             "host/control.rs",

@@ -8,12 +8,14 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute).
+//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `norm`
+//! (layer_norm, rms_norm).
 
 pub mod elementwise;
 pub mod layout;
 pub mod matmul;
 pub mod mesh;
+pub mod norm;
 pub mod reduce;
 pub mod sharding;
 pub mod syntax;
@@ -26,6 +28,7 @@ pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwi
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
+pub use norm::{LAYER_NORM, NormKind, RMS_NORM, infer_norm, norm_state};
 pub use reduce::{SUM, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
 pub use syntax::tensor_op_state;
@@ -82,7 +85,7 @@ compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` 
 in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them.",
-    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE],
+    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE, &LAYER_NORM, &RMS_NORM],
     materialize_constant: None,
     types: &[],
     attrs: &[&SHARD],
