@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("buffers and host values", &["buffer.rs", "tensor.rs", "partial.rs"]),
+    ("the semantics of the named kernels", &["ops/norm.rs", "ops/mod.rs"]),
     (
         "the executor and the backend interface",
         &["exec/backend.rs", "exec/prepare.rs", "exec/run.rs", "exec/capture.rs"],

@@ -89,8 +89,9 @@ takes it when `eps=None` (`2^-23` for `bf16`, `f16` and `f32` inputs, which comp
 Generic form: `dims` is an `array<i64: ...>` property.\n\n", "Numerics: the mean square of a row is \
 computed in `f64` by the reference and in `f32` (`f64` for `f64` inputs) by the kernels; \
 `bf16`/`f16` inputs are converted to `f32`, and each result element is rounded once to its \
-element type (torch's `opmath` rule). A NaN or infinity in a row makes that row's outputs NaN \
-(infinity: `inf * 0`). Sharding: the normalized axes are read whole (a device or stream split \
+element type (torch's `opmath` rule). A NaN in a row makes that row's outputs NaN; an \
+infinity makes its `rstd` 0, so the row's finite elements give 0 and its infinite ones NaN \
+(`inf * 0`), as torch. Sharding: the normalized axes are read whole (a device or stream split \
 on them is gathered by `fusion-decompose-resharding`, or diagnosed); the leading axes map to \
 the result's, so a sequence-parallel norm is local; the weight axes map to the result's \
 trailing axes."),

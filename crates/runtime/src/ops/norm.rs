@@ -1,0 +1,207 @@
+//! The semantics of `fusion.layer_norm` and `fusion.rms_norm` (docs/dialects/fusion.md) on
+//! dense row-major values: the input is `rows x cols` where `cols` is the product of the
+//! normalized (trailing) axes. Everything is computed in `f64` and returned unrounded (the
+//! caller rounds each output once to its element type).
+//!
+//! layer_norm: `mean = Σx / n`, the biased variance by the corrected two-pass formula
+//! `var = (Σd² - (Σd)² / n) / n` with `d = x - mean` (no cancellation when the mean is large
+//! against the spread: the deviations are formed before squaring, and the second term removes
+//! the rounding error of the mean), `rstd = 1 / sqrt(var + eps)`, `y = (x - mean) · rstd · w + b`.
+//! rms_norm: `rstd = 1 / sqrt(Σx² / n + eps)`, `y = x · rstd · w`.
+//!
+//! NaN and infinity follow from the formulas as torch computes them: a NaN or infinity in a
+//! layer_norm row makes its mean or variance NaN, so the whole row and its statistics are NaN;
+//! in an rms_norm row an infinity makes `rstd` 0 (finite elements give 0, infinite ones NaN)
+//! and a NaN makes everything NaN. A zero-variance row with `eps = 0` gives `rstd = inf` and
+//! NaN outputs (`0 · inf`), as torch.
+
+/// The outputs of [`layer_norm`]: `y` (`rows x cols`), `mean` and `rstd` (`rows`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerNormOut {
+    pub y: Vec<f64>,
+    pub mean: Vec<f64>,
+    pub rstd: Vec<f64>,
+}
+
+/// The outputs of [`rms_norm`]: `y` (`rows x cols`) and `rstd` (`rows`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RmsNormOut {
+    pub y: Vec<f64>,
+    pub rstd: Vec<f64>,
+}
+
+/// Mean and biased variance of one row (corrected two-pass; NaN rows give NaN).
+pub fn mean_var(row: &[f64]) -> (f64, f64) {
+    let n = row.len() as f64;
+    if row.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mean = row.iter().sum::<f64>() / n;
+    let (mut sd, mut sd2) = (0.0f64, 0.0f64);
+    for &x in row {
+        let d = x - mean;
+        sd += d;
+        sd2 += d * d;
+    }
+    let var = (sd2 - sd * sd / n) / n;
+    // Rounding may leave a tiny negative value for a constant row; NaN stays NaN.
+    (mean, if var < 0.0 { 0.0 } else { var })
+}
+
+/// torch's `layer_norm` over rows of `cols` elements; `weight` and `bias` have `cols` elements.
+pub fn layer_norm(x: &[f64], cols: usize, weight: Option<&[f64]>, bias: Option<&[f64]>, eps: f64) -> LayerNormOut {
+    let rows = x.len().checked_div(cols).unwrap_or(0);
+    let mut out = LayerNormOut { y: Vec::with_capacity(x.len()), mean: Vec::with_capacity(rows), rstd: Vec::with_capacity(rows) };
+    for row in x.chunks_exact(cols.max(1)).take(rows) {
+        let (mean, var) = mean_var(row);
+        let rstd = 1.0 / (var + eps).sqrt();
+        for (j, &v) in row.iter().enumerate() {
+            let mut y = (v - mean) * rstd;
+            if let Some(w) = weight {
+                y *= w[j];
+            }
+            if let Some(b) = bias {
+                y += b[j];
+            }
+            out.y.push(y);
+        }
+        out.mean.push(mean);
+        out.rstd.push(rstd);
+    }
+    out
+}
+
+/// torch's `rms_norm` over rows of `cols` elements; `weight` has `cols` elements.
+pub fn rms_norm(x: &[f64], cols: usize, weight: Option<&[f64]>, eps: f64) -> RmsNormOut {
+    let rows = x.len().checked_div(cols).unwrap_or(0);
+    let mut out = RmsNormOut { y: Vec::with_capacity(x.len()), rstd: Vec::with_capacity(rows) };
+    for row in x.chunks_exact(cols.max(1)).take(rows) {
+        let ms = row.iter().map(|v| v * v).sum::<f64>() / cols as f64;
+        let rstd = 1.0 / (ms + eps).sqrt();
+        for (j, &v) in row.iter().enumerate() {
+            let y = v * rstd;
+            out.y.push(match weight {
+                Some(w) => y * w[j],
+                None => y,
+            });
+        }
+        out.rstd.push(rstd);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The textbook formulas, written independently: mean by a fold, variance as the mean of
+    /// squared deviations.
+    fn naive_layer_norm(x: &[f64], cols: usize, w: &[f64], b: &[f64], eps: f64) -> Vec<f64> {
+        let mut y = Vec::new();
+        for row in x.chunks(cols) {
+            let mean = row.iter().fold(0.0, |a, v| a + v) / cols as f64;
+            let var = row.iter().map(|v| (v - mean).powi(2)).fold(0.0, |a, v| a + v) / cols as f64;
+            for j in 0..cols {
+                y.push((row[j] - mean) / (var + eps).sqrt() * w[j] + b[j]);
+            }
+        }
+        y
+    }
+
+    fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
+    }
+
+    fn sample(n: usize, seed: u64) -> Vec<f64> {
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                ((s >> 11) as f64 / (1u64 << 53) as f64) * 4.0 - 2.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn layer_norm_matches_the_naive_formula() {
+        let (rows, cols) = (5, 12);
+        let x = sample(rows * cols, 1);
+        let w = sample(cols, 2);
+        let b = sample(cols, 3);
+        let out = layer_norm(&x, cols, Some(&w), Some(&b), 1e-5);
+        assert!(close(&out.y, &naive_layer_norm(&x, cols, &w, &b, 1e-5), 1e-12));
+        assert_eq!((out.mean.len(), out.rstd.len()), (rows, rows));
+        // Without weight and bias: weight 1 and bias 0.
+        let plain = layer_norm(&x, cols, None, None, 1e-5);
+        assert!(close(&plain.y, &naive_layer_norm(&x, cols, &[1.0; 12], &[0.0; 12], 1e-5), 1e-12));
+        // Each normalized row has mean 0 and (biased) variance var / (var + eps).
+        let (m, v) = mean_var(&plain.y[..cols]);
+        let (_, v0) = mean_var(&x[..cols]);
+        assert!(m.abs() < 1e-12 && (v - v0 / (v0 + 1e-5)).abs() < 1e-12);
+        // Bias without weight.
+        let only_b = layer_norm(&x, cols, None, Some(&b), 0.0);
+        assert!(close(&only_b.y, &naive_layer_norm(&x, cols, &[1.0; 12], &b, 0.0), 1e-12));
+    }
+
+    #[test]
+    fn statistics_are_the_row_mean_and_rstd() {
+        let x = [1.0, 2.0, 3.0, 4.0, 10.0, 10.0, 10.0, 10.0];
+        let out = layer_norm(&x, 4, None, None, 0.0);
+        assert_eq!(out.mean, vec![2.5, 10.0]);
+        assert_eq!(out.rstd[0], 1.0 / 1.25f64.sqrt());
+        // A constant row with eps = 0: rstd = inf and 0 · inf = NaN, as torch.
+        assert_eq!(out.rstd[1], f64::INFINITY);
+        assert!(out.y[4..].iter().all(|y| y.is_nan()));
+        let eps = layer_norm(&x, 4, None, None, 1e-5);
+        assert_eq!(eps.y[4..], [0.0; 4]);
+    }
+
+    /// The catastrophic cancellation check: rows whose mean is huge against their spread.
+    /// `E[x²] - E[x]²` loses every digit here; the two-pass formula is exact.
+    #[test]
+    fn large_mean_rows_keep_their_variance() {
+        for &offset in &[1e4, 1e8, 1e12] {
+            let x: Vec<f64> = [1.0, 2.0, 3.0, 4.0].iter().map(|v| v + offset).collect();
+            let (mean, var) = mean_var(&x);
+            assert_eq!(mean, offset + 2.5);
+            assert!((var - 1.25).abs() < 1e-9, "offset {offset}: var {var}");
+            let one_pass = x.iter().map(|v| v * v).sum::<f64>() / 4.0 - mean * mean;
+            if offset >= 1e8 {
+                assert!((one_pass - 1.25).abs() > 1e-3, "the naive formula should fail at offset {offset}");
+            }
+            let out = layer_norm(&x, 4, None, None, 0.0);
+            let want = naive_layer_norm(&[1.0, 2.0, 3.0, 4.0], 4, &[1.0; 4], &[0.0; 4], 0.0);
+            assert!(close(&out.y, &want, 1e-6), "offset {offset}: {:?}", out.y);
+        }
+    }
+
+    #[test]
+    fn rms_norm_matches_the_formula() {
+        let (rows, cols) = (3, 8);
+        let x = sample(rows * cols, 4);
+        let w = sample(cols, 5);
+        let out = rms_norm(&x, cols, Some(&w), 1e-6);
+        for (r, row) in x.chunks(cols).enumerate() {
+            let rms = (row.iter().map(|v| v * v).sum::<f64>() / cols as f64 + 1e-6).sqrt();
+            assert!((out.rstd[r] - 1.0 / rms).abs() < 1e-12 * out.rstd[r]);
+            for j in 0..cols {
+                assert!((out.y[r * cols + j] - row[j] / rms * w[j]).abs() < 1e-12);
+            }
+        }
+        let plain = rms_norm(&x, cols, None, 0.0);
+        let ms: f64 = plain.y[..cols].iter().map(|v| v * v).sum::<f64>() / cols as f64;
+        assert!((ms - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn nan_and_infinity_follow_torch() {
+        let x = [1.0, f64::NAN, 3.0, 4.0, 1.0, f64::INFINITY, 3.0, 4.0];
+        let ln = layer_norm(&x, 4, None, None, 1e-5);
+        assert!(ln.y.iter().all(|v| v.is_nan()) && ln.mean[0].is_nan() && ln.rstd.iter().all(|v| v.is_nan()));
+        let rn = rms_norm(&x, 4, None, 1e-5);
+        assert!(rn.y[..4].iter().all(|v| v.is_nan()));
+        assert_eq!(rn.rstd[1], 0.0);
+        assert_eq!([rn.y[4], rn.y[6], rn.y[7]], [0.0; 3]);
+        assert!(rn.y[5].is_nan());
+    }
+}
