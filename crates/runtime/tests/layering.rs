@@ -65,6 +65,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "cuda/api.rs",
             "cuda/kernels.rs",
+            "cuda/ops/norm.rs",
             "cuda/cublaslt.rs",
             "cuda/tracer.rs",
             "cuda/memory.rs",
@@ -84,7 +85,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("the driver", &["driver.rs", "process.rs", "procs/run.rs"]),
     (
         "facades and tools",
-        &["lib.rs", "exec/mod.rs", "cpu/mod.rs", "cuda/mod.rs", "procs/mod.rs", "bin/fuser-contention.rs"],
+        &["lib.rs", "exec/mod.rs", "cpu/mod.rs", "cuda/mod.rs", "cuda/ops/mod.rs", "procs/mod.rs", "bin/fuser-contention.rs"],
     ),
 ];
 

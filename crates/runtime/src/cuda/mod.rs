@@ -23,6 +23,7 @@ pub mod ipc_procs;
 pub mod kernels;
 pub mod memory;
 pub mod nccl;
+pub mod ops;
 pub mod tracer;
 
 pub use backend::{CudaBackend, probe};

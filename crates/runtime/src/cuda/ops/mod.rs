@@ -1,0 +1,3 @@
+//! The cuda kernels of the ops lowered to `host.kernel` (docs/dev/ops.md).
+
+pub mod norm;

@@ -1,0 +1,168 @@
+//! The cuda kernels of `fusion.layer_norm` and `fusion.rms_norm` (semantics: `ops/norm.rs`).
+//!
+//! One block per row (a grid-stride loop over rows), [`THREADS`] threads striding over the
+//! row's `cols` elements (dense, row-major: the runtime hands kernels dense buffers). The
+//! statistics accumulate in `float` for bf16/f16/f32 inputs and in `double` for f64 (torch's
+//! `opmath`), reduced across the block through shared memory (a tree, so the block size is a
+//! power of two). The variance is the corrected two-pass one of the reference: a pass for the
+//! mean, a pass for `Σd` and `Σd²` of the deviations `d = x - mean` (the row is re-read from
+//! L1/L2, not from registers, so any row length works), then `var = (Σd² - (Σd)²/n) / n`. The
+//! third pass writes `y = (x - mean) · rstd · w + b` rounded once to the element type
+//! (bf16/f16 to nearest even from the `float` value). rms_norm skips the mean (it is 0), so
+//! `Σd²` is `Σx²`. Thread 0 writes the row's `mean` / `rstd` (`f32`, or `f64` for f64 inputs)
+//! when those outputs exist.
+
+/// Threads per block (a power of two: the shared-memory reduction halves it).
+pub const THREADS: u32 = 256;
+
+/// The most blocks a launch uses (rows beyond it are taken by the grid-stride loop).
+pub const MAX_BLOCKS: u32 = 65535;
+
+/// Parameters of `fuser_norm_f32` / `fuser_norm_f64`: device addresses (0 when the operand or
+/// output is absent), the row count and length, `eps`, the element type code of `x`, `w`, `b`
+/// and `y` (`cuda::kernels::dtype_code`: 0 bf16, 1 f16, 2 f32, 3 f64) and whether it is
+/// rms_norm. 8-byte fields first, field for field as the source's `NormParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NormParams {
+    pub x: u64,
+    pub w: u64,
+    pub b: u64,
+    pub y: u64,
+    pub mean: u64,
+    pub rstd: u64,
+    pub rows: i64,
+    pub cols: i64,
+    pub eps: f64,
+    pub dtype: i32,
+    pub rms: i32,
+}
+
+/// Threads for rows of `cols` elements: [`THREADS`], or the smallest power of two (at least a
+/// warp) covering a short row.
+pub fn block_threads(cols: usize) -> u32 {
+    (cols.max(1).next_power_of_two() as u32).clamp(32, THREADS)
+}
+
+/// The CUDA C source of the norm kernels.
+pub const SOURCE: &str = r#"
+struct NormParams {
+  unsigned long long x, w, b, y, mean, rstd;
+  long long rows, cols;
+  double eps;
+  int dtype, rms;
+};
+
+__device__ float bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
+__device__ unsigned short float_to_bf16(float f) {
+  unsigned u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (unsigned short)(u >> 16);
+}
+__device__ float f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+__device__ unsigned short float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+
+// Element i of a bf16/f16/f32 (float compute) or f64 (double compute) array.
+template <typename Acc> __device__ Acc norm_load(int t, unsigned long long p, long long i);
+template <> __device__ float norm_load<float>(int t, unsigned long long p, long long i) {
+  switch (t) {
+    case 0: return bf16_to_float(((const unsigned short*)p)[i]);
+    case 1: return f16_to_float(((const unsigned short*)p)[i]);
+    default: return ((const float*)p)[i];
+  }
+}
+template <> __device__ double norm_load<double>(int t, unsigned long long p, long long i) {
+  return ((const double*)p)[i];
+}
+// Stores v rounded once to the element type t.
+__device__ void norm_store(int t, unsigned long long p, long long i, float v) {
+  switch (t) {
+    case 0: ((unsigned short*)p)[i] = float_to_bf16(v); break;
+    case 1: ((unsigned short*)p)[i] = float_to_f16(v); break;
+    default: ((float*)p)[i] = v; break;
+  }
+}
+__device__ void norm_store(int t, unsigned long long p, long long i, double v) { ((double*)p)[i] = v; }
+__device__ float norm_sqrt(float v) { return sqrtf(v); }
+__device__ double norm_sqrt(double v) { return sqrt(v); }
+
+extern __shared__ __align__(8) unsigned char norm_smem[];
+
+// The sum of every thread's v over the block (blockDim.x a power of two); all threads get it.
+template <typename Acc> __device__ Acc norm_block_sum(Acc v) {
+  Acc* sh = (Acc*)norm_smem;
+  sh[threadIdx.x] = v;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s];
+    __syncthreads();
+  }
+  Acc r = sh[0];
+  __syncthreads();
+  return r;
+}
+
+template <typename Acc> __device__ void norm_rows(const NormParams& p) {
+  const Acc n = (Acc)p.cols;
+  const Acc eps = (Acc)p.eps;
+  for (long long r = blockIdx.x; r < p.rows; r += gridDim.x) {
+    const long long base = r * p.cols;
+    Acc mean = 0;
+    if (!p.rms) {
+      Acc s = 0;
+      for (long long j = threadIdx.x; j < p.cols; j += blockDim.x) s += norm_load<Acc>(p.dtype, p.x, base + j);
+      mean = norm_block_sum<Acc>(s) / n;
+    }
+    Acc sd = 0, sd2 = 0;
+    for (long long j = threadIdx.x; j < p.cols; j += blockDim.x) {
+      Acc d = norm_load<Acc>(p.dtype, p.x, base + j) - mean;
+      sd += d;
+      sd2 += d * d;
+    }
+    sd2 = norm_block_sum<Acc>(sd2);
+    Acc var;
+    if (p.rms) {
+      var = sd2 / n;
+    } else {
+      sd = norm_block_sum<Acc>(sd);
+      var = (sd2 - sd * sd / n) / n;
+    }
+    if (var < 0) var = 0;  // rounding on a constant row; NaN stays NaN
+    const Acc rstd = (Acc)1 / norm_sqrt(var + eps);
+    for (long long j = threadIdx.x; j < p.cols; j += blockDim.x) {
+      Acc v = (norm_load<Acc>(p.dtype, p.x, base + j) - mean) * rstd;
+      if (p.w) v *= norm_load<Acc>(p.dtype, p.w, j);
+      if (p.b) v += norm_load<Acc>(p.dtype, p.b, j);
+      norm_store(p.dtype, p.y, base + j, v);
+    }
+    if (threadIdx.x == 0) {
+      if (p.mean) norm_store(sizeof(Acc) == 8 ? 3 : 2, p.mean, r, mean);
+      if (p.rstd) norm_store(sizeof(Acc) == 8 ? 3 : 2, p.rstd, r, rstd);
+    }
+  }
+}
+
+extern "C" __global__ void fuser_norm_f32(NormParams p) { norm_rows<float>(p); }
+extern "C" __global__ void fuser_norm_f64(NormParams p) { norm_rows<double>(p); }
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_layout_matches_the_source() {
+        assert_eq!(std::mem::size_of::<NormParams>(), 6 * 8 + 2 * 8 + 8 + 2 * 4);
+    }
+
+    #[test]
+    fn block_size_is_a_power_of_two_at_most_threads() {
+        assert_eq!(block_threads(0), 32);
+        assert_eq!(block_threads(33), 64);
+        assert_eq!(block_threads(4096), THREADS);
+        for c in [1, 7, 100, 257, 1 << 20] {
+            assert!(block_threads(c).is_power_of_two());
+        }
+    }
+}
