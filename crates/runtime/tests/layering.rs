@@ -27,7 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("buffers and host values", &["buffer.rs", "tensor.rs", "partial.rs"]),
-    ("the semantics of the named kernels", &["ops/norm.rs", "ops/mod.rs"]),
+    ("the named kernels' semantics, lowest first", &["ops/dense.rs", "ops/params.rs", "ops/norm.rs", "ops/registry.rs", "ops/mod.rs"]),
     (
         "the executor and the backend interface",
         &["exec/backend.rs", "exec/prepare.rs", "exec/run.rs", "exec/capture.rs"],
@@ -52,6 +52,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cpu/race.rs",
             "cpu/streams.rs",
             "cpu/kernels.rs",
+            "cpu/named.rs",
             "cpu/comm/remote.rs",
             "cpu/comm/p2p.rs",
             "cpu/comm/collective.rs",
@@ -65,12 +66,14 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "cuda/api.rs",
             "cuda/kernels.rs",
-            "cuda/ops/norm.rs",
             "cuda/cublaslt.rs",
             "cuda/tracer.rs",
             "cuda/memory.rs",
             "cuda/nccl.rs",
             "cuda/gpu.rs",
+            "cuda/ops/module.rs",
+            "cuda/ops/norm.rs",
+            "cuda/ops/mod.rs",
             "cuda/graph.rs",
             "cuda/contention.rs",
             "cuda/ipc.rs",
@@ -85,7 +88,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("the driver", &["driver.rs", "process.rs", "procs/run.rs"]),
     (
         "facades and tools",
-        &["lib.rs", "exec/mod.rs", "cpu/mod.rs", "cuda/mod.rs", "cuda/ops/mod.rs", "procs/mod.rs", "bin/fuser-contention.rs"],
+        &["lib.rs", "exec/mod.rs", "cpu/mod.rs", "cuda/mod.rs", "procs/mod.rs", "bin/fuser-contention.rs"],
     ),
 ];
 

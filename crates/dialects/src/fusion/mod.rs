@@ -12,6 +12,7 @@
 //! (layer_norm, rms_norm).
 
 pub mod elementwise;
+pub mod kernels;
 pub mod layout;
 pub mod matmul;
 pub mod mesh;
@@ -25,6 +26,7 @@ pub mod verify;
 mod tests;
 
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
+pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
