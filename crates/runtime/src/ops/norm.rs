@@ -15,6 +15,163 @@
 //! and a NaN makes everything NaN. A zero-variance row with `eps = 0` gives `rstd = inf` and
 //! NaN outputs (`0 · inf`), as torch.
 
+//!
+//! The kernels `layer_norm` and `rms_norm` (their `OpImpl`s are in `registry.rs`, which sits
+//! above the op files: [`check_layer_norm`], [`eval_layer_norm`], ...) take the fusion op's
+//! properties as parameters: `dims` (the normalized trailing axes), `epsilon` (absent: the
+//! dialect's default), and for layer_norm `operandSegmentSizes` (which of weight and bias are
+//! among the inputs). [`NormSpec::of`] decodes and checks them once for every evaluator.
+
+use super::dense::Dense;
+use super::params::Params;
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+use fuser_dialects::fusion::norm::{LAYER_NORM_DEFAULT_EPSILON, rms_norm_default_epsilon};
+use fuser_ir::types::FloatKind;
+
+/// One norm call, decoded from its parameters and its inputs' and outputs' types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NormSpec {
+    pub rms: bool,
+    /// Rows (the product of the leading axes) and their length (of the normalized axes).
+    pub rows: usize,
+    pub cols: usize,
+    pub has_weight: bool,
+    pub has_bias: bool,
+    pub eps: f64,
+    /// Whether the statistics outputs are wanted.
+    pub stats: bool,
+    /// The element type of the input, weight, bias and `y`.
+    pub dtype: DType,
+    /// The element type of the statistics (`f32`, or `f64` for `f64` inputs).
+    pub stats_dtype: DType,
+}
+
+impl NormSpec {
+    /// Decodes and checks a norm call (`rms`: rms_norm, else layer_norm) against the element
+    /// types and shapes of its inputs and outputs.
+    pub fn of(
+        rms: bool,
+        params: &Params,
+        inputs: &[(DType, Vec<usize>)],
+        outputs: &[(DType, Vec<usize>)],
+    ) -> Result<NormSpec, String> {
+        let dims = params.ints("dims").map_err(|e| e.message)?;
+        let (has_weight, has_bias) = if rms {
+            (inputs.len() == 2, false)
+        } else {
+            match params.ints("operandSegmentSizes").map_err(|e| e.message)?[..] {
+                [1, w, b] if (0..=1).contains(&w) && (0..=1).contains(&b) => (w == 1, b == 1),
+                ref other => return Err(format!("operandSegmentSizes must be [1, 0|1, 0|1], got {other:?}")),
+            }
+        };
+        let want_inputs = 1 + has_weight as usize + has_bias as usize;
+        if inputs.len() != want_inputs || (rms && inputs.len() > 2) {
+            return Err(format!("expects {want_inputs} inputs, got {}", inputs.len()));
+        }
+        let (dtype, shape) = &inputs[0];
+        let dtype = *dtype;
+        let kind = match dtype {
+            DType::BF16 => FloatKind::BF16,
+            DType::F16 => FloatKind::F16,
+            DType::F32 => FloatKind::F32,
+            DType::F64 => FloatKind::F64,
+            other => return Err(format!("the input must be bf16, f16, f32 or f64, got {}", other.name())),
+        };
+        let r = shape.len();
+        let k = dims.len();
+        if k == 0 || k > r || dims.iter().enumerate().any(|(i, &d)| d != (r - k + i) as i64) {
+            return Err(format!("dims {dims:?} must be the trailing axes of the rank-{r} input"));
+        }
+        let (lead, normalized) = shape.split_at(r - k);
+        for (name, t) in ["weight", "bias"].iter().zip(&inputs[1..]) {
+            if t.0 != dtype || t.1 != normalized {
+                return Err(format!(
+                    "{name} must be {} {normalized:?}, got {} {:?}",
+                    dtype.name(),
+                    t.0.name(),
+                    t.1
+                ));
+            }
+        }
+        let stats_dtype = if dtype == DType::F64 { DType::F64 } else { DType::F32 };
+        let n_stats = if rms { 1 } else { 2 };
+        if outputs.len() != 1 && outputs.len() != 1 + n_stats {
+            return Err(format!("expects 1 or {} outputs, got {}", 1 + n_stats, outputs.len()));
+        }
+        if outputs[0].0 != dtype || &outputs[0].1 != shape {
+            return Err(format!("y must be {} {shape:?}, got {} {:?}", dtype.name(), outputs[0].0.name(), outputs[0].1));
+        }
+        for (i, o) in outputs.iter().enumerate().skip(1) {
+            if o.0 != stats_dtype || o.1 != lead {
+                return Err(format!(
+                    "output #{i} must be {} {lead:?}, got {} {:?}",
+                    stats_dtype.name(),
+                    o.0.name(),
+                    o.1
+                ));
+            }
+        }
+        let default = if rms { rms_norm_default_epsilon(kind) } else { LAYER_NORM_DEFAULT_EPSILON };
+        let eps = params.float_or("epsilon", default).map_err(|e| e.message)?;
+        if !(eps.is_finite() && eps >= 0.0) {
+            return Err(format!("epsilon must be finite and not negative, got {eps}"));
+        }
+        Ok(NormSpec {
+            rms,
+            rows: lead.iter().product(),
+            cols: normalized.iter().product(),
+            has_weight,
+            has_bias,
+            eps,
+            stats: outputs.len() > 1,
+            dtype,
+            stats_dtype,
+        })
+    }
+}
+
+/// The prepare-time check of kernel `layer_norm`.
+pub fn check_layer_norm(p: &Params, i: &[(DType, Vec<usize>)], o: &[(DType, Vec<usize>)]) -> Result<(), String> {
+    NormSpec::of(false, p, i, o).map(|_| ())
+}
+
+/// The prepare-time check of kernel `rms_norm`.
+pub fn check_rms_norm(p: &Params, i: &[(DType, Vec<usize>)], o: &[(DType, Vec<usize>)]) -> Result<(), String> {
+    NormSpec::of(true, p, i, o).map(|_| ())
+}
+
+fn spec_of(rms: bool, params: &Params, inputs: &[Dense], outputs: &[(DType, Vec<usize>)]) -> RtResult<NormSpec> {
+    let types: Vec<_> = inputs.iter().map(|d| (d.dtype, d.shape.clone())).collect();
+    NormSpec::of(rms, params, &types, outputs).map_err(RtError::new)
+}
+
+/// Kernel `layer_norm`: `y`, then `mean` and `rstd` when the call has those outputs.
+pub fn eval_layer_norm(params: &Params, inputs: &[Dense], outputs: &[(DType, Vec<usize>)]) -> RtResult<Vec<Dense>> {
+    let s = spec_of(false, params, inputs, outputs)?;
+    let weight = s.has_weight.then(|| inputs[1].floats());
+    let bias = s.has_bias.then(|| inputs[1 + s.has_weight as usize].floats());
+    let out = layer_norm(&inputs[0].floats(), s.cols, weight.as_deref(), bias.as_deref(), s.eps);
+    let mut results = vec![Dense::from_f64(s.dtype, outputs[0].1.clone(), out.y)];
+    if s.stats {
+        results.push(Dense::from_f64(s.stats_dtype, outputs[1].1.clone(), out.mean));
+        results.push(Dense::from_f64(s.stats_dtype, outputs[2].1.clone(), out.rstd));
+    }
+    Ok(results)
+}
+
+/// Kernel `rms_norm`: `y`, then `rstd` when the call has that output.
+pub fn eval_rms_norm(params: &Params, inputs: &[Dense], outputs: &[(DType, Vec<usize>)]) -> RtResult<Vec<Dense>> {
+    let s = spec_of(true, params, inputs, outputs)?;
+    let weight = s.has_weight.then(|| inputs[1].floats());
+    let out = rms_norm(&inputs[0].floats(), s.cols, weight.as_deref(), s.eps);
+    let mut results = vec![Dense::from_f64(s.dtype, outputs[0].1.clone(), out.y)];
+    if s.stats {
+        results.push(Dense::from_f64(s.stats_dtype, outputs[1].1.clone(), out.rstd));
+    }
+    Ok(results)
+}
+
 /// The outputs of [`layer_norm`]: `y` (`rows x cols`), `mean` and `rstd` (`rows`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerNormOut {
