@@ -11,6 +11,18 @@
 //! (bf16/f16 to nearest even from the `float` value). rms_norm skips the mean (it is 0), so
 //! `Σd²` is `Σx²`. Thread 0 writes the row's `mean` / `rstd` (`f32`, or `f64` for f64 inputs)
 //! when those outputs exist.
+//!
+//! Not done: vectorized (`float4`/`bf16x2`) loads; a row is read three times (twice for
+//! rms_norm), from cache after the first pass.
+
+use super::module::{Module, launch};
+use crate::cuda::api::RawStream;
+use crate::cuda::gpu::Gpu;
+use crate::cuda::kernels::dtype_code;
+use crate::cuda::memory::CudaBuf;
+use crate::ops::Params;
+use crate::error::{RtError, RtResult};
+use crate::ops::norm::NormSpec;
 
 /// Threads per block (a power of two: the shared-memory reduction halves it).
 pub const THREADS: u32 = 256;
@@ -42,6 +54,48 @@ pub struct NormParams {
 /// warp) covering a short row.
 pub fn block_threads(cols: usize) -> u32 {
     (cols.max(1).next_power_of_two() as u32).clamp(32, THREADS)
+}
+
+/// The launch of one norm (`rms`: rms_norm, else layer_norm) on dense buffers: the parameters
+/// decoded as the reference does ([`NormSpec`]), one block per row up to [`MAX_BLOCKS`]. The
+/// `CudaImpl`s calling it are in `cuda/ops/mod.rs`, above this file.
+pub fn run_norm(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    stream: RawStream,
+    rms: bool,
+) -> RtResult<()> {
+    let types = |bufs: &[CudaBuf]| bufs.iter().map(|b| (b.dtype, b.shape.clone())).collect::<Vec<_>>();
+    let spec = NormSpec::of(rms, params, &types(inputs), &types(outputs)).map_err(RtError::new)?;
+    if spec.rows == 0 || spec.cols == 0 {
+        return Ok(());
+    }
+    let addr = |present: bool, i: usize| if present { inputs[i].addr() } else { 0 };
+    let out = |i: usize| outputs.get(i).map_or(0, |b| b.addr());
+    let mut p = NormParams {
+        x: inputs[0].addr(),
+        w: addr(spec.has_weight, 1),
+        b: addr(spec.has_bias, 1 + spec.has_weight as usize),
+        y: out(0),
+        mean: if rms { 0 } else { out(1) },
+        rstd: if rms { out(1) } else { out(2) },
+        rows: spec.rows as i64,
+        cols: spec.cols as i64,
+        eps: spec.eps,
+        dtype: dtype_code(spec.dtype),
+        rms: rms as i32,
+    };
+    let module = Module::get(gpu, "norm", SOURCE)?;
+    let (func, acc_bytes) = if spec.dtype == crate::dtype::DType::F64 {
+        (module.func("fuser_norm_f64")?, 8)
+    } else {
+        (module.func("fuser_norm_f32")?, 4)
+    };
+    let threads = block_threads(spec.cols);
+    let blocks = (spec.rows.min(MAX_BLOCKS as usize)) as u32;
+    launch(func, (blocks, 1, 1), (threads, 1, 1), threads * acc_bytes, &mut p, stream)
 }
 
 /// The CUDA C source of the norm kernels.
