@@ -78,8 +78,9 @@ int main(){
 }
 "#;
 
-fn parse_line<'a>(out: &'a str, tag: &str) -> Vec<f64> {
-    let line = out.lines().find(|l| l.split_whitespace().next() == Some(tag)).unwrap_or_else(|| panic!("no {tag} in {out}"));
+fn parse_line(out: &str, tag: &str) -> Vec<f64> {
+    let line =
+        out.lines().find(|l| l.split_whitespace().next() == Some(tag)).unwrap_or_else(|| panic!("no {tag} in {out}"));
     line.split_whitespace().skip(1).filter(|t| *t != "|").map(|t| t.parse::<f64>().unwrap()).collect()
 }
 

@@ -21,7 +21,9 @@
 
 use super::reduce::DIMS;
 use super::syntax::{i64_array_attr, op_dims};
-use super::verify::{TENSOR, expect_tensor, operand_types, plain_tensor, shape_text, shapes_compatible, verify_shardings};
+use super::verify::{
+    TENSOR, expect_tensor, operand_types, plain_tensor, shape_text, shapes_compatible, verify_shardings,
+};
 use crate::support::{inherent_attr, printed_attr_dict, split_inherent, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::{AttrKind, DenseArrayData};
@@ -37,7 +39,8 @@ use fuser_ir::{Attr, declare::TypeConstraint};
 pub const LAYER_NORM_DEFAULT_EPSILON: f64 = 1e-5;
 
 /// `epsilon`: a 64-bit float attribute (its value is checked by the op verifier).
-const EPSILON: AttrConstraint = AttrConstraint::new("64-bit float attribute", |ctx, a| f64_of(ctx, a).is_some()).optional();
+const EPSILON: AttrConstraint =
+    AttrConstraint::new("64-bit float attribute", |ctx, a| f64_of(ctx, a).is_some()).optional();
 
 /// The statistics results: any ranked tensor here; the verifier checks shape and element type.
 const STATS: TypeConstraint = TENSOR.variadic();
@@ -287,8 +290,7 @@ fn verify_norm(v: &VerifyCtx<'_>, op: OpId, kind: NormKind) -> Result<(), Diagno
     let (ctx, ir) = (v.ctx, v.ir);
     verify_shardings(v, op)?;
     let dims = op_dims(ctx, ir, op).ok_or_else(|| v.op_error(op, "requires a 'dims' array"))?;
-    let (has_w, has_b) =
-        norm_operands(ctx, ir, op).ok_or_else(|| v.op_error(op, "malformed operandSegmentSizes"))?;
+    let (has_w, has_b) = norm_operands(ctx, ir, op).ok_or_else(|| v.op_error(op, "malformed operandSegmentSizes"))?;
     let types = operand_types(v, op);
     let weight = has_w.then(|| types[1]);
     let bias = has_b.then(|| types[1 + has_w as usize]);
@@ -307,7 +309,8 @@ fn verify_norm(v: &VerifyCtx<'_>, op: OpId, kind: NormKind) -> Result<(), Diagno
         let (shape, elem) = expect_tensor(ctx, "result", ir.value_type(r)).map_err(|m| v.op_error(op, m))?;
         let (want_shape, want_elem) = expect_tensor(ctx, "result", want).map_err(|m| v.op_error(op, m))?;
         if !shapes_compatible(&shape, &want_shape) {
-            let msg = format!("result #{i} shape {} does not match inferred {}", shape_text(&shape), shape_text(&want_shape));
+            let msg =
+                format!("result #{i} shape {} does not match inferred {}", shape_text(&shape), shape_text(&want_shape));
             return Err(v.op_error(op, msg));
         }
         if elem != want_elem {
@@ -333,7 +336,8 @@ fn verify_rms_norm(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 fn parse_norm(p: &mut dyn OpAsmParser, state: &mut OperationState, kind: NormKind) -> ParseResult<()> {
     let input = p.parse_operand()?;
     let weight = if p.parse_optional_keyword("weight") { Some(p.parse_operand()?) } else { None };
-    let bias = if kind == NormKind::Layer && p.parse_optional_keyword("bias") { Some(p.parse_operand()?) } else { None };
+    let bias =
+        if kind == NormKind::Layer && p.parse_optional_keyword("bias") { Some(p.parse_operand()?) } else { None };
     p.parse_keyword("dims")?;
     p.parse_punct(Punct::Equal)?;
     let dims = crate::support::parse_int_list(p)?;

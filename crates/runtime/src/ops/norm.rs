@@ -86,12 +86,7 @@ impl NormSpec {
         let (lead, normalized) = shape.split_at(r - k);
         for (name, t) in ["weight", "bias"].iter().zip(&inputs[1..]) {
             if t.0 != dtype || t.1 != normalized {
-                return Err(format!(
-                    "{name} must be {} {normalized:?}, got {} {:?}",
-                    dtype.name(),
-                    t.0.name(),
-                    t.1
-                ));
+                return Err(format!("{name} must be {} {normalized:?}, got {} {:?}", dtype.name(), t.0.name(), t.1));
             }
         }
         let stats_dtype = if dtype == DType::F64 { DType::F64 } else { DType::F32 };
@@ -100,7 +95,12 @@ impl NormSpec {
             return Err(format!("expects 1 or {} outputs, got {}", 1 + n_stats, outputs.len()));
         }
         if outputs[0].0 != dtype || &outputs[0].1 != shape {
-            return Err(format!("y must be {} {shape:?}, got {} {:?}", dtype.name(), outputs[0].0.name(), outputs[0].1));
+            return Err(format!(
+                "y must be {} {shape:?}, got {} {:?}",
+                dtype.name(),
+                outputs[0].0.name(),
+                outputs[0].1
+            ));
         }
         for (i, o) in outputs.iter().enumerate().skip(1) {
             if o.0 != stats_dtype || o.1 != lead {
@@ -208,7 +208,8 @@ pub fn mean_var(row: &[f64]) -> (f64, f64) {
 /// torch's `layer_norm` over rows of `cols` elements; `weight` and `bias` have `cols` elements.
 pub fn layer_norm(x: &[f64], cols: usize, weight: Option<&[f64]>, bias: Option<&[f64]>, eps: f64) -> LayerNormOut {
     let rows = x.len().checked_div(cols).unwrap_or(0);
-    let mut out = LayerNormOut { y: Vec::with_capacity(x.len()), mean: Vec::with_capacity(rows), rstd: Vec::with_capacity(rows) };
+    let mut out =
+        LayerNormOut { y: Vec::with_capacity(x.len()), mean: Vec::with_capacity(rows), rstd: Vec::with_capacity(rows) };
     for row in x.chunks_exact(cols.max(1)).take(rows) {
         let (mean, var) = mean_var(row);
         let rstd = 1.0 / (var + eps).sqrt();
@@ -348,6 +349,83 @@ mod tests {
         let plain = rms_norm(&x, cols, None, 0.0);
         let ms: f64 = plain.y[..cols].iter().map(|v| v * v).sum::<f64>() / cols as f64;
         assert!((ms - 1.0).abs() < 1e-12);
+    }
+
+    fn params(entries: &[(&str, super::super::params::Param)]) -> Params {
+        Params::new(entries.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+    }
+
+    fn ints(v: &[i64]) -> super::super::params::Param {
+        super::super::params::Param::Ints(v.to_vec())
+    }
+
+    #[test]
+    fn specs_decode_operands_defaults_and_refuse_bad_calls() {
+        use super::super::params::Param;
+        let x = (DType::BF16, vec![2, 3, 8]);
+        let w = (DType::BF16, vec![8]);
+        let stats = (DType::F32, vec![2, 3]);
+        // layer_norm with only a bias: operandSegmentSizes says which input it is.
+        let p = params(&[("dims", ints(&[2])), ("operandSegmentSizes", ints(&[1, 0, 1]))]);
+        let s = NormSpec::of(false, &p, &[x.clone(), w.clone()], &[x.clone(), stats.clone(), stats.clone()]).unwrap();
+        assert_eq!((s.rows, s.cols, s.has_weight, s.has_bias, s.stats), (6, 8, false, true, true));
+        assert_eq!((s.eps, s.stats_dtype), (1e-5, DType::F32));
+        // rms_norm: the default epsilon is f32's machine epsilon for bf16 (and f64's for f64).
+        let p = params(&[("dims", ints(&[1, 2]))]);
+        let s = NormSpec::of(true, &p, std::slice::from_ref(&x), &[x.clone(), (DType::F32, vec![2])]).unwrap();
+        assert_eq!((s.rows, s.cols, s.eps, s.has_weight), (2, 24, f32::EPSILON as f64, false));
+        let xd = (DType::F64, vec![4, 8]);
+        let s =
+            NormSpec::of(true, &params(&[("dims", ints(&[1]))]), std::slice::from_ref(&xd), std::slice::from_ref(&xd))
+                .unwrap();
+        assert_eq!(s.eps, f64::EPSILON);
+        let written = params(&[("dims", ints(&[2])), ("epsilon", Param::Float(1e-6))]);
+        assert_eq!(NormSpec::of(true, &written, &[x.clone(), w.clone()], std::slice::from_ref(&x)).unwrap().eps, 1e-6);
+        // Errors.
+        let err = |rms: bool, p: &Params, i: &[(DType, Vec<usize>)], o: &[(DType, Vec<usize>)]| {
+            NormSpec::of(rms, p, i, o).unwrap_err()
+        };
+        let d2 = params(&[("dims", ints(&[2]))]);
+        assert!(
+            err(true, &params(&[("dims", ints(&[1]))]), std::slice::from_ref(&x), std::slice::from_ref(&x))
+                .contains("trailing axes")
+        );
+        assert!(
+            err(true, &d2, &[x.clone(), (DType::BF16, vec![4])], std::slice::from_ref(&x))
+                .contains("weight must be bf16 [8]")
+        );
+        assert!(
+            err(true, &d2, std::slice::from_ref(&x), &[x.clone(), (DType::BF16, vec![2, 3])])
+                .contains("output #1 must be f32 [2, 3]")
+        );
+        assert!(
+            err(true, &d2, std::slice::from_ref(&x), &[x.clone(), stats.clone(), stats.clone()])
+                .contains("1 or 2 outputs")
+        );
+        assert!(err(false, &d2, std::slice::from_ref(&x), std::slice::from_ref(&x)).contains("operandSegmentSizes"));
+        let neg = params(&[("dims", ints(&[2])), ("epsilon", Param::Float(-1.0))]);
+        assert!(err(true, &neg, std::slice::from_ref(&x), std::slice::from_ref(&x)).contains("epsilon"));
+        let int = (DType::I32, vec![2, 8]);
+        assert!(
+            err(true, &params(&[("dims", ints(&[1]))]), std::slice::from_ref(&int), std::slice::from_ref(&int))
+                .contains("bf16, f16, f32 or f64")
+        );
+    }
+
+    #[test]
+    fn outputs_are_rounded_once_to_their_element_types() {
+        use super::super::registry::{Call, lookup, run};
+        let x = Dense::from_f64(DType::BF16, vec![2, 4], vec![1.0, 2.0, 3.0, 5.0, -1.0, 0.5, 0.25, 8.0]);
+        let outputs = vec![(DType::BF16, vec![2, 4]), (DType::F32, vec![2])];
+        let p = params(&[("dims", ints(&[1])), ("epsilon", super::super::params::Param::Float(1e-6))]);
+        let call =
+            Call { params: &p, inputs: std::slice::from_ref(&x), outputs: &outputs, origin: &[], global_shape: &[] };
+        let got = run(lookup("rms_norm").unwrap(), &call).unwrap();
+        let want = rms_norm(&x.floats(), 4, None, 1e-6);
+        let y: Vec<f64> = want.y.iter().map(|&v| half::bf16::from_f64(v).to_f64()).collect();
+        assert_eq!(got[0].floats(), y);
+        let r: Vec<f64> = want.rstd.iter().map(|&v| v as f32 as f64).collect();
+        assert_eq!(got[1].floats(), r);
     }
 
     #[test]

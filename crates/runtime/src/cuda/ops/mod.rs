@@ -38,15 +38,11 @@ pub static CUDA_ALL: &[&CudaImpl] = &[&LAYER_NORM, &RMS_NORM];
 // kernel's entry is here.
 
 /// `fusion.layer_norm` (`norm.rs`).
-static LAYER_NORM: CudaImpl = CudaImpl {
-    name: "layer_norm",
-    run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, false),
-};
+static LAYER_NORM: CudaImpl =
+    CudaImpl { name: "layer_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
 /// `fusion.rms_norm` (`norm.rs`).
-static RMS_NORM: CudaImpl = CudaImpl {
-    name: "rms_norm",
-    run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, true),
-};
+static RMS_NORM: CudaImpl =
+    CudaImpl { name: "rms_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, true) };
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {

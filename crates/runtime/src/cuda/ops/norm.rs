@@ -20,8 +20,8 @@ use crate::cuda::api::RawStream;
 use crate::cuda::gpu::Gpu;
 use crate::cuda::kernels::dtype_code;
 use crate::cuda::memory::CudaBuf;
-use crate::ops::Params;
 use crate::error::{RtError, RtResult};
+use crate::ops::Params;
 use crate::ops::norm::NormSpec;
 
 /// Threads per block (a power of two: the shared-memory reduction halves it).
