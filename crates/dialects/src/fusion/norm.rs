@@ -431,3 +431,78 @@ fn print_layer_norm(p: &mut dyn OpAsmPrinter, op: OpId) {
 fn print_rms_norm(p: &mut dyn OpAsmPrinter, op: OpId) {
     print_norm(p, op)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuser_ir::diag::SourceFile;
+    use fuser_ir::parser::{parse_source, parse_type_str};
+    use fuser_ir::printer::print_type;
+    use std::sync::Arc;
+
+    #[test]
+    fn inference_of_norm_results() {
+        let c = Context::new(crate::registry());
+        let t = |s: &str| parse_type_str(&c, s).unwrap();
+        let show = |r: Result<(Type, Type), String>| r.map(|(y, s)| (print_type(&c, y), print_type(&c, s)));
+        let x = t("tensor<2x4x8xbf16, #fusion.shard<@tp, [[], [DIDx], []]>>");
+        assert_eq!(
+            show(infer_norm(&c, x, Some(t("tensor<8xbf16>")), None, &[2], None)),
+            Ok(("tensor<2x4x8xbf16>".into(), "tensor<2x4xf32>".into()))
+        );
+        assert_eq!(
+            show(infer_norm(&c, t("tensor<3x?xf64>"), None, Some(t("tensor<5xf64>")), &[1], Some(0.0))),
+            Ok(("tensor<3x?xf64>".into(), "tensor<3xf64>".into()))
+        );
+        assert!(infer_norm(&c, x, None, None, &[1], None).unwrap_err().contains("trailing axes"));
+        assert!(infer_norm(&c, x, None, None, &[2], Some(f64::INFINITY)).unwrap_err().contains("epsilon"));
+        assert!(infer_norm(&c, x, Some(t("tensor<4x8xbf16>")), None, &[2], None).unwrap_err().contains("weight"));
+        assert_eq!(rms_norm_default_epsilon(FloatKind::BF16), f32::EPSILON as f64);
+        assert_eq!(rms_norm_default_epsilon(FloatKind::F64), f64::EPSILON);
+    }
+
+    #[test]
+    fn built_norms_verify_and_print() {
+        let c = Context::new(crate::registry());
+        let mut ir = Ir::new();
+        let text = "func.func @f(%x: tensor<4x8xf32>, %b: tensor<8xf32>) {\n  return\n}\n";
+        let top = parse_source(&c, &mut ir, &SourceFile::new("t.mlir", Arc::from(text))).unwrap();
+        let ret = ir.nested_ops(top).into_iter().find(|&o| c.op_name_str(ir.op_name(o)) == "func.return").unwrap();
+        let args = ir.block_args(ir.op_block(ret).unwrap()).to_vec();
+        let (y, stats) =
+            infer_norm(&c, ir.value_type(args[0]), None, Some(ir.value_type(args[1])), &[1], None).unwrap();
+        let state = norm_state(
+            &c,
+            NormKind::Layer,
+            args[0],
+            None,
+            Some(args[1]),
+            &[1],
+            Some(1e-6),
+            vec![y, stats, stats],
+            c.unknown_loc(),
+        );
+        let op = ir.create_op(state);
+        ir.insert_op_before(ret, op);
+        assert_eq!(norm_operands(&c, &ir, op), Some((false, true)));
+        assert_eq!(op_epsilon(&c, &ir, op), Some(1e-6));
+        let state = norm_state(&c, NormKind::Rms, args[0], None, None, &[1], None, vec![y], c.unknown_loc());
+        let rms = ir.create_op(state);
+        ir.insert_op_before(ret, rms);
+        assert_eq!((norm_operands(&c, &ir, rms), op_epsilon(&c, &ir, rms)), (Some((false, false)), None));
+        fuser_ir::verifier::verify(&c, &ir, top)
+            .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|x| &x.message).collect::<Vec<_>>()));
+        let printed = fuser_ir::printer::print_module(&c, &ir, top, &Default::default());
+        assert!(
+            printed.contains(
+                "%0:3 = fusion.layer_norm %arg0 bias %arg1 dims = [1] {epsilon = 9.9999999999999995E-7 : f64} : \
+(tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)"
+            ),
+            "{printed}"
+        );
+        assert!(
+            printed.contains("%1 = fusion.rms_norm %arg0 dims = [1] : (tensor<4x8xf32>) -> tensor<4x8xf32>"),
+            "{printed}"
+        );
+    }
+}
