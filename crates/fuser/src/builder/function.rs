@@ -90,6 +90,26 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
         }
     }
 
+    /// The element type of a tensor of this function.
+    ///
+    /// ```
+    /// # use fuser::builder::{ElementType, TensorType};
+    /// # let compiler = fuser::Compiler::new();
+    /// # let mut program = compiler.program();
+    /// let f = program.function("f", &[TensorType::new(&[4], ElementType::BF16)])?;
+    /// assert_eq!(f.element(f.arg(0)?)?, ElementType::BF16);
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn element(&self, t: Tensor) -> Result<ElementType, Error> {
+        let ctx = self.program.compiler.context();
+        match ctx.type_kind(self.type_of(t)?) {
+            TypeKind::RankedTensor { elem, .. } => {
+                ElementType::from_type(ctx, *elem).ok_or_else(|| Error::message("unsupported element type"))
+            }
+            _ => Err(Error::message("not a ranked tensor")),
+        }
+    }
+
     /// `fusion.matmul`: `a [..., M, K]` times `b [K, N]` (or batched `b`).
     ///
     /// ```

@@ -87,6 +87,23 @@ impl Attribute {
 }
 
 impl ElementType {
+    /// The element type a type of the given context is, if it is one.
+    pub(crate) fn from_type(ctx: &Context, t: fuser_ir::Type) -> Option<ElementType> {
+        use fuser_ir::types::TypeKind;
+        Some(match ctx.type_kind(t) {
+            TypeKind::Float(FloatKind::F64) => ElementType::F64,
+            TypeKind::Float(FloatKind::F32) => ElementType::F32,
+            TypeKind::Float(FloatKind::F16) => ElementType::F16,
+            TypeKind::Float(FloatKind::BF16) => ElementType::BF16,
+            TypeKind::Integer { width: 64, .. } => ElementType::I64,
+            TypeKind::Integer { width: 32, .. } => ElementType::I32,
+            TypeKind::Integer { width: 16, .. } => ElementType::I16,
+            TypeKind::Integer { width: 8, .. } => ElementType::I8,
+            TypeKind::Integer { width: 1, .. } => ElementType::I1,
+            _ => return None,
+        })
+    }
+
     /// The type in the given context.
     pub(crate) fn to_type(self, ctx: &Context) -> fuser_ir::Type {
         match self {
