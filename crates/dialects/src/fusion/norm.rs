@@ -72,7 +72,12 @@ and bias axes map to the result's trailing axes."),
         operands: { input: TENSOR, weight: TENSOR.optional(), bias: TENSOR.optional() },
         results: { result: TENSOR, stats: STATS },
         properties: { dims: DIMS, epsilon: EPSILON },
-        hooks: { verify: verify_layer_norm, parse: parse_layer_norm, print: print_layer_norm },
+        hooks: {
+            verify: verify_layer_norm,
+            parse: parse_layer_norm,
+            print: print_layer_norm,
+            infer_result_types: infer_layer_norm_types,
+        },
     }
 }
 
@@ -102,7 +107,12 @@ trailing axes."),
         operands: { input: TENSOR, weight: TENSOR.optional() },
         results: { result: TENSOR, rstd: TENSOR.optional() },
         properties: { dims: DIMS, epsilon: EPSILON },
-        hooks: { verify: verify_rms_norm, parse: parse_rms_norm, print: print_rms_norm },
+        hooks: {
+            verify: verify_rms_norm,
+            parse: parse_rms_norm,
+            print: print_rms_norm,
+            infer_result_types: infer_rms_norm_types,
+        },
     }
 }
 
@@ -286,6 +296,41 @@ such as [{}]",
     Ok((result, stats))
 }
 
+/// The `infer_result_types` hook of both norms: `y` alone (the statistics are results a
+/// program asks for by writing them; a generic builder gets the forward result). For
+/// layer_norm without `operandSegmentSizes`, a second operand is the weight and a third the
+/// bias.
+fn infer_norm_types(ctx: &Context, kind: NormKind, types: &[Type], props: Option<Attr>) -> Result<Vec<Type>, String> {
+    let prop = |name: &str| props.and_then(|p| ctx.dict_get(p, name));
+    let dims = prop("dims").and_then(|a| super::syntax::i64_array(ctx, a)).ok_or("requires a 'dims' array")?;
+    let epsilon = match prop("epsilon") {
+        Some(a) => Some(f64_of(ctx, a).ok_or("epsilon must be an f64 attribute")?),
+        None => None,
+    };
+    let (has_w, has_b) = match (kind, prop("operandSegmentSizes")) {
+        (NormKind::Layer, Some(seg)) => match ctx.attr_kind(seg) {
+            AttrKind::DenseArray { data: DenseArrayData::Int(v), .. } if v.len() == 3 => (v[1] == 1, v[2] == 1),
+            _ => return Err("malformed operandSegmentSizes".into()),
+        },
+        _ => (types.len() > 1, types.len() > 2),
+    };
+    let most = if kind == NormKind::Layer { 3 } else { 2 };
+    if types.is_empty() || types.len() > most || types.len() != 1 + has_w as usize + has_b as usize {
+        return Err(format!("expects an input and at most {} more operands, got {} operands", most - 1, types.len()));
+    }
+    let weight = has_w.then(|| types[1]);
+    let bias = has_b.then(|| types[1 + has_w as usize]);
+    Ok(vec![infer_norm(ctx, types[0], weight, bias, &dims, epsilon)?.0])
+}
+
+fn infer_layer_norm_types(ctx: &Context, types: &[Type], props: Option<Attr>) -> Result<Vec<Type>, String> {
+    infer_norm_types(ctx, NormKind::Layer, types, props)
+}
+
+fn infer_rms_norm_types(ctx: &Context, types: &[Type], props: Option<Attr>) -> Result<Vec<Type>, String> {
+    infer_norm_types(ctx, NormKind::Rms, types, props)
+}
+
 fn verify_norm(v: &VerifyCtx<'_>, op: OpId, kind: NormKind) -> Result<(), Diagnostic> {
     let (ctx, ir) = (v.ctx, v.ir);
     verify_shardings(v, op)?;
@@ -457,6 +502,18 @@ mod tests {
         assert!(infer_norm(&c, x, None, None, &[1], None).unwrap_err().contains("trailing axes"));
         assert!(infer_norm(&c, x, None, None, &[2], Some(f64::INFINITY)).unwrap_err().contains("epsilon"));
         assert!(infer_norm(&c, x, Some(t("tensor<4x8xbf16>")), None, &[2], None).unwrap_err().contains("weight"));
+        // The generic builders' hook: y only; layer_norm's operand roles from the segments.
+        let props = |entries: Vec<(&str, Attr)>| Some(crate::support::dict_of(&c, &entries));
+        let dims = i64_array_attr(&c, &[2]);
+        let infer = RMS_NORM.infer_result_types.unwrap();
+        let got = infer(&c, &[x, t("tensor<8xbf16>")], props(vec![("dims", dims)])).unwrap();
+        assert_eq!(got.iter().map(|&y| print_type(&c, y)).collect::<Vec<_>>(), ["tensor<2x4x8xbf16>"]);
+        assert!(infer(&c, &[x], None).unwrap_err().contains("'dims'"));
+        let infer = LAYER_NORM.infer_result_types.unwrap();
+        let bias_only = props(vec![("dims", dims), ("operandSegmentSizes", segment_sizes(&c, false, true))]);
+        assert!(infer(&c, &[x, t("tensor<8xbf16>")], bias_only).is_ok());
+        assert!(infer(&c, &[x, t("tensor<8xf32>")], bias_only).unwrap_err().contains("bias element type"));
+        assert!(infer(&c, &[x, x, x, x], props(vec![("dims", dims)])).unwrap_err().contains("at most 2 more"));
         assert_eq!(rms_norm_default_epsilon(FloatKind::BF16), f32::EPSILON as f64);
         assert_eq!(rms_norm_default_epsilon(FloatKind::F64), f64::EPSILON);
     }
