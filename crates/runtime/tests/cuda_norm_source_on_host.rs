@@ -44,8 +44,8 @@ const MAIN: &str = r#"
 __attribute__((aligned(8))) unsigned char norm_smem[64];
 static unsigned short h16(float f){ _Float16 x=(_Float16)f; unsigned short h; memcpy(&h,&x,2); return h; }
 static unsigned short b16(float f){ return float_to_bf16(f); }
-NormParams np(void* x, void* w, void* b, void* y, void* m, void* r, long long rows, long long cols, double eps, int t, int rms){
-  NormParams p{}; p.x=(unsigned long long)x; p.w=(unsigned long long)w; p.b=(unsigned long long)b; p.y=(unsigned long long)y;
+NormParams np(void* x, void* w, void* b, void* y, void* m, void* r, long long rows, long long cols, double eps, int t, int rms, int vec = 0){
+  NormParams p{}; p.vec=vec; p.x=(unsigned long long)x; p.w=(unsigned long long)w; p.b=(unsigned long long)b; p.y=(unsigned long long)y;
   p.mean=(unsigned long long)m; p.rstd=(unsigned long long)r; p.rows=rows; p.cols=cols; p.eps=eps; p.dtype=t; p.rms=rms; return p; }
 int main(){
   // layer_norm f32, 2 rows of 5, weight and bias, statistics.
@@ -68,6 +68,18 @@ int main(){
   printf("rms_bf16"); for(int i=0;i<6;i++) printf(" %.17g", bf16_to_float(yb[i])); printf(" | %.17g %.17g\n", rs[0], rs[1]);
   launch(1, 1, [&] { fuser_norm_f32(np(xh,0,0,yh,0,0,2,3,1e-6,1,1)); });
   printf("rms_f16"); for(int i=0;i<6;i++) printf(" %.17g", f16_to_float(yh[i])); printf("\n");
+  // The 4-at-a-time path: 3 rows of 8, f32 with weight and bias and bf16 rms_norm with weight;
+  // the same rows through the scalar path must give the same values.
+  alignas(16) float xv[24], wv[8], bv[8], yv[24], ys[24], mv[3], rv[3];
+  for(int i=0;i<24;i++) xv[i]=(float)((i*7)%11)-5.0f+0.125f*i; for(int i=0;i<8;i++){ wv[i]=0.5f+0.25f*i; bv[i]=(float)i-3.0f; }
+  launch(2, 2, [&] { fuser_norm_f32(np(xv,wv,bv,yv,mv,rv,3,8,1e-5,2,0,1)); });
+  launch(2, 4, [&] { fuser_norm_f32(np(xv,wv,bv,ys,0,0,3,8,1e-5,2,0,0)); });
+  printf("vec_f32"); for(int i=0;i<24;i++) printf(" %.17g", yv[i]); printf(" |"); for(int i=0;i<3;i++) printf(" %.17g %.17g", mv[i], rv[i]); printf("\n");
+  printf("scalar_f32"); for(int i=0;i<24;i++) printf(" %.17g", ys[i]); printf("\n");
+  alignas(16) unsigned short xbv[24], wbv[8], ybv[24]; float rbv[3];
+  for(int i=0;i<24;i++) xbv[i]=b16(xv[i]); for(int i=0;i<8;i++) wbv[i]=b16(wv[i]);
+  launch(1, 2, [&] { fuser_norm_f32(np(xbv,wbv,0,ybv,0,rbv,3,8,1e-6,0,1,1)); });
+  printf("vec_bf16"); for(int i=0;i<24;i++) printf(" %.17g", bf16_to_float(ybv[i])); printf(" |"); for(int i=0;i<3;i++) printf(" %.17g", rbv[i]); printf("\n");
   // NaN and infinity rows.
   float xn[6]={1,NAN,3, 1,INFINITY,3}, yn[6], yr[6];
   launch(2, 4, [&] { fuser_norm_f32(np(xn,0,0,yn,0,0,2,3,1e-5,2,0)); });
@@ -163,6 +175,26 @@ fn the_norm_kernels_compute_the_reference_semantics_on_the_host() {
     let want = rms_norm(&xs, 3, None, 1e-6);
     let rounded: Vec<f64> = want.y.iter().map(|&v| f16(v)).collect();
     assert_close("rms_f16", &parse_line(&out, "rms_f16"), &rounded, 0.0);
+
+    let xv: Vec<f64> = (0..24).map(|i| ((i * 7) % 11) as f64 - 5.0 + 0.125 * i as f64).collect();
+    let wv: Vec<f64> = (0..8).map(|i| 0.5 + 0.25 * i as f64).collect();
+    let bv: Vec<f64> = (0..8).map(|i| i as f64 - 3.0).collect();
+    let want = layer_norm(&xv, 8, Some(&wv), Some(&bv), 1e-5);
+    let got = parse_line(&out, "vec_f32");
+    let mut stats = Vec::new();
+    for i in 0..3 {
+        stats.extend([want.mean[i], want.rstd[i]]);
+    }
+    assert_close("vec_f32 y", &got[..24], &want.y, 1e-6);
+    assert_close("vec_f32 stats", &got[24..], &stats, 1e-6);
+    assert_close("scalar_f32 y", &parse_line(&out, "scalar_f32"), &want.y, 1e-6);
+    let xb: Vec<f64> = xv.iter().map(|&v| bf16(v)).collect();
+    let wb: Vec<f64> = wv.iter().map(|&v| bf16(v)).collect();
+    let want = rms_norm(&xb, 8, Some(&wb), 1e-6);
+    let got = parse_line(&out, "vec_bf16");
+    let rounded: Vec<f64> = want.y.iter().map(|&v| bf16(v)).collect();
+    assert_close("vec_bf16 y", &got[..24], &rounded, 0.0);
+    assert_close("vec_bf16 rstd", &got[24..], &want.rstd, 1e-6);
 
     let xn = [1.0, f64::NAN, 3.0, 1.0, f64::INFINITY, 3.0];
     assert_close("nan_ln", &parse_line(&out, "nan_ln"), &layer_norm(&xn, 3, None, None, 1e-5).y, 0.0);
