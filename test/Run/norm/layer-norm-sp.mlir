@@ -1,13 +1,14 @@
 // REQUIRES: fuser-run
 // A sequence-parallel layer_norm: x [batch, sequence, hidden] split on the sequence axis over
 // DIDx is normalized locally (no communication); y and the statistics mean and rstd keep the
-// split. d = 1, 2, 4 ranks; f32, bf16 and f16 (statistics stay f32); the same with the batch
+// split. d = 1, 2, 4 ranks; f32, bf16 and f16 (statistics stay f32), f64 (f64 statistics); the same with the batch
 // axis streamed (Stream(2) outside the device split), and without weight or bias.
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0]/' %s | fuser-run - --check | FileCheck %s
 // RUN: fuser-run %s --check | FileCheck %s
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0, 1, 2, 3]/' %s | fuser-run - --check | FileCheck %s
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0, 1, 2, 3]/; s/16xf32/16xbf16/g' %s | fuser-run - --check --seed 3 | FileCheck %s
 // RUN: sed 's/16xf32/16xf16/g' %s | fuser-run - --check --seed 4 | FileCheck %s
+// RUN: sed 's/xf32/xf64/g' %s | fuser-run - --check --seed 5 | FileCheck %s
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0, 1, 2, 3]/; s/\[\[\], \[DIDx\]/[[Stream(2)], [DIDx]/g' %s | fuser-run - --check | FileCheck %s
 // RUN: sed 's/\[\[\], \[DIDx\]/[[], [Stream(2), DIDx]/g' %s | fuser-run - --check | FileCheck %s
 // RUN: sed 's/ weight %w//; s/, tensor<16xf32, #fusion.shard<@tp, \[\[\]\]>>)/)/' %s | fuser-run - --check | FileCheck %s

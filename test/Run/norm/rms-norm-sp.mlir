@@ -1,12 +1,13 @@
 // REQUIRES: fuser-run
 // A sequence-parallel rms_norm (Llama's): x [batch, sequence, hidden] split on the sequence
-// axis over DIDx, normalized locally; y and rstd keep the split. d = 1, 2, 4; bf16 with the
-// default epsilon and with epsilon written; stream splits; no weight.
+// axis over DIDx, normalized locally; y and rstd keep the split. d = 1, 2, 4; bf16 and f16 with
+// the default epsilon, bf16 with epsilon written; stream splits; no weight.
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0]/' %s | fuser-run - --check | FileCheck %s
 // RUN: fuser-run %s --check | FileCheck %s
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0, 1, 2, 3]/' %s | fuser-run - --check | FileCheck %s
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0, 1, 2, 3]/; s/32xf32/32xbf16/g' %s | fuser-run - --check --seed 9 | FileCheck %s
 // RUN: sed 's/ {epsilon = 1.0e-06 : f64}//; s/32xf32/32xbf16/g' %s | fuser-run - --check | FileCheck %s
+// RUN: sed 's/ {epsilon = 1.0e-06 : f64}//; s/32xf32/32xf16/g' %s | fuser-run - --check --seed 6 | FileCheck %s
 // RUN: sed 's/@tp = \[0, 1\]/@tp = [0, 1, 2, 3]/; s/\[\[\], \[DIDx\]/[[Stream(2)], [DIDx]/g' %s | fuser-run - --check | FileCheck %s
 // RUN: sed 's/\[\[\], \[DIDx\]/[[], [DIDx, Stream(2)]/g' %s | fuser-run - --check | FileCheck %s
 // RUN: sed 's/ weight %w//; s/, tensor<32xf32, #fusion.shard<@tp, \[\[\]\]>>)/)/' %s | fuser-run - --check | FileCheck %s
