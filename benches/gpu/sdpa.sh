@@ -2,7 +2,7 @@
 # fusion.sdpa on the cuda backend: generated single-rank programs (out and lse) in bf16, f16 and
 # f32, multi-head and grouped-query, causal or not, through the tensor-core kernel (bf16/f16, D
 # a multiple of 16 up to 128) and the SIMT kernel (f32, or D = 40, or D = 256), each checked
-# with `--check` against the f64 reference; then the test/Run/sdpa*.mlir programs (heads split
+# with `--check` against the f64 reference; then the test/Run/ops/sdpa*.mlir programs (heads split
 # over ranks: ranks share GPU 0, no collective joins them). Prints PASS/FAIL per case, a total,
 # and the mean time per iteration of the large cases with the implied TFLOP/s
 # (4 B H S Skv D flops, halved when causal and S = Skv). FUSER_SDPA_BACKEND=cpu runs the
@@ -84,7 +84,7 @@ for c in "${big[@]}"; do
 done
 
 # The lit programs, heads split over ranks that share GPU 0.
-for f in test/Run/sdpa.mlir test/Run/sdpa-gqa.mlir; do
+for f in test/Run/ops/sdpa.mlir test/Run/ops/sdpa-gqa.mlir; do
   name=$(basename "$f" .mlir)
   ranks=$(grep -m1 '^// RUN: fuser-run' "$f" | sed -n 's/.*--ranks \([0-9]*\).*/\1/p')
   devices=()

@@ -74,6 +74,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/layout.rs",
             "fusion/matmul.rs",
             "fusion/reduce.rs",
+            "fusion/norm.rs",
             "fusion/attention.rs",
             "host/alloc.rs",
             "host/compute.rs",

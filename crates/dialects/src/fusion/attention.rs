@@ -65,7 +65,12 @@ Generic form: `causal` is a unit property, `scale` an `f64` property.",
         operands: { query: TENSOR, key: TENSOR, value: TENSOR },
         results: { out: TENSOR, lse: TENSOR.optional() },
         properties: { causal: UNIT, scale: F64_ATTR },
-        hooks: { verify: verify_sdpa, parse: parse_sdpa, print: print_sdpa },
+        hooks: {
+            verify: verify_sdpa,
+            parse: parse_sdpa,
+            print: print_sdpa,
+            infer_result_types: infer_sdpa_types,
+        },
     }
 }
 
@@ -161,6 +166,27 @@ pub fn infer_sdpa(ctx: &Context, q: Type, k: Type, v: Type) -> Result<(Type, Typ
     Ok((out, lse))
 }
 
+/// The `infer_result_types` hook: `out` alone (`lse` is a result a program asks for by writing
+/// it; a generic builder gets the attention output).
+fn infer_sdpa_types(ctx: &Context, types: &[Type], props: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    if let Some(a) = props.and_then(|p| ctx.dict_get(p, "scale")) {
+        check_scale(f64_value(ctx, a))?;
+    }
+    match types {
+        [q, k, v] => Ok(vec![infer_sdpa(ctx, *q, *k, *v)?.0]),
+        _ => Err(format!("expects query, key and value, got {} operands", types.len())),
+    }
+}
+
+/// A written `scale` must be a finite `f64`.
+fn check_scale(scale: Option<f64>) -> Result<(), String> {
+    match scale {
+        Some(s) if s.is_finite() => Ok(()),
+        Some(s) => Err(format!("scale must be finite, got {s}")),
+        None => Err("scale must be an f64 attribute".into()),
+    }
+}
+
 fn check_result(ctx: &Context, what: &str, have: Type, want: Type) -> Result<(), String> {
     let (Some((s, e)), Some((ws, we))) =
         (super::verify::tensor_parts(ctx, have), super::verify::tensor_parts(ctx, want))
@@ -185,11 +211,7 @@ fn verify_sdpa(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     let err = |m: String| v.op_error(op, m);
     if let Some(a) = inherent_attr(ctx, v.ir, op, "scale") {
-        match f64_value(ctx, a) {
-            Some(s) if s.is_finite() => {}
-            Some(s) => return Err(err(format!("scale must be finite, got {s}"))),
-            None => return Err(err("scale must be an f64 attribute".into())),
-        }
+        check_scale(f64_value(ctx, a)).map_err(err)?;
     }
     let [q, k, val] = operand_types(v, op)[..] else { return Err(err("expects query, key and value".into())) };
     let (out, lse) = infer_sdpa(ctx, q, k, val).map_err(err)?;

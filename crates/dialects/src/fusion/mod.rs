@@ -8,7 +8,8 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `attention` (sdpa).
+//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `norm`
+//! (layer_norm, rms_norm), `attention` (sdpa).
 
 pub mod attention;
 pub mod elementwise;
@@ -16,6 +17,7 @@ pub mod kernels;
 pub mod layout;
 pub mod matmul;
 pub mod mesh;
+pub mod norm;
 pub mod reduce;
 pub mod sharding;
 pub mod syntax;
@@ -30,6 +32,7 @@ pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
+pub use norm::{LAYER_NORM, NormKind, RMS_NORM, infer_norm, norm_state};
 pub use reduce::{SUM, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
 pub use syntax::tensor_op_state;
@@ -87,7 +90,23 @@ in `f64`) and round the result once; the check accumulates in `f64` and allows a
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them.",
     ops: &[
-        &MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE, &SDPA,
+        &MESH,
+        &MATMUL,
+        &LINEAR,
+        &ADD,
+        &SUB,
+        &MUL,
+        &DIV,
+        &NEG,
+        &CAST,
+        &SUM,
+        &SET,
+        &BROADCAST,
+        &RESHAPE,
+        &PERMUTE,
+        &LAYER_NORM,
+        &RMS_NORM,
+        &SDPA,
     ],
     materialize_constant: None,
     types: &[],

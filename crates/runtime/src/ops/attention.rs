@@ -19,21 +19,24 @@
 
 use super::dense::Dense;
 use super::params::Params;
-use super::registry::{Call, OpImpl};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 
-/// `sdpa`: inputs `q, k, v`; outputs `out` and, optionally, `lse`. Parameters `causal` (flag)
-/// and `scale` (float, default `1/sqrt(D)`); the origin is result 0's (its sequence coordinate
-/// is the global index of local query 0).
-pub static SDPA: OpImpl = OpImpl { name: "sdpa", check: check_sdpa, eval: eval_sdpa };
+// The kernel `sdpa` (its `OpImpl` is in `registry.rs`): inputs `q, k, v`; outputs `out` and,
+// optionally, `lse`. Parameters `causal` (flag) and `scale` (float, default `1/sqrt(D)`); the
+// origin is result 0's (its sequence coordinate is the global index of local query 0).
 
 /// The scale of a call: the `scale` parameter, or `1/sqrt(D)`.
 pub fn sdpa_scale(params: &Params, dims: &SdpaDims) -> RtResult<f64> {
     params.float_or("scale", dims.default_scale())
 }
 
-fn check_sdpa(params: &Params, inputs: &[(DType, Vec<usize>)], outputs: &[(DType, Vec<usize>)]) -> Result<(), String> {
+/// The prepare-time check of an `sdpa` call.
+pub fn check_sdpa(
+    params: &Params,
+    inputs: &[(DType, Vec<usize>)],
+    outputs: &[(DType, Vec<usize>)],
+) -> Result<(), String> {
     let [(tq, q), (tk, k), (tv, v)] = inputs else {
         return Err(format!("expects 3 inputs (query, key, value), got {}", inputs.len()));
     };
@@ -65,18 +68,24 @@ fn check_sdpa(params: &Params, inputs: &[(DType, Vec<usize>)], outputs: &[(DType
     Ok(())
 }
 
-fn eval_sdpa(call: &Call<'_>) -> RtResult<Vec<Dense>> {
-    let [q, k, v] = call.inputs else { return Err(RtError::new("sdpa expects 3 inputs")) };
+/// `sdpa` on dense inputs: `out` and, with two `outputs`, `lse`; `origin` is result 0's.
+pub fn eval_sdpa(
+    params: &Params,
+    inputs: &[Dense],
+    outputs: &[(DType, Vec<usize>)],
+    origin: &[usize],
+) -> RtResult<Vec<Dense>> {
+    let [q, k, v] = inputs else { return Err(RtError::new("sdpa expects 3 inputs")) };
     let dims = SdpaDims::of_shapes(&q.shape, &k.shape, &v.shape).map_err(RtError::new)?;
     let opt = SdpaOptions {
-        causal: call.params.flag("causal"),
-        scale: sdpa_scale(call.params, &dims)?,
-        query_offset: call.origin.get(2).copied().unwrap_or(0),
+        causal: params.flag("causal"),
+        scale: sdpa_scale(params, &dims)?,
+        query_offset: origin.get(2).copied().unwrap_or(0),
     };
     let (out, lse) = sdpa(&q.floats(), &k.floats(), &v.floats(), &dims, &opt);
     let (out_shape, lse_shape) = dims.result_shapes();
     let mut results = vec![Dense::from_f64(q.dtype, out_shape, out)];
-    if call.outputs.len() == 2 {
+    if outputs.len() == 2 {
         results.push(Dense::from_f64(DType::F32, lse_shape, lse));
     }
     Ok(results)
@@ -364,10 +373,7 @@ mod tests {
         ];
         let params = Params::new(vec![("causal".into(), Param::Flag), ("scale".into(), Param::Float(0.5))]);
         let outputs = [(DType::F32, vec![1, 2, 3, 2]), (DType::F32, vec![1, 2, 3])];
-        let origin = [0, 0, 2, 0];
-        let call =
-            Call { params: &params, inputs: &inputs, outputs: &outputs, origin: &origin, global_shape: &[1, 2, 6, 2] };
-        let got = eval_sdpa(&call).unwrap();
+        let got = eval_sdpa(&params, &inputs, &outputs, &[0, 0, 2, 0]).unwrap();
         let (out, lse) = sdpa(&q, &k, &v, &dims, &SdpaOptions { causal: true, scale: 0.5, query_offset: 2 });
         assert_eq!(
             got,
@@ -375,8 +381,7 @@ mod tests {
         );
         // One output: no lse; no scale: 1/sqrt(D).
         let none = Params::new(Vec::new());
-        let call = Call { params: &none, inputs: &inputs, outputs: &outputs[..1], origin: &[], global_shape: &[] };
-        let got = eval_sdpa(&call).unwrap();
+        let got = eval_sdpa(&none, &inputs, &outputs[..1], &[]).unwrap();
         let (out, _) = sdpa(&q, &k, &v, &dims, &SdpaOptions { causal: false, scale: 0.5, query_offset: 0 });
         assert_eq!(got, vec![Dense::from_f64(DType::F32, vec![1, 2, 3, 2], out)]);
     }

@@ -8,6 +8,7 @@
 
 pub mod attention;
 pub mod dense;
+pub mod norm;
 pub mod params;
 pub mod registry;
 

@@ -17,9 +17,12 @@
 //!   f64). On the order of 10 TFLOP/s on an H200, unmeasured.
 
 use super::module::{Module, launch};
-use super::{CudaCall, CudaImpl};
+use crate::cuda::api::RawStream;
+use crate::cuda::gpu::Gpu;
+use crate::cuda::memory::CudaBuf;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+use crate::ops::Params;
 use crate::ops::attention::{SdpaDims, sdpa_scale};
 
 /// The CUDA C source (NVRTC, no includes).
@@ -83,8 +86,6 @@ pub struct SdpaParams {
     pub block_k: i32,
 }
 
-pub static SDPA_CUDA: CudaImpl = CudaImpl { name: "sdpa", run: run_sdpa };
-
 /// Keys per shared-memory tile: `block_k (D + Dv + BQ)` accumulation-type values fit in
 /// [`SHARED_BYTES`], at most 64.
 pub fn block_k(dims: &SdpaDims, acc_bytes: usize) -> usize {
@@ -95,8 +96,17 @@ fn int(what: &str, x: usize) -> RtResult<i32> {
     i32::try_from(x).map_err(|_| RtError::new(format!("sdpa on cuda: {what} = {x} does not fit the kernel's int")))
 }
 
-fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
-    let [q, k, v] = call.inputs else { return Err(RtError::new("sdpa expects 3 inputs")) };
+/// Launches `sdpa` on dense `inputs` (`q, k, v`) into dense `outputs` (`out`, optional
+/// `lse`); `origin` is result 0's (the causal mask's global query offset).
+pub fn run_sdpa(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    stream: RawStream,
+) -> RtResult<()> {
+    let [q, k, v] = inputs else { return Err(RtError::new("sdpa expects 3 inputs")) };
     let dims = SdpaDims::of_shapes(&q.shape, &k.shape, &v.shape).map_err(RtError::new)?;
     if dims.d > TPQ * MAX_PER_LANE || dims.dv > TPQ * MAX_PER_LANE {
         return Err(RtError::new(format!(
@@ -106,7 +116,7 @@ fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
             TPQ * MAX_PER_LANE
         )));
     }
-    let (out, lse) = match call.outputs {
+    let (out, lse) = match outputs {
         [o] => (o, 0),
         [o, l] => (o, l.addr()),
         _ => return Err(RtError::new("sdpa expects 1 or 2 outputs")),
@@ -116,7 +126,7 @@ fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
         return Ok(());
     }
     let aligned = k.addr() % 4 == 0 && v.addr() % 4 == 0;
-    let mma = uses_tensor_cores(&dims, q.dtype, call.gpu.dev.capability, aligned);
+    let mma = uses_tensor_cores(&dims, q.dtype, gpu.dev.capability, aligned);
     let (func, acc_bytes) = match q.dtype {
         DType::BF16 if mma => ("fuser_sdpa_mma_bf16", 2),
         DType::F16 if mma => ("fuser_sdpa_mma_f16", 2),
@@ -130,8 +140,8 @@ fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
         v: v.addr(),
         out: out.addr(),
         lse,
-        query_offset: call.origin.get(2).copied().unwrap_or(0) as i64,
-        scale: sdpa_scale(call.params, &dims)?,
+        query_offset: origin.get(2).copied().unwrap_or(0) as i64,
+        scale: sdpa_scale(params, &dims)?,
         dtype: crate::cuda::kernels::dtype_code(q.dtype),
         b: int("B", dims.b)?,
         h: int("H", dims.h)?,
@@ -140,7 +150,7 @@ fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
         skv: int("Skv", dims.skv)?,
         d: int("D", dims.d)?,
         dv: int("Dv", dims.dv)?,
-        causal: call.params.flag("causal") as i32,
+        causal: params.flag("causal") as i32,
         block_k: int("block_k", bk)?,
     };
     let (bq, threads, shared) = if mma {
@@ -152,9 +162,9 @@ fn run_sdpa(call: &CudaCall<'_>) -> RtResult<()> {
     if dims.h > 65535 || dims.b > 65535 {
         return Err(RtError::new(format!("sdpa on cuda: B = {} and H = {} must be at most 65535", dims.b, dims.h)));
     }
-    let module = Module::get(call.gpu, "attention", SOURCE)?;
+    let module = Module::get(gpu, "attention", SOURCE)?;
     let grid = (grid_x, dims.h as u32, dims.b as u32);
-    launch(module.func(func)?, grid, (threads, 1, 1), shared as u32, &mut p, call.stream)
+    launch(module.func(func)?, grid, (threads, 1, 1), shared as u32, &mut p, stream)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 pub mod attention;
 pub mod module;
+pub mod norm;
 
 use super::api::RawStream;
 use super::gpu::Gpu;
@@ -32,7 +33,20 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[&attention::SDPA_CUDA];
+pub static CUDA_ALL: &[&CudaImpl] = &[&LAYER_NORM, &RMS_NORM, &SDPA];
+
+// The kernel files sit below this one (they name no `CudaCall` or `CudaImpl`): each
+// kernel's entry is here.
+
+/// `fusion.layer_norm` (`norm.rs`).
+static LAYER_NORM: CudaImpl =
+    CudaImpl { name: "layer_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
+/// `fusion.rms_norm` (`norm.rs`).
+static RMS_NORM: CudaImpl =
+    CudaImpl { name: "rms_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, true) };
+/// `fusion.sdpa` (`attention.rs`).
+static SDPA: CudaImpl =
+    CudaImpl { name: "sdpa", run: |c| attention::run_sdpa(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.stream) };
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {
