@@ -315,3 +315,34 @@ fn print_sdpa(p: &mut dyn OpAsmPrinter, op: OpId) {
         p.write(")");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(ctx: &Context, shape: &[i64], elem: Type) -> Type {
+        ctx.tensor_type(shape.to_vec(), elem, None)
+    }
+
+    #[test]
+    fn inference_and_the_generic_hook() {
+        let ctx = Context::new(crate::registry());
+        let (bf, f32t) = (ctx.float_type(FloatKind::BF16), ctx.float_type(FloatKind::F32));
+        let (q, k, v) = (t(&ctx, &[2, 8, 5, 16], bf), t(&ctx, &[2, 2, 7, 16], bf), t(&ctx, &[2, 2, 7, 4], bf));
+        let (out, lse) = infer_sdpa(&ctx, q, k, v).unwrap();
+        assert_eq!((out, lse), (t(&ctx, &[2, 8, 5, 4], bf), t(&ctx, &[2, 8, 5], f32t)));
+        // The hook gives `out` alone and checks a written scale.
+        assert_eq!(infer_sdpa_types(&ctx, &[q, k, v], None).unwrap(), vec![out]);
+        let props = |s: f64| Some(ctx.dictionary(vec![(ctx.ident("scale"), f64_attr(&ctx, s))]));
+        assert_eq!(infer_sdpa_types(&ctx, &[q, k, v], props(0.25)).unwrap(), vec![out]);
+        assert!(infer_sdpa_types(&ctx, &[q, k, v], props(f64::NAN)).unwrap_err().contains("finite"));
+        assert!(infer_sdpa_types(&ctx, &[q, k], None).unwrap_err().contains("got 2 operands"));
+        // 8 query heads over 3 key/value heads do not group.
+        let k3 = t(&ctx, &[2, 3, 7, 16], bf);
+        let v3 = t(&ctx, &[2, 3, 7, 4], bf);
+        assert!(infer_sdpa(&ctx, q, k3, v3).unwrap_err().contains("multiple of the key/value heads"));
+        // Dynamic extents are compatible with anything and the known one wins.
+        let kd = t(&ctx, &[DYNAMIC, 2, DYNAMIC, 16], bf);
+        assert_eq!(infer_sdpa(&ctx, q, kd, v).unwrap().0, out);
+    }
+}
