@@ -8,14 +8,19 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute).
+//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `slicing` (slice,
+//! concat), `lookup` (embedding, dropout); `clauses` is the shared `name = value` syntax of
+//! the ops with properties other than `dims`.
 
+pub mod clauses;
 pub mod elementwise;
 pub mod layout;
+pub mod lookup;
 pub mod matmul;
 pub mod mesh;
 pub mod reduce;
 pub mod sharding;
+pub mod slicing;
 pub mod syntax;
 pub mod verify;
 
@@ -24,10 +29,12 @@ mod tests;
 
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
+pub use lookup::{DROPOUT, EMBEDDING, infer_dropout, infer_embedding};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
 pub use reduce::{SUM, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
+pub use slicing::{CONCAT, SLICE, infer_concat, infer_slice};
 pub use syntax::tensor_op_state;
 
 use fuser_ir::registry::DialectDef;
@@ -82,7 +89,10 @@ compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` 
 in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them.",
-    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE],
+    ops: &[
+        &MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE,
+        &SLICE, &CONCAT, &EMBEDDING, &DROPOUT,
+    ],
     materialize_constant: None,
     types: &[],
     attrs: &[&SHARD],
