@@ -163,6 +163,10 @@ impl<'a> Emitter<'a> {
                 let view = self.new_value(site.at, view);
                 copy_state(ctx, view, out, loc)
             }
+            LocalKind::Slice { global, offsets, sizes, strides } => {
+                super::slicing::emit_slice(self, inputs[0], out, global, (offsets, sizes, strides), site)?
+            }
+            LocalKind::Concat(dim) => super::slicing::emit_concat(self, &inputs, out, *dim, site)?,
         };
         place(self.ir, site.at, state);
         Ok(())

@@ -17,6 +17,7 @@ pub mod comm;
 pub mod emit;
 pub mod info;
 pub mod plan;
+pub mod slicing;
 pub mod value_map;
 
 use crate::fusion::axes::op_axes;
