@@ -14,6 +14,7 @@
 
 pub mod clauses;
 pub mod elementwise;
+pub mod kernels;
 pub mod layout;
 pub mod lookup;
 pub mod matmul;
@@ -28,6 +29,7 @@ pub mod verify;
 mod tests;
 
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
+pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use lookup::{DROPOUT, EMBEDDING, infer_dropout, infer_embedding};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};

@@ -9,7 +9,92 @@
 //!   `g` the element's global row-major index: the local piece's element at local index `l`
 //!   is at global coordinates `origin + l` of a tensor of `global_shape`.
 
+use super::dense::{Dense, Vals};
+use super::params::Params;
 use super::philox::uniform;
+use super::registry::{Call, OpImpl};
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+
+/// `fusion.embedding`: inputs `table [rows, E]`, `ids [...]` (`i32`/`i64`); output
+/// `[..., E]`. Origin: the table's (its first row is global row `origin[0]`).
+pub static EMBEDDING: OpImpl = OpImpl { name: "embedding", check: check_embedding, eval: eval_embedding };
+
+/// `fusion.dropout`: inputs `x`, `seed []`, `offset []` (`i64`), parameter `p`; output like
+/// `x`. Origin: the result's (the global coordinates of the piece's first element).
+pub static DROPOUT: OpImpl = OpImpl { name: "dropout", check: check_dropout, eval: eval_dropout };
+
+type Types = [(DType, Vec<usize>)];
+
+fn check_embedding(_: &Params, inputs: &Types, outputs: &Types) -> Result<(), String> {
+    let [(t_ty, t_shape), (id_ty, id_shape)] = inputs else {
+        return Err(format!("expects a table and ids, got {} inputs", inputs.len()));
+    };
+    if t_shape.len() != 2 {
+        return Err(format!("the table must have rank 2, got shape {t_shape:?}"));
+    }
+    if !matches!(id_ty, DType::I32 | DType::I64) {
+        return Err(format!("ids must be i32 or i64, got {id_ty:?}"));
+    }
+    let mut want = id_shape.clone();
+    want.push(t_shape[1]);
+    match outputs {
+        [(o_ty, o_shape)] if o_ty == t_ty && *o_shape == want => Ok(()),
+        _ => Err(format!("expects one output of {t_ty:?} {want:?}, got {outputs:?}")),
+    }
+}
+
+fn eval_embedding(call: &Call<'_>) -> RtResult<Vec<Dense>> {
+    let (table, ids) = (&call.inputs[0], call.inputs[1].ints());
+    let (rows, width) = (table.shape[0], table.shape[1]);
+    let first_row = call.origin.first().copied().unwrap_or(0) as i64;
+    let (dtype, shape) = call.outputs[0].clone();
+    let vals = match &table.vals {
+        Vals::F(t) => Vals::F(embedding(t, rows, width, &ids, first_row, 0.0)),
+        Vals::I(t) => Vals::I(embedding(t, rows, width, &ids, first_row, 0)),
+    };
+    Ok(vec![Dense { dtype, shape, vals }])
+}
+
+fn check_dropout(params: &Params, inputs: &Types, outputs: &Types) -> Result<(), String> {
+    let p = params.float("p").map_err(|e| e.message)?;
+    if !(0.0..1.0).contains(&p) {
+        return Err(format!("p must be in [0, 1), got {p}"));
+    }
+    let [(x_ty, x_shape), seed, offset] = inputs else {
+        return Err(format!("expects x, seed and offset, got {} inputs", inputs.len()));
+    };
+    if x_ty.is_int() {
+        return Err(format!("x must be a float tensor, got {x_ty:?}"));
+    }
+    for (what, (ty, shape)) in [("seed", seed), ("offset", offset)] {
+        if *ty != DType::I64 || !shape.is_empty() {
+            return Err(format!("{what} must be a rank-0 i64 tensor, got {ty:?} {shape:?}"));
+        }
+    }
+    match outputs {
+        [(o_ty, o_shape)] if o_ty == x_ty && o_shape == x_shape => Ok(()),
+        _ => Err(format!("expects one output of {x_ty:?} {x_shape:?}, got {outputs:?}")),
+    }
+}
+
+fn eval_dropout(call: &Call<'_>) -> RtResult<Vec<Dense>> {
+    let x = &call.inputs[0];
+    let scalar = |d: &Dense, what: &str| {
+        d.ints().first().copied().ok_or_else(|| RtError::new(format!("dropout: {what} has no value")))
+    };
+    let (seed, offset) = (scalar(&call.inputs[1], "seed")?, scalar(&call.inputs[2], "offset")?);
+    let p = call.params.float("p")?;
+    // Without an origin (a direct call), the piece is the whole tensor.
+    let (origin, global) = if call.global_shape.is_empty() && !x.shape.is_empty() {
+        (vec![0; x.shape.len()], x.shape.clone())
+    } else {
+        (call.origin.to_vec(), call.global_shape.to_vec())
+    };
+    let y = dropout(&x.floats(), &x.shape, &origin, &global, seed, offset, p).map_err(RtError::new)?;
+    let (dtype, shape) = call.outputs[0].clone();
+    Ok(vec![Dense::from_f64(dtype, shape, y)])
+}
 
 /// Row-major strides of `shape` (in elements).
 pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
@@ -103,6 +188,49 @@ pub fn dropout(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::{Param, run};
+
+    #[test]
+    fn kernels_check_and_evaluate() {
+        let params = Params::default();
+        let table = Dense::from_f64(DType::BF16, vec![3, 2], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let ids = Dense::from_i64(DType::I32, vec![2, 2], vec![2, 0, 3, -1]);
+        let types = |ds: &[&Dense]| ds.iter().map(|d| (d.dtype, d.shape.clone())).collect::<Vec<_>>();
+        let out = vec![(DType::BF16, vec![2, 2, 2])];
+        assert!((EMBEDDING.check)(&params, &types(&[&table, &ids]), &out).is_ok());
+        assert!((EMBEDDING.check)(&params, &types(&[&table, &table]), &out).unwrap_err().contains("i32 or i64"));
+        assert!((EMBEDDING.check)(&params, &types(&[&table, &ids]), &[(DType::F32, vec![2, 2, 2])]).is_err());
+        let inputs = [table, ids];
+        // The table's local piece starts at global row 1: ids 1..4 are held.
+        let call = Call { params: &params, inputs: &inputs, outputs: &out, origin: &[1, 0], global_shape: &[4, 2] };
+        let y = run(&EMBEDDING, &call).unwrap();
+        assert_eq!(y[0].floats(), vec![3.0, 4.0, 0.0, 0.0, 5.0, 6.0, 0.0, 0.0]);
+
+        let dp = Params::new(vec![("p".into(), Param::Float(0.5))]);
+        let x = Dense::from_f64(DType::F32, vec![4, 4], (0..16).map(f64::from).collect());
+        let s = Dense::from_i64(DType::I64, vec![], vec![42]);
+        let o = Dense::from_i64(DType::I64, vec![], vec![7]);
+        let out = vec![(DType::F32, vec![4, 4])];
+        assert!((DROPOUT.check)(&dp, &types(&[&x, &s, &o]), &out).is_ok());
+        assert!((DROPOUT.check)(&params, &types(&[&x, &s, &o]), &out).is_err());
+        let bad_p = Params::new(vec![("p".into(), Param::Float(1.0))]);
+        assert!((DROPOUT.check)(&bad_p, &types(&[&x, &s, &o]), &out).unwrap_err().contains("[0, 1)"));
+        assert!((DROPOUT.check)(&dp, &types(&[&x, &x, &o]), &out).unwrap_err().contains("seed"));
+        let inputs = [x.clone(), s, o];
+        let whole = Call { params: &dp, inputs: &inputs, outputs: &out, origin: &[0, 0], global_shape: &[4, 4] };
+        let y = run(&DROPOUT, &whole).unwrap()[0].floats();
+        let want = dropout(&x.floats(), &[4, 4], &[0, 0], &[4, 4], 42, 7, 0.5).unwrap();
+        assert_eq!(y, want);
+        // Rows 2..4 of an [8, 4] tensor draw the counters 8..16.
+        let half =
+            [Dense::from_f64(DType::F32, vec![2, 4], x.floats()[..8].to_vec()), inputs[1].clone(), inputs[2].clone()];
+        let out2 = vec![(DType::F32, vec![2, 4])];
+        let piece = Call { params: &dp, inputs: &half, outputs: &out2, origin: &[2, 0], global_shape: &[8, 4] };
+        let y2 = run(&DROPOUT, &piece).unwrap()[0].floats();
+        let keeps: Vec<bool> = (8..16).map(|g| dropout_keeps(42, 7, g, 0.5)).collect();
+        let want2: Vec<f64> = x.floats()[..8].iter().zip(keeps).map(|(&v, k)| if k { v * 2.0 } else { 0.0 }).collect();
+        assert_eq!(y2, want2);
+    }
 
     #[test]
     fn embedding_gathers_held_rows_and_zeroes_the_others() {
