@@ -67,14 +67,15 @@ pub fn emit_concat(
         if shape.len() != out_shape.len() || dim >= shape.len() {
             return Err("internal error: concat operands and result differ in rank".into());
         }
+        if let Some(prev) = last.take() {
+            place(em.ir, site.at, prev);
+        }
         let o: Vec<Mixed> = (0..shape.len()).map(|a| Mixed::Static(if a == dim { at } else { 0 })).collect();
         let n: Vec<Mixed> = shape.iter().map(|&e| Mixed::Static(e)).collect();
         let s = vec![Mixed::Static(1); shape.len()];
         let view = slice_state(em.ctx, em.ir, out, &o, &n, &s, site.loc)?;
         let view = em.new_value(site.at, view);
-        if let Some(prev) = last.replace(copy_state(em.ctx, x, view, site.loc)) {
-            place(em.ir, site.at, prev);
-        }
+        last = Some(copy_state(em.ctx, x, view, site.loc));
         at += shape[dim];
     }
     if at != out_shape[dim] {
