@@ -168,9 +168,9 @@ impl<'a> Emitter<'a> {
                 copy_state(ctx, view, out, loc)
             }
             LocalKind::Slice { global, offsets, sizes, strides } => {
-                super::slicing::emit_slice(self, inputs[0], out, global, (offsets, sizes, strides), site)?
+                self.emit_window_copy(inputs[0], out, global, (offsets, sizes, strides), site)?
             }
-            LocalKind::Concat(dim) => super::slicing::emit_concat(self, &inputs, out, *dim, site)?,
+            LocalKind::Concat(dim) => self.emit_concat_copies(&inputs, out, *dim, site)?,
         };
         place(self.ir, site.at, state);
         Ok(())

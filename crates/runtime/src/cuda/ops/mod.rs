@@ -3,6 +3,7 @@
 //! gets dense inputs and outputs ([`run`] stages strided views through dense temporaries) and
 //! must compute what its semantics in `crate::ops` say, within the element type's tolerance.
 
+pub mod lookup;
 pub mod module;
 
 use super::api::RawStream;
@@ -31,7 +32,7 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[];
+pub static CUDA_ALL: &[&CudaImpl] = &[&lookup::EMBEDDING, &lookup::DROPOUT];
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {
