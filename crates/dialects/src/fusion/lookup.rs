@@ -6,10 +6,11 @@
 //! coordinates of its result's local piece (the mask is a function of the global element index,
 //! so every sharding and chunking draws the same mask as the unsharded program).
 
-use super::clauses::{Clause, ClauseKind, F64_PROP, parse_clause_op, print_clause_op, prop_float};
+use super::clauses::{Clause, ClauseKind, F64_PROP, f64_value, parse_clause_op, print_clause_op, prop_float};
 use super::sharding::Sharding;
 use super::verify::{TENSOR, expect_tensor, operand_types, plain_tensor, verify_with};
 use crate::support::type_str;
+use fuser_ir::Attr;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::context::Context;
 use fuser_ir::declare::TypeConstraint;
@@ -52,7 +53,7 @@ ids, so the result is `partial = [DIDx]` (sum): an allreduce (or a reduce-scatte
         traits: [PURE],
         operands: { table: TENSOR, ids: ID_TENSOR },
         results: { result: TENSOR },
-        hooks: { verify: verify_embedding, parse: parse_embedding, print: print_embedding },
+        hooks: { verify: verify_embedding, parse: parse_embedding, print: print_embedding, infer_result_types: infer_embedding_types },
     }
 }
 
@@ -80,7 +81,7 @@ Generic form: `p` is an `f64` property.",
         operands: { input: FLOAT_TENSOR, seed: TENSOR, offset: TENSOR },
         results: { result: TENSOR },
         properties: { p: F64_PROP },
-        hooks: { verify: verify_dropout, parse: parse_dropout, print: print_dropout },
+        hooks: { verify: verify_dropout, parse: parse_dropout, print: print_dropout, infer_result_types: infer_dropout_types },
     }
 }
 
@@ -131,6 +132,23 @@ pub fn infer_dropout(ctx: &Context, x: Type, seed: Type, offset: Type, p: f64) -
         return Err(format!("p must be in [0, 1), got {p}"));
     }
     Ok(plain_tensor(ctx, shape, elem))
+}
+
+/// `InferTypeOpInterface` of `fusion.embedding`.
+fn infer_embedding_types(ctx: &Context, types: &[Type], _: Option<Attr>) -> Result<Vec<Type>, String> {
+    match types {
+        [table, ids] => Ok(vec![infer_embedding(ctx, *table, *ids)?]),
+        _ => Err(format!("expects a table and ids, got {} operands", types.len())),
+    }
+}
+
+/// `InferTypeOpInterface` of `fusion.dropout` (the property `p`).
+fn infer_dropout_types(ctx: &Context, types: &[Type], props: Option<Attr>) -> Result<Vec<Type>, String> {
+    let p = props.and_then(|d| ctx.dict_get(d, "p")).and_then(|a| f64_value(ctx, a)).ok_or("requires an f64 'p'")?;
+    match types {
+        [x, seed, offset] => Ok(vec![infer_dropout(ctx, *x, *seed, *offset, p)?]),
+        _ => Err(format!("expects input, seed and offset, got {} operands", types.len())),
+    }
 }
 
 // ----- verifiers ----------------------------------------------------------------------------
@@ -192,5 +210,13 @@ mod tests {
         assert!(infer_dropout(&c, x, v, s, 0.5).unwrap_err().contains("seed must be a rank-0 i64"));
         let i = parse_type_str(&c, "tensor<8xi32>").unwrap();
         assert!(infer_dropout(&c, i, s, s, 0.5).unwrap_err().contains("float element type"));
+        let p = crate::support::dict_of(&c, &[("p", super::super::clauses::f64_attr(&c, 0.25))]);
+        let infer = DROPOUT.infer_result_types.unwrap();
+        assert_eq!(infer(&c, &[x, s, s], Some(p)).unwrap(), vec![x]);
+        assert!(infer(&c, &[x, s, s], None).unwrap_err().contains("'p'"));
+        let t = parse_type_str(&c, "tensor<64x16xf32>").unwrap();
+        let ids = parse_type_str(&c, "tensor<3xi64>").unwrap();
+        let infer = EMBEDDING.infer_result_types.unwrap();
+        assert_eq!(print_type(&c, infer(&c, &[t, ids], None).unwrap()[0]), "tensor<3x16xf32>");
     }
 }

@@ -9,10 +9,12 @@
 use super::clauses::{
     Clause, ClauseKind, I64_ARRAY_PROP, I64_PROP, parse_clause_op, print_clause_op, prop_int, prop_ints,
 };
+use super::syntax::i64_array;
 use super::verify::{
     TENSOR, expect_tensor, extents_compatible, merge_extent, operand_types, plain_tensor, shape_text, verify_with,
 };
 use crate::support::type_str;
+use fuser_ir::Attr;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
@@ -42,7 +44,7 @@ Generic form: `offsets`, `sizes` and `strides` are `array<i64: ...>` properties.
         operands: { input: TENSOR },
         results: { result: TENSOR },
         properties: { offsets: I64_ARRAY_PROP, sizes: I64_ARRAY_PROP, strides: I64_ARRAY_PROP.optional() },
-        hooks: { verify: verify_slice, parse: parse_slice, print: print_slice },
+        hooks: { verify: verify_slice, parse: parse_slice, print: print_slice, infer_result_types: infer_slice_types },
     }
 }
 
@@ -61,7 +63,7 @@ Generic form: `dim` is an `i64` property.",
         operands: { inputs: TENSOR.variadic() },
         results: { result: TENSOR },
         properties: { dim: I64_PROP },
-        hooks: { verify: verify_concat, parse: parse_concat, print: print_concat },
+        hooks: { verify: verify_concat, parse: parse_concat, print: print_concat, infer_result_types: infer_concat_types },
     }
 }
 
@@ -171,6 +173,25 @@ pub fn infer_concat(ctx: &Context, xs: &[Type], dim: i64) -> Result<Type, String
     Ok(plain_tensor(ctx, shape, elem))
 }
 
+/// `InferTypeOpInterface` of `fusion.slice` (the properties `offsets`, `sizes`, `strides`).
+fn infer_slice_types(ctx: &Context, types: &[Type], props: Option<Attr>) -> Result<Vec<Type>, String> {
+    let get = |key: &str| props.and_then(|p| ctx.dict_get(p, key)).and_then(|a| i64_array(ctx, a));
+    let (Some(offsets), Some(sizes)) = (get("offsets"), get("sizes")) else {
+        return Err("requires 'offsets' and 'sizes' arrays".into());
+    };
+    match types {
+        [x] => Ok(vec![infer_slice(ctx, *x, &offsets, &sizes, get("strides").as_deref())?]),
+        _ => Err(format!("expects one operand, got {}", types.len())),
+    }
+}
+
+/// `InferTypeOpInterface` of `fusion.concat` (the property `dim`).
+fn infer_concat_types(ctx: &Context, types: &[Type], props: Option<Attr>) -> Result<Vec<Type>, String> {
+    let dim =
+        props.and_then(|p| ctx.dict_get(p, "dim")).and_then(|a| ctx.attr_i64(a)).ok_or("requires an integer 'dim'")?;
+    Ok(vec![infer_concat(ctx, types, dim)?])
+}
+
 // ----- verifiers ----------------------------------------------------------------------------
 
 fn verify_slice(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
@@ -236,5 +257,23 @@ mod tests {
         assert!(infer_concat(&c, &[], 0).unwrap_err().contains("at least one"));
         let i = parse_type_str(&c, "tensor<4x8xi32>").unwrap();
         assert!(infer_concat(&c, &[a, i], 1).unwrap_err().contains("element type"));
+    }
+
+    #[test]
+    fn result_types_from_properties() {
+        let c = ctx();
+        let x = parse_type_str(&c, "tensor<8x48xf32>").unwrap();
+        let ints = |v: &[i64]| super::super::syntax::i64_array_attr(&c, v);
+        let props = crate::support::dict_of(
+            &c,
+            &[("offsets", ints(&[0, 1])), ("sizes", ints(&[8, 24])), ("strides", ints(&[1, 2]))],
+        );
+        let infer = SLICE.infer_result_types.unwrap();
+        assert_eq!(print_type(&c, infer(&c, &[x], Some(props)).unwrap()[0]), "tensor<8x24xf32>");
+        assert!(infer(&c, &[x], None).unwrap_err().contains("offsets"));
+        let dim = crate::support::dict_of(&c, &[("dim", c.int_attr(c.i64_type(), 0))]);
+        let infer = CONCAT.infer_result_types.unwrap();
+        assert_eq!(print_type(&c, infer(&c, &[x, x], Some(dim)).unwrap()[0]), "tensor<16x48xf32>");
+        assert!(infer(&c, &[x], None).unwrap_err().contains("dim"));
     }
 }
