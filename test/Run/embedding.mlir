@@ -15,6 +15,10 @@
 // table split on its embedding axis with the result split alike (local, no communication).
 // RUN: sed 's/tensor<8x16xf32, #fusion.shard<@tp, \[\[DIDx\], \[\]\]>>/tensor<8x16xf32>/g; s/tensor<4x6xi64>/tensor<4x6xi64, #fusion.shard<@tp, [[DIDx], []]>>/g' %s | fuser-run - --ranks 4 --check | FileCheck %s
 // RUN: sed 's/tensor<8x16xf32, #fusion.shard<@tp, \[\[DIDx\], \[\]\]>>/tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>>/g; s/\[\[\], \[\], \[\]\]/[[], [], [DIDx]]/g' %s | fuser-run - --ranks 4 --check | FileCheck %s
+// Stream chunks: the ids in two chunks (one kernel per chunk), the table's vocabulary in two
+// (the table is read whole by each kernel).
+// RUN: sed 's/tensor<4x6xi64>/tensor<4x6xi64, #fusion.shard<@tp, [[Stream(2)], []]>>/g' %s | fuser-run - --ranks 4 --check | FileCheck %s
+// RUN: sed 's/tensor<8x16xf32, #fusion.shard<@tp, \[\[DIDx\], \[\]\]>>/tensor<8x16xf32, #fusion.shard<@tp, [[DIDx, Stream(2)], []]>>/g' %s | fuser-run - --ranks 4 --check | FileCheck %s
 // CHECK: check: PASS
 // Ids 0 and 7 gather rows, 8 and 9 (past V = 8) give zeros.
 // OOR: output #0 (f32 [4, 6, 16]): {{[^ ]+( [^ ]+)*}} 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 ... (384 values)
