@@ -81,7 +81,13 @@ fn run_embedding(call: &CudaCall<'_>) -> RtResult<()> {
 }
 
 /// The dropout parameters of a dense piece of `shape` at `origin` of a `global` tensor.
-pub fn dropout_params(shape: &[usize], origin: &[usize], global: &[usize], p: f64, dtype: DType) -> RtResult<DropoutParams> {
+pub fn dropout_params(
+    shape: &[usize],
+    origin: &[usize],
+    global: &[usize],
+    p: f64,
+    dtype: DType,
+) -> RtResult<DropoutParams> {
     let nd = shape.len();
     if nd > MAX_DIMS || origin.len() != nd || global.len() != nd {
         return Err(RtError::new(format!(
