@@ -7,6 +7,8 @@
 // RUN: sed 's/fusion.mesh @tp = \[0, 1, 2, 3\]/fusion.mesh @tp = [0, 1]/' %s | fuser-run - --ranks 2 --check | FileCheck %s
 // RUN: sed 's/fusion.mesh @tp = \[0, 1, 2, 3\]/fusion.mesh @tp = [0]/' %s | fuser-run - --ranks 1 --check | FileCheck %s
 // RUN: sed 's/xf32/xbf16/g' %s | fuser-run - --ranks 4 --check --seed 3 | FileCheck %s
+// RUN: sed 's/xf32/xf16/g' %s | fuser-run - --ranks 4 --check --seed 2 | FileCheck %s
+// RUN: sed 's/xf32/xf64/g' %s | fuser-run - --ranks 4 --check --seed 2 | FileCheck %s
 // CHECK: check: PASS (max rel err 0.000e0)
 
 // Rows split over DIDx, and Stream chunks inside or outside the device split, along the rows
