@@ -33,9 +33,10 @@ the window stays inside the operand (`offset + (size - 1) * stride < extent` for
 size; `offset <= extent` for an empty one). The element type is kept; values are copied \
 exactly.\n\n\
 Sharding: an axis whose window is not the whole axis (offset 0, size = extent, stride 1) is read \
-across: it may carry no device or stream split (`fusion-decompose-resharding` gathers it first; \
-`fusion-to-host` refuses what is left). Other axes keep their splits. The QKV split of a fused \
-projection is three slices of its last axis:\n\n\
+across: a device split there is gathered first (`fusion-decompose-resharding` inserts the \
+allgather), a stream split there is refused (`fusion-to-host`). Other axes keep their splits. \
+The QKV split of a fused projection is three slices of its last axis (q and k shown, v at offset \
+128), and a strided slice takes every other column:\n\n\
 ```mlir\n%q = fusion.slice %qkv offsets = [0, 0] sizes = [8, 64] : (tensor<8x192xbf16>) -> tensor<8x64xbf16>\n\
 %k = fusion.slice %qkv offsets = [0, 64] sizes = [8, 64] : (tensor<8x192xbf16>) -> tensor<8x64xbf16>\n\
 %e = fusion.slice %x offsets = [0, 0] sizes = [8, 32] strides = [1, 2] : (tensor<8x64xf32>) -> tensor<8x32xf32>\n```\n\n\
@@ -54,8 +55,9 @@ fuser_ir::declare_op! {
         description: "Concatenates one or more tensors of one rank and element type along axis \
 `dim` (as `tensor.concat` and `torch.cat`): the extents of the other axes agree, the result's \
 extent along `dim` is the sum of the operands'. Values are copied exactly.\n\n\
-Sharding: axis `dim` is read across in every operand and the result (no device or stream split \
-there); the other axes keep their splits, the same in every operand. The rotary halves of a \
+Sharding: axis `dim` is read across in every operand and the result: a device split there is \
+gathered first, a stream split there is refused; the other axes keep their splits, the same in \
+every operand. The rotary halves of a \
 head are joined with:\n\n\
 ```mlir\n%r = fusion.concat %x2, %x1 dim = 1 : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x64xf32>\n```\n\n\
 Generic form: `dim` is an `i64` property.",
