@@ -2,6 +2,9 @@
 //! (joins tensors along one axis, as `tensor.concat` / `torch.cat`), with their result-type
 //! inference. Both only move data; they lower to copies through `host.slice` views.
 //!
+//! Folders: a slice of every axis whole and a concat of one operand, to the operand's very type
+//! (encoding included), fold to the operand.
+//!
 //! Sharding: the sliced axes of a slice (those whose window is not the whole axis) and the
 //! concatenated axis of a concat are read across (`whole`): they may carry no device or stream
 //! split; the other axes keep theirs (docs/dev/ops.md).
@@ -18,8 +21,8 @@ use fuser_ir::Attr;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
-use fuser_ir::ir::{OpId, OperationState};
-use fuser_ir::registry::VerifyCtx;
+use fuser_ir::ir::{Ir, OpId, OperationState};
+use fuser_ir::registry::{FoldResult, VerifyCtx};
 use fuser_ir::types::{DYNAMIC, Type};
 
 fuser_ir::declare_op! {
@@ -45,7 +48,7 @@ Generic form: `offsets`, `sizes` and `strides` are `array<i64: ...>` properties.
         operands: { input: TENSOR },
         results: { result: TENSOR },
         properties: { offsets: I64_ARRAY_PROP, sizes: I64_ARRAY_PROP, strides: I64_ARRAY_PROP.optional() },
-        hooks: { verify: verify_slice, parse: parse_slice, print: print_slice, infer_result_types: infer_slice_types },
+        hooks: { verify: verify_slice, fold: fold_slice, parse: parse_slice, print: print_slice, infer_result_types: infer_slice_types },
     }
 }
 
@@ -65,7 +68,7 @@ Generic form: `dim` is an `i64` property.",
         operands: { inputs: TENSOR.variadic() },
         results: { result: TENSOR },
         properties: { dim: I64_PROP },
-        hooks: { verify: verify_concat, parse: parse_concat, print: print_concat, infer_result_types: infer_concat_types },
+        hooks: { verify: verify_concat, fold: fold_concat, parse: parse_concat, print: print_concat, infer_result_types: infer_concat_types },
     }
 }
 
@@ -192,6 +195,32 @@ fn infer_concat_types(ctx: &Context, types: &[Type], props: Option<Attr>) -> Res
     let dim =
         props.and_then(|p| ctx.dict_get(p, "dim")).and_then(|a| ctx.attr_i64(a)).ok_or("requires an integer 'dim'")?;
     Ok(vec![infer_concat(ctx, types, dim)?])
+}
+
+// ----- folders ------------------------------------------------------------------------------
+
+/// A slice of every axis whole (offsets 0, full sizes, strides 1) to the operand's very type
+/// is the operand (`tensor.extract_slice`'s identity fold). A slice that changes the encoding
+/// is a resharding and stays.
+fn fold_slice(ctx: &Context, ir: &Ir, op: OpId, _: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (&x, &r) = (ir.operands(op).first()?, ir.results(op).first()?);
+    if ir.value_type(x) != ir.value_type(r) {
+        return None;
+    }
+    let shape = ctx.type_kind(ir.value_type(x)).shape()?.to_vec();
+    let (offsets, sizes) = (prop_ints(ctx, ir, op, "offsets")?, prop_ints(ctx, ir, op, "sizes")?);
+    let strides = slice_strides(prop_ints(ctx, ir, op, "strides").as_deref(), shape.len());
+    let whole = shape.len() == offsets.len()
+        && shape.len() == sizes.len()
+        && (0..shape.len())
+            .all(|a| shape[a] != DYNAMIC && !slice_cuts_axis(shape[a], offsets[a], sizes[a], strides[a]));
+    whole.then(|| vec![FoldResult::Value(x)])
+}
+
+/// A concat of one operand to its very type is the operand (`tensor.concat`'s fold).
+fn fold_concat(_: &Context, ir: &Ir, op: OpId, _: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (&[x], Some(&r)) = (&ir.operands(op)[..], ir.results(op).first()) else { return None };
+    (ir.value_type(x) == ir.value_type(r)).then(|| vec![FoldResult::Value(x)])
 }
 
 // ----- verifiers ----------------------------------------------------------------------------
