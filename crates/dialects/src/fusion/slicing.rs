@@ -34,7 +34,7 @@ torch's basic indexing `x[o:o+n*s:s]`). `offsets`, `sizes` and the optional `str
 when absent) have one entry per axis; offsets and sizes are non-negative, strides positive, and \
 the window stays inside the operand (`offset + (size - 1) * stride < extent` for a non-empty \
 size; `offset <= extent` for an empty one). The element type is kept; values are copied \
-exactly.\n\n\
+exactly. A slice of every axis whole to the operand's very type folds away.\n\n\
 Sharding: an axis whose window is not the whole axis (offset 0, size = extent, stride 1) is read \
 across: a device split there is gathered first (`fusion-decompose-resharding` inserts the \
 allgather), a stream split there is refused (`fusion-to-host`). Other axes keep their splits. \
@@ -57,7 +57,8 @@ fuser_ir::declare_op! {
         summary: "Joins tensors along one axis",
         description: "Concatenates one or more tensors of one rank and element type along axis \
 `dim` (as `tensor.concat` and `torch.cat`): the extents of the other axes agree, the result's \
-extent along `dim` is the sum of the operands'. Values are copied exactly.\n\n\
+extent along `dim` is the sum of the operands'. Values are copied exactly. A concat of one \
+operand to its very type folds away.\n\n\
 Sharding: axis `dim` is read across in every operand and the result: a device split there is \
 gathered first, a stream split there is refused; the other axes keep their splits, the same in \
 every operand. The rotary halves of a \
