@@ -77,6 +77,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/reduce.rs",
             "fusion/slicing.rs",
             "fusion/lookup.rs",
+            "fusion/norm.rs",
             "host/alloc.rs",
             "host/compute.rs",
             "host/kernel.rs",

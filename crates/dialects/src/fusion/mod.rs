@@ -8,9 +8,9 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `slicing` (slice,
-//! concat), `lookup` (embedding, dropout); `clauses` is the shared `name = value` syntax of
-//! the ops with properties other than `dims`.
+//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `norm`
+//! (layer_norm, rms_norm), `slicing` (slice, concat), `lookup` (embedding, dropout); `clauses`
+//! is the shared `name = value` syntax of the ops with properties other than `dims`.
 
 pub mod clauses;
 pub mod elementwise;
@@ -19,6 +19,7 @@ pub mod layout;
 pub mod lookup;
 pub mod matmul;
 pub mod mesh;
+pub mod norm;
 pub mod reduce;
 pub mod sharding;
 pub mod slicing;
@@ -34,6 +35,7 @@ pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permut
 pub use lookup::{DROPOUT, EMBEDDING, infer_dropout, infer_embedding};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
+pub use norm::{LAYER_NORM, NormKind, RMS_NORM, infer_norm, norm_state};
 pub use reduce::{SUM, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
 pub use slicing::{CONCAT, SLICE, infer_concat, infer_slice};
@@ -92,8 +94,26 @@ in `f64`) and round the result once; the check accumulates in `f64` and allows a
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them.",
     ops: &[
-        &MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE,
-        &SLICE, &CONCAT, &EMBEDDING, &DROPOUT,
+        &MESH,
+        &MATMUL,
+        &LINEAR,
+        &ADD,
+        &SUB,
+        &MUL,
+        &DIV,
+        &NEG,
+        &CAST,
+        &SUM,
+        &SET,
+        &BROADCAST,
+        &RESHAPE,
+        &PERMUTE,
+        &LAYER_NORM,
+        &RMS_NORM,
+        &SLICE,
+        &CONCAT,
+        &EMBEDDING,
+        &DROPOUT,
     ],
     materialize_constant: None,
     types: &[],

@@ -12,21 +12,15 @@
 use super::dense::{Dense, Vals};
 use super::params::Params;
 use super::philox::uniform;
-use super::registry::{Call, OpImpl};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 
-/// `fusion.embedding`: inputs `table [rows, E]`, `ids [...]` (`i32`/`i64`); output
-/// `[..., E]`. Origin: the table's (its first row is global row `origin[0]`).
-pub static EMBEDDING: OpImpl = OpImpl { name: "embedding", check: check_embedding, eval: eval_embedding };
-
-/// `fusion.dropout`: inputs `x`, `seed []`, `offset []` (`i64`), parameter `p`; output like
-/// `x`. Origin: the result's (the global coordinates of the piece's first element).
-pub static DROPOUT: OpImpl = OpImpl { name: "dropout", check: check_dropout, eval: eval_dropout };
-
+/// The (element type, shape) of each input or output.
 type Types = [(DType, Vec<usize>)];
 
-fn check_embedding(_: &Params, inputs: &Types, outputs: &Types) -> Result<(), String> {
+/// Prepare-time check of `embedding`: a `[rows, E]` table, `i32`/`i64` ids, one output
+/// `[ids..., E]` of the table's element type.
+pub fn check_embedding(_: &Params, inputs: &Types, outputs: &Types) -> Result<(), String> {
     let [(t_ty, t_shape), (id_ty, id_shape)] = inputs else {
         return Err(format!("expects a table and ids, got {} inputs", inputs.len()));
     };
@@ -44,11 +38,12 @@ fn check_embedding(_: &Params, inputs: &Types, outputs: &Types) -> Result<(), St
     }
 }
 
-fn eval_embedding(call: &Call<'_>) -> RtResult<Vec<Dense>> {
-    let (table, ids) = (&call.inputs[0], call.inputs[1].ints());
+/// `embedding` of a table piece whose first row is global row `origin[0]` (0 without one).
+pub fn eval_embedding(inputs: &[Dense], outputs: &Types, origin: &[usize]) -> RtResult<Vec<Dense>> {
+    let (table, ids) = (&inputs[0], inputs[1].ints());
     let (rows, width) = (table.shape[0], table.shape[1]);
-    let first_row = call.origin.first().copied().unwrap_or(0) as i64;
-    let (dtype, shape) = call.outputs[0].clone();
+    let first_row = origin.first().copied().unwrap_or(0) as i64;
+    let (dtype, shape) = outputs[0].clone();
     let vals = match &table.vals {
         Vals::F(t) => Vals::F(embedding(t, rows, width, &ids, first_row, 0.0)),
         Vals::I(t) => Vals::I(embedding(t, rows, width, &ids, first_row, 0)),
@@ -56,7 +51,9 @@ fn eval_embedding(call: &Call<'_>) -> RtResult<Vec<Dense>> {
     Ok(vec![Dense { dtype, shape, vals }])
 }
 
-fn check_dropout(params: &Params, inputs: &Types, outputs: &Types) -> Result<(), String> {
+/// Prepare-time check of `dropout`: `p` in `[0, 1)`, a float `x`, rank-0 `i64` seed and offset,
+/// one output like `x`.
+pub fn check_dropout(params: &Params, inputs: &Types, outputs: &Types) -> Result<(), String> {
     let p = params.float("p").map_err(|e| e.message)?;
     if !(0.0..1.0).contains(&p) {
         return Err(format!("p must be in [0, 1), got {p}"));
@@ -78,21 +75,29 @@ fn check_dropout(params: &Params, inputs: &Types, outputs: &Types) -> Result<(),
     }
 }
 
-fn eval_dropout(call: &Call<'_>) -> RtResult<Vec<Dense>> {
-    let x = &call.inputs[0];
+/// `dropout` of a piece of `x` at `origin` of a tensor of `global_shape` (both empty: the piece
+/// is the whole tensor).
+pub fn eval_dropout(
+    params: &Params,
+    inputs: &[Dense],
+    outputs: &Types,
+    origin: &[usize],
+    global_shape: &[usize],
+) -> RtResult<Vec<Dense>> {
+    let x = &inputs[0];
     let scalar = |d: &Dense, what: &str| {
         d.ints().first().copied().ok_or_else(|| RtError::new(format!("dropout: {what} has no value")))
     };
-    let (seed, offset) = (scalar(&call.inputs[1], "seed")?, scalar(&call.inputs[2], "offset")?);
-    let p = call.params.float("p")?;
+    let (seed, offset) = (scalar(&inputs[1], "seed")?, scalar(&inputs[2], "offset")?);
+    let p = params.float("p")?;
     // Without an origin (a direct call), the piece is the whole tensor.
-    let (origin, global) = if call.global_shape.is_empty() && !x.shape.is_empty() {
+    let (origin, global) = if global_shape.is_empty() && !x.shape.is_empty() {
         (vec![0; x.shape.len()], x.shape.clone())
     } else {
-        (call.origin.to_vec(), call.global_shape.to_vec())
+        (origin.to_vec(), global_shape.to_vec())
     };
     let y = dropout(&x.floats(), &x.shape, &origin, &global, seed, offset, p).map_err(RtError::new)?;
-    let (dtype, shape) = call.outputs[0].clone();
+    let (dtype, shape) = outputs[0].clone();
     Ok(vec![Dense::from_f64(dtype, shape, y)])
 }
 
@@ -188,7 +193,7 @@ pub fn dropout(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::{Param, run};
+    use crate::ops::{Call, Param, run};
 
     #[test]
     fn kernels_check_and_evaluate() {
@@ -197,13 +202,13 @@ mod tests {
         let ids = Dense::from_i64(DType::I32, vec![2, 2], vec![2, 0, 3, -1]);
         let types = |ds: &[&Dense]| ds.iter().map(|d| (d.dtype, d.shape.clone())).collect::<Vec<_>>();
         let out = vec![(DType::BF16, vec![2, 2, 2])];
-        assert!((EMBEDDING.check)(&params, &types(&[&table, &ids]), &out).is_ok());
-        assert!((EMBEDDING.check)(&params, &types(&[&table, &table]), &out).unwrap_err().contains("i32 or i64"));
-        assert!((EMBEDDING.check)(&params, &types(&[&table, &ids]), &[(DType::F32, vec![2, 2, 2])]).is_err());
+        assert!(check_embedding(&params, &types(&[&table, &ids]), &out).is_ok());
+        assert!(check_embedding(&params, &types(&[&table, &table]), &out).unwrap_err().contains("i32 or i64"));
+        assert!(check_embedding(&params, &types(&[&table, &ids]), &[(DType::F32, vec![2, 2, 2])]).is_err());
         let inputs = [table, ids];
         // The table's local piece starts at global row 1: ids 1..4 are held.
         let call = Call { params: &params, inputs: &inputs, outputs: &out, origin: &[1, 0], global_shape: &[4, 2] };
-        let y = run(&EMBEDDING, &call).unwrap();
+        let y = run(crate::ops::lookup("embedding").unwrap(), &call).unwrap();
         assert_eq!(y[0].floats(), vec![3.0, 4.0, 0.0, 0.0, 5.0, 6.0, 0.0, 0.0]);
 
         let dp = Params::new(vec![("p".into(), Param::Float(0.5))]);
@@ -211,14 +216,14 @@ mod tests {
         let s = Dense::from_i64(DType::I64, vec![], vec![42]);
         let o = Dense::from_i64(DType::I64, vec![], vec![7]);
         let out = vec![(DType::F32, vec![4, 4])];
-        assert!((DROPOUT.check)(&dp, &types(&[&x, &s, &o]), &out).is_ok());
-        assert!((DROPOUT.check)(&params, &types(&[&x, &s, &o]), &out).is_err());
+        assert!(check_dropout(&dp, &types(&[&x, &s, &o]), &out).is_ok());
+        assert!(check_dropout(&params, &types(&[&x, &s, &o]), &out).is_err());
         let bad_p = Params::new(vec![("p".into(), Param::Float(1.0))]);
-        assert!((DROPOUT.check)(&bad_p, &types(&[&x, &s, &o]), &out).unwrap_err().contains("[0, 1)"));
-        assert!((DROPOUT.check)(&dp, &types(&[&x, &x, &o]), &out).unwrap_err().contains("seed"));
+        assert!(check_dropout(&bad_p, &types(&[&x, &s, &o]), &out).unwrap_err().contains("[0, 1)"));
+        assert!(check_dropout(&dp, &types(&[&x, &x, &o]), &out).unwrap_err().contains("seed"));
         let inputs = [x.clone(), s, o];
         let whole = Call { params: &dp, inputs: &inputs, outputs: &out, origin: &[0, 0], global_shape: &[4, 4] };
-        let y = run(&DROPOUT, &whole).unwrap()[0].floats();
+        let y = run(crate::ops::lookup("dropout").unwrap(), &whole).unwrap()[0].floats();
         let want = dropout(&x.floats(), &[4, 4], &[0, 0], &[4, 4], 42, 7, 0.5).unwrap();
         assert_eq!(y, want);
         // Rows 2..4 of an [8, 4] tensor draw the counters 8..16.
@@ -226,7 +231,7 @@ mod tests {
             [Dense::from_f64(DType::F32, vec![2, 4], x.floats()[..8].to_vec()), inputs[1].clone(), inputs[2].clone()];
         let out2 = vec![(DType::F32, vec![2, 4])];
         let piece = Call { params: &dp, inputs: &half, outputs: &out2, origin: &[2, 0], global_shape: &[8, 4] };
-        let y2 = run(&DROPOUT, &piece).unwrap()[0].floats();
+        let y2 = run(crate::ops::lookup("dropout").unwrap(), &piece).unwrap()[0].floats();
         let keeps: Vec<bool> = (8..16).map(|g| dropout_keeps(42, 7, g, 0.5)).collect();
         let want2: Vec<f64> = x.floats()[..8].iter().zip(keeps).map(|(&v, k)| if k { v * 2.0 } else { 0.0 }).collect();
         assert_eq!(y2, want2);

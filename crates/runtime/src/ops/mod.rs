@@ -8,6 +8,7 @@
 
 pub mod dense;
 pub mod lookup;
+pub mod norm;
 pub mod params;
 pub mod philox;
 pub mod registry;

@@ -2,6 +2,8 @@
 //! shapes, evaluate, store the outputs in their element types.
 
 use super::dense::Dense;
+use super::lookup as lookup_ops;
+use super::norm;
 use super::params::Params;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
@@ -37,7 +39,35 @@ impl std::fmt::Debug for OpImpl {
 }
 
 /// Every named kernel.
-pub static ALL: &[&OpImpl] = &[&super::lookup::EMBEDDING, &super::lookup::DROPOUT];
+pub static ALL: &[&OpImpl] = &[&LAYER_NORM, &RMS_NORM, &EMBEDDING, &DROPOUT];
+
+// The op files sit below this one (they name no `OpImpl` or `Call`): each kernel's entry is
+// here.
+
+/// `fusion.layer_norm` (`ops/norm.rs`).
+static LAYER_NORM: OpImpl = OpImpl {
+    name: "layer_norm",
+    check: norm::check_layer_norm,
+    eval: |c| norm::eval_layer_norm(c.params, c.inputs, c.outputs),
+};
+/// `fusion.rms_norm` (`ops/norm.rs`).
+static RMS_NORM: OpImpl = OpImpl {
+    name: "rms_norm",
+    check: norm::check_rms_norm,
+    eval: |c| norm::eval_rms_norm(c.params, c.inputs, c.outputs),
+};
+/// `fusion.embedding` (`ops/lookup.rs`): origin = the table's (its first global row).
+static EMBEDDING: OpImpl = OpImpl {
+    name: "embedding",
+    check: lookup_ops::check_embedding,
+    eval: |c| lookup_ops::eval_embedding(c.inputs, c.outputs, c.origin),
+};
+/// `fusion.dropout` (`ops/lookup.rs`): origin = the result's (the mask's global indices).
+static DROPOUT: OpImpl = OpImpl {
+    name: "dropout",
+    check: lookup_ops::check_dropout,
+    eval: |c| lookup_ops::eval_dropout(c.params, c.inputs, c.outputs, c.origin, c.global_shape),
+};
 
 /// The kernel named `name`.
 pub fn lookup(name: &str) -> Option<&'static OpImpl> {

@@ -13,10 +13,13 @@
 //! first).
 
 use super::module::{Module, launch};
-use super::{CudaCall, CudaImpl};
+use crate::cuda::api::RawStream;
+use crate::cuda::gpu::Gpu;
 use crate::cuda::kernels::{MAX_DIMS, dtype_code, launch_dims};
+use crate::cuda::memory::CudaBuf;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+use crate::ops::Params;
 use crate::ops::lookup::{dropout_scale, row_major_strides};
 
 /// Parameters of `fuser_embedding` (device addresses and extents).
@@ -53,13 +56,18 @@ pub struct DropoutParams {
     pub dtype: i32,
 }
 
-pub static EMBEDDING: CudaImpl = CudaImpl { name: "embedding", run: run_embedding };
-pub static DROPOUT: CudaImpl = CudaImpl { name: "dropout", run: run_dropout };
-
 const KEY: &str = "lookup";
 
-fn run_embedding(call: &CudaCall<'_>) -> RtResult<()> {
-    let (table, ids, out) = (&call.inputs[0], &call.inputs[1], &call.outputs[0]);
+/// Launches `fuser_embedding` on dense `[table, ids]` into the dense output; `origin[0]` is the
+/// table's first global row.
+pub fn run_embedding(
+    gpu: &Gpu,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    stream: RawStream,
+) -> RtResult<()> {
+    let (table, ids, out) = (&inputs[0], &inputs[1], &outputs[0]);
     let mut p = EmbeddingParams {
         table: table.addr(),
         ids: ids.addr(),
@@ -67,7 +75,7 @@ fn run_embedding(call: &CudaCall<'_>) -> RtResult<()> {
         rows: table.shape[0] as i64,
         width: table.shape[1] as i64,
         n_ids: ids.numel() as i64,
-        first_row: call.origin.first().copied().unwrap_or(0) as i64,
+        first_row: origin.first().copied().unwrap_or(0) as i64,
         elem_bytes: table.dtype.size() as i32,
         id_bytes: ids.dtype.size() as i32,
     };
@@ -75,9 +83,9 @@ fn run_embedding(call: &CudaCall<'_>) -> RtResult<()> {
     if n == 0 {
         return Ok(());
     }
-    let f = Module::get(call.gpu, KEY, SOURCE)?.func("fuser_embedding")?;
+    let f = Module::get(gpu, KEY, SOURCE)?.func("fuser_embedding")?;
     let (blocks, threads) = launch_dims(n);
-    launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut p, call.stream)
+    launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut p, stream)
 }
 
 /// The dropout parameters of a dense piece of `shape` at `origin` of a `global` tensor.
@@ -110,20 +118,30 @@ pub fn dropout_params(
     Ok(params)
 }
 
-fn run_dropout(call: &CudaCall<'_>) -> RtResult<()> {
-    let (x, out) = (&call.inputs[0], &call.outputs[0]);
-    let p = call.params.float("p")?;
-    let mut params = dropout_params(&x.shape, call.origin, call.global_shape, p, x.dtype)?;
-    params.x = x.addr();
-    params.out = out.addr();
-    params.seed = call.inputs[1].addr();
-    params.offset = call.inputs[2].addr();
-    if params.n == 0 {
+/// Launches `fuser_dropout` on dense `[x, seed, offset]` into the dense output, a piece at
+/// `origin` of a tensor of `global_shape`.
+pub fn run_dropout(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    global_shape: &[usize],
+    stream: RawStream,
+) -> RtResult<()> {
+    let (x, out) = (&inputs[0], &outputs[0]);
+    let p = params.float("p")?;
+    let mut kp = dropout_params(&x.shape, origin, global_shape, p, x.dtype)?;
+    kp.x = x.addr();
+    kp.out = out.addr();
+    kp.seed = inputs[1].addr();
+    kp.offset = inputs[2].addr();
+    if kp.n == 0 {
         return Ok(());
     }
-    let f = Module::get(call.gpu, KEY, SOURCE)?.func("fuser_dropout")?;
-    let (blocks, threads) = launch_dims(params.n);
-    launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut params, call.stream)
+    let f = Module::get(gpu, KEY, SOURCE)?.func("fuser_dropout")?;
+    let (blocks, threads) = launch_dims(kp.n);
+    launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut kp, stream)
 }
 
 /// The CUDA C source of the lookup kernels.

@@ -5,6 +5,7 @@
 
 pub mod lookup;
 pub mod module;
+pub mod norm;
 
 use super::api::RawStream;
 use super::gpu::Gpu;
@@ -32,7 +33,25 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[&lookup::EMBEDDING, &lookup::DROPOUT];
+pub static CUDA_ALL: &[&CudaImpl] = &[&LAYER_NORM, &RMS_NORM, &EMBEDDING, &DROPOUT];
+
+// The kernel files sit below this one (they name no `CudaCall` or `CudaImpl`): each
+// kernel's entry is here.
+
+/// `fusion.layer_norm` (`norm.rs`).
+static LAYER_NORM: CudaImpl =
+    CudaImpl { name: "layer_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
+/// `fusion.rms_norm` (`norm.rs`).
+static RMS_NORM: CudaImpl =
+    CudaImpl { name: "rms_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, true) };
+/// `fusion.embedding` (`lookup.rs`).
+static EMBEDDING: CudaImpl =
+    CudaImpl { name: "embedding", run: |c| lookup::run_embedding(c.gpu, c.inputs, c.outputs, c.origin, c.stream) };
+/// `fusion.dropout` (`lookup.rs`).
+static DROPOUT: CudaImpl = CudaImpl {
+    name: "dropout",
+    run: |c| lookup::run_dropout(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.global_shape, c.stream),
+};
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {
