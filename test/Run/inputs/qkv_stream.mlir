@@ -1,4 +1,4 @@
-// Input of test/Run/slicing.mlir: the QKV split and the rotary concat with the rows split over
+// Input of test/Run/ops/slicing.mlir: the QKV split and the rotary concat with the rows split over
 // DIDx and in Stream(2) chunks inside: the slices and the concat (of the last axis) run per
 // chunk in one host loop.
 fusion.mesh @tp = [0, 1, 2, 3]

@@ -10,8 +10,8 @@
 // RUN: sed 's/xf32/xi32/g' %s | fuser-run - --ranks 4 --check --seed 5 | FileCheck %s
 // Stream chunks of the rows inside the device split: the slices and the concat of the last
 // axis run in host loops, per chunk.
-// RUN: fuser-run %S/inputs/qkv_stream.mlir --ranks 4 --check | FileCheck %s
-// RUN: fuser-opt %S/inputs/qkv_stream.mlir --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=STREAM
+// RUN: fuser-run %S/../inputs/qkv_stream.mlir --ranks 4 --check | FileCheck %s
+// RUN: fuser-opt %S/../inputs/qkv_stream.mlir --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=STREAM
 // STREAM: host.for
 // STREAM: host.slice %{{.*}}[0, 0] [2, 16] [1, 1] : !host.view<2x48xf32, strides = [48, 1]>
 // A concat along rows in stream chunks cannot be honoured (the decomposition gathers the
