@@ -17,7 +17,8 @@ pub fn slice<T: Copy>(
         return Err(format!("a slice of a rank-{rank} tensor needs {rank} offsets, sizes and strides"));
     }
     for a in 0..rank {
-        let fits = sizes[a] == 0 || offsets[a] + (sizes[a] - 1) * strides[a] < shape[a];
+        let last = (sizes[a].max(1) - 1).checked_mul(strides[a]).and_then(|x| x.checked_add(offsets[a]));
+        let fits = sizes[a] == 0 || (strides[a] > 0 && last.is_some_and(|l| l < shape[a]));
         if !fits {
             return Err(format!(
                 "the slice (offset {}, size {}, stride {}) leaves axis {a} of extent {}",
@@ -87,6 +88,8 @@ mod tests {
         assert_eq!(slice(&[2, 6], &x, &[0, 6], &[2, 0], &[1, 1]).unwrap(), Vec::<i64>::new());
         assert!(slice(&[2, 6], &x, &[0, 1], &[2, 3], &[1, 2]).is_ok());
         assert!(slice(&[2, 6], &x, &[0, 2], &[2, 3], &[1, 2]).unwrap_err().contains("axis 1"));
+        assert!(slice(&[2, 6], &x, &[0, 1], &[2, 2], &[1, usize::MAX]).is_err());
+        assert!(slice(&[2, 6], &x, &[0, 1], &[2, 2], &[1, 0]).is_err());
     }
 
     #[test]
