@@ -6,8 +6,8 @@
 //! not know (non-fusion ops), never panics on malformed IR.
 
 use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
-use fuser_dialects::fusion::slicing::{slice_cuts_axis, slice_strides};
 use fuser_dialects::fusion::norm::norm_operands;
+use fuser_dialects::fusion::slicing::{slice_cuts_axis, slice_strides};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::context::Context;
