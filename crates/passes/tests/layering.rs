@@ -53,6 +53,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/to_host/comm.rs",
             "fusion/to_host/emit.rs",
             "fusion/to_host/kernel.rs",
+            "fusion/to_host/slicing.rs",
             "fusion/to_host/plan.rs",
         ],
     ),

@@ -9,14 +9,16 @@
 //! differs within the tolerance). `fusion.cast` converts as the runtime does (float -> integer
 //! truncates and saturates). Ops: matmul (batched, rhs broadcast), linear (+bias),
 //! add/sub/mul/div (equal shapes), neg, cast, sum (dims, keep_dims), set, broadcast, reshape,
-//! permute, and `func.return`. Results are [`HostTensor`]s (`f64` values: an i64 beyond 2^53
-//! is rounded there, as the run's gathered outputs are).
+//! permute, slice, concat (`ops::slicing`), and `func.return`. Results are [`HostTensor`]s
+//! (`f64` values: an i64 beyond 2^53 is rounded there, as the run's gathered outputs are).
 
 use crate::cpu::kernels::{Precision, sum_ints, sum_values};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 use crate::numerics;
+use crate::ops::slicing;
 use crate::tensor::HostTensor;
+use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_ir::attrs::Attr;
@@ -71,7 +73,11 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
             *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
         let (dtype, shape) = tensor_type(ctx, ir.value_type(result)).map_err(at(op))?;
         let dims = op_dims(ctx, ir, op).unwrap_or_default();
-        let value = eval_ref(name, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)).map_err(at(op))?;
+        let value = match name {
+            "fusion.slice" | "fusion.concat" => eval_slicing(ctx, ir, op, &operands, dtype, &shape),
+            _ => eval_ref(name, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)),
+        }
+        .map_err(at(op))?;
         if value.shape != shape {
             return Err((
                 ir.loc(op),
@@ -325,6 +331,60 @@ fn eval_ref(
     if len != n {
         return Err(RtError::new(format!("{len} values for a tensor of shape {shape:?}")));
     }
+    Ok(RefTensor { dtype, shape: shape.to_vec(), vals })
+}
+
+/// `fusion.slice` and `fusion.concat` (`ops::slicing`): values copied exactly.
+fn eval_slicing(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    operands: &[&RefTensor],
+    dtype: DType,
+    shape: &[usize],
+) -> RtResult<RefTensor> {
+    let name = ctx.op_name_str(ir.op_name(op));
+    let usizes = |key: &str| -> RtResult<Option<Vec<usize>>> {
+        prop_ints(ctx, ir, op, key)
+            .map(|v| {
+                v.iter()
+                    .map(|&x| {
+                        usize::try_from(x).map_err(|_| RtError::new(format!("'{name}' has a negative {key} entry")))
+                    })
+                    .collect()
+            })
+            .transpose()
+    };
+    let vals = if name == "fusion.slice" {
+        let x = arg(operands, 0, name)?;
+        let missing = |k: &str| RtError::new(format!("'{name}' has no '{k}'"));
+        let offsets = usizes("offsets")?.ok_or_else(|| missing("offsets"))?;
+        let sizes = usizes("sizes")?.ok_or_else(|| missing("sizes"))?;
+        let strides = usizes("strides")?.unwrap_or_else(|| vec![1; x.shape.len()]);
+        match &x.vals {
+            Vals::F(v) => Vals::F(slicing::slice(&x.shape, v, &offsets, &sizes, &strides).map_err(RtError::new)?),
+            Vals::I(v) => Vals::I(slicing::slice(&x.shape, v, &offsets, &sizes, &strides).map_err(RtError::new)?),
+        }
+    } else {
+        let dim = prop_int(ctx, ir, op, "dim")
+            .and_then(|d| usize::try_from(d).ok())
+            .ok_or_else(|| RtError::new(format!("'{name}' has no valid 'dim'")))?;
+        if operands.iter().any(|t| t.dtype != dtype) {
+            return Err(RtError::new(format!("'{name}' joins tensors of different element types")));
+        }
+        let joined = if dtype.is_int() {
+            let ints: Vec<Vec<i64>> = operands.iter().map(|t| t.ints()).collect();
+            let parts: Vec<(&[usize], &[i64])> =
+                operands.iter().zip(&ints).map(|(t, v)| (&t.shape[..], &v[..])).collect();
+            slicing::concat(&parts, dim).map(|(s, v)| (s, Vals::I(v)))
+        } else {
+            let floats: Vec<Vec<f64>> = operands.iter().map(|t| t.floats()).collect();
+            let parts: Vec<(&[usize], &[f64])> =
+                operands.iter().zip(&floats).map(|(t, v)| (&t.shape[..], &v[..])).collect();
+            slicing::concat(&parts, dim).map(|(s, v)| (s, Vals::F(v)))
+        };
+        joined.map_err(RtError::new)?.1
+    };
     Ok(RefTensor { dtype, shape: shape.to_vec(), vals })
 }
 

@@ -29,7 +29,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("buffers and host values", &["buffer.rs", "tensor.rs", "partial.rs"]),
     (
         "the named kernels' semantics, lowest first",
-        &["ops/dense.rs", "ops/params.rs", "ops/norm.rs", "ops/attention.rs", "ops/registry.rs", "ops/mod.rs"],
+        &[
+            "ops/dense.rs",
+            "ops/params.rs",
+            "ops/norm.rs",
+            "ops/attention.rs",
+            "ops/philox.rs",
+            "ops/lookup.rs",
+            "ops/slicing.rs",
+            "ops/registry.rs",
+            "ops/mod.rs",
+        ],
     ),
     (
         "the executor and the backend interface",
@@ -75,6 +85,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cuda/nccl.rs",
             "cuda/gpu.rs",
             "cuda/ops/module.rs",
+            "cuda/ops/lookup.rs",
             "cuda/ops/norm.rs",
             "cuda/ops/attention.rs",
             "cuda/ops/mod.rs",

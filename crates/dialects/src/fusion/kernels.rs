@@ -26,6 +26,8 @@ pub struct KernelOp {
 
 /// Every fusion op lowered to a named kernel.
 pub static KERNEL_OPS: &[KernelOp] = &[
+    KernelOp { op: "fusion.embedding", kernel: "embedding", origin: Origin::Operand(0) },
+    KernelOp { op: "fusion.dropout", kernel: "dropout", origin: Origin::Result(0) },
     KernelOp { op: "fusion.layer_norm", kernel: "layer_norm", origin: Origin::None },
     KernelOp { op: "fusion.rms_norm", kernel: "rms_norm", origin: Origin::None },
     KernelOp { op: "fusion.sdpa", kernel: "sdpa", origin: Origin::Result(0) },

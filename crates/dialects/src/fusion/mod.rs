@@ -9,17 +9,22 @@
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
 //! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `norm`
-//! (layer_norm, rms_norm), `attention` (sdpa).
+//! (layer_norm, rms_norm), `attention` (sdpa), `slicing` (slice, concat), `lookup` (embedding,
+//! dropout); `clauses`
+//! is the shared `name = value` syntax of the ops with properties other than `dims`.
 
 pub mod attention;
+pub mod clauses;
 pub mod elementwise;
 pub mod kernels;
 pub mod layout;
+pub mod lookup;
 pub mod matmul;
 pub mod mesh;
 pub mod norm;
 pub mod reduce;
 pub mod sharding;
+pub mod slicing;
 pub mod syntax;
 pub mod verify;
 
@@ -30,11 +35,13 @@ pub use attention::{SDPA, infer_sdpa};
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
 pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
+pub use lookup::{DROPOUT, EMBEDDING, infer_dropout, infer_embedding};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
 pub use norm::{LAYER_NORM, NormKind, RMS_NORM, infer_norm, norm_state};
 pub use reduce::{SUM, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
+pub use slicing::{CONCAT, SLICE, infer_concat, infer_slice};
 pub use syntax::tensor_op_state;
 
 use fuser_ir::registry::DialectDef;
@@ -107,6 +114,10 @@ infinities and NaN must appear where the check's reference has them.",
         &LAYER_NORM,
         &RMS_NORM,
         &SDPA,
+        &SLICE,
+        &CONCAT,
+        &EMBEDDING,
+        &DROPOUT,
     ],
     materialize_constant: None,
     types: &[],

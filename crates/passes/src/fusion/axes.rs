@@ -5,7 +5,9 @@
 //! Invariant: every function here is total on verified IR and returns `None` for ops it does
 //! not know (non-fusion ops), never panics on malformed IR.
 
+use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
 use fuser_dialects::fusion::norm::norm_operands;
+use fuser_dialects::fusion::slicing::{slice_cuts_axis, slice_strides};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::context::Context;
@@ -143,6 +145,38 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
         }
         "reshape" => plain(vec![reshape_map(&shape(ctx, ir, op, 0)?, &result_shape(ctx, ir, op)?)]),
         "sdpa" => (rank(0)? == 4 && rank(1)? == 4 && rank(2)? == 4).then(sdpa_axes),
+        "slice" => {
+            // The axes cut to a proper window are read whole (docs/dev/ops.md).
+            let (global, offsets, sizes) =
+                (shape(ctx, ir, op, 0)?, prop_ints(ctx, ir, op, "offsets")?, prop_ints(ctx, ir, op, "sizes")?);
+            let strides = slice_strides(prop_ints(ctx, ir, op, "strides").as_deref(), global.len());
+            if offsets.len() != global.len() || sizes.len() != global.len() || strides.len() != global.len() {
+                return None;
+            }
+            let cut: Vec<usize> =
+                (0..global.len()).filter(|&a| slice_cuts_axis(global[a], offsets[a], sizes[a], strides[a])).collect();
+            Some(OpAxes::plain(vec![identity(global.len())]).linear_in_all().with_whole(0, cut))
+        }
+        "concat" => {
+            let dim = usize::try_from(prop_int(ctx, ir, op, "dim")?).ok()?;
+            let mut axes = OpAxes::plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?).linear_in_all();
+            axes.whole = vec![vec![dim]; n];
+            Some(axes)
+        }
+        "embedding" => {
+            // Table [V, E]: V contracted (a vocab-parallel table leaves a partial sum), E the
+            // last result axis; ids axes the leading ones. Linear in the table only.
+            let ids = rank(1)?;
+            let mut axes = OpAxes::new(vec![vec![None, Some(ids)], identity(ids)], vec![vec![0], Vec::new()]);
+            axes.linear = vec![true, false];
+            Some(axes)
+        }
+        "dropout" => {
+            // Linear in x (the mask is fixed by seed, offset and the global index).
+            let mut axes = OpAxes::plain(vec![identity(rank(0)?), Vec::new(), Vec::new()]);
+            axes.linear = vec![true, false, false];
+            Some(axes)
+        }
         "layer_norm" | "rms_norm" => {
             let k = op_dims(ctx, ir, op)?.len();
             let (has_weight, has_bias) = norm_operands(ctx, ir, op)?;

@@ -8,9 +8,12 @@
 
 pub mod attention;
 pub mod dense;
+pub mod lookup;
 pub mod norm;
 pub mod params;
+pub mod philox;
 pub mod registry;
+pub mod slicing;
 
 pub use dense::{Dense, Vals};
 pub use params::{Param, Params};

@@ -3,6 +3,7 @@
 
 use super::attention;
 use super::dense::Dense;
+use super::lookup as lookup_ops;
 use super::norm;
 use super::params::Params;
 use crate::dtype::DType;
@@ -39,7 +40,7 @@ impl std::fmt::Debug for OpImpl {
 }
 
 /// Every named kernel.
-pub static ALL: &[&OpImpl] = &[&LAYER_NORM, &RMS_NORM, &SDPA];
+pub static ALL: &[&OpImpl] = &[&LAYER_NORM, &RMS_NORM, &SDPA, &EMBEDDING, &DROPOUT];
 
 // The op files sit below this one (they name no `OpImpl` or `Call`): each kernel's entry is
 // here.
@@ -61,6 +62,18 @@ static SDPA: OpImpl = OpImpl {
     name: "sdpa",
     check: attention::check_sdpa,
     eval: |c| attention::eval_sdpa(c.params, c.inputs, c.outputs, c.origin),
+};
+/// `fusion.embedding` (`ops/lookup.rs`): origin = the table's (its first global row).
+static EMBEDDING: OpImpl = OpImpl {
+    name: "embedding",
+    check: lookup_ops::check_embedding,
+    eval: |c| lookup_ops::eval_embedding(c.inputs, c.outputs, c.origin),
+};
+/// `fusion.dropout` (`ops/lookup.rs`): origin = the result's (the mask's global indices).
+static DROPOUT: OpImpl = OpImpl {
+    name: "dropout",
+    check: lookup_ops::check_dropout,
+    eval: |c| lookup_ops::eval_dropout(c.params, c.inputs, c.outputs, c.origin, c.global_shape),
 };
 
 /// The kernel named `name`.

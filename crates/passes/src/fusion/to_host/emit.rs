@@ -167,6 +167,10 @@ impl<'a> Emitter<'a> {
                 let view = self.new_value(site.at, view);
                 copy_state(ctx, view, out, loc)
             }
+            LocalKind::Slice { global, offsets, sizes, strides } => {
+                self.emit_window_copy(inputs[0], out, global, (offsets, sizes, strides), site)?
+            }
+            LocalKind::Concat(dim) => self.emit_concat_copies(&inputs, out, *dim, site)?,
         };
         place(self.ir, site.at, state);
         Ok(())

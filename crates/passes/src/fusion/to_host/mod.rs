@@ -18,6 +18,7 @@ pub mod emit;
 pub mod info;
 mod kernel;
 pub mod plan;
+pub mod slicing;
 pub mod value_map;
 
 use crate::fusion::axes::op_axes;

@@ -12,6 +12,8 @@ use super::info::TensorInfos;
 pub use super::info::{TensorInfo, check_mesh, tensor_info};
 use super::value_map::ValueMap;
 use crate::fusion::axes::{OpAxes, op_axes};
+use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
+use fuser_dialects::fusion::slicing::slice_strides;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::fusion::{DeviceAxis, KernelOp, Sharding, Split, kernel_op};
 use fuser_dialects::host::ElementwiseKind;
@@ -36,6 +38,16 @@ pub enum LocalKind {
     Permute(Vec<i64>),
     /// A copy through a `host.reshape` view (of a contiguous copy when the source is strided).
     Reshape,
+    /// A copy of the `host.slice` window (global offsets, sizes, strides) of a tensor of this
+    /// global shape (`to_host/slicing.rs`).
+    Slice {
+        global: Vec<i64>,
+        offsets: Vec<i64>,
+        sizes: Vec<i64>,
+        strides: Vec<i64>,
+    },
+    /// Copies of the operands into `host.slice` views of the result along this axis.
+    Concat(usize),
     /// A named `host.kernel` (docs/dev/ops.md) writing every result of the op.
     Kernel(&'static KernelOp),
 }
@@ -256,6 +268,19 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
         "fusion.broadcast" => LocalKind::Broadcast(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
+        "fusion.slice" => {
+            let (offsets, sizes) = (prop_ints(ctx, ir, op, "offsets"), prop_ints(ctx, ir, op, "sizes"));
+            let (Some(offsets), Some(sizes)) = (offsets, sizes) else {
+                return Err(op_err(ctx, ir, op, "'fusion.slice' needs 'offsets' and 'sizes'"));
+            };
+            let global = input(0).global.clone();
+            let strides = slice_strides(prop_ints(ctx, ir, op, "strides").as_deref(), global.len());
+            LocalKind::Slice { global, offsets, sizes, strides }
+        }
+        "fusion.concat" => match prop_int(ctx, ir, op, "dim").and_then(|d| usize::try_from(d).ok()) {
+            Some(d) => LocalKind::Concat(d),
+            None => return Err(op_err(ctx, ir, op, "'fusion.concat' needs a 'dim'")),
+        },
         _ if kernel_op(&name).is_some() => LocalKind::Kernel(kernel_op(&name).expect("checked")),
         _ => {
             return Err(op_err(ctx, ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));

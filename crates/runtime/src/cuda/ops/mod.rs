@@ -4,6 +4,7 @@
 //! must compute what its semantics in `crate::ops` say, within the element type's tolerance.
 
 pub mod attention;
+pub mod lookup;
 pub mod module;
 pub mod norm;
 
@@ -33,7 +34,7 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[&LAYER_NORM, &RMS_NORM, &SDPA];
+pub static CUDA_ALL: &[&CudaImpl] = &[&LAYER_NORM, &RMS_NORM, &SDPA, &EMBEDDING, &DROPOUT];
 
 // The kernel files sit below this one (they name no `CudaCall` or `CudaImpl`): each
 // kernel's entry is here.
@@ -47,6 +48,14 @@ static RMS_NORM: CudaImpl =
 /// `fusion.sdpa` (`attention.rs`).
 static SDPA: CudaImpl =
     CudaImpl { name: "sdpa", run: |c| attention::run_sdpa(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.stream) };
+/// `fusion.embedding` (`lookup.rs`).
+static EMBEDDING: CudaImpl =
+    CudaImpl { name: "embedding", run: |c| lookup::run_embedding(c.gpu, c.inputs, c.outputs, c.origin, c.stream) };
+/// `fusion.dropout` (`lookup.rs`).
+static DROPOUT: CudaImpl = CudaImpl {
+    name: "dropout",
+    run: |c| lookup::run_dropout(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.global_shape, c.stream),
+};
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {
