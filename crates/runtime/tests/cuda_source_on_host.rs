@@ -68,6 +68,20 @@ int main(){
   SumParams sp{}; sp.n_out=2; sp.n_red=4; sp.nd=2; sp.nkept=1; sp.shape[0]=2; sp.shape[1]=4;
   sp.input=op(sm,4,1,2); sp.out=op(so,4,1); fuser_sum(sp);
   printf("sum_i8 %d %d\n", so[0], so[1]);
+  // host.reduce through fuser_sum: rows of a 2x4 f32 (the second with a NaN), max/min/mean/var
+  float rv[8]={1,5,2,0, NAN,-1,7,3}; float ro[2];
+  SumParams rp{}; rp.n_out=2; rp.n_red=4; rp.nd=2; rp.nkept=1; rp.shape[0]=2; rp.shape[1]=4;
+  rp.input=op(rv,2,4,1); rp.out=op(ro,2,1);
+  rp.kind=1; fuser_sum(rp); printf("max_f32 %g %g", ro[0], ro[1]);
+  rp.kind=2; fuser_sum(rp); printf(" min_f32 %g %g", ro[0], ro[1]);
+  rp.kind=3; rp.count=8; fuser_sum(rp); printf(" mean_f32 %g", ro[0]);
+  rp.kind=4; rp.correction=1; fuser_sum(rp); printf(" var_f32 %.6g", ro[0]);
+  float bigv[4]={1e6f+1,1e6f+3,1e6f+5,1e6f+7}; float bo[1];
+  SumParams bp{}; bp.n_out=1; bp.n_red=4; bp.nd=1; bp.nkept=0; bp.shape[0]=4; bp.input=op(bigv,2,1); bp.out=op(bo,2,1);
+  bp.kind=4; bp.correction=0; fuser_sum(bp); printf(" var_big %g", bo[0]);
+  long long li[4]={-5, 9, (long long)0x8000000000000000ULL, 3}; long long lo[1];
+  SumParams ip{}; ip.n_out=1; ip.n_red=4; ip.nd=1; ip.nkept=0; ip.shape[0]=4; ip.input=op(li,7,1); ip.out=op(lo,7,1);
+  ip.kind=1; fuser_sum(ip); printf(" max_i64 %lld", lo[0]); ip.kind=2; fuser_sum(ip); printf(" min_i64 %lld\n", lo[0]);
   // int gemm i8: [1x2]*[2x1] with 100*2 + 100*2 = 400 -> -112, accumulate adds 1
   signed char ga[2]={100,100}, gb[2]={2,2}, gc[1]={1};
   IntGemmParams gp{}; gp.m=1; gp.n=1; gp.k=2; gp.a=op(ga,4,2,1); gp.b=op(gb,4,1,1); gp.c=op(gc,4,1,1); gp.accumulate=1;
@@ -90,6 +104,7 @@ f64_f16 1.000976562 -1.000976562
 i32_bf16 16908288 -16908288
 max_nan nan nan
 sum_i8 -112 43
+max_f32 5 nan min_f32 0 nan mean_f32 1 var_f32 4.66667 var_big 5 max_i64 9 min_i64 -9223372036854775808
 gemm_i8 -111
 ";
 

@@ -24,6 +24,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "gemm_lib.rs",
             "trace.rs",
             "watchdog.rs",
+            "ops/reduce.rs",
+            "ops/mod.rs",
         ],
     ),
     ("buffers and host values", &["buffer.rs", "tensor.rs", "partial.rs"]),

@@ -8,14 +8,17 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute).
+//! neg, cast), `reduce` (sum, max, min, mean, var), `softmax` (softmax,
+//! log_softmax), `loss` (cross_entropy), `layout` (set, broadcast, reshape, permute).
 
 pub mod elementwise;
 pub mod layout;
+pub mod loss;
 pub mod matmul;
 pub mod mesh;
 pub mod reduce;
 pub mod sharding;
+pub mod softmax;
 pub mod syntax;
 pub mod verify;
 
@@ -24,10 +27,12 @@ mod tests;
 
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
+pub use loss::{CROSS_ENTROPY, infer_cross_entropy};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
-pub use reduce::{SUM, infer_sum};
+pub use reduce::{MAX, MEAN, MIN, SUM, VAR, infer_reduce, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
+pub use softmax::{LOG_SOFTMAX, SOFTMAX, infer_softmax};
 pub use syntax::tensor_op_state;
 
 use fuser_ir::registry::DialectDef;
@@ -82,7 +87,29 @@ compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` 
 in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them.",
-    ops: &[&MESH, &MATMUL, &LINEAR, &ADD, &SUB, &MUL, &DIV, &NEG, &CAST, &SUM, &SET, &BROADCAST, &RESHAPE, &PERMUTE],
+    ops: &[
+        &MESH,
+        &MATMUL,
+        &LINEAR,
+        &ADD,
+        &SUB,
+        &MUL,
+        &DIV,
+        &NEG,
+        &CAST,
+        &SUM,
+        &MAX,
+        &MIN,
+        &MEAN,
+        &VAR,
+        &SOFTMAX,
+        &LOG_SOFTMAX,
+        &CROSS_ENTROPY,
+        &SET,
+        &BROADCAST,
+        &RESHAPE,
+        &PERMUTE,
+    ],
     materialize_constant: None,
     types: &[],
     attrs: &[&SHARD],

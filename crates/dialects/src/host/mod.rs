@@ -19,6 +19,7 @@ mod compute;
 mod control;
 pub mod layout_views;
 mod misc;
+pub mod reduce;
 mod streams;
 pub mod types;
 mod views;
@@ -37,6 +38,7 @@ pub use compute::{
 pub use control::{FOR, IF, for_state, if_state};
 pub use layout_views::{EXPAND, PERMUTE, RESHAPE, expand_state, permute_state, reshape_state};
 pub use misc::{LAUNCH, RANK, WORLD_SIZE, launch_state, rank_state, world_size_state};
+pub use reduce::{REDUCE, ReduceKind, reduce_state};
 pub use streams::{
     CURRENT_STREAM, GET_STREAM, SET_STREAM, STREAM_WAIT, SYNCHRONIZE, current_stream_state, get_stream_state,
     set_stream_state, stream_wait_state, synchronize_state,
@@ -68,6 +70,7 @@ runs on every rank of the team.",
         &LINEAR,
         &ELEMENTWISE,
         &SUM,
+        &REDUCE,
         &FOR,
         &IF,
         &CURRENT_STREAM,

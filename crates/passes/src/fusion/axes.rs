@@ -6,6 +6,7 @@
 //! not know (non-fusion ops), never panics on malformed IR.
 
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId};
 use fuser_ir::types::DYNAMIC;
@@ -57,26 +58,20 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
         }
         "matmul" => matmul_axes(rank(0)?, rank(1)?),
         "linear" => linear_axes(rank(0)?, n == 3),
-        "sum" => {
+        "sum" | "max" | "min" | "mean" => {
             let dims = op_dims(ctx, ir, op)?;
-            let keep = op_keep_dims(ctx, ir, op);
-            let r = rank(0)?;
-            let mut map = Vec::with_capacity(r);
-            let mut next = 0;
-            for a in 0..r {
-                if dims.contains(&(a as i64)) {
-                    map.push(None);
-                    if keep {
-                        next += 1;
-                    }
-                } else {
-                    map.push(Some(next));
-                    next += 1;
-                }
-            }
+            let map = reduce_map(rank(0)?, &dims, op_keep_dims(ctx, ir, op));
             let contracted = dims.iter().map(|&d| d as usize).collect();
             Some(OpAxes { maps: vec![map], contracted: vec![contracted] })
         }
+        // Read across, not contracted: the reduced axes of `var`, the softmax axes, the
+        // vocabulary of `cross_entropy` map to nothing and make no partial (see [`whole_axes`]).
+        "var" => plain(vec![reduce_map(rank(0)?, &op_dims(ctx, ir, op)?, op_keep_dims(ctx, ir, op))]),
+        "softmax" | "log_softmax" => {
+            let dims = op_dims(ctx, ir, op)?;
+            plain(vec![(0..rank(0)?).map(|a| (!dims.contains(&(a as i64))).then_some(a)).collect()])
+        }
+        "cross_entropy" => plain(vec![vec![Some(0), None], vec![Some(0)]]),
         "broadcast" => {
             let dims = op_dims(ctx, ir, op)?;
             let out_rank = result_shape(ctx, ir, op)?.len();
@@ -94,6 +89,61 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
         "reshape" => plain(vec![reshape_map(&shape(ctx, ir, op, 0)?, &result_shape(ctx, ir, op)?)]),
         _ => None,
     }
+}
+
+/// The map of a reduction of a rank-`r` operand over `dims`: reduced axes map to nothing, the
+/// others to their place in the result (reduced axes kept as extents of 1 with `keep`).
+fn reduce_map(r: usize, dims: &[i64], keep: bool) -> AxisMap {
+    let mut map = Vec::with_capacity(r);
+    let mut next = 0;
+    for a in 0..r {
+        if dims.contains(&(a as i64)) {
+            map.push(None);
+            if keep {
+                next += 1;
+            }
+        } else {
+            map.push(Some(next));
+            next += 1;
+        }
+    }
+    map
+}
+
+/// The reduction a device split of a contracted axis leaves pending on the result (its
+/// `reduce`): `max`/`min` for those reductions, `sum` for every other op (sum, mean, matmul,
+/// linear).
+pub fn partial_kind(ctx: &Context, ir: &Ir, op: OpId) -> ReductionKind {
+    match ctx.op_name_str(ir.op_name(op)) {
+        "fusion.max" => ReductionKind::Max,
+        "fusion.min" => ReductionKind::Min,
+        _ => ReductionKind::Sum,
+    }
+}
+
+/// Per operand, the axes the op reads across and is not linear in (the variance axes, the
+/// softmax axes, the vocabulary of a cross-entropy): such an axis may carry no device or stream
+/// split. They map to no result axis and are not contracted, so propagation copies no split
+/// along them, `fusion-decompose-resharding` gathers them (the operand layout an op needs is
+/// unsplit there) and `fusion-to-host` diagnoses what is left.
+pub fn whole_axes(ctx: &Context, ir: &Ir, op: OpId) -> Vec<Vec<usize>> {
+    let name = ctx.op_name_str(ir.op_name(op));
+    if !matches!(name, "fusion.var" | "fusion.softmax" | "fusion.log_softmax" | "fusion.cross_entropy") {
+        return vec![Vec::new(); ir.num_operands(op)];
+    }
+    let Some(axes) = op_axes(ctx, ir, op) else { return vec![Vec::new(); ir.num_operands(op)] };
+    axes.maps.iter().map(|m| (0..m.len()).filter(|&a| m[a].is_none()).collect()).collect()
+}
+
+/// Whether a `partial` operand may pass through the op (it is linear in its operands, so the
+/// shards of the result add up like those of the operand). Only sums pass through; mul and
+/// div, two partial factors of a contraction, and every op that reads across an axis are
+/// checked elsewhere or here.
+pub fn passes_partial(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    !matches!(
+        ctx.op_name_str(ir.op_name(op)),
+        "fusion.max" | "fusion.min" | "fusion.var" | "fusion.softmax" | "fusion.log_softmax" | "fusion.cross_entropy"
+    )
 }
 
 /// `a[.., M, K] · b[K, N]` (or batched `b[.., K, N]`) → `[.., M, N]`.

@@ -18,7 +18,7 @@
 //! arguments may gain a `Stream` split. Afterwards the function signature matches its entry
 //! block and return.
 
-use super::axes::{OpAxes, op_axes};
+use super::axes::{OpAxes, op_axes, partial_kind};
 use fuser_dialects::fusion::{DeviceAxis, Mesh, Sharding, Split};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
@@ -210,7 +210,7 @@ pub fn natural_sharding(ctx: &Context, ir: &Ir, op: OpId) -> Result<Option<Shard
 }
 
 /// A device axis splitting a contracted axis of every contracting operand makes the result
-/// partial over it.
+/// partial over it, pending the op's reduction ([`partial_kind`]: max for `fusion.max`).
 fn add_partial(ctx: &Context, ir: &Ir, op: OpId, axes: &OpAxes, out: &mut Sharding) {
     let contracting: Vec<usize> = (0..axes.contracted.len()).filter(|&i| !axes.contracted[i].is_empty()).collect();
     if contracting.is_empty() {
@@ -226,6 +226,7 @@ fn add_partial(ctx: &Context, ir: &Ir, op: OpId, axes: &OpAxes, out: &mut Shardi
         });
         if everywhere {
             out.partial.push(d);
+            out.reduce = partial_kind(ctx, ir, op);
         }
     }
 }

@@ -12,7 +12,7 @@
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 
 /// Counters of one rank.
@@ -27,11 +27,40 @@ pub struct RankStats {
 /// A compute operation on buffers of type `B`.
 #[derive(Clone, Debug)]
 pub enum Kernel<B> {
-    Copy { source: B, target: B },
-    Matmul { a: B, b: B, c: B, accumulate: bool },
-    Linear { x: B, w: B, bias: Option<B>, y: B, accumulate: bool },
-    Elementwise { kind: ElementwiseKind, inputs: Vec<B>, output: B },
-    Sum { input: B, output: B, dims: Vec<usize> },
+    Copy {
+        source: B,
+        target: B,
+    },
+    Matmul {
+        a: B,
+        b: B,
+        c: B,
+        accumulate: bool,
+    },
+    Linear {
+        x: B,
+        w: B,
+        bias: Option<B>,
+        y: B,
+        accumulate: bool,
+    },
+    Elementwise {
+        kind: ElementwiseKind,
+        inputs: Vec<B>,
+        output: B,
+    },
+    Sum {
+        input: B,
+        output: B,
+        dims: Vec<usize>,
+    },
+    /// `host.reduce`: max, min, mean (sum / count) or var over `dims`.
+    Reduce {
+        kind: ReduceKind,
+        input: B,
+        output: B,
+        dims: Vec<usize>,
+    },
 }
 
 impl<B> Kernel<B> {
@@ -43,6 +72,7 @@ impl<B> Kernel<B> {
             Kernel::Linear { .. } => "host.linear",
             Kernel::Elementwise { .. } => "host.elementwise",
             Kernel::Sum { .. } => "host.sum",
+            Kernel::Reduce { .. } => "host.reduce",
         }
     }
 }

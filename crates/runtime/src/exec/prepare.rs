@@ -13,8 +13,8 @@ use crate::dtype::DType;
 use crate::error::{OpKey, RtError};
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
-use fuser_dialects::host::ElementwiseKind;
 use fuser_dialects::host::types::BufferType;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::attrs::{Attr, AttrKind, DenseArrayData};
 use fuser_ir::context::Context;
@@ -51,6 +51,7 @@ pub enum KernelInstr {
     Linear { x: Slot, w: Slot, bias: Option<Slot>, y: Slot, accumulate: bool },
     Elementwise { kind: ElementwiseKind, inputs: Vec<Slot>, output: Slot },
     Sum { input: Slot, output: Slot, dims: Vec<usize> },
+    Reduce { kind: ReduceKind, input: Slot, output: Slot, dims: Vec<usize> },
 }
 
 /// A communication with slot operands (roots and peers are `index` slots).
@@ -690,6 +691,12 @@ impl<'a> Preparer<'a> {
                 let dims = self.array_attr(op, "dims")?.into_iter().map(|d| d.max(0) as usize).collect();
                 let k = KernelInstr::Sum { input: self.operand(op, 0)?, output: self.operand(op, 1)?, dims };
                 self.push(op, Instr::Compute(k));
+            }
+            "host.reduce" => {
+                let kind = ReduceKind::of_op(ctx, ir, op).map_err(|m| (loc, m))?;
+                let dims = self.array_attr(op, "dims")?.into_iter().map(|d| d.max(0) as usize).collect();
+                let (input, output) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                self.push(op, Instr::Compute(KernelInstr::Reduce { kind, input, output, dims }));
             }
             "host.for" => {
                 let (lb, ub, step) = (self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?);

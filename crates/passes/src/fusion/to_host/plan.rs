@@ -11,10 +11,12 @@ use super::comm::{Reshard, classify_reshard, device_layout, splits_text};
 use super::info::TensorInfos;
 pub use super::info::{TensorInfo, check_mesh, tensor_info};
 use super::value_map::ValueMap;
-use crate::fusion::axes::{OpAxes, op_axes};
+use crate::fusion::axes::{OpAxes, op_axes, partial_kind, passes_partial, whole_axes};
+use fuser_dialects::fusion::reduce::op_correction;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
+use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
@@ -29,6 +31,8 @@ pub enum LocalKind {
     /// `host.sum` over these dims (result rank = input rank - dims).
     /// Reduced dims, and whether they stay as extents of 1 (`keep_dims`).
     Sum(Vec<i64>, bool),
+    /// `host.reduce` of this kind over these dims, keeping them as extents of 1 or not.
+    Reduce(ReduceKind, Vec<i64>, bool),
     Copy,
     /// A copy through a `host.expand` view (new axes at these result positions).
     Broadcast(Vec<i64>),
@@ -251,6 +255,19 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
         "fusion.neg" => LocalKind::Elementwise(ElementwiseKind::Neg),
         "fusion.cast" => LocalKind::Elementwise(ElementwiseKind::Cast),
         "fusion.sum" => LocalKind::Sum(op_dims(ctx, ir, op).unwrap_or_default(), op_keep_dims(ctx, ir, op)),
+        "fusion.max" | "fusion.min" | "fusion.mean" | "fusion.var" => {
+            let dims = op_dims(ctx, ir, op).unwrap_or_default();
+            let kind = match name.as_str() {
+                "fusion.max" => ReduceKind::Max,
+                "fusion.min" => ReduceKind::Min,
+                // The global count: on a device-split axis each rank's mean is a partial sum.
+                "fusion.mean" => {
+                    ReduceKind::Mean { count: dims.iter().map(|&d| input(0).global[d as usize]).product() }
+                }
+                _ => ReduceKind::Var { correction: op_correction(ctx, ir, op) },
+            };
+            LocalKind::Reduce(kind, dims, op_keep_dims(ctx, ir, op))
+        }
         "fusion.broadcast" => LocalKind::Broadcast(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
@@ -259,8 +276,88 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
         }
     };
     let operands: Vec<&Sharding> = (0..ir.num_operands(op)).map(|i| &input(i).sharding).collect();
+    let rules = OpRules {
+        whole: whole_axes(ctx, ir, op),
+        partial_kind: partial_kind(ctx, ir, op),
+        passes_partial: passes_partial(ctx, ir, op),
+    };
+    check_whole(&name, &axes, &rules.whole, &operands, stream).map_err(|m| op_err(ctx, ir, op, m))?;
+    check_partial_operands(&name, &rules, &operands).map_err(|m| op_err(ctx, ir, op, m))?;
     check_local(&name, &axes, &operands, &out.sharding).map_err(|m| op_err(ctx, ir, op, m))?;
+    if !out.sharding.partial.is_empty() && out.sharding.reduce != rules.partial_kind {
+        return Err(op_err(
+            ctx,
+            ir,
+            op,
+            format!(
+                "'{name}' leaves a pending {} but its result is annotated `reduce = {}`",
+                rules.partial_kind.keyword(),
+                out.sharding.reduce.keyword()
+            ),
+        ));
+    }
     Ok(PlannedOp { op, kind: OpKind::Local(local), stream, axes })
+}
+
+/// The sharding rules of an op beyond its axis maps.
+struct OpRules {
+    /// Per operand, the axes read across (never split).
+    whole: Vec<Vec<usize>>,
+    /// The reduction a split contracted axis leaves pending.
+    partial_kind: ReductionKind,
+    /// Whether a partial operand may pass through.
+    passes_partial: bool,
+}
+
+/// The axes an op reads across carry no device split (`fusion-decompose-resharding` gathers
+/// them) and the op's stream split is not on one of them (a chunk of a softmax needs the whole
+/// slice).
+fn check_whole(
+    name: &str,
+    axes: &OpAxes,
+    whole: &[Vec<usize>],
+    operands: &[&Sharding],
+    stream: Option<(usize, i64)>,
+) -> Result<(), String> {
+    for (i, (w, s)) in whole.iter().zip(operands).enumerate() {
+        for &a in w {
+            let layout = s.axes.get(a).map(|l| device_layout(l)).unwrap_or_default();
+            if !layout.is_empty() {
+                return Err(format!(
+                    "'{name}' reads axis {a} of operand #{i} across, but it is split {}; gather it first \
+(a fusion.set to an unsplit layout, which fusion-decompose-resharding inserts)",
+                    splits_text(&layout)
+                ));
+            }
+        }
+    }
+    if let Some((r, n)) = stream
+        && whole.iter().any(|w| !w.is_empty())
+        && (0..operands.len()).all(|i| axes.operand_axis(i, r).is_none())
+    {
+        return Err(format!(
+            "'{name}' cannot run in {n} stream chunks along result axis {r}: each chunk needs the whole operand"
+        ));
+    }
+    Ok(())
+}
+
+/// A partial operand passes only through ops that are linear in it, and only as a pending sum
+/// (a pending max is resolved before anything but a resharding reads it).
+fn check_partial_operands(name: &str, rules: &OpRules, operands: &[&Sharding]) -> Result<(), String> {
+    for (i, s) in operands.iter().enumerate() {
+        if s.partial.is_empty() {
+            continue;
+        }
+        if !rules.passes_partial || s.reduce != ReductionKind::Sum {
+            return Err(format!(
+                "'{name}' of a partial value (operand #{i}, pending {}) is not local; reduce it first \
+(fusion.sum dims = [])",
+                s.reduce.keyword()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether an op computes its result from the local pieces of its operands: device layouts
