@@ -185,16 +185,16 @@ pub fn infer_reduce(ctx: &Context, op_name: &str, x: Type, dims: &[i64], keep_di
     }
     let short = op_name.strip_prefix("fusion.").unwrap_or(op_name);
     if dims.is_empty() {
-        return Err(format!("'{short}' needs at least one dimension to reduce"));
+        return Err("needs at least one dimension to reduce".into());
     }
     let (shape, elem) = expect_tensor(ctx, "operand", x)?;
     if matches!(short, "mean" | "var") && !matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
-        return Err(format!("'{short}' needs a float operand, got '{}'", crate::support::type_str(ctx, elem)));
+        return Err(format!("needs a float operand, got '{}'", crate::support::type_str(ctx, elem)));
     }
     if matches!(short, "max" | "min")
         && let Some(&d) = dims.iter().find(|&&d| shape[d as usize] == 0)
     {
-        return Err(format!("'{short}' over dimension {d} of extent 0 has no value (no identity)"));
+        return Err(format!("reduces dimension {d} of extent 0, which has no {short} (no identity)"));
     }
     Ok(result)
 }
