@@ -2,7 +2,7 @@
 
 fusion.mesh @tp = [0, 1]
 func.func @max_of_partial(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], []], partial = [DIDx]>>) -> tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx]>> {
-  // expected-error @+1 {{'fusion.max' of a partial value (operand #0, pending sum) is not local; reduce it first (fusion.sum dims = [])}}
+  // expected-error @+1 {{'fusion.max' of a partial value is not local; reduce it first (fusion.sum dims = [])}}
   %m = fusion.max %x dims = [1] : (tensor<4x8xf32, #fusion.shard<@tp, [[], []], partial = [DIDx]>>) -> tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx]>>
   return %m : tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx]>>
 }
@@ -11,7 +11,7 @@ func.func @max_of_partial(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], []], parti
 
 fusion.mesh @tp = [0, 1]
 func.func @sum_of_partial_max(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], []], partial = [DIDx], reduce = max>>) -> tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx], reduce = max>> {
-  // expected-error @+1 {{'fusion.sum' of a partial value (operand #0, pending max) is not local; reduce it first (fusion.sum dims = [])}}
+  // expected-error @+1 {{'fusion.sum' of a partial value is not local; reduce it first (fusion.sum dims = [])}}
   %m = fusion.sum %x dims = [1] : (tensor<4x8xf32, #fusion.shard<@tp, [[], []], partial = [DIDx], reduce = max>>) -> tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx], reduce = max>>
   return %m : tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx], reduce = max>>
 }
@@ -20,7 +20,7 @@ func.func @sum_of_partial_max(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], []], p
 
 fusion.mesh @tp = [0, 1]
 func.func @var_on_split_axis(%x: tensor<8x4xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4xf32, #fusion.shard<@tp, [[]]>> {
-  // expected-error @+1 {{'fusion.var' reads axis 0 of operand #0 across, but it is split [DIDx]; gather it first (a fusion.set to an unsplit layout, which fusion-decompose-resharding inserts)}}
+  // expected-error @+1 {{'fusion.var' reads axis 0 of operand #0 whole, but axis 0 of operand #0 is split [DIDx]; gather it first}}
   %v = fusion.var %x dims = [0] : (tensor<8x4xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4xf32, #fusion.shard<@tp, [[]]>>
   return %v : tensor<4xf32, #fusion.shard<@tp, [[]]>>
 }
@@ -29,7 +29,7 @@ func.func @var_on_split_axis(%x: tensor<8x4xf32, #fusion.shard<@tp, [[DIDx], []]
 
 fusion.mesh @tp = [0, 1]
 func.func @max_annotated_sum(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx]>> {
-  // expected-error @+1 {{'fusion.max' leaves a pending max but its result is annotated `reduce = sum`}}
+  // expected-error @+1 {{'fusion.max' leaves a partial max but its result is annotated `reduce = sum`}}
   %m = fusion.max %x dims = [1] : (tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx]>>
   return %m : tensor<4xf32, #fusion.shard<@tp, [[]], partial = [DIDx]>>
 }
@@ -37,8 +37,8 @@ func.func @max_annotated_sum(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]
 // -----
 
 fusion.mesh @tp = [0, 1]
-func.func @var_in_chunks(%x: tensor<8x4xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<8x1xf32, #fusion.shard<@tp, [[], [Stream(1)]]>> {
-  // expected-error @+1 {{'fusion.var' cannot run in 1 stream chunks along result axis 1: each chunk needs the whole operand}}
-  %v = fusion.var %x dims = [1] keep_dims : (tensor<8x4xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<8x1xf32, #fusion.shard<@tp, [[], [Stream(1)]]>>
-  return %v : tensor<8x1xf32, #fusion.shard<@tp, [[], [Stream(1)]]>>
+func.func @softmax_in_chunks(%x: tensor<8x4xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<8x4xf32, #fusion.shard<@tp, [[], [Stream(2)]]>> {
+  // expected-error @+1 {{'fusion.softmax' reads axis 1 of operand #0 whole, but result axis 1 is split [Stream(2)]; gather it first}}
+  %v = fusion.softmax %x dims = [1] : (tensor<8x4xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<8x4xf32, #fusion.shard<@tp, [[], [Stream(2)]]>>
+  return %v : tensor<8x4xf32, #fusion.shard<@tp, [[], [Stream(2)]]>>
 }

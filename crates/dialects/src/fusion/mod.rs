@@ -12,6 +12,7 @@
 //! log_softmax), `loss` (cross_entropy), `layout` (set, broadcast, reshape, permute).
 
 pub mod elementwise;
+pub mod kernels;
 pub mod layout;
 pub mod loss;
 pub mod matmul;
@@ -26,6 +27,7 @@ pub mod verify;
 mod tests;
 
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
+pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use loss::{CROSS_ENTROPY, infer_cross_entropy};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};

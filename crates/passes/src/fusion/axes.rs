@@ -22,9 +22,57 @@ pub struct OpAxes {
     /// Per operand, the axes the op contracts or reduces (a device split on such an axis of every
     /// operand that has one makes the result `partial`).
     pub contracted: Vec<Vec<usize>>,
+    /// Per operand, the axes the op reads across and is not linear in (a softmax axis, the
+    /// normalized axes of a norm, the key sequence of attention): no device or stream split may
+    /// stay on them (propagation does not copy splits along them, decomposition gathers them,
+    /// `fusion-to-host` refuses what is left).
+    pub whole: Vec<Vec<usize>>,
+    /// The pending reduction a device split of a contracted axis leaves (`max` for a max
+    /// reduction; `sum` for sums, matmuls and the vocab-parallel embedding).
+    pub partial_kind: ReductionKind,
+    /// Per operand, whether a `partial` value may pass through the op (it is linear in that
+    /// operand: `neg(a + b) = neg(a) + neg(b)`); other ops refuse partial operands.
+    pub linear: Vec<bool>,
 }
 
 impl OpAxes {
+    /// Maps and contracted axes, nothing read whole, sums, linear in no operand.
+    pub fn new(maps: Vec<AxisMap>, contracted: Vec<Vec<usize>>) -> OpAxes {
+        let n = maps.len();
+        OpAxes {
+            maps,
+            contracted,
+            whole: vec![Vec::new(); n],
+            partial_kind: ReductionKind::Sum,
+            linear: vec![false; n],
+        }
+    }
+
+    /// Maps only: nothing contracted or read whole, linear in no operand.
+    pub fn plain(maps: Vec<AxisMap>) -> OpAxes {
+        let n = maps.len();
+        OpAxes::new(maps, vec![Vec::new(); n])
+    }
+
+    /// The same axes, linear in every operand.
+    pub fn linear_in_all(mut self) -> OpAxes {
+        self.linear = vec![true; self.maps.len()];
+        self
+    }
+
+    /// The same axes, with operand `i`'s `axes` read whole.
+    pub fn with_whole(mut self, i: usize, axes: Vec<usize>) -> OpAxes {
+        if let Some(w) = self.whole.get_mut(i) {
+            *w = axes;
+        }
+        self
+    }
+
+    /// Whether operand axis `a` of operand `i` is read whole.
+    pub fn is_whole(&self, i: usize, a: usize) -> bool {
+        self.whole.get(i).is_some_and(|w| w.contains(&a))
+    }
+
     /// The operand axis of operand `i` that becomes result axis `r`.
     pub fn operand_axis(&self, i: usize, r: usize) -> Option<usize> {
         self.maps.get(i)?.iter().position(|&m| m == Some(r))
@@ -51,27 +99,40 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
     let mnemonic = name.strip_prefix("fusion.")?;
     let rank = |i: usize| shape(ctx, ir, op, i).map(|s| s.len());
     let n = ir.num_operands(op);
-    let plain = |maps: Vec<AxisMap>| Some(OpAxes { contracted: vec![Vec::new(); maps.len()], maps });
+    // Layout ops and the linear elementwise ops pass a pending sum through.
+    let plain = |maps: Vec<AxisMap>| Some(OpAxes::plain(maps).linear_in_all());
     match mnemonic {
-        "add" | "sub" | "mul" | "div" | "neg" | "cast" | "set" => {
-            plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?)
-        }
+        "add" | "sub" | "neg" | "cast" | "set" => plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?),
+        "mul" | "div" => Some(OpAxes::plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?)),
         "matmul" => matmul_axes(rank(0)?, rank(1)?),
         "linear" => linear_axes(rank(0)?, n == 3),
         "sum" | "max" | "min" | "mean" => {
             let dims = op_dims(ctx, ir, op)?;
             let map = reduce_map(rank(0)?, &dims, op_keep_dims(ctx, ir, op));
             let contracted = dims.iter().map(|&d| d as usize).collect();
-            Some(OpAxes { maps: vec![map], contracted: vec![contracted] })
+            let axes = OpAxes::new(vec![map], vec![contracted]);
+            // A split max leaves a pending max; sum and mean (a sum divided by the global
+            // count) a pending sum, and they pass one through. A max of a pending sum is not
+            // the sum of the maxima.
+            Some(match mnemonic {
+                "max" => OpAxes { partial_kind: ReductionKind::Max, ..axes },
+                "min" => OpAxes { partial_kind: ReductionKind::Min, ..axes },
+                _ => axes.linear_in_all(),
+            })
         }
-        // Read across, not contracted: the reduced axes of `var`, the softmax axes, the
-        // vocabulary of `cross_entropy` map to nothing and make no partial (see [`whole_axes`]).
-        "var" => plain(vec![reduce_map(rank(0)?, &op_dims(ctx, ir, op)?, op_keep_dims(ctx, ir, op))]),
+        // The variance is not linear: its reduced axes are read whole (gathered), not contracted.
+        "var" => {
+            let dims = op_dims(ctx, ir, op)?;
+            let map = reduce_map(rank(0)?, &dims, op_keep_dims(ctx, ir, op));
+            Some(OpAxes::plain(vec![map]).with_whole(0, dims.iter().map(|&d| d as usize).collect()))
+        }
         "softmax" | "log_softmax" => {
             let dims = op_dims(ctx, ir, op)?;
-            plain(vec![(0..rank(0)?).map(|a| (!dims.contains(&(a as i64))).then_some(a)).collect()])
+            Some(OpAxes::plain(vec![identity(rank(0)?)]).with_whole(0, dims.iter().map(|&d| d as usize).collect()))
         }
-        "cross_entropy" => plain(vec![vec![Some(0), None], vec![Some(0)]]),
+        // logits [N, V] and labels [N] → [N]; the vocabulary is read whole (gathered when it is
+        // split: the loss is logsumexp over it).
+        "cross_entropy" => Some(OpAxes::plain(vec![vec![Some(0), None], vec![Some(0)]]).with_whole(0, vec![1])),
         "broadcast" => {
             let dims = op_dims(ctx, ir, op)?;
             let out_rank = result_shape(ctx, ir, op)?.len();
@@ -110,42 +171,6 @@ fn reduce_map(r: usize, dims: &[i64], keep: bool) -> AxisMap {
     map
 }
 
-/// The reduction a device split of a contracted axis leaves pending on the result (its
-/// `reduce`): `max`/`min` for those reductions, `sum` for every other op (sum, mean, matmul,
-/// linear).
-pub fn partial_kind(ctx: &Context, ir: &Ir, op: OpId) -> ReductionKind {
-    match ctx.op_name_str(ir.op_name(op)) {
-        "fusion.max" => ReductionKind::Max,
-        "fusion.min" => ReductionKind::Min,
-        _ => ReductionKind::Sum,
-    }
-}
-
-/// Per operand, the axes the op reads across and is not linear in (the variance axes, the
-/// softmax axes, the vocabulary of a cross-entropy): such an axis may carry no device or stream
-/// split. They map to no result axis and are not contracted, so propagation copies no split
-/// along them, `fusion-decompose-resharding` gathers them (the operand layout an op needs is
-/// unsplit there) and `fusion-to-host` diagnoses what is left.
-pub fn whole_axes(ctx: &Context, ir: &Ir, op: OpId) -> Vec<Vec<usize>> {
-    let name = ctx.op_name_str(ir.op_name(op));
-    if !matches!(name, "fusion.var" | "fusion.softmax" | "fusion.log_softmax" | "fusion.cross_entropy") {
-        return vec![Vec::new(); ir.num_operands(op)];
-    }
-    let Some(axes) = op_axes(ctx, ir, op) else { return vec![Vec::new(); ir.num_operands(op)] };
-    axes.maps.iter().map(|m| (0..m.len()).filter(|&a| m[a].is_none()).collect()).collect()
-}
-
-/// Whether a `partial` operand may pass through the op (it is linear in its operands, so the
-/// shards of the result add up like those of the operand). Only sums pass through; mul and
-/// div, two partial factors of a contraction, and every op that reads across an axis are
-/// checked elsewhere or here.
-pub fn passes_partial(ctx: &Context, ir: &Ir, op: OpId) -> bool {
-    !matches!(
-        ctx.op_name_str(ir.op_name(op)),
-        "fusion.max" | "fusion.min" | "fusion.var" | "fusion.softmax" | "fusion.log_softmax" | "fusion.cross_entropy"
-    )
-}
-
 /// `a[.., M, K] · b[K, N]` (or batched `b[.., K, N]`) → `[.., M, N]`.
 fn matmul_axes(ra: usize, rb: usize) -> Option<OpAxes> {
     if ra < 2 || rb < 2 {
@@ -157,7 +182,7 @@ fn matmul_axes(ra: usize, rb: usize) -> Option<OpAxes> {
     let mut b: AxisMap = (0..rb).map(|i| Some(i + rr - rb)).collect();
     b[rb - 2] = None;
     b[rb - 1] = Some(rr - 1);
-    Some(OpAxes { maps: vec![a, b], contracted: vec![vec![ra - 1], vec![rb - 2]] })
+    Some(OpAxes::new(vec![a, b], vec![vec![ra - 1], vec![rb - 2]]).linear_in_all())
 }
 
 /// `x[.., K], w[N, K], bias[N]` → `[.., N]`.
@@ -174,7 +199,7 @@ fn linear_axes(rx: usize, has_bias: bool) -> Option<OpAxes> {
         maps.push(vec![Some(rx - 1)]);
         contracted.push(Vec::new());
     }
-    Some(OpAxes { maps, contracted })
+    Some(OpAxes::new(maps, contracted).linear_in_all())
 }
 
 /// Reshape: groups of consecutive axes with equal products; the outermost input axis of a group

@@ -36,6 +36,9 @@ impl<B> Kernel<B> {
             Kernel::Sum { input, output, .. } | Kernel::Reduce { input, output, .. } => {
                 vec![(input, false), (output, true)]
             }
+            Kernel::Named { inputs, outputs, .. } => {
+                inputs.iter().map(|b| (b, false)).chain(outputs.iter().map(|b| (b, true))).collect()
+            }
         }
     }
 }

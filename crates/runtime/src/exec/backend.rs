@@ -11,9 +11,11 @@
 
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
+use crate::ops::{OpImpl, Params};
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
+use std::sync::Arc;
 
 /// Counters of one rank.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,6 +63,16 @@ pub enum Kernel<B> {
         output: B,
         dims: Vec<usize>,
     },
+    /// `host.kernel` (docs/dev/ops.md): `origin` is the global coordinates of the first element
+    /// of the local piece the kernel's origin refers to, `global_shape` that value's shape.
+    Named {
+        kernel: &'static OpImpl,
+        params: Arc<Params>,
+        inputs: Vec<B>,
+        outputs: Vec<B>,
+        origin: Vec<usize>,
+        global_shape: Arc<[usize]>,
+    },
 }
 
 impl<B> Kernel<B> {
@@ -73,6 +85,7 @@ impl<B> Kernel<B> {
             Kernel::Elementwise { .. } => "host.elementwise",
             Kernel::Sum { .. } => "host.sum",
             Kernel::Reduce { .. } => "host.reduce",
+            Kernel::Named { .. } => "host.kernel",
         }
     }
 }

@@ -11,10 +11,10 @@ use super::comm::{Reshard, classify_reshard, device_layout, splits_text};
 use super::info::TensorInfos;
 pub use super::info::{TensorInfo, check_mesh, tensor_info};
 use super::value_map::ValueMap;
-use crate::fusion::axes::{OpAxes, op_axes, partial_kind, passes_partial, whole_axes};
+use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::reduce::op_correction;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
-use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
+use fuser_dialects::fusion::{DeviceAxis, KernelOp, Sharding, Split, kernel_op};
 use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::Diagnostic;
@@ -40,6 +40,8 @@ pub enum LocalKind {
     Permute(Vec<i64>),
     /// A copy through a `host.reshape` view (of a contiguous copy when the source is strided).
     Reshape,
+    /// A named `host.kernel` (docs/dev/ops.md) writing every result of the op.
+    Kernel(&'static KernelOp),
 }
 
 /// What a fusion op becomes.
@@ -271,89 +273,44 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
         "fusion.broadcast" => LocalKind::Broadcast(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
+        _ if kernel_op(&name).is_some() => LocalKind::Kernel(kernel_op(&name).expect("checked")),
         _ => {
             return Err(op_err(ctx, ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
         }
     };
     let operands: Vec<&Sharding> = (0..ir.num_operands(op)).map(|i| &input(i).sharding).collect();
-    let rules = OpRules {
-        whole: whole_axes(ctx, ir, op),
-        partial_kind: partial_kind(ctx, ir, op),
-        passes_partial: passes_partial(ctx, ir, op),
-    };
-    check_whole(&name, &axes, &rules.whole, &operands, stream).map_err(|m| op_err(ctx, ir, op, m))?;
-    check_partial_operands(&name, &rules, &operands).map_err(|m| op_err(ctx, ir, op, m))?;
     check_local(&name, &axes, &operands, &out.sharding).map_err(|m| op_err(ctx, ir, op, m))?;
-    if !out.sharding.partial.is_empty() && out.sharding.reduce != rules.partial_kind {
-        return Err(op_err(
-            ctx,
-            ir,
-            op,
-            format!(
-                "'{name}' leaves a pending {} but its result is annotated `reduce = {}`",
-                rules.partial_kind.keyword(),
-                out.sharding.reduce.keyword()
-            ),
-        ));
-    }
+    check_secondary_results(ctx, ir, op, info, stream).map_err(|m| op_err(ctx, ir, op, m))?;
     Ok(PlannedOp { op, kind: OpKind::Local(local), stream, axes })
 }
 
-/// The sharding rules of an op beyond its axis maps.
-struct OpRules {
-    /// Per operand, the axes read across (never split).
-    whole: Vec<Vec<usize>>,
-    /// The reduction a split contracted axis leaves pending.
-    partial_kind: ReductionKind,
-    /// Whether a partial operand may pass through.
-    passes_partial: bool,
-}
-
-/// The axes an op reads across carry no device split (`fusion-decompose-resharding` gathers
-/// them) and the op's stream split is not on one of them (a chunk of a softmax needs the whole
-/// slice).
-fn check_whole(
-    name: &str,
-    axes: &OpAxes,
-    whole: &[Vec<usize>],
-    operands: &[&Sharding],
+/// Secondary results (a norm's statistics, attention's `lse`) are computed with result 0's
+/// device layout on their leading axes, never partial, and in result 0's stream loop only
+/// when its stream axis is one of their axes.
+fn check_secondary_results(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    info: &ValueMap<Rc<TensorInfo>>,
     stream: Option<(usize, i64)>,
 ) -> Result<(), String> {
-    for (i, (w, s)) in whole.iter().zip(operands).enumerate() {
-        for &a in w {
-            let layout = s.axes.get(a).map(|l| device_layout(l)).unwrap_or_default();
-            if !layout.is_empty() {
-                return Err(format!(
-                    "'{name}' reads axis {a} of operand #{i} across, but it is split {}; gather it first \
-(a fusion.set to an unsplit layout, which fusion-decompose-resharding inserts)",
-                    splits_text(&layout)
-                ));
-            }
-        }
-    }
-    if let Some((r, n)) = stream
-        && whole.iter().any(|w| !w.is_empty())
-        && (0..operands.len()).all(|i| axes.operand_axis(i, r).is_none())
-    {
-        return Err(format!(
-            "'{name}' cannot run in {n} stream chunks along result axis {r}: each chunk needs the whole operand"
-        ));
-    }
-    Ok(())
-}
-
-/// A partial operand passes only through ops that are linear in it, and only as a pending sum
-/// (a pending max is resolved before anything but a resharding reads it).
-fn check_partial_operands(name: &str, rules: &OpRules, operands: &[&Sharding]) -> Result<(), String> {
-    for (i, s) in operands.iter().enumerate() {
-        if s.partial.is_empty() {
-            continue;
-        }
-        if !rules.passes_partial || s.reduce != ReductionKind::Sum {
+    let first = &info[&ir.result(op, 0)].sharding;
+    let name = ctx.op_name_str(ir.op_name(op));
+    for (k, &r) in ir.results(op).iter().enumerate().skip(1) {
+        let s = &info[&r].sharding;
+        let rank = s.axes.len();
+        let want: Vec<Vec<Split>> = first.axes.iter().take(rank).map(|l| device_layout(l)).collect();
+        let have: Vec<Vec<Split>> = s.axes.iter().map(|l| device_layout(l)).collect();
+        if have != want || !s.partial.is_empty() {
             return Err(format!(
-                "'{name}' of a partial value (operand #{i}, pending {}) is not local; reduce it first \
-(fusion.sum dims = [])",
-                s.reduce.keyword()
+                "'{name}' is not local: result #{k} must be split as result #0 on its {rank} leading axes (run fusion-decompose-resharding)"
+            ));
+        }
+        if let Some((ax, _)) = stream
+            && ax >= rank
+        {
+            return Err(format!(
+                "'{name}': result #0 is streamed along axis {ax}, which result #{k} does not have; stream it along one of its {rank} leading axes"
             ));
         }
     }
@@ -390,9 +347,36 @@ a fusion.set must reshard one of them",
     Ok(())
 }
 
+/// The axes an op reads whole carry no device or stream split, in the operand or in the result
+/// axis they map to.
+fn check_whole_axes(name: &str, axes: &OpAxes, operands: &[&Sharding], out: &Sharding) -> Result<(), String> {
+    for (i, s) in operands.iter().enumerate() {
+        for (a, splits) in s.axes.iter().enumerate() {
+            if !axes.is_whole(i, a) {
+                continue;
+            }
+            let result_axis = axes.maps.get(i).and_then(|m| m.get(a)).copied().flatten();
+            let result_splits = result_axis.and_then(|r| out.axes.get(r)).map(Vec::as_slice).unwrap_or(&[]);
+            if !splits.is_empty() || !result_splits.is_empty() {
+                let (where_, shown) = if splits.is_empty() {
+                    (format!("result axis {}", result_axis.unwrap_or(0)), result_splits)
+                } else {
+                    (format!("axis {a} of operand #{i}"), splits.as_slice())
+                };
+                return Err(format!(
+                    "'{name}' reads axis {a} of operand #{i} whole, but {where_} is split {}; gather it first (fusion-decompose-resharding inserts the allgather of a device split; a stream split there cannot be honoured)",
+                    splits_text(shown)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn check_local(name: &str, axes: &OpAxes, operands: &[&Sharding], out: &Sharding) -> Result<(), String> {
     let mut partial: Vec<DeviceAxis> = Vec::new();
     let mut covered = vec![false; out.axes.len()];
+    check_whole_axes(name, axes, operands, out)?;
     for (i, s) in operands.iter().enumerate() {
         for (a, splits) in s.axes.iter().enumerate() {
             let layout = device_layout(splits);
@@ -449,11 +433,23 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
         }
     }
     let pending = operands.iter().filter(|s| !s.partial.is_empty()).count();
-    if pending > 0
-        && (matches!(name, "fusion.mul" | "fusion.div")
-            || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")))
-    {
+    let nonlinear = operands
+        .iter()
+        .enumerate()
+        .any(|(i, s)| !s.partial.is_empty() && !axes.linear.get(i).copied().unwrap_or(false));
+    // A pending max/min passes through nothing but a resharding (max(a, b) + c is not
+    // max(a + c, b + c) summed).
+    let not_a_sum = operands.iter().any(|s| !s.partial.is_empty() && s.reduce != ReductionKind::Sum);
+    if nonlinear || not_a_sum || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")) {
         return Err(format!("'{name}' of a partial value is not local; reduce it first (fusion.sum dims = [])"));
+    }
+    let from_contraction = partial.iter().any(|d| !operands.iter().any(|s| s.partial.contains(d)));
+    if from_contraction && !out.partial.is_empty() && out.reduce != axes.partial_kind {
+        return Err(format!(
+            "'{name}' leaves a partial {} but its result is annotated `reduce = {}`",
+            axes.partial_kind.keyword(),
+            out.reduce.keyword()
+        ));
     }
     let mut want = out.partial.clone();
     want.sort();
