@@ -25,7 +25,11 @@ pub struct KernelOp {
 }
 
 /// Every fusion op lowered to a named kernel.
-pub static KERNEL_OPS: &[KernelOp] = &[];
+pub static KERNEL_OPS: &[KernelOp] = &[
+    KernelOp { op: "fusion.softmax", kernel: "softmax", origin: Origin::None },
+    KernelOp { op: "fusion.log_softmax", kernel: "log_softmax", origin: Origin::None },
+    KernelOp { op: "fusion.cross_entropy", kernel: "cross_entropy", origin: Origin::None },
+];
 
 /// The kernel of the fusion op `op_name`, if it lowers to one.
 pub fn kernel_op(op_name: &str) -> Option<&'static KernelOp> {

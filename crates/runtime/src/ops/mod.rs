@@ -6,10 +6,12 @@
 //! Layers, lowest first: `dense` (the tensors), `params` (a kernel's parameters, decoded from
 //! the fusion op's properties), the op files, `registry` (the table of every op).
 
+pub mod cross_entropy;
 pub mod dense;
 pub mod params;
 pub mod reduce;
 pub mod registry;
+pub mod softmax;
 
 pub use dense::{Dense, Vals};
 pub use params::{Param, Params};

@@ -3,6 +3,7 @@
 
 use super::dense::Dense;
 use super::params::Params;
+use super::{cross_entropy, softmax};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 
@@ -37,7 +38,14 @@ impl std::fmt::Debug for OpImpl {
 }
 
 /// Every named kernel.
-pub static ALL: &[&OpImpl] = &[];
+pub static ALL: &[&OpImpl] = &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY];
+
+static SOFTMAX: OpImpl =
+    OpImpl { name: "softmax", check: softmax::check, eval: |c| softmax::eval(c.params, c.inputs, false) };
+static LOG_SOFTMAX: OpImpl =
+    OpImpl { name: "log_softmax", check: softmax::check, eval: |c| softmax::eval(c.params, c.inputs, true) };
+static CROSS_ENTROPY: OpImpl =
+    OpImpl { name: "cross_entropy", check: cross_entropy::check, eval: |c| cross_entropy::eval(c.params, c.inputs) };
 
 /// The kernel named `name`.
 pub fn lookup(name: &str) -> Option<&'static OpImpl> {
