@@ -83,6 +83,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cuda/nccl.rs",
             "cuda/gpu.rs",
             "cuda/ops/module.rs",
+            "cuda/ops/softmax.rs",
             "cuda/ops/mod.rs",
             "cuda/graph.rs",
             "cuda/contention.rs",

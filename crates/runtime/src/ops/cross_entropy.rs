@@ -1,5 +1,5 @@
 //! `cross_entropy` (docs/dialects/fusion.md): per row of logits `[N, V]` and its `i64` label,
-//! `loss = m + ln(sum(exp(x - m))) - x[label]` (`m` the row maximum) in `f64`; 0 for a label
+//! `loss = ln(sum(exp(x - m))) - (x[label] - m)` (`m` the row maximum) in `f64`; 0 for a label
 //! equal to `ignore_index` (-100 when absent), NaN for any other label outside `[0, V)`; NaN
 //! in the row gives NaN.
 
@@ -53,8 +53,8 @@ pub fn cross_entropy(logits: &[f64], labels: &[i64], v: usize, ignore: i64) -> V
             let x = &logits[row * v..(row + 1) * v];
             let m =
                 x.iter().fold(f64::NEG_INFINITY, |a, &b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) });
-            let lse = m + x.iter().map(|&xi| (xi - m).exp()).sum::<f64>().ln();
-            lse - x[label as usize]
+            // ln(sum) - (x[label] - m) = logsumexp - x[label], both terms small.
+            x.iter().map(|&xi| (xi - m).exp()).sum::<f64>().ln() - (x[label as usize] - m)
         })
         .collect()
 }

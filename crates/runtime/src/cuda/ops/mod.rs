@@ -4,6 +4,7 @@
 //! must compute what its semantics in `crate::ops` say, within the element type's tolerance.
 
 pub mod module;
+pub mod softmax;
 
 use super::api::RawStream;
 use super::gpu::Gpu;
@@ -31,7 +32,7 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[];
+pub static CUDA_ALL: &[&CudaImpl] = &[&softmax::SOFTMAX, &softmax::LOG_SOFTMAX, &softmax::CROSS_ENTROPY];
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {
