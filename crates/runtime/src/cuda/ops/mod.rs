@@ -32,7 +32,18 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[&softmax::SOFTMAX, &softmax::LOG_SOFTMAX, &softmax::CROSS_ENTROPY];
+pub static CUDA_ALL: &[&CudaImpl] = &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY];
+
+static SOFTMAX: CudaImpl =
+    CudaImpl { name: "softmax", run: |c| softmax::run_softmax(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
+static LOG_SOFTMAX: CudaImpl = CudaImpl {
+    name: "log_softmax",
+    run: |c| softmax::run_softmax(c.gpu, c.params, c.inputs, c.outputs, c.stream, true),
+};
+static CROSS_ENTROPY: CudaImpl = CudaImpl {
+    name: "cross_entropy",
+    run: |c| softmax::run_cross_entropy(c.gpu, c.params, c.inputs, c.outputs, c.stream),
+};
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {

@@ -6,13 +6,12 @@
 //! the element type, to nearest even); f64 in `double`.
 
 use super::module::{Module, launch};
-use super::{CudaCall, CudaImpl};
+use crate::cuda::api::RawStream;
+use crate::cuda::gpu::Gpu;
 use crate::cuda::kernels::{MAX_DIMS, dtype_code};
+use crate::cuda::memory::CudaBuf;
 use crate::error::{RtError, RtResult};
-
-pub static SOFTMAX: CudaImpl = CudaImpl { name: "softmax", run: |c| run_softmax(c, false) };
-pub static LOG_SOFTMAX: CudaImpl = CudaImpl { name: "log_softmax", run: |c| run_softmax(c, true) };
-pub static CROSS_ENTROPY: CudaImpl = CudaImpl { name: "cross_entropy", run: run_cross_entropy };
+use crate::ops::Params;
 
 /// Threads per block.
 const THREADS: u32 = 256;
@@ -74,12 +73,20 @@ pub fn softmax_params(shape: &[usize], dims: &[usize]) -> RtResult<SoftmaxParams
     Ok(p)
 }
 
-fn run_softmax(c: &CudaCall<'_>, log: bool) -> RtResult<()> {
-    let (x, y) = match (c.inputs, c.outputs) {
+/// `softmax` (`log = false`) or `log_softmax` of dense `inputs[0]` into dense `outputs[0]`.
+pub fn run_softmax(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    stream: RawStream,
+    log: bool,
+) -> RtResult<()> {
+    let (x, y) = match (inputs, outputs) {
         ([x], [y]) => (x, y),
         _ => return Err(RtError::new("softmax: expects one input and one output")),
     };
-    let dims: Vec<usize> = c.params.ints("dims")?.into_iter().map(|d| d.max(0) as usize).collect();
+    let dims: Vec<usize> = params.ints("dims")?.into_iter().map(|d| d.max(0) as usize).collect();
     let mut p = softmax_params(&x.shape, &dims)?;
     if p.n_out == 0 || p.n_red == 0 {
         return Ok(());
@@ -88,17 +95,24 @@ fn run_softmax(c: &CudaCall<'_>, log: bool) -> RtResult<()> {
     p.y = y.addr();
     p.dtype = dtype_code(x.dtype);
     p.log = log as i32;
-    let f = Module::get(c.gpu, "softmax", SOURCE)?.func("fuser_softmax")?;
-    launch(f, (p.n_out.min(MAX_BLOCKS) as u32, 1, 1), (THREADS, 1, 1), 0, &mut p, c.stream)
+    let f = Module::get(gpu, "softmax", SOURCE)?.func("fuser_softmax")?;
+    launch(f, (p.n_out.min(MAX_BLOCKS) as u32, 1, 1), (THREADS, 1, 1), 0, &mut p, stream)
 }
 
-fn run_cross_entropy(c: &CudaCall<'_>) -> RtResult<()> {
-    let (logits, labels, loss) = match (c.inputs, c.outputs) {
+/// `cross_entropy` of dense logits and labels into the dense loss.
+pub fn run_cross_entropy(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    stream: RawStream,
+) -> RtResult<()> {
+    let (logits, labels, loss) = match (inputs, outputs) {
         ([l, t], [o]) => (l, t, o),
         _ => return Err(RtError::new("cross_entropy: expects logits, labels and one output")),
     };
     let [n, v] = logits.shape[..] else { return Err(RtError::new("cross_entropy: logits must be [N, V]")) };
-    let ignore_index = crate::ops::cross_entropy::ignore_index(c.params).map_err(RtError::new)?;
+    let ignore_index = crate::ops::cross_entropy::ignore_index(params).map_err(RtError::new)?;
     let mut p = CrossEntropyParams {
         logits: logits.addr(),
         labels: labels.addr(),
@@ -112,8 +126,8 @@ fn run_cross_entropy(c: &CudaCall<'_>) -> RtResult<()> {
     if n == 0 {
         return Ok(());
     }
-    let f = Module::get(c.gpu, "softmax", SOURCE)?.func("fuser_cross_entropy")?;
-    launch(f, ((n as i64).min(MAX_BLOCKS) as u32, 1, 1), (THREADS, 1, 1), 0, &mut p, c.stream)
+    let f = Module::get(gpu, "softmax", SOURCE)?.func("fuser_cross_entropy")?;
+    launch(f, ((n as i64).min(MAX_BLOCKS) as u32, 1, 1), (THREADS, 1, 1), 0, &mut p, stream)
 }
 
 /// The CUDA C source (dtype codes as `cuda::kernels::dtype_code`: 0 bf16, 1 f16, 2 f32, 3 f64).
