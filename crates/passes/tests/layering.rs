@@ -54,6 +54,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/to_host/emit.rs",
             "fusion/to_host/kernel.rs",
             "fusion/to_host/plan.rs",
+            "fusion/vocab_parallel.rs",
         ],
     ),
     ("pass families", &["comm_verify/mod.rs", "fusion/to_host/mod.rs"]),

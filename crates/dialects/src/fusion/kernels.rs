@@ -29,6 +29,9 @@ pub static KERNEL_OPS: &[KernelOp] = &[
     KernelOp { op: "fusion.softmax", kernel: "softmax", origin: Origin::None },
     KernelOp { op: "fusion.log_softmax", kernel: "log_softmax", origin: Origin::None },
     KernelOp { op: "fusion.cross_entropy", kernel: "cross_entropy", origin: Origin::None },
+    // The vocab-parallel phases: the parts pick the label's logit by the logits' global columns.
+    KernelOp { op: "fusion.cross_entropy_parts", kernel: "cross_entropy_parts", origin: Origin::Operand(0) },
+    KernelOp { op: "fusion.cross_entropy_finish", kernel: "cross_entropy_finish", origin: Origin::None },
 ];
 
 /// The kernel of the fusion op `op_name`, if it lowers to one.

@@ -6,7 +6,9 @@ use super::syntax::{Extra, parse_tensor_op, print_tensor_op};
 use super::verify::{TENSOR, expect_tensor, extents_compatible, operand_types, plain_tensor, shape_text, verify_with};
 use crate::support::type_str;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
+use fuser_ir::attrs::AttrKind;
 use fuser_ir::context::Context;
+use fuser_ir::declare::AttrConstraint;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState};
 use fuser_ir::registry::VerifyCtx;
@@ -26,9 +28,12 @@ round once (the reference in `f64`). A row whose label equals the property `igno
 `i64`, -100 when absent, as torch) has loss 0. A label outside `[0, V)` that is not \
 `ignore_index` gives a NaN loss (torch raises an error, which a kernel cannot; NaN makes the \
 mistake visible in any reduction of the loss). NaN in a row's logits gives NaN.\n\n\
-Sharding: rows may be split freely; a device split of the vocabulary axis (vocab-parallel \
-logits, as Megatron's) is gathered by `fusion-decompose-resharding` before the loss (the axis \
-is read across).\n\n\
+Sharding: rows may be split freely. A device split of the vocabulary axis (vocab-parallel \
+logits, as Megatron's) is never gathered: `fusion-decompose-resharding` rewrites the op into \
+`fusion.max` over the vocabulary (a partial max, allreduced), `fusion.cross_entropy_parts` (per \
+rank the sum of `exp(x - max)` over its columns and the label's logit when its columns hold \
+it: a partial sum, allreduced) and `fusion.cross_entropy_finish`. Without that rewrite the \
+vocabulary is read whole.\n\n\
 ```mlir\n%l = fusion.cross_entropy %logits, %labels : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>\n\
 %m = fusion.cross_entropy %logits, %labels {ignore_index = 0 : i64} : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>\n```",
         traits: [PURE],
@@ -79,5 +84,102 @@ fn verify_cross_entropy(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     verify_with(v, op, |v, op| match operand_types(v, op)[..] {
         [logits, labels] => infer_cross_entropy(v.ctx, logits, labels),
         _ => Err("expects two operands".into()),
+    })
+}
+
+/// `vocab`: the global vocabulary size, an `i64`.
+const VOCAB: AttrConstraint = AttrConstraint::new(
+    "64-bit signless integer attribute",
+    |ctx, a| matches!(ctx.attr_kind(a), AttrKind::Integer { ty, .. } if matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 64, .. })),
+);
+
+fuser_ir::declare_op! {
+    pub static CROSS_ENTROPY_PARTS: "fusion.cross_entropy_parts" {
+        summary: "The summable parts of a vocab-parallel cross-entropy",
+        description: "Phase 2 of the vocab-parallel `fusion.cross_entropy` that \
+`fusion-decompose-resharding` writes when the vocabulary axis of the logits is split over \
+devices (Megatron's scheme; phase 1 is `fusion.max` over the vocabulary and its allreduce max). \
+For logits `[N, V]`, `i64` labels `[N]` and the global row maxima `max [N]`, the result `[N, 2]` \
+holds per row `sum_j exp(logits[n, j] - max[n])` and `logits[n, labels[n]]` (0 when the label is \
+not a column of the logits). On a vocabulary split each rank computes both over its columns \
+(the label picked only by the rank whose columns hold it, from its global column origin): a \
+partial sum, which an allreduce completes. Floats; the result has the logits' element type.\n\n\
+```mlir\n%p = fusion.cross_entropy_parts %logits, %labels, %max : (tensor<4x8xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x2xf32>\n```",
+        traits: [PURE],
+        operands: { logits: TENSOR, labels: TENSOR, max: TENSOR },
+        results: { result: TENSOR },
+        hooks: { verify: verify_parts, parse: parse_plain, print: print_plain },
+    }
+}
+
+fuser_ir::declare_op! {
+    pub static CROSS_ENTROPY_FINISH: "fusion.cross_entropy_finish" {
+        summary: "The loss of a vocab-parallel cross-entropy from its reduced parts",
+        description: "Phase 3 of the vocab-parallel `fusion.cross_entropy`: from the reduced \
+parts `[N, 2]` (sum of `exp(x - max)`, the label's logit), the labels `[N]` and the row maxima \
+`[N]`, `loss[n] = ln(parts[n, 0]) - (parts[n, 1] - max[n])`; 0 for a label equal to \
+`ignore_index` (-100 when absent), NaN for another label outside `[0, vocab)` (`vocab`, the \
+global vocabulary size, is a required `i64` property). The rules are `fusion.cross_entropy`'s.\n\n\
+```mlir\n%l = fusion.cross_entropy_finish %parts, %labels, %max {vocab = 8 : i64} : (tensor<4x2xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4xf32>\n```",
+        traits: [PURE],
+        operands: { parts: TENSOR, labels: TENSOR, max: TENSOR },
+        results: { result: TENSOR },
+        properties: { vocab: VOCAB, ignore_index: OPT_I64 },
+        hooks: { verify: verify_finish, parse: parse_plain, print: print_plain },
+    }
+}
+
+/// Checks `labels [N]` (i64) and `max [N]` (of `elem`) against `n`.
+fn check_row_operands(ctx: &Context, n: i64, elem: Type, labels: Type, max: Type) -> Result<(), String> {
+    let (ts, te) = expect_tensor(ctx, "labels", labels)?;
+    let (ms, me) = expect_tensor(ctx, "max", max)?;
+    if !matches!(ctx.type_kind(te), TypeKind::Integer { width: 64, .. }) {
+        return Err(format!("labels must be i64, got '{}'", type_str(ctx, te)));
+    }
+    for (what, s) in [("labels", &ts), ("max", &ms)] {
+        if s.len() != 1 || !extents_compatible(s[0], n) {
+            return Err(format!("{what} must have shape {} (one per row), got {}", shape_text(&[n]), shape_text(s)));
+        }
+    }
+    if me != elem {
+        return Err(format!("max must have the element type '{}', got '{}'", type_str(ctx, elem), type_str(ctx, me)));
+    }
+    Ok(())
+}
+
+/// The result type of `cross_entropy_parts(logits, labels, max)`: `[N, 2]`.
+pub fn infer_cross_entropy_parts(ctx: &Context, logits: Type, labels: Type, max: Type) -> Result<Type, String> {
+    infer_cross_entropy(ctx, logits, labels)?;
+    let (ls, le) = expect_tensor(ctx, "logits", logits)?;
+    check_row_operands(ctx, ls[0], le, labels, max)?;
+    Ok(plain_tensor(ctx, vec![ls[0], 2], le))
+}
+
+/// The result type of `cross_entropy_finish(parts, labels, max)`: `[N]`.
+pub fn infer_cross_entropy_finish(ctx: &Context, parts: Type, labels: Type, max: Type) -> Result<Type, String> {
+    let (ps, pe) = expect_tensor(ctx, "parts", parts)?;
+    if ps.len() != 2 || !extents_compatible(ps[1], 2) || !matches!(ctx.type_kind(pe), TypeKind::Float(_)) {
+        return Err(format!("parts must be floats of shape [N, 2], got {}", shape_text(&ps)));
+    }
+    check_row_operands(ctx, ps[0], pe, labels, max)?;
+    Ok(plain_tensor(ctx, vec![ps[0]], pe))
+}
+
+fn verify_parts(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    verify_with(v, op, |v, op| match operand_types(v, op)[..] {
+        [logits, labels, max] => infer_cross_entropy_parts(v.ctx, logits, labels, max),
+        _ => Err("expects three operands".into()),
+    })
+}
+
+fn verify_finish(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    verify_with(v, op, |v, op| match operand_types(v, op)[..] {
+        [parts, labels, max] => {
+            if op_i64_prop(v.ctx, v.ir, op, "vocab", -1) < 0 {
+                return Err("vocab must be >= 0".into());
+            }
+            infer_cross_entropy_finish(v.ctx, parts, labels, max)
+        }
+        _ => Err("expects three operands".into()),
     })
 }

@@ -29,7 +29,10 @@ mod tests;
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
 pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
-pub use loss::{CROSS_ENTROPY, infer_cross_entropy};
+pub use loss::{
+    CROSS_ENTROPY, CROSS_ENTROPY_FINISH, CROSS_ENTROPY_PARTS, infer_cross_entropy, infer_cross_entropy_finish,
+    infer_cross_entropy_parts,
+};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
 pub use reduce::{MAX, MEAN, MIN, SUM, VAR, infer_reduce, infer_sum};
@@ -107,6 +110,8 @@ infinities and NaN must appear where the check's reference has them.",
         &SOFTMAX,
         &LOG_SOFTMAX,
         &CROSS_ENTROPY,
+        &CROSS_ENTROPY_PARTS,
+        &CROSS_ENTROPY_FINISH,
         &SET,
         &BROADCAST,
         &RESHAPE,

@@ -133,6 +133,15 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
         // logits [N, V] and labels [N] → [N]; the vocabulary is read whole (gathered when it is
         // split: the loss is logsumexp over it).
         "cross_entropy" => Some(OpAxes::plain(vec![vec![Some(0), None], vec![Some(0)]]).with_whole(0, vec![1])),
+        // The vocab-parallel phases: the parts contract the vocabulary (a split of it leaves a
+        // pending sum); the finish reads the two parts of a row.
+        "cross_entropy_parts" => Some(OpAxes::new(
+            vec![vec![Some(0), None], vec![Some(0)], vec![Some(0)]],
+            vec![vec![1], Vec::new(), Vec::new()],
+        )),
+        "cross_entropy_finish" => {
+            Some(OpAxes::plain(vec![vec![Some(0), None], vec![Some(0)], vec![Some(0)]]).with_whole(0, vec![1]))
+        }
         "broadcast" => {
             let dims = op_dims(ctx, ir, op)?;
             let out_rank = result_shape(ctx, ir, op)?.len();

@@ -15,6 +15,9 @@
 //!   result's layout; contracted axes keep the splits the result is partial over) gets a
 //!   resharding point before the op.
 //!
+//! - a `fusion.cross_entropy` with logits split over devices on the vocabulary becomes the
+//!   three phases of the vocab-parallel loss (`vocab_parallel.rs`), which are then visited.
+//!
 //! Invariant after the pass: for every op that is not a resharding point, the device layouts of
 //! its operands and result agree through its axis map.
 
@@ -63,6 +66,8 @@ pub fn decompose_resharding(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bo
         if op_axes(ctx, ir, op).is_some() {
             if is_resharding_point(ctx, ir, op) {
                 check_single_axis_change(ctx, ir, op)?;
+            } else if super::vocab_parallel::expand_vocab_parallel_cross_entropy(ctx, ir, op)? {
+                changed = true;
             } else {
                 changed |= decompose_op(ctx, ir, op)?;
             }

@@ -38,12 +38,22 @@ impl std::fmt::Debug for OpImpl {
 }
 
 /// Every named kernel.
-pub static ALL: &[&OpImpl] = &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY];
+pub static ALL: &[&OpImpl] = &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY, &CROSS_ENTROPY_PARTS, &CROSS_ENTROPY_FINISH];
 
 static SOFTMAX: OpImpl =
     OpImpl { name: "softmax", check: softmax::check, eval: |c| softmax::eval(c.params, c.inputs, false) };
 static LOG_SOFTMAX: OpImpl =
     OpImpl { name: "log_softmax", check: softmax::check, eval: |c| softmax::eval(c.params, c.inputs, true) };
+static CROSS_ENTROPY_PARTS: OpImpl = OpImpl {
+    name: "cross_entropy_parts",
+    check: cross_entropy::check_parts,
+    eval: |c| cross_entropy::eval_parts(c.inputs, c.origin),
+};
+static CROSS_ENTROPY_FINISH: OpImpl = OpImpl {
+    name: "cross_entropy_finish",
+    check: cross_entropy::check_finish,
+    eval: |c| cross_entropy::eval_finish(c.params, c.inputs),
+};
 static CROSS_ENTROPY: OpImpl =
     OpImpl { name: "cross_entropy", check: cross_entropy::check, eval: |c| cross_entropy::eval(c.params, c.inputs) };
 
