@@ -11,8 +11,8 @@
 //! 3. `fusion.cross_entropy_finish %P, %labels, %M {vocab = V}`: `ln(P0) - (P1 - M)`, with
 //!    `ignore_index` rows 0 and out-of-range labels NaN.
 //!
-//! The rows keep the logits' row splits; the labels are resharded to them (if needed) when
-//! the decomposition visits the new ops. A vocabulary with more than one device split, or a
+//! The rows keep the logits' row splits; the labels are resharded to them first (a
+//! `fusion.set`, visited by the decomposition like any other). A vocabulary with more than one device split, or a
 //! stream split, is diagnosed.
 
 use super::resharding::{device_splits, stream_splits};
@@ -63,6 +63,21 @@ no stream split or partial logits; got {}",
         let new = ir.create_op(state);
         ir.insert_op_before(op, new);
         ir.result(new, 0)
+    };
+    // The labels take the rows' layout first (a split of the labels elsewhere would otherwise
+    // pull the logits' rows to it and gather the vocabulary).
+    let labels = match Sharding::of_type(ctx, ir.value_type(labels)) {
+        Some(s) if s.axes.first() != Some(&rows) || !s.partial.is_empty() => {
+            let TypeKind::RankedTensor { elem: label_elem, .. } = ctx.type_kind(ir.value_type(labels)).clone() else {
+                return Ok(false);
+            };
+            let want = Sharding { mesh: ls.mesh.clone(), axes: vec![rows.clone()], partial: Vec::new(), reduce: s.reduce };
+            let ty = want.apply_to(ctx, ctx.tensor_type(vec![n], label_elem, None));
+            let set = if s.partial.is_empty() { "fusion.set" } else { "fusion.sum" };
+            let dims: Option<&[i64]> = if s.partial.is_empty() { None } else { Some(&[]) };
+            before(ir, tensor_op_state(ctx, set, vec![labels], ty, dims, false, loc))
+        }
+        _ => labels,
     };
     let max_ty = typed(vec![n], vec![rows.clone()], true, ReductionKind::Max);
     let m = before(ir, tensor_op_state(ctx, "fusion.max", vec![logits], max_ty, Some(&[1]), false, loc));
