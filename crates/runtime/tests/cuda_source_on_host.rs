@@ -177,6 +177,15 @@ int main(){
   CrossEntropyParams e{}; e.logits=(unsigned long long)lg; e.labels=(unsigned long long)lb; e.loss=(unsigned long long)ls;
   e.n=3; e.v=2; e.ignore_index=-100; e.dtype=2; fuser_cross_entropy(e);
   printf("cross_entropy %.6f %g %g\n", ls[0], ls[1], ls[2]);
+  // vocab-parallel: the logits' two halves of columns, parts summed, then finished
+  float half0[4]={1000,1000, 1,2}, half1[4]={1000,1000, 3,4}, mx[2]={1000,4}, pa[4], pb[4], ps[4], lv[2]; long long lab[2]={3,-100};
+  CePhaseParams q0{}; q0.a=(unsigned long long)half0; q0.labels=(unsigned long long)lab; q0.max=(unsigned long long)mx; q0.out=(unsigned long long)pa;
+  q0.n=2; q0.v=2; q0.col0=0; q0.dtype=2; fuser_ce_parts(q0);
+  CePhaseParams q1=q0; q1.a=(unsigned long long)half1; q1.out=(unsigned long long)pb; q1.col0=2; fuser_ce_parts(q1);
+  for(int i=0;i<4;i++) ps[i]=pa[i]+pb[i];
+  CePhaseParams f{}; f.a=(unsigned long long)ps; f.labels=(unsigned long long)lab; f.max=(unsigned long long)mx; f.out=(unsigned long long)lv;
+  f.n=2; f.vocab=4; f.ignore_index=-100; f.dtype=2; fuser_ce_finish(f);
+  printf("vocab_parallel %.6f %g\n", lv[0], lv[1]);
   return 0;
 }
 "#;
@@ -218,12 +227,13 @@ fn the_softmax_source_is_stable_on_the_host() {
     let (a, b) = (1.0 / (2.0 + e), e / (2.0 + e));
     let ls = |k: f64| k - (1f64.exp() + 2f64.exp() + 3f64.exp()).ln();
     let expected = format!(
-        "softmax {a:.6} {b:.6} {a:.6} nan\nlog_softmax {:.12} {:.12}\ncolumns 0.500000 {:.6} 0.500000 {:.6}\ncross_entropy {:.6} 0 nan\n",
+        "softmax {a:.6} {b:.6} {a:.6} nan\nlog_softmax {:.12} {:.12}\ncolumns 0.500000 {:.6} 0.500000 {:.6}\ncross_entropy {:.6} 0 nan\nvocab_parallel {:.6} 0\n",
         ls(1.0),
         ls(3.0),
         1.0 / (1.0 + 5f64.exp()),
         5f64.exp() / (1.0 + 5f64.exp()),
-        std::f64::consts::LN_2
+        std::f64::consts::LN_2,
+        4f64.ln()
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 }

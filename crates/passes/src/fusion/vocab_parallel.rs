@@ -71,7 +71,8 @@ no stream split or partial logits; got {}",
             let TypeKind::RankedTensor { elem: label_elem, .. } = ctx.type_kind(ir.value_type(labels)).clone() else {
                 return Ok(false);
             };
-            let want = Sharding { mesh: ls.mesh.clone(), axes: vec![rows.clone()], partial: Vec::new(), reduce: s.reduce };
+            let want =
+                Sharding { mesh: ls.mesh.clone(), axes: vec![rows.clone()], partial: Vec::new(), reduce: s.reduce };
             let ty = want.apply_to(ctx, ctx.tensor_type(vec![n], label_elem, None));
             let set = if s.partial.is_empty() { "fusion.set" } else { "fusion.sum" };
             let dims: Option<&[i64]> = if s.partial.is_empty() { None } else { Some(&[]) };

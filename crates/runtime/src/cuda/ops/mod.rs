@@ -32,13 +32,22 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY];
+pub static CUDA_ALL: &[&CudaImpl] =
+    &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY, &CROSS_ENTROPY_PARTS, &CROSS_ENTROPY_FINISH];
 
 static SOFTMAX: CudaImpl =
     CudaImpl { name: "softmax", run: |c| softmax::run_softmax(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
 static LOG_SOFTMAX: CudaImpl = CudaImpl {
     name: "log_softmax",
     run: |c| softmax::run_softmax(c.gpu, c.params, c.inputs, c.outputs, c.stream, true),
+};
+static CROSS_ENTROPY_PARTS: CudaImpl = CudaImpl {
+    name: "cross_entropy_parts",
+    run: |c| softmax::run_ce_parts(c.gpu, c.inputs, c.outputs, c.origin, c.stream),
+};
+static CROSS_ENTROPY_FINISH: CudaImpl = CudaImpl {
+    name: "cross_entropy_finish",
+    run: |c| softmax::run_ce_finish(c.gpu, c.params, c.inputs, c.outputs, c.stream),
 };
 static CROSS_ENTROPY: CudaImpl = CudaImpl {
     name: "cross_entropy",

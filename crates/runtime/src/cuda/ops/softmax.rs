@@ -49,6 +49,25 @@ pub struct CrossEntropyParams {
     pub pad: i32,
 }
 
+/// Parameters of `fuser_ce_parts` (`logits [n, v]` whose first column is global column
+/// `col0`, labels, maxima, `parts [n, 2]`) and `fuser_ce_finish` (`parts`, labels, maxima,
+/// `loss [n]`, `vocab`, `ignore_index`); one thread per row.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CePhaseParams {
+    pub a: u64,
+    pub labels: u64,
+    pub max: u64,
+    pub out: u64,
+    pub n: i64,
+    pub v: i64,
+    pub col0: i64,
+    pub vocab: i64,
+    pub ignore_index: i64,
+    pub dtype: i32,
+    pub pad: i32,
+}
+
 /// The softmax parameters of a dense tensor of `shape` over `dims`.
 pub fn softmax_params(shape: &[usize], dims: &[usize]) -> RtResult<SoftmaxParams> {
     if shape.len() > MAX_DIMS {
@@ -130,10 +149,72 @@ pub fn run_cross_entropy(
     launch(f, ((n as i64).min(MAX_BLOCKS) as u32, 1, 1), (THREADS, 1, 1), 0, &mut p, stream)
 }
 
+/// `cross_entropy_parts` (vocab-parallel phase 2): `origin[1]` is the global column of the
+/// local logits.
+pub fn run_ce_parts(
+    gpu: &Gpu,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    stream: RawStream,
+) -> RtResult<()> {
+    let ([logits, labels, max], [parts]) = (inputs, outputs) else {
+        return Err(RtError::new("cross_entropy_parts: expects logits, labels, maxima and one output"));
+    };
+    let [n, v] = logits.shape[..] else { return Err(RtError::new("cross_entropy_parts: logits must be [N, V]")) };
+    let mut p = CePhaseParams {
+        a: logits.addr(),
+        labels: labels.addr(),
+        max: max.addr(),
+        out: parts.addr(),
+        n: n as i64,
+        v: v as i64,
+        col0: origin.get(1).copied().unwrap_or(0) as i64,
+        dtype: dtype_code(logits.dtype),
+        ..CePhaseParams::default()
+    };
+    phase(gpu, "fuser_ce_parts", &mut p, stream)
+}
+
+/// `cross_entropy_finish` (vocab-parallel phase 3).
+pub fn run_ce_finish(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    stream: RawStream,
+) -> RtResult<()> {
+    let ([parts, labels, max], [loss]) = (inputs, outputs) else {
+        return Err(RtError::new("cross_entropy_finish: expects parts, labels, maxima and one output"));
+    };
+    let mut p = CePhaseParams {
+        a: parts.addr(),
+        labels: labels.addr(),
+        max: max.addr(),
+        out: loss.addr(),
+        n: labels.numel() as i64,
+        vocab: params.int("vocab")?,
+        ignore_index: crate::ops::cross_entropy::ignore_index(params).map_err(RtError::new)?,
+        dtype: dtype_code(parts.dtype),
+        ..CePhaseParams::default()
+    };
+    phase(gpu, "fuser_ce_finish", &mut p, stream)
+}
+
+fn phase(gpu: &Gpu, name: &str, p: &mut CePhaseParams, stream: RawStream) -> RtResult<()> {
+    if p.n == 0 {
+        return Ok(());
+    }
+    let f = Module::get(gpu, "softmax", SOURCE)?.func(name)?;
+    let blocks = (p.n as u64).div_ceil(THREADS as u64).min(MAX_BLOCKS as u64) as u32;
+    launch(f, (blocks, 1, 1), (THREADS, 1, 1), 0, p, stream)
+}
+
 /// The CUDA C source (dtype codes as `cuda::kernels::dtype_code`: 0 bf16, 1 f16, 2 f32, 3 f64).
 pub const SOURCE: &str = r#"
 #define MAX_DIMS 8
 struct SoftmaxParams { unsigned long long x; unsigned long long y; long long n_out; long long n_red; long long shape[MAX_DIMS]; long long strides[MAX_DIMS]; int nd; int nkept; int dtype; int log; };
+struct CePhaseParams { unsigned long long a; unsigned long long labels; unsigned long long max; unsigned long long out; long long n; long long v; long long col0; long long vocab; long long ignore_index; int dtype; int pad; };
 struct CrossEntropyParams { unsigned long long logits; unsigned long long labels; unsigned long long loss; long long n; long long v; long long ignore_index; int dtype; int pad; };
 
 __device__ float sm_bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
@@ -260,6 +341,39 @@ extern "C" __global__ void fuser_cross_entropy(CrossEntropyParams p) {
   if (p.dtype == 3) cross_entropy_rows<double>(p, slots);
   else cross_entropy_rows<float>(p, (float*)slots);
 }
+
+// Vocab-parallel phase 2, one thread per row: [sum_j exp(x_j - max), x[label] or 0].
+template <typename T> __device__ void ce_parts_rows(const CePhaseParams& p) {
+  long long step = (long long)blockDim.x * gridDim.x;
+  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < p.n; row += step) {
+    T m = sm_load<T>(p.max, p.dtype, row), sum = 0;
+    for (long long j = 0; j < p.v; ++j) sum += sm_exp(sm_load<T>(p.a, p.dtype, row * p.v + j) - m);
+    long long j = ((const long long*)p.labels)[row] - p.col0;
+    sm_store<T>(p.out, p.dtype, 2 * row, sum);
+    sm_store<T>(p.out, p.dtype, 2 * row + 1, j >= 0 && j < p.v ? sm_load<T>(p.a, p.dtype, row * p.v + j) : (T)0);
+  }
+}
+extern "C" __global__ void fuser_ce_parts(CePhaseParams p) {
+  if (p.dtype == 3) ce_parts_rows<double>(p);
+  else ce_parts_rows<float>(p);
+}
+
+// Vocab-parallel phase 3: ln(parts0) - (parts1 - max); ignore_index 0, out of range NaN.
+template <typename T> __device__ void ce_finish_rows(const CePhaseParams& p) {
+  long long step = (long long)blockDim.x * gridDim.x;
+  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < p.n; row += step) {
+    long long label = ((const long long*)p.labels)[row];
+    T loss;
+    if (label == p.ignore_index) loss = (T)0;
+    else if (label < 0 || label >= p.vocab) loss = sm_nan((T)0);
+    else loss = sm_log(sm_load<T>(p.a, p.dtype, 2 * row)) - (sm_load<T>(p.a, p.dtype, 2 * row + 1) - sm_load<T>(p.max, p.dtype, row));
+    sm_store<T>(p.out, p.dtype, row, loss);
+  }
+}
+extern "C" __global__ void fuser_ce_finish(CePhaseParams p) {
+  if (p.dtype == 3) ce_finish_rows<double>(p);
+  else ce_finish_rows<float>(p);
+}
 "#;
 
 #[cfg(test)]
@@ -270,6 +384,7 @@ mod tests {
     fn layouts_and_slice_order() {
         assert_eq!(std::mem::size_of::<SoftmaxParams>(), 8 * 4 + 16 * MAX_DIMS + 16);
         assert_eq!(std::mem::size_of::<CrossEntropyParams>(), 8 * 6 + 8);
+        assert_eq!(std::mem::size_of::<CePhaseParams>(), 8 * 9 + 8);
         // [2, 3, 4] over axes 0 and 2: the kept axis 1 first (stride 4), then 0 (12), 2 (1).
         let p = softmax_params(&[2, 3, 4], &[0, 2]).unwrap();
         assert_eq!((p.n_out, p.n_red, p.nd, p.nkept), (3, 8, 3, 1));
