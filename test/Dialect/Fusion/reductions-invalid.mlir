@@ -153,3 +153,53 @@ func.func @f(%a: tensor<5x7xf32>, %l: tensor<5xi64>) {
   %0 = fusion.cross_entropy %a, %l {ignore_index = "x"} : (tensor<5x7xf32>, tensor<5xi64>) -> tensor<5xf32>
   return
 }
+
+// -----
+
+// the vocab-parallel phases
+
+func.func @f(%a: tensor<5x7xf32>, %l: tensor<5xi64>, %m: tensor<5xf16>) {
+  // expected-error @+1 {{'fusion.cross_entropy_parts' op max must have the element type 'f32', got 'f16'}}
+  %0 = fusion.cross_entropy_parts %a, %l, %m : (tensor<5x7xf32>, tensor<5xi64>, tensor<5xf16>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<5x7xf32>, %l: tensor<5xi64>, %m: tensor<4xf32>) {
+  // expected-error @+1 {{'fusion.cross_entropy_parts' op max must have shape [5] (one per row), got [4]}}
+  %0 = fusion.cross_entropy_parts %a, %l, %m : (tensor<5x7xf32>, tensor<5xi64>, tensor<4xf32>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<5x7xf32>, %l: tensor<5xi64>, %m: tensor<5xf32>) {
+  // expected-error @+1 {{'fusion.cross_entropy_parts' op result shape [5, 7] does not match inferred [5, 2]}}
+  %0 = fusion.cross_entropy_parts %a, %l, %m : (tensor<5x7xf32>, tensor<5xi64>, tensor<5xf32>) -> tensor<5x7xf32>
+  return
+}
+
+// -----
+
+func.func @f(%p: tensor<5x2xf32>, %l: tensor<5xi64>, %m: tensor<5xf32>) {
+  // expected-error @+1 {{'fusion.cross_entropy_finish' op requires attribute 'vocab'}}
+  %0 = fusion.cross_entropy_finish %p, %l, %m : (tensor<5x2xf32>, tensor<5xi64>, tensor<5xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%p: tensor<5x3xf32>, %l: tensor<5xi64>, %m: tensor<5xf32>) {
+  // expected-error @+1 {{'fusion.cross_entropy_finish' op parts must be floats of shape [N, 2], got [5, 3]}}
+  %0 = fusion.cross_entropy_finish %p, %l, %m {vocab = 8 : i64} : (tensor<5x3xf32>, tensor<5xi64>, tensor<5xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%p: tensor<5x2xf32>, %l: tensor<5xi64>, %m: tensor<5xf32>) {
+  // expected-error @+1 {{'fusion.cross_entropy_finish' op vocab must be >= 0}}
+  %0 = fusion.cross_entropy_finish %p, %l, %m {vocab = -1 : i64} : (tensor<5x2xf32>, tensor<5xi64>, tensor<5xf32>) -> tensor<5xf32>
+  return
+}

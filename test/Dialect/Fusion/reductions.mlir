@@ -2,7 +2,8 @@
 // RUN: fuser-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: fuser-opt %s --mlir-print-op-generic | fuser-opt | FileCheck %s
 
-// Round trip of the reductions (max, min, mean, var), softmax, log_softmax and cross_entropy.
+// Round trip of the reductions (max, min, mean, var), softmax, log_softmax, cross_entropy and
+// the vocab-parallel phases of cross_entropy.
 
 // CHECK-LABEL: func.func @reductions
 // CHECK-NEXT: %0 = fusion.max %arg0 dims = [1] : (tensor<4x8xf32>) -> tensor<4xf32>
@@ -36,15 +37,21 @@ func.func @reductions(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %s: tensor<4x8xb
 // CHECK-NEXT: %1 = fusion.log_softmax %arg1 dims = [0, 2] : (tensor<2x3x8xbf16>) -> tensor<2x3x8xbf16>
 // CHECK-NEXT: %2 = fusion.cross_entropy %arg0, %arg2 : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
 // CHECK-NEXT: %3 = fusion.cross_entropy %arg0, %arg2 {ignore_index = 0 : i64} : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
+// CHECK-NEXT: %4 = fusion.cross_entropy_parts %arg0, %arg2, %arg3 : (tensor<4x8xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %5 = fusion.cross_entropy_finish %4, %arg2, %arg3 {vocab = 8 : i64} : (tensor<4x2xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4xf32>
 // GENERIC-LABEL: sym_name = "softmax"
 // GENERIC: "fusion.softmax"(%{{arg[0-9]+}}) <{dims = array<i64: 1>}> : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // GENERIC: "fusion.log_softmax"(%{{arg[0-9]+}}) <{dims = array<i64: 0, 2>}> : (tensor<2x3x8xbf16>) -> tensor<2x3x8xbf16>
 // GENERIC: "fusion.cross_entropy"(%{{arg[0-9]+}}, %{{arg[0-9]+}}) : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
 // GENERIC: "fusion.cross_entropy"(%{{arg[0-9]+}}, %{{arg[0-9]+}}) <{ignore_index = 0 : i64}> : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
-func.func @softmax(%x: tensor<4x8xf32>, %y: tensor<2x3x8xbf16>, %l: tensor<4xi64>) {
+// GENERIC: "fusion.cross_entropy_parts"(%{{arg[0-9]+}}, %{{arg[0-9]+}}, %{{arg[0-9]+}}) : (tensor<4x8xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x2xf32>
+// GENERIC: "fusion.cross_entropy_finish"(%{{[0-9]+}}, %{{arg[0-9]+}}, %{{arg[0-9]+}}) <{vocab = 8 : i64}> : (tensor<4x2xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4xf32>
+func.func @softmax(%x: tensor<4x8xf32>, %y: tensor<2x3x8xbf16>, %l: tensor<4xi64>, %m: tensor<4xf32>) {
   %0 = fusion.softmax %x dims = [1] : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %1 = fusion.log_softmax %y dims = [0, 2] : (tensor<2x3x8xbf16>) -> tensor<2x3x8xbf16>
   %2 = fusion.cross_entropy %x, %l : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
   %3 = "fusion.cross_entropy"(%x, %l) <{ignore_index = 0 : i64}> : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
+  %4 = fusion.cross_entropy_parts %x, %l, %m : (tensor<4x8xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x2xf32>
+  %5 = fusion.cross_entropy_finish %4, %l, %m {vocab = 8 : i64} : (tensor<4x2xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
