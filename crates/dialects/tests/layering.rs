@@ -76,6 +76,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/reduce.rs",
             "fusion/softmax.rs",
             "fusion/loss.rs",
+            "fusion/norm.rs",
             "host/alloc.rs",
             "host/compute.rs",
             "host/reduce.rs",

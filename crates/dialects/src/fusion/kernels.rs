@@ -32,6 +32,8 @@ pub static KERNEL_OPS: &[KernelOp] = &[
     // The vocab-parallel phases: the parts pick the label's logit by the logits' global columns.
     KernelOp { op: "fusion.cross_entropy_parts", kernel: "cross_entropy_parts", origin: Origin::Operand(0) },
     KernelOp { op: "fusion.cross_entropy_finish", kernel: "cross_entropy_finish", origin: Origin::None },
+    KernelOp { op: "fusion.layer_norm", kernel: "layer_norm", origin: Origin::None },
+    KernelOp { op: "fusion.rms_norm", kernel: "rms_norm", origin: Origin::None },
 ];
 
 /// The kernel of the fusion op `op_name`, if it lowers to one.

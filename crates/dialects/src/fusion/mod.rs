@@ -8,8 +8,9 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum, max, min, mean, var), `softmax` (softmax,
-//! log_softmax), `loss` (cross_entropy), `layout` (set, broadcast, reshape, permute).
+//! neg, cast), `reduce` (sum, max, min, mean, var), `softmax` (softmax, log_softmax), `loss`
+//! (cross_entropy and its vocab-parallel phases), `layout` (set, broadcast, reshape, permute),
+//! `norm` (layer_norm, rms_norm).
 
 pub mod elementwise;
 pub mod kernels;
@@ -17,6 +18,7 @@ pub mod layout;
 pub mod loss;
 pub mod matmul;
 pub mod mesh;
+pub mod norm;
 pub mod reduce;
 pub mod sharding;
 pub mod softmax;
@@ -35,6 +37,7 @@ pub use loss::{
 };
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
+pub use norm::{LAYER_NORM, NormKind, RMS_NORM, infer_norm, norm_state};
 pub use reduce::{MAX, MEAN, MIN, SUM, VAR, infer_reduce, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
 pub use softmax::{LOG_SOFTMAX, SOFTMAX, infer_softmax};
@@ -116,6 +119,8 @@ infinities and NaN must appear where the check's reference has them.",
         &BROADCAST,
         &RESHAPE,
         &PERMUTE,
+        &LAYER_NORM,
+        &RMS_NORM,
     ],
     materialize_constant: None,
     types: &[],

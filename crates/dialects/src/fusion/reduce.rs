@@ -35,8 +35,13 @@ pub(crate) const OPT_I64: AttrConstraint = AttrConstraint::new("64-bit signless 
 
 /// The hooks every reduction shares: the tensor-op syntax with `dims = [...]` (sorted) and
 /// `keep_dims`, and the verifier inferring the result type.
-pub const REDUCE_HOOKS: HookSet =
-    HookSet { verify: Some(verify_reduce), parse: Some(parse_reduce), print: Some(print_reduce), ..HookSet::NONE };
+pub const REDUCE_HOOKS: HookSet = HookSet {
+    verify: Some(verify_reduce),
+    parse: Some(parse_reduce),
+    print: Some(print_reduce),
+    infer_result_types: Some(infer_sum_types),
+    ..HookSet::NONE
+};
 
 fuser_ir::declare_op! {
     pub static SUM: "fusion.sum" {
@@ -156,6 +161,16 @@ pub(crate) fn check_axes(dims: &[i64], rank: usize) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn infer_sum_types(ctx: &Context, types: &[Type], props: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    let dims = props.and_then(|p| ctx.dict_get(p, "dims")).and_then(|a| super::syntax::i64_array(ctx, a));
+    let keep = props.is_some_and(|p| ctx.dict_get(p, "keep_dims").is_some());
+    match (types, dims) {
+        ([x], Some(dims)) => Ok(vec![infer_sum(ctx, *x, &dims, keep)?]),
+        (_, None) => Err("requires a 'dims' array".into()),
+        _ => Err(format!("expects one operand, got {}", types.len())),
+    }
 }
 
 /// The unsharded result type of `sum(x, dims, keep_dims)`.

@@ -8,6 +8,7 @@
 
 pub mod cross_entropy;
 pub mod dense;
+pub mod norm;
 pub mod params;
 pub mod reduce;
 pub mod registry;

@@ -2,6 +2,7 @@
 //! shapes, evaluate, store the outputs in their element types.
 
 use super::dense::Dense;
+use super::norm;
 use super::params::Params;
 use super::{cross_entropy, softmax};
 use crate::dtype::DType;
@@ -38,8 +39,27 @@ impl std::fmt::Debug for OpImpl {
 }
 
 /// Every named kernel.
-pub static ALL: &[&OpImpl] = &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY, &CROSS_ENTROPY_PARTS, &CROSS_ENTROPY_FINISH];
+pub static ALL: &[&OpImpl] =
+    &[&LAYER_NORM, &RMS_NORM, &SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY, &CROSS_ENTROPY_PARTS, &CROSS_ENTROPY_FINISH];
 
+// The op files sit below this one (they name no `OpImpl` or `Call`): each kernel's entry is
+// here.
+
+/// `fusion.layer_norm` (`ops/norm.rs`).
+static LAYER_NORM: OpImpl = OpImpl {
+    name: "layer_norm",
+    check: norm::check_layer_norm,
+    eval: |c| norm::eval_layer_norm(c.params, c.inputs, c.outputs),
+};
+/// `fusion.rms_norm` (`ops/norm.rs`).
+static RMS_NORM: OpImpl = OpImpl {
+    name: "rms_norm",
+    check: norm::check_rms_norm,
+    eval: |c| norm::eval_rms_norm(c.params, c.inputs, c.outputs),
+};
+
+/// `fusion.softmax`, `fusion.log_softmax` (`ops/softmax.rs`), `fusion.cross_entropy` and its
+/// vocab-parallel phases (`ops/cross_entropy.rs`).
 static SOFTMAX: OpImpl =
     OpImpl { name: "softmax", check: softmax::check, eval: |c| softmax::eval(c.params, c.inputs, false) };
 static LOG_SOFTMAX: OpImpl =

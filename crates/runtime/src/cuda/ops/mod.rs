@@ -4,6 +4,7 @@
 //! must compute what its semantics in `crate::ops` say, within the element type's tolerance.
 
 pub mod module;
+pub mod norm;
 pub mod softmax;
 
 use super::api::RawStream;
@@ -33,8 +34,20 @@ pub struct CudaImpl {
 
 /// Every named kernel the GPU has.
 pub static CUDA_ALL: &[&CudaImpl] =
-    &[&SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY, &CROSS_ENTROPY_PARTS, &CROSS_ENTROPY_FINISH];
+    &[&LAYER_NORM, &RMS_NORM, &SOFTMAX, &LOG_SOFTMAX, &CROSS_ENTROPY, &CROSS_ENTROPY_PARTS, &CROSS_ENTROPY_FINISH];
 
+// The kernel files sit below this one (they name no `CudaCall` or `CudaImpl`): each
+// kernel's entry is here.
+
+/// `fusion.layer_norm` (`norm.rs`).
+static LAYER_NORM: CudaImpl =
+    CudaImpl { name: "layer_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
+/// `fusion.rms_norm` (`norm.rs`).
+static RMS_NORM: CudaImpl =
+    CudaImpl { name: "rms_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, true) };
+
+/// `fusion.softmax`, `fusion.log_softmax`, `fusion.cross_entropy` and the vocab-parallel
+/// phases (`softmax.rs`).
 static SOFTMAX: CudaImpl =
     CudaImpl { name: "softmax", run: |c| softmax::run_softmax(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
 static LOG_SOFTMAX: CudaImpl = CudaImpl {
