@@ -40,7 +40,7 @@ vocabulary is read whole.\n\n\
         operands: { logits: TENSOR, labels: TENSOR },
         results: { result: TENSOR },
         properties: { ignore_index: OPT_I64 },
-        hooks: { verify: verify_cross_entropy, parse: parse_plain, print: print_plain },
+        hooks: { verify: verify_cross_entropy, parse: parse_plain, print: print_plain, infer_result_types: infer_ce_types },
     }
 }
 
@@ -80,6 +80,27 @@ pub fn infer_cross_entropy(ctx: &Context, logits: Type, labels: Type) -> Result<
     Ok(plain_tensor(ctx, vec![ls[0]], le))
 }
 
+fn infer_ce_types(ctx: &Context, types: &[Type], _: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    match types {
+        [logits, labels] => Ok(vec![infer_cross_entropy(ctx, *logits, *labels)?]),
+        _ => Err(format!("expects two operands, got {}", types.len())),
+    }
+}
+
+fn infer_parts_types(ctx: &Context, types: &[Type], _: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    match types {
+        [logits, labels, max] => Ok(vec![infer_cross_entropy_parts(ctx, *logits, *labels, *max)?]),
+        _ => Err(format!("expects three operands, got {}", types.len())),
+    }
+}
+
+fn infer_finish_types(ctx: &Context, types: &[Type], _: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    match types {
+        [parts, labels, max] => Ok(vec![infer_cross_entropy_finish(ctx, *parts, *labels, *max)?]),
+        _ => Err(format!("expects three operands, got {}", types.len())),
+    }
+}
+
 fn verify_cross_entropy(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     verify_with(v, op, |v, op| match operand_types(v, op)[..] {
         [logits, labels] => infer_cross_entropy(v.ctx, logits, labels),
@@ -108,7 +129,7 @@ partial sum, which an allreduce completes. Floats; the result has the logits' el
         traits: [PURE],
         operands: { logits: TENSOR, labels: TENSOR, max: TENSOR },
         results: { result: TENSOR },
-        hooks: { verify: verify_parts, parse: parse_plain, print: print_plain },
+        hooks: { verify: verify_parts, parse: parse_plain, print: print_plain, infer_result_types: infer_parts_types },
     }
 }
 
@@ -125,7 +146,7 @@ global vocabulary size, is a required `i64` property). The rules are `fusion.cro
         operands: { parts: TENSOR, labels: TENSOR, max: TENSOR },
         results: { result: TENSOR },
         properties: { vocab: VOCAB, ignore_index: OPT_I64 },
-        hooks: { verify: verify_finish, parse: parse_plain, print: print_plain },
+        hooks: { verify: verify_finish, parse: parse_plain, print: print_plain, infer_result_types: infer_finish_types },
     }
 }
 

@@ -15,8 +15,13 @@ use fuser_ir::registry::VerifyCtx;
 use fuser_ir::types::{Type, TypeKind};
 
 /// The hooks both softmax ops share.
-const SOFTMAX_HOOKS: HookSet =
-    HookSet { verify: Some(verify_softmax), parse: Some(parse_softmax), print: Some(print_softmax), ..HookSet::NONE };
+const SOFTMAX_HOOKS: HookSet = HookSet {
+    verify: Some(verify_softmax),
+    parse: Some(parse_softmax),
+    print: Some(print_softmax),
+    infer_result_types: Some(infer_softmax_types),
+    ..HookSet::NONE
+};
 
 fuser_ir::declare_op! {
     pub static SOFTMAX: "fusion.softmax" {
@@ -73,6 +78,15 @@ pub fn infer_softmax(ctx: &Context, x: Type, dims: &[i64]) -> Result<Type, Strin
         return Err(format!("needs a float operand, got '{}'", type_str(ctx, elem)));
     }
     Ok(plain_tensor(ctx, shape, elem))
+}
+
+fn infer_softmax_types(ctx: &Context, types: &[Type], props: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    let dims = props.and_then(|p| ctx.dict_get(p, "dims")).and_then(|a| super::syntax::i64_array(ctx, a));
+    match (types, dims) {
+        ([x], Some(dims)) => Ok(vec![infer_softmax(ctx, *x, &dims)?]),
+        (_, None) => Err("requires a 'dims' array".into()),
+        _ => Err(format!("expects one operand, got {}", types.len())),
+    }
 }
 
 fn verify_softmax(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
