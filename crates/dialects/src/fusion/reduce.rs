@@ -48,7 +48,10 @@ fuser_ir::declare_op! {
         summary: "Sum over axes",
         description: "Sums the operand over the axes in `dims` (distinct, in range). With \
 `keep_dims` the reduced axes stay with extent 1; otherwise they are dropped. Integers wrap; \
-bf16/f16/f32 accumulate in `f32` (at least) and round the result once to the element type.\n\n\
+bf16/f16/f32 accumulate in `f32` (at least) and round the result once to the element type. With \
+empty `dims` the op is the identity on the global value, a resharding point: a `partial` operand \
+(of any `reduce` kind: a pending max from `fusion.max` too) is resolved by an allreduce of its \
+kind, or a reduce-scatter.\n\n\
 ```mlir\n%s = fusion.sum %x dims = [1] : (tensor<4x8xf32>) -> tensor<4xf32>\n\
 %k = fusion.sum %x dims = [0, 1] keep_dims : (tensor<4x8xf32>) -> tensor<1x1xf32>\n```\n\n\
 Generic form: `dims` is an `array<i64: ...>` property and `keep_dims` a unit property.",
