@@ -21,12 +21,12 @@
 
 fusion.mesh @tp = [DEVICES]
 
-// The second loss: bf16 logits, labels split over the rows (gathered to the rows' layout
-// first), the loss split over the rows (sliced after the finish), ignore_index = 0.
+// The second loss: bf16 logits and an f32 loss, labels split over the rows (gathered to the
+// rows' layout first), the loss split over the rows (sliced after the finish), ignore_index = 0.
 func.func @loss(%logits: tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>>, %labels: tensor<8xi64, #fusion.shard<@tp, [[]]>>,
                 %logits2: tensor<8x32xbf16, #fusion.shard<@tp, [[], [DIDx]]>>, %labels2: tensor<8xi64, #fusion.shard<@tp, [[DIDx]]>>)
-    -> (tensor<8xf32, #fusion.shard<@tp, [[]]>>, tensor<8xbf16, #fusion.shard<@tp, [[DIDx]]>>) {
+    -> (tensor<8xf32, #fusion.shard<@tp, [[]]>>, tensor<8xf32, #fusion.shard<@tp, [[DIDx]]>>) {
   %l = fusion.cross_entropy %logits, %labels : (tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<8xi64, #fusion.shard<@tp, [[]]>>) -> tensor<8xf32, #fusion.shard<@tp, [[]]>>
-  %m = fusion.cross_entropy %logits2, %labels2 {ignore_index = 0 : i64} : (tensor<8x32xbf16, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<8xi64, #fusion.shard<@tp, [[DIDx]]>>) -> tensor<8xbf16, #fusion.shard<@tp, [[DIDx]]>>
-  return %l, %m : tensor<8xf32, #fusion.shard<@tp, [[]]>>, tensor<8xbf16, #fusion.shard<@tp, [[DIDx]]>>
+  %m = fusion.cross_entropy %logits2, %labels2 {ignore_index = 0 : i64} : (tensor<8x32xbf16, #fusion.shard<@tp, [[], [DIDx]]>>, tensor<8xi64, #fusion.shard<@tp, [[DIDx]]>>) -> tensor<8xf32, #fusion.shard<@tp, [[DIDx]]>>
+  return %l, %m : tensor<8xf32, #fusion.shard<@tp, [[]]>>, tensor<8xf32, #fusion.shard<@tp, [[DIDx]]>>
 }

@@ -175,16 +175,16 @@ int main(){
   // cross-entropy: rows [1000, 1000] label 1, ignored, out of range, [0, 0, 0] padded
   float lg[6]={1000,1000, 1,2, 3,4}; long long lb[3]={1,-100,2}; float ls[3];
   CrossEntropyParams e{}; e.logits=(unsigned long long)lg; e.labels=(unsigned long long)lb; e.loss=(unsigned long long)ls;
-  e.n=3; e.v=2; e.ignore_index=-100; e.dtype=2; fuser_cross_entropy(e);
+  e.n=3; e.v=2; e.ignore_index=-100; e.dtype=2; e.out_dtype=2; fuser_cross_entropy(e);
   printf("cross_entropy %.6f %g %g\n", ls[0], ls[1], ls[2]);
   // vocab-parallel: the logits' two halves of columns, parts summed, then finished
-  float half0[4]={1000,1000, 1,2}, half1[4]={1000,1000, 3,4}, mx[2]={1000,4}, pa[4], pb[4], ps[4], lv[2]; long long lab[2]={3,-100};
+  float half0[4]={1000,1000, 1,2}, half1[4]={1000,1000, 3,4}, mx[2]={1000,4}, pa[4], pb[4], ps[4]; double lv[2]; long long lab[2]={3,-100};
   CePhaseParams q0{}; q0.a=(unsigned long long)half0; q0.labels=(unsigned long long)lab; q0.max=(unsigned long long)mx; q0.out=(unsigned long long)pa;
-  q0.n=2; q0.v=2; q0.col0=0; q0.dtype=2; fuser_ce_parts(q0);
+  q0.n=2; q0.v=2; q0.col0=0; q0.dtype=2; q0.out_dtype=2; q0.max_dtype=2; fuser_ce_parts(q0);
   CePhaseParams q1=q0; q1.a=(unsigned long long)half1; q1.out=(unsigned long long)pb; q1.col0=2; fuser_ce_parts(q1);
   for(int i=0;i<4;i++) ps[i]=pa[i]+pb[i];
   CePhaseParams f{}; f.a=(unsigned long long)ps; f.labels=(unsigned long long)lab; f.max=(unsigned long long)mx; f.out=(unsigned long long)lv;
-  f.n=2; f.vocab=4; f.ignore_index=-100; f.dtype=2; fuser_ce_finish(f);
+  f.n=2; f.vocab=4; f.ignore_index=-100; f.dtype=2; f.out_dtype=3; f.max_dtype=2; fuser_ce_finish(f);
   printf("vocab_parallel %.6f %g\n", lv[0], lv[1]);
   return 0;
 }

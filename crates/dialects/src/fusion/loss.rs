@@ -3,7 +3,10 @@
 
 use super::reduce::{OPT_I64, op_i64_prop};
 use super::syntax::{Extra, parse_tensor_op, print_tensor_op};
-use super::verify::{TENSOR, expect_tensor, extents_compatible, operand_types, plain_tensor, shape_text, verify_with};
+use super::verify::{
+    TENSOR, expect_tensor, extents_compatible, operand_types, plain_tensor, result_type, shape_text, tensor_parts,
+    verify_with,
+};
 use crate::support::type_str;
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult};
 use fuser_ir::attrs::AttrKind;
@@ -22,9 +25,10 @@ fuser_ir::declare_op! {
         summary: "Per-row cross-entropy of logits against class labels",
         description: "`loss[n] = logsumexp(logits[n, :]) - logits[n, labels[n]]` for float \
 logits `[N, V]` and `i64` labels `[N]`, giving `[N]` in the logits' element type \
-(`torch.nn.functional.cross_entropy(logits, labels, reduction=\"none\")`). The log-sum-exp \
+(`torch.nn.functional.cross_entropy(logits, labels, reduction=\"none\")`) or in another float \
+type the result names (an `f32` loss of `bf16` logits, as mixed-precision training keeps it). The log-sum-exp \
 subtracts the row maximum first, so large logits do not overflow; bf16/f16 compute in `f32` and \
-round once (the reference in `f64`). A row whose label equals the property `ignore_index` (an \
+round once to the result type (the reference in `f64`). A row whose label equals the property `ignore_index` (an \
 `i64`, -100 when absent, as torch) has loss 0. A label outside `[0, V)` that is not \
 `ignore_index` gives a NaN loss (torch raises an error, which a kernel cannot; NaN makes the \
 mistake visible in any reduction of the loss). NaN in a row's logits gives NaN.\n\n\
@@ -101,9 +105,21 @@ fn infer_finish_types(ctx: &Context, types: &[Type], _: Option<fuser_ir::Attr>) 
     }
 }
 
+/// `inferred` with the element type of the op's result when that is a float: the loss may be
+/// written in any float type (computed wide, rounded once to it).
+fn with_float_result(v: &VerifyCtx<'_>, op: OpId, inferred: Type) -> Type {
+    let result_elem = result_type(v, op).and_then(|t| tensor_parts(v.ctx, t)).map(|(_, e)| e);
+    match (result_elem, tensor_parts(v.ctx, inferred)) {
+        (Some(e), Some((shape, _))) if matches!(v.ctx.type_kind(e), TypeKind::Float(_)) => {
+            plain_tensor(v.ctx, shape, e)
+        }
+        _ => inferred,
+    }
+}
+
 fn verify_cross_entropy(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     verify_with(v, op, |v, op| match operand_types(v, op)[..] {
-        [logits, labels] => infer_cross_entropy(v.ctx, logits, labels),
+        [logits, labels] => Ok(with_float_result(v, op, infer_cross_entropy(v.ctx, logits, labels)?)),
         _ => Err("expects two operands".into()),
     })
 }
@@ -124,7 +140,8 @@ For logits `[N, V]`, `i64` labels `[N]` and the global row maxima `max [N]`, the
 holds per row `sum_j exp(logits[n, j] - max[n])` and `logits[n, labels[n]]` (0 when the label is \
 not a column of the logits). On a vocabulary split each rank computes both over its columns \
 (the label picked only by the rank whose columns hold it, from its global column origin): a \
-partial sum, which an allreduce completes. Floats; the result has the logits' element type.\n\n\
+partial sum, which an allreduce completes. Floats; the result has the logits' element type or a \
+wider float (the rewrite uses `f32` for bf16/f16 logits, so the sums keep `f32` precision).\n\n\
 ```mlir\n%p = fusion.cross_entropy_parts %logits, %labels, %max : (tensor<4x8xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x2xf32>\n```",
         traits: [PURE],
         operands: { logits: TENSOR, labels: TENSOR, max: TENSOR },
@@ -138,7 +155,7 @@ fuser_ir::declare_op! {
         summary: "The loss of a vocab-parallel cross-entropy from its reduced parts",
         description: "Phase 3 of the vocab-parallel `fusion.cross_entropy`: from the reduced \
 parts `[N, 2]` (sum of `exp(x - max)`, the label's logit), the labels `[N]` and the row maxima \
-`[N]`, `loss[n] = ln(parts[n, 0]) - (parts[n, 1] - max[n])`; 0 for a label equal to \
+`[N]` (any float types), `loss[n] = ln(parts[n, 0]) - (parts[n, 1] - max[n])`; 0 for a label equal to \
 `ignore_index` (-100 when absent), NaN for another label outside `[0, vocab)` (`vocab`, the \
 global vocabulary size, is a required `i64` property). The rules are `fusion.cross_entropy`'s.\n\n\
 ```mlir\n%l = fusion.cross_entropy_finish %parts, %labels, %max {vocab = 8 : i64} : (tensor<4x2xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4xf32>\n```",
@@ -151,7 +168,8 @@ global vocabulary size, is a required `i64` property). The rules are `fusion.cro
 }
 
 /// Checks `labels [N]` (i64) and `max [N]` (of `elem`) against `n`.
-fn check_row_operands(ctx: &Context, n: i64, elem: Type, labels: Type, max: Type) -> Result<(), String> {
+/// Checks `labels [N]` (i64) and `max [N]` (of `elem` when given, else of any float type).
+fn check_row_operands(ctx: &Context, n: i64, elem: Option<Type>, labels: Type, max: Type) -> Result<(), String> {
     let (ts, te) = expect_tensor(ctx, "labels", labels)?;
     let (ms, me) = expect_tensor(ctx, "max", max)?;
     if !matches!(ctx.type_kind(te), TypeKind::Integer { width: 64, .. }) {
@@ -162,8 +180,14 @@ fn check_row_operands(ctx: &Context, n: i64, elem: Type, labels: Type, max: Type
             return Err(format!("{what} must have shape {} (one per row), got {}", shape_text(&[n]), shape_text(s)));
         }
     }
-    if me != elem {
-        return Err(format!("max must have the element type '{}', got '{}'", type_str(ctx, elem), type_str(ctx, me)));
+    match elem {
+        Some(e) if me != e => {
+            Err(format!("max must have the element type '{}', got '{}'", type_str(ctx, e), type_str(ctx, me)))?
+        }
+        None if !matches!(ctx.type_kind(me), TypeKind::Float(_)) => {
+            Err(format!("max must be floats, got '{}'", type_str(ctx, me)))?
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -172,7 +196,7 @@ fn check_row_operands(ctx: &Context, n: i64, elem: Type, labels: Type, max: Type
 pub fn infer_cross_entropy_parts(ctx: &Context, logits: Type, labels: Type, max: Type) -> Result<Type, String> {
     infer_cross_entropy(ctx, logits, labels)?;
     let (ls, le) = expect_tensor(ctx, "logits", logits)?;
-    check_row_operands(ctx, ls[0], le, labels, max)?;
+    check_row_operands(ctx, ls[0], Some(le), labels, max)?;
     Ok(plain_tensor(ctx, vec![ls[0], 2], le))
 }
 
@@ -182,13 +206,13 @@ pub fn infer_cross_entropy_finish(ctx: &Context, parts: Type, labels: Type, max:
     if ps.len() != 2 || !extents_compatible(ps[1], 2) || !matches!(ctx.type_kind(pe), TypeKind::Float(_)) {
         return Err(format!("parts must be floats of shape [N, 2], got {}", shape_text(&ps)));
     }
-    check_row_operands(ctx, ps[0], pe, labels, max)?;
+    check_row_operands(ctx, ps[0], None, labels, max)?;
     Ok(plain_tensor(ctx, vec![ps[0]], pe))
 }
 
 fn verify_parts(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     verify_with(v, op, |v, op| match operand_types(v, op)[..] {
-        [logits, labels, max] => infer_cross_entropy_parts(v.ctx, logits, labels, max),
+        [logits, labels, max] => Ok(with_float_result(v, op, infer_cross_entropy_parts(v.ctx, logits, labels, max)?)),
         _ => Err("expects three operands".into()),
     })
 }
@@ -199,7 +223,7 @@ fn verify_finish(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
             if op_i64_prop(v.ctx, v.ir, op, "vocab", -1) < 0 {
                 return Err("vocab must be >= 0".into());
             }
-            infer_cross_entropy_finish(v.ctx, parts, labels, max)
+            Ok(with_float_result(v, op, infer_cross_entropy_finish(v.ctx, parts, labels, max)?))
         }
         _ => Err("expects three operands".into()),
     })

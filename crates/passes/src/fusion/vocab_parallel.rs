@@ -20,7 +20,7 @@ use fuser_dialects::fusion::{Sharding, Split, tensor_op_state};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
-use fuser_ir::types::TypeKind;
+use fuser_ir::types::{FloatKind, TypeKind};
 use fuser_ir::{Diagnostic, Type};
 
 /// Rewrites `op` when it is a vocab-parallel `fusion.cross_entropy`; returns whether it did.
@@ -84,11 +84,25 @@ no stream split or partial logits; got {}",
     let m = before(ir, tensor_op_state(ctx, "fusion.max", vec![logits], max_ty, Some(&[1]), false, loc));
     let global_max_ty = typed(vec![n], vec![rows.clone()], false, ReductionKind::Sum);
     let gm = before(ir, tensor_op_state(ctx, "fusion.sum", vec![m], global_max_ty, Some(&[]), false, loc));
-    let parts_ty = typed(vec![n, 2], vec![rows.clone(), Vec::new()], true, ReductionKind::Sum);
+    // The parts in at least f32: a bf16 sum of exponentials would cost the loss its precision.
+    let wide = match ctx.type_kind(elem) {
+        TypeKind::Float(k) if matches!(k, FloatKind::BF16 | FloatKind::F16) => ctx.float_type(FloatKind::F32),
+        _ => elem,
+    };
+    let typed_wide = |shape: Vec<i64>, axes: Vec<Vec<Split>>, partial: bool| -> Type {
+        let s = Sharding {
+            mesh: ls.mesh.clone(),
+            axes,
+            partial: if partial { vec![d] } else { Vec::new() },
+            reduce: ReductionKind::Sum,
+        };
+        s.apply_to(ctx, ctx.tensor_type(shape, wide, None))
+    };
+    let parts_ty = typed_wide(vec![n, 2], vec![rows.clone(), Vec::new()], true);
     let state =
         tensor_op_state(ctx, "fusion.cross_entropy_parts", vec![logits, labels, gm], parts_ty, None, false, loc);
     let p = before(ir, state);
-    let sum_ty = typed(vec![n, 2], vec![rows, Vec::new()], false, ReductionKind::Sum);
+    let sum_ty = typed_wide(vec![n, 2], vec![rows, Vec::new()], false);
     let sum = before(ir, tensor_op_state(ctx, "fusion.sum", vec![p], sum_ty, Some(&[]), false, loc));
     let mut state =
         tensor_op_state(ctx, "fusion.cross_entropy_finish", vec![sum, labels, gm], result_ty, None, false, loc);

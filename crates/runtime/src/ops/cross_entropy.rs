@@ -28,11 +28,11 @@ pub fn check(params: &Params, inputs: &[(DType, Vec<usize>)], outputs: &[(DType,
         || ls.len() != 2
         || *tt != DType::I64
         || ts.as_slice() != [ls[0]]
-        || ot != lt
+        || ot.is_int()
         || os.as_slice() != [ls[0]]
     {
         return Err(format!(
-            "expects float logits [N, V], i64 labels [N] and a loss [N] of the logits' type, got {lt:?}{ls:?}, {tt:?}{ts:?} -> {ot:?}{os:?}"
+            "expects float logits [N, V], i64 labels [N] and a float loss [N], got {lt:?}{ls:?}, {tt:?}{ts:?} -> {ot:?}{os:?}"
         ));
     }
     ignore_index(params).map(|_| ())
@@ -104,10 +104,16 @@ pub fn finish(parts: &[f64], labels: &[i64], max: &[f64], vocab: i64, ignore: i6
         .collect()
 }
 
-/// Checks `labels [n]` (i64) and `max [n]` of the float type `dt`.
-fn check_rows(n: usize, dt: DType, labels: &(DType, Vec<usize>), max: &(DType, Vec<usize>)) -> Result<(), String> {
-    if labels.0 != DType::I64 || labels.1.as_slice() != [n] || max.0 != dt || max.1.as_slice() != [n] {
-        return Err(format!("expects i64 labels [{n}] and maxima [{n}] of {dt:?}, got {labels:?}, {max:?}"));
+/// Checks `labels [n]` (i64) and `max [n]` (of `dt` when given, else of any float type).
+fn check_rows(
+    n: usize,
+    dt: Option<DType>,
+    labels: &(DType, Vec<usize>),
+    max: &(DType, Vec<usize>),
+) -> Result<(), String> {
+    let max_ok = dt.map_or(!max.0.is_int(), |d| max.0 == d);
+    if labels.0 != DType::I64 || labels.1.as_slice() != [n] || !max_ok || max.1.as_slice() != [n] {
+        return Err(format!("expects i64 labels [{n}] and float maxima [{n}] ({dt:?}), got {labels:?}, {max:?}"));
     }
     Ok(())
 }
@@ -116,12 +122,10 @@ pub fn check_parts(_: &Params, inputs: &[(DType, Vec<usize>)], outputs: &[(DType
     let ([(lt, ls), labels, max], [(ot, os)]) = (inputs, outputs) else {
         return Err("expects logits, labels and maxima, and one output".into());
     };
-    if lt.is_int() || ls.len() != 2 || ot != lt || os.as_slice() != [ls[0], 2] {
-        return Err(format!(
-            "expects float logits [N, V] and parts [N, 2] of their type, got {lt:?}{ls:?} -> {ot:?}{os:?}"
-        ));
+    if lt.is_int() || ls.len() != 2 || ot.is_int() || os.as_slice() != [ls[0], 2] {
+        return Err(format!("expects float logits [N, V] and float parts [N, 2], got {lt:?}{ls:?} -> {ot:?}{os:?}"));
     }
-    check_rows(ls[0], *lt, labels, max)
+    check_rows(ls[0], Some(*lt), labels, max)
 }
 
 pub fn check_finish(
@@ -132,14 +136,12 @@ pub fn check_finish(
     let ([(pt, ps), labels, max], [(ot, os)]) = (inputs, outputs) else {
         return Err("expects parts, labels and maxima, and one output".into());
     };
-    if pt.is_int() || ps.len() != 2 || ps[1] != 2 || ot != pt || os.as_slice() != [ps[0]] {
-        return Err(format!(
-            "expects float parts [N, 2] and a loss [N] of their type, got {pt:?}{ps:?} -> {ot:?}{os:?}"
-        ));
+    if pt.is_int() || ps.len() != 2 || ps[1] != 2 || ot.is_int() || os.as_slice() != [ps[0]] {
+        return Err(format!("expects float parts [N, 2] and a float loss [N], got {pt:?}{ps:?} -> {ot:?}{os:?}"));
     }
     params.int("vocab").map_err(|e| e.message)?;
     ignore_index(params)?;
-    check_rows(ps[0], *pt, labels, max)
+    check_rows(ps[0], None, labels, max)
 }
 
 /// The kernel `cross_entropy_parts`; `origin[1]` is the global column of the local logits.
@@ -207,7 +209,8 @@ mod tests {
         let ok = [(DType::BF16, vec![4, 8]), (DType::I64, vec![4])];
         assert!(check(&p, &ok, &[(DType::BF16, vec![4])]).is_ok());
         assert!(check(&p, &[(DType::BF16, vec![4, 8]), (DType::I32, vec![4])], &[(DType::BF16, vec![4])]).is_err());
-        assert!(check(&p, &ok, &[(DType::F32, vec![4])]).is_err());
+        assert!(check(&p, &ok, &[(DType::F32, vec![4])]).is_ok(), "an f32 loss of bf16 logits");
+        assert!(check(&p, &ok, &[(DType::I32, vec![4])]).is_err());
         let bad = Params::new(vec![("ignore_index".into(), Param::Str("x".into()))]);
         assert!(check(&bad, &ok, &[(DType::BF16, vec![4])]).is_err());
     }

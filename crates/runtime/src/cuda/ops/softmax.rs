@@ -46,7 +46,8 @@ pub struct CrossEntropyParams {
     pub v: i64,
     pub ignore_index: i64,
     pub dtype: i32,
-    pub pad: i32,
+    /// The loss's element type (any float).
+    pub out_dtype: i32,
 }
 
 /// Parameters of `fuser_ce_parts` (`logits [n, v]` whose first column is global column
@@ -65,6 +66,10 @@ pub struct CePhaseParams {
     pub vocab: i64,
     pub ignore_index: i64,
     pub dtype: i32,
+    /// The element type of `out` (the parts: at least f32; the loss: any float).
+    pub out_dtype: i32,
+    /// The element type of `max` (the logits').
+    pub max_dtype: i32,
     pub pad: i32,
 }
 
@@ -140,7 +145,7 @@ pub fn run_cross_entropy(
         v: v as i64,
         ignore_index,
         dtype: dtype_code(logits.dtype),
-        pad: 0,
+        out_dtype: dtype_code(loss.dtype),
     };
     if n == 0 {
         return Ok(());
@@ -171,6 +176,8 @@ pub fn run_ce_parts(
         v: v as i64,
         col0: origin.get(1).copied().unwrap_or(0) as i64,
         dtype: dtype_code(logits.dtype),
+        out_dtype: dtype_code(parts.dtype),
+        max_dtype: dtype_code(max.dtype),
         ..CePhaseParams::default()
     };
     phase(gpu, "fuser_ce_parts", &mut p, stream)
@@ -196,6 +203,8 @@ pub fn run_ce_finish(
         vocab: params.int("vocab")?,
         ignore_index: crate::ops::cross_entropy::ignore_index(params).map_err(RtError::new)?,
         dtype: dtype_code(parts.dtype),
+        out_dtype: dtype_code(loss.dtype),
+        max_dtype: dtype_code(max.dtype),
         ..CePhaseParams::default()
     };
     phase(gpu, "fuser_ce_finish", &mut p, stream)
@@ -214,8 +223,8 @@ fn phase(gpu: &Gpu, name: &str, p: &mut CePhaseParams, stream: RawStream) -> RtR
 pub const SOURCE: &str = r#"
 #define MAX_DIMS 8
 struct SoftmaxParams { unsigned long long x; unsigned long long y; long long n_out; long long n_red; long long shape[MAX_DIMS]; long long strides[MAX_DIMS]; int nd; int nkept; int dtype; int log; };
-struct CePhaseParams { unsigned long long a; unsigned long long labels; unsigned long long max; unsigned long long out; long long n; long long v; long long col0; long long vocab; long long ignore_index; int dtype; int pad; };
-struct CrossEntropyParams { unsigned long long logits; unsigned long long labels; unsigned long long loss; long long n; long long v; long long ignore_index; int dtype; int pad; };
+struct CePhaseParams { unsigned long long a; unsigned long long labels; unsigned long long max; unsigned long long out; long long n; long long v; long long col0; long long vocab; long long ignore_index; int dtype; int out_dtype; int max_dtype; int pad; };
+struct CrossEntropyParams { unsigned long long logits; unsigned long long labels; unsigned long long loss; long long n; long long v; long long ignore_index; int dtype; int out_dtype; };
 
 __device__ float sm_bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
 __device__ unsigned short sm_float_to_bf16(float f) {
@@ -321,7 +330,7 @@ template <typename T> __device__ void cross_entropy_rows(const CrossEntropyParam
   for (long long row = blockIdx.x; row < p.n; row += gridDim.x) {
     long long label = ((const long long*)p.labels)[row];
     if (label == p.ignore_index || label < 0 || label >= p.v) {
-      if (threadIdx.x == 0) sm_store<T>(p.loss, p.dtype, row, label == p.ignore_index ? (T)0 : sm_nan((T)0));
+      if (threadIdx.x == 0) sm_store<T>(p.loss, p.out_dtype, row, label == p.ignore_index ? (T)0 : sm_nan((T)0));
       continue;
     }
     long long base = row * p.v;
@@ -332,7 +341,7 @@ template <typename T> __device__ void cross_entropy_rows(const CrossEntropyParam
     for (long long j = threadIdx.x; j < p.v; j += blockDim.x) sum += sm_exp(sm_load<T>(p.logits, p.dtype, base + j) - m);
     sum = block_reduce(sum, false, slots);
     // log(sum) - (x[label] - m): both terms small, so large logits lose no precision.
-    if (threadIdx.x == 0) sm_store<T>(p.loss, p.dtype, row, sm_log(sum) - (sm_load<T>(p.logits, p.dtype, base + label) - m));
+    if (threadIdx.x == 0) sm_store<T>(p.loss, p.out_dtype, row, sm_log(sum) - (sm_load<T>(p.logits, p.dtype, base + label) - m));
   }
 }
 
@@ -346,11 +355,11 @@ extern "C" __global__ void fuser_cross_entropy(CrossEntropyParams p) {
 template <typename T> __device__ void ce_parts_rows(const CePhaseParams& p) {
   long long step = (long long)blockDim.x * gridDim.x;
   for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < p.n; row += step) {
-    T m = sm_load<T>(p.max, p.dtype, row), sum = 0;
+    T m = sm_load<T>(p.max, p.max_dtype, row), sum = 0;
     for (long long j = 0; j < p.v; ++j) sum += sm_exp(sm_load<T>(p.a, p.dtype, row * p.v + j) - m);
     long long j = ((const long long*)p.labels)[row] - p.col0;
-    sm_store<T>(p.out, p.dtype, 2 * row, sum);
-    sm_store<T>(p.out, p.dtype, 2 * row + 1, j >= 0 && j < p.v ? sm_load<T>(p.a, p.dtype, row * p.v + j) : (T)0);
+    sm_store<T>(p.out, p.out_dtype, 2 * row, sum);
+    sm_store<T>(p.out, p.out_dtype, 2 * row + 1, j >= 0 && j < p.v ? sm_load<T>(p.a, p.dtype, row * p.v + j) : (T)0);
   }
 }
 extern "C" __global__ void fuser_ce_parts(CePhaseParams p) {
@@ -366,8 +375,8 @@ template <typename T> __device__ void ce_finish_rows(const CePhaseParams& p) {
     T loss;
     if (label == p.ignore_index) loss = (T)0;
     else if (label < 0 || label >= p.vocab) loss = sm_nan((T)0);
-    else loss = sm_log(sm_load<T>(p.a, p.dtype, 2 * row)) - (sm_load<T>(p.a, p.dtype, 2 * row + 1) - sm_load<T>(p.max, p.dtype, row));
-    sm_store<T>(p.out, p.dtype, row, loss);
+    else loss = sm_log(sm_load<T>(p.a, p.dtype, 2 * row)) - (sm_load<T>(p.a, p.dtype, 2 * row + 1) - sm_load<T>(p.max, p.max_dtype, row));
+    sm_store<T>(p.out, p.out_dtype, row, loss);
   }
 }
 extern "C" __global__ void fuser_ce_finish(CePhaseParams p) {
@@ -384,7 +393,7 @@ mod tests {
     fn layouts_and_slice_order() {
         assert_eq!(std::mem::size_of::<SoftmaxParams>(), 8 * 4 + 16 * MAX_DIMS + 16);
         assert_eq!(std::mem::size_of::<CrossEntropyParams>(), 8 * 6 + 8);
-        assert_eq!(std::mem::size_of::<CePhaseParams>(), 8 * 9 + 8);
+        assert_eq!(std::mem::size_of::<CePhaseParams>(), 8 * 9 + 16);
         // [2, 3, 4] over axes 0 and 2: the kept axis 1 first (stride 4), then 0 (12), 2 (1).
         let p = softmax_params(&[2, 3, 4], &[0, 2]).unwrap();
         assert_eq!((p.n_out, p.n_red, p.nd, p.nkept), (3, 8, 3, 1));
