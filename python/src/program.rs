@@ -79,7 +79,10 @@ enum Kind {
     /// Result 0 of a generic op.
     Generic(GenericRecord),
     /// Result `index` (at least 1) of the generic op of record `of`.
-    Extra { of: usize, index: usize },
+    Extra {
+        of: usize,
+        index: usize,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -313,7 +316,10 @@ impl Program {
                         .iter()
                         .map(|&v| {
                             tensors.get(v).copied().flatten().ok_or_else(|| {
-                                fuser::Error::message(format!("{}: value #{v} is not a value of this definition", g.name))
+                                fuser::Error::message(format!(
+                                    "{}: value #{v} is not a value of this definition",
+                                    g.name
+                                ))
                             })
                         })
                         .collect::<Result<Vec<_>, _>>()?;
@@ -325,9 +331,10 @@ impl Program {
                     extras.insert(i, results);
                 }
                 Kind::Extra { of, index } => {
-                    let t = extras.get(of).and_then(|rs| rs.get(*index)).copied().ok_or_else(|| {
-                        fuser::Error::message(format!("value #{i}: the op has no result #{index}"))
-                    })?;
+                    let t =
+                        extras.get(of).and_then(|rs| rs.get(*index)).copied().ok_or_else(|| {
+                            fuser::Error::message(format!("value #{i}: the op has no result #{index}"))
+                        })?;
                     info.push(ValueInfo { shape: f.shape(t)?, element: f.element(t)? });
                     tensors[i] = Some(t);
                 }

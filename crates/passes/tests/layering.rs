@@ -55,6 +55,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/to_host/kernel.rs",
             "fusion/to_host/slicing.rs",
             "fusion/to_host/plan.rs",
+            "fusion/vocab_parallel.rs",
         ],
     ),
     ("pass families", &["comm_verify/mod.rs", "fusion/to_host/mod.rs"]),

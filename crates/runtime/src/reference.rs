@@ -16,11 +16,13 @@ use crate::cpu::kernels::{Precision, sum_ints, sum_values};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 use crate::numerics;
+use crate::ops::reduce;
 use crate::ops::slicing;
 use crate::tensor::HostTensor;
 use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
+use fuser_dialects::fusion::reduce::op_correction;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
@@ -73,9 +75,10 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
             *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
         let (dtype, shape) = tensor_type(ctx, ir.value_type(result)).map_err(at(op))?;
         let dims = op_dims(ctx, ir, op).unwrap_or_default();
+        let attrs = Attrs { dims: &dims, keep_dims: op_keep_dims(ctx, ir, op), correction: op_correction(ctx, ir, op) };
         let value = match name {
             "fusion.slice" | "fusion.concat" => eval_slicing(ctx, ir, op, &operands, dtype, &shape),
-            _ => eval_ref(name, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)),
+            _ => eval_ref(name, &operands, dtype, &shape, &attrs),
         }
         .map_err(at(op))?;
         if value.shape != shape {
@@ -220,6 +223,16 @@ fn arg<'a>(operands: &[&'a RefTensor], i: usize, name: &str) -> RtResult<&'a Ref
     operands.get(i).copied().ok_or_else(|| RtError::new(format!("'{name}' is missing operand #{i}")))
 }
 
+/// The attributes of an op the evaluator reads.
+#[derive(Clone, Copy, Debug)]
+pub struct Attrs<'a> {
+    /// `dims` (empty when the op has none).
+    pub dims: &'a [i64],
+    pub keep_dims: bool,
+    /// `fusion.var`'s correction (1 when absent).
+    pub correction: i64,
+}
+
 /// One op on global tensors (the public face of the evaluator for tests and tools: integer
 /// inputs are taken as exact integers).
 pub fn eval_op(
@@ -230,9 +243,20 @@ pub fn eval_op(
     dims: &[i64],
     keep_dims: bool,
 ) -> RtResult<HostTensor> {
+    eval_op_with(name, operands, dtype, shape, &Attrs { dims, keep_dims, correction: 1 })
+}
+
+/// [`eval_op`] with every attribute the evaluator reads.
+pub fn eval_op_with(
+    name: &str,
+    operands: &[&HostTensor],
+    dtype: DType,
+    shape: &[usize],
+    attrs: &Attrs<'_>,
+) -> RtResult<HostTensor> {
     let owned: Vec<RefTensor> = operands.iter().map(|t| RefTensor::of(t)).collect();
     let refs: Vec<&RefTensor> = owned.iter().collect();
-    Ok(eval_ref(name, &refs, dtype, shape, dims, keep_dims)?.to_host())
+    Ok(eval_ref(name, &refs, dtype, shape, attrs)?.to_host())
 }
 
 /// One op on global tensors, in the semantics of its result's element type `dtype`.
@@ -241,10 +265,10 @@ fn eval_ref(
     operands: &[&RefTensor],
     dtype: DType,
     shape: &[usize],
-    dims: &[i64],
-    keep_dims: bool,
+    attrs: &Attrs<'_>,
 ) -> RtResult<RefTensor> {
     let x = arg(operands, 0, name)?;
+    let (dims, keep_dims) = (attrs.dims, attrs.keep_dims);
     let dims_u: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
     let int = dtype.is_int();
     let vals = match name {
@@ -304,6 +328,21 @@ fn eval_ref(
                 Vals::I(sum_ints(&x.ints(), &x.shape, &dims_u))
             } else {
                 Vals::F(sum_values(&x.floats(), &x.shape, &dims_u, Precision::F64))
+            }
+        }
+        "fusion.max" | "fusion.min" | "fusion.mean" | "fusion.var" => {
+            let kind = match name {
+                "fusion.max" => ReduceKind::Max,
+                "fusion.min" => ReduceKind::Min,
+                "fusion.mean" => ReduceKind::Mean {
+                    count: dims_u.iter().map(|&d| x.shape.get(d).copied().unwrap_or(0) as i64).product(),
+                },
+                _ => ReduceKind::Var { correction: attrs.correction },
+            };
+            if int {
+                Vals::I(reduce::reduce_ints(kind, &x.ints(), &x.shape, &dims_u)?)
+            } else {
+                Vals::F(reduce::reduce_floats(kind, &x.floats(), &x.shape, &dims_u)?)
             }
         }
         "fusion.broadcast" => match &x.vals {
@@ -531,7 +570,14 @@ mod tests {
         // i64 intermediates stay exact past 2^53: (2^62 + 1) * 4 wraps to 4, then - 3.
         let big = RefTensor { dtype: DType::I64, shape: vec![1], vals: Vals::I(vec![(1 << 62) + 1]) };
         let four = RefTensor { dtype: DType::I64, shape: vec![1], vals: Vals::I(vec![4]) };
-        let p = eval_ref("fusion.mul", &[&big, &four], DType::I64, &[1], &[], false).unwrap();
+        let p = eval_ref(
+            "fusion.mul",
+            &[&big, &four],
+            DType::I64,
+            &[1],
+            &Attrs { dims: &[], keep_dims: false, correction: 1 },
+        )
+        .unwrap();
         assert_eq!(p.vals, Vals::I(vec![4]));
     }
 

@@ -68,6 +68,20 @@ int main(){
   SumParams sp{}; sp.n_out=2; sp.n_red=4; sp.nd=2; sp.nkept=1; sp.shape[0]=2; sp.shape[1]=4;
   sp.input=op(sm,4,1,2); sp.out=op(so,4,1); fuser_sum(sp);
   printf("sum_i8 %d %d\n", so[0], so[1]);
+  // host.reduce through fuser_sum: rows of a 2x4 f32 (the second with a NaN), max/min/mean/var
+  float rv[8]={1,5,2,0, NAN,-1,7,3}; float ro[2];
+  SumParams rp{}; rp.n_out=2; rp.n_red=4; rp.nd=2; rp.nkept=1; rp.shape[0]=2; rp.shape[1]=4;
+  rp.input=op(rv,2,4,1); rp.out=op(ro,2,1);
+  rp.kind=1; fuser_sum(rp); printf("max_f32 %g %g", ro[0], ro[1]);
+  rp.kind=2; fuser_sum(rp); printf(" min_f32 %g %g", ro[0], ro[1]);
+  rp.kind=3; rp.count=8; fuser_sum(rp); printf(" mean_f32 %g", ro[0]);
+  rp.kind=4; rp.correction=1; fuser_sum(rp); printf(" var_f32 %.6g", ro[0]);
+  float bigv[4]={1e6f+1,1e6f+3,1e6f+5,1e6f+7}; float bo[1];
+  SumParams bp{}; bp.n_out=1; bp.n_red=4; bp.nd=1; bp.nkept=0; bp.shape[0]=4; bp.input=op(bigv,2,1); bp.out=op(bo,2,1);
+  bp.kind=4; bp.correction=0; fuser_sum(bp); printf(" var_big %g", bo[0]);
+  long long li[4]={-5, 9, (long long)0x8000000000000000ULL, 3}; long long lo[1];
+  SumParams ip{}; ip.n_out=1; ip.n_red=4; ip.nd=1; ip.nkept=0; ip.shape[0]=4; ip.input=op(li,7,1); ip.out=op(lo,7,1);
+  ip.kind=1; fuser_sum(ip); printf(" max_i64 %lld", lo[0]); ip.kind=2; fuser_sum(ip); printf(" min_i64 %lld\n", lo[0]);
   // int gemm i8: [1x2]*[2x1] with 100*2 + 100*2 = 400 -> -112, accumulate adds 1
   signed char ga[2]={100,100}, gb[2]={2,2}, gc[1]={1};
   IntGemmParams gp{}; gp.m=1; gp.n=1; gp.k=2; gp.a=op(ga,4,2,1); gp.b=op(gb,4,1,1); gp.c=op(gc,4,1,1); gp.accumulate=1;
@@ -90,6 +104,7 @@ f64_f16 1.000976562 -1.000976562
 i32_bf16 16908288 -16908288
 max_nan nan nan
 sum_i8 -112 43
+max_f32 5 nan min_f32 0 nan mean_f32 1 var_f32 4.66667 var_big 5 max_i64 9 min_i64 -9223372036854775808
 gemm_i8 -111
 ";
 
@@ -125,4 +140,100 @@ fn the_kernel_source_follows_the_numeric_rules_on_the_host() {
     let out = Command::new(&exe).output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(String::from_utf8_lossy(&out.stdout), EXPECTED);
+}
+
+const SOFTMAX_SHIM: &str = r#"
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#define __device__
+#define __global__
+#define __shared__
+struct D3{unsigned x;}; D3 blockDim{1}, gridDim{1}, blockIdx{0}, threadIdx{0};
+static float __uint_as_float(unsigned u){float f; memcpy(&f,&u,4); return f;}
+static unsigned __float_as_uint(float f){unsigned u; memcpy(&u,&f,4); return u;}
+static double __longlong_as_double(long long v){double d; memcpy(&d,&v,8); return d;}
+static void __syncthreads(){}
+"#;
+
+const SOFTMAX_MAIN: &str = r#"
+int main(){
+  // softmax over the rows of [2, 3] f32, one with large logits; log_softmax in f64; bf16
+  float x[6]={1000,1001,1000, 0,0,NAN}; float y[6];
+  SoftmaxParams p{}; p.x=(unsigned long long)x; p.y=(unsigned long long)y; p.n_out=2; p.n_red=3; p.nd=2; p.nkept=1;
+  p.shape[0]=2; p.shape[1]=3; p.strides[0]=3; p.strides[1]=1; p.dtype=2; p.log=0; fuser_softmax(p);
+  printf("softmax %.6f %.6f %.6f %g\n", y[0], y[1], y[2], y[3]);
+  double xd[3]={1,2,3}, yd[3];
+  SoftmaxParams q{}; q.x=(unsigned long long)xd; q.y=(unsigned long long)yd; q.n_out=1; q.n_red=3; q.nd=1; q.nkept=0;
+  q.shape[0]=3; q.strides[0]=1; q.dtype=3; q.log=1; fuser_softmax(q);
+  printf("log_softmax %.12f %.12f\n", yd[0], yd[2]);
+  // columns of [2, 2] (softmax over axis 0): kept axis 1 (stride 1), then axis 0 (stride 2)
+  float c[4]={0,0,0,5}; float cy[4];
+  SoftmaxParams r{}; r.x=(unsigned long long)c; r.y=(unsigned long long)cy; r.n_out=2; r.n_red=2; r.nd=2; r.nkept=1;
+  r.shape[0]=2; r.shape[1]=2; r.strides[0]=1; r.strides[1]=2; r.dtype=2; fuser_softmax(r);
+  printf("columns %.6f %.6f %.6f %.6f\n", cy[0], cy[1], cy[2], cy[3]);
+  // cross-entropy: rows [1000, 1000] label 1, ignored, out of range, [0, 0, 0] padded
+  float lg[6]={1000,1000, 1,2, 3,4}; long long lb[3]={1,-100,2}; float ls[3];
+  CrossEntropyParams e{}; e.logits=(unsigned long long)lg; e.labels=(unsigned long long)lb; e.loss=(unsigned long long)ls;
+  e.n=3; e.v=2; e.ignore_index=-100; e.dtype=2; e.out_dtype=2; fuser_cross_entropy(e);
+  printf("cross_entropy %.6f %g %g\n", ls[0], ls[1], ls[2]);
+  // vocab-parallel: the logits' two halves of columns, parts summed, then finished
+  float half0[4]={1000,1000, 1,2}, half1[4]={1000,1000, 3,4}, mx[2]={1000,4}, pa[4], pb[4], ps[4]; double lv[2]; long long lab[2]={3,-100};
+  CePhaseParams q0{}; q0.a=(unsigned long long)half0; q0.labels=(unsigned long long)lab; q0.max=(unsigned long long)mx; q0.out=(unsigned long long)pa;
+  q0.n=2; q0.v=2; q0.col0=0; q0.dtype=2; q0.out_dtype=2; q0.max_dtype=2; fuser_ce_parts(q0);
+  CePhaseParams q1=q0; q1.a=(unsigned long long)half1; q1.out=(unsigned long long)pb; q1.col0=2; fuser_ce_parts(q1);
+  for(int i=0;i<4;i++) ps[i]=pa[i]+pb[i];
+  CePhaseParams f{}; f.a=(unsigned long long)ps; f.labels=(unsigned long long)lab; f.max=(unsigned long long)mx; f.out=(unsigned long long)lv;
+  f.n=2; f.vocab=4; f.ignore_index=-100; f.dtype=2; f.out_dtype=3; f.max_dtype=2; fuser_ce_finish(f);
+  printf("vocab_parallel %.6f %g\n", lv[0], lv[1]);
+  return 0;
+}
+"#;
+
+#[test]
+fn the_softmax_source_is_stable_on_the_host() {
+    let source = fuser_runtime::cuda::ops::softmax::SOURCE
+        .replace(
+            r#"__device__ float sm_f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }"#,
+            "__device__ float sm_f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }",
+        )
+        .replace(
+            r#"__device__ unsigned short sm_float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }"#,
+            "__device__ unsigned short sm_float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }",
+        );
+    // One thread per block: the other lanes of a shuffle are absent and contribute the identity.
+    let source = source.replace("return __shfl_xor_sync(0xffffffffu, v, off);", "return identity;");
+    assert!(!source.contains("asm(") && !source.contains("__shfl"), "the source changed: update the shims here");
+    let dir = std::env::temp_dir().join(format!("fuser-cuda-softmax-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cpp, exe) = (dir.join("k.cpp"), dir.join("k"));
+    std::fs::write(&cpp, format!("{SOFTMAX_SHIM}{source}{SOFTMAX_MAIN}")).unwrap();
+    let compiled = Command::new("c++").args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(&cpp).output();
+    match compiled {
+        Ok(o) if o.status.success() => {}
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
+            eprintln!("skipped: this c++ has no _Float16");
+            return;
+        }
+        Ok(o) => panic!("the softmax source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => {
+            eprintln!("skipped: no c++ ({e})");
+            return;
+        }
+    }
+    let out = Command::new(&exe).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let e = std::f64::consts::E;
+    let (a, b) = (1.0 / (2.0 + e), e / (2.0 + e));
+    let ls = |k: f64| k - (1f64.exp() + 2f64.exp() + 3f64.exp()).ln();
+    let expected = format!(
+        "softmax {a:.6} {b:.6} {a:.6} nan\nlog_softmax {:.12} {:.12}\ncolumns 0.500000 {:.6} 0.500000 {:.6}\ncross_entropy {:.6} 0 nan\nvocab_parallel {:.6} 0\n",
+        ls(1.0),
+        ls(3.0),
+        1.0 / (1.0 + 5f64.exp()),
+        5f64.exp() / (1.0 + 5f64.exp()),
+        std::f64::consts::LN_2,
+        4f64.ln()
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 }

@@ -28,6 +28,12 @@ pub struct KernelOp {
 pub static KERNEL_OPS: &[KernelOp] = &[
     KernelOp { op: "fusion.embedding", kernel: "embedding", origin: Origin::Operand(0) },
     KernelOp { op: "fusion.dropout", kernel: "dropout", origin: Origin::Result(0) },
+    KernelOp { op: "fusion.softmax", kernel: "softmax", origin: Origin::None },
+    KernelOp { op: "fusion.log_softmax", kernel: "log_softmax", origin: Origin::None },
+    KernelOp { op: "fusion.cross_entropy", kernel: "cross_entropy", origin: Origin::None },
+    // The vocab-parallel phases: the parts pick the label's logit by the logits' global columns.
+    KernelOp { op: "fusion.cross_entropy_parts", kernel: "cross_entropy_parts", origin: Origin::Operand(0) },
+    KernelOp { op: "fusion.cross_entropy_finish", kernel: "cross_entropy_finish", origin: Origin::None },
     KernelOp { op: "fusion.layer_norm", kernel: "layer_norm", origin: Origin::None },
     KernelOp { op: "fusion.rms_norm", kernel: "rms_norm", origin: Origin::None },
     KernelOp { op: "fusion.sdpa", kernel: "sdpa", origin: Origin::Result(0) },

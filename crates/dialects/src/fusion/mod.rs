@@ -10,8 +10,9 @@
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
 //! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `norm`
 //! (layer_norm, rms_norm), `attention` (sdpa), `slicing` (slice, concat), `lookup` (embedding,
-//! dropout); `clauses`
-//! is the shared `name = value` syntax of the ops with properties other than `dims`.
+//! dropout), `reduce` (sum, max, min, mean, var), `softmax` (softmax, log_softmax), `loss`
+//! (cross_entropy and its vocab-parallel phases); `clauses` is the shared `name = value` syntax
+//! of the ops with properties other than `dims`.
 
 pub mod attention;
 pub mod clauses;
@@ -19,12 +20,14 @@ pub mod elementwise;
 pub mod kernels;
 pub mod layout;
 pub mod lookup;
+pub mod loss;
 pub mod matmul;
 pub mod mesh;
 pub mod norm;
 pub mod reduce;
 pub mod sharding;
 pub mod slicing;
+pub mod softmax;
 pub mod syntax;
 pub mod verify;
 
@@ -36,12 +39,17 @@ pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwi
 pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use lookup::{DROPOUT, EMBEDDING, infer_dropout, infer_embedding};
+pub use loss::{
+    CROSS_ENTROPY, CROSS_ENTROPY_FINISH, CROSS_ENTROPY_PARTS, infer_cross_entropy, infer_cross_entropy_finish,
+    infer_cross_entropy_parts,
+};
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
 pub use norm::{LAYER_NORM, NormKind, RMS_NORM, infer_norm, norm_state};
-pub use reduce::{SUM, infer_sum};
+pub use reduce::{MAX, MEAN, MIN, SUM, VAR, infer_reduce, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
 pub use slicing::{CONCAT, SLICE, infer_concat, infer_slice};
+pub use softmax::{LOG_SOFTMAX, SOFTMAX, infer_softmax};
 pub use syntax::tensor_op_state;
 
 use fuser_ir::registry::DialectDef;
@@ -107,6 +115,15 @@ infinities and NaN must appear where the check's reference has them.",
         &NEG,
         &CAST,
         &SUM,
+        &MAX,
+        &MIN,
+        &MEAN,
+        &VAR,
+        &SOFTMAX,
+        &LOG_SOFTMAX,
+        &CROSS_ENTROPY,
+        &CROSS_ENTROPY_PARTS,
+        &CROSS_ENTROPY_FINISH,
         &SET,
         &BROADCAST,
         &RESHAPE,

@@ -191,3 +191,37 @@ fn built_ops_print_in_the_shared_syntax() {
         "{text}"
     );
 }
+
+#[test]
+fn reductions_softmax_and_losses_infer_their_result_types() {
+    let c = ctx();
+    let t = |s: &str| parse_type_str(&c, s).unwrap();
+    let props = |dims: &[i64], keep: bool| {
+        let mut e = vec![(c.ident("dims"), syntax::i64_array_attr(&c, dims))];
+        if keep {
+            e.push((c.ident("keep_dims"), c.unit_attr()));
+        }
+        Some(c.dictionary(e))
+    };
+    let x = t("tensor<4x8xf32>");
+    for def in [&MAX, &MIN, &MEAN, &VAR, &SUM] {
+        let infer = def.infer_result_types.expect("the reductions infer their result types");
+        assert_eq!(infer(&c, &[x], props(&[1], true)).unwrap(), vec![t("tensor<4x1xf32>")], "{}", def.name);
+        assert!(infer(&c, &[x], props(&[2], false)).is_err());
+    }
+    // The shape rules are shared; the op's own (floats for mean) are the verifier's.
+    assert!(infer_reduce(&c, "fusion.mean", t("tensor<4x8xi32>"), &[1], false).unwrap_err().contains("float"));
+    assert!(infer_reduce(&c, "fusion.max", t("tensor<4x0xf32>"), &[1], false).unwrap_err().contains("extent 0"));
+    assert!(infer_reduce(&c, "fusion.min", x, &[], false).unwrap_err().contains("at least one"));
+    let sm = SOFTMAX.infer_result_types.unwrap();
+    assert_eq!(sm(&c, &[x], props(&[0, 1], false)).unwrap(), vec![x]);
+    assert!(sm(&c, &[t("tensor<4x8xi8>")], props(&[1], false)).is_err());
+    let (labels, max) = (t("tensor<4xi64>"), t("tensor<4xf32>"));
+    let ce = CROSS_ENTROPY.infer_result_types.unwrap();
+    assert_eq!(ce(&c, &[x, labels], None).unwrap(), vec![t("tensor<4xf32>")]);
+    assert!(ce(&c, &[x, t("tensor<4xi32>")], None).is_err());
+    let parts = CROSS_ENTROPY_PARTS.infer_result_types.unwrap()(&c, &[x, labels, max], None).unwrap();
+    assert_eq!(parts, vec![t("tensor<4x2xf32>")]);
+    let finish = CROSS_ENTROPY_FINISH.infer_result_types.unwrap()(&c, &[parts[0], labels, max], None).unwrap();
+    assert_eq!(finish, vec![t("tensor<4xf32>")]);
+}

@@ -20,6 +20,7 @@ mod control;
 mod kernel;
 pub mod layout_views;
 mod misc;
+pub mod reduce;
 mod streams;
 pub mod types;
 mod views;
@@ -39,6 +40,7 @@ pub use control::{FOR, IF, for_state, if_state};
 pub use kernel::{KERNEL, kernel_name, kernel_operands, kernel_params, kernel_state};
 pub use layout_views::{EXPAND, PERMUTE, RESHAPE, expand_state, permute_state, reshape_state};
 pub use misc::{LAUNCH, RANK, WORLD_SIZE, launch_state, rank_state, world_size_state};
+pub use reduce::{REDUCE, ReduceKind, reduce_state};
 pub use streams::{
     CURRENT_STREAM, GET_STREAM, SET_STREAM, STREAM_WAIT, SYNCHRONIZE, current_stream_state, get_stream_state,
     set_stream_state, stream_wait_state, synchronize_state,
@@ -70,6 +72,7 @@ runs on every rank of the team.",
         &LINEAR,
         &ELEMENTWISE,
         &SUM,
+        &REDUCE,
         &KERNEL,
         &FOR,
         &IF,

@@ -109,25 +109,41 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
         "mul" | "div" => Some(OpAxes::plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?)),
         "matmul" => matmul_axes(rank(0)?, rank(1)?),
         "linear" => linear_axes(rank(0)?, n == 3),
-        "sum" => {
+        "sum" | "max" | "min" | "mean" => {
             let dims = op_dims(ctx, ir, op)?;
-            let keep = op_keep_dims(ctx, ir, op);
-            let r = rank(0)?;
-            let mut map = Vec::with_capacity(r);
-            let mut next = 0;
-            for a in 0..r {
-                if dims.contains(&(a as i64)) {
-                    map.push(None);
-                    if keep {
-                        next += 1;
-                    }
-                } else {
-                    map.push(Some(next));
-                    next += 1;
-                }
-            }
+            let map = reduce_map(rank(0)?, &dims, op_keep_dims(ctx, ir, op));
             let contracted = dims.iter().map(|&d| d as usize).collect();
-            Some(OpAxes::new(vec![map], vec![contracted]).linear_in_all())
+            let axes = OpAxes::new(vec![map], vec![contracted]);
+            // A split max leaves a pending max; sum and mean (a sum divided by the global
+            // count) a pending sum, and they pass one through. A max of a pending sum is not
+            // the sum of the maxima.
+            Some(match mnemonic {
+                "max" => OpAxes { partial_kind: ReductionKind::Max, ..axes },
+                "min" => OpAxes { partial_kind: ReductionKind::Min, ..axes },
+                _ => axes.linear_in_all(),
+            })
+        }
+        // The variance is not linear: its reduced axes are read whole (gathered), not contracted.
+        "var" => {
+            let dims = op_dims(ctx, ir, op)?;
+            let map = reduce_map(rank(0)?, &dims, op_keep_dims(ctx, ir, op));
+            Some(OpAxes::plain(vec![map]).with_whole(0, dims.iter().map(|&d| d as usize).collect()))
+        }
+        "softmax" | "log_softmax" => {
+            let dims = op_dims(ctx, ir, op)?;
+            Some(OpAxes::plain(vec![identity(rank(0)?)]).with_whole(0, dims.iter().map(|&d| d as usize).collect()))
+        }
+        // logits [N, V] and labels [N] → [N]; the vocabulary is read whole (gathered when it is
+        // split: the loss is logsumexp over it).
+        "cross_entropy" => Some(OpAxes::plain(vec![vec![Some(0), None], vec![Some(0)]]).with_whole(0, vec![1])),
+        // The vocab-parallel phases: the parts contract the vocabulary (a split of it leaves a
+        // pending sum); the finish reads the two parts of a row.
+        "cross_entropy_parts" => Some(OpAxes::new(
+            vec![vec![Some(0), None], vec![Some(0)], vec![Some(0)]],
+            vec![vec![1], Vec::new(), Vec::new()],
+        )),
+        "cross_entropy_finish" => {
+            Some(OpAxes::plain(vec![vec![Some(0), None], vec![Some(0)], vec![Some(0)]]).with_whole(0, vec![1]))
         }
         "broadcast" => {
             let dims = op_dims(ctx, ir, op)?;
@@ -184,6 +200,25 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
         }
         _ => None,
     }
+}
+
+/// The map of a reduction of a rank-`r` operand over `dims`: reduced axes map to nothing, the
+/// others to their place in the result (reduced axes kept as extents of 1 with `keep`).
+fn reduce_map(r: usize, dims: &[i64], keep: bool) -> AxisMap {
+    let mut map = Vec::with_capacity(r);
+    let mut next = 0;
+    for a in 0..r {
+        if dims.contains(&(a as i64)) {
+            map.push(None);
+            if keep {
+                next += 1;
+            }
+        } else {
+            map.push(Some(next));
+            next += 1;
+        }
+    }
+    map
 }
 
 /// A norm over the `k` trailing axes of a rank-`r` input, with `params - 1` weight/bias

@@ -16,6 +16,9 @@
 //!   resharding point before the op; a layout that does not divide the operand's extents (the
 //!   2 key/value heads of grouped-query attention under a 4-way head split) is diagnosed.
 //!
+//! - a `fusion.cross_entropy` with logits split over devices on the vocabulary becomes the
+//!   three phases of the vocab-parallel loss (`vocab_parallel.rs`), which are then visited.
+//!
 //! Invariant after the pass: for every op that is not a resharding point, the device layouts of
 //! its operands and result agree through its axis map.
 
@@ -64,6 +67,8 @@ pub fn decompose_resharding(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bo
         if op_axes(ctx, ir, op).is_some() {
             if is_resharding_point(ctx, ir, op) {
                 check_single_axis_change(ctx, ir, op)?;
+            } else if super::vocab_parallel::expand_vocab_parallel_cross_entropy(ctx, ir, op)? {
+                changed = true;
             } else {
                 changed |= decompose_op(ctx, ir, op)?;
             }

@@ -10,3 +10,4 @@ pub mod propagate;
 pub mod resharding;
 pub mod stream_chunks;
 pub mod to_host;
+pub mod vocab_parallel;

@@ -508,6 +508,7 @@ fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
         Kernel::Linear { x, w, bias, y, accumulate } => kernels::linear(x, w, bias.as_ref(), y, *accumulate),
         Kernel::Elementwise { kind, inputs, output } => kernels::elementwise(*kind, inputs, output),
         Kernel::Sum { input, output, dims } => kernels::sum(input, dims, output),
+        Kernel::Reduce { kind, input, output, dims } => kernels::reduce(*kind, input, dims, output),
         Kernel::Named { kernel, params, inputs, outputs, origin, global_shape } => {
             super::named::run(kernel, params, inputs, outputs, origin, global_shape)
         }

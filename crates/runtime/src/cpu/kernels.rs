@@ -23,7 +23,7 @@ use crate::buffer::View;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 use crate::numerics;
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 
 /// The arithmetic a kernel computes in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -394,6 +394,22 @@ pub fn sum(input: &View, dims: &[usize], output: &View) -> RtResult<()> {
     }
     let prec = Precision::of(&[input.dtype(), output.dtype()]);
     output.write(&sum_values(&input.read(), &input.shape, dims, prec))
+}
+
+/// `output = kind(input, dims)` (`host.reduce`): max/min exact on integers and NaN-propagating
+/// on floats, mean and var in `f64` (`ops::reduce`), each result rounded once to the output type.
+pub fn reduce(kind: ReduceKind, input: &View, dims: &[usize], output: &View) -> RtResult<()> {
+    let kept = reduced_shape(&input.shape, dims);
+    if kept.iter().product::<usize>() != output.numel() {
+        return Err(shape_error(
+            "reduce",
+            format!("{:?} reduced over {dims:?} does not fit {:?}", input.shape, output.shape),
+        ));
+    }
+    if output.dtype().is_int() {
+        return output.write_ints(&crate::ops::reduce::reduce_ints(kind, &input.read_ints(), &input.shape, dims)?);
+    }
+    output.write(&crate::ops::reduce::reduce_floats(kind, &input.read(), &input.shape, dims)?)
 }
 
 #[cfg(test)]

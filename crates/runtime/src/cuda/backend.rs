@@ -706,6 +706,7 @@ impl Backend for CudaBackend {
             Kernel::Linear { x, w, bias, y, accumulate } => g.linear(x, w, bias.as_ref(), y, *accumulate, s),
             Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
             Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
+            Kernel::Reduce { kind, input, output, dims } => g.reduce(*kind, input, dims, output, s),
             Kernel::Named { kernel, params, inputs, outputs, origin, global_shape } => {
                 super::ops::run(g, kernel, params, inputs, outputs, origin, global_shape, s)
             }

@@ -23,7 +23,7 @@ pub use crate::gemm_lib::GemmLib;
 use crate::watchdog::lock;
 use cudarc::cublas::sys as cb;
 use cudarc::driver::sys;
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A cuBLAS handle (used by one rank thread at a time, behind a mutex).
@@ -212,6 +212,29 @@ impl Gpu {
 
     /// `output = sum of input over dims` (output holds the kept dimensions in order).
     pub fn sum(&self, input: &CudaBuf, dims: &[usize], output: &CudaBuf, stream: RawStream) -> RtResult<()> {
+        self.reduction(None, input, dims, output, stream)
+    }
+
+    /// `host.reduce`: max, min, mean or var over `dims` (the `fuser_sum` kernel with a kind).
+    pub fn reduce(
+        &self,
+        kind: ReduceKind,
+        input: &CudaBuf,
+        dims: &[usize],
+        output: &CudaBuf,
+        stream: RawStream,
+    ) -> RtResult<()> {
+        self.reduction(Some(kind), input, dims, output, stream)
+    }
+
+    fn reduction(
+        &self,
+        kind: Option<ReduceKind>,
+        input: &CudaBuf,
+        dims: &[usize],
+        output: &CudaBuf,
+        stream: RawStream,
+    ) -> RtResult<()> {
         let kept: Vec<usize> = (0..input.shape.len()).filter(|d| !dims.contains(d)).collect();
         let kept_shape: Vec<usize> = kept.iter().map(|&d| input.shape[d]).collect();
         if kept_shape != output.shape {
@@ -226,6 +249,7 @@ impl Gpu {
         if n_out == 0 {
             return Ok(());
         }
+        let (code, count, correction) = kernels::reduce_code(kind);
         let mut p = SumParams {
             n_out,
             n_red: dims.iter().map(|&d| input.shape[d]).product::<usize>() as i64,
@@ -233,6 +257,9 @@ impl Gpu {
             out: kernels::operand(output.addr(), output.dtype, &output.strides)?,
             nd: order.len() as i32,
             nkept: kept.len() as i32,
+            kind: code,
+            count,
+            correction,
             ..SumParams::default()
         };
         for (i, &d) in order.iter().enumerate() {

@@ -10,14 +10,15 @@
 //! to infinity: the correctly rounded result, as the cpu backend's); integer outputs compute
 //! in 64-bit integers wrapping through unsigned types (no signed overflow in C) and keep the
 //! element width's low bits; division truncates toward zero with `x / 0 = -1`; float ->
-//! integer truncates and saturates with NaN 0 (explicit clamping). Sums of floats accumulate in
+//! integer truncates and saturates with NaN 0 (explicit clamping). `fuser_sum` also computes
+//! `host.reduce` (max/min, mean, two-pass variance in `double`). Sums of floats accumulate in
 //! `double`, of integers in wrapping 64-bit integers; integer GEMMs (`fuser_int_gemm`, one
 //! thread per output element) likewise. The layout of the structs here and in the
 //! source must agree field for field (`#[repr(C)]`, 8-byte fields first).
 
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 
 /// The most dimensions a kernel operand may have.
 pub const MAX_DIMS: usize = 8;
@@ -46,9 +47,10 @@ pub struct EwParams {
     pub op: i32,
 }
 
-/// Parameters of `fuser_sum`: `out[kept] (+)= sum over reduced of input`. `shape`/`in_strides`
-/// list the kept dimensions first (`nkept` of them), then the reduced ones; `out_strides` has
-/// the kept ones only.
+/// Parameters of `fuser_sum`: `out[kept] = reduction over reduced of input` (`kind`: see
+/// [`reduce_code`]; `count` divides a mean, `correction` a variance). `shape`/`in_strides` list
+/// the kept dimensions first (`nkept` of them), then the reduced ones; `out_strides` has the
+/// kept ones only.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SumParams {
@@ -57,8 +59,24 @@ pub struct SumParams {
     pub shape: [i64; MAX_DIMS],
     pub input: Operand,
     pub out: Operand,
+    pub count: f64,
+    pub correction: i64,
     pub nd: i32,
     pub nkept: i32,
+    pub kind: i32,
+    pub pad: i32,
+}
+
+/// The `kind` code of `fuser_sum`: 0 sum, 1 max, 2 min, 3 mean, 4 var (with the count or
+/// correction it needs).
+pub fn reduce_code(kind: Option<ReduceKind>) -> (i32, f64, i64) {
+    match kind {
+        None => (0, 0.0, 0),
+        Some(ReduceKind::Max) => (1, 0.0, 0),
+        Some(ReduceKind::Min) => (2, 0.0, 0),
+        Some(ReduceKind::Mean { count }) => (3, count as f64, 0),
+        Some(ReduceKind::Var { correction }) => (4, 0.0, correction),
+    }
 }
 
 /// Parameters of `fuser_int_gemm`: `c (+)= a · b` on integer matrices (`a` is `m x k`, `b`
@@ -132,7 +150,7 @@ pub const SOURCE: &str = r#"
 #define MAX_DIMS 8
 struct Operand { unsigned long long ptr; long long strides[MAX_DIMS]; int dtype; int pad; };
 struct EwParams { long long n; long long shape[MAX_DIMS]; Operand out; Operand a; Operand b; int nd; int op; };
-struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; int nd; int nkept; };
+struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; double count; long long correction; int nd; int nkept; int kind; int pad; };
 struct IntGemmParams { long long m; long long n; long long k; Operand a; Operand b; Operand c; int accumulate; int pad; };
 
 __device__ float bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
@@ -299,6 +317,19 @@ extern "C" __global__ void fuser_int_gemm(IntGemmParams p) {
   }
 }
 
+// The input offset of reduced element r of the slice starting at `base`.
+__device__ long long reduced_offset(const SumParams& p, long long base, long long r) {
+  long long off = base;
+  for (int d = p.nd - 1; d >= p.nkept; --d) {
+    long long c = r % p.shape[d];
+    r /= p.shape[d];
+    off += c * p.input.strides[d];
+  }
+  return off;
+}
+// One thread per output element. kind 0: sum (floats in double, integers wrapping); 1/2: max/min
+// (NaN propagates, integers exact); 3: mean (the double sum divided by `count`); 4: variance,
+// two-pass in double (the mean, then the squared deviations) divided by max(0, n - correction).
 extern "C" __global__ void fuser_sum(SumParams p) {
   long long step = (long long)blockDim.x * gridDim.x;
   bool ints = is_int(p.out.dtype);
@@ -310,19 +341,39 @@ extern "C" __global__ void fuser_sum(SumParams p) {
       oi += c * p.input.strides[d];
       oo += c * p.out.strides[d];
     }
+    if (p.kind == 1 || p.kind == 2) {
+      if (p.n_red == 0) continue;  // no identity: the verifiers refuse a max over an empty axis
+      if (ints) {
+        long long best = load_int(p.input, reduced_offset(p, oi, 0));
+        for (long long r = 1; r < p.n_red; ++r) {
+          long long v = load_int(p.input, reduced_offset(p, oi, r));
+          best = p.kind == 1 ? (v > best ? v : best) : (v < best ? v : best);
+        }
+        store_int(p.out, oo, best);
+      } else {
+        double best = load(p.input, reduced_offset(p, oi, 0));
+        for (long long r = 1; r < p.n_red; ++r) best = apply(p.kind == 1 ? 5 : 6, best, load(p.input, reduced_offset(p, oi, r)));
+        store(p.out, oo, best);
+      }
+      continue;
+    }
     double acc = 0.0;
     unsigned long long iacc = 0;
     for (long long r = 0; r < p.n_red; ++r) {
-      long long rr = r, off = oi;
-      for (int d = p.nd - 1; d >= p.nkept; --d) {
-        long long c = rr % p.shape[d];
-        rr /= p.shape[d];
-        off += c * p.input.strides[d];
-      }
+      long long off = reduced_offset(p, oi, r);
       if (ints) iacc += (unsigned long long)load_int(p.input, off);
       else acc += load(p.input, off);
     }
-    if (ints) store_int(p.out, oo, (long long)iacc);
+    if (p.kind == 4) {
+      double mean = acc / (double)p.n_red, dev = 0.0;
+      for (long long r = 0; r < p.n_red; ++r) {
+        double x = load(p.input, reduced_offset(p, oi, r)) - mean;
+        dev += x * x;
+      }
+      double divisor = (double)p.n_red - (double)p.correction;
+      store(p.out, oo, dev / (divisor > 0.0 ? divisor : 0.0));
+    } else if (p.kind == 3) store(p.out, oo, acc / p.count);
+    else if (ints) store_int(p.out, oo, (long long)iacc);
     else store(p.out, oo, acc);
   }
 }
@@ -338,7 +389,7 @@ mod tests {
         // differently.
         assert_eq!(std::mem::size_of::<Operand>(), 8 + 8 * MAX_DIMS + 8);
         assert_eq!(std::mem::size_of::<EwParams>(), 8 + 8 * MAX_DIMS + 3 * std::mem::size_of::<Operand>() + 8);
-        assert_eq!(std::mem::size_of::<SumParams>(), 16 + 8 * MAX_DIMS + 2 * std::mem::size_of::<Operand>() + 8);
+        assert_eq!(std::mem::size_of::<SumParams>(), 16 + 8 * MAX_DIMS + 2 * std::mem::size_of::<Operand>() + 16 + 16);
         assert_eq!(std::mem::size_of::<IntGemmParams>(), 24 + 3 * std::mem::size_of::<Operand>() + 8);
     }
 

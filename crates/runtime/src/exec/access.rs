@@ -33,7 +33,9 @@ impl<B> Kernel<B> {
             Kernel::Elementwise { inputs, output, .. } => {
                 inputs.iter().map(|i| (i, false)).chain(std::iter::once((output, true))).collect()
             }
-            Kernel::Sum { input, output, .. } => vec![(input, false), (output, true)],
+            Kernel::Sum { input, output, .. } | Kernel::Reduce { input, output, .. } => {
+                vec![(input, false), (output, true)]
+            }
             Kernel::Named { inputs, outputs, .. } => {
                 inputs.iter().map(|b| (b, false)).chain(outputs.iter().map(|b| (b, true))).collect()
             }

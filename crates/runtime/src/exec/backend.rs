@@ -13,7 +13,7 @@ use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::ops::{OpImpl, Params};
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use std::sync::Arc;
 
@@ -56,6 +56,13 @@ pub enum Kernel<B> {
         output: B,
         dims: Vec<usize>,
     },
+    /// `host.reduce`: max, min, mean (sum / count) or var over `dims`.
+    Reduce {
+        kind: ReduceKind,
+        input: B,
+        output: B,
+        dims: Vec<usize>,
+    },
     /// `host.kernel` (docs/dev/ops.md): `origin` is the global coordinates of the first element
     /// of the local piece the kernel's origin refers to, `global_shape` that value's shape.
     Named {
@@ -77,6 +84,7 @@ impl<B> Kernel<B> {
             Kernel::Linear { .. } => "host.linear",
             Kernel::Elementwise { .. } => "host.elementwise",
             Kernel::Sum { .. } => "host.sum",
+            Kernel::Reduce { .. } => "host.reduce",
             Kernel::Named { .. } => "host.kernel",
         }
     }

@@ -14,8 +14,8 @@ use crate::error::{OpKey, RtError};
 use crate::ops::{OpImpl, Params};
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
-use fuser_dialects::host::ElementwiseKind;
 use fuser_dialects::host::types::BufferType;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::attrs::{Attr, AttrKind, DenseArrayData};
 use fuser_ir::context::Context;
@@ -71,6 +71,12 @@ pub enum KernelInstr {
         output: Slot,
     },
     Sum {
+        input: Slot,
+        output: Slot,
+        dims: Vec<usize>,
+    },
+    Reduce {
+        kind: ReduceKind,
         input: Slot,
         output: Slot,
         dims: Vec<usize>,
@@ -767,6 +773,12 @@ impl<'a> Preparer<'a> {
                 let dims = self.array_attr(op, "dims")?.into_iter().map(|d| d.max(0) as usize).collect();
                 let k = KernelInstr::Sum { input: self.operand(op, 0)?, output: self.operand(op, 1)?, dims };
                 self.push(op, Instr::Compute(k));
+            }
+            "host.reduce" => {
+                let kind = ReduceKind::of_op(ctx, ir, op).map_err(|m| (loc, m))?;
+                let dims = self.array_attr(op, "dims")?.into_iter().map(|d| d.max(0) as usize).collect();
+                let (input, output) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                self.push(op, Instr::Compute(KernelInstr::Reduce { kind, input, output, dims }));
             }
             "host.kernel" => {
                 let k = self.named_kernel(op)?;

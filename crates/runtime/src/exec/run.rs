@@ -372,6 +372,9 @@ impl<'p, B: Backend> Frame<'p, B> {
             KernelInstr::Sum { input, output, dims } => {
                 Kernel::Sum { input: self.buf(*input)?, output: self.buf(*output)?, dims: dims.clone() }
             }
+            KernelInstr::Reduce { kind, input, output, dims } => {
+                Kernel::Reduce { kind: *kind, input: self.buf(*input)?, output: self.buf(*output)?, dims: dims.clone() }
+            }
             KernelInstr::Named { kernel, params, inputs, outputs, origin, global_shape } => Kernel::Named {
                 kernel,
                 params: params.clone(),

@@ -7,13 +7,16 @@
 //! the fusion op's properties), the op files, `registry` (the table of every op).
 
 pub mod attention;
+pub mod cross_entropy;
 pub mod dense;
 pub mod lookup;
 pub mod norm;
 pub mod params;
 pub mod philox;
+pub mod reduce;
 pub mod registry;
 pub mod slicing;
+pub mod softmax;
 
 pub use dense::{Dense, Vals};
 pub use params::{Param, Params};

@@ -6,6 +6,7 @@ use super::dense::Dense;
 use super::lookup as lookup_ops;
 use super::norm;
 use super::params::Params;
+use super::{cross_entropy, softmax};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 
@@ -40,7 +41,18 @@ impl std::fmt::Debug for OpImpl {
 }
 
 /// Every named kernel.
-pub static ALL: &[&OpImpl] = &[&LAYER_NORM, &RMS_NORM, &SDPA, &EMBEDDING, &DROPOUT];
+pub static ALL: &[&OpImpl] = &[
+    &LAYER_NORM,
+    &RMS_NORM,
+    &SDPA,
+    &EMBEDDING,
+    &DROPOUT,
+    &SOFTMAX,
+    &LOG_SOFTMAX,
+    &CROSS_ENTROPY,
+    &CROSS_ENTROPY_PARTS,
+    &CROSS_ENTROPY_FINISH,
+];
 
 // The op files sit below this one (they name no `OpImpl` or `Call`): each kernel's entry is
 // here.
@@ -75,6 +87,25 @@ static DROPOUT: OpImpl = OpImpl {
     check: lookup_ops::check_dropout,
     eval: |c| lookup_ops::eval_dropout(c.params, c.inputs, c.outputs, c.origin, c.global_shape),
 };
+
+/// `fusion.softmax`, `fusion.log_softmax` (`ops/softmax.rs`), `fusion.cross_entropy` and its
+/// vocab-parallel phases (`ops/cross_entropy.rs`).
+static SOFTMAX: OpImpl =
+    OpImpl { name: "softmax", check: softmax::check, eval: |c| softmax::eval(c.params, c.inputs, false) };
+static LOG_SOFTMAX: OpImpl =
+    OpImpl { name: "log_softmax", check: softmax::check, eval: |c| softmax::eval(c.params, c.inputs, true) };
+static CROSS_ENTROPY_PARTS: OpImpl = OpImpl {
+    name: "cross_entropy_parts",
+    check: cross_entropy::check_parts,
+    eval: |c| cross_entropy::eval_parts(c.inputs, c.origin),
+};
+static CROSS_ENTROPY_FINISH: OpImpl = OpImpl {
+    name: "cross_entropy_finish",
+    check: cross_entropy::check_finish,
+    eval: |c| cross_entropy::eval_finish(c.params, c.inputs),
+};
+static CROSS_ENTROPY: OpImpl =
+    OpImpl { name: "cross_entropy", check: cross_entropy::check, eval: |c| cross_entropy::eval(c.params, c.inputs) };
 
 /// The kernel named `name`.
 pub fn lookup(name: &str) -> Option<&'static OpImpl> {

@@ -22,7 +22,7 @@ use fuser_dialects::host::{
     alloc_state, copy_state, elementwise_state, for_state, linear_state, matmul_state, rank_state, select_state,
     shard_by_stream_state, sum_state,
 };
-use fuser_dialects::host::{expand_state, permute_state, reshape_state};
+use fuser_dialects::host::{expand_state, permute_state, reduce_state, reshape_state};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
 use fuser_ir::{Attr, Diagnostic};
@@ -134,6 +134,10 @@ impl<'a> Emitter<'a> {
             LocalKind::Linear => linear_state(ctx, inputs[0], inputs[1], inputs.get(2).copied(), out, loc),
             LocalKind::Elementwise(kind) => elementwise_state(ctx, *kind, &inputs, out, loc),
             LocalKind::Sum(dims, false) => sum_state(ctx, inputs[0], out, dims, loc),
+            LocalKind::Reduce(kind, dims, keep) => {
+                let target = if *keep { self.without_kept_axes(out, dims, site)? } else { out };
+                reduce_state(ctx, *kind, inputs[0], target, dims, loc)
+            }
             LocalKind::Sum(dims, true) => {
                 // The result keeps the reduced axes as extents of 1: sum into the view of it
                 // without them (index 0 of each, innermost first so the axes stay put).
@@ -174,6 +178,20 @@ impl<'a> Emitter<'a> {
         };
         place(self.ir, site.at, state);
         Ok(())
+    }
+
+    /// The view of `out` without the reduced axes `dims` a `keep_dims` reduction keeps as
+    /// extents of 1 (index 0 of each, innermost first so the axes stay put).
+    fn without_kept_axes(&mut self, out: Value, dims: &[i64], site: &Site) -> Result<Value, String> {
+        let zero = self.constant(0, site.loc);
+        let mut kept = out;
+        let mut reduced = dims.to_vec();
+        reduced.sort_unstable_by(|a, b| b.cmp(a));
+        for d in reduced {
+            let view = select_state(self.ctx, self.ir, kept, zero, d, site.loc)?;
+            kept = self.new_value(site.at, view);
+        }
+        Ok(kept)
     }
 
     /// `v` itself when it is contiguous, else a copy of it in a fresh buffer at `site`.

@@ -14,9 +14,11 @@ use super::value_map::ValueMap;
 use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
 use fuser_dialects::fusion::slicing::slice_strides;
+use fuser_dialects::fusion::reduce::op_correction;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::fusion::{DeviceAxis, KernelOp, Sharding, Split, kernel_op};
-use fuser_dialects::host::ElementwiseKind;
+use fuser_dialects::host::{ElementwiseKind, ReduceKind};
+use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
@@ -31,6 +33,8 @@ pub enum LocalKind {
     /// `host.sum` over these dims (result rank = input rank - dims).
     /// Reduced dims, and whether they stay as extents of 1 (`keep_dims`).
     Sum(Vec<i64>, bool),
+    /// `host.reduce` of this kind over these dims, keeping them as extents of 1 or not.
+    Reduce(ReduceKind, Vec<i64>, bool),
     Copy,
     /// A copy through a `host.expand` view (new axes at these result positions).
     Broadcast(Vec<i64>),
@@ -265,6 +269,19 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
         "fusion.neg" => LocalKind::Elementwise(ElementwiseKind::Neg),
         "fusion.cast" => LocalKind::Elementwise(ElementwiseKind::Cast),
         "fusion.sum" => LocalKind::Sum(op_dims(ctx, ir, op).unwrap_or_default(), op_keep_dims(ctx, ir, op)),
+        "fusion.max" | "fusion.min" | "fusion.mean" | "fusion.var" => {
+            let dims = op_dims(ctx, ir, op).unwrap_or_default();
+            let kind = match name.as_str() {
+                "fusion.max" => ReduceKind::Max,
+                "fusion.min" => ReduceKind::Min,
+                // The global count: on a device-split axis each rank's mean is a partial sum.
+                "fusion.mean" => {
+                    ReduceKind::Mean { count: dims.iter().map(|&d| input(0).global[d as usize]).product() }
+                }
+                _ => ReduceKind::Var { correction: op_correction(ctx, ir, op) },
+            };
+            LocalKind::Reduce(kind, dims, op_keep_dims(ctx, ir, op))
+        }
         "fusion.broadcast" => LocalKind::Broadcast(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
@@ -445,7 +462,10 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
         .iter()
         .enumerate()
         .any(|(i, s)| !s.partial.is_empty() && !axes.linear.get(i).copied().unwrap_or(false));
-    if nonlinear || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")) {
+    // A pending max/min passes through nothing but a resharding (max(a, b) + c is not
+    // max(a + c, b + c) summed).
+    let not_a_sum = operands.iter().any(|s| !s.partial.is_empty() && s.reduce != ReductionKind::Sum);
+    if nonlinear || not_a_sum || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")) {
         return Err(format!("'{name}' of a partial value is not local; reduce it first (fusion.sum dims = [])"));
     }
     let from_contraction = partial.iter().any(|d| !operands.iter().any(|s| s.partial.contains(d)));

@@ -7,6 +7,7 @@ pub mod attention;
 pub mod lookup;
 pub mod module;
 pub mod norm;
+pub mod softmax;
 
 use super::api::RawStream;
 use super::gpu::Gpu;
@@ -34,7 +35,18 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[&LAYER_NORM, &RMS_NORM, &SDPA, &EMBEDDING, &DROPOUT];
+pub static CUDA_ALL: &[&CudaImpl] = &[
+    &LAYER_NORM,
+    &RMS_NORM,
+    &SDPA,
+    &EMBEDDING,
+    &DROPOUT,
+    &SOFTMAX,
+    &LOG_SOFTMAX,
+    &CROSS_ENTROPY,
+    &CROSS_ENTROPY_PARTS,
+    &CROSS_ENTROPY_FINISH,
+];
 
 // The kernel files sit below this one (they name no `CudaCall` or `CudaImpl`): each
 // kernel's entry is here.
@@ -55,6 +67,27 @@ static EMBEDDING: CudaImpl =
 static DROPOUT: CudaImpl = CudaImpl {
     name: "dropout",
     run: |c| lookup::run_dropout(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.global_shape, c.stream),
+};
+
+/// `fusion.softmax`, `fusion.log_softmax`, `fusion.cross_entropy` and the vocab-parallel
+/// phases (`softmax.rs`).
+static SOFTMAX: CudaImpl =
+    CudaImpl { name: "softmax", run: |c| softmax::run_softmax(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
+static LOG_SOFTMAX: CudaImpl = CudaImpl {
+    name: "log_softmax",
+    run: |c| softmax::run_softmax(c.gpu, c.params, c.inputs, c.outputs, c.stream, true),
+};
+static CROSS_ENTROPY_PARTS: CudaImpl = CudaImpl {
+    name: "cross_entropy_parts",
+    run: |c| softmax::run_ce_parts(c.gpu, c.inputs, c.outputs, c.origin, c.stream),
+};
+static CROSS_ENTROPY_FINISH: CudaImpl = CudaImpl {
+    name: "cross_entropy_finish",
+    run: |c| softmax::run_ce_finish(c.gpu, c.params, c.inputs, c.outputs, c.stream),
+};
+static CROSS_ENTROPY: CudaImpl = CudaImpl {
+    name: "cross_entropy",
+    run: |c| softmax::run_cross_entropy(c.gpu, c.params, c.inputs, c.outputs, c.stream),
 };
 
 /// The GPU implementation of kernel `name`.
