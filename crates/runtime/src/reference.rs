@@ -17,7 +17,9 @@ use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 use crate::numerics;
 use crate::tensor::HostTensor;
+use fuser_dialects::Scalar;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_dialects::fusion::{elementwise_kind, full_value};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -64,7 +66,9 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
             *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
         let (dtype, shape) = tensor_type(ctx, ir.value_type(result)).map_err(at(op))?;
         let dims = op_dims(ctx, ir, op).unwrap_or_default();
-        let value = eval_ref(name, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)).map_err(at(op))?;
+        let props = OpProps { kind: elementwise_kind(ctx, ir, op), fill: full_value(ctx, ir, op) };
+        let value =
+            eval_ref(name, props, &operands, dtype, &shape, &dims, op_keep_dims(ctx, ir, op)).map_err(at(op))?;
         if value.shape != shape {
             return Err((
                 ir.loc(op),
@@ -153,10 +157,20 @@ fn arg<'a>(operands: &[&'a RefTensor], i: usize, name: &str) -> RtResult<&'a Ref
     operands.get(i).copied().ok_or_else(|| RtError::new(format!("'{name}' is missing operand #{i}")))
 }
 
+/// What an op's properties say beyond `dims`: the elementwise kind of the math ops
+/// (`fusion::elementwise_kind`: the predicate of `compare`, the approximation of `gelu`) and
+/// the value of `full`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpProps {
+    pub kind: Option<ElementwiseKind>,
+    pub fill: Option<Scalar>,
+}
+
 /// One op on global tensors (the public face of the evaluator for tests and tools: integer
 /// inputs are taken as exact integers).
 pub fn eval_op(
     name: &str,
+    props: OpProps,
     operands: &[&HostTensor],
     dtype: DType,
     shape: &[usize],
@@ -165,18 +179,76 @@ pub fn eval_op(
 ) -> RtResult<HostTensor> {
     let owned: Vec<RefTensor> = operands.iter().map(|t| RefTensor::of(t)).collect();
     let refs: Vec<&RefTensor> = owned.iter().collect();
-    Ok(eval_ref(name, &refs, dtype, shape, dims, keep_dims)?.to_host())
+    Ok(eval_ref(name, props, &refs, dtype, shape, dims, keep_dims)?.to_host())
+}
+
+/// The fusion ops the reference evaluates through their `host.elementwise` kind (`math.rs`).
+fn is_math_op(name: &str) -> bool {
+    matches!(
+        name,
+        "fusion.exp"
+            | "fusion.log"
+            | "fusion.tanh"
+            | "fusion.erf"
+            | "fusion.sqrt"
+            | "fusion.rsqrt"
+            | "fusion.sigmoid"
+            | "fusion.abs"
+            | "fusion.reciprocal"
+            | "fusion.silu"
+            | "fusion.gelu"
+            | "fusion.maximum"
+            | "fusion.minimum"
+            | "fusion.pow"
+            | "fusion.compare"
+            | "fusion.where"
+    )
+}
+
+/// `kind` elementwise on global tensors of one shape, exact in `i64` or in `f64` (a comparison
+/// in its operands' type, the others in the result's `dtype`).
+fn elementwise_ref(kind: ElementwiseKind, operands: &[&RefTensor], dtype: DType) -> RtResult<Vals> {
+    if operands.len() != kind.arity() {
+        return Err(RtError::new(format!("'{}' takes {} operands, got {}", kind.keyword(), kind.arity(), operands.len())));
+    }
+    if let Some(bad) = operands.iter().find(|t| t.shape != operands[0].shape) {
+        return Err(RtError::new(format!("'{}' on shapes {:?} and {:?}", kind.keyword(), operands[0].shape, bad.shape)));
+    }
+    let n = operands[0].shape.iter().product::<usize>();
+    let compute = if kind.is_compare() { operands[0].dtype } else { dtype };
+    Ok(if compute.is_int() {
+        let cols: Vec<Vec<i64>> = operands.iter().map(|t| t.ints()).collect();
+        let at = |c: usize, i: usize| cols.get(c).map_or(0, |v| v[i]);
+        Vals::I((0..n).map(|i| numerics::int_elementwise(kind, compute, at(0, i), at(1, i), at(2, i))).collect())
+    } else {
+        let cols: Vec<Vec<f64>> = operands.iter().map(|t| t.floats()).collect();
+        let at = |c: usize, i: usize| cols.get(c).map_or(0.0, |v| v[i]);
+        Vals::F((0..n).map(|i| numerics::float_elementwise(kind, at(0, i), at(1, i), at(2, i))).collect())
+    })
 }
 
 /// One op on global tensors, in the semantics of its result's element type `dtype`.
 fn eval_ref(
     name: &str,
+    props: OpProps,
     operands: &[&RefTensor],
     dtype: DType,
     shape: &[usize],
     dims: &[i64],
     keep_dims: bool,
 ) -> RtResult<RefTensor> {
+    let n: usize = shape.iter().product();
+    let early = match (name, props) {
+        ("fusion.full", OpProps { fill: Some(Scalar::Int(v)), .. }) => Some(Vals::I(vec![v; n])),
+        ("fusion.full", OpProps { fill: Some(Scalar::Float(v)), .. }) => Some(Vals::F(vec![v; n])),
+        ("fusion.full", _) => return Err(RtError::new("'fusion.full' without a value")),
+        (_, OpProps { kind: Some(kind), .. }) if is_math_op(name) => Some(elementwise_ref(kind, operands, dtype)?),
+        _ if is_math_op(name) => return Err(RtError::new(format!("'{name}' has an invalid predicate or approximation"))),
+        _ => None,
+    };
+    if let Some(vals) = early {
+        return finish(vals, dtype, shape);
+    }
     let x = arg(operands, 0, name)?;
     let dims_u: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
     let int = dtype.is_int();
@@ -211,10 +283,10 @@ fn eval_ref(
             };
             if int {
                 let (a, b) = (x.ints(), y.ints());
-                Vals::I(a.iter().zip(&b).map(|(&a, &b)| numerics::int_elementwise(kind, dtype, a, b)).collect())
+                Vals::I(a.iter().zip(&b).map(|(&a, &b)| numerics::int_elementwise(kind, dtype, a, b, 0)).collect())
             } else {
                 let (a, b) = (x.floats(), y.floats());
-                Vals::F(a.iter().zip(&b).map(|(&a, &b)| numerics::float_elementwise(kind, a, b)).collect())
+                Vals::F(a.iter().zip(&b).map(|(&a, &b)| numerics::float_elementwise(kind, a, b, 0.0)).collect())
             }
         }
         "fusion.neg" => {
@@ -249,6 +321,12 @@ fn eval_ref(
         },
         other => return Err(RtError::new(format!("the reference evaluator cannot evaluate '{other}'"))),
     };
+    finish(vals, dtype, shape)
+}
+
+/// The result of an op in its element type `dtype` and `shape`.
+fn finish(vals: Vals, dtype: DType, shape: &[usize]) -> RtResult<RefTensor> {
+    let int = dtype.is_int();
     let n: usize = shape.iter().product();
     let vals = match vals {
         // Every op's result in the element type: wrapped integers, rounded floats.
@@ -359,15 +437,15 @@ mod tests {
     fn matmul_linear_and_batched() {
         let a = t(&[2, 2], &[1.0, 2.0, 3.0, 4.0]);
         let b = t(&[2, 1], &[1.0, 1.0]);
-        assert_eq!(eval_op("fusion.matmul", &[&a, &b], DType::F64, &[2, 1], &[], false).unwrap().data, vec![3.0, 7.0]);
+        assert_eq!(eval_op("fusion.matmul", OpProps::default(), &[&a, &b], DType::F64, &[2, 1], &[], false).unwrap().data, vec![3.0, 7.0]);
         let w = t(&[1, 2], &[1.0, -1.0]);
         let bias = t(&[1], &[10.0]);
-        let y = eval_op("fusion.linear", &[&a, &w, &bias], DType::F64, &[2, 1], &[], false).unwrap();
+        let y = eval_op("fusion.linear", OpProps::default(), &[&a, &w, &bias], DType::F64, &[2, 1], &[], false).unwrap();
         assert_eq!(y.data, vec![9.0, 9.0]);
         let ab = t(&[2, 1, 2], &[1.0, 2.0, 3.0, 4.0]);
         let bb = t(&[2, 2, 1], &[1.0, 0.0, 0.0, 1.0]);
         assert_eq!(
-            eval_op("fusion.matmul", &[&ab, &bb], DType::F64, &[2, 1, 1], &[], false).unwrap().data,
+            eval_op("fusion.matmul", OpProps::default(), &[&ab, &bb], DType::F64, &[2, 1, 1], &[], false).unwrap().data,
             vec![1.0, 4.0]
         );
     }
@@ -379,55 +457,55 @@ mod tests {
         let a = ti(DType::I32, &[7.0, -7.0, 5.0, 1.0]);
         let b = ti(DType::I32, &[2.0, 2.0, 0.0, 3.0]);
         assert_eq!(
-            eval_op("fusion.div", &[&a, &b], DType::I32, &[4], &[], false).unwrap().data,
+            eval_op("fusion.div", OpProps::default(), &[&a, &b], DType::I32, &[4], &[], false).unwrap().data,
             vec![3.0, -3.0, -1.0, 0.0]
         );
         let c = ti(DType::I8, &[100.0, -128.0]);
-        assert_eq!(eval_op("fusion.add", &[&c, &c], DType::I8, &[2], &[], false).unwrap().data, vec![-56.0, 0.0]);
-        assert_eq!(eval_op("fusion.neg", &[&c], DType::I8, &[2], &[], false).unwrap().data, vec![-100.0, -128.0]);
+        assert_eq!(eval_op("fusion.add", OpProps::default(), &[&c, &c], DType::I8, &[2], &[], false).unwrap().data, vec![-56.0, 0.0]);
+        assert_eq!(eval_op("fusion.neg", OpProps::default(), &[&c], DType::I8, &[2], &[], false).unwrap().data, vec![-100.0, -128.0]);
         let m = HostTensor::new(DType::I8, vec![1, 2], vec![100.0, 100.0]).unwrap();
         let n = HostTensor::new(DType::I8, vec![2, 1], vec![1.0, 1.0]).unwrap();
-        assert_eq!(eval_op("fusion.matmul", &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data, vec![-56.0]);
-        assert_eq!(eval_op("fusion.sum", &[&m], DType::I8, &[1], &[1], false).unwrap().data, vec![-56.0]);
+        assert_eq!(eval_op("fusion.matmul", OpProps::default(), &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data, vec![-56.0]);
+        assert_eq!(eval_op("fusion.sum", OpProps::default(), &[&m], DType::I8, &[1], &[1], false).unwrap().data, vec![-56.0]);
         let h = ti(DType::F16, &[300.0, 2.0]);
         assert_eq!(
-            eval_op("fusion.mul", &[&h, &h], DType::F16, &[2], &[], false).unwrap().data,
+            eval_op("fusion.mul", OpProps::default(), &[&h, &h], DType::F16, &[2], &[], false).unwrap().data,
             vec![f64::INFINITY, 4.0]
         );
         let f = ti(DType::F32, &[2.5, -2.5, 1e10, f64::NAN]);
         assert_eq!(
-            eval_op("fusion.cast", &[&f], DType::I32, &[4], &[], false).unwrap().data,
+            eval_op("fusion.cast", OpProps::default(), &[&f], DType::I32, &[4], &[], false).unwrap().data,
             vec![2.0, -2.0, 2147483647.0, 0.0]
         );
         assert_eq!(
-            eval_op("fusion.cast", &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false).unwrap().data,
+            eval_op("fusion.cast", OpProps::default(), &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false).unwrap().data,
             vec![-56.0]
         );
         // f32 results are rounded to f32 after every op.
         let t = ti(DType::F32, &[1.0 / 3.0]);
-        let r = eval_op("fusion.add", &[&t, &t], DType::F32, &[1], &[], false).unwrap().data[0];
+        let r = eval_op("fusion.add", OpProps::default(), &[&t, &t], DType::F32, &[1], &[], false).unwrap().data[0];
         assert_eq!(r, (1.0f64 / 3.0) as f32 as f64 * 2.0);
         // i64 intermediates stay exact past 2^53: (2^62 + 1) * 4 wraps to 4, then - 3.
         let big = RefTensor { dtype: DType::I64, shape: vec![1], vals: Vals::I(vec![(1 << 62) + 1]) };
         let four = RefTensor { dtype: DType::I64, shape: vec![1], vals: Vals::I(vec![4]) };
-        let p = eval_ref("fusion.mul", &[&big, &four], DType::I64, &[1], &[], false).unwrap();
+        let p = eval_ref("fusion.mul", OpProps::default(), &[&big, &four], DType::I64, &[1], &[], false).unwrap();
         assert_eq!(p.vals, Vals::I(vec![4]));
     }
 
     #[test]
     fn layout_and_reduction_ops() {
         let a = t(&[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
-        let p = eval_op("fusion.permute", &[&a], DType::F64, &[3, 2], &[1, 0], false).unwrap();
+        let p = eval_op("fusion.permute", OpProps::default(), &[&a], DType::F64, &[3, 2], &[1, 0], false).unwrap();
         assert_eq!(p.data, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
-        let s = eval_op("fusion.sum", &[&a], DType::F64, &[2, 1], &[1], true).unwrap();
+        let s = eval_op("fusion.sum", OpProps::default(), &[&a], DType::F64, &[2, 1], &[1], true).unwrap();
         assert_eq!(s.data, vec![3.0, 12.0]);
         let v = t(&[2], &[1.0, 2.0]);
-        let b = eval_op("fusion.broadcast", &[&v], DType::F64, &[3, 2], &[0], false).unwrap();
+        let b = eval_op("fusion.broadcast", OpProps::default(), &[&v], DType::F64, &[3, 2], &[0], false).unwrap();
         assert_eq!(b.data, vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
-        let c = eval_op("fusion.cast", &[&t(&[1], &[1.0 + 1.0 / 512.0])], DType::BF16, &[1], &[], false).unwrap();
+        let c = eval_op("fusion.cast", OpProps::default(), &[&t(&[1], &[1.0 + 1.0 / 512.0])], DType::BF16, &[1], &[], false).unwrap();
         assert_eq!(c.data, vec![1.0]);
-        let d = eval_op("fusion.sub", &[&a, &a], DType::F64, &[2, 3], &[], false).unwrap();
+        let d = eval_op("fusion.sub", OpProps::default(), &[&a, &a], DType::F64, &[2, 3], &[], false).unwrap();
         assert!(d.data.iter().all(|&x| x == 0.0));
-        assert!(eval_op("fusion.mystery", &[&a], DType::F64, &[2, 3], &[], false).is_err());
+        assert!(eval_op("fusion.mystery", OpProps::default(), &[&a], DType::F64, &[2, 3], &[], false).is_err());
     }
 }

@@ -53,7 +53,11 @@ impl HostTensor {
         let data = (0..n)
             .map(|_| {
                 let u = rng.next_signed_unit();
-                if dtype.is_float() { round_to(dtype, u) } else { (u * 8.0).floor() }
+                match dtype {
+                    DType::I1 => (u >= 0.0) as u8 as f64,
+                    _ if dtype.is_float() => round_to(dtype, u),
+                    _ => (u * 8.0).floor(),
+                }
             })
             .collect();
         HostTensor { dtype, shape: shape.to_vec(), data }

@@ -31,8 +31,8 @@ mod type_tests;
 pub use alloc::{ALLOC, DEALLOC, alloc_state, dealloc_state};
 pub use common::i64_array_attr;
 pub use compute::{
-    COPY, ELEMENTWISE, ElementwiseKind, LINEAR, MATMUL, SUM, copy_state, elementwise_state, linear_state,
-    matmul_result_shape, matmul_state, sum_result_shape, sum_state,
+    COPY, ELEMENTWISE, ElementwiseKind, FILL, LINEAR, MATMUL, SUM, copy_state, elementwise_state, fill_state,
+    linear_state, matmul_result_shape, matmul_state, sum_result_shape, sum_state,
 };
 pub use control::{FOR, IF, for_state, if_state};
 pub use layout_views::{EXPAND, PERMUTE, RESHAPE, expand_state, permute_state, reshape_state};
@@ -67,6 +67,7 @@ runs on every rank of the team.",
         &MATMUL,
         &LINEAR,
         &ELEMENTWISE,
+        &FILL,
         &SUM,
         &FOR,
         &IF,

@@ -508,6 +508,7 @@ fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
         Kernel::Linear { x, w, bias, y, accumulate } => kernels::linear(x, w, bias.as_ref(), y, *accumulate),
         Kernel::Elementwise { kind, inputs, output } => kernels::elementwise(*kind, inputs, output),
         Kernel::Sum { input, output, dims } => kernels::sum(input, dims, output),
+        Kernel::Fill { target, value } => kernels::fill(target, *value),
     }
 }
 

@@ -277,12 +277,14 @@ fn int_gemm(m: usize, k: usize, n: usize, a: &[i64], sa: (usize, usize), b: &[i6
 }
 
 /// The scalar function of an elementwise kind on floats (`cast` is the identity: the store
-/// converts); `numerics::float_elementwise`.
-pub fn apply_elementwise(kind: ElementwiseKind, x: f64, y: f64) -> f64 {
-    numerics::float_elementwise(kind, x, y)
+/// converts; `z` is `where`'s third input); `numerics::float_elementwise`.
+pub fn apply_elementwise(kind: ElementwiseKind, x: f64, y: f64, z: f64) -> f64 {
+    numerics::float_elementwise(kind, x, y, z)
 }
 
-/// `output = kind(inputs...)`, element by element; all shapes equal.
+/// `output = kind(inputs...)`, element by element; all shapes equal. A comparison computes in
+/// its inputs' type and writes 0/1; `where` selects in its values' type (exactly); the other
+/// kinds compute in the output's type.
 pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtResult<()> {
     if inputs.len() != kind.arity() {
         return Err(shape_error(
@@ -305,34 +307,46 @@ pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtR
             output.write(&inputs[0].read())
         };
     }
-    if out_type.is_int() {
-        let x = inputs[0].read_ints();
-        let y = if inputs.len() > 1 { inputs[1].read_ints() } else { Vec::new() };
-        let out: Vec<i64> = (0..x.len())
-            .map(|i| numerics::int_elementwise(kind, out_type, x[i], y.get(i).copied().unwrap_or(0)))
+    let compute = if kind.is_compare() { inputs[0].dtype() } else { out_type };
+    if compute.is_int() {
+        let cols: Vec<Vec<i64>> = inputs.iter().map(View::read_ints).collect();
+        let at = |c: usize, i: usize| cols.get(c).map_or(0, |v| v[i]);
+        let out: Vec<i64> = (0..output.numel())
+            .map(|i| numerics::int_elementwise(kind, compute, at(0, i), at(1, i), at(2, i)))
             .collect();
         return output.write_ints(&out);
     }
-    // Arity 1 or 2 (checked above); a unary op repeats its input's type.
-    let second = inputs.get(1).unwrap_or(&inputs[0]);
-    let prec = Precision::of(&[inputs[0].dtype(), second.dtype(), output.dtype()]);
+    // Floats compute in f32 when every float buffer is at most 32 bits wide (an i1 condition
+    // or comparison result does not count: selections and comparisons are exact).
+    let floats: Vec<DType> = inputs.iter().map(View::dtype).chain([out_type]).filter(|d| d.is_float()).collect();
+    let prec = Precision::of(&floats);
     let n = output.numel();
     if n <= SMALL {
-        let (mut x, mut y) = ([0.0; SMALL], [0.0; SMALL]);
-        inputs[0].read_into(&mut x[..n])?;
-        if inputs.len() > 1 {
-            inputs[1].read_into(&mut y[..n])?;
+        let mut cols = [[0.0; SMALL]; 3];
+        for (col, input) in cols.iter_mut().zip(inputs) {
+            input.read_into(&mut col[..n])?;
         }
-        for (a, &b) in x[..n].iter_mut().zip(&y[..n]) {
-            *a = prec.round(apply_elementwise(kind, *a, b));
+        let mut out = [0.0; SMALL];
+        for (i, o) in out[..n].iter_mut().enumerate() {
+            *o = prec.round(apply_elementwise(kind, cols[0][i], cols[1][i], cols[2][i]));
         }
-        return output.write(&x[..n]);
+        return output.write(&out[..n]);
     }
-    let x = inputs[0].read();
-    let y = if inputs.len() > 1 { inputs[1].read() } else { Vec::new() };
-    let out: Vec<f64> =
-        (0..x.len()).map(|i| prec.round(apply_elementwise(kind, x[i], y.get(i).copied().unwrap_or(0.0)))).collect();
+    let cols: Vec<Vec<f64>> = inputs.iter().map(View::read).collect();
+    let at = |c: usize, i: usize| cols.get(c).map_or(0.0, |v| v[i]);
+    let out: Vec<f64> = (0..n).map(|i| prec.round(apply_elementwise(kind, at(0, i), at(1, i), at(2, i)))).collect();
     output.write(&out)
+}
+
+/// `target = value` everywhere (`host.fill`): an integer stored exactly (wrapped to the
+/// element type), a float rounded once to it.
+pub fn fill(target: &View, value: fuser_dialects::Scalar) -> RtResult<()> {
+    use fuser_dialects::Scalar;
+    let n = target.numel();
+    match value {
+        Scalar::Int(v) => target.write_ints(&vec![v; n]),
+        Scalar::Float(v) => target.write(&vec![v; n]),
+    }
 }
 
 /// The shape of `shape` summed over `dims` (dropped).

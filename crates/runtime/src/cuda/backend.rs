@@ -706,6 +706,7 @@ impl Backend for CudaBackend {
             Kernel::Linear { x, w, bias, y, accumulate } => g.linear(x, w, bias.as_ref(), y, *accumulate, s),
             Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
             Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
+            Kernel::Fill { target, value } => g.fill(target, *value, s),
         });
         self.after_failures(rank, r.map_err(|e| e.at(at)))
     }

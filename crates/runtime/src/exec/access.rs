@@ -34,6 +34,7 @@ impl<B> Kernel<B> {
                 inputs.iter().map(|i| (i, false)).chain(std::iter::once((output, true))).collect()
             }
             Kernel::Sum { input, output, .. } => vec![(input, false), (output, true)],
+            Kernel::Fill { target, .. } => vec![(target, true)],
         }
     }
 }

@@ -32,6 +32,8 @@ pub enum Kernel<B> {
     Linear { x: B, w: B, bias: Option<B>, y: B, accumulate: bool },
     Elementwise { kind: ElementwiseKind, inputs: Vec<B>, output: B },
     Sum { input: B, output: B, dims: Vec<usize> },
+    /// `host.fill`: every element of `target` set to `value`.
+    Fill { target: B, value: fuser_dialects::Scalar },
 }
 
 impl<B> Kernel<B> {
@@ -43,6 +45,7 @@ impl<B> Kernel<B> {
             Kernel::Linear { .. } => "host.linear",
             Kernel::Elementwise { .. } => "host.elementwise",
             Kernel::Sum { .. } => "host.sum",
+            Kernel::Fill { .. } => "host.fill",
         }
     }
 }
