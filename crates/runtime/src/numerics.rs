@@ -77,15 +77,28 @@ pub fn int_div(a: i64, b: i64) -> i64 {
     if b == 0 { -1 } else { a.wrapping_div(b) }
 }
 
-/// NaN-propagating maximum and minimum (`arith.maximumf`, `torch.maximum`).
+/// NaN-propagating maximum and minimum (`arith.maximumf`, `torch.maximum`); `+0` is larger
+/// than `-0`.
 #[inline]
 pub fn fmax(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a == b {
+        if a.is_sign_negative() { b } else { a }
+    } else {
+        a.max(b)
+    }
 }
 
 #[inline]
 pub fn fmin(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) }
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a == b {
+        if a.is_sign_negative() { a } else { b }
+    } else {
+        a.min(b)
+    }
 }
 
 /// The scalar function of an elementwise kind on integers of `dtype` (operands are values of
@@ -360,5 +373,8 @@ mod tests {
         assert!(fmax(f64::NAN, 1.0).is_nan() && fmax(1.0, f64::NAN).is_nan());
         assert!(fmin(f64::NAN, 1.0).is_nan() && fmin(1.0, f64::NAN).is_nan());
         assert_eq!(fmax(-1.0, 2.0), 2.0);
+        for (a, b) in [(-0.0, 0.0), (0.0, -0.0)] {
+            assert_eq!((fmax(a, b).to_bits(), fmin(a, b).to_bits()), (0, (-0.0f64).to_bits()), "{a} {b}");
+        }
     }
 }

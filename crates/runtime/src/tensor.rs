@@ -424,7 +424,11 @@ mod tests {
                     let what =
                         format!("{} of {} over {:?} partial {:?}", kind.keyword(), dtype.name(), mesh.shape, s.partial);
                     assert_eq!(gather_global(&pieces, &g.shape, &s, &mesh).unwrap(), g, "{what}");
-                    // The shards really differ from the value: not copies, not value and neutral.
+                    // The shards really differ from the value: not copies, not value and neutral
+                    // (a boolean has no other split).
+                    if dtype == DType::I1 {
+                        continue;
+                    }
                     let copies = pieces.iter().filter(|(_, p)| p.data == g.data[..p.numel()]).count();
                     assert!(copies < pieces.len(), "{what}: every device holds the value");
                     let differing = pieces[0].1.data.iter().zip(&g.data).filter(|(a, b)| a != b).count();

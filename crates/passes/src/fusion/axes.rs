@@ -52,9 +52,12 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
     let n = ir.num_operands(op);
     let plain = |maps: Vec<AxisMap>| Some(OpAxes { contracted: vec![Vec::new(); maps.len()], maps });
     match mnemonic {
-        "add" | "sub" | "mul" | "div" | "neg" | "cast" | "set" => {
+        "add" | "sub" | "mul" | "div" | "neg" | "cast" | "set" | "exp" | "log" | "tanh" | "erf" | "sqrt" | "rsqrt"
+        | "sigmoid" | "abs" | "reciprocal" | "silu" | "gelu" | "maximum" | "minimum" | "pow" | "compare" | "where" => {
             plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?)
         }
+        // No operands: the result's sharding is its own (annotated, or replicated).
+        "full" => plain(Vec::new()),
         "matmul" => matmul_axes(rank(0)?, rank(1)?),
         "linear" => linear_axes(rank(0)?, n == 3),
         "sum" => {

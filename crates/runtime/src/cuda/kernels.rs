@@ -281,8 +281,9 @@ __device__ double apply(int op, double x, double y) {
     case 2: return x - y;
     case 3: return x * y;
     case 4: return x / y;
-    case 5: return (x != x || y != y) ? (x + y) : (x > y ? x : y);
-    case 6: return (x != x || y != y) ? (x + y) : (x < y ? x : y);
+    // NaN propagates; +0 is larger than -0 (torch.maximum).
+    case 5: return (x != x || y != y) ? (x + y) : (x == y ? (signbit(x) ? y : x) : (x > y ? x : y));
+    case 6: return (x != x || y != y) ? (x + y) : (x == y ? (signbit(x) ? x : y) : (x < y ? x : y));
     case 7: return -x;
     case 8: return exp(x);
     case 9: return log(x);

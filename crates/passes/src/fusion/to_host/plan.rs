@@ -13,7 +13,7 @@ pub use super::info::{TensorInfo, check_mesh, tensor_info};
 use super::value_map::ValueMap;
 use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
-use fuser_dialects::fusion::{DeviceAxis, Sharding, Split};
+use fuser_dialects::fusion::{DeviceAxis, Sharding, Split, elementwise_kind};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
@@ -36,6 +36,8 @@ pub enum LocalKind {
     Permute(Vec<i64>),
     /// A copy through a `host.reshape` view (of a contiguous copy when the source is strided).
     Reshape,
+    /// `host.fill` with this value (`fusion.full`'s `value` attribute).
+    Fill(fuser_ir::Attr),
 }
 
 /// What a fusion op becomes.
@@ -254,6 +256,14 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
         "fusion.broadcast" => LocalKind::Broadcast(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
+        "fusion.full" => LocalKind::Fill(
+            ir.props(op).and_then(|p| ctx.dict_get(p, "value")).or_else(|| ctx.dict_get(ir.attrs(op), "value"))
+                .ok_or_else(|| op_err(ctx, ir, op, "'fusion.full' has no 'value'"))?,
+        ),
+        _ if NONLINEAR.contains(&name.as_str()) => LocalKind::Elementwise(
+            elementwise_kind(ctx, ir, op)
+                .ok_or_else(|| op_err(ctx, ir, op, format!("'{name}' has an invalid predicate or approximation")))?,
+        ),
         _ => {
             return Err(op_err(ctx, ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
         }
@@ -262,6 +272,26 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
     check_local(&name, &axes, &operands, &out.sharding).map_err(|m| op_err(ctx, ir, op, m))?;
     Ok(PlannedOp { op, kind: OpKind::Local(local), stream, axes })
 }
+
+/// The elementwise ops of `fusion/math.rs`: none is linear, so none takes a partial operand.
+const NONLINEAR: [&str; 16] = [
+    "fusion.exp",
+    "fusion.log",
+    "fusion.tanh",
+    "fusion.erf",
+    "fusion.sqrt",
+    "fusion.rsqrt",
+    "fusion.sigmoid",
+    "fusion.abs",
+    "fusion.reciprocal",
+    "fusion.silu",
+    "fusion.gelu",
+    "fusion.maximum",
+    "fusion.minimum",
+    "fusion.pow",
+    "fusion.compare",
+    "fusion.where",
+];
 
 /// Whether an op computes its result from the local pieces of its operands: device layouts
 /// agree through the axis map, device splits of contracted axes become the result's `partial`,
@@ -324,7 +354,10 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
             }
         }
     }
-    if let Some(r) = (0..out.axes.len()).find(|&r| !covered[r] && !device_layout(&out.axes[r]).is_empty()) {
+    // A `full` has no operand: each rank fills its piece of any device layout.
+    if let Some(r) = (0..out.axes.len()).find(|&r| !covered[r] && !device_layout(&out.axes[r]).is_empty())
+        && name != "fusion.full"
+    {
         return Err(format!("'{name}' is not local: result axis {r} is split over devices but no operand axis is"));
     }
     check_contracted_layouts(name, axes, operands)?;
@@ -354,6 +387,7 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
     let pending = operands.iter().filter(|s| !s.partial.is_empty()).count();
     if pending > 0
         && (matches!(name, "fusion.mul" | "fusion.div")
+            || NONLINEAR.contains(&name)
             || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")))
     {
         return Err(format!("'{name}' of a partial value is not local; reduce it first (fusion.sum dims = [])"));
