@@ -52,6 +52,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/stream_chunks.rs",
             "fusion/to_host/comm.rs",
             "fusion/to_host/emit.rs",
+            "fusion/to_host/kernel.rs",
             "fusion/to_host/plan.rs",
         ],
     ),

@@ -54,6 +54,8 @@ pub struct RunConfig {
     /// Given values of some inputs instead of seeded ones (`fuser-run --input-values`):
     /// `(argument index, values)`, the values repeated in row-major order to fill the tensor.
     pub input_values: Vec<(usize, Vec<f64>)>,
+    /// `--input-file I=PATH`: input I's global values, raw little-endian in its element type.
+    pub input_files: Vec<(usize, std::path::PathBuf)>,
 }
 
 impl RunConfig {
@@ -95,6 +97,7 @@ impl Default for RunConfig {
             cuda_graph: false,
             gemm: Default::default(),
             input_values: Vec::new(),
+            input_files: Vec::new(),
         }
     }
 }
@@ -217,6 +220,38 @@ fn given_values(index: usize, dtype: DType, n: usize, values: &[f64]) -> RtResul
     Ok((0..n).map(|k| crate::dtype::round_to(dtype, values[k % values.len()])).collect())
 }
 
+/// The `n` values of a raw file of little-endian `dtype` elements.
+pub fn read_raw(path: &std::path::Path, dtype: DType, n: usize) -> Result<Vec<f64>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let size = dtype.size();
+    if bytes.len() != n * size {
+        return Err(format!(
+            "it holds {} bytes; the input needs {n} {} values ({} bytes)",
+            bytes.len(),
+            dtype.name(),
+            n * size
+        ));
+    }
+    Ok(bytes
+        .chunks_exact(size)
+        .map(|b| if dtype.is_int() { dtype.read_int(b) as f64 } else { dtype.read(b) })
+        .collect())
+}
+
+/// The values of `t` as a raw file of little-endian elements of its type.
+pub fn raw_bytes(t: &HostTensor) -> Vec<u8> {
+    let size = t.dtype.size();
+    let mut out = vec![0u8; t.data.len() * size];
+    for (chunk, &v) in out.chunks_exact_mut(size).zip(&t.data) {
+        if t.dtype.is_int() {
+            t.dtype.write_int(chunk, crate::numerics::float_to_int(t.dtype, v));
+        } else {
+            t.dtype.write(chunk, v);
+        }
+    }
+    out
+}
+
 /// The seeded global inputs of the placements (argument `i` uses seed `seed * 1000003 + i`).
 pub fn generate_inputs(placements: &[Placement], seed: u64) -> Vec<HostTensor> {
     placements
@@ -332,6 +367,14 @@ impl RunIo {
                 .into());
             };
             t.data = given_values(*i, t.dtype, t.numel(), values)?;
+        }
+        for (i, path) in &cfg.input_files {
+            let n = args.len();
+            let t = inputs
+                .get_mut(*i)
+                .ok_or_else(|| RtError::new(format!("--input-file names input #{i}, the function takes {n} inputs")))?;
+            t.data = read_raw(path, t.dtype, t.numel())
+                .map_err(|m| RtError::new(format!("--input-file {i}={}: {m}", path.display())))?;
         }
         RunIo::with_inputs(ctx, ir, func, cfg, inputs)
     }
@@ -808,5 +851,28 @@ mod tests {
         assert_eq!(e.error.message, "input #0: shape [3] given, the function takes [2]");
         let e = RunIo::with_inputs(&ctx, &ir, f, &cfg, Vec::new()).err().unwrap();
         assert_eq!(e.error.message, "the function takes 1 inputs, 0 given");
+    }
+
+    #[test]
+    fn raw_files_round_trip_in_the_element_type() {
+        let dir = std::env::temp_dir().join(format!("fuser-raw-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (dtype, values) in [
+            (DType::BF16, vec![1.0, -2.5, 0.1f64, f64::INFINITY]),
+            (DType::I64, vec![3.0, -7.0, 123456.0, 0.0]),
+            (DType::F32, vec![0.1, 1e-30, -0.0, 3.5]),
+        ] {
+            let t = HostTensor {
+                dtype,
+                shape: vec![2, 2],
+                data: values.iter().map(|&v| crate::dtype::round_to(dtype, v)).collect(),
+            };
+            let path = dir.join(format!("{}.bin", dtype.name()));
+            std::fs::write(&path, raw_bytes(&t)).unwrap();
+            assert_eq!(std::fs::metadata(&path).unwrap().len() as usize, 4 * dtype.size());
+            assert_eq!(read_raw(&path, dtype, 4).unwrap(), t.data);
+            assert!(read_raw(&path, dtype, 5).unwrap_err().contains("needs 5"));
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -19,6 +19,7 @@ pub mod exec;
 pub mod gemm_lib;
 pub mod layout;
 pub mod numerics;
+pub mod ops;
 pub mod origin;
 pub mod partial;
 pub mod process;

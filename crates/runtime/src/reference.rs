@@ -62,6 +62,13 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
         if name == "func.return" {
             return Ok(operands.into_iter().map(RefTensor::to_host).collect());
         }
+        if let Some(k) = fuser_dialects::fusion::kernel_op(name) {
+            let values = eval_kernel(ctx, ir, op, k, &operands).map_err(at(op))?;
+            for (&r, v) in ir.results(op).iter().zip(values) {
+                env.insert(r, v);
+            }
+            continue;
+        }
         let result =
             *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
         let (dtype, shape) = tensor_type(ctx, ir.value_type(result)).map_err(at(op))?;
@@ -78,6 +85,60 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
         env.insert(result, value);
     }
     Err((ir.loc(func), RtError::new("function ends without func.return")))
+}
+
+/// A fusion op implemented by a named kernel, evaluated on the global tensors through its
+/// semantics in `crate::ops` (origin zeros: the global tensor is the piece).
+fn eval_kernel(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    k: &fuser_dialects::fusion::KernelOp,
+    operands: &[&RefTensor],
+) -> RtResult<Vec<RefTensor>> {
+    use crate::ops::{Call, Dense, Params};
+    use fuser_dialects::fusion::Origin;
+    let kernel = crate::ops::lookup(k.kernel)
+        .ok_or_else(|| RtError::new(format!("the reference has no kernel '{}' for '{}'", k.kernel, k.op)))?;
+    let params = match ir.props(op) {
+        Some(d) => Params::from_attr(ctx, d)?,
+        None => Params::default(),
+    };
+    let inputs: Vec<Dense> = operands
+        .iter()
+        .map(|t| Dense { dtype: t.dtype, shape: t.shape.clone(), vals: t.vals.clone().into() })
+        .collect();
+    let outputs: Vec<(DType, Vec<usize>)> =
+        ir.results(op).iter().map(|&r| tensor_type(ctx, ir.value_type(r))).collect::<RtResult<_>>()?;
+    let in_types: Vec<_> = inputs.iter().map(|d| (d.dtype, d.shape.clone())).collect();
+    (kernel.check)(&params, &in_types, &outputs).map_err(|m| RtError::new(format!("kernel '{}': {m}", kernel.name)))?;
+    let global: Vec<usize> = match k.origin {
+        Origin::None => Vec::new(),
+        Origin::Result(j) => outputs.get(j).map(|(_, s)| s.clone()).unwrap_or_default(),
+        Origin::Operand(i) => inputs.get(i).map(|d| d.shape.clone()).unwrap_or_default(),
+    };
+    let origin = vec![0; global.len()];
+    let call = Call { params: &params, inputs: &inputs, outputs: &outputs, origin: &origin, global_shape: &global };
+    let results = crate::ops::run(kernel, &call)?;
+    Ok(results.into_iter().map(|d| RefTensor { dtype: d.dtype, shape: d.shape, vals: d.vals.into() }).collect())
+}
+
+impl From<Vals> for crate::ops::Vals {
+    fn from(v: Vals) -> crate::ops::Vals {
+        match v {
+            Vals::F(x) => crate::ops::Vals::F(x),
+            Vals::I(x) => crate::ops::Vals::I(x),
+        }
+    }
+}
+
+impl From<crate::ops::Vals> for Vals {
+    fn from(v: crate::ops::Vals) -> Vals {
+        match v {
+            crate::ops::Vals::F(x) => Vals::F(x),
+            crate::ops::Vals::I(x) => Vals::I(x),
+        }
+    }
 }
 
 /// Values of a reference tensor: floats (rounded to the element type) or exact integers.

@@ -622,3 +622,27 @@ func.func @reshape_strided(%v: !host.view<4x2xf32, strides = [8, 1]>) {
   %f = host.reshape %v : !host.view<4x2xf32, strides = [8, 1]> -> !host.view<8xf32, strides = [1]>
   return
 }
+
+// -----
+
+func.func @no_output(%x: !host.buf<4xf32>) {
+  // expected-error @+1 {{'host.kernel' op requires at least one output}}
+  host.kernel "softmax" (%x) into () : (!host.buf<4xf32>) into ()
+  return
+}
+
+// -----
+
+func.func @type_count(%x: !host.buf<4xf32>) {
+  // expected-error @+1 {{expected 1 types, got 2}}
+  host.kernel "softmax" (%x) into (%x) : (!host.buf<4xf32>, !host.buf<4xf32>) into (!host.buf<4xf32>)
+  return
+}
+
+// -----
+
+func.func @params_not_dict(%x: !host.buf<4xf32>) {
+  // expected-error @+1 {{expected a dictionary of kernel parameters}}
+  host.kernel "softmax" (%x) into (%x) params [1] : (!host.buf<4xf32>) into (!host.buf<4xf32>)
+  return
+}

@@ -13,6 +13,7 @@
 //! reshape, permute).
 
 pub mod elementwise;
+pub mod kernels;
 pub mod layout;
 pub mod math;
 pub mod matmul;
@@ -26,6 +27,7 @@ pub mod verify;
 mod tests;
 
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
+pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use math::{
     ABS, COMPARE, ERF, EXP, FULL, GELU, LOG, MAXIMUM, MINIMUM, POW, RECIPROCAL, RSQRT, SIGMOID, SILU, SQRT, TANH,

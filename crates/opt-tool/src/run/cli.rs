@@ -30,6 +30,10 @@ pub struct RunArgs {
     pub input_values: Vec<(usize, Vec<f64>)>,
     /// `--print-outputs`: print the gathered output values.
     pub print_outputs: bool,
+    /// `--input-file I=PATH` (repeatable): input I's values from a raw file.
+    pub input_files: Vec<(usize, std::path::PathBuf)>,
+    /// `--output-file I=PATH` (repeatable): write output I's gathered values to a raw file.
+    pub output_files: Vec<(usize, std::path::PathBuf)>,
 }
 
 // One value per process, parsed once: the size of the arguments does not matter.
@@ -104,6 +108,12 @@ OPTIONS:
                          in row-major order to fill it (e.g. 0=2.5,-2.5,inf,nan); floats are
                          rounded to the element type, integers must fit it; repeatable
   --print-outputs        print the values of the gathered outputs (the first 64 of each)
+  --input-file I=PATH    the global values of input I from a raw file: little-endian elements
+                         of the input's element type in row-major order (numpy's tofile; a
+                         bf16 torch tensor as t.view(torch.int16).numpy().tofile(PATH));
+                         repeatable. The size must match exactly
+  --output-file I=PATH   write the gathered values of output I to PATH in the same raw format
+                         (repeatable)
   --warmup W             untimed iterations before the measured ones (default 0)
   --iters K              measured iterations (default 1)
   --launch               start one process per rank, each with RANK, WORLD_SIZE, LOCAL_RANK,
@@ -191,6 +201,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         gemm: Default::default(),
         input_values: Vec::new(),
         print_outputs: false,
+        input_files: Vec::new(),
+        output_files: Vec::new(),
     };
     let mut input: Option<String> = None;
     let mut i = 0;
@@ -245,6 +257,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "csv",
             "gemm",
             "input-values",
+            "input-file",
+            "output-file",
         ];
         if !known.contains(&flag.as_str()) {
             return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
@@ -271,6 +285,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "timeout" => r.timeout_s = number(&name, &value)?,
             "trace" => r.trace = Some(value),
             "input-values" => r.input_values.push(input_values(&value)?),
+            "input-file" => r.input_files.push(indexed_path(&name, &value)?),
+            "output-file" => r.output_files.push(indexed_path(&name, &value)?),
             "gemm" => {
                 r.gemm = fuser_runtime::gemm_lib::GemmLib::parse(&value).ok_or_else(|| {
                     format!("fuser-run: error: invalid value '{value}' for --gemm (expected auto, cublas or cublaslt)")
@@ -322,6 +338,17 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     Ok(Command::Run(r))
 }
 
+/// `I=PATH` of `--input-file` and `--output-file`.
+fn indexed_path(name: &str, v: &str) -> Result<(usize, std::path::PathBuf), String> {
+    match v.split_once('=') {
+        Some((i, path)) if !path.is_empty() => match i.parse::<usize>() {
+            Ok(i) => Ok((i, path.into())),
+            Err(_) => Err(format!("fuser-run: error: invalid value '{v}' for {name} (expected INDEX=PATH)")),
+        },
+        _ => Err(format!("fuser-run: error: invalid value '{v}' for {name} (expected INDEX=PATH)")),
+    }
+}
+
 /// `I=V,V,...` of `--input-values`.
 fn input_values(v: &str) -> Result<(usize, Vec<f64>), String> {
     let bad = || {
@@ -341,6 +368,15 @@ mod tests {
 
     fn parse(s: &str) -> Result<Command, String> {
         parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn input_and_output_files() {
+        let Ok(Command::Run(r)) = parse("f.mlir --input-file 1=/tmp/x.bin --output-file=0=out.bin") else { panic!() };
+        assert_eq!(r.input_files, vec![(1, "/tmp/x.bin".into())]);
+        assert_eq!(r.output_files, vec![(0, "out.bin".into())]);
+        assert!(parse("f.mlir --input-file x.bin").is_err());
+        assert!(parse("f.mlir --output-file 0=").is_err());
     }
 
     #[test]

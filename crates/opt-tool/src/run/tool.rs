@@ -213,6 +213,7 @@ pub fn run(opts: &RunArgs) -> bool {
         cuda_graph: opts.cuda_graph,
         gemm: opts.gemm,
         input_values: opts.input_values.clone(),
+        input_files: opts.input_files.clone(),
     };
     if let Some(note) = driver::graph_fallback(&prog, &cfg) {
         eprintln!("fuser-run: note: {note}");
@@ -230,6 +231,16 @@ pub fn run(opts: &RunArgs) -> bool {
         }
     };
     print_summary(&prog.name, opts, ranks, &outcome);
+    for (i, path) in &opts.output_files {
+        let Some(t) = outcome.outputs.get(*i) else {
+            rep.plain(&format!("--output-file names output #{i}, the run has {} outputs", outcome.outputs.len()));
+            return false;
+        };
+        if let Err(e) = std::fs::write(path, fuser_runtime::driver::raw_bytes(t)) {
+            rep.plain(&format!("cannot write output #{i} to '{}': {e}", path.display()));
+            return false;
+        }
+    }
     if opts.print_outputs {
         print_outputs(&outcome);
     }

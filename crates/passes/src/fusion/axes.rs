@@ -6,6 +6,7 @@
 //! not know (non-fusion ops), never panics on malformed IR.
 
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId};
 use fuser_ir::types::DYNAMIC;
@@ -21,9 +22,57 @@ pub struct OpAxes {
     /// Per operand, the axes the op contracts or reduces (a device split on such an axis of every
     /// operand that has one makes the result `partial`).
     pub contracted: Vec<Vec<usize>>,
+    /// Per operand, the axes the op reads across and is not linear in (a softmax axis, the
+    /// normalized axes of a norm, the key sequence of attention): no device or stream split may
+    /// stay on them (propagation does not copy splits along them, decomposition gathers them,
+    /// `fusion-to-host` refuses what is left).
+    pub whole: Vec<Vec<usize>>,
+    /// The pending reduction a device split of a contracted axis leaves (`max` for a max
+    /// reduction; `sum` for sums, matmuls and the vocab-parallel embedding).
+    pub partial_kind: ReductionKind,
+    /// Per operand, whether a `partial` value may pass through the op (it is linear in that
+    /// operand: `neg(a + b) = neg(a) + neg(b)`); other ops refuse partial operands.
+    pub linear: Vec<bool>,
 }
 
 impl OpAxes {
+    /// Maps and contracted axes, nothing read whole, sums, linear in no operand.
+    pub fn new(maps: Vec<AxisMap>, contracted: Vec<Vec<usize>>) -> OpAxes {
+        let n = maps.len();
+        OpAxes {
+            maps,
+            contracted,
+            whole: vec![Vec::new(); n],
+            partial_kind: ReductionKind::Sum,
+            linear: vec![false; n],
+        }
+    }
+
+    /// Maps only: nothing contracted or read whole, linear in no operand.
+    pub fn plain(maps: Vec<AxisMap>) -> OpAxes {
+        let n = maps.len();
+        OpAxes::new(maps, vec![Vec::new(); n])
+    }
+
+    /// The same axes, linear in every operand.
+    pub fn linear_in_all(mut self) -> OpAxes {
+        self.linear = vec![true; self.maps.len()];
+        self
+    }
+
+    /// The same axes, with operand `i`'s `axes` read whole.
+    pub fn with_whole(mut self, i: usize, axes: Vec<usize>) -> OpAxes {
+        if let Some(w) = self.whole.get_mut(i) {
+            *w = axes;
+        }
+        self
+    }
+
+    /// Whether operand axis `a` of operand `i` is read whole.
+    pub fn is_whole(&self, i: usize, a: usize) -> bool {
+        self.whole.get(i).is_some_and(|w| w.contains(&a))
+    }
+
     /// The operand axis of operand `i` that becomes result axis `r`.
     pub fn operand_axis(&self, i: usize, r: usize) -> Option<usize> {
         self.maps.get(i)?.iter().position(|&m| m == Some(r))
@@ -50,14 +99,17 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
     let mnemonic = name.strip_prefix("fusion.")?;
     let rank = |i: usize| shape(ctx, ir, op, i).map(|s| s.len());
     let n = ir.num_operands(op);
-    let plain = |maps: Vec<AxisMap>| Some(OpAxes { contracted: vec![Vec::new(); maps.len()], maps });
+    // Layout ops and the linear elementwise ops pass a pending sum through.
+    let plain = |maps: Vec<AxisMap>| Some(OpAxes::plain(maps).linear_in_all());
     match mnemonic {
-        "add" | "sub" | "mul" | "div" | "neg" | "cast" | "set" | "exp" | "log" | "tanh" | "erf" | "sqrt" | "rsqrt"
-        | "sigmoid" | "abs" | "reciprocal" | "silu" | "gelu" | "maximum" | "minimum" | "pow" | "compare" | "where" => {
-            plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?)
+        "add" | "sub" | "neg" | "cast" | "set" => plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?),
+        // Not linear in any operand: a partial operand must be reduced first.
+        "mul" | "div" | "exp" | "log" | "tanh" | "erf" | "sqrt" | "rsqrt" | "sigmoid" | "abs" | "reciprocal" | "silu"
+        | "gelu" | "maximum" | "minimum" | "pow" | "compare" | "where" => {
+            Some(OpAxes::plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?))
         }
         // No operands: the result's sharding is its own (annotated, or replicated).
-        "full" => plain(Vec::new()),
+        "full" => Some(OpAxes::plain(Vec::new())),
         "matmul" => matmul_axes(rank(0)?, rank(1)?),
         "linear" => linear_axes(rank(0)?, n == 3),
         "sum" => {
@@ -78,7 +130,7 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
                 }
             }
             let contracted = dims.iter().map(|&d| d as usize).collect();
-            Some(OpAxes { maps: vec![map], contracted: vec![contracted] })
+            Some(OpAxes::new(vec![map], vec![contracted]).linear_in_all())
         }
         "broadcast" => {
             let dims = op_dims(ctx, ir, op)?;
@@ -110,7 +162,7 @@ fn matmul_axes(ra: usize, rb: usize) -> Option<OpAxes> {
     let mut b: AxisMap = (0..rb).map(|i| Some(i + rr - rb)).collect();
     b[rb - 2] = None;
     b[rb - 1] = Some(rr - 1);
-    Some(OpAxes { maps: vec![a, b], contracted: vec![vec![ra - 1], vec![rb - 2]] })
+    Some(OpAxes::new(vec![a, b], vec![vec![ra - 1], vec![rb - 2]]).linear_in_all())
 }
 
 /// `x[.., K], w[N, K], bias[N]` → `[.., N]`.
@@ -127,7 +179,7 @@ fn linear_axes(rx: usize, has_bias: bool) -> Option<OpAxes> {
         maps.push(vec![Some(rx - 1)]);
         contracted.push(Vec::new());
     }
-    Some(OpAxes { maps, contracted })
+    Some(OpAxes::new(maps, contracted).linear_in_all())
 }
 
 /// Reshape: groups of consecutive axes with equal products; the outermost input axis of a group

@@ -19,7 +19,7 @@
 //! its operands and result agree through its axis map.
 
 use super::axes::{OpAxes, op_axes};
-use super::propagate::natural_sharding;
+use super::propagate::{natural_sharding, secondary_sharding};
 use super::resharding::{device_splits, same_device_layout, single_changed_axis, stream_splits, with_device_layout_of};
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_dialects::fusion::{Sharding, Split, tensor_op_state};
@@ -131,7 +131,26 @@ annotate the result without `partial`, or add the bias after the reduction";
         insert_resharding_after(ctx, ir, op, result, result_ty, &layout, &annotated)?;
         changed = true;
     }
+    changed |= fix_secondary_results(ctx, ir, op, &layout)?;
     changed |= fix_operands(ctx, ir, op, &layout)?;
+    Ok(changed)
+}
+
+/// A secondary result (a norm's statistics, attention's `lse`) is computed with result 0's
+/// layout on its leading axes; an annotation that differs gets a resharding point after the op.
+fn fix_secondary_results(ctx: &Context, ir: &mut Ir, op: OpId, layout: &Sharding) -> Result<bool, Diagnostic> {
+    let mut changed = false;
+    for r in ir.results(op).to_vec().into_iter().skip(1) {
+        let Some(annotated) = sharding_of(ctx, ir, r) else { continue };
+        let ty = ir.value_type(r);
+        let computed = secondary_sharding(layout, annotated.axes.len());
+        if same_device_layout(&computed, &annotated) {
+            continue;
+        }
+        ir.set_value_type(r, computed.apply_to(ctx, ty));
+        insert_resharding_after(ctx, ir, op, r, ty, &computed, &annotated)?;
+        changed = true;
+    }
     Ok(changed)
 }
 
@@ -221,6 +240,8 @@ fn required_operand_layout(axes: &OpAxes, i: usize, actual: &Sharding, result: &
     let contracted = &axes.contracted[i];
     let per_axis = (0..actual.axes.len())
         .map(|a| match map.get(a).copied().flatten() {
+            // Read whole: gathered on every rank.
+            _ if axes.is_whole(i, a) => Vec::new(),
             Some(m) => device_splits(result.axes.get(m).map(Vec::as_slice).unwrap_or(&[])),
             None if contracted.contains(&a) => device_splits(&actual.axes[a])
                 .into_iter()

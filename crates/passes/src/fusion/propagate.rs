@@ -156,7 +156,26 @@ fn forward(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic> {
     }
     let ty = ir.value_type(result);
     ir.set_value_type(result, natural.apply_to(ctx, ty));
+    set_secondary_results(ctx, ir, op, &natural);
     Ok(true)
+}
+
+/// The sharding of a secondary result of rank `rank` (the statistics of a norm, the `lse` of
+/// attention): result 0's splits on its leading axes, never partial (docs/dev/ops.md).
+pub fn secondary_sharding(first: &Sharding, rank: usize) -> Sharding {
+    Sharding { axes: first.axes.iter().take(rank).cloned().collect(), partial: Vec::new(), ..first.clone() }
+}
+
+/// Gives the secondary results of `op` without an encoding theirs, from result 0's `first`.
+fn set_secondary_results(ctx: &Context, ir: &mut Ir, op: OpId, first: &Sharding) {
+    for r in ir.results(op).to_vec().into_iter().skip(1) {
+        let ty = ir.value_type(r);
+        if sharding_of(ctx, ir, r).is_some() {
+            continue;
+        }
+        let rank = shape_of(ctx, ty).len();
+        ir.set_value_type(r, secondary_sharding(first, rank).apply_to(ctx, ty));
+    }
 }
 
 fn is_linear_with_bias(ctx: &Context, ir: &Ir, op: OpId) -> bool {
@@ -183,7 +202,8 @@ pub fn natural_sharding(ctx: &Context, ir: &Ir, op: OpId) -> Result<Option<Shard
         }
         for (a, splits) in s.axes.iter().enumerate() {
             let Some(m) = axes.maps.get(i).and_then(|map| map.get(a)).copied().flatten() else { continue };
-            if splits.is_empty() || m >= extents.len() {
+            // An axis the op reads whole is computed whole: its splits do not carry over.
+            if splits.is_empty() || m >= extents.len() || axes.is_whole(i, a) {
                 continue;
             }
             if let Some((j, p)) = set_by[m] {
@@ -226,6 +246,7 @@ fn add_partial(ctx: &Context, ir: &Ir, op: OpId, axes: &OpAxes, out: &mut Shardi
         });
         if everywhere {
             out.partial.push(d);
+            out.reduce = axes.partial_kind;
         }
     }
 }
@@ -251,7 +272,7 @@ fn backward(ctx: &Context, ir: &mut Ir, op: OpId, annotated: &FxHashSet<Value>, 
         }
         let mut operand_changed = false;
         for (m, splits) in rs.axes.iter().enumerate() {
-            let Some(a) = axes.operand_axis(i, m) else { continue };
+            let Some(a) = axes.operand_axis(i, m).filter(|&a| !axes.is_whole(i, a)) else { continue };
             let wanted: Vec<Split> = splits
                 .iter()
                 .copied()

@@ -7,7 +7,8 @@
 //! (one GPU: streams, cuBLAS, kernel launches), `cublaslt` (cuBLASLt GEMMs with cached plans),
 //! `graph` (capture and replay of a rank's iteration), `nccl` (communicators), `ipc` (CUDA IPC
 //! transfers in a process), `ipc_procs` (between processes), `copy_engine` (allgather, allreduce and reduce_scatter as
-//! copy-engine copies over either), `tracer` (timing events per op), `contention` (the
+//! copy-engine copies over either), `tracer` (timing events per op), `ops` (the named kernels of `host.kernel`, one
+//! NVRTC module per family), `contention` (the
 //! GEMM-contention microbenchmark of `fuser-contention`), `backend` (the [`crate::exec::Backend`] implementation).
 
 pub mod api;
@@ -23,6 +24,7 @@ pub mod ipc_procs;
 pub mod kernels;
 pub mod memory;
 pub mod nccl;
+pub mod ops;
 pub mod tracer;
 
 pub use backend::{CudaBackend, probe};

@@ -11,9 +11,11 @@
 
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
+use crate::ops::{OpImpl, Params};
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_dialects::reduction::ReductionKind;
+use std::sync::Arc;
 
 /// Counters of one rank.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,13 +29,48 @@ pub struct RankStats {
 /// A compute operation on buffers of type `B`.
 #[derive(Clone, Debug)]
 pub enum Kernel<B> {
-    Copy { source: B, target: B },
-    Matmul { a: B, b: B, c: B, accumulate: bool },
-    Linear { x: B, w: B, bias: Option<B>, y: B, accumulate: bool },
-    Elementwise { kind: ElementwiseKind, inputs: Vec<B>, output: B },
-    Sum { input: B, output: B, dims: Vec<usize> },
+    Copy {
+        source: B,
+        target: B,
+    },
+    Matmul {
+        a: B,
+        b: B,
+        c: B,
+        accumulate: bool,
+    },
+    Linear {
+        x: B,
+        w: B,
+        bias: Option<B>,
+        y: B,
+        accumulate: bool,
+    },
+    Elementwise {
+        kind: ElementwiseKind,
+        inputs: Vec<B>,
+        output: B,
+    },
+    Sum {
+        input: B,
+        output: B,
+        dims: Vec<usize>,
+    },
     /// `host.fill`: every element of `target` set to `value`.
-    Fill { target: B, value: fuser_dialects::Scalar },
+    Fill {
+        target: B,
+        value: fuser_dialects::Scalar,
+    },
+    /// `host.kernel` (docs/dev/ops.md): `origin` is the global coordinates of the first element
+    /// of the local piece the kernel's origin refers to, `global_shape` that value's shape.
+    Named {
+        kernel: &'static OpImpl,
+        params: Arc<Params>,
+        inputs: Vec<B>,
+        outputs: Vec<B>,
+        origin: Vec<usize>,
+        global_shape: Arc<[usize]>,
+    },
 }
 
 impl<B> Kernel<B> {
@@ -46,6 +83,7 @@ impl<B> Kernel<B> {
             Kernel::Elementwise { .. } => "host.elementwise",
             Kernel::Sum { .. } => "host.sum",
             Kernel::Fill { .. } => "host.fill",
+            Kernel::Named { .. } => "host.kernel",
         }
     }
 }

@@ -11,6 +11,7 @@
 
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError};
+use crate::ops::{OpImpl, Params};
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::ElementwiseKind;
@@ -20,6 +21,7 @@ use fuser_ir::attrs::{Attr, AttrKind, DenseArrayData};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
 use fuser_ir::types::{DYNAMIC, TypeKind};
+use std::sync::Arc;
 
 /// A slot of the value store.
 pub type Slot = u32;
@@ -46,12 +48,47 @@ pub enum IntBinOp {
 /// A compute op with slot operands.
 #[derive(Clone, Debug)]
 pub enum KernelInstr {
-    Copy { source: Slot, target: Slot },
-    Matmul { a: Slot, b: Slot, c: Slot, accumulate: bool },
-    Linear { x: Slot, w: Slot, bias: Option<Slot>, y: Slot, accumulate: bool },
-    Elementwise { kind: ElementwiseKind, inputs: Vec<Slot>, output: Slot },
-    Sum { input: Slot, output: Slot, dims: Vec<usize> },
-    Fill { target: Slot, value: fuser_dialects::Scalar },
+    Copy {
+        source: Slot,
+        target: Slot,
+    },
+    Matmul {
+        a: Slot,
+        b: Slot,
+        c: Slot,
+        accumulate: bool,
+    },
+    Linear {
+        x: Slot,
+        w: Slot,
+        bias: Option<Slot>,
+        y: Slot,
+        accumulate: bool,
+    },
+    Elementwise {
+        kind: ElementwiseKind,
+        inputs: Vec<Slot>,
+        output: Slot,
+    },
+    Sum {
+        input: Slot,
+        output: Slot,
+        dims: Vec<usize>,
+    },
+    Fill {
+        target: Slot,
+        value: fuser_dialects::Scalar,
+    },
+    /// `host.kernel`: the resolved kernel, its decoded parameters, and the `index` slots of
+    /// the origin (docs/dev/ops.md).
+    Named {
+        kernel: &'static OpImpl,
+        params: Arc<Params>,
+        inputs: Vec<Slot>,
+        outputs: Vec<Slot>,
+        origin: Vec<Slot>,
+        global_shape: Arc<[usize]>,
+    },
 }
 
 /// A communication with slot operands (roots and peers are `index` slots).
@@ -402,6 +439,49 @@ impl<'a> Preparer<'a> {
         }
     }
 
+    /// A `host.kernel`: the kernel resolved by name, its parameters decoded, and its shapes
+    /// checked when they are static (an unknown kernel or a bad shape is an error here, before
+    /// anything runs).
+    fn named_kernel(&self, op: OpId) -> PResult<KernelInstr> {
+        let (ctx, ir, loc) = (self.ctx, self.ir, self.ir.loc(op));
+        let name = fuser_dialects::host::kernel_name(ctx, ir, op)
+            .ok_or_else(|| (loc, "host.kernel without a name".to_string()))?;
+        let kernel = crate::ops::lookup(name).ok_or_else(|| {
+            let known: Vec<&str> = crate::ops::ALL.iter().map(|k| k.name).collect();
+            (loc, format!("unknown kernel '{name}' (the runtime has: {})", known.join(", ")))
+        })?;
+        let mut params = Params::from_attr(ctx, fuser_dialects::host::kernel_params(ctx, ir, op))
+            .map_err(|e| (loc, format!("kernel '{name}': {}", e.message)))?;
+        let global_shape: Vec<usize> = match params.get("global_shape") {
+            Some(crate::ops::Param::Ints(v)) => v.iter().map(|&d| d.max(0) as usize).collect(),
+            _ => Vec::new(),
+        };
+        params = params.without("global_shape");
+        let (inputs, outputs, origin) = fuser_dialects::host::kernel_operands(ctx, ir, op);
+        let slots = |vs: &[Value]| vs.iter().map(|&v| self.use_of(op, v)).collect::<PResult<Vec<_>>>();
+        let static_types = |vs: &[Value]| -> Option<Vec<(DType, Vec<usize>)>> {
+            vs.iter()
+                .map(|&v| {
+                    let t = BufferType::of(ctx, ir.value_type(v))?;
+                    let dtype = DType::of(ctx, t.elem).ok()?;
+                    let shape = t.shape.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<Vec<_>>>()?;
+                    Some((dtype, shape))
+                })
+                .collect()
+        };
+        if let (Some(ins), Some(outs)) = (static_types(&inputs), static_types(&outputs)) {
+            (kernel.check)(&params, &ins, &outs).map_err(|m| (loc, format!("kernel '{name}': {m}")))?;
+        }
+        Ok(KernelInstr::Named {
+            kernel,
+            params: Arc::new(params),
+            inputs: slots(&inputs)?,
+            outputs: slots(&outputs)?,
+            origin: slots(&origin)?,
+            global_shape: global_shape.into(),
+        })
+    }
+
     fn bits_of(&self, v: Value) -> u32 {
         match self.ctx.type_kind(self.ir.value_type(v)) {
             TypeKind::Integer { width, .. } => (*width).min(64),
@@ -698,6 +778,10 @@ impl<'a> Preparer<'a> {
             "host.sum" => {
                 let dims = self.array_attr(op, "dims")?.into_iter().map(|d| d.max(0) as usize).collect();
                 let k = KernelInstr::Sum { input: self.operand(op, 0)?, output: self.operand(op, 1)?, dims };
+                self.push(op, Instr::Compute(k));
+            }
+            "host.kernel" => {
+                let k = self.named_kernel(op)?;
                 self.push(op, Instr::Compute(k));
             }
             "host.for" => {

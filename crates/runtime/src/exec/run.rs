@@ -373,6 +373,14 @@ impl<'p, B: Backend> Frame<'p, B> {
             KernelInstr::Sum { input, output, dims } => {
                 Kernel::Sum { input: self.buf(*input)?, output: self.buf(*output)?, dims: dims.clone() }
             }
+            KernelInstr::Named { kernel, params, inputs, outputs, origin, global_shape } => Kernel::Named {
+                kernel,
+                params: params.clone(),
+                inputs: inputs.iter().map(|&s| self.buf(s)).collect::<RtResult<_>>()?,
+                outputs: outputs.iter().map(|&s| self.buf(s)).collect::<RtResult<_>>()?,
+                origin: origin.iter().map(|&s| self.index(s)).collect::<RtResult<_>>()?,
+                global_shape: global_shape.clone(),
+            },
         })
     }
 

@@ -121,6 +121,9 @@ impl<'a> Emitter<'a> {
     }
 
     fn emit_local(&mut self, k: usize, kind: &LocalKind, site: &Site) -> Result<(), String> {
+        if let LocalKind::Kernel(kernel) = kind {
+            return self.emit_kernel(k, kernel, site);
+        }
         let op = self.plan.ops[k].op;
         let inputs: Vec<Value> =
             (0..self.ir.num_operands(op)).map(|i| self.operand(k, i, site)).collect::<Result<_, _>>()?;
@@ -157,6 +160,7 @@ impl<'a> Emitter<'a> {
                 let view = self.new_value(site.at, view);
                 copy_state(ctx, view, out, loc)
             }
+            LocalKind::Kernel(_) => unreachable!("emitted above"),
             LocalKind::Reshape => {
                 let src = self.contiguous_copy(inputs[0], site)?;
                 let shape = self.buffer_type(out)?.shape;
@@ -210,8 +214,14 @@ impl<'a> Emitter<'a> {
 
     /// Allocates (or views) the buffer op `k` writes its result into at `site`, and records it.
     pub fn result_target(&mut self, k: usize, site: &Site) -> Result<Value, String> {
+        self.result_target_of(k, 0, site)
+    }
+
+    /// [`Emitter::result_target`] of result `j` (a secondary result shares result 0's stream
+    /// axis, one of its leading axes: checked by the plan).
+    pub fn result_target_of(&mut self, k: usize, j: usize, site: &Site) -> Result<Value, String> {
         let p = &self.plan.ops[k];
-        let v = self.ir.result(p.op, 0);
+        let v = self.ir.result(p.op, j);
         let info = &self.plan.info[&v];
         let (Some(lp), Some((ax, _))) = (site.lp, p.stream) else {
             let b = self.alloc(&info.local_shape(false)?, info.elem, site.at, site.loc);

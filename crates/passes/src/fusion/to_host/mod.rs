@@ -16,6 +16,7 @@
 pub mod comm;
 pub mod emit;
 pub mod info;
+mod kernel;
 pub mod plan;
 pub mod value_map;
 

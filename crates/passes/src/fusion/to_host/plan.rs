@@ -13,7 +13,7 @@ pub use super::info::{TensorInfo, check_mesh, tensor_info};
 use super::value_map::ValueMap;
 use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
-use fuser_dialects::fusion::{DeviceAxis, Sharding, Split, elementwise_kind};
+use fuser_dialects::fusion::{DeviceAxis, KernelOp, Sharding, Split, elementwise_kind, kernel_op};
 use fuser_dialects::host::ElementwiseKind;
 use fuser_ir::Diagnostic;
 use fuser_ir::context::Context;
@@ -38,6 +38,8 @@ pub enum LocalKind {
     Reshape,
     /// `host.fill` with this value (`fusion.full`'s `value` attribute).
     Fill(fuser_ir::Attr),
+    /// A named `host.kernel` (docs/dev/ops.md) writing every result of the op.
+    Kernel(&'static KernelOp),
 }
 
 /// What a fusion op becomes.
@@ -264,12 +266,14 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
             elementwise_kind(ctx, ir, op)
                 .ok_or_else(|| op_err(ctx, ir, op, format!("'{name}' has an invalid predicate or approximation")))?,
         ),
+        _ if kernel_op(&name).is_some() => LocalKind::Kernel(kernel_op(&name).expect("checked")),
         _ => {
             return Err(op_err(ctx, ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
         }
     };
     let operands: Vec<&Sharding> = (0..ir.num_operands(op)).map(|i| &input(i).sharding).collect();
     check_local(&name, &axes, &operands, &out.sharding).map_err(|m| op_err(ctx, ir, op, m))?;
+    check_secondary_results(ctx, ir, op, info, stream).map_err(|m| op_err(ctx, ir, op, m))?;
     Ok(PlannedOp { op, kind: OpKind::Local(local), stream, axes })
 }
 
@@ -292,6 +296,39 @@ const NONLINEAR: [&str; 16] = [
     "fusion.compare",
     "fusion.where",
 ];
+
+/// Secondary results (a norm's statistics, attention's `lse`) are computed with result 0's
+/// device layout on their leading axes, never partial, and in result 0's stream loop only
+/// when its stream axis is one of their axes.
+fn check_secondary_results(
+    ctx: &Context,
+    ir: &Ir,
+    op: OpId,
+    info: &ValueMap<Rc<TensorInfo>>,
+    stream: Option<(usize, i64)>,
+) -> Result<(), String> {
+    let first = &info[&ir.result(op, 0)].sharding;
+    let name = ctx.op_name_str(ir.op_name(op));
+    for (k, &r) in ir.results(op).iter().enumerate().skip(1) {
+        let s = &info[&r].sharding;
+        let rank = s.axes.len();
+        let want: Vec<Vec<Split>> = first.axes.iter().take(rank).map(|l| device_layout(l)).collect();
+        let have: Vec<Vec<Split>> = s.axes.iter().map(|l| device_layout(l)).collect();
+        if have != want || !s.partial.is_empty() {
+            return Err(format!(
+                "'{name}' is not local: result #{k} must be split as result #0 on its {rank} leading axes (run fusion-decompose-resharding)"
+            ));
+        }
+        if let Some((ax, _)) = stream
+            && ax >= rank
+        {
+            return Err(format!(
+                "'{name}': result #0 is streamed along axis {ax}, which result #{k} does not have; stream it along one of its {rank} leading axes"
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// Whether an op computes its result from the local pieces of its operands: device layouts
 /// agree through the axis map, device splits of contracted axes become the result's `partial`,
@@ -323,9 +360,36 @@ a fusion.set must reshard one of them",
     Ok(())
 }
 
+/// The axes an op reads whole carry no device or stream split, in the operand or in the result
+/// axis they map to.
+fn check_whole_axes(name: &str, axes: &OpAxes, operands: &[&Sharding], out: &Sharding) -> Result<(), String> {
+    for (i, s) in operands.iter().enumerate() {
+        for (a, splits) in s.axes.iter().enumerate() {
+            if !axes.is_whole(i, a) {
+                continue;
+            }
+            let result_axis = axes.maps.get(i).and_then(|m| m.get(a)).copied().flatten();
+            let result_splits = result_axis.and_then(|r| out.axes.get(r)).map(Vec::as_slice).unwrap_or(&[]);
+            if !splits.is_empty() || !result_splits.is_empty() {
+                let (where_, shown) = if splits.is_empty() {
+                    (format!("result axis {}", result_axis.unwrap_or(0)), result_splits)
+                } else {
+                    (format!("axis {a} of operand #{i}"), splits.as_slice())
+                };
+                return Err(format!(
+                    "'{name}' reads axis {a} of operand #{i} whole, but {where_} is split {}; gather it first (fusion-decompose-resharding inserts the allgather of a device split; a stream split there cannot be honoured)",
+                    splits_text(shown)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn check_local(name: &str, axes: &OpAxes, operands: &[&Sharding], out: &Sharding) -> Result<(), String> {
     let mut partial: Vec<DeviceAxis> = Vec::new();
     let mut covered = vec![false; out.axes.len()];
+    check_whole_axes(name, axes, operands, out)?;
     for (i, s) in operands.iter().enumerate() {
         for (a, splits) in s.axes.iter().enumerate() {
             let layout = device_layout(splits);
@@ -385,12 +449,20 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
         }
     }
     let pending = operands.iter().filter(|s| !s.partial.is_empty()).count();
-    if pending > 0
-        && (matches!(name, "fusion.mul" | "fusion.div")
-            || NONLINEAR.contains(&name)
-            || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")))
-    {
+    let nonlinear = operands
+        .iter()
+        .enumerate()
+        .any(|(i, s)| !s.partial.is_empty() && !axes.linear.get(i).copied().unwrap_or(false));
+    if nonlinear || (pending > 1 && matches!(name, "fusion.matmul" | "fusion.linear")) {
         return Err(format!("'{name}' of a partial value is not local; reduce it first (fusion.sum dims = [])"));
+    }
+    let from_contraction = partial.iter().any(|d| !operands.iter().any(|s| s.partial.contains(d)));
+    if from_contraction && !out.partial.is_empty() && out.reduce != axes.partial_kind {
+        return Err(format!(
+            "'{name}' leaves a partial {} but its result is annotated `reduce = {}`",
+            axes.partial_kind.keyword(),
+            out.reduce.keyword()
+        ));
     }
     let mut want = out.partial.clone();
     want.sort();

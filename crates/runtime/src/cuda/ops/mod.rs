@@ -1,0 +1,86 @@
+//! The named kernels (`host.kernel`, docs/dev/ops.md) on the GPU: one file per kernel family,
+//! each with its CUDA C source and a [`CudaImpl`] per kernel; [`CUDA_ALL`] lists them. A kernel
+//! gets dense inputs and outputs ([`run`] stages strided views through dense temporaries) and
+//! must compute what its semantics in `crate::ops` say, within the element type's tolerance.
+
+pub mod module;
+
+use super::api::RawStream;
+use super::gpu::Gpu;
+use super::memory::CudaBuf;
+use crate::error::{RtError, RtResult};
+use crate::ops::{OpImpl, Params};
+
+/// One launch of a named kernel.
+pub struct CudaCall<'a> {
+    pub gpu: &'a Gpu,
+    pub params: &'a Params,
+    /// Dense (row-major) inputs.
+    pub inputs: &'a [CudaBuf],
+    /// Dense (row-major) outputs.
+    pub outputs: &'a [CudaBuf],
+    pub origin: &'a [usize],
+    pub global_shape: &'a [usize],
+    pub stream: RawStream,
+}
+
+/// A named kernel on the GPU.
+pub struct CudaImpl {
+    pub name: &'static str,
+    pub run: fn(&CudaCall<'_>) -> RtResult<()>,
+}
+
+/// Every named kernel the GPU has.
+pub static CUDA_ALL: &[&CudaImpl] = &[];
+
+/// The GPU implementation of kernel `name`.
+pub fn lookup(name: &str) -> Option<&'static CudaImpl> {
+    CUDA_ALL.iter().copied().find(|k| k.name == name)
+}
+
+/// Runs `kernel` on `gpu`: strided inputs are made dense, outputs that are not dense are
+/// computed into dense temporaries and copied into place.
+pub fn run(
+    gpu: &Gpu,
+    kernel: &OpImpl,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    global_shape: &[usize],
+    stream: RawStream,
+) -> RtResult<()> {
+    let imp = lookup(kernel.name).ok_or_else(|| {
+        RtError::new(format!("no cuda kernel for '{}' (it runs on the cpu backend: --backend cpu)", kernel.name))
+    })?;
+    let in_types: Vec<_> = inputs.iter().map(|b| (b.dtype, b.shape.clone())).collect();
+    let out_types: Vec<_> = outputs.iter().map(|b| (b.dtype, b.shape.clone())).collect();
+    (kernel.check)(params, &in_types, &out_types)
+        .map_err(|m| RtError::new(format!("kernel '{}': {m}", kernel.name)))?;
+    let dense_in: Vec<CudaBuf> = inputs.iter().map(|b| gpu.dense(b, stream)).collect::<RtResult<_>>()?;
+    let dense_out: Vec<CudaBuf> = outputs
+        .iter()
+        .map(|b| if b.is_contiguous() { Ok(b.clone()) } else { gpu.new_buf(b.dtype, &b.shape) })
+        .collect::<RtResult<_>>()?;
+    let call = CudaCall { gpu, params, inputs: &dense_in, outputs: &dense_out, origin, global_shape, stream };
+    (imp.run)(&call)?;
+    for (d, o) in dense_out.iter().zip(outputs) {
+        if !o.is_contiguous() {
+            gpu.copy(d, o, stream)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gpu_kernel_has_semantics() {
+        for (i, k) in CUDA_ALL.iter().enumerate() {
+            assert!(crate::ops::lookup(k.name).is_some(), "cuda kernel '{}' has no crate::ops semantics", k.name);
+            assert!(CUDA_ALL[..i].iter().all(|o| o.name != k.name), "{} listed twice", k.name);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The table of named kernels ([`ALL`]) and how every evaluator runs one ([`run`]): check the
+//! shapes, evaluate, store the outputs in their element types.
+
+use super::dense::Dense;
+use super::params::Params;
+use crate::dtype::DType;
+use crate::error::{RtError, RtResult};
+
+/// One evaluation of a kernel.
+pub struct Call<'a> {
+    pub params: &'a Params,
+    pub inputs: &'a [Dense],
+    /// The element type and shape of each output.
+    pub outputs: &'a [(DType, Vec<usize>)],
+    /// The global coordinates of the first element of the local piece the kernel's origin
+    /// refers to (empty for position-independent kernels; zeros in the reference).
+    pub origin: &'a [usize],
+    /// The global shape of that value (empty for position-independent kernels).
+    pub global_shape: &'a [usize],
+}
+
+/// A named kernel's semantics.
+pub struct OpImpl {
+    /// The kernel name, `"softmax"` (the fusion op without `fusion.`).
+    pub name: &'static str,
+    /// Checks the parameters and the (element type, local shape) of inputs and outputs, when a
+    /// program is prepared.
+    pub check: fn(&Params, &[(DType, Vec<usize>)], &[(DType, Vec<usize>)]) -> Result<(), String>,
+    /// The outputs, unrounded: [`run`] stores them in their element types.
+    pub eval: fn(&Call<'_>) -> RtResult<Vec<Dense>>,
+}
+
+impl std::fmt::Debug for OpImpl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OpImpl({})", self.name)
+    }
+}
+
+/// Every named kernel.
+pub static ALL: &[&OpImpl] = &[];
+
+/// The kernel named `name`.
+pub fn lookup(name: &str) -> Option<&'static OpImpl> {
+    ALL.iter().copied().find(|k| k.name == name)
+}
+
+/// Evaluates `kernel` and returns its outputs stored in their element types, after checking
+/// that it produced one tensor of the right shape per output.
+pub fn run(kernel: &OpImpl, call: &Call<'_>) -> RtResult<Vec<Dense>> {
+    let outputs = (kernel.eval)(call)?;
+    if outputs.len() != call.outputs.len() {
+        return Err(RtError::new(format!(
+            "kernel '{}' produced {} outputs, expected {}",
+            kernel.name,
+            outputs.len(),
+            call.outputs.len()
+        )));
+    }
+    outputs
+        .into_iter()
+        .zip(call.outputs)
+        .map(|(mut d, (dtype, shape))| {
+            if d.shape.iter().product::<usize>() != shape.iter().product::<usize>() {
+                return Err(RtError::new(format!(
+                    "kernel '{}' produced shape {:?}, expected {shape:?}",
+                    kernel.name, d.shape
+                )));
+            }
+            d.dtype = *dtype;
+            d.shape = shape.clone();
+            Ok(d.stored())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_names_are_unique() {
+        for (i, k) in ALL.iter().enumerate() {
+            assert!(ALL[..i].iter().all(|o| o.name != k.name), "{} listed twice", k.name);
+            assert!(lookup(k.name).is_some());
+        }
+        assert!(lookup("no-such-kernel").is_none());
+    }
+}
