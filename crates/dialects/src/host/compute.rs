@@ -432,8 +432,8 @@ fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
                 k if k.is_compare() => format!("input #0 and input #{i}"),
                 _ => format!("input #{i} and output"),
             };
-            let other = if kind.is_compare() { &inputs[0] } else { out };
-            return Err(elem_mismatch(v, op, &what, input, other));
+            let (first, second) = if kind.is_compare() { (&inputs[0], input) } else { (input, out) };
+            return Err(elem_mismatch(v, op, &what, first, second));
         }
     }
     if kind.is_compare() && out.elem != i1 {
