@@ -553,6 +553,33 @@ mod tests {
         assert_eq!(p.vals, Vals::I(vec![4]));
     }
 
+    /// The math ops: kinds from the op's properties, comparisons into i1, where, full.
+    #[test]
+    fn math_ops_follow_their_kinds() {
+        let kind = |k| OpProps { kind: Some(k), fill: None };
+        let x = t(&[4], &[1.0, -1.0, 0.0, f64::NAN]);
+        let y = t(&[4], &[0.5, -1.0, -0.0, 1.0]);
+        let g = eval_op("fusion.gelu", kind(ElementwiseKind::Gelu), &[&x], DType::F64, &[4], &[], false).unwrap();
+        assert_eq!(g.data[..3], [numerics::gelu(1.0), numerics::gelu(-1.0), 0.0]);
+        assert!(g.data[3].is_nan());
+        let c = eval_op("fusion.compare", kind(ElementwiseKind::Le), &[&x, &y], DType::I1, &[4], &[], false).unwrap();
+        assert_eq!((c.dtype, c.data.clone()), (DType::I1, vec![0.0, 1.0, 1.0, 0.0]));
+        let w = eval_op("fusion.where", kind(ElementwiseKind::Where), &[&c, &x, &y], DType::F64, &[4], &[], false)
+            .unwrap();
+        assert_eq!(w.data, vec![0.5, -1.0, 0.0, 1.0]);
+        let e = eval_op("fusion.exp", kind(ElementwiseKind::Exp), &[&x], DType::BF16, &[4], &[], false).unwrap();
+        assert_eq!(e.data[0], 2.71875, "rounded once to bf16");
+        let i = HostTensor::new(DType::I8, vec![2], vec![-128.0, -3.0]).unwrap();
+        let a = eval_op("fusion.abs", kind(ElementwiseKind::Abs), &[&i], DType::I8, &[2], &[], false).unwrap();
+        assert_eq!(a.data, vec![-128.0, 3.0]);
+        let full = OpProps { kind: None, fill: Some(Scalar::Float(0.1)) };
+        let f = eval_op("fusion.full", full, &[], DType::F32, &[2, 2], &[], false).unwrap();
+        assert_eq!(f.data, vec![0.1f32 as f64; 4]);
+        assert!(eval_op("fusion.full", OpProps::default(), &[], DType::F32, &[2], &[], false).is_err());
+        assert!(eval_op("fusion.exp", OpProps::default(), &[&x], DType::F64, &[4], &[], false).is_err());
+        assert!(eval_op("fusion.pow", kind(ElementwiseKind::Pow), &[&x], DType::F64, &[4], &[], false).is_err());
+    }
+
     #[test]
     fn layout_and_reduction_ops() {
         let a = t(&[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);

@@ -421,6 +421,57 @@ mod tests {
         v
     }
 
+    /// Comparisons write i1 0/1 from float or integer inputs; where selects exactly (NaN and
+    /// i64 values beyond 2^53 included); fill stores one value; small (stack) and large sizes.
+    #[test]
+    fn compare_where_and_fill() {
+        use ElementwiseKind::*;
+        for n in [4, SMALL + 4] {
+            let a = filled(DType::F32, &[n], |i| [f64::NAN, 1.0, -0.0, 2.0][i % 4]);
+            let b = filled(DType::F32, &[n], |i| [1.0, f64::NAN, 0.0, 3.0][i % 4]);
+            let m = View::whole(Buffer::new(DType::I1, n), &[n]).unwrap();
+            for (kind, want) in [(Lt, [0, 0, 0, 1]), (Ne, [1, 1, 0, 1]), (Eq, [0, 0, 1, 0]), (Ge, [0, 0, 1, 0])] {
+                elementwise(kind, &[a.clone(), b.clone()], &m).unwrap();
+                let got = m.read_ints();
+                assert!((0..n).all(|i| got[i] == want[i % 4]), "{}: {got:?}", kind.keyword());
+            }
+            elementwise(Ne, &[a.clone(), b.clone()], &m).unwrap();
+            let w = View::whole(Buffer::new(DType::F32, n), &[n]).unwrap();
+            elementwise(Where, &[m.clone(), a.clone(), b.clone()], &w).unwrap();
+            let got = w.read();
+            assert!(got[0].is_nan() && got[1] == 1.0 && got[2] == 0.0 && got[3] == 2.0, "{got:?}");
+            let big = filled(DType::I64, &[n], |_| 0.0);
+            big.write_ints(&vec![(1i64 << 60) + 1; n]).unwrap();
+            let small = filled(DType::I64, &[n], |_| -7.0);
+            let out = View::whole(Buffer::new(DType::I64, n), &[n]).unwrap();
+            elementwise(Where, &[m.clone(), big.clone(), small.clone()], &out).unwrap();
+            assert_eq!(out.read_ints()[..4], [(1 << 60) + 1, (1 << 60) + 1, -7, (1 << 60) + 1]);
+            let ints = filled(DType::I32, &[n], |i| (i % 4) as f64 - 2.0);
+            let zero = filled(DType::I32, &[n], |_| 0.0);
+            elementwise(Gt, &[ints, zero], &m).unwrap();
+            assert_eq!(m.read_ints()[..4], [0, 0, 0, 1]);
+            fill(&w, fuser_dialects::Scalar::Float(0.1)).unwrap();
+            assert!(w.read().iter().all(|&v| v == 0.1f32 as f64));
+            fill(&m, fuser_dialects::Scalar::Int(-3)).unwrap();
+            assert!(m.read_ints().iter().all(|&v| v == 1));
+        }
+    }
+
+    /// The math kinds on bf16 compute wide and round once; abs wraps on integers; a float-only
+    /// kind keeps the inputs' arity check.
+    #[test]
+    fn math_kinds_round_to_the_output_type() {
+        let x = filled(DType::BF16, &[3], |i| [1.0, 0.0, -1.0][i]);
+        let y = View::whole(Buffer::new(DType::BF16, 3), &[3]).unwrap();
+        elementwise(ElementwiseKind::Exp, std::slice::from_ref(&x), &y).unwrap();
+        assert_eq!(y.read(), vec![2.71875, 1.0, 0.3671875]);
+        let i = filled(DType::I8, &[3], |k| [-128.0, -5.0, 7.0][k]);
+        let o = View::whole(Buffer::new(DType::I8, 3), &[3]).unwrap();
+        elementwise(ElementwiseKind::Abs, std::slice::from_ref(&i), &o).unwrap();
+        assert_eq!(o.read_ints(), vec![-128, 5, 7]);
+        assert!(elementwise(ElementwiseKind::Pow, std::slice::from_ref(&x), &y).is_err());
+    }
+
     fn naive_matmul(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
         let mut c = vec![0.0; m * n];
         for i in 0..m {
