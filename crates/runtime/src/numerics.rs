@@ -341,7 +341,10 @@ mod tests {
         }
         assert_eq!((c(Ne, nan, 1.0), c(Ne, nan, nan), c(Ne, 1.0, 1.0)), (1.0, 1.0, 0.0));
         assert_eq!((c(Eq, -0.0, 0.0), c(Lt, -1.0, 2.0), c(Ge, 2.0, 2.0), c(Gt, 2.0, 2.0)), (1.0, 1.0, 1.0, 0.0));
-        assert_eq!((float_elementwise(Where, 1.0, nan, 2.0).is_nan(), float_elementwise(Where, 0.0, nan, 2.0)), (true, 2.0));
+        assert_eq!(
+            (float_elementwise(Where, 1.0, nan, 2.0).is_nan(), float_elementwise(Where, 0.0, nan, 2.0)),
+            (true, 2.0)
+        );
         // Integers: signed order, 0/1 results, never wrapped to the operand type.
         assert_eq!(int_elementwise(Lt, DType::I8, -128, 127, 0), 1);
         assert_eq!(int_elementwise(Ge, DType::I64, i64::MIN, i64::MAX, 0), 0);
@@ -353,7 +356,10 @@ mod tests {
         assert_eq!(int_elementwise(Abs, DType::I32, -5, 0, 0), 5);
         // i1 arithmetic keeps x != 0; casts to i1 are x != 0 (NaN true).
         assert_eq!(wrap(DType::I1, 2), 1);
-        assert_eq!((float_to_int(DType::I1, nan), float_to_int(DType::I1, -0.0), float_to_int(DType::I1, 0.25)), (1, 0, 1));
+        assert_eq!(
+            (float_to_int(DType::I1, nan), float_to_int(DType::I1, -0.0), float_to_int(DType::I1, 0.25)),
+            (1, 0, 1)
+        );
         assert_eq!((convert(DType::I32, DType::I1, -3.0), convert(DType::I1, DType::F32, 1.0)), (1.0, 1.0));
     }
 

@@ -270,10 +270,20 @@ fn is_math_op(name: &str) -> bool {
 /// in its operands' type, the others in the result's `dtype`).
 fn elementwise_ref(kind: ElementwiseKind, operands: &[&RefTensor], dtype: DType) -> RtResult<Vals> {
     if operands.len() != kind.arity() {
-        return Err(RtError::new(format!("'{}' takes {} operands, got {}", kind.keyword(), kind.arity(), operands.len())));
+        return Err(RtError::new(format!(
+            "'{}' takes {} operands, got {}",
+            kind.keyword(),
+            kind.arity(),
+            operands.len()
+        )));
     }
     if let Some(bad) = operands.iter().find(|t| t.shape != operands[0].shape) {
-        return Err(RtError::new(format!("'{}' on shapes {:?} and {:?}", kind.keyword(), operands[0].shape, bad.shape)));
+        return Err(RtError::new(format!(
+            "'{}' on shapes {:?} and {:?}",
+            kind.keyword(),
+            operands[0].shape,
+            bad.shape
+        )));
     }
     let n = operands[0].shape.iter().product::<usize>();
     let compute = if kind.is_compare() { operands[0].dtype } else { dtype };
@@ -304,7 +314,9 @@ fn eval_ref(
         ("fusion.full", OpProps { fill: Some(Scalar::Float(v)), .. }) => Some(Vals::F(vec![v; n])),
         ("fusion.full", _) => return Err(RtError::new("'fusion.full' without a value")),
         (_, OpProps { kind: Some(kind), .. }) if is_math_op(name) => Some(elementwise_ref(kind, operands, dtype)?),
-        _ if is_math_op(name) => return Err(RtError::new(format!("'{name}' has an invalid predicate or approximation"))),
+        _ if is_math_op(name) => {
+            return Err(RtError::new(format!("'{name}' has an invalid predicate or approximation")));
+        }
         _ => None,
     };
     if let Some(vals) = early {
@@ -498,10 +510,14 @@ mod tests {
     fn matmul_linear_and_batched() {
         let a = t(&[2, 2], &[1.0, 2.0, 3.0, 4.0]);
         let b = t(&[2, 1], &[1.0, 1.0]);
-        assert_eq!(eval_op("fusion.matmul", OpProps::default(), &[&a, &b], DType::F64, &[2, 1], &[], false).unwrap().data, vec![3.0, 7.0]);
+        assert_eq!(
+            eval_op("fusion.matmul", OpProps::default(), &[&a, &b], DType::F64, &[2, 1], &[], false).unwrap().data,
+            vec![3.0, 7.0]
+        );
         let w = t(&[1, 2], &[1.0, -1.0]);
         let bias = t(&[1], &[10.0]);
-        let y = eval_op("fusion.linear", OpProps::default(), &[&a, &w, &bias], DType::F64, &[2, 1], &[], false).unwrap();
+        let y =
+            eval_op("fusion.linear", OpProps::default(), &[&a, &w, &bias], DType::F64, &[2, 1], &[], false).unwrap();
         assert_eq!(y.data, vec![9.0, 9.0]);
         let ab = t(&[2, 1, 2], &[1.0, 2.0, 3.0, 4.0]);
         let bb = t(&[2, 2, 1], &[1.0, 0.0, 0.0, 1.0]);
@@ -522,12 +538,24 @@ mod tests {
             vec![3.0, -3.0, -1.0, 0.0]
         );
         let c = ti(DType::I8, &[100.0, -128.0]);
-        assert_eq!(eval_op("fusion.add", OpProps::default(), &[&c, &c], DType::I8, &[2], &[], false).unwrap().data, vec![-56.0, 0.0]);
-        assert_eq!(eval_op("fusion.neg", OpProps::default(), &[&c], DType::I8, &[2], &[], false).unwrap().data, vec![-100.0, -128.0]);
+        assert_eq!(
+            eval_op("fusion.add", OpProps::default(), &[&c, &c], DType::I8, &[2], &[], false).unwrap().data,
+            vec![-56.0, 0.0]
+        );
+        assert_eq!(
+            eval_op("fusion.neg", OpProps::default(), &[&c], DType::I8, &[2], &[], false).unwrap().data,
+            vec![-100.0, -128.0]
+        );
         let m = HostTensor::new(DType::I8, vec![1, 2], vec![100.0, 100.0]).unwrap();
         let n = HostTensor::new(DType::I8, vec![2, 1], vec![1.0, 1.0]).unwrap();
-        assert_eq!(eval_op("fusion.matmul", OpProps::default(), &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data, vec![-56.0]);
-        assert_eq!(eval_op("fusion.sum", OpProps::default(), &[&m], DType::I8, &[1], &[1], false).unwrap().data, vec![-56.0]);
+        assert_eq!(
+            eval_op("fusion.matmul", OpProps::default(), &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data,
+            vec![-56.0]
+        );
+        assert_eq!(
+            eval_op("fusion.sum", OpProps::default(), &[&m], DType::I8, &[1], &[1], false).unwrap().data,
+            vec![-56.0]
+        );
         let h = ti(DType::F16, &[300.0, 2.0]);
         assert_eq!(
             eval_op("fusion.mul", OpProps::default(), &[&h, &h], DType::F16, &[2], &[], false).unwrap().data,
@@ -539,7 +567,9 @@ mod tests {
             vec![2.0, -2.0, 2147483647.0, 0.0]
         );
         assert_eq!(
-            eval_op("fusion.cast", OpProps::default(), &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false).unwrap().data,
+            eval_op("fusion.cast", OpProps::default(), &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false)
+                .unwrap()
+                .data,
             vec![-56.0]
         );
         // f32 results are rounded to f32 after every op.
@@ -564,8 +594,8 @@ mod tests {
         assert!(g.data[3].is_nan());
         let c = eval_op("fusion.compare", kind(ElementwiseKind::Le), &[&x, &y], DType::I1, &[4], &[], false).unwrap();
         assert_eq!((c.dtype, c.data.clone()), (DType::I1, vec![0.0, 1.0, 1.0, 0.0]));
-        let w = eval_op("fusion.where", kind(ElementwiseKind::Where), &[&c, &x, &y], DType::F64, &[4], &[], false)
-            .unwrap();
+        let w =
+            eval_op("fusion.where", kind(ElementwiseKind::Where), &[&c, &x, &y], DType::F64, &[4], &[], false).unwrap();
         assert_eq!(w.data, vec![0.5, -1.0, 0.0, 1.0]);
         let e = eval_op("fusion.exp", kind(ElementwiseKind::Exp), &[&x], DType::BF16, &[4], &[], false).unwrap();
         assert_eq!(e.data[0], 2.71875, "rounded once to bf16");
@@ -590,7 +620,16 @@ mod tests {
         let v = t(&[2], &[1.0, 2.0]);
         let b = eval_op("fusion.broadcast", OpProps::default(), &[&v], DType::F64, &[3, 2], &[0], false).unwrap();
         assert_eq!(b.data, vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
-        let c = eval_op("fusion.cast", OpProps::default(), &[&t(&[1], &[1.0 + 1.0 / 512.0])], DType::BF16, &[1], &[], false).unwrap();
+        let c = eval_op(
+            "fusion.cast",
+            OpProps::default(),
+            &[&t(&[1], &[1.0 + 1.0 / 512.0])],
+            DType::BF16,
+            &[1],
+            &[],
+            false,
+        )
+        .unwrap();
         assert_eq!(c.data, vec![1.0]);
         let d = eval_op("fusion.sub", OpProps::default(), &[&a, &a], DType::F64, &[2, 3], &[], false).unwrap();
         assert!(d.data.iter().all(|&x| x == 0.0));

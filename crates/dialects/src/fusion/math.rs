@@ -62,15 +62,63 @@ torch); f32 and f64 in their own precision. ", $semantics, "\n\n```mlir\n%r = ",
     };
 }
 
-float_unary_op!(EXP, "fusion.exp", "Elementwise exponential", "e^x", "`exp(-inf) = 0`, `exp(inf) = inf`, overflow gives `inf`, NaN gives NaN.");
-float_unary_op!(LOG, "fusion.log", "Elementwise natural logarithm", "ln(x)", "`log(0) = -inf`, `log(x < 0) = NaN`, `log(inf) = inf`, NaN gives NaN.");
+float_unary_op!(
+    EXP,
+    "fusion.exp",
+    "Elementwise exponential",
+    "e^x",
+    "`exp(-inf) = 0`, `exp(inf) = inf`, overflow gives `inf`, NaN gives NaN."
+);
+float_unary_op!(
+    LOG,
+    "fusion.log",
+    "Elementwise natural logarithm",
+    "ln(x)",
+    "`log(0) = -inf`, `log(x < 0) = NaN`, `log(inf) = inf`, NaN gives NaN."
+);
 float_unary_op!(TANH, "fusion.tanh", "Elementwise hyperbolic tangent", "tanh(x)", "`tanh(±inf) = ±1`, NaN gives NaN.");
-float_unary_op!(ERF, "fusion.erf", "Elementwise error function", "erf(x)", "`erf(±inf) = ±1`, NaN gives NaN; accurate to about 1e-15 relative in `f64` (the cuda backend uses CUDA's `erf`).");
-float_unary_op!(SQRT, "fusion.sqrt", "Elementwise square root", "sqrt(x)", "`sqrt(-0) = -0`, `sqrt(x < 0) = NaN`, `sqrt(inf) = inf`, NaN gives NaN.");
-float_unary_op!(RSQRT, "fusion.rsqrt", "Elementwise reciprocal square root", "1 / sqrt(x)", "`rsqrt(0) = inf`, `rsqrt(-0) = -inf`, `rsqrt(x < 0) = NaN`, `rsqrt(inf) = 0`, NaN gives NaN.");
-float_unary_op!(SIGMOID, "fusion.sigmoid", "Elementwise logistic sigmoid", "1 / (1 + e^-x)", "`sigmoid(-inf) = 0`, `sigmoid(inf) = 1`, NaN gives NaN (no overflow for large `|x|`).");
-float_unary_op!(RECIPROCAL, "fusion.reciprocal", "Elementwise reciprocal", "1 / x", "`1 / 0 = inf`, `1 / -0 = -inf`, `1 / ±inf = ±0`, NaN gives NaN.");
-float_unary_op!(SILU, "fusion.silu", "Elementwise SiLU (swish)", "x / (1 + e^-x)", "`silu(inf) = inf`; `silu(-inf) = NaN` (`-inf / inf`, as torch), a large negative `x` gives `-0`; NaN gives NaN.");
+float_unary_op!(
+    ERF,
+    "fusion.erf",
+    "Elementwise error function",
+    "erf(x)",
+    "`erf(±inf) = ±1`, NaN gives NaN; accurate to about 1e-15 relative in `f64` (the cuda backend uses CUDA's `erf`)."
+);
+float_unary_op!(
+    SQRT,
+    "fusion.sqrt",
+    "Elementwise square root",
+    "sqrt(x)",
+    "`sqrt(-0) = -0`, `sqrt(x < 0) = NaN`, `sqrt(inf) = inf`, NaN gives NaN."
+);
+float_unary_op!(
+    RSQRT,
+    "fusion.rsqrt",
+    "Elementwise reciprocal square root",
+    "1 / sqrt(x)",
+    "`rsqrt(0) = inf`, `rsqrt(-0) = -inf`, `rsqrt(x < 0) = NaN`, `rsqrt(inf) = 0`, NaN gives NaN."
+);
+float_unary_op!(
+    SIGMOID,
+    "fusion.sigmoid",
+    "Elementwise logistic sigmoid",
+    "1 / (1 + e^-x)",
+    "`sigmoid(-inf) = 0`, `sigmoid(inf) = 1`, NaN gives NaN (no overflow for large `|x|`)."
+);
+float_unary_op!(
+    RECIPROCAL,
+    "fusion.reciprocal",
+    "Elementwise reciprocal",
+    "1 / x",
+    "`1 / 0 = inf`, `1 / -0 = -inf`, `1 / ±inf = ±0`, NaN gives NaN."
+);
+float_unary_op!(
+    SILU,
+    "fusion.silu",
+    "Elementwise SiLU (swish)",
+    "x / (1 + e^-x)",
+    "`silu(inf) = inf`; `silu(-inf) = NaN` (`-inf / inf`, as torch), a large negative `x` gives `-0`; NaN gives NaN."
+);
 
 fuser_ir::declare_op! {
     pub static GELU: "fusion.gelu" {
@@ -380,8 +428,7 @@ pub fn elementwise_kind(ctx: &Context, ir: &Ir, op: OpId) -> Option<ElementwiseK
         },
         "fusion.pow" => ElementwiseKind::Pow,
         "fusion.where" => ElementwiseKind::Where,
-        "fusion.compare" => ElementwiseKind::from_keyword(prop("predicate")?.as_str())
-            .filter(|k| k.is_compare())?,
+        "fusion.compare" => ElementwiseKind::from_keyword(prop("predicate")?.as_str()).filter(|k| k.is_compare())?,
         _ => return None,
     })
 }

@@ -101,10 +101,10 @@ fuser_ir::declare_op! {
 }
 
 /// `value`: an integer or float attribute.
-const SCALAR_ATTR: fuser_ir::declare::AttrConstraint = fuser_ir::declare::AttrConstraint::new(
-    "integer or float attribute",
-    |ctx, a| crate::support::scalar_value(ctx, a).is_some(),
-);
+const SCALAR_ATTR: fuser_ir::declare::AttrConstraint =
+    fuser_ir::declare::AttrConstraint::new("integer or float attribute", |ctx, a| {
+        crate::support::scalar_value(ctx, a).is_some()
+    });
 
 fuser_ir::declare_op! {
     pub static SUM: "host.sum" {
@@ -235,7 +235,8 @@ impl ElementwiseKind {
     pub fn arity(self) -> usize {
         use ElementwiseKind::*;
         match self {
-            Neg | Cast | Exp | Log | Tanh | Erf | Sqrt | Rsqrt | Sigmoid | Abs | Reciprocal | Silu | Gelu | GeluTanh => 1,
+            Neg | Cast | Exp | Log | Tanh | Erf | Sqrt | Rsqrt | Sigmoid | Abs | Reciprocal | Silu | Gelu
+            | GeluTanh => 1,
             Where => 3,
             Add | Sub | Mul | Div | Max | Min | Pow | Eq | Ne | Lt | Le | Gt | Ge => 2,
         }
@@ -426,7 +427,10 @@ fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
                 ElementwiseKind::Where if i == 0 => {
                     return Err(v.op_error(
                         op,
-                        format!("the condition (input #0) must have element type 'i1', got '{}'", type_str(ctx, input.elem)),
+                        format!(
+                            "the condition (input #0) must have element type 'i1', got '{}'",
+                            type_str(ctx, input.elem)
+                        ),
                     ));
                 }
                 k if k.is_compare() => format!("input #0 and input #{i}"),
@@ -437,10 +441,9 @@ fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
         }
     }
     if kind.is_compare() && out.elem != i1 {
-        return Err(v.op_error(
-            op,
-            format!("'{}' writes an 'i1' output, got '{}'", kind.keyword(), type_str(ctx, out.elem)),
-        ));
+        return Err(
+            v.op_error(op, format!("'{}' writes an 'i1' output, got '{}'", kind.keyword(), type_str(ctx, out.elem)))
+        );
     }
     if kind.float_only() && !matches!(ctx.type_kind(out.elem), fuser_ir::types::TypeKind::Float(_)) {
         return Err(v.op_error(

@@ -104,8 +104,8 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
     match mnemonic {
         "add" | "sub" | "neg" | "cast" | "set" => plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?),
         // Not linear in any operand: a partial operand must be reduced first.
-        "mul" | "div" | "exp" | "log" | "tanh" | "erf" | "sqrt" | "rsqrt" | "sigmoid" | "abs" | "reciprocal" | "silu"
-        | "gelu" | "maximum" | "minimum" | "pow" | "compare" | "where" => {
+        "mul" | "div" | "exp" | "log" | "tanh" | "erf" | "sqrt" | "rsqrt" | "sigmoid" | "abs" | "reciprocal"
+        | "silu" | "gelu" | "maximum" | "minimum" | "pow" | "compare" | "where" => {
             Some(OpAxes::plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?))
         }
         // No operands: the result's sharding is its own (annotated, or replicated).

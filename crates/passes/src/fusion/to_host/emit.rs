@@ -19,8 +19,8 @@ use crate::host::build::{Placement, place};
 use fuser_dialects::arith::{binary_state, constant_state};
 use fuser_dialects::host::types::{BufferType, MemoryKind, buf_type};
 use fuser_dialects::host::{
-    alloc_state, copy_state, elementwise_state, fill_state, for_state, linear_state, matmul_state, rank_state, select_state,
-    shard_by_stream_state, sum_state,
+    alloc_state, copy_state, elementwise_state, fill_state, for_state, linear_state, matmul_state, rank_state,
+    select_state, shard_by_stream_state, sum_state,
 };
 use fuser_dialects::host::{expand_state, permute_state, reshape_state};
 use fuser_ir::context::Context;

@@ -259,7 +259,9 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
         "fusion.permute" => LocalKind::Permute(op_dims(ctx, ir, op).unwrap_or_default()),
         "fusion.reshape" => LocalKind::Reshape,
         "fusion.full" => LocalKind::Fill(
-            ir.props(op).and_then(|p| ctx.dict_get(p, "value")).or_else(|| ctx.dict_get(ir.attrs(op), "value"))
+            ir.props(op)
+                .and_then(|p| ctx.dict_get(p, "value"))
+                .or_else(|| ctx.dict_get(ir.attrs(op), "value"))
                 .ok_or_else(|| op_err(ctx, ir, op, "'fusion.full' has no 'value'"))?,
         ),
         _ if NONLINEAR.contains(&name.as_str()) => LocalKind::Elementwise(
