@@ -1,4 +1,6 @@
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(fusion-to-host))' | FileCheck %s
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default,func.func(comm-verify))' | FileCheck %s --check-prefix=VERIFIED
+// VERIFIED: host.fill
 
 // The elementwise math ops lower to host.elementwise kinds on local pieces, compare writes an
 // i1 buffer, where takes three inputs, full is a host.fill of each rank's piece.
