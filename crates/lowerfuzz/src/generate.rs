@@ -19,8 +19,10 @@
 //! halves, zero, f16-overflowing magnitudes: wrapping, truncating division and casts,
 //! saturation, infinities), and several returned values, some of them intermediates that later
 //! ops also use. A float -> integer cast reads only values the run computes exactly as the
-//! reference does (no float contraction, sum or partial value before it: a last-bit difference
-//! there could truncate to another integer, which the exact integer check would report).
+//! reference does (no float contraction, sum, partial value or math function before it: a
+//! last-bit difference there could truncate to another integer, which the exact integer check
+//! would report); so do `compare` (an exact `i1` result), `pow` and the math functions that
+//! jump at 0 (`log`, `sqrt`, `rsqrt`, `reciprocal`). `i1` masks are read only by `where`.
 
 use crate::pipeline::Pipeline;
 use crate::program::{DType, Did, Op, OpKind, Program, Reduce, Shard, Split, TensorTy, ValueRef};
