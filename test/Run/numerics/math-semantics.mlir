@@ -1,4 +1,5 @@
 // REQUIRES: fuser-run
+// (Also run on the cuda backend by benches/gpu/numerics.sh.)
 // RUN: fuser-run %s --ranks 1 --input-values 0=nan,1,-0,2,-3,inf,-inf,0.5 --input-values 1=1,nan,0,2,4,inf,0,-0.5 --check --print-outputs | FileCheck %s
 // CHECK: output #0 (i1 [8]): 0 0 1 1 0 1 0 0
 // CHECK: output #1 (i1 [8]): 1 1 0 0 1 0 1 1
