@@ -378,9 +378,6 @@ fn verify_where(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 
 fn verify_full(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     verify_with(v, op, |v, op| {
-        if !v.ir.operands(op).is_empty() {
-            return Err("takes no operands".into());
-        }
         let result = result_type(v, op).ok_or("expects a result")?;
         let (shape, elem) = expect_tensor(v.ctx, "result", result)?;
         if let TypeKind::RankedTensor { encoding: Some(enc), .. } = v.ctx.type_kind(result)
