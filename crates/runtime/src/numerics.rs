@@ -17,7 +17,12 @@
 //!   to infinity;
 //! - float arithmetic is IEEE: each op's result is rounded to the element type (bf16/f16
 //!   compute in f32 and round every result, as torch does); NaN propagates (also through max
-//!   and min, as `arith.maximumf` and `torch.maximum`).
+//!   and min, as `arith.maximumf` and `torch.maximum`; `+0 > -0`);
+//! - the math functions (`exp` ... `gelu`, `pow`) follow torch and C's libm at NaN, infinities
+//!   and outside their domain (`log(-1) = NaN`, `rsqrt(-0) = -inf`, `pow(NaN, 0) = 1`);
+//!   comparisons are ordered (a NaN operand: false, but `ne` true) and give 0/1; `where` copies;
+//! - `i1` holds 0 or 1: storing any value keeps `x != 0` (casts to i1: NaN gives 1), integer
+//!   arithmetic on it wraps to `x != 0`.
 
 use crate::dtype::DType;
 use fuser_dialects::host::ElementwiseKind;

@@ -9,7 +9,8 @@
 //! differs within the tolerance). `fusion.cast` converts as the runtime does (float -> integer
 //! truncates and saturates). Ops: matmul (batched, rhs broadcast), linear (+bias),
 //! add/sub/mul/div (equal shapes), neg, cast, sum (dims, keep_dims), set, broadcast, reshape,
-//! permute, and `func.return`. Results are [`HostTensor`]s (`f64` values: an i64 beyond 2^53
+//! permute, the math ops of `fusion/math.rs` through their `host.elementwise` kind (functions in
+//! `f64`, comparisons exact into `i1`, `where` exact), `full`, and `func.return`. Results are [`HostTensor`]s (`f64` values: an i64 beyond 2^53
 //! is rounded there, as the run's gathered outputs are).
 
 use crate::cpu::kernels::{Precision, sum_ints, sum_values};

@@ -1,5 +1,6 @@
 //! The compute kernels of the CPU backend, on strided [`View`]s: copy, matmul (optionally
-//! accumulating), linear (`y = x·wᵀ + bias`), elementwise kinds and sums over dimensions.
+//! accumulating), linear (`y = x·wᵀ + bias`), elementwise kinds (comparisons into `i1` in the
+//! operands' type, `where` exact), fill and sums over dimensions.
 //!
 //! Precision (the rules are in `numerics.rs`): a float kernel computes in `f32` when every
 //! buffer it touches is bf16, f16 or f32 (bf16/f16 inputs are widened to f32 and accumulated in
