@@ -10,7 +10,9 @@
 
 use crate::compiler::Module;
 use crate::errors::{self, Loc, Sources};
-use fuser::builder::{DeviceAxis, ElementType, FunctionBuilder, Reduction, Sharding, Split, Tensor, TensorType};
+use fuser::builder::{
+    Attribute, DeviceAxis, ElementType, FunctionBuilder, Reduction, Sharding, Split, Tensor, TensorType,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -42,10 +44,42 @@ struct OpRecord {
     element: Option<ElementType>,
 }
 
+/// A property of a generic op as Python gives it.
+#[derive(Clone, Debug, FromPyObject)]
+pub enum AttrSpec {
+    #[pyo3(transparent)]
+    Flag(bool),
+    #[pyo3(transparent)]
+    Int(i64),
+    #[pyo3(transparent)]
+    Float(f64),
+    #[pyo3(transparent)]
+    Ints(Vec<i64>),
+    #[pyo3(transparent)]
+    Str(String),
+    /// `(value, dtype)`: a value of an element type (`fusion.full`'s value).
+    Typed(f64, String),
+}
+
+/// An op built through the facade's generic `FunctionBuilder::op` (result types inferred by
+/// the op): every op that declares `infer_result_types`.
+#[derive(Clone, Debug)]
+struct GenericRecord {
+    name: String,
+    operands: Vec<usize>,
+    /// One sharding per result (`None`: no encoding).
+    outs: Vec<Option<Sharding>>,
+    attrs: Vec<(String, Attribute)>,
+}
+
 #[derive(Clone, Debug)]
 enum Kind {
     Input(TensorType),
     Op(OpRecord),
+    /// Result 0 of a generic op.
+    Generic(GenericRecord),
+    /// Result `index` (at least 1) of the generic op of record `of`.
+    Extra { of: usize, index: usize },
 }
 
 #[derive(Clone, Debug)]
@@ -194,6 +228,22 @@ fn check_extents(what: &str, extents: impl IntoIterator<Item = i64>) -> Result<(
 }
 
 impl Program {
+    /// The number of results of the generic op of record `i`, from a rebuild of the records.
+    fn result_count(&self, i: usize) -> usize {
+        let Some(Record { kind: Kind::Generic(g), .. }) = self.records.get(i) else { return 1 };
+        let compiler = &self.compiler;
+        let mut program = compiler.program();
+        let types: Vec<TensorType> = g
+            .operands
+            .iter()
+            .filter_map(|&v| self.info.get(v).map(|vi| TensorType::new(&vi.shape, vi.element)))
+            .collect();
+        let Ok(mut f) = program.function("count", &types) else { return 1 };
+        let args: Vec<Tensor> = (0..types.len()).filter_map(|k| f.arg(k).ok()).collect();
+        let attrs: Vec<(&str, Attribute)> = g.attrs.iter().map(|(k, a)| (k.as_str(), a.clone())).collect();
+        f.op(&format!("fusion.{}", g.name), &args, &attrs, &[]).map_or(1, |r| r.len())
+    }
+
     fn err_at(&self, py: Python<'_>, loc: &Loc, msg: &str) -> PyErr {
         errors::raise(py, vec![errors::located(Some(loc), msg, &self.sources)])
     }
@@ -229,7 +279,7 @@ impl Program {
             .enumerate()
             .filter_map(|(i, r)| match &r.kind {
                 Kind::Input(t) => Some((i, t)),
-                Kind::Op(_) => None,
+                _ => None,
             })
             .collect();
         let types: Vec<TensorType> = inputs.iter().map(|(_, t)| (*t).clone()).collect();
@@ -240,6 +290,7 @@ impl Program {
         let mut tensors: Vec<Option<Tensor>> = vec![None; records.len()];
         let mut info = Vec::with_capacity(records.len());
         let mut arg = 0;
+        let mut extras: std::collections::HashMap<usize, Vec<Tensor>> = std::collections::HashMap::new();
         for (i, r) in records.iter().enumerate() {
             match &r.kind {
                 Kind::Input(t) => {
@@ -254,6 +305,31 @@ impl Program {
                     let shape = f.shape(t)?;
                     tensors[i] = Some(t);
                     info.push(ValueInfo { shape, element });
+                }
+                Kind::Generic(g) => {
+                    f.set_location(Some(&r.loc.facade()));
+                    let operands = g
+                        .operands
+                        .iter()
+                        .map(|&v| {
+                            tensors.get(v).copied().flatten().ok_or_else(|| {
+                                fuser::Error::message(format!("{}: value #{v} is not a value of this definition", g.name))
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let attrs: Vec<(&str, Attribute)> = g.attrs.iter().map(|(k, a)| (k.as_str(), a.clone())).collect();
+                    let results = f.op(&format!("fusion.{}", g.name), &operands, &attrs, &g.outs)?;
+                    let t = results[0];
+                    info.push(ValueInfo { shape: f.shape(t)?, element: f.element(t)? });
+                    tensors[i] = Some(t);
+                    extras.insert(i, results);
+                }
+                Kind::Extra { of, index } => {
+                    let t = extras.get(of).and_then(|rs| rs.get(*index)).copied().ok_or_else(|| {
+                        fuser::Error::message(format!("value #{i}: the op has no result #{index}"))
+                    })?;
+                    info.push(ValueInfo { shape: f.shape(t)?, element: f.element(t)? });
+                    tensors[i] = Some(t);
                 }
             }
         }
@@ -369,6 +445,51 @@ impl Program {
         let out = self.sharding(py, sharding, &loc)?;
         let record = OpRecord { name: op, operands, out, dims, keep_dims, new_axes, shape, element };
         self.push(py, Record { kind: Kind::Op(record), loc })
+    }
+
+    /// Appends the fusion op `fusion.<op>` through its inferred result types (any op that
+    /// declares them: exp, softmax, layer_norm, sdpa, ...), with the properties `attrs` and one
+    /// sharding per result; returns the value index of every result.
+    #[pyo3(signature = (op, operands, shardings, loc, attrs))]
+    fn generic(
+        &mut self,
+        py: Python<'_>,
+        op: String,
+        operands: Vec<usize>,
+        shardings: Vec<Option<ShardSpec>>,
+        loc: (String, u32, u32),
+        attrs: Vec<(String, AttrSpec)>,
+    ) -> PyResult<Vec<usize>> {
+        let loc = Loc { file: loc.0, line: loc.1, column: loc.2 };
+        if let Some(&bad) = operands.iter().find(|&&v| v >= self.records.len()) {
+            return Err(self.err_at(py, &loc, &format!("{op}: value #{bad} is not a value of this definition")));
+        }
+        let mut outs = Vec::with_capacity(shardings.len());
+        for s in shardings {
+            outs.push(self.sharding(py, s, &loc)?);
+        }
+        let mut converted = Vec::with_capacity(attrs.len());
+        for (k, a) in attrs {
+            let attr = match a {
+                AttrSpec::Flag(true) => Attribute::Flag,
+                AttrSpec::Flag(false) => continue,
+                AttrSpec::Int(i) => Attribute::Int(i),
+                AttrSpec::Float(x) => Attribute::Float(x),
+                AttrSpec::Ints(v) => Attribute::Ints(v),
+                AttrSpec::Str(s) => Attribute::Str(s),
+                AttrSpec::Typed(v, d) => Attribute::Typed(v, element(py, &d, &loc, &self.sources)?),
+            };
+            converted.push((k, attr));
+        }
+        let record = GenericRecord { name: op, operands, outs, attrs: converted };
+        let first = self.push(py, Record { kind: Kind::Generic(record), loc: loc.clone() })?;
+        // The other results: one record each, read from the op's results by the rebuild.
+        let count = self.result_count(first);
+        let mut indices = vec![first];
+        for index in 1..count {
+            indices.push(self.push(py, Record { kind: Kind::Extra { of: first, index }, loc: loc.clone() })?);
+        }
+        Ok(indices)
     }
 
     /// Marks value `value` as the next output.

@@ -75,6 +75,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/layout.rs",
             "fusion/matmul.rs",
             "fusion/reduce.rs",
+            "fusion/norm.rs",
             "host/alloc.rs",
             "host/compute.rs",
             "host/kernel.rs",

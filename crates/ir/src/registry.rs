@@ -181,7 +181,15 @@ pub struct OpDef {
     /// Appends one operand to those forwarded to a successor (with `successor_operands`);
     /// identical-block merging uses it to pass the operands the merged blocks differ in.
     pub append_successor_operand: Option<AppendSuccessorOperandFn>,
+    /// The result types the op has on operands of these types with these properties (MLIR's
+    /// `InferTypeOpInterface::inferReturnTypes`): what builders that are not written per op
+    /// (the facade's generic `op`, frontends) call.
+    pub infer_result_types: Option<InferResultTypesFn>,
 }
+
+/// Result types from the operand types and the properties dictionary (if any); an error says
+/// why the operands do not fit, in the op's words.
+pub type InferResultTypesFn = fn(&Context, &[Type], Option<Attr>) -> Result<Vec<Type>, String>;
 
 /// One range of operand indices per successor, or `None` for a malformed op.
 pub type SuccessorOperandsFn = fn(&Context, &Ir, OpId) -> Option<Vec<std::ops::Range<usize>>>;
@@ -215,6 +223,7 @@ impl OpDef {
             erase_successor_operand: None,
             append_successor_operand: None,
             decl: None,
+            infer_result_types: None,
         }
     }
     pub fn has(&self, t: Traits) -> bool {

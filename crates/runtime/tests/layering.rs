@@ -27,7 +27,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("buffers and host values", &["buffer.rs", "tensor.rs", "partial.rs"]),
-    ("the named kernels' semantics, lowest first", &["ops/dense.rs", "ops/params.rs", "ops/registry.rs", "ops/mod.rs"]),
+    (
+        "the named kernels' semantics, lowest first",
+        &["ops/dense.rs", "ops/params.rs", "ops/norm.rs", "ops/registry.rs", "ops/mod.rs"],
+    ),
     (
         "the executor and the backend interface",
         &["exec/backend.rs", "exec/prepare.rs", "exec/run.rs", "exec/capture.rs"],
@@ -72,6 +75,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cuda/nccl.rs",
             "cuda/gpu.rs",
             "cuda/ops/module.rs",
+            "cuda/ops/norm.rs",
             "cuda/ops/mod.rs",
             "cuda/graph.rs",
             "cuda/contention.rs",

@@ -29,7 +29,7 @@ result has that shape and element type (its sharding may differ). ", $semantics,
                 traits: [$traits $(| $more)*],
                 operands: { lhs: TENSOR, rhs: TENSOR },
                 results: { result: TENSOR },
-                hooks: { verify: verify_binary, parse: parse_plain, print: print_plain },
+                hooks: { verify: verify_binary, parse: parse_plain, print: print_plain, infer_result_types: infer_binary_types },
             }
         }
     };
@@ -81,7 +81,7 @@ fuser_ir::declare_op! {
         traits: [PURE],
         operands: { input: TENSOR },
         results: { result: TENSOR },
-        hooks: { verify: verify_neg, parse: parse_plain, print: print_plain },
+        hooks: { verify: verify_neg, parse: parse_plain, print: print_plain, infer_result_types: infer_unary_types },
     }
 }
 
@@ -109,6 +109,20 @@ fn parse_plain(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResu
 
 fn print_plain(p: &mut dyn OpAsmPrinter, op: OpId) {
     print_tensor_op(p, op, Extra::None)
+}
+
+fn infer_binary_types(ctx: &Context, types: &[Type], _: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    match types {
+        [a, b] => Ok(vec![infer_elementwise(ctx, *a, *b)?]),
+        _ => Err(format!("expects two operands, got {}", types.len())),
+    }
+}
+
+fn infer_unary_types(ctx: &Context, types: &[Type], _: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    match types {
+        [a] => Ok(vec![infer_unary(ctx, *a)?]),
+        _ => Err(format!("expects one operand, got {}", types.len())),
+    }
 }
 
 /// The unsharded result type of an elementwise binary op on `a` and `b`.

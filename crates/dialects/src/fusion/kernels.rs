@@ -25,7 +25,10 @@ pub struct KernelOp {
 }
 
 /// Every fusion op lowered to a named kernel.
-pub static KERNEL_OPS: &[KernelOp] = &[];
+pub static KERNEL_OPS: &[KernelOp] = &[
+    KernelOp { op: "fusion.layer_norm", kernel: "layer_norm", origin: Origin::None },
+    KernelOp { op: "fusion.rms_norm", kernel: "rms_norm", origin: Origin::None },
+];
 
 /// The kernel of the fusion op `op_name`, if it lowers to one.
 pub fn kernel_op(op_name: &str) -> Option<&'static KernelOp> {

@@ -10,7 +10,7 @@
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
 //! neg, cast), `math` (exp, log, tanh, erf, sqrt, rsqrt, sigmoid, abs, reciprocal, silu, gelu,
 //! maximum, minimum, pow, compare, where, full), `reduce` (sum), `layout` (set, broadcast,
-//! reshape, permute).
+//! reshape, permute), `norm` (layer_norm, rms_norm).
 
 pub mod elementwise;
 pub mod kernels;
@@ -18,6 +18,7 @@ pub mod layout;
 pub mod math;
 pub mod matmul;
 pub mod mesh;
+pub mod norm;
 pub mod reduce;
 pub mod sharding;
 pub mod syntax;
@@ -35,6 +36,7 @@ pub use math::{
 };
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
+pub use norm::{LAYER_NORM, NormKind, RMS_NORM, infer_norm, norm_state};
 pub use reduce::{SUM, infer_sum};
 pub use sharding::{DeviceAxis, SHARD, Sharding, Split, strip_sharding};
 pub use syntax::tensor_op_state;
@@ -129,6 +131,8 @@ reference computes them in `f64` (the same tolerances). `compare` and `where` ar
         &COMPARE,
         &WHERE,
         &FULL,
+        &LAYER_NORM,
+        &RMS_NORM,
     ],
     materialize_constant: None,
     types: &[],

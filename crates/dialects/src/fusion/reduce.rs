@@ -35,7 +35,7 @@ Generic form: `dims` is an `array<i64: ...>` property and `keep_dims` a unit pro
         operands: { input: TENSOR },
         results: { result: TENSOR },
         properties: { dims: DIMS, keep_dims: UNIT },
-        hooks: { verify: verify_sum, parse: parse_sum, print: print_sum },
+        hooks: { verify: verify_sum, parse: parse_sum, print: print_sum, infer_result_types: infer_sum_types },
     }
 }
 
@@ -58,6 +58,16 @@ pub(crate) fn check_axes(dims: &[i64], rank: usize) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn infer_sum_types(ctx: &Context, types: &[Type], props: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
+    let dims = props.and_then(|p| ctx.dict_get(p, "dims")).and_then(|a| super::syntax::i64_array(ctx, a));
+    let keep = props.is_some_and(|p| ctx.dict_get(p, "keep_dims").is_some());
+    match (types, dims) {
+        ([x], Some(dims)) => Ok(vec![infer_sum(ctx, *x, &dims, keep)?]),
+        (_, None) => Err("requires a 'dims' array".into()),
+        _ => Err(format!("expects one operand, got {}", types.len())),
+    }
 }
 
 /// The unsharded result type of `sum(x, dims, keep_dims)`.

@@ -90,6 +90,26 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
         }
     }
 
+    /// The element type of a tensor of this function.
+    ///
+    /// ```
+    /// # use fuser::builder::{ElementType, TensorType};
+    /// # let compiler = fuser::Compiler::new();
+    /// # let mut program = compiler.program();
+    /// let f = program.function("f", &[TensorType::new(&[4], ElementType::BF16)])?;
+    /// assert_eq!(f.element(f.arg(0)?)?, ElementType::BF16);
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn element(&self, t: Tensor) -> Result<ElementType, Error> {
+        let ctx = self.program.compiler.context();
+        match ctx.type_kind(self.type_of(t)?) {
+            TypeKind::RankedTensor { elem, .. } => {
+                ElementType::from_type(ctx, *elem).ok_or_else(|| Error::message("unsupported element type"))
+            }
+            _ => Err(Error::message("not a ranked tensor")),
+        }
+    }
+
     /// `fusion.matmul`: `a [..., M, K]` times `b [K, N]` (or batched `b`).
     ///
     /// ```
@@ -348,6 +368,62 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
     pub fn permute(&mut self, x: Tensor, dims: &[i64], out: impl Into<Option<Sharding>>) -> Result<Tensor, Error> {
         let inferred = fusion::infer_permute(self.ctx(), self.type_of(x)?, dims);
         self.tensor_op(fusion::PERMUTE.name, &[x], inferred, out.into(), Props { dims: Some(dims), keep_dims: false })
+    }
+
+    /// Any fusion op by name, with the properties `attrs` and one sharding per result in
+    /// `outs` (missing entries: no encoding). The result types come from the op's
+    /// `infer_result_types` hook (MLIR's `InferTypeOpInterface`), so every op that has one is
+    /// buildable without a method of its own; an op without it, or operands that do not fit,
+    /// is an error naming the op.
+    ///
+    /// ```
+    /// use fuser::builder::{Attribute, ElementType, TensorType};
+    /// # let compiler = fuser::Compiler::new();
+    /// # let mut program = compiler.program();
+    /// let mut f = program.function("f", &[TensorType::new(&[4, 8], ElementType::F32)])?;
+    /// let x = f.arg(0)?;
+    /// let s = f.op("fusion.sum", &[x], &[("dims", Attribute::Ints(vec![1]))], &[])?;
+    /// assert_eq!(f.shape(s[0])?, vec![4]);
+    /// assert!(f.op("fusion.sum", &[x], &[], &[]).unwrap_err().to_string().contains("'dims'"));
+    /// assert!(f.op("fusion.nothing", &[x], &[], &[]).is_err());
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn op(
+        &mut self,
+        name: &str,
+        operands: &[Tensor],
+        attrs: &[(&str, super::types::Attribute)],
+        outs: &[Option<Sharding>],
+    ) -> Result<Vec<Tensor>, Error> {
+        let fail = |m: String| Error::message(format!("{name}: {m}"));
+        let values = operands.iter().map(|&t| self.value_of(t)).collect::<Result<Vec<_>, _>>()?;
+        let types: Vec<Type> = values.iter().map(|&v| self.program.ir.value_type(v)).collect();
+        let ctx = self.program.compiler.context();
+        let def = ctx.op_def(ctx.op_name(name)).ok_or_else(|| fail("no such op".into()))?;
+        let infer = def.infer_result_types.ok_or_else(|| fail("the op cannot infer its result types".into()))?;
+        let props = (!attrs.is_empty())
+            .then(|| ctx.dictionary(attrs.iter().map(|(k, a)| (ctx.ident(k), a.to_attr(ctx))).collect()));
+        let inferred = infer(ctx, &types, props).map_err(fail)?;
+        let results = inferred
+            .into_iter()
+            .enumerate()
+            .map(|(j, t)| self.with_sharding(t, outs.get(j).cloned().flatten()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(fail)?;
+        let state = fuser_ir::ir::OperationState {
+            name: ctx.op_name(name),
+            operands: values,
+            result_types: results,
+            successors: Vec::new(),
+            regions: Vec::new(),
+            attrs: ctx.empty_dict(),
+            props,
+            loc: self.program.loc,
+        };
+        let op = self.program.ir.create_op(state);
+        self.program.ir.append_op(self.entry, op);
+        let id = self.program.id;
+        Ok(self.program.ir.results(op).iter().map(|&value| Tensor { value, program: id }).collect())
     }
 
     /// Gives the ops appended from now on this source location (see

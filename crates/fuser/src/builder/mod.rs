@@ -11,4 +11,4 @@ mod types;
 
 pub use function::{FunctionBuilder, Tensor};
 pub use program::{Mesh, ProgramBuilder};
-pub use types::{DeviceAxis, ElementType, Reduction, Sharding, Split, TensorType};
+pub use types::{Attribute, DeviceAxis, ElementType, Reduction, Sharding, Split, TensorType};

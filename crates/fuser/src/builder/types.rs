@@ -39,7 +39,71 @@ pub enum ElementType {
     I1,
 }
 
+/// A property of a fusion op built by [`FunctionBuilder::op`](super::FunctionBuilder::op).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Attribute {
+    /// `7 : i64`.
+    Int(i64),
+    /// `0.5 : f64`.
+    Float(f64),
+    /// A value of an element type (`0.5 : bf16`, `3 : i32`): the value of `fusion.full`.
+    Typed(f64, ElementType),
+    /// `array<i64: 1, 2>`.
+    Ints(Vec<i64>),
+    /// A unit attribute (a keyword that is present).
+    Flag,
+    /// `"tanh"`.
+    Str(String),
+}
+
+impl Attribute {
+    /// The attribute in the given context.
+    pub(crate) fn to_attr(&self, ctx: &Context) -> fuser_ir::Attr {
+        use fuser_ir::attrs::{AttrKind, DenseArrayData};
+        // One rounding of the f64 value to the type, to nearest even.
+        let float = |v: f64, kind: FloatKind| {
+            use fuser_ir::apfloat::{ApFloat, RoundingMode};
+            let wide = ApFloat::from_bits(FloatKind::F64, v.to_bits() as u128).expect("f64 is an IEEE type");
+            let (x, _, _) = wide.convert(kind, RoundingMode::NearestTiesToEven);
+            ctx.intern_attr(AttrKind::Float { bits: x.to_bits(), ty: ctx.float_type(kind) })
+        };
+        match self {
+            Attribute::Int(i) => ctx.int_attr(ctx.i64_type(), *i),
+            Attribute::Float(f) => float(*f, FloatKind::F64),
+            Attribute::Typed(v, e) => match e {
+                ElementType::F64 => float(*v, FloatKind::F64),
+                ElementType::F32 => float(*v, FloatKind::F32),
+                ElementType::F16 => float(*v, FloatKind::F16),
+                ElementType::BF16 => float(*v, FloatKind::BF16),
+                _ => ctx.int_attr(e.to_type(ctx), *v as i64),
+            },
+            Attribute::Ints(v) => {
+                ctx.intern_attr(AttrKind::DenseArray { elem: ctx.i64_type(), data: DenseArrayData::Int(v.clone()) })
+            }
+            Attribute::Flag => ctx.unit_attr(),
+            Attribute::Str(s) => ctx.string_attr(s),
+        }
+    }
+}
+
 impl ElementType {
+    /// The element type a type of the given context is, if it is one.
+    pub(crate) fn from_type(ctx: &Context, t: fuser_ir::Type) -> Option<ElementType> {
+        use fuser_ir::types::TypeKind;
+        Some(match ctx.type_kind(t) {
+            TypeKind::Float(FloatKind::F64) => ElementType::F64,
+            TypeKind::Float(FloatKind::F32) => ElementType::F32,
+            TypeKind::Float(FloatKind::F16) => ElementType::F16,
+            TypeKind::Float(FloatKind::BF16) => ElementType::BF16,
+            TypeKind::Integer { width: 64, .. } => ElementType::I64,
+            TypeKind::Integer { width: 32, .. } => ElementType::I32,
+            TypeKind::Integer { width: 16, .. } => ElementType::I16,
+            TypeKind::Integer { width: 8, .. } => ElementType::I8,
+            TypeKind::Integer { width: 1, .. } => ElementType::I1,
+            _ => return None,
+        })
+    }
+
     /// The type in the given context.
     pub(crate) fn to_type(self, ctx: &Context) -> fuser_ir::Type {
         match self {

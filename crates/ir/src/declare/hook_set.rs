@@ -3,7 +3,9 @@
 //! Layer: definitions (it names the hook types of `registry.rs` and fills an
 //! [`OpDef`](crate::registry::OpDef)).
 
-use crate::registry::{DefaultPropsFn, FoldFn, OpDef, ParseFn, PatternDef, PrintFn, ResultNamesFn, VerifyFn};
+use crate::registry::{
+    DefaultPropsFn, FoldFn, InferResultTypesFn, OpDef, ParseFn, PatternDef, PrintFn, ResultNamesFn, VerifyFn,
+};
 
 /// The hooks a family of ops has in common: the nine collectives of `comm` share one verifier,
 /// one custom syntax, one canonicalization pattern and one default property; arith's integer
@@ -49,6 +51,7 @@ pub struct HookSet {
     pub result_names: Option<ResultNamesFn>,
     pub default_dialect: Option<&'static str>,
     pub default_props: Option<DefaultPropsFn>,
+    pub infer_result_types: Option<InferResultTypesFn>,
 }
 
 impl HookSet {
@@ -62,6 +65,7 @@ impl HookSet {
         result_names: None,
         default_dialect: None,
         default_props: None,
+        infer_result_types: None,
     };
 
     /// `def` with every hook this set has filled in (hooks the set lacks are left as they are).
@@ -89,6 +93,9 @@ impl HookSet {
         }
         if self.default_props.is_some() {
             def.default_props = self.default_props;
+        }
+        if self.infer_result_types.is_some() {
+            def.infer_result_types = self.infer_result_types;
         }
         def
     }

@@ -22,7 +22,7 @@
 /// - `hook_set: SET`: a [`HookSet`](crate::declare::HookSet) constant, the hooks the op shares
 ///   with its family (MLIR's ODS base classes); applied before `hooks:`.
 /// - `hooks: { verify: f, fold: f, canonicalize: &[...], parse: f, print: f, result_names: f,
-///   default_dialect: "...", default_props: f }`: any [`OpDef`](crate::registry::OpDef) hook
+///   default_dialect: "...", default_props: f, infer_result_types: f }`: any [`OpDef`](crate::registry::OpDef) hook
 ///   (`Option` fields get `Some(..)` around the value); each overrides the set's.
 ///
 /// ```

@@ -5,6 +5,7 @@
 //! Invariant: every function here is total on verified IR and returns `None` for ops it does
 //! not know (non-fusion ops), never panics on malformed IR.
 
+use fuser_dialects::fusion::norm::norm_operands;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::context::Context;
@@ -147,8 +148,29 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
             plain(vec![map])
         }
         "reshape" => plain(vec![reshape_map(&shape(ctx, ir, op, 0)?, &result_shape(ctx, ir, op)?)]),
+        "layer_norm" | "rms_norm" => {
+            let k = op_dims(ctx, ir, op)?.len();
+            let (has_weight, has_bias) = norm_operands(ctx, ir, op)?;
+            norm_axes(rank(0)?, k, 1 + has_weight as usize + has_bias as usize)
+        }
         _ => None,
     }
+}
+
+/// A norm over the `k` trailing axes of a rank-`r` input, with `params - 1` weight/bias
+/// operands of rank `k`: every axis maps to the same result axis (the weight's and bias's to
+/// the trailing ones); the normalized axes are read whole, in every operand. Not linear.
+fn norm_axes(r: usize, k: usize, operands: usize) -> Option<OpAxes> {
+    if k == 0 || k > r {
+        return None;
+    }
+    let mut maps = vec![identity(r)];
+    maps.extend((1..operands).map(|_| (r - k..r).map(Some).collect()));
+    let mut axes = OpAxes::plain(maps).with_whole(0, (r - k..r).collect());
+    for i in 1..operands {
+        axes = axes.with_whole(i, (0..k).collect());
+    }
+    Some(axes)
 }
 
 /// `a[.., M, K] · b[K, N]` (or batched `b[.., K, N]`) → `[.., M, N]`.
@@ -244,6 +266,20 @@ mod tests {
         let l = linear_axes(2, true).unwrap();
         assert_eq!(l.maps, vec![vec![Some(0), None], vec![Some(1), None], vec![Some(1)]]);
         assert_eq!(l.operand_axis(1, 1), Some(0));
+    }
+
+    #[test]
+    fn norm_maps_and_whole_axes() {
+        // x [B, S, H] normalized over H, with weight and bias [H].
+        let n = norm_axes(3, 1, 3).unwrap();
+        assert_eq!(n.maps, vec![vec![Some(0), Some(1), Some(2)], vec![Some(2)], vec![Some(2)]]);
+        assert_eq!(n.whole, vec![vec![2], vec![0], vec![0]]);
+        assert!(n.contracted.iter().all(Vec::is_empty) && n.linear.iter().all(|l| !l));
+        assert!(!n.is_whole(0, 1), "the sequence axis may stay split");
+        // Over the two trailing axes, no weight.
+        let m = norm_axes(3, 2, 1).unwrap();
+        assert_eq!((m.maps.len(), m.whole.clone()), (1, vec![vec![1, 2]]));
+        assert!(norm_axes(2, 0, 1).is_none() && norm_axes(2, 3, 1).is_none());
     }
 
     #[test]

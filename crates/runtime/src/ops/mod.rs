@@ -7,6 +7,7 @@
 //! the fusion op's properties), the op files, `registry` (the table of every op).
 
 pub mod dense;
+pub mod norm;
 pub mod params;
 pub mod registry;
 

@@ -2,6 +2,7 @@
 //! shapes, evaluate, store the outputs in their element types.
 
 use super::dense::Dense;
+use super::norm;
 use super::params::Params;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
@@ -37,7 +38,23 @@ impl std::fmt::Debug for OpImpl {
 }
 
 /// Every named kernel.
-pub static ALL: &[&OpImpl] = &[];
+pub static ALL: &[&OpImpl] = &[&LAYER_NORM, &RMS_NORM];
+
+// The op files sit below this one (they name no `OpImpl` or `Call`): each kernel's entry is
+// here.
+
+/// `fusion.layer_norm` (`ops/norm.rs`).
+static LAYER_NORM: OpImpl = OpImpl {
+    name: "layer_norm",
+    check: norm::check_layer_norm,
+    eval: |c| norm::eval_layer_norm(c.params, c.inputs, c.outputs),
+};
+/// `fusion.rms_norm` (`ops/norm.rs`).
+static RMS_NORM: OpImpl = OpImpl {
+    name: "rms_norm",
+    check: norm::check_rms_norm,
+    eval: |c| norm::eval_rms_norm(c.params, c.inputs, c.outputs),
+};
 
 /// The kernel named `name`.
 pub fn lookup(name: &str) -> Option<&'static OpImpl> {

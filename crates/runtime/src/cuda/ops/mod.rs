@@ -4,6 +4,7 @@
 //! must compute what its semantics in `crate::ops` say, within the element type's tolerance.
 
 pub mod module;
+pub mod norm;
 
 use super::api::RawStream;
 use super::gpu::Gpu;
@@ -31,7 +32,17 @@ pub struct CudaImpl {
 }
 
 /// Every named kernel the GPU has.
-pub static CUDA_ALL: &[&CudaImpl] = &[];
+pub static CUDA_ALL: &[&CudaImpl] = &[&LAYER_NORM, &RMS_NORM];
+
+// The kernel files sit below this one (they name no `CudaCall` or `CudaImpl`): each
+// kernel's entry is here.
+
+/// `fusion.layer_norm` (`norm.rs`).
+static LAYER_NORM: CudaImpl =
+    CudaImpl { name: "layer_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, false) };
+/// `fusion.rms_norm` (`norm.rs`).
+static RMS_NORM: CudaImpl =
+    CudaImpl { name: "rms_norm", run: |c| norm::run_norm(c.gpu, c.params, c.inputs, c.outputs, c.stream, true) };
 
 /// The GPU implementation of kernel `name`.
 pub fn lookup(name: &str) -> Option<&'static CudaImpl> {

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Runs a transformer program of gen.py through fuser-run on the GPU and compares its output
+with torch.nn.functional on the same weights and inputs (issue 23, "checked at real size").
+
+For every argument of the program it draws a torch tensor (weights ~ N(0, 0.02), activations
+~ N(0, 1), norm weights ~ 1 + N(0, 0.02)), writes it raw (`--input-file`), runs fuser-run,
+reads the output back (`--output-file`) and computes the same layer with torch in float32 from
+the same bf16 values (dropout p = 0: torch cannot draw fuser's Philox mask). Prints one JSON line:
+max relative error (||out - ref|| / ||ref||, and the largest elementwise error relative to the
+largest reference magnitude), torch's eager and compiled times for the layer in bf16, and
+fuser-run's time.
+
+  python3 vs_torch.py --fuser-run ./fuser-run gpt3 --seq 2048 --hidden 12288 --heads 96
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen  # noqa: E402
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+
+def draw(name, shape, dtype, gen_, vocab):
+    if name in ("seed", "offset", "offset2"):
+        return torch.tensor(7 if name == "seed" else 0, dtype=torch.int64)
+    if name in ("ids", "labels"):
+        return torch.randint(0, vocab, shape, generator=gen_, dtype=torch.int64)
+    if name.endswith("_b") or name.startswith("b_"):
+        return (torch.randn(shape, generator=gen_) * 0.02).to(dtype)
+    if name in ("ln1_w", "ln2_w", "n1_w", "n2_w", "n_w"):
+        return (1 + torch.randn(shape, generator=gen_) * 0.02).to(dtype)
+    if name in ("x",):
+        return torch.randn(shape, generator=gen_).to(dtype)
+    if name in ("cos", "sin"):
+        return None  # filled by rope()
+    return (torch.randn(shape, generator=gen_) * 0.02).to(dtype)
+
+
+def rope(seq, d):
+    inv = 1.0 / (10000 ** (torch.arange(0, d, 2).float() / d))
+    t = torch.arange(seq).float()
+    freqs = torch.outer(t, inv)
+    emb = torch.cat([freqs, freqs], dim=-1)
+    return emb.cos(), emb.sin()
+
+
+def rotate_half(v):
+    d = v.shape[-1] // 2
+    return torch.cat([-v[..., d:], v[..., :d]], dim=-1)
+
+
+def reference(model, a, t):
+    S, E, H = a.seq, a.hidden, a.heads
+    D = E // H
+    if model == "gpt3":
+        x = t["x"]
+        h = F.layer_norm(x, (E,), t["ln1_w"], t["ln1_b"], a.eps)
+        qkv = F.linear(h, t["w_qkv"], t["b_qkv"]).view(S, H, 3, D)
+        q, k, v = (qkv[:, :, j].permute(1, 0, 2).unsqueeze(0) for j in range(3))
+        o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        o = o[0].permute(1, 0, 2).reshape(S, E)
+        x1 = x + F.linear(o, t["w_o"], t["b_o"])
+        h2 = F.layer_norm(x1, (E,), t["ln2_w"], t["ln2_b"], a.eps)
+        m = F.linear(F.gelu(F.linear(h2, t["w_1"], t["b_1"]), approximate="tanh"), t["w_2"], t["b_2"])
+        return x1 + m
+    if model == "llama":
+        Hkv = a.kv_heads or H
+        x = t["x"]
+        h = F.rms_norm(x, (E,), t["n1_w"], a.eps)
+        q = F.linear(h, t["w_q"]).view(S, H, D)
+        k = F.linear(h, t["w_k"]).view(S, Hkv, D)
+        v = F.linear(h, t["w_v"]).view(S, Hkv, D)
+        cos, sin = t["cos"][:, None, :], t["sin"][:, None, :]
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        q, k, v = (z.permute(1, 0, 2).unsqueeze(0) for z in (q, k, v))
+        o = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=Hkv != H)
+        o = o[0].permute(1, 0, 2).reshape(S, E)
+        x1 = x + F.linear(o, t["w_o"])
+        h2 = F.rms_norm(x1, (E,), t["n2_w"], a.eps)
+        m = F.silu(F.linear(h2, t["w_g"])) * F.linear(h2, t["w_u"])
+        return x1 + F.linear(m, t["w_d"])
+    raise SystemExit(f"no torch reference for {model}")
+
+
+def timed(fn, iters=10):
+    fn()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(iters):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - start) / iters * 1e3
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--fuser-run", default="fuser-run")
+    p.add_argument("--iters", type=int, default=5)
+    p.add_argument("--no-compile", action="store_true")
+    args, rest = p.parse_known_args()
+    a = gen.main_args(rest + ["--dtype", "bf16", "--dropout", "0.0"])
+    model = a.model
+    text, arg_specs = gen.render(a)
+    g = torch.Generator().manual_seed(0)
+    tensors = {}
+    for name, shape, elem in arg_specs:
+        dtype = {"bf16": torch.bfloat16, "f32": torch.float32, "i64": torch.int64}[elem]
+        tensors[name] = draw(name, shape, dtype, g, a.vocab)
+    if "cos" in tensors:
+        c, s = rope(a.seq, a.hidden // a.heads)
+        tensors["cos"], tensors["sin"] = c.to(torch.bfloat16), s.to(torch.bfloat16)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, f"{model}.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        cmd = [args.fuser_run, path, "--backend", "cuda", "--warmup", "1", "--iters", str(args.iters)]
+        for i, (name, _, _) in enumerate(arg_specs):
+            fp = os.path.join(d, f"in{i}.bin")
+            t = tensors[name]
+            raw = t.view(torch.int16) if t.dtype == torch.bfloat16 else t
+            raw.contiguous().numpy().tofile(fp)
+            cmd += ["--input-file", f"{i}={fp}"]
+        out = os.path.join(d, "out0.bin")
+        cmd += ["--output-file", f"0={out}"]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(json.dumps({"model": model, "error": (run.stderr or run.stdout)[-3000:]}))
+            return 1
+        got = torch.from_numpy(__import__("numpy").fromfile(out, dtype="int16")).view(torch.bfloat16).float()
+        ms = re.findall(r"mean\s+([0-9.]+)\s*ms", run.stdout)
+    dev = torch.device("cuda")
+    t32 = {k: (v.float().to(dev) if v.is_floating_point() else v.to(dev)) for k, v in tensors.items()}
+    ref = reference(model, a, t32).flatten().cpu()
+    err = (got - ref).norm().item() / max(ref.norm().item(), 1e-30)
+    worst = (got - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
+    tb = {k: v.to(dev) for k, v in tensors.items()}
+    eager = timed(lambda: reference(model, a, tb))
+    compiled = None
+    if not args.no_compile:
+        try:
+            fn = torch.compile(lambda: reference(model, a, tb))
+            compiled = timed(fn)
+        except Exception as e:  # noqa: BLE001
+            compiled = f"torch.compile failed: {type(e).__name__}"
+    print(json.dumps({
+        "model": model, "seq": a.seq, "hidden": a.hidden, "heads": a.heads, "placement": a.placement,
+        "devices": a.devices, "rel_err": err, "max_err_rel_to_max": worst, "finite": bool(torch.isfinite(got).all()),
+        "torch_eager_ms": eager, "torch_compile_ms": compiled, "fuser_stdout_tail": run.stdout[-600:],
+    }))
+    return 0 if err < 2e-2 and math.isfinite(err) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
