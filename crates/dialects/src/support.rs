@@ -121,6 +121,52 @@ pub fn same_shape(ctx: &Context, a: Type, b: Type) -> bool {
     unranked(a) == unranked(b) && shape_of(ctx, a) == shape_of(ctx, b)
 }
 
+/// A scalar constant of an integer or float attribute (`fusion.full`'s and `host.fill`'s
+/// `value`): integers sign-extended from their width (an `i1` is 0 or 1), floats exactly as
+/// `f64` (every float type the runtime has converts to `f64` exactly).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Int(i64),
+    Float(f64),
+}
+
+/// The value and type of an integer (`true`/`false` are `i1`) or float attribute.
+pub fn scalar_value(ctx: &Context, a: Attr) -> Option<(Scalar, Type)> {
+    match ctx.attr_kind(a) {
+        AttrKind::Bool(b) => Some((Scalar::Int(*b as i64), ctx.i1_type())),
+        AttrKind::Integer { value, ty } => {
+            let v = match ctx.type_kind(*ty) {
+                TypeKind::Integer { width: 1, .. } => (value.to_u64()? & 1) as i64,
+                _ => value.to_i64()?,
+            };
+            Some((Scalar::Int(v), *ty))
+        }
+        AttrKind::Float { bits, ty } => {
+            let TypeKind::Float(k) = ctx.type_kind(*ty) else { return None };
+            let ap = fuser_ir::apfloat::ApFloat::from_bits(*k, *bits)?;
+            let (wide, _, _) =
+                ap.convert(fuser_ir::types::FloatKind::F64, fuser_ir::apfloat::RoundingMode::NearestTiesToEven);
+            Some((Scalar::Float(f64::from_bits(wide.to_bits() as u64)), *ty))
+        }
+        _ => None,
+    }
+}
+
+/// Checks that `value` (a `fusion.full`/`host.fill` value) suits the element type `elem`.
+pub fn check_fill_value(ctx: &Context, value: fuser_ir::Attr, elem: Type) -> Result<Scalar, String> {
+    let Some((scalar, ty)) = scalar_value(ctx, value) else {
+        return Err("'value' must be an integer or float attribute".into());
+    };
+    if ty != elem {
+        return Err(format!(
+            "'value' has type '{}', but the element type is '{}'",
+            type_str(ctx, ty),
+            type_str(ctx, elem)
+        ));
+    }
+    Ok(scalar)
+}
+
 /// A type as MLIR spells it in diagnostics (the printer's form).
 pub fn type_str(ctx: &Context, t: Type) -> String {
     fuser_ir::printer::print_type(ctx, t)

@@ -72,6 +72,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/sharding.rs",
             "fusion/verify.rs",
             "fusion/elementwise.rs",
+            "fusion/math.rs",
             "fusion/layout.rs",
             "fusion/matmul.rs",
             "fusion/reduce.rs",

@@ -19,8 +19,10 @@
 //! halves, zero, f16-overflowing magnitudes: wrapping, truncating division and casts,
 //! saturation, infinities), and several returned values, some of them intermediates that later
 //! ops also use. A float -> integer cast reads only values the run computes exactly as the
-//! reference does (no float contraction, sum or partial value before it: a last-bit difference
-//! there could truncate to another integer, which the exact integer check would report).
+//! reference does (no float contraction, sum, partial value or math function before it: a
+//! last-bit difference there could truncate to another integer, which the exact integer check
+//! would report); so do `compare` (an exact `i1` result), `pow` and the math functions that
+//! jump at 0 (`log`, `sqrt`, `rsqrt`, `reciprocal`). `i1` masks are read only by `where`.
 
 use crate::pipeline::Pipeline;
 use crate::program::{DType, Did, Op, OpKind, Program, Reduce, Shard, Split, TensorTy, ValueRef};
@@ -206,7 +208,13 @@ struct Generator<'a> {
 }
 
 /// Op kinds and their weights.
-const KINDS: [(&str, u32); 13] = [
+const KINDS: [(&str, u32); 19] = [
+    ("math", 6),
+    ("gelu", 2),
+    ("maxmin", 3),
+    ("pow", 2),
+    ("compare_where", 4),
+    ("full", 2),
     ("matmul", 14),
     ("linear", 14),
     ("add", 8),
@@ -372,9 +380,11 @@ impl<'a> Generator<'a> {
         *self.rng.pick(&[2, d.max(1), 3]).unwrap_or(&2)
     }
 
+    /// Every value but the `i1` masks (which only `where` reads).
     fn values(&self) -> Vec<ValueRef> {
         let args = (0..self.program.args.len()).map(ValueRef::Arg);
-        args.chain((0..self.program.ops.len()).map(ValueRef::Op)).collect()
+        let ops = (0..self.program.ops.len()).map(ValueRef::Op);
+        args.chain(ops).filter(|&v| self.program.type_of(v).dtype != DType::I1).collect()
     }
 
     /// The newest value (half the time) or any value whose type satisfies `want`; else a new
@@ -468,8 +478,106 @@ impl<'a> Generator<'a> {
             "set" => self.set(),
             "broadcast" => self.broadcast(),
             "reshape" => self.reshape(),
+            "math" => self.math(),
+            "gelu" => self.gelu(),
+            "maxmin" => self.maxmin(),
+            "pow" => self.pow(),
+            "compare_where" => self.compare_where(),
+            "full" => self.full(),
             _ => self.permute(),
         }
+    }
+
+    /// A float value (or an integer one for `abs`) and a unary math op on it. The ops whose
+    /// result jumps near a point (`log`, `sqrt`, `rsqrt`, `reciprocal` at 0) read only
+    /// [`Generator::exact`] values: a last-bit difference of an accumulated value around 0
+    /// would give NaN or an infinity on one side only.
+    fn math(&mut self) -> Option<Op> {
+        let name = *self.rng.pick(&OpKind::MATH)?;
+        let x = self.any_value();
+        let t = self.program.type_of(x).clone();
+        let jumps = matches!(name, "log" | "sqrt" | "rsqrt" | "reciprocal");
+        if (t.dtype.is_int() && name != "abs") || (jumps && !self.exact(x)) {
+            return None;
+        }
+        let result = self.result_like(t.shape, t.dtype, 0, Some(x));
+        Some(Op { kind: OpKind::Math(name), operands: vec![x], result })
+    }
+
+    fn gelu(&mut self) -> Option<Op> {
+        let x = self.any_value();
+        let t = self.program.type_of(x).clone();
+        if t.dtype.is_int() {
+            return None;
+        }
+        let tanh = self.rng.chance(50);
+        let result = self.result_like(t.shape, t.dtype, 0, Some(x));
+        Some(Op { kind: OpKind::Gelu { tanh }, operands: vec![x], result })
+    }
+
+    /// Two operands of one shape and type (as [`Generator::binary`]) that `accept` takes.
+    fn pair(&mut self, accept: impl Fn(&Self, ValueRef) -> bool) -> Option<(ValueRef, ValueRef, TensorTy)> {
+        let lhs = self.any_value();
+        let t = self.program.type_of(lhs).clone();
+        let same = |u: &TensorTy| u.shape == t.shape && u.dtype == t.dtype;
+        let shape = t.shape.clone();
+        let rhs = self.operand(same, |_| shape.clone());
+        let ok = self.program.type_of(rhs).dtype == t.dtype && accept(self, lhs) && accept(self, rhs);
+        ok.then_some((lhs, rhs, t))
+    }
+
+    fn maxmin(&mut self) -> Option<Op> {
+        let (lhs, rhs, t) = self.pair(|_, _| true)?;
+        let kind = if self.rng.chance(50) { OpKind::Maximum } else { OpKind::Minimum };
+        let result = self.result_like(t.shape.clone(), t.dtype, 0, Some(lhs));
+        Some(Op { kind, operands: vec![lhs, rhs], result })
+    }
+
+    /// `pow` of exact float operands (a negative base: NaN unless the exponent is an integer).
+    fn pow(&mut self) -> Option<Op> {
+        let (lhs, rhs, t) = self.pair(|g, v| !g.program.type_of(v).dtype.is_int() && g.exact(v))?;
+        let result = self.result_like(t.shape.clone(), t.dtype, 0, Some(lhs));
+        Some(Op { kind: OpKind::Pow, operands: vec![lhs, rhs], result })
+    }
+
+    /// `compare` of exact operands (a last-bit difference would flip the exact i1 result),
+    /// then `where` of the mask and two values of the operands' shape (the op returned).
+    fn compare_where(&mut self) -> Option<Op> {
+        let (lhs, rhs, t) = self.pair(|g, v| g.exact(v))?;
+        let predicate = *self.rng.pick(&OpKind::PREDICATES)?;
+        let mask = self.result_like(t.shape.clone(), DType::I1, 0, Some(lhs));
+        let dtype = self.dtype;
+        let same = |u: &TensorTy| u.shape == t.shape && u.dtype == dtype;
+        let shape = t.shape.clone();
+        let a = self.operand(same, |_| shape.clone());
+        let shape = t.shape.clone();
+        let b = self.operand(same, |_| shape.clone());
+        let result = self.result_like(t.shape.clone(), dtype, 5, Some(a));
+        // The mask is pushed here, so everything `op` checks must hold now (a refused `where`
+        // would leave a mask reading arguments that `op` drops).
+        let fits = |g: &Self, u: &TensorTy| u.numel() <= g.cfg.max_numel && g.shapes.shard_fits(u);
+        if !fits(self, &mask)
+            || !fits(self, &result)
+            || !self.program.args.iter().all(|u| u.numel() <= self.cfg.max_numel)
+        {
+            return None;
+        }
+        self.push(Op { kind: OpKind::Compare(predicate), operands: vec![lhs, rhs], result: mask });
+        let c = ValueRef::Op(self.program.ops.len() - 1);
+        Some(Op { kind: OpKind::Where, operands: vec![c, a, b], result })
+    }
+
+    /// `full` of a small value exact in every element type, sharded at random (never partial).
+    fn full(&mut self) -> Option<Op> {
+        let rank = self.rng.range(1, 3);
+        let shape = self.random_shape(rank);
+        let value = *self.rng.pick(&[-2i8, 0, 1, 3])?;
+        let shard = Some(self.shapes.random_shard(self.rng, &shape, false));
+        Some(Op {
+            kind: OpKind::Full { value },
+            operands: Vec::new(),
+            result: TensorTy { shape, dtype: self.dtype, shard },
+        })
     }
 
     fn matmul(&mut self) -> Option<Op> {
@@ -586,7 +694,12 @@ impl<'a> Generator<'a> {
             ValueRef::Arg(_) => true,
             ValueRef::Op(i) => {
                 let op = &self.program.ops[i];
+                // The math functions round a wide result twice on the cpu for bf16/f16 (f64 ->
+                // f32 -> the type) and once in the reference: a last-bit difference is possible.
+                let inexact_math = matches!(op.kind, OpKind::Gelu { .. } | OpKind::Pow)
+                    || matches!(op.kind, OpKind::Math(m) if m != "abs");
                 !matches!(op.kind, OpKind::Matmul | OpKind::Linear | OpKind::Sum { .. })
+                    && !inexact_math
                     && op.operands.iter().all(|&o| self.exact(o))
             }
         }

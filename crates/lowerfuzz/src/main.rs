@@ -12,7 +12,8 @@ const HELP: &str = "\
 fuser-lowerfuzz: random sharded fusion programs through every lowering pipeline
 
 Each case is a random valid fusion program (a chain of matmul, linear, add, sub, mul, div, neg,
-cast, sum, set, broadcast, reshape and permute ops over tensors sharded over a mesh of 1 to 8
+cast, sum, set, broadcast, reshape, permute, the elementwise math ops (exp ... gelu, maximum,
+minimum, pow, compare feeding where, full) over tensors sharded over a mesh of 1 to 8
 devices: replicated, DIDx/DIDy splits, Stream(n) splits, partial values with every reduction)
 and a random pipeline (tp-default, tp-host, tp-overlap-collective{chunks} over NCCL or the copy
 engine (backend=cuda_ipc), tp-overlap-p2p with

@@ -21,6 +21,8 @@ pub enum DType {
     /// Never generated: the oracle re-runs an f32 check failure in f64 to tell rounding from
     /// a bug.
     F64,
+    /// Never an argument: the result of `fusion.compare`, read by `fusion.where`.
+    I1,
 }
 
 impl DType {
@@ -36,11 +38,12 @@ impl DType {
             DType::I32 => "i32",
             DType::I64 => "i64",
             DType::F64 => "f64",
+            DType::I1 => "i1",
         }
     }
 
     pub fn is_int(self) -> bool {
-        matches!(self, DType::I8 | DType::I32 | DType::I64)
+        matches!(self, DType::I8 | DType::I32 | DType::I64 | DType::I1)
     }
 
     pub fn other(self) -> DType {
@@ -59,6 +62,7 @@ impl DType {
             DType::I32 => {
                 &[2147483647.0, -2147483648.0, 65536.0, 46341.0, -46341.0, 100000.0, 0.0, -1.0, 1.0, 7.0, -7.0, 2.0]
             }
+            DType::I1 => &[0.0, 1.0],
             DType::I64 => &[
                 9007199254740991.0,
                 -9007199254740991.0,
@@ -237,6 +241,21 @@ pub enum OpKind {
     Permute {
         dims: Vec<usize>,
     },
+    /// A unary op of `fusion/math.rs` (`exp`, ..., `silu`, `abs`) by mnemonic.
+    Math(&'static str),
+    Gelu {
+        tanh: bool,
+    },
+    Maximum,
+    Minimum,
+    Pow,
+    /// `fusion.compare` with this predicate (an `i1` result).
+    Compare(&'static str),
+    Where,
+    /// `fusion.full` of this value (in the result's element type).
+    Full {
+        value: i8,
+    },
 }
 
 impl OpKind {
@@ -256,11 +275,43 @@ impl OpKind {
             OpKind::Broadcast { .. } => "broadcast",
             OpKind::Reshape => "reshape",
             OpKind::Permute { .. } => "permute",
+            OpKind::Math(m) => m,
+            OpKind::Gelu { .. } => "gelu",
+            OpKind::Maximum => "maximum",
+            OpKind::Minimum => "minimum",
+            OpKind::Pow => "pow",
+            OpKind::Compare(_) => "compare",
+            OpKind::Where => "where",
+            OpKind::Full { .. } => "full",
         }
     }
 
+    /// The unary mnemonics of [`OpKind::Math`].
+    pub const MATH: [&'static str; 10] =
+        ["exp", "log", "tanh", "erf", "sqrt", "rsqrt", "sigmoid", "abs", "reciprocal", "silu"];
+
+    /// The predicates of [`OpKind::Compare`].
+    pub const PREDICATES: [&'static str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+
     /// Every mnemonic, for coverage tables.
-    pub const MNEMONICS: [&'static str; 13] = [
+    pub const MNEMONICS: [&'static str; 30] = [
+        "exp",
+        "log",
+        "tanh",
+        "erf",
+        "sqrt",
+        "rsqrt",
+        "sigmoid",
+        "abs",
+        "reciprocal",
+        "silu",
+        "gelu",
+        "maximum",
+        "minimum",
+        "pow",
+        "compare",
+        "where",
+        "full",
         "matmul",
         "linear",
         "add",
@@ -276,9 +327,21 @@ impl OpKind {
         "permute",
     ];
 
-    fn extra_text(&self) -> String {
+    /// What the op writes before its operands (`compare`'s predicate).
+    fn prefix_text(&self) -> String {
+        match self {
+            OpKind::Compare(p) => format!("{p} "),
+            _ => String::new(),
+        }
+    }
+
+    /// What the op writes after its operands; `result` is its result's element type.
+    fn extra_text(&self, result: DType) -> String {
         let list = |d: &[usize]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
         match self {
+            OpKind::Gelu { tanh: true } => " {approximate = \"tanh\"}".into(),
+            OpKind::Full { value } if result.is_int() => format!(" {{value = {value} : {}}}", result.keyword()),
+            OpKind::Full { value } => format!(" {{value = {value}.0 : {}}}", result.keyword()),
             OpKind::Sum { dims, keep_dims } => {
                 format!(" dims = [{}]{}", list(dims), if *keep_dims { " keep_dims" } else { "" })
             }
@@ -378,10 +441,11 @@ impl Program {
             let types: Vec<String> = op.operands.iter().map(|&v| ty(self.type_of(v))).collect();
             let _ = writeln!(
                 s,
-                "  %v{i} = fusion.{} {}{} : ({}) -> {}",
+                "  %v{i} = fusion.{} {}{}{} : ({}) -> {}",
                 op.kind.mnemonic(),
+                op.kind.prefix_text(),
                 operands.join(", "),
-                op.kind.extra_text(),
+                op.kind.extra_text(op.result.dtype),
                 types.join(", "),
                 ty(&op.result)
             );

@@ -2,7 +2,9 @@
 //! currency of the CPU kernels (bf16 and f16 go through the `half` crate; integers are exact up
 //! to 2^53), and `i64`, the currency of integer arithmetic (exact for every integer type).
 //! Conversions follow `numerics.rs`: a float stored into an integer type truncates toward zero
-//! and saturates (NaN gives 0), an integer stored into a narrower integer type wraps.
+//! and saturates (NaN gives 0), an integer stored into a narrower integer type wraps; `i1`
+//! (booleans, one byte holding 0 or 1) stores `x != 0` of any value (torch's `bool()`: NaN
+//! gives 1).
 
 use crate::error::{RtError, RtResult};
 use fuser_ir::context::Context;
@@ -19,11 +21,14 @@ pub enum DType {
     I16,
     I32,
     I64,
+    /// Booleans: one byte, 0 or 1 (`compare`'s results, `where`'s conditions).
+    I1,
 }
 
 impl DType {
-    pub const ALL: [DType; 8] =
-        [DType::BF16, DType::F16, DType::F32, DType::F64, DType::I8, DType::I16, DType::I32, DType::I64];
+    /// Every type; the position is the wire code of the process transport (append only).
+    pub const ALL: [DType; 9] =
+        [DType::BF16, DType::F16, DType::F32, DType::F64, DType::I8, DType::I16, DType::I32, DType::I64, DType::I1];
 
     /// The runtime type of an IR element type (`index` is 64-bit).
     pub fn of(ctx: &Context, t: Type) -> RtResult<DType> {
@@ -35,11 +40,12 @@ impl DType {
             // Unsigned integers would need their own wrapping and division: refused.
             TypeKind::Integer { signedness: Signedness::Unsigned, .. } => {
                 return Err(RtError::new(format!(
-                    "unsupported element type {} (the runtime supports signless and signed integers i8, i16, i32, \
-                     i64 and the floats bf16, f16, f32, f64)",
+                    "unsupported element type {} (the runtime supports signless and signed integers i1, i8, i16, \
+                     i32, i64 and the floats bf16, f16, f32, f64)",
                     fuser_dialects::type_str(ctx, t)
                 )));
             }
+            TypeKind::Integer { width: 1, .. } => DType::I1,
             TypeKind::Integer { width: 8, .. } => DType::I8,
             TypeKind::Integer { width: 16, .. } => DType::I16,
             TypeKind::Integer { width: 32, .. } => DType::I32,
@@ -50,7 +56,7 @@ impl DType {
 
     pub fn size(self) -> usize {
         match self {
-            DType::I8 => 1,
+            DType::I8 | DType::I1 => 1,
             DType::BF16 | DType::F16 | DType::I16 => 2,
             DType::F32 | DType::I32 => 4,
             DType::F64 | DType::I64 => 8,
@@ -76,6 +82,7 @@ impl DType {
             DType::I16 => "i16",
             DType::I32 => "i32",
             DType::I64 => "i64",
+            DType::I1 => "i1",
         }
     }
 
@@ -102,6 +109,7 @@ impl DType {
             DType::I16 => i16::from_le_bytes([bytes[0], bytes[1]]) as f64,
             DType::I32 => i32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as f64,
             DType::I64 => i64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")) as f64,
+            DType::I1 => (bytes[0] != 0) as u8 as f64,
         }
     }
 
@@ -121,6 +129,8 @@ impl DType {
             DType::I16 => bytes[..2].copy_from_slice(&(v as i16).to_le_bytes()),
             DType::I32 => bytes[..4].copy_from_slice(&(v as i32).to_le_bytes()),
             DType::I64 => bytes[..8].copy_from_slice(&(v as i64).to_le_bytes()),
+            // NaN != 0: true, as torch's bool().
+            DType::I1 => bytes[0] = (v != 0.0) as u8,
         }
     }
 
@@ -133,6 +143,7 @@ impl DType {
             DType::I16 => i16::from_le_bytes([bytes[0], bytes[1]]) as i64,
             DType::I32 => i32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as i64,
             DType::I64 => i64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")),
+            DType::I1 => (bytes[0] != 0) as i64,
             _ => self.read(bytes) as i64,
         }
     }
@@ -146,6 +157,7 @@ impl DType {
             DType::I16 => bytes[..2].copy_from_slice(&(v as i16).to_le_bytes()),
             DType::I32 => bytes[..4].copy_from_slice(&(v as i32).to_le_bytes()),
             DType::I64 => bytes[..8].copy_from_slice(&v.to_le_bytes()),
+            DType::I1 => bytes[0] = (v != 0) as u8,
             DType::F64 => bytes[..8].copy_from_slice(&(v as f64).to_le_bytes()),
             DType::F32 => bytes[..4].copy_from_slice(&(v as f32).to_le_bytes()),
             DType::BF16 => bytes[..2].copy_from_slice(&half::bf16::from_f32(f32_round_odd_int(v)).to_le_bytes()),
@@ -223,5 +235,21 @@ mod tests {
         assert_eq!(DType::I64.read_int(&b), i64::MAX - 1);
         DType::F16.write_int(&mut b, 70000);
         assert_eq!(DType::F16.read(&b), f64::INFINITY);
+    }
+
+    #[test]
+    fn booleans_store_nonzero_as_one() {
+        let mut b = [0u8; 8];
+        for (v, want) in [(0.0, 0), (-0.0, 0), (2.5, 1), (-1e-300, 1), (f64::NAN, 1), (f64::NEG_INFINITY, 1)] {
+            DType::I1.write(&mut b, v);
+            assert_eq!((b[0], DType::I1.read(&b), DType::I1.read_int(&b)), (want, want as f64, want as i64), "{v}");
+        }
+        for (v, want) in [(0i64, 0u8), (1, 1), (-1, 1), (256, 1), (i64::MIN, 1)] {
+            DType::I1.write_int(&mut b, v);
+            assert_eq!(b[0], want, "{v}");
+        }
+        assert_eq!(DType::I1.size(), 1);
+        assert_eq!(DType::I1.tolerance(), 0.0);
+        assert!(DType::I1.is_int());
     }
 }

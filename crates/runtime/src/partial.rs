@@ -74,7 +74,7 @@ fn float_format(dtype: DType) -> Option<(i32, i32)> {
         DType::F16 => Some((11, -14)),
         DType::F32 => Some((24, -126)),
         DType::F64 => Some((53, -1022)),
-        DType::I8 | DType::I16 | DType::I32 | DType::I64 => None,
+        DType::I8 | DType::I16 | DType::I32 | DType::I64 | DType::I1 => None,
     }
 }
 
@@ -163,6 +163,7 @@ mod tests {
             DType::I16 => v.extend([32767.0, -32768.0]),
             DType::I32 => v.extend([2147483647.0, -2147483648.0]),
             DType::I64 => v.extend([9007199254740992.0, -9223372036854775808.0]),
+            DType::I1 => v.retain(|&x| x == 0.0 || x == 1.0),
             DType::BF16 | DType::F16 | DType::F32 | DType::F64 => {
                 for x in [65504.0, 1.0e-3, 3.0e38, 1.0e-40, 6.0e-8, 1.0e300, 5.0e-324, 0.1, -7.5e-5] {
                     let r = round_to(dtype, x);
@@ -201,7 +202,8 @@ mod tests {
     fn splits_exercise_the_reduction() {
         let mut rng = XorShift::new(5);
         for kind in ReductionKind::ALL {
-            for dtype in DType::ALL {
+            // A boolean (0 or 1) has no split but value-and-neutral or copies.
+            for dtype in DType::ALL.into_iter().filter(|&d| d != DType::I1) {
                 let values: Vec<f64> = crate::tensor::HostTensor::random(dtype, &[256], 9)
                     .data
                     .into_iter()

@@ -9,8 +9,10 @@
 //! differs within the tolerance). `fusion.cast` converts as the runtime does (float -> integer
 //! truncates and saturates). Ops: matmul (batched, rhs broadcast), linear (+bias),
 //! add/sub/mul/div (equal shapes), neg, cast, sum (dims, keep_dims), set, broadcast, reshape,
-//! permute, slice, concat (`ops::slicing`), and `func.return`. Results are [`HostTensor`]s
-//! (`f64` values: an i64 beyond 2^53 is rounded there, as the run's gathered outputs are).
+//! permute, slice, concat (`ops::slicing`), max/min/mean/var (`ops::reduce`), the ops of
+//! `KERNEL_OPS` through `crate::ops`, the math ops of `fusion/math.rs` through their `host.elementwise` kind (functions in
+//! `f64`, comparisons exact into `i1`, `where` exact), `full`, and `func.return`. Results are [`HostTensor`]s (`f64` values: an i64 beyond 2^53
+//! is rounded there, as the run's gathered outputs are).
 
 use crate::cpu::kernels::{Precision, sum_ints, sum_values};
 use crate::dtype::DType;
@@ -19,9 +21,11 @@ use crate::numerics;
 use crate::ops::reduce;
 use crate::ops::slicing;
 use crate::tensor::HostTensor;
+use fuser_dialects::Scalar;
 use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
 use fuser_dialects::fusion::reduce::op_correction;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_dialects::fusion::{elementwise_kind, full_value};
 use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
@@ -75,7 +79,12 @@ pub fn evaluate(ctx: &Context, ir: &Ir, func: OpId, inputs: &[HostTensor]) -> Re
             *ir.results(op).first().ok_or_else(|| (ir.loc(op), RtError::new(format!("'{name}' has no result"))))?;
         let (dtype, shape) = tensor_type(ctx, ir.value_type(result)).map_err(at(op))?;
         let dims = op_dims(ctx, ir, op).unwrap_or_default();
-        let attrs = Attrs { dims: &dims, keep_dims: op_keep_dims(ctx, ir, op), correction: op_correction(ctx, ir, op) };
+        let attrs = Attrs {
+            dims: &dims,
+            keep_dims: op_keep_dims(ctx, ir, op),
+            correction: op_correction(ctx, ir, op),
+            props: OpProps { kind: elementwise_kind(ctx, ir, op), fill: full_value(ctx, ir, op) },
+        };
         let value = match name {
             "fusion.slice" | "fusion.concat" => eval_slicing(ctx, ir, op, &operands, dtype, &shape),
             _ => eval_ref(name, &operands, dtype, &shape, &attrs),
@@ -231,19 +240,31 @@ pub struct Attrs<'a> {
     pub keep_dims: bool,
     /// `fusion.var`'s correction (1 when absent).
     pub correction: i64,
+    /// The math ops' elementwise kind and `full`'s value.
+    pub props: OpProps,
+}
+
+/// What an op's properties say beyond `dims`: the elementwise kind of the math ops
+/// (`fusion::elementwise_kind`: the predicate of `compare`, the approximation of `gelu`) and
+/// the value of `full`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpProps {
+    pub kind: Option<ElementwiseKind>,
+    pub fill: Option<Scalar>,
 }
 
 /// One op on global tensors (the public face of the evaluator for tests and tools: integer
 /// inputs are taken as exact integers).
 pub fn eval_op(
     name: &str,
+    props: OpProps,
     operands: &[&HostTensor],
     dtype: DType,
     shape: &[usize],
     dims: &[i64],
     keep_dims: bool,
 ) -> RtResult<HostTensor> {
-    eval_op_with(name, operands, dtype, shape, &Attrs { dims, keep_dims, correction: 1 })
+    eval_op_with(name, operands, dtype, shape, &Attrs { dims, keep_dims, correction: 1, props })
 }
 
 /// [`eval_op`] with every attribute the evaluator reads.
@@ -259,6 +280,61 @@ pub fn eval_op_with(
     Ok(eval_ref(name, &refs, dtype, shape, attrs)?.to_host())
 }
 
+/// The fusion ops the reference evaluates through their `host.elementwise` kind (`math.rs`).
+fn is_math_op(name: &str) -> bool {
+    matches!(
+        name,
+        "fusion.exp"
+            | "fusion.log"
+            | "fusion.tanh"
+            | "fusion.erf"
+            | "fusion.sqrt"
+            | "fusion.rsqrt"
+            | "fusion.sigmoid"
+            | "fusion.abs"
+            | "fusion.reciprocal"
+            | "fusion.silu"
+            | "fusion.gelu"
+            | "fusion.maximum"
+            | "fusion.minimum"
+            | "fusion.pow"
+            | "fusion.compare"
+            | "fusion.where"
+    )
+}
+
+/// `kind` elementwise on global tensors of one shape, exact in `i64` or in `f64` (a comparison
+/// in its operands' type, the others in the result's `dtype`).
+fn elementwise_ref(kind: ElementwiseKind, operands: &[&RefTensor], dtype: DType) -> RtResult<Vals> {
+    if operands.len() != kind.arity() {
+        return Err(RtError::new(format!(
+            "'{}' takes {} operands, got {}",
+            kind.keyword(),
+            kind.arity(),
+            operands.len()
+        )));
+    }
+    if let Some(bad) = operands.iter().find(|t| t.shape != operands[0].shape) {
+        return Err(RtError::new(format!(
+            "'{}' on shapes {:?} and {:?}",
+            kind.keyword(),
+            operands[0].shape,
+            bad.shape
+        )));
+    }
+    let n = operands[0].shape.iter().product::<usize>();
+    let compute = if kind.is_compare() { operands[0].dtype } else { dtype };
+    Ok(if compute.is_int() {
+        let cols: Vec<Vec<i64>> = operands.iter().map(|t| t.ints()).collect();
+        let at = |c: usize, i: usize| cols.get(c).map_or(0, |v| v[i]);
+        Vals::I((0..n).map(|i| numerics::int_elementwise(kind, compute, at(0, i), at(1, i), at(2, i))).collect())
+    } else {
+        let cols: Vec<Vec<f64>> = operands.iter().map(|t| t.floats()).collect();
+        let at = |c: usize, i: usize| cols.get(c).map_or(0.0, |v| v[i]);
+        Vals::F((0..n).map(|i| numerics::float_elementwise(kind, at(0, i), at(1, i), at(2, i))).collect())
+    })
+}
+
 /// One op on global tensors, in the semantics of its result's element type `dtype`.
 fn eval_ref(
     name: &str,
@@ -267,6 +343,20 @@ fn eval_ref(
     shape: &[usize],
     attrs: &Attrs<'_>,
 ) -> RtResult<RefTensor> {
+    let n: usize = shape.iter().product();
+    let early = match (name, attrs.props) {
+        ("fusion.full", OpProps { fill: Some(Scalar::Int(v)), .. }) => Some(Vals::I(vec![v; n])),
+        ("fusion.full", OpProps { fill: Some(Scalar::Float(v)), .. }) => Some(Vals::F(vec![v; n])),
+        ("fusion.full", _) => return Err(RtError::new("'fusion.full' without a value")),
+        (_, OpProps { kind: Some(kind), .. }) if is_math_op(name) => Some(elementwise_ref(kind, operands, dtype)?),
+        _ if is_math_op(name) => {
+            return Err(RtError::new(format!("'{name}' has an invalid predicate or approximation")));
+        }
+        _ => None,
+    };
+    if let Some(vals) = early {
+        return finish(vals, dtype, shape);
+    }
     let x = arg(operands, 0, name)?;
     let (dims, keep_dims) = (attrs.dims, attrs.keep_dims);
     let dims_u: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
@@ -302,10 +392,10 @@ fn eval_ref(
             };
             if int {
                 let (a, b) = (x.ints(), y.ints());
-                Vals::I(a.iter().zip(&b).map(|(&a, &b)| numerics::int_elementwise(kind, dtype, a, b)).collect())
+                Vals::I(a.iter().zip(&b).map(|(&a, &b)| numerics::int_elementwise(kind, dtype, a, b, 0)).collect())
             } else {
                 let (a, b) = (x.floats(), y.floats());
-                Vals::F(a.iter().zip(&b).map(|(&a, &b)| numerics::float_elementwise(kind, a, b)).collect())
+                Vals::F(a.iter().zip(&b).map(|(&a, &b)| numerics::float_elementwise(kind, a, b, 0.0)).collect())
             }
         }
         "fusion.neg" => {
@@ -355,6 +445,12 @@ fn eval_ref(
         },
         other => return Err(RtError::new(format!("the reference evaluator cannot evaluate '{other}'"))),
     };
+    finish(vals, dtype, shape)
+}
+
+/// The result of an op in its element type `dtype` and `shape`.
+fn finish(vals: Vals, dtype: DType, shape: &[usize]) -> RtResult<RefTensor> {
+    let int = dtype.is_int();
     let n: usize = shape.iter().product();
     let vals = match vals {
         // Every op's result in the element type: wrapped integers, rounded floats.
@@ -519,15 +615,19 @@ mod tests {
     fn matmul_linear_and_batched() {
         let a = t(&[2, 2], &[1.0, 2.0, 3.0, 4.0]);
         let b = t(&[2, 1], &[1.0, 1.0]);
-        assert_eq!(eval_op("fusion.matmul", &[&a, &b], DType::F64, &[2, 1], &[], false).unwrap().data, vec![3.0, 7.0]);
+        assert_eq!(
+            eval_op("fusion.matmul", OpProps::default(), &[&a, &b], DType::F64, &[2, 1], &[], false).unwrap().data,
+            vec![3.0, 7.0]
+        );
         let w = t(&[1, 2], &[1.0, -1.0]);
         let bias = t(&[1], &[10.0]);
-        let y = eval_op("fusion.linear", &[&a, &w, &bias], DType::F64, &[2, 1], &[], false).unwrap();
+        let y =
+            eval_op("fusion.linear", OpProps::default(), &[&a, &w, &bias], DType::F64, &[2, 1], &[], false).unwrap();
         assert_eq!(y.data, vec![9.0, 9.0]);
         let ab = t(&[2, 1, 2], &[1.0, 2.0, 3.0, 4.0]);
         let bb = t(&[2, 2, 1], &[1.0, 0.0, 0.0, 1.0]);
         assert_eq!(
-            eval_op("fusion.matmul", &[&ab, &bb], DType::F64, &[2, 1, 1], &[], false).unwrap().data,
+            eval_op("fusion.matmul", OpProps::default(), &[&ab, &bb], DType::F64, &[2, 1, 1], &[], false).unwrap().data,
             vec![1.0, 4.0]
         );
     }
@@ -539,33 +639,47 @@ mod tests {
         let a = ti(DType::I32, &[7.0, -7.0, 5.0, 1.0]);
         let b = ti(DType::I32, &[2.0, 2.0, 0.0, 3.0]);
         assert_eq!(
-            eval_op("fusion.div", &[&a, &b], DType::I32, &[4], &[], false).unwrap().data,
+            eval_op("fusion.div", OpProps::default(), &[&a, &b], DType::I32, &[4], &[], false).unwrap().data,
             vec![3.0, -3.0, -1.0, 0.0]
         );
         let c = ti(DType::I8, &[100.0, -128.0]);
-        assert_eq!(eval_op("fusion.add", &[&c, &c], DType::I8, &[2], &[], false).unwrap().data, vec![-56.0, 0.0]);
-        assert_eq!(eval_op("fusion.neg", &[&c], DType::I8, &[2], &[], false).unwrap().data, vec![-100.0, -128.0]);
+        assert_eq!(
+            eval_op("fusion.add", OpProps::default(), &[&c, &c], DType::I8, &[2], &[], false).unwrap().data,
+            vec![-56.0, 0.0]
+        );
+        assert_eq!(
+            eval_op("fusion.neg", OpProps::default(), &[&c], DType::I8, &[2], &[], false).unwrap().data,
+            vec![-100.0, -128.0]
+        );
         let m = HostTensor::new(DType::I8, vec![1, 2], vec![100.0, 100.0]).unwrap();
         let n = HostTensor::new(DType::I8, vec![2, 1], vec![1.0, 1.0]).unwrap();
-        assert_eq!(eval_op("fusion.matmul", &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data, vec![-56.0]);
-        assert_eq!(eval_op("fusion.sum", &[&m], DType::I8, &[1], &[1], false).unwrap().data, vec![-56.0]);
+        assert_eq!(
+            eval_op("fusion.matmul", OpProps::default(), &[&m, &n], DType::I8, &[1, 1], &[], false).unwrap().data,
+            vec![-56.0]
+        );
+        assert_eq!(
+            eval_op("fusion.sum", OpProps::default(), &[&m], DType::I8, &[1], &[1], false).unwrap().data,
+            vec![-56.0]
+        );
         let h = ti(DType::F16, &[300.0, 2.0]);
         assert_eq!(
-            eval_op("fusion.mul", &[&h, &h], DType::F16, &[2], &[], false).unwrap().data,
+            eval_op("fusion.mul", OpProps::default(), &[&h, &h], DType::F16, &[2], &[], false).unwrap().data,
             vec![f64::INFINITY, 4.0]
         );
         let f = ti(DType::F32, &[2.5, -2.5, 1e10, f64::NAN]);
         assert_eq!(
-            eval_op("fusion.cast", &[&f], DType::I32, &[4], &[], false).unwrap().data,
+            eval_op("fusion.cast", OpProps::default(), &[&f], DType::I32, &[4], &[], false).unwrap().data,
             vec![2.0, -2.0, 2147483647.0, 0.0]
         );
         assert_eq!(
-            eval_op("fusion.cast", &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false).unwrap().data,
+            eval_op("fusion.cast", OpProps::default(), &[&ti(DType::I32, &[200.0])], DType::I8, &[1], &[], false)
+                .unwrap()
+                .data,
             vec![-56.0]
         );
         // f32 results are rounded to f32 after every op.
         let t = ti(DType::F32, &[1.0 / 3.0]);
-        let r = eval_op("fusion.add", &[&t, &t], DType::F32, &[1], &[], false).unwrap().data[0];
+        let r = eval_op("fusion.add", OpProps::default(), &[&t, &t], DType::F32, &[1], &[], false).unwrap().data[0];
         assert_eq!(r, (1.0f64 / 3.0) as f32 as f64 * 2.0);
         // i64 intermediates stay exact past 2^53: (2^62 + 1) * 4 wraps to 4, then - 3.
         let big = RefTensor { dtype: DType::I64, shape: vec![1], vals: Vals::I(vec![(1 << 62) + 1]) };
@@ -575,26 +689,62 @@ mod tests {
             &[&big, &four],
             DType::I64,
             &[1],
-            &Attrs { dims: &[], keep_dims: false, correction: 1 },
+            &Attrs { dims: &[], keep_dims: false, correction: 1, props: OpProps::default() },
         )
         .unwrap();
         assert_eq!(p.vals, Vals::I(vec![4]));
     }
 
+    /// The math ops: kinds from the op's properties, comparisons into i1, where, full.
+    #[test]
+    fn math_ops_follow_their_kinds() {
+        let kind = |k| OpProps { kind: Some(k), fill: None };
+        let x = t(&[4], &[1.0, -1.0, 0.0, f64::NAN]);
+        let y = t(&[4], &[0.5, -1.0, -0.0, 1.0]);
+        let g = eval_op("fusion.gelu", kind(ElementwiseKind::Gelu), &[&x], DType::F64, &[4], &[], false).unwrap();
+        assert_eq!(g.data[..3], [numerics::gelu(1.0), numerics::gelu(-1.0), 0.0]);
+        assert!(g.data[3].is_nan());
+        let c = eval_op("fusion.compare", kind(ElementwiseKind::Le), &[&x, &y], DType::I1, &[4], &[], false).unwrap();
+        assert_eq!((c.dtype, c.data.clone()), (DType::I1, vec![0.0, 1.0, 1.0, 0.0]));
+        let w =
+            eval_op("fusion.where", kind(ElementwiseKind::Where), &[&c, &x, &y], DType::F64, &[4], &[], false).unwrap();
+        assert_eq!(w.data, vec![0.5, -1.0, 0.0, 1.0]);
+        let e = eval_op("fusion.exp", kind(ElementwiseKind::Exp), &[&x], DType::BF16, &[4], &[], false).unwrap();
+        assert_eq!(e.data[0], 2.71875, "rounded once to bf16");
+        let i = HostTensor::new(DType::I8, vec![2], vec![-128.0, -3.0]).unwrap();
+        let a = eval_op("fusion.abs", kind(ElementwiseKind::Abs), &[&i], DType::I8, &[2], &[], false).unwrap();
+        assert_eq!(a.data, vec![-128.0, 3.0]);
+        let full = OpProps { kind: None, fill: Some(Scalar::Float(0.1)) };
+        let f = eval_op("fusion.full", full, &[], DType::F32, &[2, 2], &[], false).unwrap();
+        assert_eq!(f.data, vec![0.1f32 as f64; 4]);
+        assert!(eval_op("fusion.full", OpProps::default(), &[], DType::F32, &[2], &[], false).is_err());
+        assert!(eval_op("fusion.exp", OpProps::default(), &[&x], DType::F64, &[4], &[], false).is_err());
+        assert!(eval_op("fusion.pow", kind(ElementwiseKind::Pow), &[&x], DType::F64, &[4], &[], false).is_err());
+    }
+
     #[test]
     fn layout_and_reduction_ops() {
         let a = t(&[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
-        let p = eval_op("fusion.permute", &[&a], DType::F64, &[3, 2], &[1, 0], false).unwrap();
+        let p = eval_op("fusion.permute", OpProps::default(), &[&a], DType::F64, &[3, 2], &[1, 0], false).unwrap();
         assert_eq!(p.data, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
-        let s = eval_op("fusion.sum", &[&a], DType::F64, &[2, 1], &[1], true).unwrap();
+        let s = eval_op("fusion.sum", OpProps::default(), &[&a], DType::F64, &[2, 1], &[1], true).unwrap();
         assert_eq!(s.data, vec![3.0, 12.0]);
         let v = t(&[2], &[1.0, 2.0]);
-        let b = eval_op("fusion.broadcast", &[&v], DType::F64, &[3, 2], &[0], false).unwrap();
+        let b = eval_op("fusion.broadcast", OpProps::default(), &[&v], DType::F64, &[3, 2], &[0], false).unwrap();
         assert_eq!(b.data, vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
-        let c = eval_op("fusion.cast", &[&t(&[1], &[1.0 + 1.0 / 512.0])], DType::BF16, &[1], &[], false).unwrap();
+        let c = eval_op(
+            "fusion.cast",
+            OpProps::default(),
+            &[&t(&[1], &[1.0 + 1.0 / 512.0])],
+            DType::BF16,
+            &[1],
+            &[],
+            false,
+        )
+        .unwrap();
         assert_eq!(c.data, vec![1.0]);
-        let d = eval_op("fusion.sub", &[&a, &a], DType::F64, &[2, 3], &[], false).unwrap();
+        let d = eval_op("fusion.sub", OpProps::default(), &[&a, &a], DType::F64, &[2, 3], &[], false).unwrap();
         assert!(d.data.iter().all(|&x| x == 0.0));
-        assert!(eval_op("fusion.mystery", &[&a], DType::F64, &[2, 3], &[], false).is_err());
+        assert!(eval_op("fusion.mystery", OpProps::default(), &[&a], DType::F64, &[2, 3], &[], false).is_err());
     }
 }

@@ -2,7 +2,8 @@
 //! with a C++ compiler and a few shims (CUDA's intrinsics, one thread per grid), run on
 //! buffers of chosen values: the numeric rules of `numerics.rs` (wrapping, truncating
 //! division, saturating casts, f16 overflow, single rounding, NaN-propagating max, integer sums
-//! and GEMMs) hold in the GPU source on machines without a GPU. The f16 conversions use the
+//! and GEMMs, the math kinds, ordered comparisons into `i1`, `where`, casts to and from `i1`,
+//! fills) hold in the GPU source on machines without a GPU. The f16 conversions use the
 //! compiler's `_Float16` (round to nearest even, like `cvt.rn.f16.f32`). Skipped (with a note)
 //! when no `c++` with `_Float16` is found; `benches/gpu/numerics.sh` checks the real thing.
 #![cfg(feature = "cuda")]
@@ -11,6 +12,8 @@ use std::process::Command;
 
 const SHIM: &str = r#"
 #include <cmath>
+#include <math.h>
+using std::signbit;
 #include <cstring>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +32,7 @@ static double __ll2double_rn(long long v){return (double)v;}
 const MAIN: &str = r#"Operand op(void* p, int t, long long s0, long long s1=0){ Operand o{}; o.ptr=(unsigned long long)p; o.dtype=t; o.strides[0]=s0; o.strides[1]=s1; return o; }
 double rd(const Operand& o, long long i){ return load(o,i); }
 void ew(int opc, Operand out, Operand a, Operand b, long long n){ EwParams p{}; p.n=n; p.shape[0]=n; p.nd=1; p.out=out; p.a=a; p.b=b; p.op=opc; fuser_elementwise(p); }
+void ew3(int opc, Operand out, Operand a, Operand b, Operand c, long long n){ EwParams p{}; p.n=n; p.shape[0]=n; p.nd=1; p.out=out; p.a=a; p.b=b; p.c=c; p.op=opc; fuser_elementwise(p); }
 int main(){
   // cast f32 -> i32 and i8
   float x[6]={2.5f,-2.5f,2.9f,NAN,1e10f,-1e10f}; int yi[6]; signed char yb[6];
@@ -63,6 +67,47 @@ int main(){
   float nn[2]={NAN,1}, one[2]={1,NAN}, mx[2];
   ew(5, op(mx,2,1), op(nn,2,1), op(one,2,1), 2);
   printf("max_nan %g %g\n", mx[0], mx[1]);
+  // the math kinds (8..20) on f32, computed in double, rounded once
+  float one1[1]={1.0f}, zero1[1]={0.0f}, mz[1]={-0.0f}, ninf[1]={-INFINITY}, two[1]={2.0f}, ten[1]={10.0f}, r1[1];
+  printf("math_f32");
+  for (int k=8; k<=19; k++) { ew(k, op(r1,2,1), op(one1,2,1), op(one1,2,1), 1); printf(" %.9g", r1[0]); }
+  printf("\n");
+  ew(14, op(r1,2,1), op(zero1,2,1), op(zero1,2,1), 1); printf("sigmoid0 %g", r1[0]);
+  ew(13, op(r1,2,1), op(mz,2,1), op(mz,2,1), 1); printf(" rsqrt_m0 %g", r1[0]);
+  ew(17, op(r1,2,1), op(ninf,2,1), op(ninf,2,1), 1); printf(" silu_minf %s", std::isnan(r1[0]) ? "nan" : "number");
+  ew(20, op(r1,2,1), op(two,2,1), op(ten,2,1), 1); printf(" pow %g\n", r1[0]);
+  unsigned short bx[1], be[1]; float bsrc[1]={1.0f};
+  ew(0, op(bx,0,1), op(bsrc,2,1), op(bsrc,2,1), 1); ew(8, op(be,0,1), op(bx,0,1), op(bx,0,1), 1);
+  printf("exp_bf16 %g\n", rd(op(be,0,1),0));
+  signed char ab[3]={-128,-5,7}, ar[3];
+  ew(15, op(ar,4,1), op(ab,4,1), op(ab,4,1), 3);
+  printf("abs_i8 %d %d %d\n", ar[0], ar[1], ar[2]);
+  // comparisons into i1 (code 8): ordered, NaN false but ne true
+  float ca[3]={NAN,1,-0.0f}, cb[3]={1,NAN,0}; unsigned char cr[3];
+  printf("cmp");
+  for (int k=21; k<=26; k++) { ew(k, op(cr,8,1), op(ca,2,1), op(cb,2,1), 3); printf(" %d%d%d", cr[0], cr[1], cr[2]); }
+  int ia[2]={-5,3}, ib[2]={3,3}; unsigned char ir2[2];
+  ew(23, op(ir2,8,1), op(ia,6,1), op(ib,6,1), 2); printf(" lt_i32 %d%d\n", ir2[0], ir2[1]);
+  // where: i1 condition, exact copy of the selected value
+  unsigned char wc[2]={1,0}; float wb[2]={NAN,2}, wd[2]={3,4}, wr[2];
+  ew3(27, op(wr,2,1), op(wc,8,1), op(wb,2,1), op(wd,2,1), 2);
+  long long lb[2]={-9,8}, ld[2]={7,(long long)0x8000000000000000ULL}, lr[2];
+  ew3(27, op(lr,7,1), op(wc,8,1), op(lb,7,1), op(ld,7,1), 2);
+  printf("where %g %g %lld %lld\n", wr[0], wr[1], lr[0], lr[1]);
+  // casts to and from i1
+  float bv[4]={NAN,-0.0f,0.25f,-3}; unsigned char b1[4]; int bi[3]={0,-1,256}; unsigned char b2[3]; float bf[4];
+  ew(0, op(b1,8,1), op(bv,2,1), op(bv,2,1), 4); ew(0, op(b2,8,1), op(bi,6,1), op(bi,6,1), 3); ew(0, op(bf,2,1), op(b1,8,1), op(b1,8,1), 4);
+  printf("to_i1 %d%d%d%d %d%d%d from_i1 %g %g\n", b1[0], b1[1], b1[2], b1[3], b2[0], b2[1], b2[2], bf[0], bf[1]);
+  // max/min of signed zeros
+  float z0[1]={0.0f}, zm[1]={-0.0f}, zr[2];
+  ew(5, op(zr,2,1), op(z0,2,1), op(zm,2,1), 1); ew(6, op(zr+1,2,1), op(z0,2,1), op(zm,2,1), 1);
+  printf("max_min_zero %g %g\n", zr[0], zr[1]);
+  // fill: a float rounded once (bf16), an integer wrapped (i8), an i1
+  unsigned short fb[2]; signed char fi[2]; unsigned char fl[2];
+  FillParams fp{}; fp.n=2; fp.shape[0]=2; fp.nd=1; fp.out=op(fb,0,1); fp.fval=1.00390625; fuser_fill(fp);
+  fp.out=op(fi,4,1); fp.is_int=1; fp.ival=200; fuser_fill(fp);
+  fp.out=op(fl,8,1); fp.ival=-2; fuser_fill(fp);
+  printf("fill %g %d %d\n", rd(op(fb,0,1),1), fi[1], fl[1]);
   // sum i8 over 4 rows of 4x2
   signed char sm[8]={100,100,100,100,100,100,100,-1}; signed char so[2];
   SumParams sp{}; sp.n_out=2; sp.n_red=4; sp.nd=2; sp.nkept=1; sp.shape[0]=2; sp.shape[1]=4;
@@ -103,6 +148,15 @@ cast_f16 inf 65504 inf -inf
 f64_f16 1.000976562 -1.000976562
 i32_bf16 16908288 -16908288
 max_nan nan nan
+math_f32 2.71828175 0 0.761594176 0.842700779 1 1 0.731058598 1 1 0.731058598 0.841344774 0.841192007
+sigmoid0 0.5 rsqrt_m0 -inf silu_minf nan pow 1024
+exp_bf16 2.71875
+abs_i8 -128 5 7
+cmp 001 110 000 001 000 001 lt_i32 10
+where nan 4 -9 -9223372036854775808
+to_i1 1011 011 from_i1 1 0
+max_min_zero 0 -0
+fill 1 -56 1
 sum_i8 -112 43
 max_f32 5 nan min_f32 0 nan mean_f32 1 var_f32 4.66667 var_big 5 max_i64 9 min_i64 -9223372036854775808
 gemm_i8 -111

@@ -332,16 +332,16 @@ func.func @f(%x: !host.buf<4x8xf32>) {
 // -----
 
 func.func @f(%a: !host.buf<4xf32>) {
-  // expected-error @+1 {{custom op 'host.elementwise' unknown elementwise kind 'pow' (expected add, sub, mul, div, max, min, neg or cast)}}
-  host.elementwise pow %a, %a into %a : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>
+  // expected-error @+1 {{custom op 'host.elementwise' unknown elementwise kind 'softplus' (expected one of add, sub, mul, div, max, min, neg, cast, exp, log, tanh, erf, sqrt, rsqrt, sigmoid, abs, reciprocal, silu, gelu, gelu_tanh, pow, eq, ne, lt, le, gt, ge, where)}}
+  host.elementwise softplus %a, %a into %a : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>
   return
 }
 
 // -----
 
 func.func @f(%a: !host.buf<4xf32>) {
-  // expected-error @+1 {{'host.elementwise' op unknown elementwise kind 'pow' (expected add, sub, mul, div, max, min, neg or cast)}}
-  "host.elementwise"(%a, %a) <{kind = "pow"}> : (!host.buf<4xf32>, !host.buf<4xf32>) -> ()
+  // expected-error @+1 {{'host.elementwise' op unknown elementwise kind 'softplus' (expected one of add, sub, mul, div, max, min, neg, cast, exp, log, tanh, erf, sqrt, rsqrt, sigmoid, abs, reciprocal, silu, gelu, gelu_tanh, pow, eq, ne, lt, le, gt, ge, where)}}
+  "host.elementwise"(%a, %a) <{kind = "softplus"}> : (!host.buf<4xf32>, !host.buf<4xf32>) -> ()
   return
 }
 

@@ -93,7 +93,8 @@ shape is unchanged. Float -> integer truncates toward zero and saturates at the 
 NaN gives 0 (`2.5 -> 2`, `-2.5 -> -2`, `1e10 -> 2147483647` as `i32`: Rust's `as`, CUDA's \
 `cvt.rzi.sat`). Integer -> integer keeps the low bits (`arith.trunci`/`arith.extsi`: `i32` \
 `200 -> -56` as `i8`). Integer -> float and float -> float round to nearest, ties to even, \
-overflowing to infinity (`f32` `70000 -> inf` as `f16`).\n\n\
+overflowing to infinity (`f32` `70000 -> inf` as `f16`). To `i1`: `x != 0` (torch's `bool()`; \
+NaN gives 1, `-0` gives 0); from `i1`: 0 or 1.\n\n\
 ```mlir\n%r = fusion.cast %a : (tensor<4x8xbf16>) -> tensor<4x8xf32>\n```",
         traits: [PURE],
         operands: { input: TENSOR },

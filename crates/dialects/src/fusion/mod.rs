@@ -8,11 +8,13 @@
 //!
 //! Module map: `sharding` (attribute, [`Sharding`], [`DeviceAxis`], [`Split`]), `mesh`
 //! (`fusion.mesh`, [`Mesh`]), `matmul` (matmul, linear), `elementwise` (add, sub, mul, div,
-//! neg, cast), `reduce` (sum), `layout` (set, broadcast, reshape, permute), `norm`
-//! (layer_norm, rms_norm), `attention` (sdpa), `slicing` (slice, concat), `lookup` (embedding,
-//! dropout), `reduce` (sum, max, min, mean, var), `softmax` (softmax, log_softmax), `loss`
-//! (cross_entropy and its vocab-parallel phases); `clauses` is the shared `name = value` syntax
-//! of the ops with properties other than `dims`.
+//! neg, cast), `math` (exp, log, tanh, erf, sqrt, rsqrt, sigmoid, abs, reciprocal, silu, gelu,
+//! maximum, minimum, pow, compare, where, full), `reduce` (sum, max, min, mean, var), `layout`
+//! (set, broadcast, reshape, permute), `norm` (layer_norm, rms_norm), `attention` (sdpa),
+//! `slicing` (slice, concat), `lookup` (embedding, dropout), `softmax` (softmax, log_softmax),
+//! `loss` (cross_entropy and its vocab-parallel phases); `clauses` is the shared `name = value`
+//! syntax of the ops with properties other than `dims`; `kernels` says which ops lower to a
+//! named `host.kernel`.
 
 pub mod attention;
 pub mod clauses;
@@ -21,6 +23,7 @@ pub mod kernels;
 pub mod layout;
 pub mod lookup;
 pub mod loss;
+pub mod math;
 pub mod matmul;
 pub mod mesh;
 pub mod norm;
@@ -42,6 +45,10 @@ pub use lookup::{DROPOUT, EMBEDDING, infer_dropout, infer_embedding};
 pub use loss::{
     CROSS_ENTROPY, CROSS_ENTROPY_FINISH, CROSS_ENTROPY_PARTS, infer_cross_entropy, infer_cross_entropy_finish,
     infer_cross_entropy_parts,
+};
+pub use math::{
+    ABS, COMPARE, ERF, EXP, FULL, GELU, LOG, MAXIMUM, MINIMUM, POW, RECIPROCAL, RSQRT, SIGMOID, SILU, SQRT, TANH,
+    WHERE, elementwise_kind, full_value, infer_compare, infer_float_unary, infer_pow, infer_where,
 };
 pub use matmul::{LINEAR, MATMUL, infer_linear, infer_matmul};
 pub use mesh::{MESH, Mesh, mesh_state};
@@ -87,8 +94,9 @@ return %y : tensor<48x64xbf16, #fusion.shard<@tp, [[Stream(3)], []]>>\n}\n```\n\
 All tensor ops share one syntax: `%r = fusion.OP %a, %b [dims = [...]] [keep_dims] attr-dict : \
 (operand types) -> result type`.\n\n\
 ## Numeric semantics\n\n\
-Element types: `bf16`, `f16`, `f32`, `f64` and the signless or signed integers `i8`, `i16`, `i32`, \
-`i64` (`index` is `i64`); the runtime refuses `i1` and unsigned integers. Each op computes in its \
+Element types: `bf16`, `f16`, `f32`, `f64`, the signless or signed integers `i8`, `i16`, `i32`, \
+`i64` (`index` is `i64`) and `i1` (booleans: `compare`'s result, `where`'s condition; stored in one \
+byte, 0 or 1); the runtime refuses unsigned integers. Each op computes in its \
 element type, as MLIR's `arith` and torch do, and `fuser-run --check` evaluates the same rules \
 (integers exactly, floats rounded to the element type after every op):\n\n\
 - Integers wrap (two's complement) on `add`, `sub`, `mul`, `neg`, in `sum`, `matmul` and \
@@ -98,12 +106,17 @@ set) and `MIN / -1 = MIN`: MLIR leaves both undefined and torch raises for `/ 0`
 defines them (as RISC-V does) so that every backend and the check agree.\n- `cast` float -> integer truncates toward zero and saturates at the type's range; NaN gives 0 \
 (`2.5 -> 2`, `-2.5 -> -2`, `1e10 -> 2147483647` as `i32`; Rust's `as`). Integer -> integer keeps \
 the low bits (`arith.trunci`/`arith.extsi`). Integer -> float and float -> narrower float round to \
-nearest, ties to even, and overflow to infinity.\n- Floats follow IEEE 754: every op's result is rounded to the element type; `bf16`/`f16` ops \
+nearest, ties to even, and overflow to infinity. `cast` to `i1` is `x != 0` (torch's `bool()`: \
+NaN gives 1, `-0` gives 0); from `i1` gives 0 or 1. Integer arithmetic on `i1` keeps `x != 0` of \
+the wrapped result.\n- Floats follow IEEE 754: every op's result is rounded to the element type; `bf16`/`f16` ops \
 compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` is `inf`. \
 `sum`, `matmul` and `linear` on `bf16`/`f16`/`f32` accumulate in `f32` (the cuda backend's sums \
 in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
 error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
-infinities and NaN must appear where the check's reference has them.",
+infinities and NaN must appear where the check's reference has them. The transcendental ops \
+(`exp`, `log`, `tanh`, `erf`, `sigmoid`, `silu`, `gelu`, `pow`, ...) compute in `f32` for \
+`bf16`/`f16`/`f32` on the cpu (in `f64` on the cuda backend) and round once; the check's \
+reference computes them in `f64` (the same tolerances). `compare` and `where` are exact.",
     ops: &[
         &MESH,
         &MATMUL,
@@ -128,6 +141,23 @@ infinities and NaN must appear where the check's reference has them.",
         &BROADCAST,
         &RESHAPE,
         &PERMUTE,
+        &EXP,
+        &LOG,
+        &TANH,
+        &ERF,
+        &SQRT,
+        &RSQRT,
+        &SIGMOID,
+        &ABS,
+        &RECIPROCAL,
+        &SILU,
+        &GELU,
+        &MAXIMUM,
+        &MINIMUM,
+        &POW,
+        &COMPARE,
+        &WHERE,
+        &FULL,
         &LAYER_NORM,
         &RMS_NORM,
         &SDPA,

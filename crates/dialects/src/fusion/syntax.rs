@@ -3,7 +3,8 @@
 //! `%r = fusion.OP %a, %b [dims = [..]] [keep_dims] attr-dict : (type, type) -> type`
 //!
 //! The op-specific part ([`Extra`]) is `dims = [...]` (sum, permute, broadcast) and, for sum, an
-//! optional `keep_dims` keyword. In the generic form `dims` is an `array<i64: ...>` property and
+//! optional `keep_dims` keyword; or a keyword before the operands (`fusion.compare lt %a, %b`),
+//! a string property in the generic form. In the generic form `dims` is an `array<i64: ...>` property and
 //! `keep_dims` a unit property. The custom parser stores `sum` dims sorted (the printer prints
 //! them sorted too); other ops keep the order written.
 //!
@@ -27,6 +28,9 @@ pub enum Extra {
     Dims,
     /// `dims = [...]` (stored sorted) and an optional `keep_dims`.
     ReduceDims,
+    /// A bare keyword before the operands, stored as the string property of this name
+    /// (`fusion.compare lt %a, %b`: `predicate = "lt"`).
+    Keyword(&'static str),
 }
 
 /// The values of an `array<i64: ...>` attribute.
@@ -83,9 +87,15 @@ pub fn tensor_op_state(
 
 /// Parses the shared form; `extra` says which op-specific part to expect.
 pub fn parse_tensor_op(p: &mut dyn OpAsmParser, state: &mut OperationState, extra: Extra) -> ParseResult<()> {
-    let operands = p.parse_operand_list()?;
     let mut props = Vec::new();
-    if extra != Extra::None {
+    if let Extra::Keyword(name) = extra {
+        let Some(kw) = p.parse_optional_bare_id() else {
+            return Err(p.emit_error(&format!("expected the '{name}' keyword")));
+        };
+        props.push((p.ctx().ident(name), p.ctx().string_attr(&kw)));
+    }
+    let operands = p.parse_operand_list()?;
+    if matches!(extra, Extra::Dims | Extra::ReduceDims) {
         p.parse_keyword("dims")?;
         p.parse_punct(Punct::Equal)?;
         let mut dims = parse_int_list(p)?;
@@ -142,19 +152,32 @@ pub fn print_tensor_op(p: &mut dyn OpAsmPrinter, op: OpId, extra: Extra) {
         }
         (operands, types, result, dims, op_keep_dims(ctx, ir, op), printed_attr_dict(ctx, ir, op))
     };
-    p.write(" ");
+    if let Extra::Keyword(name) = extra {
+        let kw = crate::support::inherent_attr(p.ctx(), p.ir(), op, name).and_then(|a| p.ctx().attr_str(a));
+        let kw = kw.map_or_else(|| "<<missing>>".to_string(), str::to_string);
+        p.write(" ");
+        p.write(&kw);
+    }
+    if !operands.is_empty() {
+        p.write(" ");
+    }
     p.print_operands(&operands);
-    if extra != Extra::None {
+    if matches!(extra, Extra::Dims | Extra::ReduceDims) {
         let text: Vec<String> = dims.iter().map(i64::to_string).collect();
         p.write(&format!(" dims = [{}]", text.join(", ")));
         if extra == Extra::ReduceDims && keep {
             p.write(" keep_dims");
         }
     }
+    let keyword = [match extra {
+        Extra::Keyword(name) => name,
+        _ => "",
+    }];
     let elided: &[&str] = match extra {
         Extra::None => &[],
         Extra::Dims => &["dims"],
         Extra::ReduceDims => &["dims", "keep_dims"],
+        Extra::Keyword(_) => &keyword,
     };
     p.print_optional_attr_dict(dict, elided);
     p.write(" : (");

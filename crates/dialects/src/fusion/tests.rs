@@ -225,3 +225,49 @@ fn reductions_softmax_and_losses_infer_their_result_types() {
     let finish = CROSS_ENTROPY_FINISH.infer_result_types.unwrap()(&c, &[parts[0], labels, max], None).unwrap();
     assert_eq!(finish, vec![t("tensor<4xf32>")]);
 }
+
+/// `elementwise_kind` maps each math op (with its predicate or approximation) to its host
+/// kind; `full_value` reads the fill value; the type inference of the math families.
+#[test]
+fn math_ops_map_to_host_kinds() {
+    use crate::host::ElementwiseKind as K;
+    let c = ctx();
+    let mut ir = Ir::new();
+    let m = parse(
+        &c,
+        &mut ir,
+        "func.func @f(%a: tensor<4xf32>, %i: tensor<4xi8>) -> tensor<4xf32> {\n\
+         %0 = fusion.gelu %a {approximate = \"tanh\"} : (tensor<4xf32>) -> tensor<4xf32>\n\
+         %1 = fusion.gelu %0 : (tensor<4xf32>) -> tensor<4xf32>\n\
+         %2 = fusion.compare gt %1, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n\
+         %3 = fusion.where %2, %1, %a : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n\
+         %4 = fusion.abs %i : (tensor<4xi8>) -> tensor<4xi8>\n\
+         %5 = fusion.full {value = -2 : i8} : () -> tensor<4xi8>\n\
+         %6 = fusion.maximum %3, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n\
+         return %6 : tensor<4xf32>\n}",
+    );
+    let ops = ir.nested_ops(m);
+    let kinds: Vec<(String, Option<K>)> = ops
+        .iter()
+        .map(|&op| (c.op_name_str(ir.op_name(op)).to_string(), elementwise_kind(&c, &ir, op)))
+        .filter(|(n, _)| n.starts_with("fusion."))
+        .collect();
+    let want = [
+        ("fusion.gelu", Some(K::GeluTanh)),
+        ("fusion.gelu", Some(K::Gelu)),
+        ("fusion.compare", Some(K::Gt)),
+        ("fusion.where", Some(K::Where)),
+        ("fusion.abs", Some(K::Abs)),
+        ("fusion.full", None),
+        ("fusion.maximum", Some(K::Max)),
+    ];
+    assert_eq!(kinds, want.map(|(n, k)| (n.to_string(), k)));
+    let full = find_op(&c, &ir, m, "fusion.full");
+    assert_eq!(full_value(&c, &ir, full), Some(crate::support::Scalar::Int(-2)));
+    let f32t = parse_type_str(&c, "tensor<4xf32>").unwrap();
+    let i8t = parse_type_str(&c, "tensor<4xi8>").unwrap();
+    assert!(infer_float_unary(&c, i8t).unwrap_err().contains("must be a float"));
+    assert_eq!(print_type(&c, infer_compare(&c, f32t, f32t).unwrap()), "tensor<4xi1>");
+    assert!(infer_where(&c, f32t, f32t, f32t).unwrap_err().contains("'i1'"));
+    assert!(infer_pow(&c, i8t, i8t).is_err());
+}

@@ -1,5 +1,5 @@
 //! Data movement and compute in destination-passing style: `host.copy`, `host.matmul`,
-//! `host.linear`, `host.elementwise` and `host.sum` write into a given buffer or view and have
+//! `host.linear`, `host.elementwise`, `host.fill` and `host.sum` write into a given buffer or view and have
 //! no results. Each posts its work to the current stream.
 //!
 //! Syntax:
@@ -8,6 +8,7 @@
 //! - `host.linear %x, %w (, %bias)? into %y : Tx, Tw, (Tbias,)? Ty`
 //! - `host.elementwise add %a, %b into %c : Ta, Tb, Tc` (kind keyword, then the inputs)
 //! - `host.sum %a into %c dims = [1] : Ta, Tc`
+//! - `host.fill %c {value = 1.0 : f32} : Tc`
 //!
 //! Shapes are checked like the tensor ops they implement; `?` extents are compatible with any
 //! extent (the runtime checks them).
@@ -71,15 +72,39 @@ fuser_ir::declare_op! {
     pub static ELEMENTWISE: "host.elementwise" {
         summary: "Elementwise arithmetic into a given buffer",
         description: "Applies `kind` to the inputs element by element and writes `output`. Binary \
-kinds: `add`, `sub`, `mul`, `div`, `max`, `min`; unary kinds: `neg`, `cast` (converts to the \
-output's element type). All shapes are equal; except for `cast`, all element types are too. \
-In the generic form the kind is the string property `kind`.\n\n\
+kinds: `add`, `sub`, `mul`, `div`, `max`, `min`, `pow`; unary kinds: `neg`, `abs`, `cast` \
+(converts to the output's element type), `exp`, `log`, `tanh`, `erf`, `sqrt`, `rsqrt`, \
+`sigmoid`, `reciprocal`, `silu`, `gelu`, `gelu_tanh`; comparisons `eq`, `ne`, `lt`, `le`, `gt`, \
+`ge` (inputs of one element type, an `i1` output); `where %cond, %a, %b` (an `i1` condition). \
+All shapes are equal; but for `cast`, comparisons and `where`'s condition, so are the element \
+types. `exp` ... `gelu_tanh` and `pow` take floats only. The numeric rules are those of the \
+fusion ops they implement (`fusion.exp`, ...). In the generic form the kind is the string \
+property `kind`.\n\n\
 ```mlir\nhost.elementwise add %a, %b into %c : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>\nhost.elementwise cast %a into %h : !host.buf<4xf32>, !host.buf<4xbf16>\n```",
         operands: { inputs: BUFFER_LIKE.variadic(), output: BUFFER_LIKE },
         properties: { kind: STRING_ATTR },
         hooks: { verify: verify_elementwise, parse: parse_elementwise, print: print_elementwise },
     }
 }
+
+fuser_ir::declare_op! {
+    pub static FILL: "host.fill" {
+        summary: "Fills a buffer with one value",
+        description: "Writes `value` (an integer or float attribute of the target's element type; \
+`true`/`false` for `i1`) into every element of `target` on the current stream: the lowering of \
+`fusion.full`.\n\n\
+```mlir\nhost.fill %b {value = 1.500000e+00 : f32} : !host.buf<4x8xf32>\n```",
+        operands: { target: BUFFER_LIKE },
+        properties: { value: SCALAR_ATTR },
+        hooks: { verify: verify_fill, parse: parse_fill, print: print_fill },
+    }
+}
+
+/// `value`: an integer or float attribute.
+const SCALAR_ATTR: fuser_ir::declare::AttrConstraint =
+    fuser_ir::declare::AttrConstraint::new("integer or float attribute", |ctx, a| {
+        crate::support::scalar_value(ctx, a).is_some()
+    });
 
 fuser_ir::declare_op! {
     pub static SUM: "host.sum" {
@@ -106,10 +131,33 @@ pub enum ElementwiseKind {
     Min,
     Neg,
     Cast,
+    Exp,
+    Log,
+    Tanh,
+    Erf,
+    Sqrt,
+    Rsqrt,
+    Sigmoid,
+    Abs,
+    Reciprocal,
+    Silu,
+    /// `gelu` with `approximate = "none"` (the erf form).
+    Gelu,
+    /// `gelu` with `approximate = "tanh"`.
+    GeluTanh,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `where cond, a, b`: `cond ? a : b` (`cond` is `i1`).
+    Where,
 }
 
 impl ElementwiseKind {
-    pub const ALL: [ElementwiseKind; 8] = [
+    pub const ALL: [ElementwiseKind; 28] = [
         ElementwiseKind::Add,
         ElementwiseKind::Sub,
         ElementwiseKind::Mul,
@@ -118,6 +166,26 @@ impl ElementwiseKind {
         ElementwiseKind::Min,
         ElementwiseKind::Neg,
         ElementwiseKind::Cast,
+        ElementwiseKind::Exp,
+        ElementwiseKind::Log,
+        ElementwiseKind::Tanh,
+        ElementwiseKind::Erf,
+        ElementwiseKind::Sqrt,
+        ElementwiseKind::Rsqrt,
+        ElementwiseKind::Sigmoid,
+        ElementwiseKind::Abs,
+        ElementwiseKind::Reciprocal,
+        ElementwiseKind::Silu,
+        ElementwiseKind::Gelu,
+        ElementwiseKind::GeluTanh,
+        ElementwiseKind::Pow,
+        ElementwiseKind::Eq,
+        ElementwiseKind::Ne,
+        ElementwiseKind::Lt,
+        ElementwiseKind::Le,
+        ElementwiseKind::Gt,
+        ElementwiseKind::Ge,
+        ElementwiseKind::Where,
     ];
 
     /// The spelling in both forms (`add`, `"add"`).
@@ -131,6 +199,26 @@ impl ElementwiseKind {
             ElementwiseKind::Min => "min",
             ElementwiseKind::Neg => "neg",
             ElementwiseKind::Cast => "cast",
+            ElementwiseKind::Exp => "exp",
+            ElementwiseKind::Log => "log",
+            ElementwiseKind::Tanh => "tanh",
+            ElementwiseKind::Erf => "erf",
+            ElementwiseKind::Sqrt => "sqrt",
+            ElementwiseKind::Rsqrt => "rsqrt",
+            ElementwiseKind::Sigmoid => "sigmoid",
+            ElementwiseKind::Abs => "abs",
+            ElementwiseKind::Reciprocal => "reciprocal",
+            ElementwiseKind::Silu => "silu",
+            ElementwiseKind::Gelu => "gelu",
+            ElementwiseKind::GeluTanh => "gelu_tanh",
+            ElementwiseKind::Pow => "pow",
+            ElementwiseKind::Eq => "eq",
+            ElementwiseKind::Ne => "ne",
+            ElementwiseKind::Lt => "lt",
+            ElementwiseKind::Le => "le",
+            ElementwiseKind::Gt => "gt",
+            ElementwiseKind::Ge => "ge",
+            ElementwiseKind::Where => "where",
         }
     }
 
@@ -138,12 +226,32 @@ impl ElementwiseKind {
         ElementwiseKind::ALL.into_iter().find(|k| k.keyword() == s)
     }
 
+    /// `add, sub, ..., where`: every keyword, for messages.
+    pub fn keyword_list() -> String {
+        ElementwiseKind::ALL.map(ElementwiseKind::keyword).join(", ")
+    }
+
     /// The number of inputs.
     pub fn arity(self) -> usize {
+        use ElementwiseKind::*;
         match self {
-            ElementwiseKind::Neg | ElementwiseKind::Cast => 1,
-            _ => 2,
+            Neg | Cast | Exp | Log | Tanh | Erf | Sqrt | Rsqrt | Sigmoid | Abs | Reciprocal | Silu | Gelu
+            | GeluTanh => 1,
+            Where => 3,
+            Add | Sub | Mul | Div | Max | Min | Pow | Eq | Ne | Lt | Le | Gt | Ge => 2,
         }
+    }
+
+    /// The comparisons (`eq` ... `ge`): an `i1` output.
+    pub fn is_compare(self) -> bool {
+        use ElementwiseKind::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
+    }
+
+    /// The kinds defined on floats only (the transcendental functions and `pow`).
+    pub fn float_only(self) -> bool {
+        use ElementwiseKind::*;
+        matches!(self, Exp | Log | Tanh | Erf | Sqrt | Rsqrt | Sigmoid | Reciprocal | Silu | Gelu | GeluTanh | Pow)
     }
 
     /// Reads the `kind` property of a `host.elementwise`.
@@ -285,7 +393,7 @@ fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let Some(kind) = ElementwiseKind::from_keyword(written) else {
         return Err(v.op_error(
             op,
-            format!("unknown elementwise kind '{written}' (expected add, sub, mul, div, max, min, neg or cast)"),
+            format!("unknown elementwise kind '{written}' (expected one of {})", ElementwiseKind::keyword_list()),
         ));
     };
     let Some(t) = operand_buffers(v, op) else { return Ok(()) };
@@ -296,6 +404,7 @@ fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
             v.op_error(op, format!("'{}' takes {} input(s), got {}", kind.keyword(), kind.arity(), inputs.len()))
         );
     }
+    let i1 = ctx.i1_type();
     for (i, input) in inputs.iter().enumerate() {
         if !shapes_compatible(&input.shape, &out.shape) {
             return Err(v.op_error(
@@ -307,10 +416,48 @@ fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
                 ),
             ));
         }
-        if kind != ElementwiseKind::Cast && input.elem != out.elem {
-            return Err(elem_mismatch(v, op, &format!("input #{i} and output"), input, out));
+        let same_as_output = match kind {
+            ElementwiseKind::Cast => true,
+            k if k.is_compare() => input.elem == inputs[0].elem,
+            ElementwiseKind::Where if i == 0 => input.elem == i1,
+            _ => input.elem == out.elem,
+        };
+        if !same_as_output {
+            let what = match kind {
+                ElementwiseKind::Where if i == 0 => {
+                    return Err(v.op_error(
+                        op,
+                        format!(
+                            "the condition (input #0) must have element type 'i1', got '{}'",
+                            type_str(ctx, input.elem)
+                        ),
+                    ));
+                }
+                k if k.is_compare() => format!("input #0 and input #{i}"),
+                _ => format!("input #{i} and output"),
+            };
+            let (first, second) = if kind.is_compare() { (&inputs[0], input) } else { (input, out) };
+            return Err(elem_mismatch(v, op, &what, first, second));
         }
     }
+    if kind.is_compare() && out.elem != i1 {
+        return Err(
+            v.op_error(op, format!("'{}' writes an 'i1' output, got '{}'", kind.keyword(), type_str(ctx, out.elem)))
+        );
+    }
+    if kind.float_only() && !matches!(ctx.type_kind(out.elem), fuser_ir::types::TypeKind::Float(_)) {
+        return Err(v.op_error(
+            op,
+            format!("'{}' needs a float element type, got '{}'", kind.keyword(), type_str(ctx, out.elem)),
+        ));
+    }
+    Ok(())
+}
+
+fn verify_fill(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
+    let Some(t) = operand_buffers(v, op) else { return Ok(()) };
+    let value = prop(v.ctx, v.ir, op, "value").ok_or_else(|| v.op_error(op, "requires a 'value' attribute"))?;
+    crate::support::check_fill_value(v.ctx, value, t[0].elem).map_err(|m| v.op_error(op, m))?;
     Ok(())
 }
 
@@ -441,7 +588,7 @@ fn parse_elementwise(p: &mut dyn OpAsmParser, state: &mut OperationState) -> Par
     if ElementwiseKind::from_keyword(&kw).is_none() {
         return Err(p.emit_error_at(
             at,
-            &format!("unknown elementwise kind '{kw}' (expected add, sub, mul, div, max, min, neg or cast)"),
+            &format!("unknown elementwise kind '{kw}' (expected one of {})", ElementwiseKind::keyword_list()),
         ));
     }
     let operands = parse_into(p)?;
@@ -458,6 +605,22 @@ fn print_elementwise(p: &mut dyn OpAsmPrinter, op: OpId) {
     p.write(kind.map_or("<<invalid kind>>", ElementwiseKind::keyword));
     print_into(p, op);
     print_attr_dict(p, op, &["kind"]);
+    print_operand_types(p, op);
+}
+
+fn parse_fill(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let target = p.parse_operand()?;
+    let dict = parse_attr_dict(p, state)?;
+    parse_operand_types(p, state, &[target])?;
+    finish_attrs(p.ctx(), state, Vec::new(), dict);
+    Ok(())
+}
+
+fn print_fill(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let operands = p.ir().operands(op).to_vec();
+    p.write(" ");
+    p.print_operands(&operands);
+    print_attr_dict(p, op, &[]);
     print_operand_types(p, op);
 }
 
@@ -523,6 +686,13 @@ pub fn elementwise_state(
     let operands = inputs.iter().copied().chain([output]).collect();
     let mut state = dps_state(ctx, ELEMENTWISE.name, operands, loc);
     state.props = Some(dict_of(ctx, &[("kind", ctx.string_attr(kind.keyword()))]));
+    state
+}
+
+/// The state of `host.fill target {value = ...}`.
+pub fn fill_state(ctx: &Context, target: Value, value: Attr, loc: Attr) -> OperationState {
+    let mut state = dps_state(ctx, FILL.name, vec![target], loc);
+    state.props = Some(dict_of(ctx, &[("value", value)]));
     state
 }
 

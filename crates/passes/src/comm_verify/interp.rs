@@ -55,6 +55,7 @@ const NO_OPS: &[&str] = &[
     "host.matmul",
     "host.linear",
     "host.elementwise",
+    "host.fill",
     "host.sum",
     "host.launch",
     "func.return",

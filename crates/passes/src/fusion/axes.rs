@@ -106,7 +106,13 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
     let plain = |maps: Vec<AxisMap>| Some(OpAxes::plain(maps).linear_in_all());
     match mnemonic {
         "add" | "sub" | "neg" | "cast" | "set" => plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?),
-        "mul" | "div" => Some(OpAxes::plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?)),
+        // Not linear in any operand: a partial operand must be reduced first.
+        "mul" | "div" | "exp" | "log" | "tanh" | "erf" | "sqrt" | "rsqrt" | "sigmoid" | "abs" | "reciprocal"
+        | "silu" | "gelu" | "maximum" | "minimum" | "pow" | "compare" | "where" => {
+            Some(OpAxes::plain((0..n).map(|i| rank(i).map(identity)).collect::<Option<_>>()?))
+        }
+        // No operands: the result's sharding is its own (annotated, or replicated).
+        "full" => Some(OpAxes::plain(Vec::new())),
         "matmul" => matmul_axes(rank(0)?, rank(1)?),
         "linear" => linear_axes(rank(0)?, n == 3),
         "sum" | "max" | "min" | "mean" => {

@@ -509,6 +509,7 @@ fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
         Kernel::Elementwise { kind, inputs, output } => kernels::elementwise(*kind, inputs, output),
         Kernel::Sum { input, output, dims } => kernels::sum(input, dims, output),
         Kernel::Reduce { kind, input, output, dims } => kernels::reduce(*kind, input, dims, output),
+        Kernel::Fill { target, value } => kernels::fill(target, *value),
         Kernel::Named { kernel, params, inputs, outputs, origin, global_shape } => {
             super::named::run(kernel, params, inputs, outputs, origin, global_shape)
         }

@@ -1,5 +1,6 @@
 //! The compute kernels of the CPU backend, on strided [`View`]s: copy, matmul (optionally
-//! accumulating), linear (`y = x·wᵀ + bias`), elementwise kinds and sums over dimensions.
+//! accumulating), linear (`y = x·wᵀ + bias`), elementwise kinds (comparisons into `i1` in the
+//! operands' type, `where` exact), fill and sums over dimensions.
 //!
 //! Precision (the rules are in `numerics.rs`): a float kernel computes in `f32` when every
 //! buffer it touches is bf16, f16 or f32 (bf16/f16 inputs are widened to f32 and accumulated in
@@ -277,12 +278,14 @@ fn int_gemm(m: usize, k: usize, n: usize, a: &[i64], sa: (usize, usize), b: &[i6
 }
 
 /// The scalar function of an elementwise kind on floats (`cast` is the identity: the store
-/// converts); `numerics::float_elementwise`.
-pub fn apply_elementwise(kind: ElementwiseKind, x: f64, y: f64) -> f64 {
-    numerics::float_elementwise(kind, x, y)
+/// converts; `z` is `where`'s third input); `numerics::float_elementwise`.
+pub fn apply_elementwise(kind: ElementwiseKind, x: f64, y: f64, z: f64) -> f64 {
+    numerics::float_elementwise(kind, x, y, z)
 }
 
-/// `output = kind(inputs...)`, element by element; all shapes equal.
+/// `output = kind(inputs...)`, element by element; all shapes equal. A comparison computes in
+/// its inputs' type and writes 0/1; `where` selects in its values' type (exactly); the other
+/// kinds compute in the output's type.
 pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtResult<()> {
     if inputs.len() != kind.arity() {
         return Err(shape_error(
@@ -305,34 +308,46 @@ pub fn elementwise(kind: ElementwiseKind, inputs: &[View], output: &View) -> RtR
             output.write(&inputs[0].read())
         };
     }
-    if out_type.is_int() {
-        let x = inputs[0].read_ints();
-        let y = if inputs.len() > 1 { inputs[1].read_ints() } else { Vec::new() };
-        let out: Vec<i64> = (0..x.len())
-            .map(|i| numerics::int_elementwise(kind, out_type, x[i], y.get(i).copied().unwrap_or(0)))
+    let compute = if kind.is_compare() { inputs[0].dtype() } else { out_type };
+    if compute.is_int() {
+        let cols: Vec<Vec<i64>> = inputs.iter().map(View::read_ints).collect();
+        let at = |c: usize, i: usize| cols.get(c).map_or(0, |v| v[i]);
+        let out: Vec<i64> = (0..output.numel())
+            .map(|i| numerics::int_elementwise(kind, compute, at(0, i), at(1, i), at(2, i)))
             .collect();
         return output.write_ints(&out);
     }
-    // Arity 1 or 2 (checked above); a unary op repeats its input's type.
-    let second = inputs.get(1).unwrap_or(&inputs[0]);
-    let prec = Precision::of(&[inputs[0].dtype(), second.dtype(), output.dtype()]);
+    // Floats compute in f32 when every float buffer is at most 32 bits wide (an i1 condition
+    // or comparison result does not count: selections and comparisons are exact).
+    let floats: Vec<DType> = inputs.iter().map(View::dtype).chain([out_type]).filter(|d| d.is_float()).collect();
+    let prec = Precision::of(&floats);
     let n = output.numel();
     if n <= SMALL {
-        let (mut x, mut y) = ([0.0; SMALL], [0.0; SMALL]);
-        inputs[0].read_into(&mut x[..n])?;
-        if inputs.len() > 1 {
-            inputs[1].read_into(&mut y[..n])?;
+        let mut cols = [[0.0; SMALL]; 3];
+        for (col, input) in cols.iter_mut().zip(inputs) {
+            input.read_into(&mut col[..n])?;
         }
-        for (a, &b) in x[..n].iter_mut().zip(&y[..n]) {
-            *a = prec.round(apply_elementwise(kind, *a, b));
+        let mut out = [0.0; SMALL];
+        for (i, o) in out[..n].iter_mut().enumerate() {
+            *o = prec.round(apply_elementwise(kind, cols[0][i], cols[1][i], cols[2][i]));
         }
-        return output.write(&x[..n]);
+        return output.write(&out[..n]);
     }
-    let x = inputs[0].read();
-    let y = if inputs.len() > 1 { inputs[1].read() } else { Vec::new() };
-    let out: Vec<f64> =
-        (0..x.len()).map(|i| prec.round(apply_elementwise(kind, x[i], y.get(i).copied().unwrap_or(0.0)))).collect();
+    let cols: Vec<Vec<f64>> = inputs.iter().map(View::read).collect();
+    let at = |c: usize, i: usize| cols.get(c).map_or(0.0, |v| v[i]);
+    let out: Vec<f64> = (0..n).map(|i| prec.round(apply_elementwise(kind, at(0, i), at(1, i), at(2, i)))).collect();
     output.write(&out)
+}
+
+/// `target = value` everywhere (`host.fill`): an integer stored exactly (wrapped to the
+/// element type), a float rounded once to it.
+pub fn fill(target: &View, value: fuser_dialects::Scalar) -> RtResult<()> {
+    use fuser_dialects::Scalar;
+    let n = target.numel();
+    match value {
+        Scalar::Int(v) => target.write_ints(&vec![v; n]),
+        Scalar::Float(v) => target.write(&vec![v; n]),
+    }
 }
 
 /// The shape of `shape` summed over `dims` (dropped).
@@ -421,6 +436,57 @@ mod tests {
         let v = View::whole(Buffer::new(dtype, shape.iter().product()), shape).unwrap();
         v.write(&(0..v.numel()).map(f).collect::<Vec<_>>()).unwrap();
         v
+    }
+
+    /// Comparisons write i1 0/1 from float or integer inputs; where selects exactly (NaN and
+    /// i64 values beyond 2^53 included); fill stores one value; small (stack) and large sizes.
+    #[test]
+    fn compare_where_and_fill() {
+        use ElementwiseKind::*;
+        for n in [4, SMALL + 4] {
+            let a = filled(DType::F32, &[n], |i| [f64::NAN, 1.0, -0.0, 2.0][i % 4]);
+            let b = filled(DType::F32, &[n], |i| [1.0, f64::NAN, 0.0, 3.0][i % 4]);
+            let m = View::whole(Buffer::new(DType::I1, n), &[n]).unwrap();
+            for (kind, want) in [(Lt, [0, 0, 0, 1]), (Ne, [1, 1, 0, 1]), (Eq, [0, 0, 1, 0]), (Ge, [0, 0, 1, 0])] {
+                elementwise(kind, &[a.clone(), b.clone()], &m).unwrap();
+                let got = m.read_ints();
+                assert!((0..n).all(|i| got[i] == want[i % 4]), "{}: {got:?}", kind.keyword());
+            }
+            elementwise(Ne, &[a.clone(), b.clone()], &m).unwrap();
+            let w = View::whole(Buffer::new(DType::F32, n), &[n]).unwrap();
+            elementwise(Where, &[m.clone(), a.clone(), b.clone()], &w).unwrap();
+            let got = w.read();
+            assert!(got[0].is_nan() && got[1] == 1.0 && got[2] == 0.0 && got[3] == 2.0, "{got:?}");
+            let big = filled(DType::I64, &[n], |_| 0.0);
+            big.write_ints(&vec![(1i64 << 60) + 1; n]).unwrap();
+            let small = filled(DType::I64, &[n], |_| -7.0);
+            let out = View::whole(Buffer::new(DType::I64, n), &[n]).unwrap();
+            elementwise(Where, &[m.clone(), big.clone(), small.clone()], &out).unwrap();
+            assert_eq!(out.read_ints()[..4], [(1 << 60) + 1, (1 << 60) + 1, -7, (1 << 60) + 1]);
+            let ints = filled(DType::I32, &[n], |i| (i % 4) as f64 - 2.0);
+            let zero = filled(DType::I32, &[n], |_| 0.0);
+            elementwise(Gt, &[ints, zero], &m).unwrap();
+            assert_eq!(m.read_ints()[..4], [0, 0, 0, 1]);
+            fill(&w, fuser_dialects::Scalar::Float(0.1)).unwrap();
+            assert!(w.read().iter().all(|&v| v == 0.1f32 as f64));
+            fill(&m, fuser_dialects::Scalar::Int(-3)).unwrap();
+            assert!(m.read_ints().iter().all(|&v| v == 1));
+        }
+    }
+
+    /// The math kinds on bf16 compute wide and round once; abs wraps on integers; a float-only
+    /// kind keeps the inputs' arity check.
+    #[test]
+    fn math_kinds_round_to_the_output_type() {
+        let x = filled(DType::BF16, &[3], |i| [1.0, 0.0, -1.0][i]);
+        let y = View::whole(Buffer::new(DType::BF16, 3), &[3]).unwrap();
+        elementwise(ElementwiseKind::Exp, std::slice::from_ref(&x), &y).unwrap();
+        assert_eq!(y.read(), vec![2.71875, 1.0, 0.3671875]);
+        let i = filled(DType::I8, &[3], |k| [-128.0, -5.0, 7.0][k]);
+        let o = View::whole(Buffer::new(DType::I8, 3), &[3]).unwrap();
+        elementwise(ElementwiseKind::Abs, std::slice::from_ref(&i), &o).unwrap();
+        assert_eq!(o.read_ints(), vec![-128, 5, 7]);
+        assert!(elementwise(ElementwiseKind::Pow, std::slice::from_ref(&x), &y).is_err());
     }
 
     fn naive_matmul(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {

@@ -707,6 +707,7 @@ impl Backend for CudaBackend {
             Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
             Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
             Kernel::Reduce { kind, input, output, dims } => g.reduce(*kind, input, dims, output, s),
+            Kernel::Fill { target, value } => g.fill(target, *value, s),
             Kernel::Named { kernel, params, inputs, outputs, origin, global_shape } => {
                 super::ops::run(g, kernel, params, inputs, outputs, origin, global_shape, s)
             }

@@ -50,6 +50,7 @@ pub struct Gpu {
     elementwise: Func,
     sum: Func,
     int_gemm: Func,
+    fill: Func,
 }
 
 /// The kernels' PTX for a compute capability, compiled once per process.
@@ -89,6 +90,7 @@ impl Gpu {
             Ok(Func(f))
         };
         let (elementwise, sum, int_gemm) = (func("fuser_elementwise")?, func("fuser_sum")?, func("fuser_int_gemm")?);
+        let fill = func("fuser_fill")?;
         let handle = cudarc::cublas::result::create_handle()
             .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
         let main = api::create_stream()?;
@@ -104,6 +106,7 @@ impl Gpu {
             elementwise,
             sum,
             int_gemm,
+            fill,
         })
     }
 
@@ -191,6 +194,7 @@ impl Gpu {
             }
         }
         let b = inputs.get(1).unwrap_or(a);
+        let c = inputs.get(2).unwrap_or(a);
         let n = output.numel() as i64;
         if n == 0 {
             return Ok(());
@@ -200,6 +204,7 @@ impl Gpu {
             out: kernels::operand(output.addr(), output.dtype, &output.strides)?,
             a: kernels::operand(a.addr(), a.dtype, &a.strides)?,
             b: kernels::operand(b.addr(), b.dtype, &b.strides)?,
+            c: kernels::operand(c.addr(), c.dtype, &c.strides)?,
             nd: output.shape.len() as i32,
             op: kernels::op_code(kind),
             ..EwParams::default()
@@ -208,6 +213,28 @@ impl Gpu {
             p.shape[d] = e as i64;
         }
         self.launch(self.elementwise, &mut p, n, stream)
+    }
+
+    /// `target = value` everywhere (`host.fill`).
+    pub fn fill(&self, target: &CudaBuf, value: fuser_dialects::Scalar, stream: RawStream) -> RtResult<()> {
+        let n = target.numel() as i64;
+        if n == 0 {
+            return Ok(());
+        }
+        let mut p = kernels::FillParams {
+            n,
+            out: kernels::operand(target.addr(), target.dtype, &target.strides)?,
+            nd: target.shape.len() as i32,
+            ..kernels::FillParams::default()
+        };
+        match value {
+            fuser_dialects::Scalar::Int(v) => (p.ival, p.is_int) = (v, 1),
+            fuser_dialects::Scalar::Float(v) => p.fval = v,
+        }
+        for (d, &e) in target.shape.iter().enumerate() {
+            p.shape[d] = e as i64;
+        }
+        self.launch(self.fill, &mut p, n, stream)
     }
 
     /// `output = sum of input over dims` (output holds the kept dimensions in order).

@@ -10,7 +10,12 @@
 //! to infinity: the correctly rounded result, as the cpu backend's); integer outputs compute
 //! in 64-bit integers wrapping through unsigned types (no signed overflow in C) and keep the
 //! element width's low bits; division truncates toward zero with `x / 0 = -1`; float ->
-//! integer truncates and saturates with NaN 0 (explicit clamping). `fuser_sum` also computes
+//! integer truncates and saturates with NaN 0 (explicit clamping); `i1` (code 8, one byte)
+//! stores `x != 0` (NaN gives 1). The math kinds (`exp` ... `gelu_tanh`, `pow`) compute in
+//! `double` with CUDA's libdevice functions (`erf`, `tanh`, `pow`: within 2 ulp of `double`)
+//! and round once when stored, so a bf16/f16/f32 result is the correctly rounded value in all
+//! but the rarest ties, well inside the check's tolerances; comparisons compute in the
+//! operands' type and store 0/1; `where` copies the selected value. `fuser_sum` also computes
 //! `host.reduce` (max/min, mean, two-pass variance in `double`). Sums of floats accumulate in
 //! `double`, of integers in wrapping 64-bit integers; integer GEMMs (`fuser_int_gemm`, one
 //! thread per output element) likewise. The layout of the structs here and in the
@@ -34,7 +39,7 @@ pub struct Operand {
 }
 
 /// Parameters of `fuser_elementwise`: `out = op(a, b)` over `shape` (`b` unused for unary
-/// ops; `op` 0 is a copy of `a`).
+/// ops; `op` 0 is a copy of `a`); `where` is `out = a ? b : c` (`c` unused by the others).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EwParams {
@@ -43,8 +48,23 @@ pub struct EwParams {
     pub out: Operand,
     pub a: Operand,
     pub b: Operand,
+    pub c: Operand,
     pub nd: i32,
     pub op: i32,
+}
+
+/// Parameters of `fuser_fill`: every element of `out` over `shape` set to `ival` (an integer
+/// value, `is_int` 1) or `fval` (a float, rounded once by the store).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FillParams {
+    pub n: i64,
+    pub shape: [i64; MAX_DIMS],
+    pub out: Operand,
+    pub fval: f64,
+    pub ival: i64,
+    pub nd: i32,
+    pub is_int: i32,
 }
 
 /// Parameters of `fuser_sum`: `out[kept] = reduction over reduced of input` (`kind`: see
@@ -106,6 +126,7 @@ pub fn dtype_code(d: DType) -> i32 {
         DType::I16 => 5,
         DType::I32 => 6,
         DType::I64 => 7,
+        DType::I1 => 8,
     }
 }
 
@@ -120,6 +141,26 @@ pub fn op_code(k: ElementwiseKind) -> i32 {
         ElementwiseKind::Max => 5,
         ElementwiseKind::Min => 6,
         ElementwiseKind::Neg => 7,
+        ElementwiseKind::Exp => 8,
+        ElementwiseKind::Log => 9,
+        ElementwiseKind::Tanh => 10,
+        ElementwiseKind::Erf => 11,
+        ElementwiseKind::Sqrt => 12,
+        ElementwiseKind::Rsqrt => 13,
+        ElementwiseKind::Sigmoid => 14,
+        ElementwiseKind::Abs => 15,
+        ElementwiseKind::Reciprocal => 16,
+        ElementwiseKind::Silu => 17,
+        ElementwiseKind::Gelu => 18,
+        ElementwiseKind::GeluTanh => 19,
+        ElementwiseKind::Pow => 20,
+        ElementwiseKind::Eq => 21,
+        ElementwiseKind::Ne => 22,
+        ElementwiseKind::Lt => 23,
+        ElementwiseKind::Le => 24,
+        ElementwiseKind::Gt => 25,
+        ElementwiseKind::Ge => 26,
+        ElementwiseKind::Where => 27,
     }
 }
 
@@ -149,7 +190,8 @@ pub fn launch_dims(n: i64) -> (u32, u32) {
 pub const SOURCE: &str = r#"
 #define MAX_DIMS 8
 struct Operand { unsigned long long ptr; long long strides[MAX_DIMS]; int dtype; int pad; };
-struct EwParams { long long n; long long shape[MAX_DIMS]; Operand out; Operand a; Operand b; int nd; int op; };
+struct EwParams { long long n; long long shape[MAX_DIMS]; Operand out; Operand a; Operand b; Operand c; int nd; int op; };
+struct FillParams { long long n; long long shape[MAX_DIMS]; Operand out; double fval; long long ival; int nd; int is_int; };
 struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; double count; long long correction; int nd; int nkept; int kind; int pad; };
 struct IntGemmParams { long long m; long long n; long long k; Operand a; Operand b; Operand c; int accumulate; int pad; };
 
@@ -185,6 +227,7 @@ __device__ double load(const Operand& o, long long off) {
     case 4: return (double)((const signed char*)o.ptr)[off];
     case 5: return (double)((const short*)o.ptr)[off];
     case 6: return (double)((const int*)o.ptr)[off];
+    case 8: return ((const unsigned char*)o.ptr)[off] != 0 ? 1.0 : 0.0;
     default: return (double)((const long long*)o.ptr)[off];
   }
 }
@@ -213,6 +256,7 @@ __device__ long long load_int(const Operand& o, long long off) {
     case 5: return (long long)((const short*)o.ptr)[off];
     case 6: return (long long)((const int*)o.ptr)[off];
     case 7: return ((const long long*)o.ptr)[off];
+    case 8: return ((const unsigned char*)o.ptr)[off] != 0 ? 1LL : 0LL;
     default: return float_to_int(load(o, off), 7);
   }
 }
@@ -227,6 +271,8 @@ __device__ void store(const Operand& o, long long off, double v) {
     case 4: ((signed char*)o.ptr)[off] = (signed char)float_to_int(v, 4); break;
     case 5: ((short*)o.ptr)[off] = (short)float_to_int(v, 5); break;
     case 6: ((int*)o.ptr)[off] = (int)float_to_int(v, 6); break;
+    // i1: v != 0 (NaN != 0 holds: NaN gives 1, as torch's bool()).
+    case 8: ((unsigned char*)o.ptr)[off] = (v != 0.0) ? 1 : 0; break;
     default: ((long long*)o.ptr)[off] = float_to_int(v, 7); break;
   }
 }
@@ -241,6 +287,7 @@ __device__ void store_int(const Operand& o, long long off, long long v) {
     case 4: ((unsigned char*)o.ptr)[off] = (unsigned char)(unsigned long long)v; break;
     case 5: ((unsigned short*)o.ptr)[off] = (unsigned short)(unsigned long long)v; break;
     case 6: ((unsigned int*)o.ptr)[off] = (unsigned int)(unsigned long long)v; break;
+    case 8: ((unsigned char*)o.ptr)[off] = v != 0 ? 1 : 0; break;
     default: ((unsigned long long*)o.ptr)[off] = (unsigned long long)v; break;
   }
 }
@@ -252,10 +299,46 @@ __device__ double apply(int op, double x, double y) {
     case 2: return x - y;
     case 3: return x * y;
     case 4: return x / y;
-    case 5: return (x != x || y != y) ? (x + y) : (x > y ? x : y);
-    case 6: return (x != x || y != y) ? (x + y) : (x < y ? x : y);
+    // NaN propagates; +0 is larger than -0 (torch.maximum).
+    case 5: return (x != x || y != y) ? (x + y) : (x == y ? (signbit(x) ? y : x) : (x > y ? x : y));
+    case 6: return (x != x || y != y) ? (x + y) : (x == y ? (signbit(x) ? x : y) : (x < y ? x : y));
     case 7: return -x;
+    case 8: return exp(x);
+    case 9: return log(x);
+    case 10: return tanh(x);
+    case 11: return erf(x);
+    case 12: return sqrt(x);
+    case 13: return 1.0 / sqrt(x);
+    case 14: return 1.0 / (1.0 + exp(-x));
+    case 15: return fabs(x);
+    case 16: return 1.0 / x;
+    case 17: return x / (1.0 + exp(-x));
+    case 18: return x * 0.5 * (1.0 + erf(x * 0.7071067811865476));
+    case 19: return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    case 20: return pow(x, y);
     default: return x;
+  }
+}
+__device__ bool is_compare(int op) { return op >= 21 && op <= 26; }
+// Ordered comparisons (NaN: false, but `ne` true), as C's operators.
+__device__ bool compare(int op, double x, double y) {
+  switch (op) {
+    case 21: return x == y;
+    case 22: return x != y;
+    case 23: return x < y;
+    case 24: return x <= y;
+    case 25: return x > y;
+    default: return x >= y;
+  }
+}
+__device__ bool compare_int(int op, long long x, long long y) {
+  switch (op) {
+    case 21: return x == y;
+    case 22: return x != y;
+    case 23: return x < y;
+    case 24: return x <= y;
+    case 25: return x > y;
+    default: return x >= y;
   }
 }
 // Integer arithmetic on sign-extended values, wrapping through unsigned types (the store keeps
@@ -270,26 +353,39 @@ __device__ long long apply_int(int op, long long x, long long y) {
     case 5: return x > y ? x : y;
     case 6: return x < y ? x : y;
     case 7: return (long long)(0ULL - ux);
+    case 15: return x < 0 ? (long long)(0ULL - ux) : x;
     default: return x;
   }
 }
 
 extern "C" __global__ void fuser_elementwise(EwParams p) {
   long long step = (long long)blockDim.x * gridDim.x;
-  bool binary = p.op >= 1 && p.op <= 6;
+  bool binary = (p.op >= 1 && p.op <= 6) || p.op == 20;
+  bool ternary = p.op == 27;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += step) {
-    long long rest = i, oo = 0, oa = 0, ob = 0;
+    long long rest = i, oo = 0, oa = 0, ob = 0, oc = 0;
     for (int d = p.nd - 1; d >= 0; --d) {
       long long c = rest % p.shape[d];
       rest /= p.shape[d];
       oo += c * p.out.strides[d];
       oa += c * p.a.strides[d];
       ob += c * p.b.strides[d];
+      if (ternary) oc += c * p.c.strides[d];
     }
     if (p.op == 0) {
       // A cast or copy: one conversion from the source value (integers exactly).
       if (is_int(p.a.dtype)) store_int(p.out, oo, load_int(p.a, oa));
       else store(p.out, oo, load(p.a, oa));
+    } else if (ternary) {
+      // where: the selected value, copied exactly.
+      bool cond = load_int(p.a, oa) != 0;
+      if (is_int(p.out.dtype)) store_int(p.out, oo, cond ? load_int(p.b, ob) : load_int(p.c, oc));
+      else store(p.out, oo, cond ? load(p.b, ob) : load(p.c, oc));
+    } else if (is_compare(p.op)) {
+      // In the operands' type; the i1 output holds 0 or 1.
+      bool r = is_int(p.a.dtype) ? compare_int(p.op, load_int(p.a, oa), load_int(p.b, ob))
+                                 : compare(p.op, load(p.a, oa), load(p.b, ob));
+      store_int(p.out, oo, r ? 1 : 0);
     } else if (is_int(p.out.dtype)) {
       long long x = load_int(p.a, oa);
       long long y = binary ? load_int(p.b, ob) : 0;
@@ -299,6 +395,20 @@ extern "C" __global__ void fuser_elementwise(EwParams p) {
       double y = binary ? load(p.b, ob) : 0.0;
       store(p.out, oo, apply(p.op, x, y));
     }
+  }
+}
+
+extern "C" __global__ void fuser_fill(FillParams p) {
+  long long step = (long long)blockDim.x * gridDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += step) {
+    long long rest = i, oo = 0;
+    for (int d = p.nd - 1; d >= 0; --d) {
+      long long c = rest % p.shape[d];
+      rest /= p.shape[d];
+      oo += c * p.out.strides[d];
+    }
+    if (p.is_int) store_int(p.out, oo, p.ival);
+    else store(p.out, oo, p.fval);
   }
 }
 
@@ -388,8 +498,9 @@ mod tests {
         // 8-byte fields first, then the two ints: no padding holes the C compiler would fill
         // differently.
         assert_eq!(std::mem::size_of::<Operand>(), 8 + 8 * MAX_DIMS + 8);
-        assert_eq!(std::mem::size_of::<EwParams>(), 8 + 8 * MAX_DIMS + 3 * std::mem::size_of::<Operand>() + 8);
         assert_eq!(std::mem::size_of::<SumParams>(), 16 + 8 * MAX_DIMS + 2 * std::mem::size_of::<Operand>() + 16 + 16);
+        assert_eq!(std::mem::size_of::<EwParams>(), 8 + 8 * MAX_DIMS + 4 * std::mem::size_of::<Operand>() + 8);
+        assert_eq!(std::mem::size_of::<FillParams>(), 8 + 8 * MAX_DIMS + std::mem::size_of::<Operand>() + 24);
         assert_eq!(std::mem::size_of::<IntGemmParams>(), 24 + 3 * std::mem::size_of::<Operand>() + 8);
     }
 

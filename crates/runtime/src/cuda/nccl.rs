@@ -275,6 +275,8 @@ pub fn data_type(d: DType) -> nc::ncclDataType_t {
         DType::I16 => ncclUint8,
         DType::I32 => ncclInt32,
         DType::I64 => ncclInt64,
+        // Booleans travel as bytes; a sum of bytes is no boolean: not reducible (`reducible`).
+        DType::I1 => ncclUint8,
     }
 }
 
@@ -285,7 +287,7 @@ pub fn count(d: DType, numel: usize) -> usize {
 
 /// Whether NCCL can reduce elements of `d`.
 pub fn reducible(d: DType) -> bool {
-    d != DType::I16
+    d != DType::I16 && d != DType::I1
 }
 
 /// The NCCL reduction of `k`.

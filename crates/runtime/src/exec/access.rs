@@ -36,6 +36,7 @@ impl<B> Kernel<B> {
             Kernel::Sum { input, output, .. } | Kernel::Reduce { input, output, .. } => {
                 vec![(input, false), (output, true)]
             }
+            Kernel::Fill { target, .. } => vec![(target, true)],
             Kernel::Named { inputs, outputs, .. } => {
                 inputs.iter().map(|b| (b, false)).chain(outputs.iter().map(|b| (b, true))).collect()
             }

@@ -63,6 +63,11 @@ pub enum Kernel<B> {
         output: B,
         dims: Vec<usize>,
     },
+    /// `host.fill`: every element of `target` set to `value`.
+    Fill {
+        target: B,
+        value: fuser_dialects::Scalar,
+    },
     /// `host.kernel` (docs/dev/ops.md): `origin` is the global coordinates of the first element
     /// of the local piece the kernel's origin refers to, `global_shape` that value's shape.
     Named {
@@ -85,6 +90,7 @@ impl<B> Kernel<B> {
             Kernel::Elementwise { .. } => "host.elementwise",
             Kernel::Sum { .. } => "host.sum",
             Kernel::Reduce { .. } => "host.reduce",
+            Kernel::Fill { .. } => "host.fill",
             Kernel::Named { .. } => "host.kernel",
         }
     }

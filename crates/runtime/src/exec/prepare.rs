@@ -81,6 +81,10 @@ pub enum KernelInstr {
         output: Slot,
         dims: Vec<usize>,
     },
+    Fill {
+        target: Slot,
+        value: fuser_dialects::Scalar,
+    },
     /// `host.kernel`: the resolved kernel, its decoded parameters, and the `index` slots of
     /// the origin (docs/dev/ops.md).
     Named {
@@ -768,6 +772,14 @@ impl<'a> Preparer<'a> {
                 let mut slots: Vec<Slot> = (0..operands.len()).map(|i| self.operand(op, i)).collect::<PResult<_>>()?;
                 let output = slots.pop().ok_or_else(|| (loc, "elementwise without output".to_string()))?;
                 self.push(op, Instr::Compute(KernelInstr::Elementwise { kind, inputs: slots, output }));
+            }
+            "host.fill" => {
+                let value = self
+                    .attr(op, "value")
+                    .and_then(|a| fuser_dialects::scalar_value(ctx, a))
+                    .ok_or_else(|| (loc, "host.fill needs an integer or float 'value'".to_string()))?
+                    .0;
+                self.push(op, Instr::Compute(KernelInstr::Fill { target: self.operand(op, 0)?, value }));
             }
             "host.sum" => {
                 let dims = self.array_attr(op, "dims")?.into_iter().map(|d| d.max(0) as usize).collect();

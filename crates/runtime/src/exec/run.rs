@@ -369,6 +369,7 @@ impl<'p, B: Backend> Frame<'p, B> {
                 },
                 output: self.buf(*output)?,
             },
+            KernelInstr::Fill { target, value } => Kernel::Fill { target: self.buf(*target)?, value: *value },
             KernelInstr::Sum { input, output, dims } => {
                 Kernel::Sum { input: self.buf(*input)?, output: self.buf(*output)?, dims: dims.clone() }
             }

@@ -19,8 +19,8 @@ use crate::host::build::{Placement, place};
 use fuser_dialects::arith::{binary_state, constant_state};
 use fuser_dialects::host::types::{BufferType, MemoryKind, buf_type};
 use fuser_dialects::host::{
-    alloc_state, copy_state, elementwise_state, for_state, linear_state, matmul_state, rank_state, select_state,
-    shard_by_stream_state, sum_state,
+    alloc_state, copy_state, elementwise_state, fill_state, for_state, linear_state, matmul_state, rank_state,
+    select_state, shard_by_stream_state, sum_state,
 };
 use fuser_dialects::host::{expand_state, permute_state, reduce_state, reshape_state};
 use fuser_ir::context::Context;
@@ -152,6 +152,7 @@ impl<'a> Emitter<'a> {
                 sum_state(ctx, inputs[0], kept, dims, loc)
             }
             LocalKind::Copy => copy_state(ctx, inputs[0], out, loc),
+            LocalKind::Fill(value) => fill_state(ctx, out, *value, loc),
             LocalKind::Broadcast(dims) => {
                 let shape = self.buffer_type(out)?.shape;
                 let view = expand_state(ctx, self.ir, inputs[0], dims, &shape, loc)?;

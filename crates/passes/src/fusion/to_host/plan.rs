@@ -13,10 +13,10 @@ pub use super::info::{TensorInfo, check_mesh, tensor_info};
 use super::value_map::ValueMap;
 use crate::fusion::axes::{OpAxes, op_axes};
 use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
-use fuser_dialects::fusion::slicing::slice_strides;
 use fuser_dialects::fusion::reduce::op_correction;
+use fuser_dialects::fusion::slicing::slice_strides;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
-use fuser_dialects::fusion::{DeviceAxis, KernelOp, Sharding, Split, kernel_op};
+use fuser_dialects::fusion::{DeviceAxis, KernelOp, Sharding, Split, elementwise_kind, kernel_op};
 use fuser_dialects::host::{ElementwiseKind, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::Diagnostic;
@@ -52,6 +52,8 @@ pub enum LocalKind {
     },
     /// Copies of the operands into `host.slice` views of the result along this axis.
     Concat(usize),
+    /// `host.fill` with this value (`fusion.full`'s `value` attribute).
+    Fill(fuser_ir::Attr),
     /// A named `host.kernel` (docs/dev/ops.md) writing every result of the op.
     Kernel(&'static KernelOp),
 }
@@ -298,6 +300,16 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
             Some(d) => LocalKind::Concat(d),
             None => return Err(op_err(ctx, ir, op, "'fusion.concat' needs a 'dim'")),
         },
+        "fusion.full" => LocalKind::Fill(
+            ir.props(op)
+                .and_then(|p| ctx.dict_get(p, "value"))
+                .or_else(|| ctx.dict_get(ir.attrs(op), "value"))
+                .ok_or_else(|| op_err(ctx, ir, op, "'fusion.full' has no 'value'"))?,
+        ),
+        _ if NONLINEAR.contains(&name.as_str()) => LocalKind::Elementwise(
+            elementwise_kind(ctx, ir, op)
+                .ok_or_else(|| op_err(ctx, ir, op, format!("'{name}' has an invalid predicate or approximation")))?,
+        ),
         _ if kernel_op(&name).is_some() => LocalKind::Kernel(kernel_op(&name).expect("checked")),
         _ => {
             return Err(op_err(ctx, ir, op, format!("'{name}' is not lowerable yet by fusion-to-host")));
@@ -308,6 +320,26 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, info: &ValueMap<Rc<TensorInfo>>) ->
     check_secondary_results(ctx, ir, op, info, stream).map_err(|m| op_err(ctx, ir, op, m))?;
     Ok(PlannedOp { op, kind: OpKind::Local(local), stream, axes })
 }
+
+/// The elementwise ops of `fusion/math.rs`: none is linear, so none takes a partial operand.
+const NONLINEAR: [&str; 16] = [
+    "fusion.exp",
+    "fusion.log",
+    "fusion.tanh",
+    "fusion.erf",
+    "fusion.sqrt",
+    "fusion.rsqrt",
+    "fusion.sigmoid",
+    "fusion.abs",
+    "fusion.reciprocal",
+    "fusion.silu",
+    "fusion.gelu",
+    "fusion.maximum",
+    "fusion.minimum",
+    "fusion.pow",
+    "fusion.compare",
+    "fusion.where",
+];
 
 /// Secondary results (a norm's statistics, attention's `lse`) are computed with result 0's
 /// device layout on their leading axes, never partial, and in result 0's stream loop only
@@ -430,7 +462,10 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
             }
         }
     }
-    if let Some(r) = (0..out.axes.len()).find(|&r| !covered[r] && !device_layout(&out.axes[r]).is_empty()) {
+    // A `full` has no operand: each rank fills its piece of any device layout.
+    if let Some(r) = (0..out.axes.len()).find(|&r| !covered[r] && !device_layout(&out.axes[r]).is_empty())
+        && name != "fusion.full"
+    {
         return Err(format!("'{name}' is not local: result axis {r} is split over devices but no operand axis is"));
     }
     check_contracted_layouts(name, axes, operands)?;
