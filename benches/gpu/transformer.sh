@@ -41,13 +41,13 @@ run() {
       args+=(--launch --devices "$(printf '0%.0s,' $(seq "$d") | sed 's/,$//')")
     fi
   fi
-  local start=$(date +%s.%N)
+  local start=$(date +%s%N)
   timeout "$CASE_TIMEOUT" "$BIN" "${args[@]}" >"$OUT/$name.log" 2>&1 </dev/null
   local rc=$?
-  local secs=$(echo "$(date +%s.%N) - $start" | bc)
+  local secs=$(( ($(date +%s%N) - start) / 1000000 ))ms
   local err=$(grep -o 'max rel err [0-9.e+-]*' "$OUT/$name.log" | head -1)
   if [ $rc -eq 0 ] && grep -q 'check: PASS' "$OUT/$name.log"; then
-    echo "PASS $name ($err, ${secs}s)"; pass=$((pass + 1))
+    echo "PASS $name ($err, $secs)"; pass=$((pass + 1))
     printf '%s\tPASS\t%s\t%s\n' "$name" "$err" "$secs" >>"$OUT/results.tsv"
   else
     echo "FAIL $name (exit $rc)"; fail=$((fail + 1))

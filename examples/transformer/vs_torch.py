@@ -125,6 +125,11 @@ def main():
         with open(path, "w") as f:
             f.write(text)
         cmd = [args.fuser_run, path, "--backend", "cuda", "--warmup", "1", "--iters", str(args.iters)]
+        if a.devices > 1:
+            # d processes sharing GPU 0, every collective over CUDA IPC (NCCL refuses two ranks
+            # on one GPU).
+            cmd += ["--launch", "--devices", ",".join(["0"] * a.devices),
+                    "--pass-pipeline", "builtin.module(tp-overlap-collective{backend=cuda_ipc})"]
         for i, (name, _, _) in enumerate(arg_specs):
             fp = os.path.join(d, f"in{i}.bin")
             t = tensors[name]
@@ -145,6 +150,9 @@ def main():
     err = (got - ref).norm().item() / max(ref.norm().item(), 1e-30)
     worst = (got - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
     tb = {k: v.to(dev) for k, v in tensors.items()}
+    # torch's own bf16 layer against the same f32 reference: the error bf16 itself makes.
+    own = reference(model, a, tb).flatten().float().cpu()
+    torch_bf16_err = (own - ref).norm().item() / max(ref.norm().item(), 1e-30)
     eager = timed(lambda: reference(model, a, tb))
     compiled = None
     if not args.no_compile:
@@ -155,7 +163,7 @@ def main():
             compiled = f"torch.compile failed: {type(e).__name__}"
     print(json.dumps({
         "model": model, "seq": a.seq, "hidden": a.hidden, "heads": a.heads, "placement": a.placement,
-        "devices": a.devices, "rel_err": err, "max_err_rel_to_max": worst, "finite": bool(torch.isfinite(got).all()),
+        "devices": a.devices, "rel_err": err, "torch_bf16_rel_err": torch_bf16_err, "max_err_rel_to_max": worst, "finite": bool(torch.isfinite(got).all()),
         "torch_eager_ms": eager, "torch_compile_ms": compiled, "fuser_stdout_tail": run.stdout[-600:],
     }))
     return 0 if err < 2e-2 and math.isfinite(err) else 1
