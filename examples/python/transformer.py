@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -235,9 +235,28 @@ def run_cpu(model: str, c: Config, seed: int = 0) -> Tuple[fuser.FusionDefinitio
     return fd, xs, outs
 
 
+def pieces(c: Config, xs: List[np.ndarray], arg_types: List[Tuple[List[int], str]], rank: int) -> List[Any]:
+    """Rank `rank`'s pieces of the global inputs `xs` as torch CUDA tensors: each argument's
+    local shape (`arg_types`, a `CudaProgram`'s) says which axes are split over the 1-D mesh."""
+    import torch
+
+    import fuser.torch
+
+    out = []
+    for (name, shape, dtype), a, (local, local_dtype) in zip(c.specs, xs, arg_types):
+        t = torch.from_numpy(np.asarray(a, dtype=np.int64 if dtype == "i64" else np.float64))
+        t = t.to(fuser.torch._TORCH_DTYPES[local_dtype])
+        for axis, (g, n) in enumerate(zip(shape, local)):
+            if g != n:
+                t = t.narrow(axis, rank * n, n)
+        out.append(t.contiguous().cuda())
+    return out
+
+
 def main_cuda(model: str, c: Config) -> None:
-    """One rank of a torchrun run: the whole global inputs on every rank (one seed), each rank
-    keeping its pieces; the outputs' pieces printed."""
+    """One rank of a torchrun run: the same global inputs on every rank (one seed), each rank
+    passing its pieces; prints the outputs' pieces and, on rank 0 of a one-rank run, the
+    largest difference from the cpu backend's outputs."""
     import torch
 
     import fuser.torch
@@ -247,15 +266,13 @@ def main_cuda(model: str, c: Config) -> None:
     fd = BUILDERS[model](c)
     program = rank.compile(fd)
     xs = inputs(c, np.random.default_rng(0))
-    pieces = []
-    for (name, shape, dtype), a, (local, _) in zip(c.specs, xs, program.arg_types()):
-        t = torch.from_numpy(np.asarray(a, dtype=np.int64 if dtype == "i64" else np.float32))
-        for axis, (g, l) in enumerate(zip(shape, local)):
-            if g != l:
-                t = t.narrow(axis, rank.rank * l, l)
-        pieces.append(t.contiguous().cuda())
-    outs = rank.execute(program, pieces)
+    outs = rank.execute(program, pieces(c, xs, program.arg_types(), rank.rank))
+    torch.cuda.synchronize()
     print(f"{model} rank {rank.rank}/{rank.world}: outputs {[tuple(o.shape) for o in outs]}", flush=True)
+    if rank.world == 1:
+        want = fd.execute(xs, check=True)
+        err = max(float(np.max(np.abs(o.double().cpu().numpy() - w))) for o, w in zip(outs, want))
+        print(f"{model}: max |cuda - cpu| {err:.2e}", flush=True)
 
 
 def main(argv=None) -> None:
