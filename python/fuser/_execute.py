@@ -71,16 +71,17 @@ def run(
                 raise ValueError(f"ranks must be between 1 and {MAX_RANKS}, got {ranks}")
         arrays = []
         for i, x in enumerate(inputs):
-            given = np.asarray(x)
+            try:
+                given = np.asarray(x)
+                # np.array, not np.ascontiguousarray: that one makes a rank-0 input rank 1.
+                array = np.array(given, dtype=np.float64, order="C")
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"input #{i} is not a numeric array: {e}") from None
             # Integers cross as float64: exact up to 2**53 (ids, labels, seeds and offsets of
             # any realistic size); beyond that a value would change silently.
             if given.dtype.kind in "iu" and given.size and int(np.max(np.abs(given.astype(object)))) > 2**53:
                 raise ValueError(f"input #{i}: integers beyond 2**53 in magnitude cannot be passed exactly")
-            try:
-                # np.array, not np.ascontiguousarray: that one makes a rank-0 input rank 1.
-                arrays.append(np.array(given, dtype=np.float64, order="C"))
-            except (TypeError, ValueError) as e:
-                raise type(e)(f"input #{i} is not a numeric array: {e}") from None
+            arrays.append(array)
         native = [(list(a.shape), a.tobytes()) for a in arrays]
     outputs, checks = _fuser.run_cpu(module, native, ranks=ranks, pipeline=pipeline, check=bool(check), timeout_s=timeout)
     result = []
