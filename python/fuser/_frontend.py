@@ -14,9 +14,10 @@ print(fd.mlir())
 Each call is checked at once (shapes, element types, shardings against the mesh; the whole
 program is rebuilt and verified), and every op carries the Python file and line that made it:
 a bad op raises `FuserError` pointing at that line, and so do later errors about it (in passes
-or runs). Result sharding when an op is given none: elementwise ops and `cast` keep their first
-operand's; every other op's result is replicated over the mesh. Without a mesh, tensors have
-no sharding at all.
+or runs). Result sharding when an op is given none: the ops that keep their input's shape
+(elementwise ops, `cast`, softmax, the norms, dropout) keep their first operand's; every other
+op's result is replicated over the mesh. Without a mesh, tensors have no sharding at all. The
+transformer ops (exp ... cross_entropy) are in `_ops.py`, mixed into `FusionDefinition`.
 """
 
 from __future__ import annotations
