@@ -145,8 +145,7 @@ fn check_input_shapes(
         return Ok(());
     };
     for (i, &arg) in reference.ir.block_args(entry).iter().enumerate() {
-        let fuser_ir::types::TypeKind::RankedTensor { shape, .. } = ctx.type_kind(reference.ir.value_type(arg))
-        else {
+        let fuser_ir::types::TypeKind::RankedTensor { shape, .. } = ctx.type_kind(reference.ir.value_type(arg)) else {
             continue;
         };
         let loc = reference.ir.value_loc(arg).or(Some(reference.ir.loc(func)));

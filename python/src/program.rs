@@ -510,9 +510,9 @@ impl Program {
                 AttrSpec::Int(i) => Attribute::Int(i),
                 AttrSpec::Float(x) => Attribute::Float(x),
                 // MLIR's segment sizes are an array<i32>.
-                AttrSpec::Ints(v) if k == "operandSegmentSizes" => Attribute::I32s(
-                    v.iter().map(|&x| i32::try_from(x).unwrap_or(-1)).collect(),
-                ),
+                AttrSpec::Ints(v) if k == "operandSegmentSizes" => {
+                    Attribute::I32s(v.iter().map(|&x| i32::try_from(x).unwrap_or(-1)).collect())
+                }
                 AttrSpec::Ints(v) => Attribute::Ints(v),
                 AttrSpec::Str(s) => Attribute::Str(s),
                 AttrSpec::Typed(v, d) => Attribute::Typed(v, element(py, &d, &loc, &self.sources)?),

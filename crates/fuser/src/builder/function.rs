@@ -450,7 +450,13 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
     }
 
     /// Creates the op `name` and appends it; its results.
-    fn append(&mut self, name: &str, values: Vec<Value>, results: Vec<Type>, props: Option<fuser_ir::Attr>) -> Vec<Tensor> {
+    fn append(
+        &mut self,
+        name: &str,
+        values: Vec<Value>,
+        results: Vec<Type>,
+        props: Option<fuser_ir::Attr>,
+    ) -> Vec<Tensor> {
         let ctx = self.program.compiler.context();
         let state = fuser_ir::ir::OperationState {
             name: ctx.op_name(name),
