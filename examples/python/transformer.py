@@ -280,9 +280,10 @@ def main(argv=None) -> None:
     p.add_argument("model", choices=sorted(BUILDERS))
     p.add_argument("--placement", choices=["tp", "tpsp"], default="tp")
     p.add_argument("--devices", type=int, default=2)
+    p.add_argument("--dtype", default="f32", help="activations and weights (f32, bf16, ...)")
     p.add_argument("--cuda", action="store_true", help="one rank of a torchrun run on GPUs")
     a = p.parse_args(argv)
-    c = Config(placement=a.placement, devices=a.devices)
+    c = Config(placement=a.placement, devices=a.devices, dtype=a.dtype)
     if a.cuda:
         main_cuda(a.model, c)
         return

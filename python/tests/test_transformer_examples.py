@@ -49,6 +49,14 @@ def test_runs_sharded_and_passes_the_reference_check(model, placement, devices):
     assert all(np.all(np.isfinite(o)) for o in outs)
 
 
+@pytest.mark.parametrize("model", MODELS)
+def test_bf16_runs_with_the_check(model):
+    c = transformer.Config(placement="tpsp", devices=2, dtype="bf16")
+    fd, _, outs = transformer.run_cpu(model, c)
+    assert fd.module().print().count("bf16") > 0
+    assert all(err <= tol for err, tol in fd.last_check) and all(o.dtype == np.float32 for o in outs)
+
+
 @pytest.mark.parametrize("model, placement, collectives", [
     ("gpt3", "tp", {"allreduce"}), ("gpt3", "tpsp", {"allgather", "reduce_scatter"}),
     ("llama", "tp", {"allreduce"}), ("llama", "tpsp", {"allgather", "reduce_scatter"}),
