@@ -373,7 +373,7 @@ class FusionDefinition(TransformerOps):
         **attrs: Any,
     ) -> List[Tensor]:
         """Records `fusion.<name>` through the native generic builder: result 0's sharding from
-        the keywords (default: `keeps`'s, else replicated), `secondary` more results with result
+        the keywords (default: `keeps`'s splits, else replicated), `secondary` more results with result
         0's splits on their (leading) axes; `types` the explicit result types, if any."""
         loc = self._loc()
         with arguments(loc):
@@ -384,7 +384,10 @@ class FusionDefinition(TransformerOps):
                 self._check_mine(t)
             out = make_sharding(sharding.get("splits"), sharding.get("partial"), sharding.get("reduce", "sum"), rank)
             if out is None and self.mesh is not None:
-                out = keeps.sharding if keeps is not None and keeps.sharding is not None else Sharding.replicated(rank)
+                # The operand's splits, never its pending reduction: these ops are not linear
+                # (a partial operand is reduced first).
+                kept = keeps.sharding if keeps is not None else None
+                out = Sharding(kept.axes) if kept is not None else Sharding.replicated(rank)
             shardings: List[Optional[Sharding]] = [out]
             for j in range(1, 1 + secondary):
                 lead = len(types[j][0]) if types is not None else 0

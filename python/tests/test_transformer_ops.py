@@ -157,6 +157,20 @@ def test_a_sharding_the_op_cannot_honour_is_refused_at_its_line():
     assert info.value.line == line and "may not be partial" in str(info.value), str(info.value)
 
 
+def test_a_partial_operand_is_reduced_before_a_nonlinear_op():
+    with fuser.FusionDefinition(mesh=fuser.Mesh([0, 1])) as fd:
+        x = fd.define_tensor([4, 8], "f64", splits=[[], DIDx])
+        w = fd.define_tensor([8, 8], "f64", splits=[[], DIDx])
+        h = fd.ops.linear(x, w, partial=[DIDx])  # a pending sum
+        y = fd.ops.tanh(h)  # keeps the splits, not the pending sum
+        fd.add_output(y)
+    assert h.sharding.partial == ["DIDx"] and y.sharding == fuser.Sharding([[], []])
+    rng = np.random.default_rng(0)
+    xs, ws = rng.standard_normal((4, 8)), rng.standard_normal((8, 8))
+    (got,) = fd.execute([xs, ws], check=True)
+    np.testing.assert_allclose(got, np.tanh(xs @ ws.T), rtol=1e-12)
+
+
 # -- numeric results against NumPy --------------------------------------------------------------
 
 
