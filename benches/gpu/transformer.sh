@@ -19,7 +19,7 @@ OUT=${OUT:-/tmp/transformer}
 PARTS=${PARTS:-A B C}
 CASE_TIMEOUT=${CASE_TIMEOUT:-120}
 BACKEND=${BACKEND:-cuda}
-OPS_GLOB=${OPS_GLOB:-test/Run/ops/*.mlir}
+OPS_GLOB=${OPS_GLOB:-test/Run/ops/*.mlir test/Run/norm/*.mlir test/Run/math/*.mlir test/Run/reductions*.mlir test/Run/softmax.mlir test/Run/cross-entropy*.mlir}
 export NCCL_NVLS_ENABLE=0
 mkdir -p "$OUT"
 : >"$OUT/results.tsv"
@@ -35,14 +35,14 @@ pass=0; fail=0
 run() {
   local name=$1 d=$2 file=$3; shift 3
   local args=("$file" --backend "$BACKEND" --check --timeout 60 "$@")
-  if [ "$d" -gt 1 ]; then
+  if [ "$d" -gt 1 ] && [[ " $* " != *" --pass-pipeline "* ]]; then
     args+=(--pass-pipeline 'builtin.module(tp-overlap-collective{backend=cuda_ipc})')
     if [ "$BACKEND" = cuda ]; then
       args+=(--launch --devices "$(printf '0%.0s,' $(seq "$d") | sed 's/,$//')")
     fi
   fi
   local start=$(date +%s.%N)
-  timeout "$CASE_TIMEOUT" "$BIN" "${args[@]}" >"$OUT/$name.log" 2>&1
+  timeout "$CASE_TIMEOUT" "$BIN" "${args[@]}" >"$OUT/$name.log" 2>&1 </dev/null
   local rc=$?
   local secs=$(echo "$(date +%s.%N) - $start" | bc)
   local err=$(grep -o 'max rel err [0-9.e+-]*' "$OUT/$name.log" | head -1)
@@ -56,16 +56,54 @@ run() {
   fi
 }
 
+# runline NAME D "PREFIX" ARGS...: like `run`, the program read from the output of PREFIX
+# (a `sed ... FILE` of the test's RUN line) through `fuser-run -`.
+runline() {
+  local name=$1 d=$2 prefix=$3; shift 3
+  local tmp="$OUT/$name.mlir"
+  bash -c "$prefix" >"$tmp" 2>/dev/null </dev/null || { echo "FAIL $name (its RUN prefix failed)"; fail=$((fail + 1)); return; }
+  if [ "$d" = mesh ]; then
+    d=1
+    if [ "$(grep -c '^fusion.mesh' "$tmp")" -eq 1 ]; then
+      d=$(grep -m1 '^fusion.mesh' "$tmp" | sed 's/.*\[\(.*\)\].*/\1/' | tr ',' '\n' | grep -c .)
+    fi
+  fi
+  run "${name}-d$d" "$d" "$tmp" --ranks "$d" "$@"
+}
+
 if [[ " $PARTS " == *" A "* ]]; then
+  # Every `fuser-run` RUN line of the ops' run tests (not the expected failures), with the cuda
+  # backend; d from --ranks (else the mesh). Lines that pick their own pipeline run at d = 1 only
+  # (a pipeline with NCCL collectives cannot put two ranks on one GPU).
   for f in $OPS_GLOB; do
     [ -f "$f" ] || continue
-    grep -q 'split-input-file' "$f" && continue
-    meshes=$(grep -c '^fusion.mesh' "$f")
-    d=1
-    if [ "$meshes" -eq 1 ]; then
-      d=$(grep -m1 '^fusion.mesh' "$f" | sed 's/.*\[\(.*\)\].*/\1/' | tr ',' '\n' | grep -c .)
-    fi
-    run "ops-$(basename "$f" .mlir)-d$d" "$d" "$f"
+    k=0
+    while IFS= read -r line; do
+      k=$((k + 1))
+      cmd=${line#// RUN: }
+      cmd=${cmd% | FileCheck*}
+      case "$cmd" in *"not fuser-run"*|*"--launch"*|*"--reference"*) continue;; esac
+      prefix=""
+      if [[ "$cmd" == *"| fuser-run -"* ]]; then
+        prefix=${cmd%%| fuser-run -*}
+        args=${cmd#*| fuser-run - }
+      elif [[ "$cmd" == "fuser-run %s"* ]]; then
+        prefix="cat %s"
+        args=${cmd#fuser-run %s}
+      else
+        continue
+      fi
+      prefix=${prefix//%s/$f}; prefix=${prefix//%S/$(dirname "$f")}
+      args=${args//%s/$f}; args=${args//%S/$(dirname "$f")}
+      args=$(echo "$args" | sed -e 's/--check-races//g' -e 's/--check//g')
+      d=$(echo "$args" | sed -n 's/.*--ranks \([0-9]*\).*/\1/p')
+      [ -n "$d" ] || d=mesh
+      args=$(echo "$args" | sed -e 's/--ranks [0-9]*//')
+      if [ "$d" != 1 ] && [[ "$args" == *"--pass-pipeline"* ]]; then continue; fi
+      # shellcheck disable=SC2086
+      eval "set -- $args"
+      runline "ops-$(basename "$f" .mlir)-$k" "$d" "$prefix" "$@"
+    done < <(grep '^// RUN:.*fuser-run' "$f")
   done
 fi
 

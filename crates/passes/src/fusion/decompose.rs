@@ -61,6 +61,7 @@ impl Pass for Decompose {
 pub fn decompose_resharding(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Diagnostic> {
     let Some(body) = ir.regions(func).first().and_then(|&r| ir.region_entry(r)) else { return Ok(false) };
     let mut changed = false;
+    let mut reshards = Reshards::default();
     let mut cur = ir.first_op(body);
     while let Some(op) = cur {
         let prev = ir.prev_op(op);
@@ -70,7 +71,7 @@ pub fn decompose_resharding(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bo
             } else if super::vocab_parallel::expand_vocab_parallel_cross_entropy(ctx, ir, op)? {
                 changed = true;
             } else {
-                changed |= decompose_op(ctx, ir, op)?;
+                changed |= decompose_op(ctx, ir, op, &mut reshards)?;
             }
         }
         // A replaced op (linear with bias) is gone: resume at what now follows its predecessor,
@@ -102,7 +103,13 @@ fn check_single_axis_change(ctx: &Context, ir: &Ir, op: OpId) -> Result<(), Diag
 }
 
 /// Decomposes one non-resharding op; returns whether the IR changed.
-fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId) -> Result<bool, Diagnostic> {
+/// The resharding points made before operands so far, by (value, wanted type): operands of
+/// later ops that need the same layout of the same value read the same point (the three Q/K/V
+/// projections of a sequence-parallel layer share one allgather). Every op of the body block is
+/// visited in order, so a point made before an earlier op dominates the later ones.
+type Reshards = rustc_hash::FxHashMap<(Value, Type), Value>;
+
+fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId, reshards: &mut Reshards) -> Result<bool, Diagnostic> {
     let result = ir.result(op, 0);
     let (Some(natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
         return Ok(false);
@@ -138,7 +145,7 @@ annotate the result without `partial`, or add the bias after the reduction";
         changed = true;
     }
     changed |= fix_secondary_results(ctx, ir, op, &layout)?;
-    changed |= fix_operands(ctx, ir, op, &layout)?;
+    changed |= fix_operands(ctx, ir, op, &layout, reshards)?;
     Ok(changed)
 }
 
@@ -219,7 +226,13 @@ fn resharding_op(
 }
 
 /// Gives each operand the device layout the op needs, with a resharding point before the op.
-fn fix_operands(ctx: &Context, ir: &mut Ir, op: OpId, result_layout: &Sharding) -> Result<bool, Diagnostic> {
+fn fix_operands(
+    ctx: &Context,
+    ir: &mut Ir,
+    op: OpId,
+    result_layout: &Sharding,
+    reshards: &mut Reshards,
+) -> Result<bool, Diagnostic> {
     let Some(axes) = op_axes(ctx, ir, op) else { return Ok(false) };
     let mut changed = false;
     for (i, v) in ir.operands(op).into_iter().enumerate() {
@@ -231,9 +244,16 @@ fn fix_operands(ctx: &Context, ir: &mut Ir, op: OpId, result_layout: &Sharding) 
         let wanted = with_device_layout_of(&actual, &required);
         check_divisible(ctx, ir, op, i, v, &wanted)?;
         let ty = wanted.apply_to(ctx, ir.value_type(v));
+        if let Some(&done) = reshards.get(&(v, ty)) {
+            ir.set_operand(op, i, done);
+            changed = true;
+            continue;
+        }
         let point = resharding_op(ctx, ir, v, ty, &actual, &wanted, ir.loc(op))?;
         ir.insert_op_before(op, point);
-        ir.set_operand(op, i, ir.result(point, 0));
+        let new_value = ir.result(point, 0);
+        ir.set_operand(op, i, new_value);
+        reshards.insert((v, ty), new_value);
         changed = true;
     }
     Ok(changed)
