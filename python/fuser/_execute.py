@@ -3,8 +3,9 @@
 The cpu backend runs every rank as a thread of this process: the inputs are global NumPy
 arrays (array-likes), each rank gets its piece as the program's input shardings say, and the
 outputs come back gathered into global arrays. Values cross as float64 and are rounded to the
-program's element types (as fuser-run's inputs are); outputs come back in the NumPy dtype of
-their element type (float32 for bf16). `check=True` compares every output with the reference
+program's element types (as fuser-run's inputs are; integers exactly up to 2**53, booleans
+as 0/1); outputs come back in the NumPy dtype of their element type (float32 for bf16, bool
+for i1). `check=True` compares every output with the reference
 evaluation of the fusion-level program (as `fuser-run --check`) and raises `FuserError` at
 the op behind an output that differs by more than its element type's tolerance.
 """
@@ -71,9 +72,16 @@ def run(
         arrays = []
         for i, x in enumerate(inputs):
             try:
-                arrays.append(np.ascontiguousarray(np.asarray(x), dtype=np.float64))
+                given = np.asarray(x)
+                # np.array, not np.ascontiguousarray: that one makes a rank-0 input rank 1.
+                array = np.array(given, dtype=np.float64, order="C")
             except (TypeError, ValueError) as e:
                 raise type(e)(f"input #{i} is not a numeric array: {e}") from None
+            # Integers cross as float64: exact up to 2**53 (ids, labels, seeds and offsets of
+            # any realistic size); beyond that a value would change silently.
+            if given.dtype.kind in "iu" and given.size and int(np.max(np.abs(given.astype(object)))) > 2**53:
+                raise ValueError(f"input #{i}: integers beyond 2**53 in magnitude cannot be passed exactly")
+            arrays.append(array)
         native = [(list(a.shape), a.tobytes()) for a in arrays]
     outputs, checks = _fuser.run_cpu(module, native, ranks=ranks, pipeline=pipeline, check=bool(check), timeout_s=timeout)
     result = []

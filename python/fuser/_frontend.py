@@ -14,9 +14,10 @@ print(fd.mlir())
 Each call is checked at once (shapes, element types, shardings against the mesh; the whole
 program is rebuilt and verified), and every op carries the Python file and line that made it:
 a bad op raises `FuserError` pointing at that line, and so do later errors about it (in passes
-or runs). Result sharding when an op is given none: elementwise ops and `cast` keep their first
-operand's; every other op's result is replicated over the mesh. Without a mesh, tensors have
-no sharding at all.
+or runs). Result sharding when an op is given none: the ops that keep their input's shape
+(elementwise ops, `cast`, softmax, the norms, dropout) keep their first operand's; every other
+op's result is replicated over the mesh. Without a mesh, tensors have no sharding at all. The
+transformer ops (exp ... cross_entropy) are in `_ops.py`, mixed into `FusionDefinition`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ._dtypes import dtype_name
 from ._errors import arguments
 from ._execute import DEFAULT_PIPELINE, run
 from ._location import caller_location, source_text
+from ._ops import TransformerOps
 from ._sharding import DeviceAxis, Mesh, Sharding, SplitsLike, make_sharding
 
 _DEFAULT_COMPILER: Optional[_fuser.Compiler] = None
@@ -44,7 +46,9 @@ def default_compiler() -> _fuser.Compiler:
 class Tensor:
     """A tensor value of a `FusionDefinition`: its global shape, element type and sharding.
 
-    Arithmetic operators build ops: `a + b`, `a - b`, `a * b`, `a / b`, `-a`, `a @ b`."""
+    Arithmetic operators build ops: `a + b`, `a - b`, `a * b`, `a / b`, `-a`, `a @ b`; the
+    comparisons `a < b`, `a <= b`, `a > b`, `a >= b` build `compare` (an i1 tensor). `==` and
+    `!=` stay Python's identity comparisons (use `fd.compare("eq", a, b)`)."""
 
     __slots__ = ("fd", "index", "sharding")
 
@@ -89,6 +93,20 @@ class Tensor:
     def __matmul__(self, other: "Tensor") -> "Tensor":
         return self.fd.matmul(self, other)
 
+    def __lt__(self, other: "Tensor") -> "Tensor":
+        return self.fd.compare("lt", self, other)
+
+    def __le__(self, other: "Tensor") -> "Tensor":
+        return self.fd.compare("le", self, other)
+
+    def __gt__(self, other: "Tensor") -> "Tensor":
+        return self.fd.compare("gt", self, other)
+
+    def __ge__(self, other: "Tensor") -> "Tensor":
+        return self.fd.compare("ge", self, other)
+
+    __hash__ = object.__hash__
+
 
 def _ints(what: str, values: Any) -> List[int]:
     """`values` as a list of Python ints (numbers with an integral value, e.g. NumPy
@@ -119,7 +137,7 @@ def _rank(t: Any) -> int:
     return t.ndim if isinstance(t, Tensor) else 0
 
 
-class FusionDefinition:
+class FusionDefinition(TransformerOps):
     """A fusion program being defined: inputs, ops, outputs on an optional device mesh.
 
     Use it as a context manager (`with fuser.FusionDefinition(mesh=...) as fd:`); the program
@@ -333,3 +351,48 @@ class FusionDefinition:
                 out = keeps.sharding if keeps is not None and keeps.sharding is not None else Sharding.replicated(rank)
             index = self._program.op(name, [t.index for t in operands], out, loc, **attrs)
         return Tensor(self, index, out)
+
+    def _tensor_arg(self, op: str, what: str, t: Any) -> Tensor:
+        """`t` if it is a Tensor of this definition; TypeError/ValueError naming `op` and the
+        argument `what` otherwise (raised at the caller's line by the caller's `arguments`)."""
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{op}: {what} must be a fuser Tensor, got {type(t).__name__}")
+        if t.fd is not self:
+            raise ValueError(f"{op}: {what} belongs to another FusionDefinition")
+        return t
+
+    def _generic(
+        self,
+        name: str,
+        operands: Sequence[Tensor],
+        rank: int,
+        sharding: Any,
+        keeps: Optional[Tensor] = None,
+        types: Optional[Sequence[Tuple[Sequence[int], str]]] = None,
+        secondary: int = 0,
+        **attrs: Any,
+    ) -> List[Tensor]:
+        """Records `fusion.<name>` through the native generic builder: result 0's sharding from
+        the keywords (default: `keeps`'s splits, else replicated), `secondary` more results with result
+        0's splits on their (leading) axes; `types` the explicit result types, if any."""
+        loc = self._loc()
+        with arguments(loc):
+            unknown = set(sharding) - {"splits", "partial", "reduce"}
+            if unknown:
+                raise TypeError(f"{name}() got unexpected keyword arguments {sorted(unknown)}")
+            for t in operands:
+                self._check_mine(t)
+            out = make_sharding(sharding.get("splits"), sharding.get("partial"), sharding.get("reduce", "sum"), rank)
+            if out is None and self.mesh is not None:
+                # The operand's splits, never its pending reduction: these ops are not linear
+                # (a partial operand is reduced first).
+                kept = keeps.sharding if keeps is not None else None
+                out = Sharding(kept.axes) if kept is not None else Sharding.replicated(rank)
+            shardings: List[Optional[Sharding]] = [out]
+            for j in range(1, 1 + secondary):
+                lead = len(types[j][0]) if types is not None else 0
+                shardings.append(Sharding(out.axes[:lead]) if out is not None else None)
+            native_attrs = [(k, v) for k, v in attrs.items()]
+            native_types = [(list(s), d) for s, d in types] if types is not None else None
+            indices = self._program.generic(name, [t.index for t in operands], shardings, loc, native_attrs, native_types)
+        return [Tensor(self, i, shardings[j] if j < len(shardings) else None) for j, i in enumerate(indices)]

@@ -1,6 +1,6 @@
 """Type stubs of the native module `fuser._fuser` (python/src/*.rs)."""
 
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 class FuserError(Exception):
     """A failure of fuser: the diagnostics of a parse, verification, pass, build or run.
@@ -129,6 +129,19 @@ class Program:
         shape: Sequence[int] = ...,
         dtype: Optional[str] = ...,
     ) -> int: ...
+    def generic(
+        self,
+        op: str,
+        operands: Sequence[int],
+        shardings: Sequence[Optional[object]],
+        loc: Tuple[str, int, int],
+        attrs: Sequence[Tuple[str, Union[bool, int, float, Sequence[int], str, Tuple[float, str]]]],
+        types: Optional[Sequence[Tuple[Sequence[int], str]]] = None,
+    ) -> List[int]:
+        """Appends `fusion.<op>` with the properties `attrs` (`False` flags are left out; a
+        `(value, dtype)` pair is a typed value; `operandSegmentSizes` becomes an
+        `array<i32>`) and one sharding per result, its result types inferred by the op or
+        given by `types` (`(shape, dtype)` per result); the value index of every result."""
     def output(self, value: int, loc: Tuple[str, int, int]) -> None: ...
     def shape(self, value: int) -> List[int]: ...
     def dtype(self, value: int) -> str: ...
@@ -146,8 +159,8 @@ def run_cpu(
     check: bool = False,
     timeout_s: float = 60.0,
 ) -> Tuple[List[Tuple[List[int], str, bytes]], List[Tuple[float, float]]]:
-    """Runs `module` on the cpu backend with global inputs (shape, float64 bytes); the
-    gathered outputs (shape, dtype name, float64 bytes) and, with `check`, each output's
+    """Runs `module` on the cpu backend with global inputs (shape, float64 bytes; i1 as 0/1);
+    the gathered outputs (shape, dtype name, float64 bytes) and, with `check`, each output's
     (relative error, tolerance)."""
 
 def pipeline_names() -> List[str]:

@@ -44,6 +44,7 @@ _TORCH_DTYPES: Dict[str, Any] = {
     "i32": torch.int32,
     "i16": torch.int16,
     "i8": torch.int8,
+    "i1": torch.bool,
 }
 
 

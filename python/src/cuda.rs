@@ -128,6 +128,8 @@ fn describe(b: &Borrowed) -> TensorDesc {
         (0, 32, 1) => Some(DType::I32),
         (0, 16, 1) => Some(DType::I16),
         (0, 8, 1) => Some(DType::I8),
+        // kDLBool: one byte per element, 0 or 1 (torch.bool), as the runtime's i1.
+        (6, 8, 1) => Some(DType::I1),
         _ => None,
     };
     TensorDesc {

@@ -131,9 +131,9 @@ pub(crate) fn timeout(py: Python<'_>, what: &str, seconds: f64, sources: &Source
     Err(errors::argument(py, errors::ErrorKind::Value, None, &msg, sources))
 }
 
-/// Compares the shapes of the given inputs with the arguments of the fusion-level function,
-/// and refuses i1 inputs and outputs (the runtime has no i1 buffers); an input's error is
-/// reported at the argument's location (the `define_tensor` line of a `FusionDefinition`).
+/// Compares the shapes of the given inputs with the arguments of the fusion-level function; an
+/// input's error is reported at the argument's location (the `define_tensor` line of a
+/// `FusionDefinition`). Inputs of any element type run (i1 included: `x != 0`).
 fn check_input_shapes(
     ctx: &Context,
     sources: &Sources,
@@ -145,38 +145,17 @@ fn check_input_shapes(
         return Ok(());
     };
     for (i, &arg) in reference.ir.block_args(entry).iter().enumerate() {
-        let fuser_ir::types::TypeKind::RankedTensor { shape, elem, .. } = ctx.type_kind(reference.ir.value_type(arg))
-        else {
+        let fuser_ir::types::TypeKind::RankedTensor { shape, .. } = ctx.type_kind(reference.ir.value_type(arg)) else {
             continue;
         };
         let loc = reference.ir.value_loc(arg).or(Some(reference.ir.loc(func)));
-        if is_i1(ctx, *elem) {
-            return Err(vec![diagnostic(ctx, sources, loc, &format!("input #{i}: {I1_NOT_RUN}"))]);
-        }
         let Some((given, _)) = inputs.get(i) else { continue };
         if shape.len() != given.len() || shape.iter().zip(given).any(|(&s, &g)| s < 0 || s as u64 != g as u64) {
             let msg = format!("input #{i}: shape {given:?} given, the function takes {shape:?}");
             return Err(vec![diagnostic(ctx, sources, loc, &msg)]);
         }
     }
-    let results = fuser_dialects::func::signature(ctx, &reference.ir, func).map(|(_, r)| r).unwrap_or_default();
-    for (i, &t) in results.iter().enumerate() {
-        if let fuser_ir::types::TypeKind::RankedTensor { elem, .. } = ctx.type_kind(t)
-            && is_i1(ctx, *elem)
-        {
-            let loc = Some(reference.ir.loc(func));
-            return Err(vec![diagnostic(ctx, sources, loc, &format!("output #{i}: {I1_NOT_RUN}"))]);
-        }
-    }
     Ok(())
-}
-
-/// Why a program with i1 tensors at its boundary cannot run.
-const I1_NOT_RUN: &str = "element type i1 cannot be run: the runtime has no i1 buffers (an i1 program can be \
-     defined, printed and lowered)";
-
-fn is_i1(ctx: &Context, t: fuser_ir::Type) -> bool {
-    matches!(ctx.type_kind(t), fuser_ir::types::TypeKind::Integer { width: 1, .. })
 }
 
 fn run_cpu_inner(

@@ -70,6 +70,9 @@ struct GenericRecord {
     /// One sharding per result (`None`: no encoding).
     outs: Vec<Option<Sharding>>,
     attrs: Vec<(String, Attribute)>,
+    /// Explicit result types (shape, element type), for what inference leaves out (the shape
+    /// of `full`, the statistics of the norms, `sdpa`'s `lse`); `None`: inferred.
+    types: Option<Vec<(Vec<i64>, ElementType)>>,
 }
 
 #[derive(Clone, Debug)]
@@ -234,6 +237,9 @@ impl Program {
     /// The number of results of the generic op of record `i`, from a rebuild of the records.
     fn result_count(&self, i: usize) -> usize {
         let Some(Record { kind: Kind::Generic(g), .. }) = self.records.get(i) else { return 1 };
+        if let Some(types) = &g.types {
+            return types.len();
+        }
         let compiler = &self.compiler;
         let mut program = compiler.program();
         let types: Vec<TensorType> = g
@@ -324,7 +330,24 @@ impl Program {
                         })
                         .collect::<Result<Vec<_>, _>>()?;
                     let attrs: Vec<(&str, Attribute)> = g.attrs.iter().map(|(k, a)| (k.as_str(), a.clone())).collect();
-                    let results = f.op(&format!("fusion.{}", g.name), &operands, &attrs, &g.outs)?;
+                    let name = format!("fusion.{}", g.name);
+                    let results = match &g.types {
+                        None => f.op(&name, &operands, &attrs, &g.outs)?,
+                        Some(types) => {
+                            let types: Vec<TensorType> = types
+                                .iter()
+                                .enumerate()
+                                .map(|(j, (shape, e))| {
+                                    let t = TensorType::new(shape, *e);
+                                    match g.outs.get(j).cloned().flatten() {
+                                        Some(s) => t.sharded(s),
+                                        None => t,
+                                    }
+                                })
+                                .collect();
+                            f.op_with_types(&name, &operands, &attrs, &types)?
+                        }
+                    };
                     let t = results[0];
                     info.push(ValueInfo { shape: f.shape(t)?, element: f.element(t)? });
                     tensors[i] = Some(t);
@@ -455,9 +478,12 @@ impl Program {
     }
 
     /// Appends the fusion op `fusion.<op>` through its inferred result types (any op that
-    /// declares them: exp, softmax, layer_norm, sdpa, ...), with the properties `attrs` and one
-    /// sharding per result; returns the value index of every result.
-    #[pyo3(signature = (op, operands, shardings, loc, attrs))]
+    /// declares them: softmax, layer_norm, sdpa, ...), or with the explicit result types
+    /// `types` (`(shape, dtype)` per result: `full`, ops without inference, the optional results
+    /// inference leaves out), with the properties `attrs` and one sharding per result; returns
+    /// the value index of every result.
+    #[pyo3(signature = (op, operands, shardings, loc, attrs, types = None))]
+    #[allow(clippy::too_many_arguments)]
     fn generic(
         &mut self,
         py: Python<'_>,
@@ -466,6 +492,7 @@ impl Program {
         shardings: Vec<Option<ShardSpec>>,
         loc: (String, u32, u32),
         attrs: Vec<(String, AttrSpec)>,
+        types: Option<Vec<(Vec<i64>, String)>>,
     ) -> PyResult<Vec<usize>> {
         let loc = Loc { file: loc.0, line: loc.1, column: loc.2 };
         if let Some(&bad) = operands.iter().find(|&&v| v >= self.records.len()) {
@@ -482,13 +509,29 @@ impl Program {
                 AttrSpec::Flag(false) => continue,
                 AttrSpec::Int(i) => Attribute::Int(i),
                 AttrSpec::Float(x) => Attribute::Float(x),
+                // MLIR's segment sizes are an array<i32>.
+                AttrSpec::Ints(v) if k == "operandSegmentSizes" => {
+                    Attribute::I32s(v.iter().map(|&x| i32::try_from(x).unwrap_or(-1)).collect())
+                }
                 AttrSpec::Ints(v) => Attribute::Ints(v),
                 AttrSpec::Str(s) => Attribute::Str(s),
                 AttrSpec::Typed(v, d) => Attribute::Typed(v, element(py, &d, &loc, &self.sources)?),
             };
             converted.push((k, attr));
         }
-        let record = GenericRecord { name: op, operands, outs, attrs: converted };
+        let types = match types {
+            None => None,
+            Some(list) => {
+                let mut out = Vec::with_capacity(list.len());
+                for (shape, d) in list {
+                    check_extents(&format!("{op}: shape"), shape.iter().copied())
+                        .map_err(|m| self.bad_value(py, &loc, &m))?;
+                    out.push((shape, element(py, &d, &loc, &self.sources)?));
+                }
+                Some(out)
+            }
+        };
+        let record = GenericRecord { name: op, operands, outs, attrs: converted, types };
         let first = self.push(py, Record { kind: Kind::Generic(record), loc: loc.clone() })?;
         // The other results: one record each, read from the op's results by the rebuild.
         let count = self.result_count(first);

@@ -164,14 +164,13 @@ def test_argument_errors_are_fuser_errors_and_builtin_errors():
         fuser.dtype_name("complex64")
 
 
-def test_i1_is_defined_and_lowered_but_not_run():
+def test_i1_inputs_and_outputs_run_as_numpy_bool():
     with fuser.FusionDefinition() as fd:
-        line = here() + 1
         b = fd.define_tensor([4], "i1")
         fd.add_output(b)
     assert b.dtype == "i1" and "tensor<4xi1>" in fd.mlir()
-    fd.lower()
-    with pytest.raises(fuser.FuserError) as info:
-        fd.execute([np.array([True, False, True, True])])
-    assert info.value.line == line, str(info.value)
-    assert info.value.message.startswith("input #0: element type i1 cannot be run"), info.value.message
+    (out,) = fd.execute([np.array([True, False, True, True])], check=True)
+    assert out.dtype == np.bool_ and out.tolist() == [True, False, True, True]
+    # Any number is a boolean as `x != 0`.
+    (out,) = fd.execute([np.array([0.0, 2.0, -0.0, 0.5])])
+    assert out.tolist() == [False, True, False, True]

@@ -410,6 +410,54 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
             .map(|(j, t)| self.with_sharding(t, outs.get(j).cloned().flatten()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(fail)?;
+        Ok(self.append(name, values, results, props))
+    }
+
+    /// Any fusion op by name with explicit result types (each with its sharding), for what
+    /// [`FunctionBuilder::op`] cannot infer: the shape of a `fusion.full` (it has no operand)
+    /// and the optional results inference leaves out (the statistics of `fusion.layer_norm`
+    /// and `fusion.rms_norm`, the `lse` of `fusion.sdpa`). The op's verifier checks the types
+    /// when the program is finished.
+    ///
+    /// ```
+    /// use fuser::builder::{Attribute, ElementType, TensorType};
+    /// # let compiler = fuser::Compiler::new();
+    /// # let mut program = compiler.program();
+    /// let mut f = program.function("f", &[])?;
+    /// let ones = [TensorType::new(&[2, 3], ElementType::F32)];
+    /// let z = f.op_with_types("fusion.full", &[], &[("value", Attribute::Typed(1.0, ElementType::F32))], &ones)?;
+    /// assert_eq!(f.shape(z[0])?, vec![2, 3]);
+    /// assert!(f.op_with_types("fusion.nothing", &[], &[], &ones).is_err());
+    /// f.finish(&z)?;
+    /// assert!(program.finish().is_ok());
+    /// # Ok::<(), fuser::Error>(())
+    /// ```
+    pub fn op_with_types(
+        &mut self,
+        name: &str,
+        operands: &[Tensor],
+        attrs: &[(&str, super::types::Attribute)],
+        results: &[super::types::TensorType],
+    ) -> Result<Vec<Tensor>, Error> {
+        let fail = |m: String| Error::message(format!("{name}: {m}"));
+        let values = operands.iter().map(|&t| self.value_of(t)).collect::<Result<Vec<_>, _>>()?;
+        let ctx = self.program.compiler.context();
+        ctx.op_def(ctx.op_name(name)).ok_or_else(|| fail("no such op".into()))?;
+        let props = (!attrs.is_empty())
+            .then(|| ctx.dictionary(attrs.iter().map(|(k, a)| (ctx.ident(k), a.to_attr(ctx))).collect()));
+        let types = results.iter().map(|t| t.to_type(ctx)).collect::<Result<Vec<_>, _>>().map_err(fail)?;
+        Ok(self.append(name, values, types, props))
+    }
+
+    /// Creates the op `name` and appends it; its results.
+    fn append(
+        &mut self,
+        name: &str,
+        values: Vec<Value>,
+        results: Vec<Type>,
+        props: Option<fuser_ir::Attr>,
+    ) -> Vec<Tensor> {
+        let ctx = self.program.compiler.context();
         let state = fuser_ir::ir::OperationState {
             name: ctx.op_name(name),
             operands: values,
@@ -423,7 +471,7 @@ impl<'p, 'c> FunctionBuilder<'p, 'c> {
         let op = self.program.ir.create_op(state);
         self.program.ir.append_op(self.entry, op);
         let id = self.program.id;
-        Ok(self.program.ir.results(op).iter().map(|&value| Tensor { value, program: id }).collect())
+        self.program.ir.results(op).iter().map(|&value| Tensor { value, program: id }).collect()
     }
 
     /// Gives the ops appended from now on this source location (see

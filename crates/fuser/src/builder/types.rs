@@ -50,6 +50,9 @@ pub enum Attribute {
     Typed(f64, ElementType),
     /// `array<i64: 1, 2>`.
     Ints(Vec<i64>),
+    /// `array<i32: 1, 0, 1>`: MLIR's `operandSegmentSizes` (which operands of an op with
+    /// optional operands are present, as `fusion.layer_norm` has).
+    I32s(Vec<i32>),
     /// A unit attribute (a keyword that is present).
     Flag,
     /// `"tanh"`.
@@ -80,6 +83,10 @@ impl Attribute {
             Attribute::Ints(v) => {
                 ctx.intern_attr(AttrKind::DenseArray { elem: ctx.i64_type(), data: DenseArrayData::Int(v.clone()) })
             }
+            Attribute::I32s(v) => ctx.intern_attr(AttrKind::DenseArray {
+                elem: ctx.integer_type(32),
+                data: DenseArrayData::Int(v.iter().map(|&x| x as i64).collect()),
+            }),
             Attribute::Flag => ctx.unit_attr(),
             Attribute::Str(s) => ctx.string_attr(s),
         }
