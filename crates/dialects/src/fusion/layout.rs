@@ -32,7 +32,16 @@ folds away.\n\n\
         traits: [PURE],
         operands: { input: TENSOR },
         results: { result: TENSOR },
-        hooks: { verify: verify_set, fold: fold_same_type, parse: parse_plain, print: print_plain },
+        hooks: {
+            verify: verify_set,
+            fold: fold_same_type,
+            parse: parse_plain,
+            print: print_plain,
+            infer_result_types: |ctx, t, _| match t {
+                [x] => Ok(vec![infer_set(ctx, *x)?]),
+                _ => Err(format!("expects one operand, got {}", t.len())),
+            },
+        },
     }
 }
 
@@ -74,7 +83,20 @@ identity permutation to the same type folds away.\n\n\
         operands: { input: TENSOR },
         results: { result: TENSOR },
         properties: { dims: DIMS },
-        hooks: { verify: verify_permute, fold: fold_permute, parse: parse_dims, print: print_dims },
+        hooks: {
+            verify: verify_permute,
+            fold: fold_permute,
+            parse: parse_dims,
+            print: print_dims,
+            infer_result_types: |ctx, t, props| {
+                let dims = props.and_then(|p| ctx.dict_get(p, "dims")).and_then(|a| super::syntax::i64_array(ctx, a));
+                match (t, dims) {
+                    ([x], Some(d)) => Ok(vec![infer_permute(ctx, *x, &d)?]),
+                    (_, None) => Err("requires a 'dims' array".into()),
+                    _ => Err(format!("expects one operand, got {}", t.len())),
+                }
+            },
+        },
     }
 }
 

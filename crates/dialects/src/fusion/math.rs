@@ -26,11 +26,31 @@ use fuser_ir::types::{Type, TypeKind};
 // ----- hook sets ------------------------------------------------------------------------------
 
 /// Unary ops on float tensors (`exp`, ..., `gelu`).
-const FLOAT_UNARY_HOOKS: HookSet =
-    HookSet { verify: Some(verify_float_unary), parse: Some(parse_plain), print: Some(print_plain), ..HookSet::NONE };
+const FLOAT_UNARY_HOOKS: HookSet = HookSet {
+    verify: Some(verify_float_unary),
+    parse: Some(parse_plain),
+    print: Some(print_plain),
+    infer_result_types: Some(|ctx, t, _| one(t, |[a]| infer_float_unary(ctx, a))),
+    ..HookSet::NONE
+};
 /// Binary ops on two tensors of one shape and element type (`maximum`, `minimum`).
-const BINARY_HOOKS: HookSet =
-    HookSet { verify: Some(verify_binary), parse: Some(parse_plain), print: Some(print_plain), ..HookSet::NONE };
+const BINARY_HOOKS: HookSet = HookSet {
+    verify: Some(verify_binary),
+    parse: Some(parse_plain),
+    print: Some(print_plain),
+    infer_result_types: Some(|ctx, t, _| one(t, |[a, b]| super::elementwise::infer_elementwise(ctx, a, b))),
+    ..HookSet::NONE
+};
+
+/// The one result type `infer` gives for exactly `N` operand types (the families'
+/// `infer_result_types`).
+fn one<const N: usize>(
+    types: &[Type],
+    infer: impl FnOnce([Type; N]) -> Result<Type, String>,
+) -> Result<Vec<Type>, String> {
+    let operands: [Type; N] = types.try_into().map_err(|_| format!("expects {N} operand(s), got {}", types.len()))?;
+    infer(operands).map(|t| vec![t])
+}
 
 /// `approximate`: `"none"` or `"tanh"` (checked by the verifier).
 const APPROXIMATE: AttrConstraint =
@@ -149,7 +169,12 @@ bit: `abs(-0) = 0`, `abs(-inf) = inf`, NaN gives NaN.\n\n\
         traits: [PURE],
         operands: { input: TENSOR },
         results: { result: TENSOR },
-        hooks: { verify: verify_any_unary, parse: parse_plain, print: print_plain },
+        hooks: {
+            verify: verify_any_unary,
+            parse: parse_plain,
+            print: print_plain,
+            infer_result_types: |ctx, t, _| one(t, |[a]| super::elementwise::infer_unary(ctx, a)),
+        },
     }
 }
 
@@ -193,7 +218,7 @@ negative base with a non-integer exponent gives NaN, `pow(0, y < 0) = inf`. bf16
         operands: { lhs: TENSOR, rhs: TENSOR },
         results: { result: TENSOR },
         hook_set: BINARY_HOOKS,
-        hooks: { verify: verify_pow },
+        hooks: { verify: verify_pow, infer_result_types: |ctx, t, _| one(t, |[a, b]| infer_pow(ctx, a, b)) },
     }
 }
 
@@ -213,7 +238,12 @@ Generic form: `predicate` is a string property (`<{predicate = \"lt\"}>`).",
         operands: { lhs: TENSOR, rhs: TENSOR },
         results: { result: TENSOR },
         properties: { predicate: PREDICATE },
-        hooks: { verify: verify_compare, parse: parse_compare, print: print_compare },
+        hooks: {
+            verify: verify_compare,
+            parse: parse_compare,
+            print: print_compare,
+            infer_result_types: |ctx, t, _| one(t, |[a, b]| infer_compare(ctx, a, b)),
+        },
     }
 }
 
@@ -227,7 +257,12 @@ value chosen is copied exactly (NaN included).\n\n\
         traits: [PURE],
         operands: { condition: TENSOR, lhs: TENSOR, rhs: TENSOR },
         results: { result: TENSOR },
-        hooks: { verify: verify_where, parse: parse_plain, print: print_plain },
+        hooks: {
+            verify: verify_where,
+            parse: parse_plain,
+            print: print_plain,
+            infer_result_types: |ctx, t, _| one(t, |[c, a, b]| infer_where(ctx, c, a, b)),
+        },
     }
 }
 

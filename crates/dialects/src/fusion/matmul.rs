@@ -28,7 +28,15 @@ extents) gives `[..., M, N]`. Element types are equal. Integers wrap; bf16/f16/f
         traits: [PURE],
         operands: { a: TENSOR, b: TENSOR },
         results: { result: TENSOR },
-        hooks: { verify: verify_matmul, parse: parse_plain, print: print_plain },
+        hooks: {
+            verify: verify_matmul,
+            parse: parse_plain,
+            print: print_plain,
+            infer_result_types: |ctx, t, _| match t {
+                [a, b] => Ok(vec![infer_matmul(ctx, *a, *b)?]),
+                _ => Err(format!("expects two operands, got {}", t.len())),
+            },
+        },
     }
 }
 
@@ -44,7 +52,16 @@ which `fusion-decompose-resharding` makes explicit. Integers wrap; bf16/f16/f32 
         traits: [PURE],
         operands: { input: TENSOR, weight: TENSOR, bias: TENSOR.optional() },
         results: { result: TENSOR },
-        hooks: { verify: verify_linear, parse: parse_plain, print: print_plain },
+        hooks: {
+            verify: verify_linear,
+            parse: parse_plain,
+            print: print_plain,
+            infer_result_types: |ctx, t, _| match t {
+                [x, w] => Ok(vec![infer_linear(ctx, *x, *w, None)?]),
+                [x, w, b] => Ok(vec![infer_linear(ctx, *x, *w, Some(*b))?]),
+                _ => Err(format!("expects two or three operands, got {}", t.len())),
+            },
+        },
     }
 }
 

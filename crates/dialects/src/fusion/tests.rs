@@ -271,3 +271,14 @@ fn math_ops_map_to_host_kinds() {
     assert!(infer_where(&c, f32t, f32t, f32t).unwrap_err().contains("'i1'"));
     assert!(infer_pow(&c, i8t, i8t).is_err());
 }
+
+/// Every fusion tensor op infers its result types (the generic builders of the facade and of
+/// Python build it from operands and properties), except those whose result is not a function
+/// of them: the element type of `cast`, the new extents of `broadcast`, the shape of `reshape`
+/// and `full` (and the symbol `mesh`).
+#[test]
+fn every_tensor_op_infers_its_result_types_but_the_shape_givers() {
+    let without: Vec<&str> =
+        super::FUSION.ops.iter().filter(|d| d.infer_result_types.is_none()).map(|d| d.name).collect();
+    assert_eq!(without, ["fusion.mesh", "fusion.cast", "fusion.broadcast", "fusion.reshape", "fusion.full"]);
+}
