@@ -13,7 +13,7 @@ use super::verify::{
     TENSOR, expect_tensor, extent_text, extents_compatible, merge_extent, operand_types, plain_tensor, shape_text,
     shapes_compatible, verify_shardings,
 };
-use crate::support::{inherent_attr, printed_attr_dict, split_inherent, type_str};
+use crate::support::{inherent_attr, printed_attr_dict, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::AttrKind;
 use fuser_ir::context::Context;
@@ -241,36 +241,7 @@ fn parse_sdpa(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
         }
         props.push((p.ctx().ident("scale"), a));
     }
-    let mut entries = Vec::new();
-    p.parse_optional_attr_dict(&mut entries)?;
-    p.parse_punct(Punct::Colon)?;
-    let types_at = p.current_offset();
-    p.parse_punct(Punct::LParen)?;
-    let types = p.parse_type_list()?;
-    p.parse_punct(Punct::RParen)?;
-    p.parse_punct(Punct::Arrow)?;
-    let results = p.parse_type_list_parens_or_single()?;
-    if types.len() != operands.len() {
-        let msg = format!("{} operands present, but expected {} (one per operand type)", operands.len(), types.len());
-        return Err(p.emit_error_at(types_at, &msg));
-    }
-    for (u, &t) in operands.iter().zip(&types) {
-        state.operands.push(p.resolve_operand(u, t)?);
-    }
-    state.result_types = results;
-    let ctx = p.ctx();
-    let (written_props, attrs) = match ctx.op_def(state.name) {
-        Some(def) => split_inherent(ctx, def, entries),
-        None => (Vec::new(), entries),
-    };
-    for (k, v) in written_props {
-        if !props.iter().any(|(pk, _)| *pk == k) {
-            props.push((k, v));
-        }
-    }
-    state.props = (!props.is_empty()).then(|| ctx.dictionary(props));
-    state.attrs = ctx.dictionary(attrs);
-    Ok(())
+    super::syntax::parse_tail(p, state, &operands, props)
 }
 
 fn print_sdpa(p: &mut dyn OpAsmPrinter, op: OpId) {

@@ -9,7 +9,7 @@
 //! generic spelling) is accepted too. Also the readers of those property kinds.
 
 use super::syntax::{i64_array, i64_array_attr};
-use crate::support::{inherent_attr, parse_int_list, printed_attr_dict, split_inherent};
+use crate::support::{inherent_attr, parse_int_list, printed_attr_dict};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::AttrKind;
 use fuser_ir::context::Context;
@@ -124,36 +124,7 @@ pub fn parse_clause_op(p: &mut dyn OpAsmParser, state: &mut OperationState, clau
         let a = parse_clause(p, c.kind)?;
         props.push((p.ctx().ident(c.name), a));
     }
-    let mut entries = Vec::new();
-    p.parse_optional_attr_dict(&mut entries)?;
-    p.parse_punct(Punct::Colon)?;
-    let types_at = p.current_offset();
-    p.parse_punct(Punct::LParen)?;
-    let types = p.parse_type_list()?;
-    p.parse_punct(Punct::RParen)?;
-    p.parse_punct(Punct::Arrow)?;
-    let result = p.parse_type()?;
-    if types.len() != operands.len() {
-        let msg = format!("{} operands present, but expected {} (one per operand type)", operands.len(), types.len());
-        return Err(p.emit_error_at(types_at, &msg));
-    }
-    for (u, &t) in operands.iter().zip(&types) {
-        state.operands.push(p.resolve_operand(u, t)?);
-    }
-    state.result_types = vec![result];
-    let ctx = p.ctx();
-    let (written_props, attrs) = match ctx.op_def(state.name) {
-        Some(def) => split_inherent(ctx, def, entries),
-        None => (Vec::new(), entries),
-    };
-    for (k, v) in written_props {
-        if !props.iter().any(|(pk, _)| *pk == k) {
-            props.push((k, v));
-        }
-    }
-    state.props = (!props.is_empty()).then(|| ctx.dictionary(props));
-    state.attrs = ctx.dictionary(attrs);
-    Ok(())
+    super::syntax::parse_tail(p, state, &operands, props)
 }
 
 /// A clause's value as the printer writes it.

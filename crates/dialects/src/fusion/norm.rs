@@ -24,7 +24,7 @@ use super::syntax::{i64_array_attr, op_dims};
 use super::verify::{
     TENSOR, expect_tensor, operand_types, plain_tensor, shape_text, shapes_compatible, verify_shardings,
 };
-use crate::support::{inherent_attr, printed_attr_dict, split_inherent, type_str};
+use crate::support::{inherent_attr, printed_attr_dict, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
 use fuser_ir::attrs::{AttrKind, DenseArrayData};
 use fuser_ir::context::Context;
@@ -386,41 +386,13 @@ fn parse_norm(p: &mut dyn OpAsmParser, state: &mut OperationState, kind: NormKin
     p.parse_keyword("dims")?;
     p.parse_punct(Punct::Equal)?;
     let dims = crate::support::parse_int_list(p)?;
-    let mut entries = Vec::new();
-    p.parse_optional_attr_dict(&mut entries)?;
-    p.parse_punct(Punct::Colon)?;
-    let types_at = p.current_offset();
-    p.parse_punct(Punct::LParen)?;
-    let types = p.parse_type_list()?;
-    p.parse_punct(Punct::RParen)?;
-    p.parse_punct(Punct::Arrow)?;
-    let results = p.parse_type_list_parens_or_single()?;
     let operands: Vec<_> = std::iter::once(input).chain(weight.clone()).chain(bias.clone()).collect();
-    if types.len() != operands.len() {
-        let msg = format!("{} operands present, but expected {} (one per operand type)", operands.len(), types.len());
-        return Err(p.emit_error_at(types_at, &msg));
-    }
-    for (u, &t) in operands.iter().zip(&types) {
-        state.operands.push(p.resolve_operand(u, t)?);
-    }
-    state.result_types = results;
     let ctx = p.ctx();
     let mut props = vec![(ctx.ident("dims"), i64_array_attr(ctx, &dims))];
     if kind == NormKind::Layer {
         props.push((ctx.ident("operandSegmentSizes"), segment_sizes(ctx, weight.is_some(), bias.is_some())));
     }
-    let (written, attrs) = match ctx.op_def(state.name) {
-        Some(def) => split_inherent(ctx, def, entries),
-        None => (Vec::new(), entries),
-    };
-    for (k, v) in written {
-        if !props.iter().any(|(pk, _)| *pk == k) {
-            props.push((k, v));
-        }
-    }
-    state.props = Some(ctx.dictionary(props));
-    state.attrs = ctx.dictionary(attrs);
-    Ok(())
+    super::syntax::parse_tail(p, state, &operands, props)
 }
 
 fn print_norm(p: &mut dyn OpAsmPrinter, op: OpId) {

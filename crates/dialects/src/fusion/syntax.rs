@@ -107,15 +107,33 @@ pub fn parse_tensor_op(p: &mut dyn OpAsmParser, state: &mut OperationState, extr
             props.push((p.ctx().ident("keep_dims"), p.ctx().unit_attr()));
         }
     }
+    parse_tail(p, state, &operands, props)
+}
+
+/// What every fusion op's custom form ends with, after its operands and its own clauses:
+/// `attr-dict : (operand types) -> result type(s)`. Resolves `operands` against the types, and
+/// stores `props` (the clauses' properties) with the properties written in the attribute
+/// dictionary (the clauses win) and the discardable attributes.
+pub fn parse_tail(
+    p: &mut dyn OpAsmParser,
+    state: &mut OperationState,
+    operands: &[fuser_ir::asm::UnresolvedOperand],
+    mut props: Vec<(fuser_ir::attrs::Ident, Attr)>,
+) -> ParseResult<()> {
     let mut entries = Vec::new();
     p.parse_optional_attr_dict(&mut entries)?;
     p.parse_punct(Punct::Colon)?;
     let types_at = p.current_offset();
     p.parse_punct(Punct::LParen)?;
-    let types = p.parse_type_list()?;
-    p.parse_punct(Punct::RParen)?;
+    let types = if p.parse_optional_punct(Punct::RParen) {
+        Vec::new()
+    } else {
+        let t = p.parse_type_list()?;
+        p.parse_punct(Punct::RParen)?;
+        t
+    };
     p.parse_punct(Punct::Arrow)?;
-    let result = p.parse_type()?;
+    let results = p.parse_type_list_parens_or_single()?;
     if types.len() != operands.len() {
         let msg = format!("{} operands present, but expected {} (one per operand type)", operands.len(), types.len());
         return Err(p.emit_error_at(types_at, &msg));
@@ -123,7 +141,7 @@ pub fn parse_tensor_op(p: &mut dyn OpAsmParser, state: &mut OperationState, extr
     for (u, &t) in operands.iter().zip(&types) {
         state.operands.push(p.resolve_operand(u, t)?);
     }
-    state.result_types = vec![result];
+    state.result_types = results;
     let ctx = p.ctx();
     let (written_props, attrs) = match ctx.op_def(state.name) {
         Some(def) => split_inherent(ctx, def, entries),
