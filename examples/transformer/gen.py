@@ -33,20 +33,27 @@ class Emitter:
         self.specs = []
         self.n = 0
 
-    def ty(self, shape, elem=None, split=None, partial=False):
+    def ty(self, shape, elem=None, split=None, partial=False, stream=False):
+        """A tensor type; `split` lists the axes split over DIDx; `stream` puts a `Stream(n)`
+        split (--stream) outside the split of axis 0."""
         elem = elem or self.a.dtype
         dims = "x".join(str(d) for d in shape)
         body = f"{dims}x{elem}" if shape else elem
         if split is None:
             return f"tensor<{body}>"
-        axes = ", ".join("[DIDx]" if i in split else "[]" for i in range(len(shape)))
+
+        def axis(i):
+            splits = (["Stream(%d)" % self.a.stream] if stream and i == 0 and self.a.stream > 1 else [])
+            return "[" + ", ".join(splits + (["DIDx"] if i in split else [])) + "]"
+
+        axes = ", ".join(axis(i) for i in range(len(shape)))
         part = ", partial = [DIDx]" if partial else ""
         return f"tensor<{body}, #fusion.shard<@tp, [{axes}]{part}>>"
 
-    def arg(self, name, shape, elem=None, split=None):
+    def arg(self, name, shape, elem=None, split=None, stream=False):
         """A function argument: (name, type); its spec is recorded for drivers (vs_torch.py)."""
         self.specs.append((name, list(shape), elem or self.a.dtype))
-        return (name, self.ty(shape, elem, split))
+        return (name, self.ty(shape, elem, split, stream=stream))
 
     def op(self, text, result_ty, operand_tys, name=None):
         self.n += 1
@@ -64,7 +71,7 @@ def gpt3(a, e):
     dt = a.dtype
     seq = [0] if sp else []
     args = [
-        e.arg("x", [S, E], split=seq),
+        e.arg("x", [S, E], split=seq, stream=True),
         e.arg("ln1_w", [E], split=[]),
         e.arg("ln1_b", [E], split=[]),
         e.arg("w_qkv", [3 * E, E], split=[0]),
@@ -131,7 +138,7 @@ def llama(a, e):
     sp = a.placement == "tpsp"
     seq = [0] if sp else []
     args = [
-        e.arg("x", [S, E], split=seq),
+        e.arg("x", [S, E], split=seq, stream=True),
         e.arg("n1_w", [E], split=[]),
         e.arg("w_q", [H * D, E], split=[0]),
         e.arg("w_k", [Hkv * D, E], split=[0]),
@@ -238,6 +245,10 @@ def main_args(argv=None):
     p.add_argument("--vocab", type=int, default=256)
     p.add_argument("--dropout", type=float, default=0.1)
     p.add_argument("--eps", type=float, default=1e-5)
+    p.add_argument("--stream", type=int, default=0,
+                   help="gpt3/llama: split the sequence of x and of the residual stream in N stream chunks "
+                        "(outside the device split: [Stream(N), DIDx]), so that the overlap pipelines pipeline "
+                        "each chunk's communication with the other chunk's GEMMs")
     return p.parse_args(argv)
 
 

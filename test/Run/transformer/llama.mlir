@@ -15,6 +15,17 @@
 // RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 4 --heads 16 --kv-heads 8 --hidden 128 > %t.p.mlir && fuser-run %t.p.mlir --check --check-races --pass-pipeline 'builtin.module(tp-overlap-collective)' | FileCheck %s
 // RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 4 --heads 16 --kv-heads 8 --hidden 128 > %t.p.mlir && fuser-run %t.p.mlir --check --check-races --pass-pipeline 'builtin.module(tp-overlap-p2p)' | FileCheck %s
 // RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 4 --heads 16 --kv-heads 8 --hidden 128 > %t.p.mlir && fuser-run %t.p.mlir --check --check-races --pass-pipeline 'builtin.module(tp-default{streams=3})' | FileCheck %s
+// The sequence in two stream chunks outside the device split ([Stream(2), DIDx]): every op of the
+// layer runs per chunk in host loops, the allgathers and reduce-scatters per chunk, so that the
+// overlap pipelines overlap one chunk's communication with the other chunk's GEMMs.
+// RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 4 --heads 16 --kv-heads 8 --hidden 128 --stream 2 > %t.stpsp4.mlir && fuser-run %t.stpsp4.mlir --check --check-races --pass-pipeline 'builtin.module(tp-overlap-collective)' | FileCheck %s
+// RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 2 --heads 16 --kv-heads 8 --hidden 128 --stream 2 > %t.stpsp2.mlir && fuser-run %t.stpsp2.mlir --check --check-races --pass-pipeline 'builtin.module(tp-overlap-p2p)' | FileCheck %s
+// RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tp --devices 4 --heads 16 --kv-heads 8 --hidden 128 --stream 2 > %t.stp4.mlir && fuser-run %t.stp4.mlir --check --check-races --pass-pipeline 'builtin.module(tp-default{streams=2})' | FileCheck %s
+// RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 4 --heads 16 --kv-heads 8 --hidden 128 --stream 2 > %t.sl.mlir && fuser-opt %t.sl.mlir --pass-pipeline='builtin.module(tp-overlap-collective)' | FileCheck %s --check-prefix=STREAM
+// STREAM: host.for
+// STREAM: comm.allgather
+// STREAM: host.for
+// STREAM: comm.reduce_scatter
 // CHECK: check: PASS
 // RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 4 --heads 16 --kv-heads 8 --hidden 128 > %t.l.mlir && fuser-opt %t.l.mlir --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=TPSP
 // RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tp --devices 4 --heads 16 --kv-heads 8 --hidden 128 > %t.m.mlir && fuser-opt %t.m.mlir --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=TP

@@ -316,9 +316,13 @@ fn split_off_bias(
     let sum = resharding_op(ctx, ir, l, result_ty, layout, annotated, loc)?;
     ir.insert_op_after(linear, sum);
     let s = ir.result(sum, 0);
+    // The broadcast bias takes the result's whole layout (its device splits are local slices
+    // of the replicated bias), so that the add sees operands split alike (a bias split only by
+    // the stream chunks conflicted with a sequence-parallel sum: `[Stream(2)]` against
+    // `[DIDx, Stream(2)]`).
     let bias_layout = Sharding {
         mesh: annotated.mesh.clone(),
-        axes: annotated.axes.iter().map(|l| stream_splits(l)).collect(),
+        axes: annotated.axes.clone(),
         partial: Vec::new(),
         reduce: annotated.reduce,
     };
