@@ -271,6 +271,13 @@ def render(a):
     return "\n".join(out) + "\n", specs
 
 
+def result_types(a):
+    """The element type of each result of the program."""
+    _, results = {"gpt3": gpt3, "llama": llama, "lmloss": lmloss}[a.model](a, Emitter(a))
+    return [t.split("x")[-1].split(",")[0].rstrip(">") if "x" in t.split(",")[0] else t[7:].split(",")[0].rstrip(">")
+            for _, t in results]
+
+
 def main(argv=None):
     text, _ = render(main_args(argv))
     sys.stdout.write(text)

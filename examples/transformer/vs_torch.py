@@ -90,6 +90,11 @@ def reference(model, a, t):
         h2 = F.rms_norm(x1, (E,), t["n2_w"], a.eps)
         m = F.silu(F.linear(h2, t["w_g"])) * F.linear(h2, t["w_u"])
         return x1 + F.linear(m, t["w_d"])
+    if model == "lmloss":
+        x = F.embedding(t["ids"], t["table"])
+        h = F.rms_norm(x, (E,), t["n_w"], a.eps)
+        logits = F.linear(h, t["w_lm"])
+        return F.cross_entropy(logits.float(), t["labels"], reduction="none")
     raise SystemExit(f"no torch reference for {model}")
 
 
@@ -142,7 +147,12 @@ def main():
         if run.returncode != 0:
             print(json.dumps({"model": model, "error": (run.stderr or run.stdout)[-3000:]}))
             return 1
-        got = torch.from_numpy(__import__("numpy").fromfile(out, dtype="int16")).view(torch.bfloat16).float()
+        import numpy as np
+        out_elem = gen.result_types(a)[0]
+        if out_elem == "bf16":
+            got = torch.from_numpy(np.fromfile(out, dtype="int16")).view(torch.bfloat16).float()
+        else:
+            got = torch.from_numpy(np.fromfile(out, dtype={"f32": "float32", "f64": "float64"}[out_elem])).float()
         ms = re.findall(r"mean\s+([0-9.]+)\s*ms", run.stdout)
     dev = torch.device("cuda")
     t32 = {k: (v.float().to(dev) if v.is_floating_point() else v.to(dev)) for k, v in tensors.items()}
