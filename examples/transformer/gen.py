@@ -273,9 +273,9 @@ def render(a):
 
 def result_types(a):
     """The element type of each result of the program."""
+    import re
     _, results = {"gpt3": gpt3, "llama": llama, "lmloss": lmloss}[a.model](a, Emitter(a))
-    return [t.split("x")[-1].split(",")[0].rstrip(">") if "x" in t.split(",")[0] else t[7:].split(",")[0].rstrip(">")
-            for _, t in results]
+    return [re.match(r"tensor<(?:[0-9]+x)*([a-z0-9]+)", t).group(1) for _, t in results]
 
 
 def main(argv=None):
