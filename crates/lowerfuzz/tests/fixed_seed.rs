@@ -97,6 +97,17 @@ fn batch_is_valid_and_covers_the_space() {
         ("lowered to", "comm.send"),
         ("lowered to", "comm.recv"),
         ("lowered to", "host.for"),
+        ("multi-result op", "layer_norm"),
+        ("multi-result op", "rms_norm"),
+        ("multi-result op", "sdpa"),
+        ("transformer op input sharding", "sdpa: DIDx"),
+        ("transformer op input sharding", "softmax: Stream"),
+        ("transformer op input sharding", "layer_norm: DIDx"),
+        ("transformer op input sharding", "dropout: Stream"),
+        ("transformer op input sharding", "dropout: DIDx+Stream"),
+        ("transformer op input sharding", "embedding: DIDx"),
+        ("transformer op input sharding", "cross_entropy: DIDx"),
+        ("transformer op input sharding", "max: DIDx"),
     ] {
         if c.count(table, key) == 0 {
             missing.push(format!("{table}: {key}"));

@@ -1,6 +1,9 @@
 // Found by fuser-lowerfuzz (`fuser-lowerfuzz --seed 1752 --count 1`), shrunk:
 // prepare with builtin.module(tp-overlap-p2p{streams=1 chunks=2 backend=cuda_ipc protocol=put}) on 1 rank(s), input seed 1752.
 // message: kernel 'sdpa': output 1 (lse) must be f32 [2, 2, 1], got f32 [1, 2, 2]
+// sdpa's lse is streamed along axis 0 (Stream(1), two chunks under the pipeline) while the
+// output is streamed along axis 2: the lse chunk was allocated with its own chunk shape
+// [1, 2, 2] instead of result #0's [2, 2, 1] (same fix as prepare-layer-norm-stats-599).
 
 // REQUIRES: fuser-run
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-overlap-p2p{streams=1 chunks=2 backend=cuda_ipc protocol=put})' | fuser-opt --pass-pipeline='builtin.module(func.func(comm-verify))' | FileCheck %s --check-prefix=LOWERED

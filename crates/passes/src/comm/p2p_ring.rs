@@ -136,12 +136,22 @@ pub fn rewrite_rings(ctx: &Context, ir: &mut Ir, func: OpId, cfg: RingConfig) ->
         if let Some(ring) = match_ring(ctx, ir, lp, comm::BROADCAST.name) {
             rewrite_ring(ctx, ir, &ring, cfg)?;
             changed = true;
-        } else if let Some(ring) = match_ring(ctx, ir, lp, comm::REDUCE.name) {
+        } else if let Some(ring) = match_ring(ctx, ir, lp, comm::REDUCE.name)
+            && is_sum(ctx, ir, ring.bcast)
+        {
+            // A max/min reduction per chunk (a partial max reduce-scattered: fusion.max over a
+            // split axis) stays a loop of reduces: the ring accumulates sums only
+            // (fuser-lowerfuzz, seed 105184).
             rewrite_reduce_ring(ctx, ir, &ring, cfg)?;
             changed = true;
         }
     }
     Ok(changed)
+}
+
+/// Whether the reduce `op` sums.
+fn is_sum(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    comm::reduction_kind(ctx, ir, op).unwrap_or_default() == fuser_dialects::reduction::ReductionKind::Sum
 }
 
 fn const_of(ctx: &Context, ir: &Ir, v: Value) -> Option<i64> {
