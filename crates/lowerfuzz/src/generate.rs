@@ -207,9 +207,10 @@ struct Generator<'a> {
     cfg: GenConfig,
     program: Program,
     dtype: DType,
-    /// Set while a contraction (matmul, linear, sum, mean) picks its operands: then
-    /// [`Generator::centered`] values are not offered.
-    contracting: bool,
+    /// Set while a contraction picks its operands: then [`Generator::centered`] values are not
+    /// offered. `Weighted`: matmul and linear (with fresh weights); `Plain`: sum and the
+    /// reductions (over any axes, the normalized one included).
+    contracting: Contracting,
 }
 
 /// Op kinds and their weights.
@@ -223,7 +224,7 @@ const KINDS: [(&str, u32); 28] = [
     ("embedding", 3),
     ("dropout", 3),
     ("cross_entropy", 3),
-    ("math", 9),
+    ("math", 12),
     ("gelu", 2),
     ("maxmin", 3),
     ("pow", 2),
@@ -257,7 +258,7 @@ impl<'a> Generator<'a> {
         let big_values = rng.chance(35);
         let program =
             Program { mesh, args: Vec::new(), ops: Vec::new(), outputs: Vec::new(), big_values, bounds: Vec::new() };
-        Generator { rng, shapes, cfg: *cfg, program, dtype, contracting: false }
+        Generator { rng, shapes, cfg: *cfg, program, dtype, contracting: Contracting::No }
     }
 
     fn run(mut self) -> Program {
@@ -410,7 +411,7 @@ impl<'a> Generator<'a> {
         let fits: Vec<ValueRef> = self
             .values()
             .into_iter()
-            .filter(|&v| want(self.program.type_of(v)) && !(self.contracting && self.centered(v)))
+            .filter(|&v| want(self.program.type_of(v)) && !self.centered(v))
             .collect();
         if let Some(&last) = fits.last()
             && last.op().is_some_and(|i| i + 1 == self.program.ops.len())
@@ -488,21 +489,28 @@ impl<'a> Generator<'a> {
     }
 
     fn op_of_kind(&mut self, kind: &str) -> Option<Op> {
-        self.contracting = matches!(kind, "matmul" | "linear" | "sum" | "reduction");
+        self.contracting = match kind {
+            "matmul" | "linear" => Contracting::Weighted,
+            "sum" | "reduction" => Contracting::Plain,
+            _ => Contracting::No,
+        };
         let op = self.op_of_kind_inner(kind);
-        self.contracting = false;
+        self.contracting = Contracting::No;
         op
     }
 
-    /// Whether `v` sums to zero along its last axis in exact arithmetic, from the overflow-prone
-    /// inputs: a `layer_norm` result (its rows are centered), unchanged by the ops that only
-    /// move or negate elements. The inputs repeat with a short period, so a contraction with
-    /// them can cancel exactly to 0, where the run's and the reference's roundings differ
-    /// completely and no relative tolerance holds (fuser-lowerfuzz, seed 138301 of the
-    /// campaign before this rule).
+    /// Whether the contraction being generated must not read `v`: a `layer_norm` result (its
+    /// rows are centered: they sum to 0 in exact arithmetic), through the ops that only move or
+    /// negate elements or combine centered values linearly. Summed over the normalized axis it cancels to exactly 0 (fuser-lowerfuzz,
+    /// seed 302467 of the second long run: `mean` of a `layer_norm`), and so does a matmul with
+    /// the overflow-prone inputs, whose short period gives constant weight columns (seed 138301
+    /// of the first); at 0 the run's and the reference's roundings differ completely and no
+    /// relative tolerance separates rounding from a bug.
     pub(crate) fn centered(&self, v: ValueRef) -> bool {
-        if !self.program.big_values {
-            return false;
+        match self.contracting {
+            Contracting::No => return false,
+            Contracting::Weighted if !self.program.big_values => return false,
+            _ => {}
         }
         let ValueRef::Op(i) = v else { return false };
         let op = &self.program.ops[i];
@@ -517,6 +525,12 @@ impl<'a> Generator<'a> {
             | OpKind::Slice { .. }
             | OpKind::Concat { .. }
             | OpKind::Dropout { .. } => op.operands.iter().any(|&o| self.centered(o)),
+            // x + x, x - x, max(x, x), where(c, x, x) of centered values stay centered
+            // (fuser-lowerfuzz, seed 505113: the sum of `maximum(ln, ln)`).
+            OpKind::Add | OpKind::Sub | OpKind::Maximum | OpKind::Minimum => {
+                op.operands.iter().all(|&o| self.centered(o))
+            }
+            OpKind::Where => op.operands[1..].iter().all(|&o| self.centered(o)),
             _ => false,
         }
     }
@@ -922,6 +936,14 @@ impl<'a> Generator<'a> {
         }
         self.program.outputs = outputs;
     }
+}
+
+/// Which contraction, if any, is picking its operands ([`Generator::centered`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Contracting {
+    No,
+    Weighted,
+    Plain,
 }
 
 /// Extents (`m x k` times `k x n`) and stream chunks of a motif.

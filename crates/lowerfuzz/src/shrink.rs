@@ -234,6 +234,11 @@ fn drop_op_variants(p: &Program, i: usize) -> Vec<Program> {
     let mut q = p.clone();
     let a = add_arg(&mut q, result);
     replace_uses(&mut q, ValueRef::Op(i), a);
+    // The secondary results (statistics, `lse`) that later ops read become arguments too.
+    for (k, t) in p.ops[i].kind.extra().iter().enumerate() {
+        let a = add_arg(&mut q, t);
+        replace_uses(&mut q, ValueRef::Res(i, k + 1), a);
+    }
     out.push(prune(&q));
     out
 }
@@ -410,7 +415,10 @@ mod tests {
         let cfg = GenConfig::default();
         let case = (0..500)
             .map(|s| generate(s, &cfg))
-            .find(|c| c.program.ops.len() >= 4 && c.program.ops.iter().any(|o| o.kind == crate::program::OpKind::Set))
+            .find(|c| {
+                let live = prune(&c.program);
+                live.ops.len() >= 4 && live.ops.iter().any(|o| o.kind == crate::program::OpKind::Set)
+            })
             .expect("a case with a set");
         let finding = Finding::new(FindingClass::CheckFail, "synthetic");
         let mut check = |c: &Case| {

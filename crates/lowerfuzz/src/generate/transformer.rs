@@ -20,7 +20,7 @@ impl Generator<'_> {
             .into_iter()
             .filter(|&v| {
                 let t = self.program.type_of(v);
-                !t.dtype.is_int() && t.rank() >= min_rank && !(self.contracting && self.centered(v))
+                !t.dtype.is_int() && t.rank() >= min_rank && !self.centered(v)
             })
             .collect();
         if let Some(&last) = fits.last()
