@@ -408,11 +408,8 @@ impl<'a> Generator<'a> {
     /// The newest value (half the time) or any value whose type satisfies `want`; else a new
     /// argument of a shape from `fresh`.
     fn operand(&mut self, want: impl Fn(&TensorTy) -> bool, fresh: impl FnOnce(&mut Self) -> Vec<usize>) -> ValueRef {
-        let fits: Vec<ValueRef> = self
-            .values()
-            .into_iter()
-            .filter(|&v| want(self.program.type_of(v)) && !self.centered(v))
-            .collect();
+        let fits: Vec<ValueRef> =
+            self.values().into_iter().filter(|&v| want(self.program.type_of(v)) && !self.centered(v)).collect();
         if let Some(&last) = fits.last()
             && last.op().is_some_and(|i| i + 1 == self.program.ops.len())
             && self.rng.chance(55)
@@ -777,10 +774,8 @@ impl<'a> Generator<'a> {
                 let op = &self.program.ops[i];
                 // The transformer ops accumulate or round (softmax, norms, attention, mean,
                 // var, dropout's scaling, the loss); slices, concats, gathers and max/min copy.
-                let copies = matches!(
-                    op.kind,
-                    OpKind::Slice { .. } | OpKind::Concat { .. } | OpKind::Embedding
-                ) || matches!(op.kind, OpKind::Reduce { name, .. } if name == "max" || name == "min");
+                let copies = matches!(op.kind, OpKind::Slice { .. } | OpKind::Concat { .. } | OpKind::Embedding)
+                    || matches!(op.kind, OpKind::Reduce { name, .. } if name == "max" || name == "min");
                 let transformer = matches!(
                     op.kind,
                     OpKind::Reduce { .. }

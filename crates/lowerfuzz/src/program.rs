@@ -683,7 +683,10 @@ impl Program {
     }
 
     pub fn has_dtype(&self, d: DType) -> bool {
-        self.args.iter().chain(self.ops.iter().flat_map(|o| std::iter::once(&o.result).chain(o.kind.extra()))).any(|t| t.dtype == d)
+        self.args
+            .iter()
+            .chain(self.ops.iter().flat_map(|o| std::iter::once(&o.result).chain(o.kind.extra())))
+            .any(|t| t.dtype == d)
     }
 }
 

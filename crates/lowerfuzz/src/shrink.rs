@@ -301,7 +301,10 @@ fn sharding_variants(p: &Program) -> Vec<Program> {
 /// A multi-result op without its secondary results (statistics, `lse`) when nothing reads them.
 fn drop_extra_results(p: &Program) -> Vec<Program> {
     let reads = |i: usize| {
-        p.outputs.iter().chain(p.ops.iter().flat_map(|o| &o.operands)).any(|v| matches!(v, ValueRef::Res(j, _) if *j == i))
+        p.outputs
+            .iter()
+            .chain(p.ops.iter().flat_map(|o| &o.operands))
+            .any(|v| matches!(v, ValueRef::Res(j, _) if *j == i))
     };
     let mut out = Vec::new();
     for i in 0..p.ops.len() {

@@ -715,7 +715,8 @@ mod tests {
         // A stride-2 slice of rows 0..10 of a [2, 20, 40] buffer against rows 10..20 of both
         // batches (fuser-lowerfuzz, seed 105775): disjoint; the slice of rows 9..11 is not.
         let rows = |r0: usize, n: usize| Lattice { offset: 40 * r0, shape: vec![2, n, 40], strides: vec![800, 40, 1] };
-        let sliced = |r0: usize, n: usize| Lattice { offset: 40 * r0 + 11, shape: vec![2, n, 10], strides: vec![800, 40, 2] };
+        let sliced =
+            |r0: usize, n: usize| Lattice { offset: 40 * r0 + 11, shape: vec![2, n, 10], strides: vec![800, 40, 2] };
         assert!(sliced(0, 10).disjoint(&rows(10, 10)) && rows(10, 10).disjoint(&sliced(0, 10)));
         assert!(!sliced(9, 2).disjoint(&rows(10, 10)));
         let empty = Lattice { offset: 0, shape: vec![0, 2], strides: vec![2, 1] };
