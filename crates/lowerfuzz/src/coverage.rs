@@ -98,6 +98,15 @@ impl Coverage {
         }
     }
 
+    /// Counts the ops of a case that lowered, ran and matched the reference (each op kind once):
+    /// which ops pass end to end, not only get generated (and maybe refused).
+    pub fn record_passed(&mut self, case: &Case) {
+        let kinds: BTreeSet<&'static str> = case.program.ops.iter().map(|op| op.kind.mnemonic()).collect();
+        for k in kinds {
+            self.bump("passed with op", k);
+        }
+    }
+
     /// Counts the communication ops of a lowered program.
     pub fn record_lowered(&mut self, ops: &BTreeSet<String>) {
         for op in ops {
