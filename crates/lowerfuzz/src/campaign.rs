@@ -224,6 +224,9 @@ pub fn run(cfg: &CampaignConfig, progress: &mut dyn FnMut(&Stats)) -> Stats {
         let (verdict, lowered) = run_case(&case, &cfg.oracle, cfg.case_timeout);
         stats.check_time += t.elapsed();
         stats.coverage.record_lowered(&lowered);
+        if matches!(verdict, Verdict::Pass) {
+            stats.coverage.record_passed(&case);
+        }
         let new_signature = verdict.finding().is_some_and(|f| !stats.findings.contains_key(&f.signature()));
         stats.record(&case, &verdict);
         if new_signature && let (Some(limits), Some(f)) = (cfg.shrink, verdict.finding()) {

@@ -4,7 +4,7 @@
 //! tables (printed in the summary, checked by the fixed-seed test) show what was exercised.
 
 use crate::generate::Case;
-use crate::program::{Program, Shard, Split, ValueRef};
+use crate::program::{Program, Shard, Split};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -74,6 +74,15 @@ impl Coverage {
             if op.result.dtype.is_int() {
                 seen.insert(("integer op", op.kind.mnemonic().to_string()));
             }
+            if let Some(&first) = op.operands.first()
+                && is_transformer(&op.kind)
+            {
+                let shard = shard_kind(p.type_of(first).shard.as_ref());
+                seen.insert(("transformer op input sharding", format!("{}: {shard}", op.kind.mnemonic())));
+                if !op.kind.extra().is_empty() {
+                    seen.insert(("multi-result op", op.kind.mnemonic().to_string()));
+                }
+            }
         }
         for a in &p.args {
             seen.insert(("argument sharding", shard_kind(a.shard.as_ref())));
@@ -86,6 +95,15 @@ impl Coverage {
         seen.insert(("outputs", output_shape(p)));
         for (t, k) in seen {
             self.bump(t, k);
+        }
+    }
+
+    /// Counts the ops of a case that lowered, ran and matched the reference (each op kind once):
+    /// which ops pass end to end, not only get generated (and maybe refused).
+    pub fn record_passed(&mut self, case: &Case) {
+        let kinds: BTreeSet<&'static str> = case.program.ops.iter().map(|op| op.kind.mnemonic()).collect();
+        for k in kinds {
+            self.bump("passed with op", k);
         }
     }
 
@@ -112,13 +130,30 @@ impl Coverage {
     }
 }
 
+/// The ops of issue 23 whose sharding the lowering resolves per op kind.
+fn is_transformer(kind: &crate::program::OpKind) -> bool {
+    use crate::program::OpKind as K;
+    matches!(
+        kind,
+        K::Reduce { .. }
+            | K::Softmax { .. }
+            | K::Norm { .. }
+            | K::Sdpa { .. }
+            | K::Slice { .. }
+            | K::Concat { .. }
+            | K::Embedding
+            | K::Dropout { .. }
+            | K::CrossEntropy { .. }
+    )
+}
+
 /// `single`, `multi`, or `multi+reused` (a returned intermediate that later ops also use).
 fn output_shape(p: &Program) -> String {
     if p.outputs.len() == 1 {
         return "single".into();
     }
     let reused = p.outputs.iter().any(|&v| p.ops.iter().any(|op| op.operands.contains(&v)))
-        && p.outputs.iter().any(|v| matches!(v, ValueRef::Op(_)));
+        && p.outputs.iter().any(|v| v.op().is_some());
     if reused { "multi+reused".into() } else { "multi".into() }
 }
 

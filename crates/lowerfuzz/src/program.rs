@@ -214,7 +214,29 @@ impl TensorTy {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum ValueRef {
     Arg(usize),
+    /// Result 0 of op `i`.
     Op(usize),
+    /// Result `k >= 1` of a multi-result op (`layer_norm`'s statistics, `sdpa`'s `lse`):
+    /// [`OpKind::extra`] holds their types.
+    Res(usize, usize),
+}
+
+impl ValueRef {
+    /// The op that defines the value, if any.
+    pub fn op(self) -> Option<usize> {
+        match self {
+            ValueRef::Arg(_) => None,
+            ValueRef::Op(i) | ValueRef::Res(i, _) => Some(i),
+        }
+    }
+
+    /// The same result of op `j` instead.
+    pub fn with_op(self, j: usize) -> ValueRef {
+        match self {
+            ValueRef::Res(_, k) => ValueRef::Res(j, k),
+            _ => ValueRef::Op(j),
+        }
+    }
 }
 
 /// The fusion tensor ops the generator emits (every tensor op of the dialect).
@@ -256,6 +278,52 @@ pub enum OpKind {
     Full {
         value: i8,
     },
+    /// `fusion.max`/`min`/`mean`/`var` (`correction` for `var` only: `None` is absent).
+    Reduce {
+        name: &'static str,
+        dims: Vec<usize>,
+        keep_dims: bool,
+        correction: Option<i64>,
+    },
+    /// `fusion.softmax` or `fusion.log_softmax`.
+    Softmax {
+        log: bool,
+        dims: Vec<usize>,
+    },
+    /// `fusion.layer_norm` (`rms: false`) or `fusion.rms_norm`; operands input, then weight and
+    /// bias when present; `stats`: the statistics results (mean and rstd, or rstd), or none.
+    Norm {
+        rms: bool,
+        weight: bool,
+        bias: bool,
+        dims: Vec<usize>,
+        epsilon: bool,
+        stats: Vec<TensorTy>,
+    },
+    /// `fusion.sdpa q, k, v`; `lse`: the optional second result.
+    Sdpa {
+        causal: bool,
+        scale: bool,
+        lse: Option<TensorTy>,
+    },
+    Slice {
+        offsets: Vec<usize>,
+        sizes: Vec<usize>,
+        strides: Option<Vec<usize>>,
+    },
+    Concat {
+        dim: usize,
+    },
+    /// `fusion.embedding table, ids`.
+    Embedding,
+    /// `fusion.dropout x, seed, offset p = P` with `p = percent / 100`.
+    Dropout {
+        percent: u8,
+    },
+    /// `fusion.cross_entropy logits, labels`.
+    CrossEntropy {
+        ignore_index: Option<i64>,
+    },
 }
 
 impl OpKind {
@@ -283,6 +351,34 @@ impl OpKind {
             OpKind::Compare(_) => "compare",
             OpKind::Where => "where",
             OpKind::Full { .. } => "full",
+            OpKind::Reduce { name, .. } => name,
+            OpKind::Softmax { log: false, .. } => "softmax",
+            OpKind::Softmax { log: true, .. } => "log_softmax",
+            OpKind::Norm { rms: false, .. } => "layer_norm",
+            OpKind::Norm { rms: true, .. } => "rms_norm",
+            OpKind::Sdpa { .. } => "sdpa",
+            OpKind::Slice { .. } => "slice",
+            OpKind::Concat { .. } => "concat",
+            OpKind::Embedding => "embedding",
+            OpKind::Dropout { .. } => "dropout",
+            OpKind::CrossEntropy { .. } => "cross_entropy",
+        }
+    }
+
+    /// The types of the results after the first.
+    pub fn extra(&self) -> &[TensorTy] {
+        match self {
+            OpKind::Norm { stats, .. } => stats,
+            OpKind::Sdpa { lse: Some(t), .. } => std::slice::from_ref(t),
+            _ => &[],
+        }
+    }
+
+    pub fn extra_mut(&mut self) -> &mut [TensorTy] {
+        match self {
+            OpKind::Norm { stats, .. } => stats,
+            OpKind::Sdpa { lse: Some(t), .. } => std::slice::from_mut(t),
+            _ => &mut [],
         }
     }
 
@@ -293,8 +389,22 @@ impl OpKind {
     /// The predicates of [`OpKind::Compare`].
     pub const PREDICATES: [&'static str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
-    /// Every mnemonic, for coverage tables.
-    pub const MNEMONICS: [&'static str; 30] = [
+    /// Every mnemonic, for coverage tables; the transformer ops of issue 23 first (14).
+    pub const MNEMONICS: [&'static str; 44] = [
+        "max",
+        "min",
+        "mean",
+        "var",
+        "softmax",
+        "log_softmax",
+        "layer_norm",
+        "rms_norm",
+        "sdpa",
+        "slice",
+        "concat",
+        "embedding",
+        "dropout",
+        "cross_entropy",
         "exp",
         "log",
         "tanh",
@@ -335,6 +445,25 @@ impl OpKind {
         }
     }
 
+    /// The operand list as written (`layer_norm`'s `weight`/`bias` keywords).
+    fn operands_text(&self, names: &[String]) -> String {
+        match self {
+            OpKind::Norm { weight, bias, .. } => {
+                let mut t = names[0].clone();
+                let mut next = 1;
+                if *weight {
+                    let _ = write!(t, " weight {}", names[next]);
+                    next += 1;
+                }
+                if *bias {
+                    let _ = write!(t, " bias {}", names[next]);
+                }
+                t
+            }
+            _ => names.join(", "),
+        }
+    }
+
     /// What the op writes after its operands; `result` is its result's element type.
     fn extra_text(&self, result: DType) -> String {
         let list = |d: &[usize]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
@@ -345,7 +474,33 @@ impl OpKind {
             OpKind::Sum { dims, keep_dims } => {
                 format!(" dims = [{}]{}", list(dims), if *keep_dims { " keep_dims" } else { "" })
             }
-            OpKind::Broadcast { dims } | OpKind::Permute { dims } => format!(" dims = [{}]", list(dims)),
+            OpKind::Broadcast { dims } | OpKind::Permute { dims } | OpKind::Softmax { dims, .. } => {
+                format!(" dims = [{}]", list(dims))
+            }
+            OpKind::Reduce { dims, keep_dims, correction, .. } => {
+                let mut t = format!(" dims = [{}]{}", list(dims), if *keep_dims { " keep_dims" } else { "" });
+                if let Some(c) = correction {
+                    let _ = write!(t, " {{correction = {c} : i64}}");
+                }
+                t
+            }
+            OpKind::Norm { dims, epsilon, .. } => {
+                let eps = if *epsilon { " {epsilon = 1.000000e-03 : f64}" } else { "" };
+                format!(" dims = [{}]{eps}", list(dims))
+            }
+            OpKind::Sdpa { causal, scale, .. } => {
+                format!("{}{}", if *causal { " causal" } else { "" }, if *scale { " scale = 2.500000e-01" } else { "" })
+            }
+            OpKind::Slice { offsets, sizes, strides } => {
+                let mut t = format!(" offsets = [{}] sizes = [{}]", list(offsets), list(sizes));
+                if let Some(s) = strides {
+                    let _ = write!(t, " strides = [{}]", list(s));
+                }
+                t
+            }
+            OpKind::Concat { dim } => format!(" dim = {dim}"),
+            OpKind::Dropout { percent } => format!(" p = {:?}", f64::from(*percent) / 100.0),
+            OpKind::CrossEntropy { ignore_index: Some(i) } => format!(" {{ignore_index = {i} : i64}}"),
             _ => String::new(),
         }
     }
@@ -371,6 +526,9 @@ pub struct Program {
     /// Whether the inputs are overflow-prone values ([`Program::input_values`]) instead of the
     /// seeded small ones.
     pub big_values: bool,
+    /// Integer arguments whose values must lie in `[0, bound)` (embedding ids, labels), as
+    /// `(argument, bound)`: their input values are given ([`Program::input_values`]).
+    pub bounds: Vec<(usize, i64)>,
 }
 
 /// The symbol of the program's mesh.
@@ -386,6 +544,7 @@ impl Program {
         let exists = |v: ValueRef, before: usize| match v {
             ValueRef::Arg(i) => i < self.args.len(),
             ValueRef::Op(i) => i < before,
+            ValueRef::Res(i, k) => i < before && k >= 1 && k <= self.ops[i].kind.extra().len(),
         };
         for (i, op) in self.ops.iter().enumerate() {
             if let Some(bad) = op.operands.iter().find(|&&v| !exists(v, i)) {
@@ -407,6 +566,7 @@ impl Program {
         match v {
             ValueRef::Arg(i) => &self.args[i],
             ValueRef::Op(i) => &self.ops[i].result,
+            ValueRef::Res(i, k) => &self.ops[i].kind.extra()[k - 1],
         }
     }
 
@@ -414,6 +574,7 @@ impl Program {
         match v {
             ValueRef::Arg(i) => format!("%a{i}"),
             ValueRef::Op(i) => format!("%v{i}"),
+            ValueRef::Res(i, k) => format!("%v{i}r{k}"),
         }
     }
 
@@ -439,15 +600,25 @@ impl Program {
         for (i, op) in self.ops.iter().enumerate() {
             let operands: Vec<String> = op.operands.iter().map(|&v| Self::value_name(v)).collect();
             let types: Vec<String> = op.operands.iter().map(|&v| ty(self.type_of(v))).collect();
+            let extra = op.kind.extra();
+            let mut names = format!("%v{i}");
+            let mut result_types = ty(&op.result);
+            if !extra.is_empty() {
+                for (k, t) in extra.iter().enumerate() {
+                    let _ = write!(names, ", {}", Self::value_name(ValueRef::Res(i, k + 1)));
+                    let _ = write!(result_types, ", {}", ty(t));
+                }
+                result_types = format!("({result_types})");
+            }
             let _ = writeln!(
                 s,
-                "  %v{i} = fusion.{} {}{}{} : ({}) -> {}",
+                "  {names} = fusion.{} {}{}{} : ({}) -> {}",
                 op.kind.mnemonic(),
                 op.kind.prefix_text(),
-                operands.join(", "),
+                op.kind.operands_text(&operands),
                 op.kind.extra_text(op.result.dtype),
                 types.join(", "),
-                ty(&op.result)
+                result_types
             );
         }
         let outs: Vec<String> = self.outputs.iter().map(|&v| Self::value_name(v)).collect();
@@ -460,17 +631,29 @@ impl Program {
     /// per argument, a list drawn from its type's [`DType::big_values`] by `seed`, of a length
     /// that differs between arguments (the lists repeat to fill the tensors); none otherwise.
     pub fn input_values(&self, seed: u64) -> Vec<(usize, Vec<f64>)> {
-        if !self.big_values {
-            return Vec::new();
-        }
         let mut rng = crate::rng::Rng::new(seed ^ 0x6e75_6d65_7269_6373);
         self.args
             .iter()
             .enumerate()
-            .map(|(i, t)| {
-                let pool = t.dtype.big_values();
+            .filter_map(|(i, t)| {
                 let len = 5 + (i % 4) * 2;
-                (i, (0..len).map(|_| pool[rng.below(pool.len())]).collect())
+                if let Some(&(_, bound)) = self.bounds.iter().find(|b| b.0 == i) {
+                    // Mostly in range; now and then -100 (cross_entropy's default ignore_index)
+                    // or one past the end (a zero row, a NaN loss: defined, not an error).
+                    let vals = (0..len)
+                        .map(|_| match rng.below(12) {
+                            0 if self.big_values => -100.0,
+                            1 if self.big_values => bound as f64,
+                            _ => rng.below(bound.max(1) as usize) as f64,
+                        })
+                        .collect();
+                    return Some((i, vals));
+                }
+                if !self.big_values {
+                    return None;
+                }
+                let pool = t.dtype.big_values();
+                Some((i, (0..len).map(|_| pool[rng.below(pool.len())]).collect()))
             })
             .collect()
     }
@@ -479,7 +662,7 @@ impl Program {
     /// noise from a wrong result).
     pub fn in_f32(&self) -> Program {
         let mut p = self.clone();
-        for t in p.args.iter_mut().chain(p.ops.iter_mut().map(|o| &mut o.result)) {
+        for t in all_types(&mut p) {
             if matches!(t.dtype, DType::BF16 | DType::F16) {
                 t.dtype = DType::F32;
             }
@@ -491,7 +674,7 @@ impl Program {
     /// their types: their semantics is exact, not a precision).
     pub fn in_dtype(&self, d: DType) -> Program {
         let mut p = self.clone();
-        for t in p.args.iter_mut().chain(p.ops.iter_mut().map(|o| &mut o.result)) {
+        for t in all_types(&mut p) {
             if !t.dtype.is_int() {
                 t.dtype = d;
             }
@@ -500,8 +683,19 @@ impl Program {
     }
 
     pub fn has_dtype(&self, d: DType) -> bool {
-        self.args.iter().chain(self.ops.iter().map(|o| &o.result)).any(|t| t.dtype == d)
+        self.args
+            .iter()
+            .chain(self.ops.iter().flat_map(|o| std::iter::once(&o.result).chain(o.kind.extra())))
+            .any(|t| t.dtype == d)
     }
+}
+
+/// Every tensor type of the program: arguments and all results.
+pub fn all_types(p: &mut Program) -> impl Iterator<Item = &mut TensorTy> {
+    p.args.iter_mut().chain(p.ops.iter_mut().flat_map(|o| {
+        let Op { kind, result, .. } = o;
+        std::iter::once(result).chain(kind.extra_mut().iter_mut())
+    }))
 }
 
 #[cfg(test)]
@@ -527,6 +721,7 @@ mod tests {
             ops: vec![Op { kind: OpKind::Add, operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], result: x }],
             outputs: vec![ValueRef::Op(0)],
             big_values: false,
+            bounds: Vec::new(),
         };
         let text = p.to_mlir();
         assert!(text.starts_with("fusion.mesh @m = [0, 1]\n"), "{text}");

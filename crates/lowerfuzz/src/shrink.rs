@@ -12,7 +12,7 @@
 
 use crate::generate::Case;
 use crate::pipeline::Pipeline;
-use crate::program::{Program, Reduce, Shard, TensorTy, ValueRef};
+use crate::program::{OpKind, Program, Reduce, Shard, TensorTy, ValueRef};
 use crate::verdict::{Finding, Verdict};
 use std::time::{Duration, Instant};
 
@@ -88,11 +88,12 @@ pub fn candidates(case: &Case) -> Vec<Case> {
     }
     for j in 0..p.ops.len() {
         for k in 0..p.ops[j].operands.len() {
-            if matches!(p.ops[j].operands[k], ValueRef::Op(_)) {
+            if p.ops[j].operands[k].op().is_some() {
                 programs.push(prune(&cut_operand(p, j, k)));
             }
         }
     }
+    programs.extend(drop_extra_results(p));
     programs.extend(sharding_variants(p));
     programs.extend(extent_variants(p));
     if p.has_dtype(crate::program::DType::BF16) || p.has_dtype(crate::program::DType::F16) {
@@ -115,18 +116,18 @@ pub fn prune(p: &Program) -> Program {
     while let Some(v) = stack.pop() {
         match v {
             ValueRef::Arg(i) => live_args[i] = true,
-            ValueRef::Op(i) if !live_ops[i] => {
+            ValueRef::Op(i) | ValueRef::Res(i, _) if !live_ops[i] => {
                 live_ops[i] = true;
                 stack.extend(p.ops[i].operands.iter().copied());
             }
-            ValueRef::Op(_) => {}
+            ValueRef::Op(_) | ValueRef::Res(..) => {}
         }
     }
     let arg_map = renumbering(&live_args);
     let op_map = renumbering(&live_ops);
     let map = |v: ValueRef| match v {
         ValueRef::Arg(i) => ValueRef::Arg(arg_map[i].unwrap_or(0)),
-        ValueRef::Op(i) => ValueRef::Op(op_map[i].unwrap_or(0)),
+        ValueRef::Op(i) | ValueRef::Res(i, _) => v.with_op(op_map[i].unwrap_or(0)),
     };
     let mut outputs: Vec<ValueRef> = Vec::new();
     for &o in &p.outputs {
@@ -150,6 +151,7 @@ pub fn prune(p: &Program) -> Program {
             .collect(),
         outputs,
         big_values: p.big_values,
+        bounds: p.bounds.iter().filter_map(|&(a, b)| arg_map[a].map(|a| (a, b))).collect(),
     }
 }
 
@@ -195,7 +197,7 @@ fn add_arg(p: &mut Program, t: &TensorTy) -> ValueRef {
 /// Output `k` (the result of an op) replaced by each operand of that op, which is annotated
 /// (replicated) if it was not: the chain loses its tail.
 fn return_operand_variants(p: &Program, k: usize) -> Vec<Program> {
-    let ValueRef::Op(i) = p.outputs[k] else { return Vec::new() };
+    let Some(i) = p.outputs[k].op() else { return Vec::new() };
     let mut out = Vec::new();
     for &v in &p.ops[i].operands {
         let mut q = p.clone();
@@ -232,6 +234,11 @@ fn drop_op_variants(p: &Program, i: usize) -> Vec<Program> {
     let mut q = p.clone();
     let a = add_arg(&mut q, result);
     replace_uses(&mut q, ValueRef::Op(i), a);
+    // The secondary results (statistics, `lse`) that later ops read become arguments too.
+    for (k, t) in p.ops[i].kind.extra().iter().enumerate() {
+        let a = add_arg(&mut q, t);
+        replace_uses(&mut q, ValueRef::Res(i, k + 1), a);
+    }
     out.push(prune(&q));
     out
 }
@@ -291,11 +298,39 @@ fn sharding_variants(p: &Program) -> Vec<Program> {
     out
 }
 
+/// A multi-result op without its secondary results (statistics, `lse`) when nothing reads them.
+fn drop_extra_results(p: &Program) -> Vec<Program> {
+    let reads = |i: usize| {
+        p.outputs
+            .iter()
+            .chain(p.ops.iter().flat_map(|o| &o.operands))
+            .any(|v| matches!(v, ValueRef::Res(j, _) if *j == i))
+    };
+    let mut out = Vec::new();
+    for i in 0..p.ops.len() {
+        if p.ops[i].kind.extra().is_empty() || reads(i) {
+            continue;
+        }
+        let mut q = p.clone();
+        match &mut q.ops[i].kind {
+            OpKind::Norm { stats, .. } => stats.clear(),
+            OpKind::Sdpa { lse, .. } => *lse = None,
+            _ => continue,
+        }
+        out.push(q);
+    }
+    out
+}
+
 /// Every occurrence of one extent divided by 2 or 3 (shapes stay consistent where they were
 /// equal; the verifier rejects the rest).
 fn extent_variants(p: &Program) -> Vec<Program> {
-    let mut extents: Vec<usize> =
-        p.args.iter().chain(p.ops.iter().map(|o| &o.result)).flat_map(|t| t.shape.clone()).collect();
+    let mut extents: Vec<usize> = p
+        .args
+        .iter()
+        .chain(p.ops.iter().flat_map(|o| std::iter::once(&o.result).chain(o.kind.extra())))
+        .flat_map(|t| t.shape.clone())
+        .collect();
     extents.sort_unstable();
     extents.dedup();
     let mut out = Vec::new();
@@ -303,7 +338,7 @@ fn extent_variants(p: &Program) -> Vec<Program> {
         for f in [2, 3] {
             if e % f == 0 && e > 1 {
                 let mut q = p.clone();
-                for t in q.args.iter_mut().chain(q.ops.iter_mut().map(|o| &mut o.result)) {
+                for t in crate::program::all_types(&mut q) {
                     for x in &mut t.shape {
                         if *x == e {
                             *x = e / f;
@@ -383,7 +418,10 @@ mod tests {
         let cfg = GenConfig::default();
         let case = (0..500)
             .map(|s| generate(s, &cfg))
-            .find(|c| c.program.ops.len() >= 4 && c.program.ops.iter().any(|o| o.kind == crate::program::OpKind::Set))
+            .find(|c| {
+                let live = prune(&c.program);
+                live.ops.len() >= 4 && live.ops.iter().any(|o| o.kind == crate::program::OpKind::Set)
+            })
             .expect("a case with a set");
         let finding = Finding::new(FindingClass::CheckFail, "synthetic");
         let mut check = |c: &Case| {

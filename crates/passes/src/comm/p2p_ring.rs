@@ -77,7 +77,7 @@ IPC orders send and receive by protocol, exchanges handles once before the loop 
 the send at the end of the iteration. Loops that reduce each chunk onto its owner (`comm.reduce \
 root %i`, sum) become the ring reduce-scatter: running sums travel to the next rank, each GEMM \
 accumulates into the received sum (beta = 1), the loop is `host.sequential`; over CUDA IPC the \
-sums live in a persistent `ipc` inbox shared with the two neighbours before the loop. With CUDA IPC a receive buffer that is neither persistent nor allocated per iteration (a view of a returned buffer) is received into a slot of a persistent staging buffer and copied to it. A loop that communicates besides its broadcast or reduce (a per-chunk allreduce or reduce after the GEMM) is left alone: in a ring each rank works on another chunk in the same iteration, so that communication would pair different chunks on different ranks.",
+sums live in a persistent `ipc` inbox shared with the two neighbours before the loop. Loops of max or min reduces (a partial max reduce-scattered, from `fusion.max` over a split axis) stay loops of reduces: the ring accumulates sums only. With CUDA IPC a receive buffer that is neither persistent nor allocated per iteration (a view of a returned buffer) is received into a slot of a persistent staging buffer and copied to it. A loop that communicates besides its broadcast or reduce (a per-chunk allreduce or reduce after the GEMM) is left alone: in a ring each rank works on another chunk in the same iteration, so that communication would pair different chunks on different ranks.",
     anchor: Some("func.func"),
     options: OPTIONS,
     create: |o| {
@@ -136,12 +136,22 @@ pub fn rewrite_rings(ctx: &Context, ir: &mut Ir, func: OpId, cfg: RingConfig) ->
         if let Some(ring) = match_ring(ctx, ir, lp, comm::BROADCAST.name) {
             rewrite_ring(ctx, ir, &ring, cfg)?;
             changed = true;
-        } else if let Some(ring) = match_ring(ctx, ir, lp, comm::REDUCE.name) {
+        } else if let Some(ring) = match_ring(ctx, ir, lp, comm::REDUCE.name)
+            && is_sum(ctx, ir, ring.bcast)
+        {
+            // A max/min reduction per chunk (a partial max reduce-scattered: fusion.max over a
+            // split axis) stays a loop of reduces: the ring accumulates sums only
+            // (fuser-lowerfuzz, seed 105184).
             rewrite_reduce_ring(ctx, ir, &ring, cfg)?;
             changed = true;
         }
     }
     Ok(changed)
+}
+
+/// Whether the reduce `op` sums.
+fn is_sum(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    comm::reduction_kind(ctx, ir, op).unwrap_or_default() == fuser_dialects::reduction::ReductionKind::Sum
 }
 
 fn const_of(ctx: &Context, ir: &Ir, v: Value) -> Option<i64> {

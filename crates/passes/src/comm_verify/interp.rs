@@ -57,6 +57,8 @@ const NO_OPS: &[&str] = &[
     "host.elementwise",
     "host.fill",
     "host.sum",
+    "host.reduce",
+    "host.kernel",
     "host.launch",
     "func.return",
 ];

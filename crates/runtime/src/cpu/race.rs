@@ -107,6 +107,10 @@ impl Stamped {
     }
 }
 
+/// The largest lattice [`Lattice::disjoint`] lists element by element when its strides do not
+/// decide.
+const EXACT_ELEMENTS: usize = 1 << 16;
+
 /// The exact elements of a strided access: `offset + sum(i[d] * strides[d])` for
 /// `i[d] < shape[d]` (row-major strides, outermost first).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,18 +182,50 @@ impl Lattice {
     /// Whether the two lattices provably share no element.
     pub fn disjoint(&self, other: &Lattice) -> bool {
         let (Some(a), Some(b)) = (self.normalized(), other.normalized()) else { return true };
-        if a.strides == b.strides {
-            return a.disjoint_normalized(&b);
+        let boxed = if a.strides == b.strides {
+            a.disjoint_normalized(&b)
+        } else {
+            // Different strides (a chunk of a view vs a slice of it): compare both in the union
+            // of their strides, each padded with axes of extent 1, when that union is nested.
+            let mut union: Vec<usize> = a.strides.iter().chain(&b.strides).copied().collect();
+            union.sort_unstable_by(|x, y| y.cmp(x));
+            union.dedup();
+            !union.windows(2).any(|w| !w[0].is_multiple_of(w[1]))
+                && a.padded_to(&union).disjoint_normalized(&b.padded_to(&union))
+        };
+        // The boxes cannot tell when an axis of one lattice spans several radix digits of the
+        // other (a stride-2 slice of a chunk against the next chunk's rows, both dense
+        // innermost: fuser-lowerfuzz, seed 105775); small lattices are compared element by
+        // element.
+        boxed || a.disjoint_by_elements(&b).unwrap_or(false)
+    }
+
+    /// The elements, sorted, when there are at most [`EXACT_ELEMENTS`].
+    fn elements(&self) -> Option<Vec<usize>> {
+        let n = self.shape.iter().try_fold(1usize, |acc, &e| acc.checked_mul(e))?;
+        if n > EXACT_ELEMENTS {
+            return None;
         }
-        // Different strides (a chunk of a view vs a slice of it): compare both in the union of
-        // their strides, each padded with axes of extent 1, when that union is nested.
-        let mut union: Vec<usize> = a.strides.iter().chain(&b.strides).copied().collect();
-        union.sort_unstable_by(|x, y| y.cmp(x));
-        union.dedup();
-        if union.windows(2).any(|w| !w[0].is_multiple_of(w[1])) {
-            return false;
+        let mut out = vec![self.offset];
+        for (&extent, &stride) in self.shape.iter().zip(&self.strides) {
+            out = out.iter().flat_map(|&base| (0..extent).map(move |i| base + i * stride)).collect();
         }
-        a.padded_to(&union).disjoint_normalized(&b.padded_to(&union))
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// Whether the two share no element, by listing both; `None` when either is too large.
+    fn disjoint_by_elements(&self, other: &Lattice) -> Option<bool> {
+        let (a, b) = (self.elements()?, other.elements()?);
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return Some(false),
+            }
+        }
+        Some(true)
     }
 
     /// This (normalized) lattice over the strides `union` (a superset of its own, decreasing),
@@ -670,9 +706,19 @@ mod tests {
         let rows01 = Lattice { offset: 0, shape: vec![2, 2, 4], strides: vec![16, 4, 1] };
         let slice = |row: usize| Lattice { offset: 4 * row, shape: vec![1, 2, 4], strides: vec![16, 4, 1] };
         assert!(rows01.disjoint(&slice(2)) && !rows01.disjoint(&slice(1)));
-        // A run across two radix digits is not representable there: conservatively not disjoint.
+        // A run across two radix digits is not representable in the boxes: small lattices are
+        // compared element by element (elements [8, 16) lie between the two batches' rows).
         let flat = Lattice { offset: 8, shape: vec![8], strides: vec![1] };
-        assert!(!rows01.disjoint(&flat));
+        assert!(rows01.disjoint(&flat));
+        let flat_over = Lattice { offset: 9, shape: vec![8], strides: vec![1] };
+        assert!(!rows01.disjoint(&flat_over));
+        // A stride-2 slice of rows 0..10 of a [2, 20, 40] buffer against rows 10..20 of both
+        // batches (fuser-lowerfuzz, seed 105775): disjoint; the slice of rows 9..11 is not.
+        let rows = |r0: usize, n: usize| Lattice { offset: 40 * r0, shape: vec![2, n, 40], strides: vec![800, 40, 1] };
+        let sliced =
+            |r0: usize, n: usize| Lattice { offset: 40 * r0 + 11, shape: vec![2, n, 10], strides: vec![800, 40, 2] };
+        assert!(sliced(0, 10).disjoint(&rows(10, 10)) && rows(10, 10).disjoint(&sliced(0, 10)));
+        assert!(!sliced(9, 2).disjoint(&rows(10, 10)));
         let empty = Lattice { offset: 0, shape: vec![0, 2], strides: vec![2, 1] };
         assert!(empty.disjoint(&chunk(0)));
         // Columns [0, 2) and [2, 4) of a 5x6 row-major matrix: hulls overlap, elements do not.

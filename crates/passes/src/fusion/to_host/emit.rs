@@ -239,18 +239,23 @@ impl<'a> Emitter<'a> {
         self.result_target_of(k, 0, site)
     }
 
-    /// [`Emitter::result_target`] of result `j` (a secondary result shares result 0's stream
-    /// axis, one of its leading axes: checked by the plan).
+    /// [`Emitter::result_target`] of result `j` (a secondary result is computed in result 0's
+    /// stream loop, whose axis is one of its leading axes: checked by the plan).
     pub fn result_target_of(&mut self, k: usize, j: usize, site: &Site) -> Result<Value, String> {
         let p = &self.plan.ops[k];
         let v = self.ir.result(p.op, j);
         let info = &self.plan.info[&v];
-        let (Some(lp), Some((ax, _))) = (site.lp, p.stream) else {
+        let (Some(lp), Some((ax, n))) = (site.lp, p.stream) else {
             let b = self.alloc(&info.local_shape(false)?, info.elem, site.at, site.loc);
             self.buf.insert(v, b);
             return Ok(b);
         };
-        if self.used_only_in_group(v) {
+        // A secondary result is written in result 0's chunks along axis `ax`; its own chunk
+        // shape is that only when it is streamed the same way (a statistics result annotated
+        // without the stream split, or streamed along another axis, is written through a view
+        // of its whole buffer: fuser-lowerfuzz, seeds 599 and 1752).
+        let own_chunks = j == 0 || info.stream() == Some((ax, n));
+        if own_chunks && self.used_only_in_group(v) {
             let b = self.alloc(&info.local_shape(true)?, info.elem, site.at, site.loc);
             self.chunk.insert(v, b);
             return Ok(b);
