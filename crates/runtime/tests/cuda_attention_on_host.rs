@@ -8,10 +8,11 @@
 //! Skipped (with a note) when no `c++` with `_Float16` is found; the device runs the real
 //! thing (the cuda backend's `sdpa` against `fuser-run --check`).
 
+mod support;
+
 use fuser_runtime::dtype::{DType, round_to};
 use fuser_runtime::ops::attention::{SdpaDims, SdpaOptions, sdpa};
 use std::fmt::Write as _;
-use std::process::Command;
 
 const SOURCE: &str = include_str!("../src/cuda/ops/attention.cu");
 
@@ -270,25 +271,14 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
     );
     let source = format!("{}{MMA_EMULATION}{}", &source[..mma_at], &source[mma_end..]);
     assert!(!source.contains("asm("), "the asm of the source changed: update the shims here");
-    let dir = std::env::temp_dir().join(format!("fuser-cuda-attention-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (cpp, exe) = (dir.join("a.cpp"), dir.join("a"));
-    std::fs::write(&cpp, format!("{SHIM}{source}{MAIN}{arrays}{calls}")).unwrap();
-    let compiled = Command::new("c++").args(["-std=c++17", "-O1", "-pthread", "-o"]).arg(&exe).arg(&cpp).output();
-    match compiled {
-        Ok(o) if o.status.success() => {}
-        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
-            eprintln!("skipped: this c++ has no _Float16");
-            return;
-        }
-        Ok(o) => panic!("the attention source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("skipped: no c++ ({e})");
-            return;
-        }
-    }
-    let out = Command::new(&exe).output().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let Some(out) = support::compile_and_run(
+        "cuda-attention",
+        "attention source",
+        "c++17",
+        &format!("{SHIM}{source}{MAIN}{arrays}{calls}"),
+    ) else {
+        return;
+    };
     assert!(out.status.success(), "the host run failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     let mut lines = text.lines();

@@ -7,7 +7,7 @@
 //! bf16 rounded once). Skipped (with a note) when no `c++` with `_Float16` is found.
 #![cfg(feature = "cuda")]
 
-use std::process::Command;
+mod support;
 
 const SHIM: &str = r#"
 #include <cmath>
@@ -80,25 +80,11 @@ fn the_lookup_kernels_match_the_reference_semantics_on_the_host() {
         )
         .replace(r#"extern "C" "#, "");
     assert!(!source.contains("asm("), "the f16 conversions of the source changed: update the shims here");
-    let dir = std::env::temp_dir().join(format!("fuser-cuda-lookup-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (cpp, exe) = (dir.join("k.cpp"), dir.join("k"));
-    std::fs::write(&cpp, format!("{SHIM}{source}{LOOKUP_MAIN}")).unwrap();
-    let compiled = Command::new("c++").args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(&cpp).output();
-    match compiled {
-        Ok(o) if o.status.success() => {}
-        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
-            eprintln!("skipped: this c++ has no _Float16");
-            return;
-        }
-        Ok(o) => panic!("the lookup source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("skipped: no c++ ({e})");
-            return;
-        }
-    }
-    let out = Command::new(&exe).output().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let Some(out) =
+        support::compile_and_run("cuda-lookup", "lookup source", "c++17", &format!("{SHIM}{source}{LOOKUP_MAIN}"))
+    else {
+        return;
+    };
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     // The reference semantics of the same dropout, as f32 and bf16 bits.
     let x: Vec<f64> = (0..12).map(|i| f64::from(1.0f32 + 0.1f32 * i as f32)).collect();

@@ -7,8 +7,9 @@
 //! (with a note) when no `c++` with `_Float16` is found.
 #![cfg(feature = "cuda")]
 
+mod support;
+
 use fuser_runtime::ops::norm::{layer_norm, rms_norm};
-use std::process::Command;
 
 const SHIM: &str = r#"
 #include <cmath>
@@ -124,25 +125,11 @@ fn the_norm_kernels_compute_the_reference_semantics_on_the_host() {
             "__device__ unsigned short float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }",
         );
     assert!(!source.contains("asm("), "the f16 conversions of the source changed: update the shims here");
-    let dir = std::env::temp_dir().join(format!("fuser-cuda-norm-host-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (cpp, exe) = (dir.join("k.cpp"), dir.join("k"));
-    std::fs::write(&cpp, format!("{SHIM}{source}{MAIN}")).unwrap();
-    let compiled = Command::new("c++").args(["-std=c++20", "-O1", "-pthread", "-o"]).arg(&exe).arg(&cpp).output();
-    match compiled {
-        Ok(o) if o.status.success() => {}
-        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
-            eprintln!("skipped: this c++ has no _Float16");
-            return;
-        }
-        Ok(o) => panic!("the norm kernel source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("skipped: no c++ ({e})");
-            return;
-        }
-    }
-    let out = Command::new(&exe).output().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let Some(out) =
+        support::compile_and_run("cuda-norm-host", "norm kernel source", "c++20", &format!("{SHIM}{source}{MAIN}"))
+    else {
+        return;
+    };
     let out = String::from_utf8_lossy(&out.stdout).to_string();
 
     let x = [1.0, 2.0, 3.0, 4.0, 5.0, -1.0, 0.5, 2.0, 7.0, -3.0];

@@ -8,7 +8,7 @@
 //! when no `c++` with `_Float16` is found; `benches/gpu/numerics.sh` checks the real thing.
 #![cfg(feature = "cuda")]
 
-use std::process::Command;
+mod support;
 
 const SHIM: &str = r#"
 #include <cmath>
@@ -174,25 +174,10 @@ fn the_kernel_source_follows_the_numeric_rules_on_the_host() {
             "__device__ unsigned short float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }",
         );
     assert!(!source.contains("asm("), "the f16 conversions of the source changed: update the shims here");
-    let dir = std::env::temp_dir().join(format!("fuser-cuda-host-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (cpp, exe) = (dir.join("k.cpp"), dir.join("k"));
-    std::fs::write(&cpp, format!("{SHIM}{source}{MAIN}")).unwrap();
-    let compiled = Command::new("c++").args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(&cpp).output();
-    match compiled {
-        Ok(o) if o.status.success() => {}
-        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
-            eprintln!("skipped: this c++ has no _Float16");
-            return;
-        }
-        Ok(o) => panic!("the kernel source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("skipped: no c++ ({e})");
-            return;
-        }
-    }
-    let out = Command::new(&exe).output().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let Some(out) = support::compile_and_run("cuda-host", "kernel source", "c++17", &format!("{SHIM}{source}{MAIN}"))
+    else {
+        return;
+    };
     assert_eq!(String::from_utf8_lossy(&out.stdout), EXPECTED);
 }
 
@@ -258,25 +243,14 @@ fn the_softmax_source_is_stable_on_the_host() {
     // One thread per block: the other lanes of a shuffle are absent and contribute the identity.
     let source = source.replace("return __shfl_xor_sync(0xffffffffu, v, off);", "return identity;");
     assert!(!source.contains("asm(") && !source.contains("__shfl"), "the source changed: update the shims here");
-    let dir = std::env::temp_dir().join(format!("fuser-cuda-softmax-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (cpp, exe) = (dir.join("k.cpp"), dir.join("k"));
-    std::fs::write(&cpp, format!("{SOFTMAX_SHIM}{source}{SOFTMAX_MAIN}")).unwrap();
-    let compiled = Command::new("c++").args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(&cpp).output();
-    match compiled {
-        Ok(o) if o.status.success() => {}
-        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("_Float16") => {
-            eprintln!("skipped: this c++ has no _Float16");
-            return;
-        }
-        Ok(o) => panic!("the softmax source does not compile on the host:\n{}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("skipped: no c++ ({e})");
-            return;
-        }
-    }
-    let out = Command::new(&exe).output().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let Some(out) = support::compile_and_run(
+        "cuda-softmax",
+        "softmax source",
+        "c++17",
+        &format!("{SOFTMAX_SHIM}{source}{SOFTMAX_MAIN}"),
+    ) else {
+        return;
+    };
     let e = std::f64::consts::E;
     let (a, b) = (1.0 / (2.0 + e), e / (2.0 + e));
     let ls = |k: f64| k - (1f64.exp() + 2f64.exp() + 3f64.exp()).ln();
