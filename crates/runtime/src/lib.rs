@@ -16,6 +16,7 @@ pub mod driver;
 pub mod dtype;
 pub mod error;
 pub mod exec;
+pub mod fused;
 pub mod gemm_lib;
 pub mod layout;
 pub mod numerics;

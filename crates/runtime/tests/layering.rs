@@ -44,6 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ops/mod.rs",
         ],
     ),
+    ("fused regions", &["fused/graph.rs", "fused/eval.rs", "fused/mod.rs"]),
     (
         "the executor and the backend interface",
         &["exec/backend.rs", "exec/prepare.rs", "exec/run.rs", "exec/capture.rs"],
@@ -93,6 +94,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cuda/ops/norm.rs",
             "cuda/ops/attention.rs",
             "cuda/ops/mod.rs",
+            "cuda/fused/mod.rs",
             "cuda/graph.rs",
             "cuda/contention.rs",
             "cuda/ipc.rs",

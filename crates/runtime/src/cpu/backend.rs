@@ -513,6 +513,7 @@ fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
         Kernel::Named { kernel, params, inputs, outputs, origin, global_shape } => {
             super::named::run(kernel, params, inputs, outputs, origin, global_shape)
         }
+        Kernel::Fused { graph, inputs, outputs, origin } => super::named::run_fused(graph, inputs, outputs, origin),
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::buffer::View;
 use crate::error::{RtError, RtResult};
+use crate::fused::FusedGraph;
 use crate::ops::{Call, Dense, OpImpl, Params, Vals};
 
 /// A view's values as a dense tensor (integers exactly).
@@ -39,6 +40,18 @@ pub fn run(
             Vals::F(v) => view.write(&v)?,
             Vals::I(v) => view.write_ints(&v)?,
         }
+    }
+    Ok(())
+}
+
+/// Runs a fused region (`host.fused`) on the views: inputs read dense, the graph evaluated
+/// row chunk by row chunk (`fused::eval`), outputs written back.
+pub fn run_fused(graph: &FusedGraph, inputs: &[View], outputs: &[View], origin: &[usize]) -> RtResult<()> {
+    let dense: Vec<Dense> = inputs.iter().map(dense_of).collect();
+    let results =
+        crate::fused::eval::evaluate(graph, &dense, origin).map_err(|m| RtError::new(format!("host.fused: {m}")))?;
+    for (view, v) in outputs.iter().zip(results) {
+        view.write(&v)?;
     }
     Ok(())
 }

@@ -711,6 +711,7 @@ impl Backend for CudaBackend {
             Kernel::Named { kernel, params, inputs, outputs, origin, global_shape } => {
                 super::ops::run(g, kernel, params, inputs, outputs, origin, global_shape, s)
             }
+            Kernel::Fused { graph, inputs, outputs, origin } => super::fused::run(g, graph, inputs, outputs, origin, s),
         });
         self.after_failures(rank, r.map_err(|e| e.at(at)))
     }

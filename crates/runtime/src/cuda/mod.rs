@@ -17,6 +17,7 @@ pub mod contention;
 pub mod copy_engine;
 pub mod cublaslt;
 pub mod external;
+pub mod fused;
 pub mod gpu;
 pub mod graph;
 pub mod ipc;

@@ -37,7 +37,7 @@ impl<B> Kernel<B> {
                 vec![(input, false), (output, true)]
             }
             Kernel::Fill { target, .. } => vec![(target, true)],
-            Kernel::Named { inputs, outputs, .. } => {
+            Kernel::Named { inputs, outputs, .. } | Kernel::Fused { inputs, outputs, .. } => {
                 inputs.iter().map(|b| (b, false)).chain(outputs.iter().map(|b| (b, true))).collect()
             }
         }

@@ -11,6 +11,7 @@
 
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
+use crate::fused::FusedGraph;
 use crate::ops::{OpImpl, Params};
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::{ElementwiseKind, ReduceKind};
@@ -78,6 +79,14 @@ pub enum Kernel<B> {
         origin: Vec<usize>,
         global_shape: Arc<[usize]>,
     },
+    /// `host.fused` (docs/dev/fusion.md): one fused region; `origin` as for `Named` (the
+    /// global coordinates of the region's first local element, for dropout).
+    Fused {
+        graph: Arc<FusedGraph>,
+        inputs: Vec<B>,
+        outputs: Vec<B>,
+        origin: Vec<usize>,
+    },
 }
 
 impl<B> Kernel<B> {
@@ -92,6 +101,7 @@ impl<B> Kernel<B> {
             Kernel::Reduce { .. } => "host.reduce",
             Kernel::Fill { .. } => "host.fill",
             Kernel::Named { .. } => "host.kernel",
+            Kernel::Fused { .. } => "host.fused",
         }
     }
 }

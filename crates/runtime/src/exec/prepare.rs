@@ -11,6 +11,7 @@
 
 use crate::dtype::DType;
 use crate::error::{OpKey, RtError};
+use crate::fused::FusedGraph;
 use crate::ops::{OpImpl, Params};
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
@@ -94,6 +95,14 @@ pub enum KernelInstr {
         outputs: Vec<Slot>,
         origin: Vec<Slot>,
         global_shape: Arc<[usize]>,
+    },
+    /// `host.fused`: the region's graph (decoded and checked once) and the `index` slots of
+    /// its origin.
+    Fused {
+        graph: Arc<FusedGraph>,
+        inputs: Vec<Slot>,
+        outputs: Vec<Slot>,
+        origin: Vec<Slot>,
     },
 }
 

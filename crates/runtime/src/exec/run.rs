@@ -384,6 +384,12 @@ impl<'p, B: Backend> Frame<'p, B> {
                 origin: origin.iter().map(|&s| self.index(s)).collect::<RtResult<_>>()?,
                 global_shape: global_shape.clone(),
             },
+            KernelInstr::Fused { graph, inputs, outputs, origin } => Kernel::Fused {
+                graph: graph.clone(),
+                inputs: inputs.iter().map(|&s| self.buf(s)).collect::<RtResult<_>>()?,
+                outputs: outputs.iter().map(|&s| self.buf(s)).collect::<RtResult<_>>()?,
+                origin: origin.iter().map(|&s| self.index(s)).collect::<RtResult<_>>()?,
+            },
         })
     }
 
