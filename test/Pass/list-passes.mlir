@@ -37,6 +37,8 @@
 // CHECK-NEXT:   --fusion-to-host -   Lower a function of fusion tensor ops to a rank-generic host program (on 'func.func')
 // CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
+// CHECK-NEXT:   --host-fuse -   Group chains of elementwise ops, reductions and norms into fused regions (on 'func.func')
+// CHECK-NEXT:     --enabled - {{.*}}(default: true)
 // CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')
 // CHECK-NEXT:     --persistent - {{.*}}(default: false)
 // CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')
@@ -44,6 +46,8 @@
 // CHECK-NEXT:   --symbol-dce -   Erase private symbols nothing refers to
 // CHECK-NEXT: Pass Pipelines:
 // CHECK-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program
+// CHECK-NEXT:     --fuse - {{.*}}(default: true)
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --tp-host -   Schedule a host program on streams and free its buffers
+// CHECK-NEXT:     --fuse - {{.*}}(default: true)
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)

@@ -13,7 +13,7 @@
 //! argument per input (the input's shape and element type) and ends in `host.yield` of one
 //! tensor per output (the output's shape and element type).
 
-use super::common::{BUFFER_LIKE, INDEX, I64_ARRAY_ATTR, i32_array_attr, parse_attr_dict, print_types, prop};
+use super::common::{BUFFER_LIKE, I64_ARRAY_ATTR, INDEX, i32_array_attr, parse_attr_dict, print_types, prop};
 use super::kernel::{parse_paren_operands, parse_paren_types};
 use super::types::BufferType;
 use crate::support::{dict_of, empty_state, printed_attr_dict, type_str};
@@ -71,7 +71,9 @@ pub fn fused_operands(ctx: &Context, ir: &Ir, op: OpId) -> (Vec<Value>, Vec<Valu
 
 /// The `global_shape` of a `host.fused` (empty when absent).
 pub fn fused_global_shape(ctx: &Context, ir: &Ir, op: OpId) -> Vec<i64> {
-    prop(ctx, ir, op, "global_shape").and_then(|a| super::common::i64_array(ctx, a).map(<[i64]>::to_vec)).unwrap_or_default()
+    prop(ctx, ir, op, "global_shape")
+        .and_then(|a| super::common::i64_array(ctx, a).map(<[i64]>::to_vec))
+        .unwrap_or_default()
 }
 
 /// The state of a `host.fused` with an empty body region (the caller fills the block: one

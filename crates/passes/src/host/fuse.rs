@@ -140,9 +140,7 @@ fn shape(ctx: &Context, ir: &Ir, v: Value) -> Vec<i64> {
 
 /// Whether `dims` are the last `dims.len()` axes of a rank-`rank` shape.
 fn trailing(dims: &[i64], rank: usize) -> bool {
-    !dims.is_empty()
-        && dims.len() <= rank
-        && dims.iter().enumerate().all(|(i, &d)| d == (rank - dims.len() + i) as i64)
+    !dims.is_empty() && dims.len() <= rank && dims.iter().enumerate().all(|(i, &d)| d == (rank - dims.len() + i) as i64)
 }
 
 fn ints_of(ctx: &Context, a: Option<Attr>) -> Option<Vec<i64>> {
@@ -390,9 +388,7 @@ fn scan(ctx: &Context, ir: &Ir, b: BlockId) -> Vec<Group> {
         }
     }
     groups.push(cur);
-    groups.retain(|g| {
-        g.members.iter().any(|m| !matches!(m.what, What::Copy | What::Fill(_) | What::Broadcast(_)))
-    });
+    groups.retain(|g| g.members.iter().any(|m| !matches!(m.what, What::Copy | What::Fill(_) | What::Broadcast(_))));
     groups
 }
 
@@ -407,8 +403,7 @@ fn intermediate(ctx: &Context, ir: &Ir, b: Value, members: &FxHashSet<OpId>, blo
     }
     ir.uses(b).all(|u| {
         members.contains(&u.op)
-            || (is(ctx, ir, u.op, host::EXPAND.name)
-                && ir.uses(ir.result(u.op, 0)).all(|w| members.contains(&w.op)))
+            || (is(ctx, ir, u.op, host::EXPAND.name) && ir.uses(ir.result(u.op, 0)).all(|w| members.contains(&w.op)))
     })
 }
 
@@ -441,6 +436,10 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
     }
     let (inter, outputs): (Vec<Value>, Vec<Value>) =
         written.iter().copied().partition(|&b| intermediate(ctx, ir, b, &ops, block));
+    if outputs.is_empty() {
+        // Nothing computed here is used: dead code, left for the cleanup passes.
+        return false;
+    }
     let origin = if members.iter().any(|m| m.global_shape.is_some()) { group.origin.clone() } else { Vec::new() };
     let global = if origin.is_empty() { None } else { group.global_shape.as_deref() };
     let state = host::fused_state(ctx, ir, &inputs, &outputs, &origin, global, loc);
@@ -463,15 +462,25 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
     let yielded: Vec<Value> = outputs.iter().map(|v| map[v]).collect();
     place(ir, Placement::End(body), host::yield_state(ctx, &yielded, loc));
     place(ir, Placement::Before(last), state);
+    // The views the members read (broadcasts of region values among them) die with them.
+    let mut views: Vec<OpId> = members
+        .iter()
+        .flat_map(|m| ir.operands(m.op).to_vec())
+        .filter_map(|v| ir.defining_op(v))
+        .filter(|&d| is(ctx, ir, d, host::EXPAND.name))
+        .collect();
+    views.sort_unstable();
+    views.dedup();
     for m in members.iter().rev() {
         ir.erase_op(m.op);
     }
-    for b in inter {
-        let expands: Vec<OpId> = ir.uses(b).map(|u| u.op).collect();
-        for e in expands {
-            ir.erase_op(e);
+    for v in views {
+        if ir.results_unused(v) {
+            ir.erase_op(v);
         }
-        if let Some(def) = ir.defining_op(b) {
+    }
+    for b in inter {
+        if let Some(def) = ir.defining_op(b).filter(|_| !ir.has_uses(b)) {
             ir.erase_op(def);
         }
     }
@@ -479,7 +488,15 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
 }
 
 /// The body ops of one member; returns the tensors of its outputs.
-fn restate(ctx: &Context, ir: &mut Ir, body: BlockId, m: &Member, args: &[Value], outs: &[Type], loc: Attr) -> Vec<Value> {
+fn restate(
+    ctx: &Context,
+    ir: &mut Ir,
+    body: BlockId,
+    m: &Member,
+    args: &[Value],
+    outs: &[Type],
+    loc: Attr,
+) -> Vec<Value> {
     let at = Placement::End(body);
     let one = |ir: &mut Ir, name: &str, operands: Vec<Value>, props: Vec<(&str, Attr)>, ty: Type| -> Value {
         let mut s = tensor_op_state(ctx, name, operands, ty, None, false, loc);
@@ -525,7 +542,9 @@ fn restate(ctx: &Context, ir: &mut Ir, body: BlockId, m: &Member, args: &[Value]
                     let scale = fuser_dialects::fusion::norm::f64_attr(ctx, 1.0 / *count as f64);
                     let scale = match ctx.type_kind(elem) {
                         TypeKind::Float(FloatKind::F64) => scale,
-                        _ => ctx.intern_attr(AttrKind::Float { bits: (1.0 / *count as f32).to_bits() as u128, ty: elem }),
+                        _ => {
+                            ctx.intern_attr(AttrKind::Float { bits: (1.0 / *count as f32).to_bits() as u128, ty: elem })
+                        }
                     };
                     let k = one(ir, "fusion.full", vec![], vec![("value", scale)], wide);
                     let prod = one(ir, "fusion.mul", vec![sum, k], vec![], wide);

@@ -94,7 +94,9 @@ pub fn decode(ctx: &Context, ir: &Ir, op: OpId) -> Result<FusedGraph, String> {
         global_shape: Vec::new(),
     };
     let kind_of_shape = |s: &[usize], col_use: bool| -> Result<Kind, String> {
-        if s == domain.as_slice() {
+        if col_use && inner > 0 && s == &domain[split..] {
+            Ok(Kind::Col)
+        } else if s == domain.as_slice() {
             Ok(Kind::Full)
         } else if s.is_empty() {
             Ok(Kind::Scalar)
@@ -219,7 +221,8 @@ pub fn decode(ctx: &Context, ir: &Ir, op: OpId) -> Result<FusedGraph, String> {
     }
     if g.nodes.iter().any(|n| matches!(n.op, NodeOp::Dropout { .. })) {
         let gs = fuser_dialects::host::fused_global_shape(ctx, ir, op);
-        g.global_shape = gs.iter().map(|&d| usize::try_from(d).map_err(|_| "a negative global extent")).collect::<Result<_, _>>()?;
+        g.global_shape =
+            gs.iter().map(|&d| usize::try_from(d).map_err(|_| "a negative global extent")).collect::<Result<_, _>>()?;
     }
     g.validate()?;
     Ok(g)
@@ -273,17 +276,15 @@ fn norm(
         TypeKind::Float(k) => *k,
         _ => return Err(format!("'{name}' of a non-float tensor")),
     };
-    let eps = op_epsilon(ctx, ir, o).unwrap_or(if rms {
-        rms_norm_default_epsilon(elem)
-    } else {
-        LAYER_NORM_DEFAULT_EPSILON
-    });
+    let eps =
+        op_epsilon(ctx, ir, o).unwrap_or(if rms { rms_norm_default_epsilon(elem) } else { LAYER_NORM_DEFAULT_EPSILON });
     let _: FloatKind = elem;
     let n = g.rows_cols().1 as f64;
     let stat_type = |j: usize| -> Result<DType, String> {
         match ctx.type_kind(element_type(ctx, ir.value_type(ir.result(o, j)))) {
-            TypeKind::Float(_) => DType::of(ctx, element_type(ctx, ir.value_type(ir.result(o, j))))
-                .map_err(|e| e.message),
+            TypeKind::Float(_) => {
+                DType::of(ctx, element_type(ctx, ir.value_type(ir.result(o, j)))).map_err(|e| e.message)
+            }
             _ => Err("a statistics result that is not float".into()),
         }
     };
