@@ -93,6 +93,11 @@ def log(msg):
 # fuser-run
 
 
+def text(v):
+    """A captured output as text (bytes from an interrupted run)."""
+    return v.decode(errors="replace") if isinstance(v, bytes) else (v or "")
+
+
 def parse_csv(path):
     """The (mean, min) ms of fuser-run's --csv row, or None."""
     try:
@@ -106,20 +111,25 @@ def parse_csv(path):
 
 
 def parse_trace(path, warmup, iters):
-    """The device time of each timed iteration: the sum of the durations of rank 0's ops in that
-    iteration (ms). The trace holds every iteration (warmup included), the same ops each."""
+    """(device ms of each timed iteration, {op name: count} of the last one): the sum of the
+    durations of rank 0's ops per iteration. The trace holds every iteration, warmup included,
+    the same ops each; should the warmup hold more (one-time work), the timed iterations are the
+    last iters x (events // iterations) events."""
     try:
         with open(path) as f:
             events = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X" and e.get("pid", 0) == 0]
     except (OSError, ValueError, KeyError):
-        return None
-    total = warmup + iters
-    if not events or len(events) % total:
-        return None
+        return None, None
+    per = len(events) // (warmup + iters)
+    if not per:
+        return None, None
     events.sort(key=lambda e: e["ts"])
-    per = len(events) // total
-    timed = events[warmup * per:]
-    return [sum(e["dur"] for e in timed[i * per:(i + 1) * per]) / 1e3 for i in range(iters)]
+    timed = events[len(events) - iters * per:]
+    times = [sum(e["dur"] for e in timed[i * per:(i + 1) * per]) / 1e3 for i in range(iters)]
+    names = {}
+    for e in timed[-per:]:
+        names[e["name"]] = names.get(e["name"], 0) + 1
+    return times, names
 
 
 class Fuser:
@@ -149,12 +159,11 @@ class Fuser:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout)
             out, ok = r.stdout + r.stderr, r.returncode == 0
         except subprocess.TimeoutExpired as e:
-            out = f"timed out after {self.timeout} s\n{e.stdout or ''}{e.stderr or ''}"
-            ok = False
+            out, ok = f"{text(e.stdout)}{text(e.stderr)}\ntimed out after {self.timeout:.0f} s", False
         secs = time.time() - start
         with open(logp, "w") as f:
-            f.write("$ " + " ".join(cmd) + "\n" + (out if isinstance(out, str) else out.decode(errors="replace")))
-        return ok, out if isinstance(out, str) else str(out), secs
+            f.write("$ " + " ".join(cmd) + "\n" + out)
+        return ok, out, secs
 
     def check(self, name, path):
         """`--check` (the unsharded f64 reference); 'PASS (max rel err ...)' or 'FAIL: ...'."""
@@ -186,12 +195,16 @@ class Fuser:
         c = parse_csv(csv)
         if c:
             res["wall_ms"], res["wall_min_ms"] = c
+        m = re.search(r"^\s*0\s+[0-9.]+\s+[0-9.]+\s+([0-9]+)\s+([0-9]+)\s*$", out, re.M)
+        if m:
+            res["ops_per_it"] = int(m.group(1))
         if graph and "measured as cuda graph replays" not in out:
             res["note"] = "ran eagerly (no graph): " + " ".join(line for line in out.splitlines() if "note" in line)[:300]
         if trace:
-            per = parse_trace(trace, max(warmup, 1), iters)
+            per, names = parse_trace(trace, max(warmup, 1), iters)
             if per:
                 res["gpu_ms"], res["gpu_min_ms"] = statistics.median(per), min(per)
+                res["trace_ops"] = names
             try:
                 os.remove(trace)  # the per-iteration times are what we keep
             except OSError:
@@ -381,11 +394,12 @@ class Results:
                     "iterations of `--trace`); graph ms / eager ms: fuser-run's wall time per iteration with "
                     "`--cuda-graph` / eagerly (host launch and synchronization included). torch: CUDA events "
                     "around back-to-back calls. GB/s = ideal bytes moved / time; copy = `dst.copy_(src)` on the "
-                    "same bytes. vs eager / vs compile = torch ms / fuser ms (above 1: fuser faster). Goals: "
-                    "% copy >= 85 and vs compile >= 1.0.", "",
+                    "same bytes. vs eager / vs compile = torch ms / fuser ms (above 1: fuser faster); ops/it: the "
+                    "ops fuser-run ran per iteration (kernels and copies). Goals: % copy >= 85 and vs compile >= 1.0.",
+                    "",
                     "| kernel | shape | MB moved | copy GB/s | fuser ms | fuser GB/s | % copy | eager ms | eager GB/s "
-                    "| compile ms | compile GB/s | vs eager | vs compile | graph ms | eager wall ms | check |",
-                    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                    "| compile ms | compile GB/s | vs eager | vs compile | graph ms | eager wall ms | ops/it | check |",
+                    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
             for r in ks:
                 f, t = r.get("fuser", {}), r.get("torch", {})
                 err = f.get("error") or t.get("eager_error") or t.get("compile_error")
@@ -397,7 +411,7 @@ class Results:
                     fmt(t.get("compile_ms"), ".4f"), fmt(gbps(r["bytes"], t.get("compile_ms")), ".0f"),
                     fmt(r.get("vs_eager"), ".2f"), fmt(r.get("vs_compile"), ".2f"),
                     fmt(r.get("graph", {}).get("wall_ms"), ".4f"), fmt(f.get("wall_ms"), ".4f"),
-                    (r.get("check") or "—")[:60] + (f" ERROR: {err[:200]}" if err else "")]) + " |")
+                    str(f.get("ops_per_it", "—")), (r.get("check") or "—")[:60] + (f" ERROR: {err[:200]}" if err else "")]) + " |")
             met = [r for r in ks if (r.get("frac_copy") or 0) >= 0.85 and (r.get("vs_compile") or 0) >= 1.0]
             out += ["", f"Goal met (>= 85% of copy and >= 1.0x torch.compile) on {len(met)} of {len(ks)} rows.", ""]
         ls = [r for r in self.rows if r["part"] == "linear"]
@@ -422,7 +436,9 @@ class Results:
                     fmt(r["flops"] / (tms * 1e-3) / 1e12 if tms else None, ".0f"),
                     fmt(ratio(tms, ms("auto")), ".2f"), fmt(ratio(tms, ms("cublas")), ".2f"),
                     fmt(ratio(tms, ms("cublaslt")), ".2f") + (f" ERROR {errs}" if errs else "")]) + " |")
-            out.append("")
+            met = [r for r in ls if (ratio((r.get("torch") or {}).get("eager_ms"),
+                                           r.get("fuser", {}).get("auto", {}).get("gpu_ms")) or 0) >= 1.0]
+            out += ["", f"Goal met (auto >= 1.0x F.linear) on {len(met)} of {len(ls)} shapes.", ""]
         ys = [r for r in self.rows if r["part"] == "layer"]
         if ys:
             out += ["## Layer forward (d = 1, examples/transformer/vs_torch.py)", "",
@@ -440,6 +456,12 @@ class Results:
                     fmt(ratio(c, r.get("fuser_ms")), ".2f"), fmt(j.get("rel_err"), ".2e"),
                     fmt(j.get("torch_bf16_rel_err"), ".2e") + (f" ERROR {r['error'][:300]}" if r.get("error") else "")])
                     + " |")
+            out.append("")
+            for r in ys:
+                c = r.get("result", {}).get("torch_compile_ms")
+                if isinstance(c, float) and r.get("fuser_ms"):
+                    out.append(f"- {r['layer']}: fuser {r['fuser_ms']:.2f} ms vs torch.compile {c:.2f} ms: goal "
+                               f"{'met' if r['fuser_ms'] <= c else 'not met'} ({r['fuser_ms'] / c:.2f}x its time)")
             out.append("")
         if self.skipped:
             out += ["## Skipped", ""] + [f"- {s}" for s in self.skipped] + [""]
@@ -528,6 +550,7 @@ def part_kernels(a, fuser, torch_, res, budget):
         if budget.left() <= 0:
             res.skip(name, "over the kernels part's time budget")
             continue
+        t0 = time.time()
         prog = fp.build(kind, rows, cols, a.dtype)
         path = fuser.write(name, prog)
         rec = {"part": "kernels", "kernel": kind, "rows": rows, "cols": cols, "shape": f"{rows}x{cols}",
@@ -537,7 +560,7 @@ def part_kernels(a, fuser, torch_, res, budget):
         else:
             rec["check"] = res.checks.get(kind)
         rec["fuser"] = fuser.time(name, path, a.warmup, a.iters)
-        if not a.dry_run and not a.no_graph:
+        if a.backend == "cuda" and not a.no_graph:
             rec["graph"] = fuser.time(name + "-graph", path, a.warmup, a.iters, graph=True)
         ms = rec["fuser"].get("gpu_ms")
         rec["fuser_gbps"] = gbps(prog.bytes, ms)
@@ -547,11 +570,12 @@ def part_kernels(a, fuser, torch_, res, budget):
             rec["frac_copy"] = ratio(rec["fuser_gbps"], rec["copy_gbps"])
             rec["vs_eager"] = ratio(rec["torch"].get("eager_ms"), ms)
             rec["vs_compile"] = ratio(rec["torch"].get("compile_ms"), ms)
+        rec["case_s"] = round(time.time() - t0, 1)
         log(f"{name}: fuser {fmt(ms, '.4f')} ms ({fmt(rec['fuser_gbps'], '.0f')} GB/s, "
             f"{fmt(100 * rec['frac_copy'] if rec.get('frac_copy') else None, '.1f')}% of copy), "
             f"eager {fmt(rec.get('torch', {}).get('eager_ms'), '.4f')}, "
             f"compile {fmt(rec.get('torch', {}).get('compile_ms'), '.4f')} ms"
-            + (f"; ERROR {rec['fuser']['error']}" if "error" in rec["fuser"] else ""))
+            + f" [{rec['case_s']} s]" + (f"; ERROR {rec['fuser']['error']}" if "error" in rec["fuser"] else ""))
         res.add(rec)
 
 
@@ -567,6 +591,7 @@ def part_linear(a, fuser, torch_, res, budget):
         if budget.left() <= 0:
             res.skip(name, "over the linear part's time budget")
             continue
+        t0 = time.time()
         prog = fp.build("linear", m, n, a.dtype, k=k)
         path = fuser.write(name, prog)
         rec = {"part": "linear", "layer": layer, "gemm": gemm, "shape": f"{m}x{n}x{k}", "m": m, "n": n, "k": k,
@@ -578,11 +603,13 @@ def part_linear(a, fuser, torch_, res, budget):
                                            gemm=None if a.dry_run else lib)
         if torch_:
             rec["torch"] = torch_.time(prog, "linear", n, compile_=False)  # F.linear is one cuBLAS(Lt) call
+        rec["case_s"] = round(time.time() - t0, 1)
         auto = rec["fuser"].get("auto", {}).get("gpu_ms")
         tms = (rec.get("torch") or {}).get("eager_ms")
         log(f"{name}: fuser auto {fmt(auto, '.3f')} ms, cublas "
             f"{fmt(rec['fuser'].get('cublas', {}).get('gpu_ms'), '.3f')}, cublaslt "
-            f"{fmt(rec['fuser'].get('cublaslt', {}).get('gpu_ms'), '.3f')}, F.linear {fmt(tms, '.3f')} ms")
+            f"{fmt(rec['fuser'].get('cublaslt', {}).get('gpu_ms'), '.3f')}, F.linear {fmt(tms, '.3f')} ms "
+            f"[{rec['case_s']} s]")
         res.add(rec)
 
 
@@ -591,8 +618,8 @@ def part_layer(a, res, budget):
     for layer in layers:
         if a.filter and a.filter not in layer:
             continue
-        if budget.left() <= 0:
-            res.skip(f"layer {layer}", "over the layer part's time budget")
+        if budget.left() < a.layer_min:
+            res.skip(f"layer {layer}", f"less than {a.layer_min:.0f} s left of the layer part's time budget")
             continue
         cmd = [sys.executable, os.path.join(ROOT, "examples", "transformer", "vs_torch.py"),
                "--fuser-run", os.path.abspath(a.fuser_run)] + LAYERS[layer]
@@ -657,9 +684,11 @@ def main(argv=None):
     p.add_argument("--filter", default="", help="only cases whose name contains this")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--no-graph", action="store_true", help="skip the --cuda-graph runs")
-    p.add_argument("--budget", default="kernels=240,linear=90,layer=200",
-                   help="seconds per part; cases past a part's budget are skipped (listed in the report)")
-    p.add_argument("--deadline", type=float, default=560, help="seconds from the start after which nothing starts")
+    p.add_argument("--budget", default="kernels=210,linear=100,layer=250",
+                   help="seconds per part (plus what the parts before left); cases past a part's budget are "
+                        "skipped and listed in the report")
+    p.add_argument("--deadline", type=float, default=570, help="seconds from the start after which nothing starts")
+    p.add_argument("--layer-min", type=float, default=60, help="seconds a layer run needs left to start")
     p.add_argument("--case-timeout", type=float, default=180, help="seconds per fuser-run")
     p.add_argument("--layer-timeout", type=float, default=240, help="seconds per vs_torch.py run")
     a = p.parse_args(argv)
@@ -692,8 +721,9 @@ def main(argv=None):
     res.checks = {}
     fuser = Fuser(a)
     log(f"fusion bench: parts {parts}, out {a.out}, binary {a.fuser_run}, backend {a.backend}")
+    carry = 0.0  # what the parts before left of their budgets
     for part in parts:
-        budget = Budget(float(budgets.get(part, 1e9)), deadline)
+        budget = Budget(float(budgets.get(part, 1e9)) + carry, deadline)
         t0 = time.time()
         if part == "kernels":
             part_kernels(a, fuser, torch_, res, budget)
@@ -708,6 +738,7 @@ def main(argv=None):
                 res.skip("layer", "the dry run does not run vs_torch.py (torch)")
                 continue
             part_layer(a, res, budget)
+        carry = max(0.0, budget.left())
         log(f"part {part}: {time.time() - t0:.0f} s")
     res.plot()
     res.save()
