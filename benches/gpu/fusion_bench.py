@@ -9,24 +9,27 @@ Parts (--parts, comma-separated):
            bias_dropout_residual, layer_norm, rms_norm at rows x hidden; softmax over 2048-8192
            columns at ~the same bytes; the GPT-3 layer's non-GEMM part at seq 2048 x hidden
            12288, ffn 49152). For each: a small `fuser-run --check` on the backend (are the
-           kernels right?), then `fuser-run --warmup W --iters K --trace` (the GPU time of the
-           ops of each timed iteration, from the trace's device timestamps: "fuser ms"; and
-           the host wall time per iteration), `fuser-run --cuda-graph` (wall time per graph
-           replay, launch and synchronization included), torch eager and torch.compile
-           (default mode, dynamic=False, compiled once per row and shape; CUDA events around K
-           back-to-back calls after W warmup calls), and dst.copy_(src) of bytes/2 (the
-           device-to-device copy bandwidth on the same bytes read + written). Per row: the
-           ideal bytes moved (inputs read once + outputs written once), ms, GB/s, the fraction
-           of the copy bandwidth, torch eager ms / fuser ms and torch.compile ms / fuser ms
-           (above 1: fuser is faster).
+           kernels right?), then `fuser-run --warmup W --iters K --trace` (the device time of
+           the ops of each timed iteration from the trace's timing events, which include the
+           host's enqueue latency where the GPU waits for the host) and `fuser-run --cuda-graph`
+           (wall time per graph replay, launch and synchronization included): fuser's time is
+           the smaller of the two, both upper bounds of the device time. Against torch eager
+           and torch.compile (default mode, dynamic=False, compiled once per row and shape;
+           CUDA events around K back-to-back calls after W warmup calls) and dst.copy_(src) of
+           bytes/2 (the device-to-device copy bandwidth on the same bytes read + written). Per
+           row: the ideal bytes moved (inputs read once + outputs written once), ms, GB/s, the
+           fraction of the copy bandwidth, torch eager ms / fuser ms and torch.compile ms /
+           fuser ms (above 1: fuser is faster).
   linear   fusion.linear with bias (x [m, k], w [n, k], bias [n]) on the GEMM shapes of the
            GPT-3 175B layer (m = 2048: 12288 -> 36864, 12288 -> 12288, 12288 -> 49152,
            49152 -> 12288) and of the Llama-3-70B layer (m = 4096: 8192 -> 10240, 8192 ->
            8192, 8192 -> 28672, 28672 -> 8192) with `--gemm auto`, `cublas` and `cublaslt`,
-           against F.linear; TFLOP/s and F.linear ms / fuser ms.
+           against F.linear; fuser's time from --trace (GEMMs of milliseconds: the host's
+           latency does not show); TFLOP/s and F.linear ms / fuser ms.
   layer    the whole GPT-3 175B and Llama-3-70B layer forward at d = 1 through
            examples/transformer/vs_torch.py (fuser-run ms against torch eager and torch.compile
-           ms, and the error against torch's f32 layer).
+           ms, and the error against torch's f32 layer; fuser-run with its default pipeline:
+           --pass-pipeline does not reach vs_torch.py).
 
 --dry-run runs every program small on the cpu backend with --check (no torch, no GPU): what
 test/Examples/fusion-bench.mlir and a local run check before spending device time.
@@ -314,7 +317,7 @@ class Torch:
                 res["compile_ms"] = self.events(lambda: c(t))
             except Exception as e:  # noqa: BLE001
                 res["compile_error"] = f"{type(e).__name__}: {e}"[:300]
-        del t
+        t.clear()  # free the tensors before fuser-run's next process needs the memory
         torch.cuda.empty_cache()
         return res
 
@@ -538,10 +541,11 @@ def kernel_cases(a):
 
 
 def part_kernels(a, fuser, torch_, res, budget):
+    cases = kernel_cases(a)
     if not a.dry_run:
         # Is every kernel right on this backend? (small, against the f64 reference)
         for k in fp.KERNELS:
-            if a.filter and a.filter not in k:
+            if not any(c[0] == k for c in cases):
                 continue
             r, c = CHECK_SHAPE
             if k == "gpt3_nongemm":
@@ -549,7 +553,7 @@ def part_kernels(a, fuser, torch_, res, budget):
             path = fuser.write(f"{k}-check", fp.build(k, r, c, a.dtype))
             res.checks[k] = fuser.check(f"{k}-{r}x{c}", path)
             log(f"check {k} {r}x{c}: {res.checks[k]}")
-    for kind, rows, cols in kernel_cases(a):
+    for kind, rows, cols in cases:
         name = f"{kind}-{rows}x{cols}"
         if budget.left() <= 0:
             res.skip(name, "over the kernels part's time budget")
