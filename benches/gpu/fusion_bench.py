@@ -28,8 +28,8 @@ Parts (--parts, comma-separated):
            latency does not show); TFLOP/s and F.linear ms / fuser ms.
   layer    the whole GPT-3 175B and Llama-3-70B layer forward at d = 1 through
            examples/transformer/vs_torch.py (fuser-run ms against torch eager and torch.compile
-           ms, and the error against torch's f32 layer; fuser-run with its default pipeline:
-           --pass-pipeline does not reach vs_torch.py).
+           ms, and the error against torch's f32 layer; --pass-pipeline and --layer-fuser-args
+           (e.g. --cuda-graph) reach its fuser-run).
 
 --dry-run runs every program small on the cpu backend with --check (no torch, no GPU): what
 test/Examples/fusion-bench.mlir and a local run check before spending device time.
@@ -44,6 +44,7 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -637,7 +638,10 @@ def part_layer(a, res, budget):
             continue
         cmd = [sys.executable, os.path.join(ROOT, "examples", "transformer", "vs_torch.py"),
                "--fuser-run", os.path.abspath(a.fuser_run)] + LAYERS[layer]
-        rec = {"part": "layer", "layer": layer, "command": " ".join(cmd)}
+        extra = a.layer_fuser_args + (f" --pass-pipeline {shlex.quote(a.pass_pipeline)}" if a.pass_pipeline else "")
+        if extra.strip():
+            cmd.append("--fuser-args=" + extra.strip())  # with "=": the value starts with "--"
+        rec = {"part": "layer", "layer": layer, "command": shlex.join(cmd)}
         start = time.time()
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=max(30, min(a.layer_timeout, budget.left())))
@@ -702,6 +706,8 @@ def main(argv=None):
                    help="seconds per part (plus what the parts before left); cases past a part's budget are "
                         "skipped and listed in the report")
     p.add_argument("--deadline", type=float, default=570, help="seconds from the start after which nothing starts")
+    p.add_argument("--layer-fuser-args", default="", help="more fuser-run arguments of the layer runs (vs_torch.py "
+                   "--fuser-args), e.g. --layer-fuser-args=--cuda-graph (with =)")
     p.add_argument("--layer-min", type=float, default=60, help="seconds a layer run needs left to start")
     p.add_argument("--case-timeout", type=float, default=180, help="seconds per fuser-run")
     p.add_argument("--layer-timeout", type=float, default=240, help="seconds per vs_torch.py run")
