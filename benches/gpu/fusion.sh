@@ -13,10 +13,16 @@
 # times them (its docstring says how each time is taken).
 #
 # The lead's device command (repository root; .gpu/fuser-run the stripped release binary, see
-# benches/gpu/README.md), about 8-9 minutes of device time with the machine's start:
+# benches/gpu/README.md):
 #   run(command="bash benches/gpu/fusion.sh", kind="nvidia-h200", timeout_s=600)
-# or in two calls: `bash benches/gpu/fusion.sh --parts kernels` and
-# `bash benches/gpu/fusion.sh --parts linear,layer`.
+# Not yet measured; estimated: kernels ~4 min, linear ~2 min, layer ~3-4 min (most of it
+# generating inputs on the host and compiling torch). The per-part budgets (seconds,
+# default kernels=210,linear=100,layer=250, each part also getting what the parts before it
+# left; nothing starts after 570 s) keep one call under the 600 s limit, skipping, and listing in
+# report.md, the cases that do not fit (the costliest shapes last). Each case logs its seconds.
+# Everything, in two calls:
+#   run(command="bash benches/gpu/fusion.sh --parts kernels --budget kernels=540", ...)
+#   run(command="bash benches/gpu/fusion.sh --parts linear,layer --budget linear=200,layer=340", ...)
 #
 # Results: $OUT/fusion (default /tmp/fuser-gpu-out/fusion): report.md (the tables), results.json
 # (every number), fusion_gbps.png (GB/s per kernel: fuser / eager / compile bars, the copy
@@ -25,8 +31,9 @@
 # timeout keeps what was measured; report.md is printed at the end.
 #
 # Options (passed to fusion_bench.py): --parts kernels,linear,layer (default all), --quick (2
-# shapes per kernel, 1 softmax, 2 GEMMs, the GPT-3 layer only, 20 iterations: ~3 minutes),
-# --full, --filter SUBSTRING, --no-compile, --no-graph, --pass-pipeline P, --budget
+# shapes per kernel, 1 softmax, 2 GEMMs, the GPT-3 layer only, 20 iterations: ~5 minutes),
+# --full, --filter SUBSTRING, --no-compile, --no-graph, --pass-pipeline P (also given to the
+# layer runs), --layer-fuser-args=--cuda-graph (more fuser-run arguments of the layer runs), --budget
 # kernels=S,linear=S,layer=S (seconds per part; later cases are skipped and listed), --iters K,
 # --warmup W. Environment: FUSER_RUN (default .gpu/fuser-run, then target/release/fuser-run),
 # OUT, FUSION_TIMEOUT (default 590 s for the whole script).
