@@ -686,6 +686,63 @@ def default_binary():
     return shutil.which("fuser-run")
 
 
+def self_test():
+    """Checks the parsing of fuser-run's CSV and trace and the report on made-up numbers (no
+    fuser-run, no torch): test/Examples/fusion-bench.mlir runs it. Returns the failures."""
+    import tempfile
+    import types
+    bad = []
+
+    def expect(what, got, want):
+        if got != want:
+            bad.append(f"{what}: got {got!r}, want {want!r}")
+
+    with tempfile.TemporaryDirectory() as d:
+        csv = os.path.join(d, "r.csv")
+        with open(csv, "w") as f:
+            f.write("m,n,k,dtype,implementation,option,mean_time_ms,std_time_ms,min_time_ms,max_time_ms,"
+                    "throughput_tflops,world_size\n0,0,0,bf16,fuser-cuda,x,0.25,0.01,0.2,0.3,0,1\n")
+        expect("csv", parse_csv(csv), (0.25, 0.2))
+        # 1 warmup + 2 timed iterations of 2 ops (and one more op in the warmup: one-time work);
+        # durations in microseconds, out of order in the file.
+        ev = [("init", 0, 50), ("a", 60, 10), ("b", 70, 30),
+              ("a", 200, 20), ("b", 220, 40), ("a", 300, 10), ("b", 310, 20)]
+        trace = os.path.join(d, "t.json")
+        with open(trace, "w") as f:
+            json.dump({"traceEvents": [{"name": "process_name", "ph": "M", "pid": 0, "tid": 0}]
+                       + [{"name": n, "ph": "X", "pid": 0, "tid": 0, "ts": ts, "dur": du} for n, ts, du in reversed(ev)]
+                       + [{"name": "a", "ph": "X", "pid": 1, "tid": 0, "ts": 1, "dur": 999}]}, f)
+        times, names = parse_trace(trace, 1, 2)
+        expect("trace times", [round(t, 6) for t in times or []], [0.06, 0.03])
+        expect("trace ops", names, {"a": 1, "b": 1})
+        a = types.SimpleNamespace(out=d, dry_run=False)
+        meta = {"command": "c", "started": "s", "fuser_run": "f", "backend": "cuda", "pipeline": "", "warmup": 5,
+                "iters": 50, "torch": {"gpu": "G", "torch": "T", "cuda": "C"}}
+        res = Results(a, meta)
+        res.rows = [
+            {"part": "kernels", "kernel": "add", "rows": 2, "cols": 4, "shape": "2x4", "bytes": 4e9,
+             "fuser": {"gpu_ms": 1.1, "wall_ms": 1.3, "ops_per_it": 1}, "graph": {"wall_ms": 1.0},
+             "fuser_ms": 1.0, "fuser_src": "graph", "fuser_gbps": 4000.0, "copy_gbps": 4500.0,
+             "frac_copy": 4000 / 4500, "torch": {"eager_ms": 1.2, "compile_ms": 1.05}, "vs_eager": 1.2,
+             "vs_compile": 1.05, "check": "PASS (max rel err 0)"},
+            {"part": "linear", "layer": "gpt3", "gemm": "qkv", "shape": "2x3x4", "flops": 2e12,
+             "fuser": {"auto": {"gpu_ms": 2.0}, "cublas": {"error": "boom"}}, "torch": {"eager_ms": 2.2}},
+            {"part": "layer", "layer": "gpt3", "fuser_ms": 12.0,
+             "result": {"torch_eager_ms": 10.0, "torch_compile_ms": 11.0, "rel_err": 0.01}},
+        ]
+        md = res.markdown()
+        for want in ("| add | 2x4 | 4000.0 | 4500 | 1.0000 (g) | 4000 | 88.9 | 1.2000 | 3333 | 1.0500 | 3810 | 1.20 "
+                     "| 1.05 | 1.1000 | 1.0000 | 1.3000 | 1 | PASS",
+                     "Goal met (>= 85% of copy and >= 1.0x torch.compile) on 1 of 1 rows.",
+                     "| gpt3 | qkv | 2x3x4 | 2.000 | 1000 | — | — | 2.200 | 909 | 1.10 | — | — ERROR cublas: boom |",
+                     "Goal met (auto >= 1.0x F.linear) on 1 of 1 shapes.",
+                     "| gpt3 | 12.00 | 10.00 | 11.00 | 0.83 | 0.92 | 1.00e-02 |",
+                     "fuser 12.00 ms vs torch.compile 11.00 ms: goal not met (1.09x its time)"):
+            if want not in md:
+                bad.append(f"report lacks {want!r}")
+    return bad
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--fuser-run", default=None, help="binary (default $FUSER_RUN, .gpu/fuser-run, target/*/fuser-run)")
@@ -713,7 +770,12 @@ def main(argv=None):
     p.add_argument("--layer-min", type=float, default=60, help="seconds a layer run needs left to start")
     p.add_argument("--case-timeout", type=float, default=180, help="seconds per fuser-run")
     p.add_argument("--layer-timeout", type=float, default=240, help="seconds per vs_torch.py run")
+    p.add_argument("--self-test", action="store_true", help="check the CSV/trace parsing and the report (no runs)")
     a = p.parse_args(argv)
+    if a.self_test:
+        bad = self_test()
+        print("\n".join(bad + [f"self-test: {'FAIL' if bad else 'PASS'}"]))
+        return 1 if bad else 0
     a.backend = a.backend or ("cpu" if a.dry_run else "cuda")
     a.fuser_run = a.fuser_run or default_binary()
     if not a.fuser_run:

@@ -2,7 +2,8 @@
 // The programs of the kernel-fusion benchmark (benches/gpu/fusion_programs.py, timed on the GPU
 // by benches/gpu/fusion.sh) parse, lower and compute what the unsharded f64 reference computes,
 // small, in bf16 and f32; and their ideal byte counts (inputs read once + outputs written once)
-// are what the benchmark's GB/s divide.
+// are what the benchmark's GB/s divide. (`bash benches/gpu/fusion.sh --dry-run` runs the whole
+// benchmark script small on the cpu backend.)
 // RUN: python3 %S/../../benches/gpu/fusion_programs.py add --rows 8 --cols 32 | fuser-run - --check | FileCheck %s
 // RUN: python3 %S/../../benches/gpu/fusion_programs.py gelu_bias --rows 8 --cols 32 | fuser-run - --check | FileCheck %s
 // RUN: python3 %S/../../benches/gpu/fusion_programs.py bias_dropout_residual --rows 8 --cols 32 | fuser-run - --check | FileCheck %s
@@ -27,3 +28,8 @@
 // BDR: 72
 // RUN: python3 %S/../../benches/gpu/fusion_programs.py gpt3_nongemm --rows 2 --cols 4 --bytes | FileCheck %s --check-prefix=GPT3
 // GPT3: 464
+
+// The benchmark's reading of fuser-run's CSV and trace, and its report, on made-up numbers.
+// RUN: python3 %S/../../benches/gpu/fusion_bench.py --self-test | FileCheck %s --check-prefix=SELF
+// SELF-NOT: want
+// SELF: self-test: PASS
