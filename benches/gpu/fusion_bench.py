@@ -204,7 +204,8 @@ class Fuser:
         if m:
             res["ops_per_it"] = int(m.group(1))
         if graph and "measured as cuda graph replays" not in out:
-            res["note"] = "ran eagerly (no graph): " + " ".join(line for line in out.splitlines() if "note" in line)[:300]
+            notes = " ".join(line for line in out.splitlines() if "note" in line)
+            res["note"] = "ran eagerly (no graph): " + notes[:300]
         if trace:
             per, names = parse_trace(trace, max(warmup, 1), iters)
             if per:
@@ -401,16 +402,21 @@ class Results:
                     "eagerly (launch and synchronization included); trace ms is the median, the wall times the "
                     "mean over the timed iterations. fuser ms "
                     "= the smaller of trace ms and graph ms (both bound the device time from above; t / g says "
-                    "which). torch: CUDA events around back-to-back calls. GB/s = ideal bytes moved / time; copy = `dst.copy_(src)` on the "
-                    "same bytes. vs eager / vs compile = torch ms / fuser ms (above 1: fuser faster); ops/it: the "
+                    "which). torch: CUDA events around back-to-back calls. GB/s = ideal bytes moved / time; "
+                    "copy = `dst.copy_(src)` on the same bytes. vs eager / vs compile = torch ms / fuser ms "
+                    "(above 1: fuser faster); ops/it: the "
                     "ops fuser-run ran per iteration (kernels and copies). Goals: % copy >= 85 and vs compile >= 1.0.",
                     "",
                     "| kernel | shape | MB moved | copy GB/s | fuser ms | fuser GB/s | % copy | eager ms | eager GB/s "
-                    "| compile ms | compile GB/s | vs eager | vs compile | trace ms | graph ms | eager wall ms | ops/it | check |",
+                    "| compile ms | compile GB/s | vs eager | vs compile | trace ms | graph ms | eager wall ms "
+                    "| ops/it | check |",
                     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
             for r in ks:
                 f, t = r.get("fuser", {}), r.get("torch", {})
-                err = f.get("error") or t.get("eager_error") or t.get("compile_error")
+                g = r.get("graph", {})
+                errs = (("fuser", f.get("error")), ("graph", g.get("error") or g.get("note")),
+                        ("eager", t.get("eager_error")), ("compile", t.get("compile_error")))
+                err = "; ".join(f"{k}: {v}" for k, v in errs if v)
                 out.append("| " + " | ".join([
                     r["kernel"], r["shape"], fmt(r["bytes"] / 1e6, ".1f"), fmt(r.get("copy_gbps"), ".0f"),
                     fmt(r.get("fuser_ms"), ".4f") + (f" ({r['fuser_src'][0]})" if r.get("fuser_src") else ""),
@@ -419,8 +425,9 @@ class Results:
                     fmt(t.get("eager_ms"), ".4f"), fmt(gbps(r["bytes"], t.get("eager_ms")), ".0f"),
                     fmt(t.get("compile_ms"), ".4f"), fmt(gbps(r["bytes"], t.get("compile_ms")), ".0f"),
                     fmt(r.get("vs_eager"), ".2f"), fmt(r.get("vs_compile"), ".2f"),
-                    fmt(f.get("gpu_ms"), ".4f"), fmt(r.get("graph", {}).get("wall_ms"), ".4f"), fmt(f.get("wall_ms"), ".4f"),
-                    str(f.get("ops_per_it", "—")), (r.get("check") or "—")[:60] + (f" ERROR: {err[:200]}" if err else "")]) + " |")
+                    fmt(f.get("gpu_ms"), ".4f"), fmt(g.get("wall_ms"), ".4f"), fmt(f.get("wall_ms"), ".4f"),
+                    str(f.get("ops_per_it", "—")),
+                    (r.get("check") or "—")[:60] + (f" ERROR: {err[:200]}" if err else "")]) + " |")
             met = [r for r in ks if (r.get("frac_copy") or 0) >= 0.85 and (r.get("vs_compile") or 0) >= 1.0]
             out += ["", f"Goal met (>= 85% of copy and >= 1.0x torch.compile) on {len(met)} of {len(ks)} rows.", ""]
         ls = [r for r in self.rows if r["part"] == "linear"]
@@ -645,7 +652,8 @@ def part_layer(a, res, budget):
         rec = {"part": "layer", "layer": layer, "command": shlex.join(cmd)}
         start = time.time()
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=max(30, min(a.layer_timeout, budget.left())))
+            limit = max(30, min(a.layer_timeout, budget.left()))
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
             with open(os.path.join(a.out, "logs", f"layer-{layer}.log"), "w") as f:
                 f.write(r.stdout + "\n--- stderr\n" + r.stderr)
             line = next((s for s in reversed(r.stdout.splitlines()) if s.startswith("{")), None)
@@ -749,7 +757,8 @@ def main(argv=None):
     p.add_argument("--out", default=os.environ.get("OUT", "/tmp/fusion"), help="results folder (default $OUT)")
     p.add_argument("--parts", default="kernels,linear,layer")
     p.add_argument("--quick", action="store_true",
-                   help="2 shapes per kernel (2048 and 8192 x 12288), 1 softmax, 2 GEMMs, the GPT-3 layer only, 20 iters")
+                   help="2 shapes per kernel (2048 and 8192 x 12288), 1 softmax, 2 GEMMs, the GPT-3 layer only, "
+                        "20 iters")
     p.add_argument("--full", action="store_true", help="all 9 (rows, hidden) shapes")
     p.add_argument("--dry-run", action="store_true", help="tiny shapes on the cpu backend with --check; no torch")
     p.add_argument("--backend", default=None, help="fuser-run backend (default cuda; cpu with --dry-run)")
