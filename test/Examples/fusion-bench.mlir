@@ -15,6 +15,10 @@
 // RUN: python3 %S/../../benches/gpu/fusion_programs.py layer_norm --rows 6 --cols 40 --dtype f32 | fuser-run - --check --seed 3 | FileCheck %s
 // RUN: python3 %S/../../benches/gpu/fusion_programs.py bias_dropout_residual --rows 6 --cols 40 --dtype f32 | fuser-run - --check --seed 4 | FileCheck %s
 // RUN: python3 %S/../../benches/gpu/fusion_programs.py gpt3_nongemm --rows 3 --cols 8 --ffn 24 --dtype f32 | fuser-run - --check | FileCheck %s
+// The same programs with their chains fused (host-fuse): one region per chain, checked the same.
+// RUN: python3 %S/../../benches/gpu/fusion_programs.py gpt3_nongemm --rows 4 --cols 16 | fuser-run - --check --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-fuse, host-assign-streams{streams=1}, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: python3 %S/../../benches/gpu/fusion_programs.py bias_dropout_residual --rows 8 --cols 32 | fuser-run - --check --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-fuse, host-assign-streams{streams=1}, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: python3 %S/../../benches/gpu/fusion_programs.py gelu_bias --rows 8 --cols 32 --dtype f32 | fuser-run - --check --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-fuse, host-assign-streams{streams=1}, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
 // CHECK: check: PASS
 
 // add [2, 4] bf16: 3 x 8 x 2 bytes; gelu_bias: x, bias, result; bias_dropout_residual: x, bias,
