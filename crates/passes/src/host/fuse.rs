@@ -536,7 +536,12 @@ fn restate(
                         return vec![];
                     };
                     let wide = ctx.tensor_type(shape.clone(), elem, None);
-                    let s = tensor_op_state(ctx, "fusion.sum", args.to_vec(), wide, Some(dims), false, loc);
+                    let TypeKind::RankedTensor { shape: in_shape, .. } = ctx.type_kind(ir.value_type(args[0])).clone()
+                    else {
+                        return vec![];
+                    };
+                    let wide_in = one(ir, "fusion.cast", args.to_vec(), vec![], ctx.tensor_type(in_shape, elem, None));
+                    let s = tensor_op_state(ctx, "fusion.sum", vec![wide_in], wide, Some(dims), false, loc);
                     let sop = place(ir, at, s);
                     let sum = ir.result(sop, 0);
                     let scale = fuser_dialects::fusion::norm::f64_attr(ctx, 1.0 / *count as f64);

@@ -143,8 +143,8 @@ pub fn decode(ctx: &Context, ir: &Ir, op: OpId) -> Result<FusedGraph, String> {
                 }
                 "fusion.broadcast" => {
                     let x = arg(0)?;
-                    if g.nodes[x].kind != Kind::Row {
-                        return Err("'fusion.broadcast' of a value that is not a row of the domain".into());
+                    if g.nodes[x].kind == Kind::Full {
+                        return Err("'fusion.broadcast' of a full-size value".into());
                     }
                     vec![push(&mut g, NodeOp::Broadcast, &[x], rtype, Kind::Full)]
                 }
@@ -152,7 +152,7 @@ pub fn decode(ctx: &Context, ir: &Ir, op: OpId) -> Result<FusedGraph, String> {
                     if op_keep_dims(ctx, ir, o) {
                         return Err(format!("'{name}' with keep_dims"));
                     }
-                    let x = full_arg(&g, arg(0)?, &name)?;
+                    let x = full_arg(&mut g, arg(0)?, &name)?;
                     let ct = compute_type(&g, &[rtype, g.nodes[x].dtype]);
                     let n = g.rows_cols().1 as f64;
                     vec![match name.as_str() {
@@ -173,7 +173,7 @@ pub fn decode(ctx: &Context, ir: &Ir, op: OpId) -> Result<FusedGraph, String> {
                     }]
                 }
                 "fusion.softmax" | "fusion.log_softmax" => {
-                    let x = full_arg(&g, arg(0)?, &name)?;
+                    let x = full_arg(&mut g, arg(0)?, &name)?;
                     let m = push(&mut g, NodeOp::Reduce(ReduceOp::Max), &[x], ct, Kind::Row);
                     let d = push(&mut g, NodeOp::Elementwise(E::Sub), &[x, m], ct, Kind::Full);
                     let e = push(&mut g, NodeOp::Elementwise(E::Exp), &[d], ct, Kind::Full);
@@ -187,7 +187,7 @@ pub fn decode(ctx: &Context, ir: &Ir, op: OpId) -> Result<FusedGraph, String> {
                 }
                 "fusion.layer_norm" | "fusion.rms_norm" => norm(ctx, ir, o, &mut g, &arg, rtype, ct)?,
                 "fusion.dropout" => {
-                    let (x, seed, offset) = (full_arg(&g, arg(0)?, &name)?, arg(1)?, arg(2)?);
+                    let (x, seed, offset) = (full_arg(&mut g, arg(0)?, &name)?, arg(1)?, arg(2)?);
                     for s in [seed, offset] {
                         if g.nodes[s].kind != Kind::Scalar || !g.nodes[s].dtype.is_int() {
                             return Err("'fusion.dropout' needs integer scalar seed and offset".into());
@@ -214,10 +214,19 @@ pub fn decode(ctx: &Context, ir: &Ir, op: OpId) -> Result<FusedGraph, String> {
     }
     for (i, &y) in ir.operands(term).iter().enumerate() {
         let n = *map.get(&y).ok_or("a yielded value defined outside the body")?;
-        if !matches!(g.nodes[n].kind, Kind::Full | Kind::Row) {
-            return Err(format!("output #{i} is a {} value, not a full or row one", g.nodes[n].kind.name()));
+        let (s, _) = shape(y)?;
+        let want = if s == domain {
+            Kind::Full
+        } else if inner > 0 && s == domain[..split] {
+            Kind::Row
+        } else {
+            Kind::Scalar
+        };
+        if want == Kind::Scalar {
+            return Err(format!("output #{i} of shape {s:?} is neither the domain {domain:?} nor its rows"));
         }
-        g.outputs.push(n);
+        let out = widen(&mut g, n, want);
+        g.outputs.push(out);
     }
     if g.nodes.iter().any(|n| matches!(n.op, NodeOp::Dropout { .. })) {
         let gs = fuser_dialects::host::fused_global_shape(ctx, ir, op);
@@ -238,8 +247,20 @@ fn compute_type(g: &FusedGraph, types: &[DType]) -> DType {
     if types.contains(&DType::F64) || g.inputs.iter().any(|i| i.dtype == DType::F64) { DType::F64 } else { DType::F32 }
 }
 
-fn full_arg(g: &FusedGraph, n: NodeId, name: &str) -> Result<NodeId, String> {
-    if g.nodes[n].kind == Kind::Full { Ok(n) } else { Err(format!("'{name}' of a value that is not full-size")) }
+/// `n` as a full value: itself, or its broadcast (a constant or a row value that a reduction,
+/// a norm or a dropout reads as full-size).
+fn full_arg(g: &mut FusedGraph, n: NodeId, _name: &str) -> Result<NodeId, String> {
+    Ok(widen(g, n, Kind::Full))
+}
+
+/// `n` broadcast to `kind` when it is smaller (a `Full` value stays as it is).
+fn widen(g: &mut FusedGraph, n: NodeId, kind: Kind) -> NodeId {
+    let have = g.nodes[n].kind;
+    if have == kind || have == Kind::Full || (kind == Kind::Row && have != Kind::Scalar) {
+        return n;
+    }
+    let dtype = g.nodes[n].dtype;
+    push(g, NodeOp::Broadcast, &[n], dtype, kind)
 }
 
 /// `x * c` as a node of `dtype` (the kind of `x`).
