@@ -28,6 +28,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &crate::host::insert_dealloc::HOST_INSERT_DEALLOC,
         &crate::host::hoist_alloc::HOST_HOIST_ALLOC,
         &crate::host::licm::LICM,
+        &crate::host::fuse_epilogue::HOST_FUSE_EPILOGUE,
     ] {
         registry.register_pass(info)?;
     }

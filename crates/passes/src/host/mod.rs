@@ -1,5 +1,5 @@
 //! Passes over host programs (`host`/`comm` ops inside `func.func`): stream assignment,
-//! deallocation, allocation hoisting and loop-invariant code motion. See
+//! deallocation, allocation hoisting, loop-invariant code motion and GEMM epilogue fusion. See
 //! `docs/dev/lowering.md` §6 for the rules each one follows.
 //!
 //! Layering: [`build`] (generic op construction and IR queries) is used by the passes; no pass
@@ -7,6 +7,7 @@
 
 pub mod assign_streams;
 pub mod build;
+pub mod fuse_epilogue;
 pub mod hoist_alloc;
 pub mod insert_dealloc;
 pub mod licm;

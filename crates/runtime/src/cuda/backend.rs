@@ -703,7 +703,10 @@ impl Backend for CudaBackend {
         let r = self.traced(rank, stream, k.name(), at, || match &k {
             Kernel::Copy { source, target } => g.copy(source, target, s),
             Kernel::Matmul { a, b, c, accumulate } => g.matmul(a, b, c, *accumulate, s),
-            Kernel::Linear { x, w, bias, y, accumulate } => g.linear(x, w, bias.as_ref(), y, *accumulate, s),
+            Kernel::Linear { x, w, bias, residual, y, accumulate, epilogue } => {
+                let tail = super::gpu::Tail { bias: bias.as_ref(), residual: residual.as_ref(), act: *epilogue };
+                g.linear_with(x, w, y, *accumulate, tail, s)
+            }
             Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
             Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
             Kernel::Reduce { kind, input, output, dims } => g.reduce(*kind, input, dims, output, s),
@@ -1031,8 +1034,15 @@ mod tests {
             b.write(&bias, &bv).unwrap();
             // Twice, accumulating: y = 2 (x·wᵀ + bias).
             for accumulate in [false, true] {
-                let k =
-                    Kernel::Linear { x: x.clone(), w: w.clone(), bias: Some(bias.clone()), y: y.clone(), accumulate };
+                let k = Kernel::Linear {
+                    x: x.clone(),
+                    w: w.clone(),
+                    bias: Some(bias.clone()),
+                    residual: None,
+                    y: y.clone(),
+                    accumulate,
+                    epilogue: None,
+                };
                 b.compute(0, &s, k, &at).unwrap();
             }
             b.finish(0).unwrap();

@@ -13,7 +13,7 @@ use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult};
 use crate::ops::{OpImpl, Params};
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
-use fuser_dialects::host::{ElementwiseKind, ReduceKind};
+use fuser_dialects::host::{ElementwiseKind, LinearEpilogue, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use std::sync::Arc;
 
@@ -39,12 +39,16 @@ pub enum Kernel<B> {
         c: B,
         accumulate: bool,
     },
+    /// `y (+)= epilogue(x·wᵀ (+ bias) (+ residual))`: `residual` (never `y`) excludes
+    /// `accumulate` and `epilogue` (the verifier of `host.linear` guarantees it).
     Linear {
         x: B,
         w: B,
         bias: Option<B>,
+        residual: Option<B>,
         y: B,
         accumulate: bool,
+        epilogue: Option<LinearEpilogue>,
     },
     Elementwise {
         kind: ElementwiseKind,
