@@ -37,6 +37,7 @@
 // CHECK-NEXT:   --fusion-to-host -   Lower a function of fusion tensor ops to a rank-generic host program (on 'func.func')
 // CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
+// CHECK-NEXT:   --host-fuse-epilogue -   Fuse a linear's gelu_tanh or residual add into its GEMM epilogue (on 'func.func')
 // CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')
 // CHECK-NEXT:     --persistent - {{.*}}(default: false)
 // CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')

@@ -76,7 +76,7 @@ func.func @f(%x: !host.buf<4x8xf32>, %w: !host.buf<16x8xf32>, %y: !host.buf<4x16
 // -----
 
 func.func @f(%x: !host.buf<4x8xf32>, %w: !host.buf<16x8xf32>, %y: !host.buf<4x16xf32>) {
-  // expected-error @+1 {{'host.linear' op requires dense i32 array attribute 'operandSegmentSizes'}}
+  // expected-error @+1 {{'host.linear' op operand count (3) does not match with the total size (0) specified in attribute 'operandSegmentSizes'}}
   "host.linear"(%x, %w, %y) : (!host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<4x16xf32>) -> ()
   return
 }

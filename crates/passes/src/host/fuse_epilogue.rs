@@ -70,8 +70,7 @@ impl Pass for FuseEpilogue {
 
 /// Fuses every candidate in `root`'s blocks; returns whether anything changed.
 pub fn fuse_epilogues(ctx: &Context, ir: &mut Ir, root: OpId) -> bool {
-    let linears: Vec<OpId> =
-        ir.nested_ops(root).into_iter().filter(|&op| is(ctx, ir, op, host::LINEAR.name)).collect();
+    let linears: Vec<OpId> = ir.nested_ops(root).into_iter().filter(|&op| is(ctx, ir, op, host::LINEAR.name)).collect();
     let mut changed = false;
     for linear in linears {
         // Each rewrite erases only its own linear, elementwise op, alloc and deallocs: the
@@ -131,7 +130,8 @@ fn candidate(ctx: &Context, ir: &Ir, linear: OpId) -> Option<Plan> {
         (ElementwiseKind::GeluTanh, &[input, y]) if input == t => (None, y, false, Some(LinearEpilogue::GeluTanh)),
         (ElementwiseKind::Add, &[a, b, y]) if (a == t) != (b == t) => {
             let r = if a == t { b } else { a };
-            let types: Option<Vec<BufferType>> = [t, r, y].iter().map(|&v| BufferType::of(ctx, ir.value_type(v))).collect();
+            let types: Option<Vec<BufferType>> =
+                [t, r, y].iter().map(|&v| BufferType::of(ctx, ir.value_type(v))).collect();
             let types = types?;
             if types.iter().any(|ty| ty.shape != types[0].shape || ty.elem != types[0].elem) {
                 return None;
