@@ -2,12 +2,15 @@
 //! GELU and residual epilogues, heuristic algorithm per problem), cuBLAS's `cublasGemmEx`, or
 //! `auto` (the default): per problem, the faster of the two, measured once.
 //!
-//! `auto` ([`ChoiceCache`]): the first time a GPU sees a problem (extents, transposes, leading
-//! dimensions, element type, epilogue, residual, accumulation, pointer alignments), it times
+//! `auto` ([`ChoiceCache`]): the first time the process sees a problem on a GPU model (extents,
+//! transposes, leading dimensions, element type, epilogue, residual, accumulation, pointer
+//! alignments), the GPU that meets it times
 //! `cublasGemmEx` (plus the separate epilogue kernels it needs) and up to
 //! [`LT_CANDIDATES`] algorithms of cuBLASLt's heuristic (with the epilogue fused where it
 //! fits), with CUDA events on the current stream: one warm call, then [`TIMED_REPS`] calls.
-//! The fastest is kept for the rest of the process; `cublasGemmEx` wins ties, so `auto` is never
+//! The fastest is kept for the rest of the process (ranks run as threads share it: the first
+//! rank to settle a problem decides for all, so replicated values stay identical across them;
+//! separate processes measure each on their own); `cublasGemmEx` wins ties, so `auto` is never
 //! slower than `--gemm cublas` on a problem (up to the noise of one measurement). A problem first
 //! seen while a CUDA graph is being captured is not measured (nothing may synchronize then): it
 //! runs through `cublasGemmEx` and is measured at its first eager sight. `FUSER_GEMM_VERBOSE=1`
@@ -21,8 +24,10 @@
 //! backend (`cuda/gpu.rs`) supplies the measurement. A plain option, known without the `cuda`
 //! feature so that configurations parse everywhere.
 
+use crate::watchdog::lock;
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::Mutex;
 
 /// How many of cuBLASLt's heuristic candidates `auto` measures.
 pub const LT_CANDIDATES: usize = 4;
@@ -128,8 +133,9 @@ pub fn describe_choice(problem: &str, chosen: GemmPath, timings: &[(GemmPath, Op
 pub enum Decision {
     /// The cached choice of a problem seen before.
     Cached(GemmPath),
-    /// Measured now (and cached).
-    Measured(GemmPath, Timings),
+    /// Measured now: the timings and what they picked; `chosen` is what the cache holds (the
+    /// pick, unless another thread settled the problem first, whose answer then stands).
+    Measured { chosen: GemmPath, picked: GemmPath, timings: Timings },
     /// Seen first during a graph capture: `cublasGemmEx`, not cached.
     Capturing,
 }
@@ -137,13 +143,14 @@ pub enum Decision {
 impl Decision {
     pub fn path(&self) -> GemmPath {
         match self {
-            Decision::Cached(p) | Decision::Measured(p, _) => *p,
+            Decision::Cached(p) | Decision::Measured { chosen: p, .. } => *p,
             Decision::Capturing => GemmPath::GemmEx,
         }
     }
 }
 
-/// `auto`'s choices, per problem key (one cache per GPU; a process drives each GPU through one).
+/// `auto`'s choices, per problem key, shared by every GPU of the process (keys name the GPU
+/// model), so that ranks run as threads take the same algorithm for the same problem.
 #[derive(Debug)]
 pub struct ChoiceCache<K> {
     choices: HashMap<K, GemmPath>,
@@ -161,9 +168,10 @@ impl<K: Hash + Eq + Clone> ChoiceCache<K> {
         self.choices.get(key).copied()
     }
 
-    /// Keeps `path` for `key`.
-    pub fn insert(&mut self, key: K, path: GemmPath) {
-        self.choices.insert(key, path);
+    /// Keeps `path` for `key` unless `key` has a choice already; returns the one kept (the first
+    /// settled stands, so every user of the cache runs one path per problem).
+    pub fn settle(&mut self, key: K, path: GemmPath) -> GemmPath {
+        *self.choices.entry(key).or_insert(path)
     }
 
     /// The number of problems decided so far.
@@ -175,25 +183,27 @@ impl<K: Hash + Eq + Clone> ChoiceCache<K> {
         self.choices.is_empty()
     }
 
-    /// The path of `key`: cached, or (outside a capture) measured through
-    /// [`measure_all`] and cached, or `cublasGemmEx` uncached during a capture. `lt_candidates`
-    /// is asked only when measuring.
+    /// The path of `key`: cached, or (outside a capture) measured through [`measure_all`] and
+    /// settled, or `cublasGemmEx` uncached during a capture. The cache is locked only to look
+    /// up and to settle, never while measuring: a measurement waits for the GPU, whose earlier
+    /// work may wait for another rank's thread (a collective), which must not wait for this
+    /// lock. `capturing` and `lt_candidates` are asked only on a miss.
     pub fn decide<E>(
-        &mut self,
+        cache: &Mutex<Self>,
         key: &K,
-        capturing: bool,
+        capturing: impl FnOnce() -> Result<bool, E>,
         lt_candidates: impl FnOnce() -> Result<usize, E>,
         measure: impl FnMut(GemmPath) -> Result<f32, E>,
     ) -> Result<Decision, E> {
-        if let Some(p) = self.get(key) {
+        if let Some(p) = lock(cache).get(key) {
             return Ok(Decision::Cached(p));
         }
-        if capturing {
+        if capturing()? {
             return Ok(Decision::Capturing);
         }
-        let (path, timings) = measure_all(lt_candidates()?, measure)?;
-        self.insert(key.clone(), path);
-        Ok(Decision::Measured(path, timings))
+        let (picked, timings) = measure_all(lt_candidates()?, measure)?;
+        let chosen = lock(cache).settle(key.clone(), picked);
+        Ok(Decision::Measured { chosen, picked, timings })
     }
 }
 
@@ -246,62 +256,87 @@ mod tests {
 
     #[test]
     fn a_problem_is_measured_once_and_never_during_a_capture() {
-        let mut cache = ChoiceCache::<(usize, usize, usize)>::default();
+        let cache = Mutex::new(ChoiceCache::<(usize, usize, usize)>::default());
         let mut calls = 0;
         let key = (2048, 12288, 12288);
         // First sight during a capture: cublasGemmEx, nothing measured or cached.
-        let d = cache
-            .decide(
-                &key,
-                true,
-                || Ok::<_, ()>(4),
-                |_| {
-                    calls += 1;
-                    Ok(1.0)
-                },
-            )
-            .unwrap();
-        assert_eq!((d, calls, cache.len()), (Decision::Capturing, 0, 0));
+        let d = ChoiceCache::decide(
+            &cache,
+            &key,
+            || Ok::<_, ()>(true),
+            || Ok(4),
+            |_| {
+                calls += 1;
+                Ok(1.0)
+            },
+        )
+        .unwrap();
+        assert_eq!((d, calls, lock(&cache).len()), (Decision::Capturing, 0, 0));
         // First eager sight: measured (cublasGemmEx and four candidates), the fastest kept.
         let timing = |p: GemmPath| match p {
             GemmPath::GemmEx => 1.0,
             GemmPath::Lt(0) => 5.98,
             GemmPath::Lt(i) => 0.7 + i as f32 * 0.1,
         };
-        let d = cache
-            .decide(
+        let d = ChoiceCache::decide(
+            &cache,
+            &key,
+            || Ok::<_, ()>(false),
+            || Ok(4),
+            |p| {
+                calls += 1;
+                Ok(timing(p))
+            },
+        )
+        .unwrap();
+        assert_eq!(d.path(), GemmPath::Lt(1));
+        assert!(matches!(d, Decision::Measured { picked: GemmPath::Lt(1), .. }));
+        assert_eq!(calls, 5);
+        // Later sights (also during a capture) reuse it without measuring or asking.
+        for capturing in [false, true] {
+            let d = ChoiceCache::decide(
+                &cache,
                 &key,
-                false,
-                || Ok::<_, ()>(4),
-                |p| {
+                || -> Result<bool, ()> { panic!("asked") },
+                || Ok(4),
+                |_| {
                     calls += 1;
-                    Ok(timing(p))
+                    Ok(0.0)
                 },
             )
             .unwrap();
-        assert_eq!(d.path(), GemmPath::Lt(1));
-        assert_eq!(calls, 5);
-        // Later sights (also during a capture) reuse it without measuring.
-        for capturing in [false, true] {
-            let d = cache
-                .decide(
-                    &key,
-                    capturing,
-                    || Ok::<_, ()>(4),
-                    |_| {
-                        calls += 1;
-                        Ok(0.0)
-                    },
-                )
-                .unwrap();
-            assert_eq!(d, Decision::Cached(GemmPath::Lt(1)));
+            assert_eq!(d, Decision::Cached(GemmPath::Lt(1)), "{capturing}");
         }
         assert_eq!(calls, 5);
         // Another problem is measured on its own.
         let other = (8192, 16384, 16384);
-        let d = cache.decide(&other, false, || Ok::<_, ()>(0), |_| Ok::<_, ()>(3.0)).unwrap();
+        let d = ChoiceCache::decide(&cache, &other, || Ok::<_, ()>(false), || Ok(0), |_| Ok(3.0)).unwrap();
         assert_eq!(d.path(), GemmPath::GemmEx);
-        assert_eq!(cache.len(), 2);
+        assert_eq!(lock(&cache).len(), 2);
+    }
+
+    #[test]
+    fn the_first_settled_choice_stands_for_every_thread() {
+        let cache = Mutex::new(ChoiceCache::<u32>::default());
+        // Two ranks measured the same problem at once; one settles first.
+        assert_eq!(lock(&cache).settle(7, GemmPath::Lt(2)), GemmPath::Lt(2));
+        assert_eq!(lock(&cache).settle(7, GemmPath::GemmEx), GemmPath::Lt(2));
+        // A measurement finishing after another thread settled takes the settled path.
+        let d = ChoiceCache::decide(
+            &cache,
+            &8,
+            || Ok::<_, ()>(false),
+            || Ok(1),
+            |p| {
+                if p == GemmPath::GemmEx {
+                    // Meanwhile another thread settles problem 8.
+                    lock(&cache).settle(8, GemmPath::GemmEx);
+                }
+                Ok(if p == GemmPath::GemmEx { 2.0 } else { 1.0 })
+            },
+        )
+        .unwrap();
+        assert!(matches!(d, Decision::Measured { chosen: GemmPath::GemmEx, picked: GemmPath::Lt(0), .. }));
     }
 
     #[test]

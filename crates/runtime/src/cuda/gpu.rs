@@ -48,8 +48,9 @@ pub struct Gpu {
     lt: Mutex<Option<Lt>>,
     /// The cuBLASLt workspace of each stream that ran one of its GEMMs.
     workspaces: Mutex<Vec<(RawStream, CudaBuf)>>,
-    /// `--gemm auto`'s measured choice per problem ([`crate::gemm_lib`]).
-    choices: Mutex<ChoiceCache<TuneKey>>,
+    /// The GPU model (name and compute capability, hashed): `--gemm auto`'s choices are shared
+    /// by the GPUs of one model ([`choices`]).
+    model: u64,
     elementwise: Func,
     sum: Func,
     int_gemm: Func,
@@ -98,6 +99,12 @@ impl Gpu {
             .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
         let main = api::create_stream()?;
         let alloc = Allocator::new(dev.ordinal, dev.ctx);
+        let model = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&dev.name, dev.capability).hash(&mut h);
+            h.finish()
+        };
         Ok(Gpu {
             dev,
             alloc,
@@ -106,7 +113,7 @@ impl Gpu {
             gemm_lib: GemmLib::default(),
             lt: Mutex::new(None),
             workspaces: Mutex::new(Vec::new()),
-            choices: Mutex::new(ChoiceCache::default()),
+            model,
             elementwise,
             sum,
             int_gemm,
@@ -554,13 +561,12 @@ impl Gpu {
             accumulate: call.lt.accumulate,
             tail: (tail.bias.is_some(), tail.residual.is_some(), tail.act.is_some()),
         };
-        let mut cache = lock(&self.choices);
-        let capturing = cache.get(&key).is_none() && api::is_capturing(stream)?;
         // The timed calls accumulate into the output: it is saved first and restored after.
         let mut saved: Option<CudaBuf> = None;
-        let decision = cache.decide(
-            &key,
-            capturing,
+        let decision = ChoiceCache::decide(
+            choices(),
+            &(self.model, key),
+            || api::is_capturing(stream),
             || {
                 if call.lt.k == 0 {
                     return Ok(0);
@@ -584,12 +590,16 @@ impl Gpu {
         if crate::gemm_lib::verbose() {
             let problem = describe_problem(&key);
             match &decision {
-                Decision::Measured(path, timings) => eprintln!("{}", describe_choice(&problem, *path, timings)),
-                Decision::Capturing => {
-                    eprintln!(
-                        "fuser: gemm auto: {problem}: cublasGemmEx (first seen during a CUDA graph capture: not measured)"
-                    )
+                Decision::Measured { chosen, picked, timings } => {
+                    let mut line = describe_choice(&problem, *chosen, timings);
+                    if chosen != picked {
+                        line.push_str(&format!(" (settled by another GPU first; these timings picked {picked})"));
+                    }
+                    eprintln!("{line} [GPU {}]", self.dev.ordinal);
                 }
+                Decision::Capturing => eprintln!(
+                    "fuser: gemm auto: {problem}: cublasGemmEx (first seen during a CUDA graph capture: not measured)"
+                ),
                 Decision::Cached(_) => {}
             }
         }
@@ -881,6 +891,12 @@ fn epilogue_bias(bias: &CudaBuf, dtype: DType, rows: usize, rows_are_features: b
         && bias.numel() == rows
         && bias.addr().is_multiple_of(16))
     .then_some(bias.addr())
+}
+
+/// `--gemm auto`'s choices of the process, per GPU model and problem.
+fn choices() -> &'static Mutex<ChoiceCache<(u64, TuneKey)>> {
+    static CHOICES: OnceLock<Mutex<ChoiceCache<(u64, TuneKey)>>> = OnceLock::new();
+    CHOICES.get_or_init(Default::default)
 }
 
 /// How long `--gemm auto` waits for one candidate's timed calls.
