@@ -984,7 +984,10 @@ fn describe_problem(key: &TuneKey) -> String {
 /// type, the activation a GELU (not with a residual); f64 never. `None`: a part does not fit
 /// (the tail then runs as separate kernels), or there is no tail.
 fn fused_tail(tail: &Tail<'_>, plain: &LtGemm, rows_are_features: bool) -> Option<LtGemm> {
-    if tail.is_empty() || plain.dtype == DType::F64 || plain.accumulate {
+    // Accumulation (C = D) fuses a bias only: a residual would be a second C, and an
+    // activation would apply to what D held.
+    let accumulate_conflict = plain.accumulate && (tail.residual.is_some() || tail.act.is_some());
+    if tail.is_empty() || plain.dtype == DType::F64 || accumulate_conflict {
         return None;
     }
     let bias = match tail.bias {
