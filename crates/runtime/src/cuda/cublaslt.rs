@@ -274,58 +274,70 @@ impl Lt {
             return Err(e);
         }
         let mut pref = std::ptr::null_mut();
-        check(unsafe { lt::cublasLtMatmulPreferenceCreate(&mut pref) }, "cublasLtMatmulPreferenceCreate")?;
-        let key = g.key();
+        if let Err(e) =
+            check(unsafe { lt::cublasLtMatmulPreferenceCreate(&mut pref) }, "cublasLtMatmulPreferenceCreate")
+        {
+            destroy(&plan);
+            return Err(e);
+        }
         use lt::cublasLtMatmulPreferenceAttributes_t as P;
-        let prefs = [
-            (P::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, workspace as u64),
-            (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, key.align.0 as u64),
-            (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, key.align.1 as u64),
-            (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.c.map_or(key.align.2, |(_, a)| a) as u64),
-            (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align.2 as u64),
-        ];
+        // The values live in these locals until the calls below have copied them. (The code
+        // before issue 24 passed a pointer to a temporary `u32` that was dead by the time
+        // cuBLASLt read it: the alignment preferences were whatever the stack then held, which
+        // may explain heuristic picks that were slow, and different from run to run.)
+        let workspace_bytes: u64 = workspace as u64;
+        let alignments: [(P, u32); 4] = alignment_prefs(&g.key());
         // SAFETY: a plain C struct for which all-zero bytes are a valid (empty) value.
         let mut results: [lt::cublasLtMatmulHeuristicResult_t; LT_CANDIDATES] = unsafe { std::mem::zeroed() };
         let mut found = 0;
-        let asked = prefs
-            .iter()
-            .try_for_each(|(attr, v)| {
-                // The workspace size is a size_t, the alignments uint32_t.
-                let (p, n) = if *attr == P::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES {
-                    (ptr(v), std::mem::size_of::<u64>())
-                } else {
-                    (ptr(&(*v as u32)), std::mem::size_of::<u32>())
-                };
+        // SAFETY (both calls): `pref` is live; the value pointers point at the locals above, of
+        // the sizes passed (size_t for the workspace, uint32_t for the alignments).
+        let asked = check(
+            unsafe {
+                lt::cublasLtMatmulPreferenceSetAttribute(
+                    pref,
+                    P::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                    ptr(&workspace_bytes),
+                    std::mem::size_of::<u64>(),
+                )
+            },
+            "cublasLtMatmulPreferenceSetAttribute",
+        )
+        .and_then(|()| {
+            alignments.iter().try_for_each(|(attr, bytes)| {
                 check(
-                    unsafe { lt::cublasLtMatmulPreferenceSetAttribute(pref, *attr, p, n) },
+                    unsafe {
+                        lt::cublasLtMatmulPreferenceSetAttribute(pref, *attr, ptr(bytes), std::mem::size_of::<u32>())
+                    },
                     "cublasLtMatmulPreferenceSetAttribute",
                 )
             })
-            .and_then(|()| {
-                let [la, lb, lc, ld] = plan.layouts;
-                // SAFETY: `results` has room for the LT_CANDIDATES results asked for; `found`
-                // receives how many were written.
-                let r = unsafe {
-                    lt::cublasLtMatmulAlgoGetHeuristic(
-                        self.handle,
-                        desc,
-                        la,
-                        lb,
-                        lc,
-                        ld,
-                        pref,
-                        LT_CANDIDATES as i32,
-                        results.as_mut_ptr(),
-                        &mut found,
-                    )
-                };
-                // No algorithm is an answer, not an error.
-                if r == lt::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED {
-                    Ok(())
-                } else {
-                    check(r, "cublasLtMatmulAlgoGetHeuristic")
-                }
-            });
+        })
+        .and_then(|()| {
+            let [la, lb, lc, ld] = plan.layouts;
+            // SAFETY: `results` has room for the LT_CANDIDATES results asked for; `found`
+            // receives how many were written.
+            let r = unsafe {
+                lt::cublasLtMatmulAlgoGetHeuristic(
+                    self.handle,
+                    desc,
+                    la,
+                    lb,
+                    lc,
+                    ld,
+                    pref,
+                    LT_CANDIDATES as i32,
+                    results.as_mut_ptr(),
+                    &mut found,
+                )
+            };
+            // No algorithm is an answer, not an error.
+            if r == lt::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED {
+                Ok(())
+            } else {
+                check(r, "cublasLtMatmulAlgoGetHeuristic")
+            }
+        });
         unsafe { lt::cublasLtMatmulPreferenceDestroy(pref) };
         if let Err(e) = asked {
             destroy(&plan);
@@ -344,6 +356,19 @@ impl Lt {
         }
         Ok(Some(plan))
     }
+}
+
+/// The minimum-alignment preferences of a problem: the real alignment of A, B, C (the
+/// residual's, or D's when C is D) and D, so that the heuristic offers the kernels those
+/// pointers allow and no others.
+fn alignment_prefs(key: &Key) -> [(lt::cublasLtMatmulPreferenceAttributes_t, u32); 4] {
+    use lt::cublasLtMatmulPreferenceAttributes_t as P;
+    [
+        (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, key.align.0),
+        (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, key.align.1),
+        (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.c.map_or(key.align.2, |(_, a)| a)),
+        (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align.2),
+    ]
 }
 
 fn ptr<T>(v: &T) -> *const c_void {
@@ -432,6 +457,20 @@ mod tests {
         assert_eq!(g.stored(), ((16, 64), (16, 32)));
         assert!(lt_types(DType::I32).is_none());
         assert!(lt_types(DType::BF16).is_some());
+    }
+
+    #[test]
+    fn alignment_preferences_are_the_pointers_own() {
+        use lt::cublasLtMatmulPreferenceAttributes_t as P;
+        let g = gemm(0x1000, 0x2002, 0x3040);
+        let prefs = alignment_prefs(&g.key());
+        assert_eq!(prefs[0], (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, 256));
+        assert_eq!(prefs[1], (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, 2));
+        // C is D without a residual.
+        assert_eq!(prefs[2], (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, 64));
+        assert_eq!(prefs[3], (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, 64));
+        let with_c = LtGemm { c: Some((0x4008, 64)), ..g };
+        assert_eq!(alignment_prefs(&with_c.key())[2], (P::CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, 8));
     }
 
     #[test]
