@@ -76,7 +76,7 @@ func.func @loop(%x: !host.buf<8x8xbf16>, %w: !host.buf<16x8xbf16>, %b: !host.buf
 // accumulates; the consumer is a cast; the add's shapes differ (a `?` extent); an input is
 // written in between (directly, or through a view in a nested loop); a stream switch in
 // between; the output is an input of the GEMM; the elementwise op is in a nested block; the
-// residual is written in between.
+// residual is written in between; a gelu output of another (compatible) shape.
 // CHECK-LABEL: func.func @negative
 // CHECK-NOT:     epilogue
 // CHECK-NOT:     residual
@@ -109,10 +109,12 @@ func.func @loop(%x: !host.buf<8x8xbf16>, %w: !host.buf<16x8xbf16>, %b: !host.buf
 // NEG:         host.linear %arg0, %arg1 into %[[T8:[^ ]*]] :
 // NEG-NEXT:    host.fill %arg2
 // NEG-NEXT:    host.elementwise add %[[T8]], %arg2 into %arg3
+// NEG:         host.linear %arg0, %arg1 into %[[T9:[^ ]*]] :
+// NEG-NEXT:    host.elementwise gelu_tanh %[[T9]] into %arg9
 // NEG-NEXT:    return
 func.func @negative(%x: !host.buf<4x8xf32>, %w: !host.buf<16x8xf32>, %r: !host.buf<4x16xf32>, %y: !host.buf<4x16xf32>,
                     %arg: !host.buf<4x16xf32>, %h: !host.buf<4x16xf16>, %sq: !host.buf<16x16xf32>, %s: !host.stream,
-                    %rd: !host.buf<?x16xf32>) {
+                    %rd: !host.buf<?x16xf32>, %yd: !host.buf<?x16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -171,5 +173,9 @@ func.func @negative(%x: !host.buf<4x8xf32>, %w: !host.buf<16x8xf32>, %r: !host.b
   host.linear %x, %w into %t8 : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<4x16xf32>
   host.fill %r {value = 1.0 : f32} : !host.buf<4x16xf32>
   host.elementwise add %t8, %r into %y : !host.buf<4x16xf32>, !host.buf<4x16xf32>, !host.buf<4x16xf32>
+  // A gelu output whose shape is only compatible (?x16).
+  %t9 = host.alloc() : !host.buf<4x16xf32>
+  host.linear %x, %w into %t9 : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<4x16xf32>
+  host.elementwise gelu_tanh %t9 into %yd : !host.buf<4x16xf32>, !host.buf<?x16xf32>
   return
 }

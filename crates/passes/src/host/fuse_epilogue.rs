@@ -126,14 +126,20 @@ fn candidate(ctx: &Context, ir: &Ir, linear: OpId) -> Option<Plan> {
         return None;
     }
     let operands = ir.operands(elementwise).to_vec();
+    // Every buffer of the elementwise op has %t's shape and element type (the verifier allows
+    // `?` against a static extent; the linear's output must match its expected shape itself).
+    let same_as_t = |vs: &[Value]| -> Option<bool> {
+        let tt = BufferType::of(ctx, ir.value_type(t))?;
+        let all = vs.iter().map(|&v| BufferType::of(ctx, ir.value_type(v))).collect::<Option<Vec<_>>>()?;
+        Some(all.iter().all(|ty| ty.shape == tt.shape && ty.elem == tt.elem))
+    };
     let (residual, y, accumulate, epilogue) = match (ElementwiseKind::of_op(ctx, ir, elementwise)?, &operands[..]) {
-        (ElementwiseKind::GeluTanh, &[input, y]) if input == t => (None, y, false, Some(LinearEpilogue::GeluTanh)),
+        (ElementwiseKind::GeluTanh, &[input, y]) if input == t && same_as_t(&[y])? => {
+            (None, y, false, Some(LinearEpilogue::GeluTanh))
+        }
         (ElementwiseKind::Add, &[a, b, y]) if (a == t) != (b == t) => {
             let r = if a == t { b } else { a };
-            let types: Option<Vec<BufferType>> =
-                [t, r, y].iter().map(|&v| BufferType::of(ctx, ir.value_type(v))).collect();
-            let types = types?;
-            if types.iter().any(|ty| ty.shape != types[0].shape || ty.elem != types[0].elem) {
+            if !same_as_t(&[r, y])? {
                 return None;
             }
             if y == r { (None, y, true, None) } else { (Some(r), y, false, None) }
@@ -240,7 +246,8 @@ fn writes_any(ctx: &Context, ir: &Ir, op: OpId, roots: &[Value]) -> bool {
 
 fn apply(ctx: &Context, ir: &mut Ir, plan: Plan) {
     let Some(parts) = linear_parts(ctx, ir, plan.linear) else { return };
-    let loc = ir.loc(plan.elementwise);
+    // The linear's location: traces and errors of the fused op point at the GEMM.
+    let loc = ir.loc(plan.linear);
     let mut state = linear_epilogue_state(ctx, parts.x, parts.w, parts.bias, plan.residual, plan.y, plan.epilogue, loc);
     if plan.accumulate {
         let props = state.props.unwrap_or_else(|| ctx.empty_dict());
