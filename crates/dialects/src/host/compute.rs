@@ -65,7 +65,7 @@ the optional `bias` `[N]` and `y` `[..., N]` (the leading dimensions of `x` and 
 `w` and `bias` share an element type; `y` may have another. With `accumulate`, the result is \
 added to what `y` holds (`y += x·wᵀ + bias`: a GEMM epilogue with beta = 1).\n\n\
 GEMM epilogues (fused by `host-fuse-epilogue`; cuBLASLt applies them in the GEMM, the cpu \
-backend computes them in f64 from the f64 accumulator and rounds once):\n\n\
+backend computes them in f64 from the GEMM's accumulator and rounds once to `y`'s type):\n\n\
 - `residual %r`: `y = x·wᵀ + bias + r`, with `r` of `y`'s shape and element type and distinct \
 from `y` (cuBLASLt's C matrix with beta = 1). Not with `accumulate` (that is `r = y`) nor with \
 `epilogue` (cuBLASLt adds C before the activation, so `gelu(x·wᵀ + bias) + r` has no single \
