@@ -1,6 +1,6 @@
 //! Passes over host programs (`host`/`comm` ops inside `func.func`): stream assignment,
-//! deallocation, allocation hoisting, loop-invariant code motion and fusion into `host.fused`
-//! regions. See
+//! deallocation, allocation hoisting, loop-invariant code motion, GEMM epilogue fusion and fusion
+//! into `host.fused` regions. See
 //! `docs/dev/lowering.md` §6 for the rules each one follows.
 //!
 //! Layering: [`build`] (generic op construction and IR queries) is used by the passes; no pass
@@ -9,6 +9,7 @@
 pub mod assign_streams;
 pub mod build;
 pub mod fuse;
+pub mod fuse_epilogue;
 pub mod hoist_alloc;
 pub mod insert_dealloc;
 pub mod licm;
