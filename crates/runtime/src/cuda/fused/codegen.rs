@@ -161,16 +161,25 @@ fn choose_vec(graph: &FusedGraph, inputs: &[Operand], outputs: &[Operand], kinds
         .zip(inputs)
         .filter(|(i, _)| kinds.contains(&i.kind))
         .map(|(_, o)| o.dtype.size())
-        .chain(outputs.iter().map(|o| o.dtype.size()))
+        .chain(
+            graph
+                .outputs
+                .iter()
+                .zip(outputs)
+                .filter(|&(&o, _)| graph.nodes[o].kind == Kind::Full)
+                .map(|(_, o)| o.dtype.size()),
+        )
         .max()
         .unwrap_or(4)
         .max(1);
     let last = graph.domain.last().copied().unwrap_or(1);
     let mut vec = (16 / widest).max(1);
     while vec > 1 {
-        let outs_ok = graph.outputs.iter().zip(outputs).all(|(&o, op)| {
-            graph.nodes[o].kind != Kind::Full || vectorizable(op, &graph.domain, vec)
-        });
+        let outs_ok = graph
+            .outputs
+            .iter()
+            .zip(outputs)
+            .all(|(&o, op)| graph.nodes[o].kind != Kind::Full || vectorizable(op, &graph.domain, vec));
         if last % vec == 0 && outs_ok {
             break;
         }
@@ -376,11 +385,8 @@ pub fn source(
     }
     let _ = writeln!(s, "struct FusedParams {{ unsigned long long a[{}]; }};", n_ops + 1);
     let _ = writeln!(s, "// {}", graph.to_string().replace('\n', "\n// "));
-    let _ = writeln!(
-        s,
-        "extern \"C\" __global__ void __launch_bounds__({}) {KERNEL}(FusedParams p) {{",
-        schedule.block()
-    );
+    let _ =
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({}) {KERNEL}(FusedParams p) {{", schedule.block());
     s.push_str(&body);
     s.push_str("}\n");
     Ok(s)
@@ -534,7 +540,8 @@ impl<'a> Gen<'a> {
                 (NodeOp::Input(k), Kind::Scalar) => {
                     let d = g.inputs[k].dtype;
                     let load = format!("*(const {}*)p.a[{k}]", storage(d));
-                    let v = if self.cty[i] == Cty::I { format!("(long long){load}") } else { widen(d, &load, self.cty[i]) };
+                    let v =
+                        if self.cty[i] == Cty::I { format!("(long long){load}") } else { widen(d, &load, self.cty[i]) };
                     let _ = writeln!(s, "  const {c} v{i} = {v};");
                 }
                 (NodeOp::Const(v), _) => {
@@ -601,16 +608,28 @@ impl<'a> Gen<'a> {
                     let _ = writeln!(s, "    v{i}[{}] = {e};", e0 + j);
                 }
             }
-            let _ = writeln!(s, "  }} else {{");
-            for j in 0..vec {
-                let _ = writeln!(s, "    v{i}[{}] = 0;", e0 + j);
+            if cond == "true" {
+                let _ = writeln!(s, "  }}");
+            } else {
+                let _ = writeln!(s, "  }} else {{");
+                for j in 0..vec {
+                    let _ = writeln!(s, "    v{i}[{}] = 0;", e0 + j);
+                }
+                let _ = writeln!(s, "  }}");
             }
-            let _ = writeln!(s, "  }}");
         }
     }
 
     /// Stores node `i` (a `Full` node) into output `k`, as `load_items` loads.
-    fn store_items(&self, s: &mut String, i: usize, k: usize, row_off: &str, col: &dyn Fn(&str) -> String, valid: &str) {
+    fn store_items(
+        &self,
+        s: &mut String,
+        i: usize,
+        k: usize,
+        row_off: &str,
+        col: &dyn Fn(&str) -> String,
+        valid: &str,
+    ) {
         let g = self.graph;
         let op = &self.outputs[k];
         let slot = self.inputs.len() + k;
@@ -684,7 +703,13 @@ impl<'a> Gen<'a> {
 
     /// The `Full` (and, persistent, `Row`) nodes of one step: `row` the row variable
     /// (persistent) or None (pointwise: `i0` the first element).
-    fn step_nodes(&self, s: &mut String, row: Option<&str>, col: &dyn Fn(&str) -> String, valid: &str) -> Result<(), String> {
+    fn step_nodes(
+        &self,
+        s: &mut String,
+        row: Option<&str>,
+        col: &dyn Fn(&str) -> String,
+        valid: &str,
+    ) -> Result<(), String> {
         let g = self.graph;
         let (vec, items) = self.items();
         let elems = vec * items;
@@ -750,7 +775,9 @@ impl<'a> Gen<'a> {
                         for j in 0..vec {
                             let e = it * vec + j;
                             let x = self.val(n.args[0], &e.to_string(), Cty::D);
-                            let keep = format!("(unsigned long long)philox_draw(seed, offset + g0 + {j}ull) >= {threshold}ull");
+                            let keep = format!(
+                                "(unsigned long long)philox_draw(seed, offset + g0 + {j}ull) >= {threshold}ull"
+                            );
                             let y = round(n.dtype, &format!("({keep}) ? {x} * {scale} : 0.0"), Cty::D);
                             let y = if self.cty[i] == Cty::F { format!("(float)({y})") } else { y };
                             let _ = writeln!(s, "      v{i}[{e}] = {y};");
@@ -774,11 +801,7 @@ impl<'a> Gen<'a> {
                 } else {
                     let off = row_off(&op.strides);
                     let v = narrow(op.dtype, &format!("v{i}"), self.cty[i]);
-                    let _ = writeln!(
-                        s,
-                        "  if ({valid} && t == 0) (({}*)p.a[{slot}])[{off}] = {v};",
-                        storage(op.dtype)
-                    );
+                    let _ = writeln!(s, "  if ({valid} && t == 0) (({}*)p.a[{slot}])[{off}] = {v};", storage(op.dtype));
                 }
             }
         }
@@ -828,7 +851,10 @@ impl<'a> Gen<'a> {
             let _ = writeln!(s, "    if ((t & 31u) == 0) red{i}[slot][t >> 5] = acc;");
             let _ = writeln!(s, "    __syncthreads();");
             let _ = writeln!(s, "    acc = red{i}[slot][0];");
-            let _ = writeln!(s, "    #pragma unroll\n    for (int w = 1; w < {warps}; w++) acc = {comb}(acc, red{i}[slot][w]);");
+            let _ = writeln!(
+                s,
+                "    #pragma unroll\n    for (int w = 1; w < {warps}; w++) acc = {comb}(acc, red{i}[slot][w]);"
+            );
         }
         let _ = writeln!(s, "    v{i} = {}; }}", round(n.dtype, "acc", cty));
         Ok(())
@@ -851,7 +877,12 @@ impl<'a> Gen<'a> {
         );
         let _ = writeln!(s, "  const {idx} i0 = q * {vec}u; const unsigned t = 0; (void)t;");
         let mut body = String::new();
-        self.step_nodes(&mut body, None, &|e| if e == "0" { "i0".to_string() } else { format!("(i0 + {e}u)") }, "true")?;
+        self.step_nodes(
+            &mut body,
+            None,
+            &|e| if e == "0" { "i0".to_string() } else { format!("(i0 + {e}u)") },
+            "true",
+        )?;
         s.push_str(&body);
         s.push_str("  }\n");
         Ok(s)
@@ -950,8 +981,12 @@ mod tests {
         Node { op, args: args.to_vec(), dtype, kind }
     }
 
-    const H200: DeviceProps =
-        DeviceProps { sm_count: 132, max_threads_per_block: 1024, max_threads_per_sm: 2048, max_shared_per_block: 49152 };
+    const H200: DeviceProps = DeviceProps {
+        sm_count: 132,
+        max_threads_per_block: 1024,
+        max_threads_per_sm: 2048,
+        max_shared_per_block: 49152,
+    };
 
     fn add_graph(dtype: DType, domain: &[usize]) -> FusedGraph {
         FusedGraph {
@@ -988,17 +1023,13 @@ mod tests {
 
     fn dense_ops(g: &FusedGraph) -> (Vec<Operand>, Vec<Operand>) {
         let ins = g.inputs.iter().map(|i| Operand::dense(i.dtype, g.shape_of(i.kind))).collect();
-        let outs = g
-            .outputs
-            .iter()
-            .map(|&o| Operand::dense(g.nodes[o].dtype, g.shape_of(g.nodes[o].kind)))
-            .collect();
+        let outs = g.outputs.iter().map(|&o| Operand::dense(g.nodes[o].dtype, g.shape_of(g.nodes[o].kind))).collect();
         (ins, outs)
     }
 
     #[test]
     fn pointwise_vectorizes_aligned_contiguous_operands() {
-        let g = add_graph(DType::BF16, &[64, 4096]);
+        let g = add_graph(DType::BF16, &[8192, 4096]);
         let (ins, outs) = dense_ops(&g);
         let pl = plan(&g, &ins, &outs, &H200).unwrap();
         assert_eq!(pl.schedule, Schedule::Pointwise { vec: 8, block: 256 });
@@ -1025,7 +1056,7 @@ mod tests {
         let pl = plan(&g, &ins, &outs, &H200).unwrap();
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
         // The bias's offset is the column only.
-        assert!(src.contains("p.a[1] + ((0) + ((unsigned)((i0) % 64u) * 1u)))"), "{src}");
+        assert!(src.contains("p.a[1] + ((unsigned)0 + ((unsigned)((i0) % 64u) * 1u)))"), "{src}");
         // An unaligned input is gathered, the output still vectorized.
         ins[0].aligned16 = false;
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
@@ -1111,6 +1142,7 @@ mod tests {
         let mut g = add_graph(DType::I32, &[4, 4]);
         g.inputs = vec![Input { dtype: DType::I32, kind: Kind::Full }; 2];
         let (ins, outs) = dense_ops(&g);
-        assert!(plan(&g, &ins, &outs, &H200).unwrap_err().contains("integers"));
+        let err = plan(&g, &ins, &outs, &H200).unwrap_err();
+        assert!(err.contains("integer"), "{err}");
     }
 }

@@ -40,10 +40,7 @@ fn operand(graph: &FusedGraph, b: &CudaBuf, kind: Kind, what: &str) -> RtResult<
     } else if b.numel() == shape.iter().product::<usize>() && b.is_contiguous() {
         row_major(shape)
     } else {
-        return Err(RtError::new(format!(
-            "host.fused: {what} has shape {:?}, the region expects {shape:?}",
-            b.shape
-        )));
+        return Err(RtError::new(format!("host.fused: {what} has shape {:?}, the region expects {shape:?}", b.shape)));
     };
     // Only the operands read or written by vectors depend on their alignment.
     let aligned16 = matches!(kind, Kind::Full | Kind::Col) && b.addr() % 16 == 0;
@@ -62,7 +59,13 @@ pub fn run(
 ) -> RtResult<()> {
     let err = |m: String| RtError::new(format!("host.fused: {m}"));
     if inputs.len() != graph.inputs.len() || outputs.len() != graph.outputs.len() {
-        return Err(err(format!("{} inputs and {} outputs for a region of {} and {}", inputs.len(), outputs.len(), graph.inputs.len(), graph.outputs.len())));
+        return Err(err(format!(
+            "{} inputs and {} outputs for a region of {} and {}",
+            inputs.len(),
+            outputs.len(),
+            graph.inputs.len(),
+            graph.outputs.len()
+        )));
     }
     if graph.domain.iter().product::<usize>() == 0 {
         return Ok(());

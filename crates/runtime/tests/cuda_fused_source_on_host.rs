@@ -1,0 +1,633 @@
+//! The CUDA C the fused-region code generator writes (`cuda::fused::codegen`), compiled for the
+//! host with a C++ compiler and shims (a block's threads as host threads with one barrier for
+//! `__syncthreads` and for `__shfl_xor_sync`, exchanged through memory; the blocks one after
+//! the other, fewer of them than the plan asks so the grid-stride loops wrap), run on random
+//! inputs and compared with `fused::eval::evaluate`, the cpu's semantics: pointwise add (f32
+//! with an odd width, bf16 vectorized, a padded-row input gathered), gelu_tanh(x + bias) with a
+//! stride-0 bias view, bias + dropout + residual (the keep mask bit-identical, at an origin of
+//! a larger tensor), softmax rows (one warp per row, several rows per block, and several warps
+//! and items per row with a partial last item), softmax + dropout, layer_norm expanded into
+//! primitives with mean and rstd outputs (bf16 vectorized with padded rows, f32 with a
+//! transposed input), rms_norm (with a broadcast node), in f32 and bf16. Skipped (with a note)
+//! when no `c++` with `_Float16` is found.
+#![cfg(feature = "cuda")]
+
+mod support;
+
+use fuser_dialects::host::ElementwiseKind as E;
+use fuser_runtime::cuda::api::DeviceProps;
+use fuser_runtime::cuda::fused::codegen::{self, Operand, Schedule};
+use fuser_runtime::dtype::{DType, round_to};
+use fuser_runtime::fused::eval::evaluate;
+use fuser_runtime::fused::{FusedGraph, Input, Kind, Node, NodeOp, ReduceOp};
+use fuser_runtime::ops::Dense;
+use std::fmt::Write;
+
+const SHIM: &str = r#"
+#include <cmath>
+#include <math.h>
+#include <cstring>
+#include <cstdint>
+#include <cstdio>
+#include <barrier>
+#include <thread>
+#include <vector>
+#define __device__
+#define __global__
+#define __forceinline__ inline
+#define __shared__ static
+#define __launch_bounds__(n)
+struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) uint2 { unsigned x, y; };
+struct D3{unsigned x;}; D3 blockDim{1}, gridDim{1}, blockIdx{0}; thread_local D3 threadIdx{0};
+static std::barrier<>* block_barrier = nullptr;
+static void __syncthreads() { block_barrier->arrive_and_wait(); }
+// A butterfly exchange among the block's threads (every thread of the block calls it).
+template <class T> static T __shfl_xor_sync(unsigned, T v, int o) {
+  static T slots[1024];
+  slots[threadIdx.x] = v; block_barrier->arrive_and_wait();
+  T r = slots[threadIdx.x ^ (unsigned)o]; block_barrier->arrive_and_wait();
+  return r;
+}
+// Runs f as `blocks` blocks of `threads` threads (blocks in turn, a block's threads at once).
+template <class F> static void launch(unsigned blocks, unsigned threads, F f) {
+  gridDim.x = blocks; blockDim.x = threads;
+  for (unsigned b = 0; b < blocks; ++b) {
+    blockIdx.x = b;
+    std::barrier<> bar(threads); block_barrier = &bar;
+    std::vector<std::thread> ts;
+    for (unsigned t = 0; t < threads; ++t) ts.emplace_back([&, t] { threadIdx.x = t; f(); });
+    for (auto& t : ts) t.join();
+  }
+}
+static float __uint_as_float(unsigned u){float f; memcpy(&f,&u,4); return f;}
+static unsigned __float_as_uint(float f){unsigned u; memcpy(&u,&f,4); return u;}
+static float __int_as_float(int u){float f; memcpy(&f,&u,4); return f;}
+static double __longlong_as_double(long long u){double f; memcpy(&f,&u,8); return f;}
+static long long __double_as_longlong(double f){long long u; memcpy(&u,&f,8); return u;}
+static float __double2float_rz(double v){ float f=(float)v; if (std::isfinite(v) && std::fabs((double)f)>std::fabs(v)) f=std::nextafter(f,0.0f); return f;}
+static float rsqrtf(float x){ return 1.0f / sqrtf(x); }
+static double rsqrt(double x){ return 1.0 / sqrt(x); }
+static float bits_f32(unsigned u){ return __uint_as_float(u); }
+static double bits_f64(unsigned long long u){ double f; memcpy(&f,&u,8); return f; }
+"#;
+
+/// Device properties small enough for host threads: at most 128 threads per block, 2 SMs.
+const PROPS: DeviceProps =
+    DeviceProps { sm_count: 2, max_threads_per_block: 128, max_threads_per_sm: 256, max_shared_per_block: 49152 };
+
+fn node(op: NodeOp, args: &[usize], dtype: DType, kind: Kind) -> Node {
+    Node { op, args: args.to_vec(), dtype, kind }
+}
+
+/// A deterministic generator of values in [-2, 2).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 4.0 - 2.0
+    }
+}
+
+/// A host buffer seen as an operand: storage, the view's offset and strides.
+struct HostIn {
+    dtype: DType,
+    storage: Vec<f64>,
+    ints: Vec<i64>,
+    offset: usize,
+    strides: Vec<usize>,
+}
+
+impl HostIn {
+    /// Random values of `dtype` for a view of `shape` with `strides` at `offset` (the storage
+    /// holds the farthest element).
+    fn random(rng: &mut Rng, dtype: DType, shape: &[usize], strides: &[usize], offset: usize) -> HostIn {
+        let reach: usize = shape.iter().zip(strides).map(|(e, s)| e.saturating_sub(1) * s).sum();
+        let len = offset + reach + 1;
+        let storage = (0..len).map(|_| round_to(dtype, rng.next())).collect();
+        HostIn { dtype, storage, ints: vec![], offset, strides: strides.to_vec() }
+    }
+
+    fn dense(rng: &mut Rng, dtype: DType, shape: &[usize]) -> HostIn {
+        HostIn::random(rng, dtype, shape, &codegen::row_major(shape), 0)
+    }
+
+    fn int(dtype: DType, v: i64) -> HostIn {
+        HostIn { dtype, storage: vec![], ints: vec![v], offset: 0, strides: vec![] }
+    }
+
+    /// The view's elements, row-major.
+    fn gather(&self, shape: &[usize]) -> Dense {
+        if !self.ints.is_empty() {
+            return Dense::from_i64(self.dtype, shape.to_vec(), self.ints.clone());
+        }
+        let n: usize = shape.iter().product();
+        let vals = (0..n)
+            .map(|mut i| {
+                let mut off = self.offset;
+                for d in (0..shape.len()).rev() {
+                    off += (i % shape[d]) * self.strides[d];
+                    i /= shape[d];
+                }
+                self.storage[off]
+            })
+            .collect();
+        Dense::from_f64(self.dtype, shape.to_vec(), vals)
+    }
+}
+
+/// The C storage type and initializer of a value's bits.
+fn c_bits(dtype: DType, v: f64) -> String {
+    match dtype {
+        DType::BF16 => format!("{}", half::bf16::from_f64(v).to_bits()),
+        DType::F16 => format!("{}", half::f16::from_f64(v).to_bits()),
+        DType::F32 => format!("{}u", (v as f32).to_bits()),
+        DType::F64 => format!("{}ull", v.to_bits()),
+        _ => format!("{}", v as i64),
+    }
+}
+
+fn c_storage(dtype: DType) -> &'static str {
+    match dtype {
+        DType::BF16 | DType::F16 => "unsigned short",
+        DType::F32 => "unsigned",
+        DType::F64 => "unsigned long long",
+        DType::I1 => "unsigned char",
+        DType::I8 => "signed char",
+        DType::I16 => "short",
+        DType::I32 => "int",
+        DType::I64 => "long long",
+    }
+}
+
+/// The C expression of element `e` of a storage array as a double.
+fn c_read(dtype: DType, e: &str) -> String {
+    match dtype {
+        DType::BF16 => format!("(double)bf16_to_float({e})"),
+        DType::F16 => format!("(double)f16_to_float({e})"),
+        DType::F32 => format!("(double)bits_f32({e})"),
+        DType::F64 => format!("bits_f64({e})"),
+        _ => format!("(double)({e})"),
+    }
+}
+
+/// One case: a graph, its inputs, an origin, the outputs' tolerances (relative, absolute).
+struct Case {
+    name: &'static str,
+    graph: FusedGraph,
+    inputs: Vec<HostIn>,
+    origin: Vec<usize>,
+    tols: Vec<(f64, f64)>,
+    /// The schedule the plan must choose (checks the intended path is the one exercised).
+    expect: Option<Schedule>,
+}
+
+/// The namespace of a case: its kernel, its buffers, a runner printing its outputs.
+fn program_of(tag: &str, case: &Case) -> String {
+    let g = &case.graph;
+    let ops: Vec<Operand> = case
+        .inputs
+        .iter()
+        .zip(&g.inputs)
+        .map(|(h, i)| Operand {
+            dtype: h.dtype,
+            strides: if i.kind == Kind::Scalar { vec![] } else { h.strides.clone() },
+            aligned16: matches!(i.kind, Kind::Full | Kind::Col) && (h.offset * h.dtype.size()) % 16 == 0,
+        })
+        .collect();
+    let outs: Vec<Operand> =
+        g.outputs.iter().map(|&o| Operand::dense(g.nodes[o].dtype, g.shape_of(g.nodes[o].kind))).collect();
+    let plan = codegen::plan(g, &ops, &outs, &PROPS).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    if let Some(want) = case.expect {
+        assert_eq!(plan.schedule, want, "{}", case.name);
+    }
+    let src = codegen::source(g, &ops, &outs, &plan.schedule).unwrap().replace("extern \"C\" ", "");
+    let mut s = format!("namespace {tag} {{\n{src}\n");
+    for (k, h) in case.inputs.iter().enumerate() {
+        let vals: Vec<String> = if h.ints.is_empty() {
+            h.storage.iter().map(|&v| c_bits(h.dtype, v)).collect()
+        } else {
+            h.ints.iter().map(|v| format!("{v}")).collect()
+        };
+        let _ = writeln!(s, "alignas(16) static {} in{k}[] = {{{}}};", c_storage(h.dtype), vals.join(","));
+    }
+    for (k, &o) in g.outputs.iter().enumerate() {
+        let n: usize = g.shape_of(g.nodes[o].kind).iter().product();
+        let _ = writeln!(s, "alignas(16) static {} out{k}[{n}];", c_storage(g.nodes[o].dtype));
+    }
+    let _ = writeln!(s, "void run() {{\n  FusedParams p{{}};");
+    for (k, h) in case.inputs.iter().enumerate() {
+        let _ = writeln!(s, "  p.a[{k}] = (unsigned long long)(in{k} + {});", h.offset);
+    }
+    for k in 0..g.outputs.len() {
+        let _ = writeln!(s, "  p.a[{}] = (unsigned long long)out{k};", g.inputs.len() + k);
+    }
+    if !g.global_shape.is_empty() {
+        let _ = writeln!(
+            s,
+            "  p.a[{}] = {}ull;",
+            g.inputs.len() + g.outputs.len(),
+            codegen::global_offset(g, &case.origin)
+        );
+    }
+    // Fewer blocks than planned: the grid-stride loops wrap.
+    let grid = plan.grid.div_ceil(2).max(1);
+    let _ = writeln!(s, "  launch({grid}, {}, [&] {{ fuser_fused(p); }});", plan.schedule.block());
+    for (k, &o) in g.outputs.iter().enumerate() {
+        let n: usize = g.shape_of(g.nodes[o].kind).iter().product();
+        let read = c_read(g.nodes[o].dtype, &format!("out{k}[i]"));
+        let _ = writeln!(
+            s,
+            "  printf(\"{tag}_out{k}\"); for (int i = 0; i < {n}; i++) printf(\" %.17g\", {read}); printf(\"\\n\");"
+        );
+    }
+    s.push_str("}\n}\n");
+    s
+}
+
+fn parse_line(out: &str, tag: &str) -> Vec<f64> {
+    let line =
+        out.lines().find(|l| l.split_whitespace().next() == Some(tag)).unwrap_or_else(|| panic!("no {tag} in output"));
+    line.split_whitespace().skip(1).map(|t| t.parse::<f64>().unwrap()).collect()
+}
+
+fn check(case: &Case, tag: &str, out: &str) {
+    let g = &case.graph;
+    let dense: Vec<Dense> = case.inputs.iter().zip(&g.inputs).map(|(h, i)| h.gather(g.shape_of(i.kind))).collect();
+    let want = evaluate(g, &dense, &case.origin).unwrap();
+    for (k, w) in want.iter().enumerate() {
+        let got = parse_line(out, &format!("{tag}_out{k}"));
+        assert_eq!(got.len(), w.len(), "{} output {k}", case.name);
+        let (rtol, atol) = case.tols[k];
+        let bad: Vec<(usize, f64, f64)> = got
+            .iter()
+            .zip(w)
+            .enumerate()
+            .filter(|(_, (g, w))| !((g.is_nan() && w.is_nan()) || (*g - *w).abs() <= rtol * w.abs() + atol))
+            .map(|(i, (g, w))| (i, *g, *w))
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "{} output {k}: {} of {} differ, first (index, got, want): {:?}",
+            case.name,
+            bad.len(),
+            got.len(),
+            &bad[..bad.len().min(8)]
+        );
+    }
+}
+
+const BF16_TOL: (f64, f64) = (1.0 / 64.0, 1e-6);
+const F32_TOL: (f64, f64) = (1e-5, 1e-6);
+
+fn add_case(name: &'static str, dtype: DType, shape: &[usize], a: HostIn, b: HostIn, expect: Schedule) -> Case {
+    let graph = FusedGraph {
+        domain: shape.to_vec(),
+        inner: 0,
+        inputs: vec![Input { dtype, kind: Kind::Full }; 2],
+        nodes: vec![
+            node(NodeOp::Input(0), &[], dtype, Kind::Full),
+            node(NodeOp::Input(1), &[], dtype, Kind::Full),
+            node(NodeOp::Elementwise(E::Add), &[0, 1], dtype, Kind::Full),
+        ],
+        outputs: vec![2],
+        global_shape: vec![],
+    };
+    let tol = if dtype == DType::BF16 { (0.0, 0.0) } else { (0.0, 0.0) };
+    Case { name, graph, inputs: vec![a, b], origin: vec![], tols: vec![tol], expect: Some(expect) }
+}
+
+fn gelu_bias_case(rng: &mut Rng) -> Case {
+    let (m, n, t) = (6, 48, DType::BF16);
+    let graph = FusedGraph {
+        domain: vec![m, n],
+        inner: 0,
+        inputs: vec![Input { dtype: t, kind: Kind::Full }; 2],
+        nodes: vec![
+            node(NodeOp::Input(0), &[], t, Kind::Full),
+            node(NodeOp::Input(1), &[], t, Kind::Full),
+            node(NodeOp::Elementwise(E::Add), &[0, 1], t, Kind::Full),
+            node(NodeOp::Elementwise(E::GeluTanh), &[2], t, Kind::Full),
+        ],
+        outputs: vec![3],
+        global_shape: vec![],
+    };
+    // The bias: [n] seen as [m, n] with strides [0, 1].
+    let bias = HostIn::random(rng, t, &[m, n], &[0, 1], 0);
+    Case {
+        name: "gelu_tanh(x + bias)",
+        graph,
+        inputs: vec![HostIn::dense(rng, t, &[m, n]), bias],
+        origin: vec![],
+        tols: vec![BF16_TOL],
+        expect: Some(Schedule::Pointwise { vec: 8, block: 128 }),
+    }
+}
+
+fn dropout_case(rng: &mut Rng) -> Case {
+    let (m, n, t) = (8, 40, DType::BF16);
+    let graph = FusedGraph {
+        domain: vec![m, n],
+        inner: 0,
+        inputs: vec![
+            Input { dtype: t, kind: Kind::Full },
+            Input { dtype: t, kind: Kind::Full },
+            Input { dtype: t, kind: Kind::Full },
+            Input { dtype: DType::I64, kind: Kind::Scalar },
+            Input { dtype: DType::I64, kind: Kind::Scalar },
+        ],
+        nodes: vec![
+            node(NodeOp::Input(0), &[], t, Kind::Full),
+            node(NodeOp::Input(1), &[], t, Kind::Full),
+            node(NodeOp::Input(2), &[], t, Kind::Full),
+            node(NodeOp::Input(3), &[], DType::I64, Kind::Scalar),
+            node(NodeOp::Input(4), &[], DType::I64, Kind::Scalar),
+            node(NodeOp::Elementwise(E::Add), &[0, 1], t, Kind::Full),
+            node(NodeOp::Dropout { p: 0.3 }, &[5, 3, 4], t, Kind::Full),
+            node(NodeOp::Elementwise(E::Add), &[6, 2], t, Kind::Full),
+        ],
+        outputs: vec![7, 6],
+        global_shape: vec![3 * m, n + 8],
+    };
+    let bias = HostIn::random(rng, t, &[m, n], &[0, 1], 0);
+    Case {
+        name: "bias + dropout + residual",
+        graph,
+        inputs: vec![
+            HostIn::dense(rng, t, &[m, n]),
+            bias,
+            HostIn::dense(rng, t, &[m, n]),
+            HostIn::int(DType::I64, 0x1234_5678_9abc),
+            HostIn::int(DType::I64, 77),
+        ],
+        origin: vec![m, 8],
+        // The dropout exact: the same mask, x * scale in double rounded once.
+        tols: vec![BF16_TOL, (0.0, 0.0)],
+        expect: Some(Schedule::Pointwise { vec: 8, block: 128 }),
+    }
+}
+
+/// softmax over the last axis, optionally followed by a dropout.
+fn softmax_case(
+    name: &'static str,
+    rng: &mut Rng,
+    t: DType,
+    rows: usize,
+    cols: usize,
+    dropout: bool,
+    expect: Schedule,
+) -> Case {
+    let mut inputs = vec![Input { dtype: t, kind: Kind::Full }];
+    let mut nodes = vec![
+        node(NodeOp::Input(0), &[], t, Kind::Full),
+        node(NodeOp::Reduce(ReduceOp::Max), &[0], DType::F32, Kind::Row),
+        node(NodeOp::Elementwise(E::Sub), &[0, 1], DType::F32, Kind::Full),
+        node(NodeOp::Elementwise(E::Exp), &[2], DType::F32, Kind::Full),
+        node(NodeOp::Reduce(ReduceOp::Sum), &[3], DType::F32, Kind::Row),
+        node(NodeOp::Elementwise(E::Div), &[3, 4], t, Kind::Full),
+    ];
+    let mut host = vec![HostIn::dense(rng, t, &[rows, cols])];
+    let mut outputs = vec![5, 1];
+    let mut global_shape = vec![];
+    let mut origin = vec![];
+    let mut tols = vec![if t == DType::BF16 { BF16_TOL } else { F32_TOL }, (0.0, 0.0)];
+    if dropout {
+        inputs.push(Input { dtype: DType::I64, kind: Kind::Scalar });
+        inputs.push(Input { dtype: DType::I32, kind: Kind::Scalar });
+        nodes.push(node(NodeOp::Input(1), &[], DType::I64, Kind::Scalar));
+        nodes.push(node(NodeOp::Input(2), &[], DType::I32, Kind::Scalar));
+        nodes.push(node(NodeOp::Dropout { p: 0.5 }, &[5, 6, 7], t, Kind::Full));
+        host.push(HostIn::int(DType::I64, 42));
+        host.push(HostIn::int(DType::I32, 5));
+        outputs.push(8);
+        global_shape = vec![rows * 2, cols];
+        origin = vec![rows, 0];
+        tols.push(tols[0]);
+    }
+    let graph = FusedGraph { domain: vec![rows, cols], inner: 1, inputs, nodes, outputs, global_shape };
+    Case { name, graph, inputs: host, origin, tols, expect: Some(expect) }
+}
+
+/// layer_norm over the last axis expanded into primitives; outputs y, mean, rstd.
+fn layer_norm_case(
+    name: &'static str,
+    t: DType,
+    x: HostIn,
+    w: HostIn,
+    b: HostIn,
+    rows: usize,
+    cols: usize,
+    expect: Schedule,
+) -> Case {
+    let f = DType::F32;
+    let graph = FusedGraph {
+        domain: vec![rows, cols],
+        inner: 1,
+        inputs: vec![
+            Input { dtype: t, kind: Kind::Full },
+            Input { dtype: t, kind: Kind::Col },
+            Input { dtype: t, kind: Kind::Col },
+        ],
+        nodes: vec![
+            node(NodeOp::Input(0), &[], t, Kind::Full),                   // 0 x
+            node(NodeOp::Input(1), &[], t, Kind::Col),                    // 1 w
+            node(NodeOp::Input(2), &[], t, Kind::Col),                    // 2 b
+            node(NodeOp::Reduce(ReduceOp::Sum), &[0], f, Kind::Row),      // 3
+            node(NodeOp::Const(1.0 / cols as f64), &[], f, Kind::Scalar), // 4
+            node(NodeOp::Elementwise(E::Mul), &[3, 4], f, Kind::Row),     // 5 mean
+            node(NodeOp::Elementwise(E::Sub), &[0, 5], f, Kind::Full),    // 6 d
+            node(NodeOp::Elementwise(E::Mul), &[6, 6], f, Kind::Full),    // 7
+            node(NodeOp::Reduce(ReduceOp::Sum), &[7], f, Kind::Row),      // 8
+            node(NodeOp::Elementwise(E::Mul), &[8, 4], f, Kind::Row),     // 9 var
+            node(NodeOp::Const(1e-5), &[], f, Kind::Scalar),              // 10 eps
+            node(NodeOp::Elementwise(E::Add), &[9, 10], f, Kind::Row),    // 11
+            node(NodeOp::Elementwise(E::Rsqrt), &[11], f, Kind::Row),     // 12 rstd
+            node(NodeOp::Elementwise(E::Mul), &[6, 12], f, Kind::Full),   // 13
+            node(NodeOp::Elementwise(E::Mul), &[13, 1], f, Kind::Full),   // 14
+            node(NodeOp::Elementwise(E::Add), &[14, 2], t, Kind::Full),   // 15 y
+        ],
+        outputs: vec![15, 5, 12],
+        global_shape: vec![],
+    };
+    let ytol = if t == DType::BF16 { BF16_TOL } else { (1e-4, 1e-5) };
+    Case {
+        name,
+        graph,
+        inputs: vec![x, w, b],
+        origin: vec![],
+        tols: vec![ytol, (1e-5, 1e-6), (1e-4, 1e-6)],
+        expect: Some(expect),
+    }
+}
+
+/// rms_norm with a broadcast node: y = x * broadcast(rsqrt(sum(x*x)/n + eps)) * w.
+fn rms_norm_case(name: &'static str, rng: &mut Rng, t: DType, rows: usize, cols: usize, expect: Schedule) -> Case {
+    let f = DType::F32;
+    let graph = FusedGraph {
+        domain: vec![rows, cols],
+        inner: 1,
+        inputs: vec![Input { dtype: t, kind: Kind::Full }, Input { dtype: t, kind: Kind::Col }],
+        nodes: vec![
+            node(NodeOp::Input(0), &[], t, Kind::Full),
+            node(NodeOp::Input(1), &[], t, Kind::Col),
+            node(NodeOp::Elementwise(E::Mul), &[0, 0], f, Kind::Full),
+            node(NodeOp::Reduce(ReduceOp::Sum), &[2], f, Kind::Row),
+            node(NodeOp::Const(1.0 / cols as f64), &[], f, Kind::Scalar),
+            node(NodeOp::Elementwise(E::Mul), &[3, 4], f, Kind::Row),
+            node(NodeOp::Const(1e-6), &[], f, Kind::Scalar),
+            node(NodeOp::Elementwise(E::Add), &[5, 6], f, Kind::Row),
+            node(NodeOp::Elementwise(E::Rsqrt), &[7], f, Kind::Row),
+            node(NodeOp::Broadcast, &[8], f, Kind::Full),
+            node(NodeOp::Elementwise(E::Mul), &[0, 9], f, Kind::Full),
+            node(NodeOp::Elementwise(E::Mul), &[10, 1], t, Kind::Full),
+        ],
+        outputs: vec![11, 8],
+        global_shape: vec![],
+    };
+    let ytol = if t == DType::BF16 { BF16_TOL } else { (1e-5, 1e-6) };
+    Case {
+        name,
+        graph,
+        inputs: vec![HostIn::dense(rng, t, &[rows, cols]), HostIn::dense(rng, t, &[cols])],
+        origin: vec![],
+        tols: vec![ytol, (1e-5, 1e-6)],
+        expect: Some(expect),
+    }
+}
+
+#[test]
+fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
+    let mut rng = Rng(7);
+    let r = &mut rng;
+    let (bf, f32t) = (DType::BF16, DType::F32);
+    let mut cases = vec![
+        add_case(
+            "add f32 odd width",
+            f32t,
+            &[5, 13],
+            HostIn::dense(r, f32t, &[5, 13]),
+            HostIn::dense(r, f32t, &[5, 13]),
+            Schedule::Pointwise { vec: 1, block: 128 },
+        ),
+        add_case(
+            "add bf16 vectorized",
+            bf,
+            &[16, 64],
+            HostIn::dense(r, bf, &[16, 64]),
+            HostIn::dense(r, bf, &[16, 64]),
+            Schedule::Pointwise { vec: 8, block: 128 },
+        ),
+        add_case(
+            "add bf16 padded rows + transposed",
+            bf,
+            &[9, 24],
+            HostIn::random(r, bf, &[9, 24], &[27, 1], 3),
+            HostIn::random(r, bf, &[9, 24], &[1, 9], 0),
+            Schedule::Pointwise { vec: 8, block: 128 },
+        ),
+    ];
+    cases.push(gelu_bias_case(r));
+    cases.push(dropout_case(r));
+    cases.push(softmax_case(
+        "softmax f32 warp rows",
+        r,
+        f32t,
+        10,
+        40,
+        false,
+        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4 },
+    ));
+    cases.push(softmax_case(
+        "softmax bf16 wide rows",
+        r,
+        bf,
+        5,
+        1000,
+        false,
+        Schedule::Persistent { vec: 8, threads: 64, items: 2, rows: 2 },
+    ));
+    cases.push(softmax_case(
+        "softmax + dropout bf16",
+        r,
+        bf,
+        6,
+        96,
+        true,
+        Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4 },
+    ));
+    {
+        let (rows, cols) = (7, 256);
+        let x = HostIn::random(r, bf, &[rows, cols], &[cols + 8, 1], 8);
+        let (w, b) = (HostIn::dense(r, bf, &[cols]), HostIn::dense(r, bf, &[cols]));
+        cases.push(layer_norm_case(
+            "layer_norm bf16 padded rows",
+            bf,
+            x,
+            w,
+            b,
+            rows,
+            cols,
+            Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4 },
+        ));
+        let (rows, cols) = (6, 37);
+        let x = HostIn::random(r, f32t, &[rows, cols], &[1, rows], 0);
+        let (w, b) = (HostIn::dense(r, f32t, &[cols]), HostIn::dense(r, f32t, &[cols]));
+        cases.push(layer_norm_case(
+            "layer_norm f32 transposed",
+            f32t,
+            x,
+            w,
+            b,
+            rows,
+            cols,
+            Schedule::Persistent { vec: 1, threads: 32, items: 2, rows: 4 },
+        ));
+        let (rows, cols) = (3, 1500);
+        let x = HostIn::dense(r, f32t, &[rows, cols]);
+        let (w, b) = (HostIn::dense(r, f32t, &[cols]), HostIn::dense(r, f32t, &[cols]));
+        cases.push(layer_norm_case(
+            "layer_norm f32 many warps",
+            f32t,
+            x,
+            w,
+            b,
+            rows,
+            cols,
+            Schedule::Persistent { vec: 4, threads: 128, items: 3, rows: 1 },
+        ));
+    }
+    cases.push(rms_norm_case(
+        "rms_norm bf16",
+        r,
+        bf,
+        9,
+        512,
+        Schedule::Persistent { vec: 8, threads: 32, items: 2, rows: 4 },
+    ));
+    cases.push(rms_norm_case(
+        "rms_norm f32",
+        r,
+        f32t,
+        4,
+        100,
+        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4 },
+    ));
+
+    let mut program = SHIM.to_string();
+    for (i, c) in cases.iter().enumerate() {
+        program.push_str(&program_of(&format!("c{i}"), c));
+    }
+    program.push_str("int main() {\n");
+    for i in 0..cases.len() {
+        let _ = writeln!(program, "  c{i}::run();");
+    }
+    program.push_str("  return 0;\n}\n");
+    let Some(out) = support::compile_and_run("cuda-fused-host", "generated fused kernels", "c++20", &program) else {
+        return;
+    };
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = String::from_utf8_lossy(&out.stdout).to_string();
+    for (i, c) in cases.iter().enumerate() {
+        check(c, &format!("c{i}"), &out);
+    }
+}
