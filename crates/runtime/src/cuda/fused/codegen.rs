@@ -49,6 +49,9 @@ pub const MAX_OPERANDS: usize = 64;
 /// Elements per thread per row, at most, in the persistent schedule (registers).
 pub const MAX_ROW_ELEMENTS_PER_THREAD: usize = 32;
 
+/// Column values per thread, at most, kept in registers across rows (persistent schedule).
+const HOIST_COL_ELEMENTS: usize = 16;
+
 /// How an operand is laid out: its strides (in elements) over the shape of its kind
 /// (`FusedGraph::shape_of`) and whether its first element's address is 16-byte aligned.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -402,6 +405,8 @@ struct Gen<'a> {
     /// The index type: `unsigned` when every index and offset fits 31 bits.
     idx: &'static str,
     dropout: bool,
+    /// Whether the `Col` nodes are computed once per thread before the loop over rows.
+    hoist_cols: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -438,7 +443,7 @@ impl<'a> Gen<'a> {
         }
         let idx = if biggest < (1usize << 31) { "unsigned" } else { "unsigned long long" };
         let dropout = graph.nodes.iter().any(|n| matches!(n.op, NodeOp::Dropout { .. }));
-        Gen { graph, inputs, outputs, schedule, cty, idx, dropout }
+        Gen { graph, inputs, outputs, schedule, cty, idx, dropout, hoist_cols: true }
     }
 
     fn vec(&self) -> usize {
@@ -720,11 +725,15 @@ impl<'a> Gen<'a> {
             None => format!("({idx})0"),
         };
         for (i, n) in g.nodes.iter().enumerate() {
-            if !matches!(n.kind, Kind::Full | Kind::Row) {
+            if !(matches!(n.kind, Kind::Full | Kind::Row) || (n.kind == Kind::Col && !self.hoist_cols)) {
                 continue;
             }
             let c = self.cty[i].c();
             match n.op {
+                NodeOp::Input(k) if n.kind == Kind::Col => {
+                    let _ = writeln!(s, "  {c} v{i}[{elems}];");
+                    self.load_items(s, i, k, &format!("({idx})0"), col, "true");
+                }
                 NodeOp::Input(k) if n.kind == Kind::Full => {
                     let _ = writeln!(s, "  {c} v{i}[{elems}];");
                     self.load_items(s, i, k, &row_off(&self.inputs[k].strides), col, valid);
@@ -735,7 +744,7 @@ impl<'a> Gen<'a> {
                     let load = widen(d, &format!("((const {}*)p.a[{k}])[{off}]", storage(d)), self.cty[i]);
                     let _ = writeln!(s, "  const {c} v{i} = {valid} ? {load} : 0;");
                 }
-                NodeOp::Elementwise(k) if n.kind == Kind::Full => {
+                NodeOp::Elementwise(k) if matches!(n.kind, Kind::Full | Kind::Col) => {
                     let _ = writeln!(s, "  {c} v{i}[{elems}];");
                     let _ = writeln!(
                         s,
@@ -906,7 +915,12 @@ impl<'a> Gen<'a> {
             let (it, j) = (e / vec, e % vec);
             format!("((({it}u * {threads}u) + t) * {vec}u + {j}u)")
         };
-        self.uniform_nodes(&mut s, &[Kind::Scalar, Kind::Col], vec * items, &col);
+        // Column values (norm weights) are loaded once, before the rows, when their registers
+        // are few; for long rows they are loaded in each row's step (L1/L2 hits) and the
+        // registers go to the row.
+        self.hoist_cols = vec * items <= HOIST_COL_ELEMENTS;
+        let kinds: &[Kind] = if self.hoist_cols { &[Kind::Scalar, Kind::Col] } else { &[Kind::Scalar] };
+        self.uniform_nodes(&mut s, kinds, vec * items, &col);
         let _ = writeln!(s, "  for ({idx} grp = blockIdx.x; grp < {groups}u; grp += gridDim.x) {{");
         let _ = writeln!(s, "  const {idx} r0 = grp * {per_block}u + slot; const bool rv = r0 < {rows}u;");
         let _ = writeln!(s, "  const {idx} r = rv ? r0 : 0;");
@@ -1086,6 +1100,34 @@ mod tests {
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
         assert_eq!(pl.schedule, Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4 });
         assert_eq!(pl.grid, 3);
+    }
+
+    #[test]
+    fn weights_stay_in_registers_for_short_rows_only() {
+        let t = DType::BF16;
+        let weighted = |cols: usize| FusedGraph {
+            domain: vec![4, cols],
+            inner: 1,
+            inputs: vec![Input { dtype: t, kind: Kind::Full }, Input { dtype: t, kind: Kind::Col }],
+            nodes: vec![
+                node(NodeOp::Input(0), &[], t, Kind::Full),
+                node(NodeOp::Input(1), &[], t, Kind::Col),
+                node(NodeOp::Elementwise(E::Mul), &[0, 1], t, Kind::Full),
+                node(NodeOp::Reduce(ReduceOp::Sum), &[2], DType::F32, Kind::Row),
+            ],
+            outputs: vec![2, 3],
+            global_shape: vec![],
+        };
+        for (cols, hoisted) in [(4096, true), (32768, false)] {
+            let g = weighted(cols);
+            let (ins, outs) = dense_ops(&g);
+            let pl = plan(&g, &ins, &outs, &H200).unwrap();
+            let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
+            let (weight, rows) = (src.find("p.a[1]").unwrap(), src.find("grp <").unwrap());
+            assert_eq!(weight < rows, hoisted, "{src}");
+            // The row sum is written by the row's first thread.
+            assert!(src.contains("if (rv && t == 0) ((float*)p.a[3])"), "{src}");
+        }
     }
 
     #[test]
