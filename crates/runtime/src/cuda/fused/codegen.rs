@@ -240,7 +240,7 @@ pub fn key(
     let mut k = format!("{graph}\nglobal {:?}\n", graph.global_shape);
     for (tag, ops) in [("in", inputs), ("out", outputs)] {
         for o in ops {
-            let _ = write!(k, "{tag} {} {:?} {}\n", o.dtype.name(), o.strides, o.aligned16);
+            let _ = writeln!(k, "{tag} {} {:?} {}", o.dtype.name(), o.strides, o.aligned16);
         }
     }
     let _ = write!(k, "{schedule:?} sm_{}{}", capability.0, capability.1);

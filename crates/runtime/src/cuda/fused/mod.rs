@@ -43,7 +43,7 @@ fn operand(graph: &FusedGraph, b: &CudaBuf, kind: Kind, what: &str) -> RtResult<
         return Err(RtError::new(format!("host.fused: {what} has shape {:?}, the region expects {shape:?}", b.shape)));
     };
     // Only the operands read or written by vectors depend on their alignment.
-    let aligned16 = matches!(kind, Kind::Full | Kind::Col) && b.addr() % 16 == 0;
+    let aligned16 = matches!(kind, Kind::Full | Kind::Col) && b.addr().is_multiple_of(16);
     Ok(Operand { dtype: b.dtype, strides, aligned16 })
 }
 
