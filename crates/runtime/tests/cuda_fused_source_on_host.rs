@@ -37,8 +37,7 @@ const SHIM: &str = r#"
 #define __forceinline__ inline
 #define __shared__ static
 #define __launch_bounds__(n)
-struct alignas(16) uint4 { unsigned x, y, z, w; };
-struct alignas(8) uint2 { unsigned x, y; };
+#define __align__(n) alignas(n)
 struct D3{unsigned x;}; D3 blockDim{1}, gridDim{1}, blockIdx{0}; thread_local D3 threadIdx{0};
 static std::barrier<>* block_barrier = nullptr;
 static void __syncthreads() { block_barrier->arrive_and_wait(); }

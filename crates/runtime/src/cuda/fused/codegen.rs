@@ -289,8 +289,8 @@ fn storage(d: DType) -> &'static str {
 /// The vector type of `bytes` bytes.
 fn vector_type(bytes: usize) -> &'static str {
     match bytes {
-        16 => "uint4",
-        8 => "uint2",
+        16 => "fz_v16",
+        8 => "fz_v8",
         4 => "unsigned",
         2 => "unsigned short",
         _ => "unsigned char",
@@ -938,6 +938,9 @@ impl<'a> Gen<'a> {
 /// Conversions, rounding and NaN-propagating max/min, shared by every generated kernel. The
 /// f16 conversions are PTX's (on the host, `_Float16`'s: the host tests).
 const PRELUDE: &str = r#"
+// 16- and 8-byte vectors (own types: no dependence on CUDA's vector headers).
+struct __align__(16) fz_v16 { unsigned x, y, z, w; };
+struct __align__(8) fz_v8 { unsigned x, y; };
 __device__ __forceinline__ float bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
 __device__ __forceinline__ unsigned short float_to_bf16(float f) {
   unsigned u = __float_as_uint(f);
@@ -945,7 +948,7 @@ __device__ __forceinline__ unsigned short float_to_bf16(float f) {
   u += 0x7fffu + ((u >> 16) & 1u);
   return (unsigned short)(u >> 16);
 }
-#ifdef __CUDACC__
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 __device__ __forceinline__ float f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ __forceinline__ unsigned short float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 #else
@@ -1049,8 +1052,8 @@ mod tests {
         assert_eq!(pl.schedule, Schedule::Pointwise { vec: 8, block: 256 });
         assert_eq!(pl.grid, 132 * 8);
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
-        assert!(src.contains("u.v = *(const uint4*)"), "{src}");
-        assert!(src.contains("*(uint4*)((unsigned short*)p.a[2]"), "{src}");
+        assert!(src.contains("u.v = *(const fz_v16*)"), "{src}");
+        assert!(src.contains("*(fz_v16*)((unsigned short*)p.a[2]"), "{src}");
         assert!(src.contains("fz_bf16("), "{src}");
         assert!(!src.contains("philox"), "{src}");
         // An odd width: no vectors.
@@ -1059,7 +1062,7 @@ mod tests {
         let pl = plan(&g, &ins, &outs, &H200).unwrap();
         assert_eq!(pl.schedule, Schedule::Pointwise { vec: 1, block: 256 });
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
-        assert!(!src.contains("uint4"), "{src}");
+        assert!(!src.contains("fz_v16 v;") && !src.contains("u.v ="), "{src}");
     }
 
     #[test]
@@ -1075,7 +1078,7 @@ mod tests {
         ins[0].aligned16 = false;
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
         assert!(src.contains("const unsigned short* q = (const unsigned short*)p.a[0]"), "{src}");
-        assert!(src.contains("*(uint4*)((unsigned short*)p.a[2]"), "{src}");
+        assert!(src.contains("*(fz_v16*)((unsigned short*)p.a[2]"), "{src}");
     }
 
     #[test]
