@@ -12,14 +12,15 @@
 //! when no `c++` with `_Float16` is found.
 #![cfg(feature = "cuda")]
 
+mod fused_cases;
 mod support;
 
-use fuser_dialects::host::ElementwiseKind as E;
+use fused_cases as cases;
 use fuser_runtime::cuda::api::DeviceProps;
 use fuser_runtime::cuda::fused::codegen::{self, Operand, Schedule};
 use fuser_runtime::dtype::{DType, round_to};
 use fuser_runtime::fused::eval::evaluate;
-use fuser_runtime::fused::{FusedGraph, Input, Kind, Node, NodeOp, ReduceOp};
+use fuser_runtime::fused::{FusedGraph, Kind};
 use fuser_runtime::ops::Dense;
 use std::fmt::Write;
 
@@ -74,10 +75,6 @@ static double bits_f64(unsigned long long u){ double f; memcpy(&f,&u,8); return 
 /// Device properties small enough for host threads: at most 128 threads per block, 2 SMs.
 const PROPS: DeviceProps =
     DeviceProps { sm_count: 2, max_threads_per_block: 128, max_threads_per_sm: 256, max_shared_per_block: 49152 };
-
-fn node(op: NodeOp, args: &[usize], dtype: DType, kind: Kind) -> Node {
-    Node { op, args: args.to_vec(), dtype, kind }
-}
 
 /// A deterministic generator of values in [-2, 2).
 struct Rng(u64);
@@ -280,43 +277,25 @@ const BF16_TOL: (f64, f64) = (1.0 / 64.0, 1e-6);
 const F32_TOL: (f64, f64) = (1e-5, 1e-6);
 
 fn add_case(name: &'static str, dtype: DType, shape: &[usize], a: HostIn, b: HostIn, expect: Schedule) -> Case {
-    let graph = FusedGraph {
-        domain: shape.to_vec(),
-        inner: 0,
-        inputs: vec![Input { dtype, kind: Kind::Full }; 2],
-        nodes: vec![
-            node(NodeOp::Input(0), &[], dtype, Kind::Full),
-            node(NodeOp::Input(1), &[], dtype, Kind::Full),
-            node(NodeOp::Elementwise(E::Add), &[0, 1], dtype, Kind::Full),
-        ],
-        outputs: vec![2],
-        global_shape: vec![],
-    };
     // The f32 sum rounded to the type is the f64 sum rounded (unless the exponents differ by
     // more than 16, which these values do not): exact.
-    Case { name, graph, inputs: vec![a, b], origin: vec![], tols: vec![(0.0, 0.0)], expect: Some(expect) }
+    Case {
+        name,
+        graph: cases::add(dtype, shape),
+        inputs: vec![a, b],
+        origin: vec![],
+        tols: vec![(0.0, 0.0)],
+        expect: Some(expect),
+    }
 }
 
 fn gelu_bias_case(rng: &mut Rng) -> Case {
     let (m, n, t) = (6, 48, DType::BF16);
-    let graph = FusedGraph {
-        domain: vec![m, n],
-        inner: 0,
-        inputs: vec![Input { dtype: t, kind: Kind::Full }; 2],
-        nodes: vec![
-            node(NodeOp::Input(0), &[], t, Kind::Full),
-            node(NodeOp::Input(1), &[], t, Kind::Full),
-            node(NodeOp::Elementwise(E::Add), &[0, 1], t, Kind::Full),
-            node(NodeOp::Elementwise(E::GeluTanh), &[2], t, Kind::Full),
-        ],
-        outputs: vec![3],
-        global_shape: vec![],
-    };
     // The bias: [n] seen as [m, n] with strides [0, 1].
     let bias = HostIn::random(rng, t, &[m, n], &[0, 1], 0);
     Case {
         name: "gelu_tanh(x + bias)",
-        graph,
+        graph: cases::gelu_bias(t, m, n),
         inputs: vec![HostIn::dense(rng, t, &[m, n]), bias],
         origin: vec![],
         tols: vec![BF16_TOL],
@@ -326,33 +305,10 @@ fn gelu_bias_case(rng: &mut Rng) -> Case {
 
 fn dropout_case(rng: &mut Rng) -> Case {
     let (m, n, t) = (8, 40, DType::BF16);
-    let graph = FusedGraph {
-        domain: vec![m, n],
-        inner: 0,
-        inputs: vec![
-            Input { dtype: t, kind: Kind::Full },
-            Input { dtype: t, kind: Kind::Full },
-            Input { dtype: t, kind: Kind::Full },
-            Input { dtype: DType::I64, kind: Kind::Scalar },
-            Input { dtype: DType::I64, kind: Kind::Scalar },
-        ],
-        nodes: vec![
-            node(NodeOp::Input(0), &[], t, Kind::Full),
-            node(NodeOp::Input(1), &[], t, Kind::Full),
-            node(NodeOp::Input(2), &[], t, Kind::Full),
-            node(NodeOp::Input(3), &[], DType::I64, Kind::Scalar),
-            node(NodeOp::Input(4), &[], DType::I64, Kind::Scalar),
-            node(NodeOp::Elementwise(E::Add), &[0, 1], t, Kind::Full),
-            node(NodeOp::Dropout { p: 0.3 }, &[5, 3, 4], t, Kind::Full),
-            node(NodeOp::Elementwise(E::Add), &[6, 2], t, Kind::Full),
-        ],
-        outputs: vec![7, 6],
-        global_shape: vec![3 * m, n + 8],
-    };
     let bias = HostIn::random(rng, t, &[m, n], &[0, 1], 0);
     Case {
         name: "bias + dropout + residual",
-        graph,
+        graph: cases::bias_dropout_residual(t, m, n, 0.3, &[3 * m, n + 8]),
         inputs: vec![
             HostIn::dense(rng, t, &[m, n]),
             bias,
@@ -377,35 +333,16 @@ fn softmax_case(
     dropout: bool,
     expect: Schedule,
 ) -> Case {
-    let mut inputs = vec![Input { dtype: t, kind: Kind::Full }];
-    let mut nodes = vec![
-        node(NodeOp::Input(0), &[], t, Kind::Full),
-        node(NodeOp::Reduce(ReduceOp::Max), &[0], DType::F32, Kind::Row),
-        node(NodeOp::Elementwise(E::Sub), &[0, 1], DType::F32, Kind::Full),
-        node(NodeOp::Elementwise(E::Exp), &[2], DType::F32, Kind::Full),
-        node(NodeOp::Reduce(ReduceOp::Sum), &[3], DType::F32, Kind::Row),
-        node(NodeOp::Elementwise(E::Div), &[3, 4], t, Kind::Full),
-    ];
     let mut host = vec![HostIn::dense(rng, t, &[rows, cols])];
-    let mut outputs = vec![5, 1];
-    let mut global_shape = vec![];
     let mut origin = vec![];
     let mut tols = vec![if t == DType::BF16 { BF16_TOL } else { F32_TOL }, (0.0, 0.0)];
     if dropout {
-        inputs.push(Input { dtype: DType::I64, kind: Kind::Scalar });
-        inputs.push(Input { dtype: DType::I32, kind: Kind::Scalar });
-        nodes.push(node(NodeOp::Input(1), &[], DType::I64, Kind::Scalar));
-        nodes.push(node(NodeOp::Input(2), &[], DType::I32, Kind::Scalar));
-        nodes.push(node(NodeOp::Dropout { p: 0.5 }, &[5, 6, 7], t, Kind::Full));
         host.push(HostIn::int(DType::I64, 42));
         host.push(HostIn::int(DType::I32, 5));
-        outputs.push(8);
-        global_shape = vec![rows * 2, cols];
         origin = vec![rows, 0];
         tols.push(tols[0]);
     }
-    let graph = FusedGraph { domain: vec![rows, cols], inner: 1, inputs, nodes, outputs, global_shape };
-    Case { name, graph, inputs: host, origin, tols, expect: Some(expect) }
+    Case { name, graph: cases::softmax(t, rows, cols, dropout), inputs: host, origin, tols, expect: Some(expect) }
 }
 
 /// layer_norm over the last axis expanded into primitives; outputs y, mean, rstd.
@@ -420,40 +357,10 @@ fn layer_norm_case(
     cols: usize,
     expect: Schedule,
 ) -> Case {
-    let f = DType::F32;
-    let graph = FusedGraph {
-        domain: vec![rows, cols],
-        inner: 1,
-        inputs: vec![
-            Input { dtype: t, kind: Kind::Full },
-            Input { dtype: t, kind: Kind::Col },
-            Input { dtype: t, kind: Kind::Col },
-        ],
-        nodes: vec![
-            node(NodeOp::Input(0), &[], t, Kind::Full),                   // 0 x
-            node(NodeOp::Input(1), &[], t, Kind::Col),                    // 1 w
-            node(NodeOp::Input(2), &[], t, Kind::Col),                    // 2 b
-            node(NodeOp::Reduce(ReduceOp::Sum), &[0], f, Kind::Row),      // 3
-            node(NodeOp::Const(1.0 / cols as f64), &[], f, Kind::Scalar), // 4
-            node(NodeOp::Elementwise(E::Mul), &[3, 4], f, Kind::Row),     // 5 mean
-            node(NodeOp::Elementwise(E::Sub), &[0, 5], f, Kind::Full),    // 6 d
-            node(NodeOp::Elementwise(E::Mul), &[6, 6], f, Kind::Full),    // 7
-            node(NodeOp::Reduce(ReduceOp::Sum), &[7], f, Kind::Row),      // 8
-            node(NodeOp::Elementwise(E::Mul), &[8, 4], f, Kind::Row),     // 9 var
-            node(NodeOp::Const(1e-5), &[], f, Kind::Scalar),              // 10 eps
-            node(NodeOp::Elementwise(E::Add), &[9, 10], f, Kind::Row),    // 11
-            node(NodeOp::Elementwise(E::Rsqrt), &[11], f, Kind::Row),     // 12 rstd
-            node(NodeOp::Elementwise(E::Mul), &[6, 12], f, Kind::Full),   // 13
-            node(NodeOp::Elementwise(E::Mul), &[13, 1], f, Kind::Full),   // 14
-            node(NodeOp::Elementwise(E::Add), &[14, 2], t, Kind::Full),   // 15 y
-        ],
-        outputs: vec![15, 5, 12],
-        global_shape: vec![],
-    };
     let ytol = if t == DType::BF16 { BF16_TOL } else { (1e-4, 1e-5) };
     Case {
         name,
-        graph,
+        graph: cases::layer_norm(t, rows, cols),
         inputs: vec![x, w, b],
         origin: vec![],
         tols: vec![ytol, (1e-5, 1e-6), (1e-4, 1e-6)],
@@ -461,34 +368,12 @@ fn layer_norm_case(
     }
 }
 
-/// rms_norm with a broadcast node: y = x * broadcast(rsqrt(sum(x*x)/n + eps)) * w.
+/// rms_norm with a broadcast node.
 fn rms_norm_case(name: &'static str, rng: &mut Rng, t: DType, rows: usize, cols: usize, expect: Schedule) -> Case {
-    let f = DType::F32;
-    let graph = FusedGraph {
-        domain: vec![rows, cols],
-        inner: 1,
-        inputs: vec![Input { dtype: t, kind: Kind::Full }, Input { dtype: t, kind: Kind::Col }],
-        nodes: vec![
-            node(NodeOp::Input(0), &[], t, Kind::Full),
-            node(NodeOp::Input(1), &[], t, Kind::Col),
-            node(NodeOp::Elementwise(E::Mul), &[0, 0], f, Kind::Full),
-            node(NodeOp::Reduce(ReduceOp::Sum), &[2], f, Kind::Row),
-            node(NodeOp::Const(1.0 / cols as f64), &[], f, Kind::Scalar),
-            node(NodeOp::Elementwise(E::Mul), &[3, 4], f, Kind::Row),
-            node(NodeOp::Const(1e-6), &[], f, Kind::Scalar),
-            node(NodeOp::Elementwise(E::Add), &[5, 6], f, Kind::Row),
-            node(NodeOp::Elementwise(E::Rsqrt), &[7], f, Kind::Row),
-            node(NodeOp::Broadcast, &[8], f, Kind::Full),
-            node(NodeOp::Elementwise(E::Mul), &[0, 9], f, Kind::Full),
-            node(NodeOp::Elementwise(E::Mul), &[10, 1], t, Kind::Full),
-        ],
-        outputs: vec![11, 8],
-        global_shape: vec![],
-    };
     let ytol = if t == DType::BF16 { BF16_TOL } else { (1e-5, 1e-6) };
     Case {
         name,
-        graph,
+        graph: cases::rms_norm(t, rows, cols),
         inputs: vec![HostIn::dense(rng, t, &[rows, cols]), HostIn::dense(rng, t, &[cols])],
         origin: vec![],
         tols: vec![ytol, (1e-5, 1e-6)],
