@@ -307,16 +307,14 @@ fn widen(d: DType, e: &str, cty: Cty) -> String {
     if cty == Cty::D { format!("(double){f}") } else { f }
 }
 
-/// A value of compute type `cty`, already rounded to `d`, as storage.
-fn narrow(d: DType, v: &str, cty: Cty) -> String {
+/// A value already rounded to `d`, as storage (a bf16 value's float bits are its bits and
+/// sixteen zeros: no second rounding).
+fn narrow(d: DType, v: &str) -> String {
     match d {
-        DType::BF16 => format!("float_to_bf16((float)({v}))"),
+        DType::BF16 => format!("(unsigned short)(__float_as_uint((float)({v})) >> 16)"),
         DType::F16 => format!("float_to_f16((float)({v}))"),
         DType::I1 => format!("(unsigned char)(({v}) != 0)"),
-        _ => {
-            let _ = cty;
-            format!("({})({v})", storage(d))
-        }
+        _ => format!("({})({v})", storage(d)),
     }
 }
 
@@ -479,6 +477,12 @@ impl<'a> Gen<'a> {
             Add => format!("{} + {}", x(0), x(1)),
             Sub => format!("{} - {}", x(0), x(1)),
             Mul => format!("{} * {}", x(0), x(1)),
+            // By a row's (or a column's, or a constant) value: one division per thread and
+            // row (the reciprocal is common to the unrolled elements), then products (within
+            // 2 ulp of the quotient).
+            Div if c == Cty::F && n.kind == Kind::Full && self.graph.nodes[n.args[1]].kind != Kind::Full => {
+                format!("{} * (1.0f / {})", x(0), x(1))
+            }
             Div => format!("{} / {}", x(0), x(1)),
             Max => format!("fz_max({}, {})", x(0), x(1)),
             Min => format!("fz_min({}, {})", x(0), x(1)),
@@ -654,14 +658,14 @@ impl<'a> Gen<'a> {
                 let vt = vector_type(vec * op.dtype.size());
                 let _ = writeln!(s, "    union {{ {vt} v; {st} e[{vec}]; }} u;");
                 for j in 0..vec {
-                    let _ = writeln!(s, "    u.e[{j}] = {};", narrow(op.dtype, &format!("v{i}[{}]", e0 + j), cty));
+                    let _ = writeln!(s, "    u.e[{j}] = {};", narrow(op.dtype, &format!("v{i}[{}]", e0 + j)));
                 }
                 let _ = writeln!(s, "    *({vt}*)(({st}*)p.a[{slot}] + ({off})) = u.v;");
             } else {
                 let inner_stride = col_strides.last().copied().unwrap_or(0);
                 let _ = writeln!(s, "    {st}* q = ({st}*)p.a[{slot}] + ({off});");
                 for j in 0..vec {
-                    let v = narrow(op.dtype, &format!("v{i}[{}]", e0 + j), cty);
+                    let v = narrow(op.dtype, &format!("v{i}[{}]", e0 + j));
                     let _ = writeln!(s, "    q[{}] = {v};", j * inner_stride);
                 }
             }
@@ -809,7 +813,7 @@ impl<'a> Gen<'a> {
                     self.store_items(s, i, k, &row_off(&op.strides), col, valid);
                 } else {
                     let off = row_off(&op.strides);
-                    let v = narrow(op.dtype, &format!("v{i}"), self.cty[i]);
+                    let v = narrow(op.dtype, &format!("v{i}"));
                     let _ = writeln!(s, "  if ({valid} && t == 0) (({}*)p.a[{slot}])[{off}] = {v};", storage(op.dtype));
                 }
             }
@@ -942,18 +946,25 @@ const PRELUDE: &str = r#"
 struct __align__(16) fz_v16 { unsigned x, y, z, w; };
 struct __align__(8) fz_v8 { unsigned x, y; };
 __device__ __forceinline__ float bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+__device__ __forceinline__ float f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+__device__ __forceinline__ unsigned short float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+#if __CUDA_ARCH__ >= 800
+// One instruction (sm_80 and later): to nearest even, as below (NaN: another quiet NaN).
+__device__ __forceinline__ unsigned short float_to_bf16(float f) { unsigned short h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+#define FZ_BF16_CVT
+#endif
+#else
+static float f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
+static unsigned short float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }
+#endif
+#ifndef FZ_BF16_CVT
 __device__ __forceinline__ unsigned short float_to_bf16(float f) {
   unsigned u = __float_as_uint(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
   u += 0x7fffu + ((u >> 16) & 1u);
   return (unsigned short)(u >> 16);
 }
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-__device__ __forceinline__ float f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
-__device__ __forceinline__ unsigned short float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
-#else
-static float f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
-static unsigned short float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }
 #endif
 // double -> float rounded to odd, so that rounding it to f16/bf16 is one rounding of the double.
 __device__ __forceinline__ float to_float_odd(double v) {

@@ -4,7 +4,7 @@
 //! alignment, the schedule and vector width, the compute capability), loaded once per GPU, and
 //! launched with the operands' addresses. A cached kernel is launched without any compilation
 //! or allocation, so iterations after the first (and a `--cuda-graph` capture after a warm-up)
-//! only launch.
+//! only launch. `FUSER_FUSED_DUMP=DIR` writes each new kernel's source to `DIR/fused_<hash>.cu`.
 
 pub mod codegen;
 
@@ -93,6 +93,13 @@ pub fn run(
         Some(c) => c,
         None => {
             let src = codegen::source(graph, &ins, &outs, &plan.schedule).map_err(err)?;
+            if let Some(dir) = std::env::var_os("FUSER_FUSED_DUMP") {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                key.hash(&mut h);
+                let path = std::path::Path::new(&dir).join(format!("fused_{:016x}.cu", h.finish()));
+                std::fs::write(&path, &src).map_err(|e| err(format!("writing {}: {e}", path.display())))?;
+            }
             let ptx = module::compile("fused", &src, gpu.dev.capability)?;
             let c = Arc::new(Compiled { ptx, loaded: Mutex::new(Vec::new()) });
             lock(cache()).entry(key).or_insert(c).clone()
