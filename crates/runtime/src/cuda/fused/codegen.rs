@@ -646,7 +646,6 @@ impl<'a> Gen<'a> {
         let col_extents: Vec<usize> = if g.inner == 0 { g.domain.clone() } else { g.shape_of(Kind::Col).to_vec() };
         let col_strides = &op.strides[op.strides.len() - col_extents.len()..];
         let st = storage(op.dtype);
-        let cty = self.cty[i];
         let full_items = self.all_valid();
         for it in 0..items {
             let e0 = it * vec;
