@@ -15,7 +15,8 @@
 //!   `(k T + t) VEC + c`, coalesced); a `Reduce` combines the thread's elements, then the warp
 //!   (butterfly `__shfl_xor_sync`: every lane gets the same total), then the row's warps
 //!   through shared memory (read by every thread in the same order: one value per row in every
-//!   thread). `Col` values (norm weights) are loaded once per thread, before the loop over rows;
+//!   thread). `Col` values (norm weights) are read (vectorized, by column) in the row's step
+//!   right before their first use, so their registers are not held across the reductions;
 //!   `Row` values are per-thread scalars, written by the row's thread 0. Rows longer than
 //!   `max_threads_per_block x 32` elements are refused ([`plan`]'s error names the limit).
 //!
@@ -48,9 +49,6 @@ pub const MAX_OPERANDS: usize = 64;
 
 /// Elements per thread per row, at most, in the persistent schedule (registers).
 pub const MAX_ROW_ELEMENTS_PER_THREAD: usize = 32;
-
-/// Column values per thread, at most, kept in registers across rows (persistent schedule).
-const HOIST_COL_ELEMENTS: usize = 16;
 
 /// How an operand is laid out: its strides (in elements) over the shape of its kind
 /// (`FusedGraph::shape_of`) and whether its first element's address is 16-byte aligned.
@@ -344,6 +342,9 @@ fn literal(v: f64, cty: Cty) -> String {
 /// The sum `sum_d coord_d(var) * strides[d]` over `extents` (row-major coordinates of the
 /// linear index `var`), as a C expression of type `idx`; terms of stride 0 or extent 1 vanish.
 fn offset_expr(var: &str, extents: &[usize], strides: &[usize], idx: &str) -> String {
+    if extents.is_empty() {
+        return format!("({idx})0");
+    }
     if strides == row_major(extents).as_slice() {
         return format!("({idx})({var})");
     }
@@ -403,8 +404,6 @@ struct Gen<'a> {
     /// The index type: `unsigned` when every index and offset fits 31 bits.
     idx: &'static str,
     dropout: bool,
-    /// Whether the `Col` nodes are computed once per thread before the loop over rows.
-    hoist_cols: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -441,7 +440,7 @@ impl<'a> Gen<'a> {
         }
         let idx = if biggest < (1usize << 31) { "unsigned" } else { "unsigned long long" };
         let dropout = graph.nodes.iter().any(|n| matches!(n.op, NodeOp::Dropout { .. }));
-        Gen { graph, inputs, outputs, schedule, cty, idx, dropout, hoist_cols: true }
+        Gen { graph, inputs, outputs, schedule, cty, idx, dropout }
     }
 
     fn vec(&self) -> usize {
@@ -536,12 +535,11 @@ impl<'a> Gen<'a> {
         round(n.dtype, &r, out)
     }
 
-    /// Declarations and computation of the `Scalar` nodes (once per thread), and with `cols`
-    /// the `Col` nodes over the thread's columns (`col(e)` the column of element `e`).
-    fn uniform_nodes(&self, s: &mut String, kinds: &[Kind], elems: usize, col: &dyn Fn(&str) -> String) {
+    /// Declarations and computation of the `Scalar` nodes (once per thread).
+    fn scalar_nodes(&self, s: &mut String) {
         let g = self.graph;
         for (i, n) in g.nodes.iter().enumerate() {
-            if !kinds.contains(&n.kind) {
+            if n.kind != Kind::Scalar {
                 continue;
             }
             let c = self.cty[i].c();
@@ -559,20 +557,40 @@ impl<'a> Gen<'a> {
                 (NodeOp::Elementwise(k), Kind::Scalar) => {
                     let _ = writeln!(s, "  const {c} v{i} = {};", self.elementwise(i, k, "0"));
                 }
-                (NodeOp::Input(k), Kind::Col) => {
-                    let _ = writeln!(s, "  {c} v{i}[{elems}];");
-                    self.load_items(s, i, k, "0", col, "true");
-                }
-                (NodeOp::Elementwise(k), Kind::Col) => {
-                    let _ = writeln!(s, "  {c} v{i}[{elems}];");
-                    let _ = writeln!(
-                        s,
-                        "  #pragma unroll\n  for (int e = 0; e < {elems}; e++) v{i}[e] = {};",
-                        self.elementwise(i, k, "e")
-                    );
-                }
                 _ => {}
             }
+        }
+    }
+
+    /// Emits `Col` node `i` (a weight read by column, or a function of such) unless done: the
+    /// `Col` values are computed in each row's step right before their first use, so that
+    /// their registers are not held across the row's reductions.
+    fn col_node(&self, s: &mut String, i: usize, done: &mut [bool], col: &dyn Fn(&str) -> String) {
+        let n = &self.graph.nodes[i];
+        if n.kind != Kind::Col || done[i] {
+            return;
+        }
+        done[i] = true;
+        for &a in &n.args {
+            self.col_node(s, a, done, col);
+        }
+        let (vec, items) = self.items();
+        let elems = vec * items;
+        let c = self.cty[i].c();
+        match n.op {
+            NodeOp::Input(k) => {
+                let _ = writeln!(s, "  {c} v{i}[{elems}];");
+                self.load_items(s, i, k, &format!("({})0", self.idx), col, "true");
+            }
+            NodeOp::Elementwise(k) => {
+                let _ = writeln!(s, "  {c} v{i}[{elems}];");
+                let _ = writeln!(
+                    s,
+                    "  #pragma unroll\n  for (int e = 0; e < {elems}; e++) v{i}[e] = {};",
+                    self.elementwise(i, k, "e")
+                );
+            }
+            _ => {}
         }
     }
 
@@ -727,16 +745,16 @@ impl<'a> Gen<'a> {
             Some(r) => offset_expr(r, &g.domain[..split], &strides[..split], idx),
             None => format!("({idx})0"),
         };
+        let mut cols_done = vec![false; g.nodes.len()];
         for (i, n) in g.nodes.iter().enumerate() {
-            if !(matches!(n.kind, Kind::Full | Kind::Row) || (n.kind == Kind::Col && !self.hoist_cols)) {
+            if !matches!(n.kind, Kind::Full | Kind::Row) {
                 continue;
+            }
+            for &a in &n.args {
+                self.col_node(s, a, &mut cols_done, col);
             }
             let c = self.cty[i].c();
             match n.op {
-                NodeOp::Input(k) if n.kind == Kind::Col => {
-                    let _ = writeln!(s, "  {c} v{i}[{elems}];");
-                    self.load_items(s, i, k, &format!("({idx})0"), col, "true");
-                }
                 NodeOp::Input(k) if n.kind == Kind::Full => {
                     let _ = writeln!(s, "  {c} v{i}[{elems}];");
                     self.load_items(s, i, k, &row_off(&self.inputs[k].strides), col, valid);
@@ -747,7 +765,7 @@ impl<'a> Gen<'a> {
                     let load = widen(d, &format!("((const {}*)p.a[{k}])[{off}]", storage(d)), self.cty[i]);
                     let _ = writeln!(s, "  const {c} v{i} = {valid} ? {load} : 0;");
                 }
-                NodeOp::Elementwise(k) if matches!(n.kind, Kind::Full | Kind::Col) => {
+                NodeOp::Elementwise(k) if n.kind == Kind::Full => {
                     let _ = writeln!(s, "  {c} v{i}[{elems}];");
                     let _ = writeln!(
                         s,
@@ -882,7 +900,7 @@ impl<'a> Gen<'a> {
         if self.dropout {
             let _ = writeln!(s, "  const unsigned long long goff = p.a[{}];", self.inputs.len() + self.outputs.len());
         }
-        self.uniform_nodes(&mut s, &[Kind::Scalar], vec, &|e| e.to_string());
+        self.scalar_nodes(&mut s);
         let _ = writeln!(
             s,
             "  for ({idx} q = ({idx})blockIdx.x * blockDim.x + threadIdx.x; q < {steps}u; q += ({idx})gridDim.x * blockDim.x) {{"
@@ -901,7 +919,7 @@ impl<'a> Gen<'a> {
     }
 
     fn persistent(&mut self) -> Result<String, String> {
-        let Schedule::Persistent { vec, threads, items, rows: per_block } = self.schedule else {
+        let Schedule::Persistent { vec, threads, rows: per_block, .. } = self.schedule else {
             return Err("not a persistent schedule".into());
         };
         let g = self.graph;
@@ -918,12 +936,7 @@ impl<'a> Gen<'a> {
             let (it, j) = (e / vec, e % vec);
             format!("((({it}u * {threads}u) + t) * {vec}u + {j}u)")
         };
-        // Column values (norm weights) are loaded once, before the rows, when their registers
-        // are few; for long rows they are loaded in each row's step (L1/L2 hits) and the
-        // registers go to the row.
-        self.hoist_cols = vec * items <= HOIST_COL_ELEMENTS;
-        let kinds: &[Kind] = if self.hoist_cols { &[Kind::Scalar, Kind::Col] } else { &[Kind::Scalar] };
-        self.uniform_nodes(&mut s, kinds, vec * items, &col);
+        self.scalar_nodes(&mut s);
         let _ = writeln!(s, "  for ({idx} grp = blockIdx.x; grp < {groups}u; grp += gridDim.x) {{");
         let _ = writeln!(s, "  const {idx} r0 = grp * {per_block}u + slot; const bool rv = r0 < {rows}u;");
         let _ = writeln!(s, "  const {idx} r = rv ? r0 : 0;");
@@ -1116,7 +1129,7 @@ mod tests {
     }
 
     #[test]
-    fn weights_stay_in_registers_for_short_rows_only() {
+    fn weights_are_read_in_the_row_step_where_first_used() {
         let t = DType::BF16;
         let weighted = |cols: usize| FusedGraph {
             domain: vec![4, cols],
@@ -1131,13 +1144,14 @@ mod tests {
             outputs: vec![2, 3],
             global_shape: vec![],
         };
-        for (cols, hoisted) in [(4096, true), (32768, false)] {
+        for cols in [4096, 32768] {
             let g = weighted(cols);
             let (ins, outs) = dense_ops(&g);
             let pl = plan(&g, &ins, &outs, &H200).unwrap();
             let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
-            let (weight, rows) = (src.find("p.a[1]").unwrap(), src.find("grp <").unwrap());
-            assert_eq!(weight < rows, hoisted, "{src}");
+            let (rows, x, weight) =
+                (src.find("grp <").unwrap(), src.find("p.a[0]").unwrap(), src.find("p.a[1]").unwrap());
+            assert!(rows < x && x < weight, "{src}");
             // The row sum is written by the row's first thread.
             assert!(src.contains("if (rv && t == 0) ((float*)p.a[3])"), "{src}");
         }
