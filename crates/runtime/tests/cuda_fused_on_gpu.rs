@@ -3,8 +3,8 @@
 //! (bf16 vectorized, f32 with an odd width, a padded-row and a transposed input),
 //! gelu_tanh(x + bias) with the bias an expanded view (stride 0), bias + dropout + residual at
 //! an origin of a larger tensor (the mask bit-identical), softmax over 2048 to 8192 columns
-//! (and with a dropout), layer_norm (4096 to 32768 columns: weights in registers and loaded
-//! per row) and rms_norm; then the same launch again (the cache's second use). Skipped (with a
+//! (and with a dropout), layer_norm (4096 to 32768 columns: up to 1024 threads and 32
+//! elements per thread) and rms_norm; a row of 40000 refused with the limit named; then the same launch again (the cache's second use). Skipped (with a
 //! note) without the CUDA libraries or a GPU.
 //!
 //! With `FUSER_FUSED_BENCH=1` it also times the kernels at rows 2048-16384 x hidden

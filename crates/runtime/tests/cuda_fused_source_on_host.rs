@@ -8,7 +8,8 @@
 //! a larger tensor), softmax rows (one warp per row, several rows per block, and several warps
 //! and items per row with a partial last item), softmax + dropout, layer_norm expanded into
 //! primitives with mean and rstd outputs (bf16 vectorized with padded rows, f32 with a
-//! transposed input, bf16 rows long enough that the weights are loaded per row), rms_norm (with a broadcast node), in f32 and bf16. Skipped (with a note)
+//! transposed input, bf16 with three items per thread and a partial last one), rms_norm
+//! (with a broadcast node), in f32 and bf16. Skipped (with a note)
 //! when no `c++` with `_Float16` is found.
 #![cfg(feature = "cuda")]
 
