@@ -9,7 +9,8 @@
 //! and items per row with a partial last item), softmax + dropout, layer_norm expanded into
 //! primitives with mean and rstd outputs (bf16 vectorized with padded rows, f32 with a
 //! transposed input, bf16 with three items per thread and a partial last one), rms_norm
-//! (with a broadcast node), in f32 and bf16. Skipped (with a note)
+//! (with a broadcast node), in f32 and bf16; and every elementwise kind with NaN, infinities
+//! and signed zeros in f32, bf16, f16 and f64. Skipped (with a note)
 //! when no `c++` with `_Float16` is found.
 #![cfg(feature = "cuda")]
 
@@ -17,6 +18,7 @@ mod fused_cases;
 mod support;
 
 use fused_cases as cases;
+use fuser_dialects::host::ElementwiseKind as E;
 use fuser_runtime::cuda::api::DeviceProps;
 use fuser_runtime::cuda::fused::codegen::{self, Operand, Schedule};
 use fuser_runtime::dtype::{DType, round_to};
@@ -168,7 +170,8 @@ fn c_read(dtype: DType, e: &str) -> String {
     }
 }
 
-/// One case: a graph, its inputs, an origin, the outputs' tolerances (relative, absolute).
+/// One case: a graph, its inputs, an origin, the outputs' tolerances (relative, absolute;
+/// `(0, 0)`: the same bits, a NaN any NaN).
 struct Case {
     name: &'static str,
     graph: FusedGraph,
@@ -260,7 +263,14 @@ fn check(case: &Case, tag: &str, out: &str) {
             .iter()
             .zip(w)
             .enumerate()
-            .filter(|(_, (g, w))| !((g.is_nan() && w.is_nan()) || (*g - *w).abs() <= rtol * w.abs() + atol))
+            .filter(|(_, (g, w))| {
+                let close = if rtol == 0.0 && atol == 0.0 {
+                    g.to_bits() == w.to_bits()
+                } else {
+                    g == w || (*g - *w).abs() <= rtol * w.abs() + atol
+                };
+                !((g.is_nan() && w.is_nan()) || close)
+            })
             .map(|(i, (g, w))| (i, *g, *w))
             .collect();
         assert!(
@@ -382,6 +392,36 @@ fn rms_norm_case(name: &'static str, rng: &mut Rng, t: DType, rows: usize, cols:
     }
 }
 
+/// Every elementwise kind in type `t`, with NaN, infinities, signed zeros and equal pairs.
+fn elementwise_case(name: &'static str, rng: &mut Rng, t: DType, tol: (f64, f64)) -> Case {
+    let (m, n) = (4, 16);
+    let mut x = HostIn::dense(rng, t, &[m, n]);
+    let mut y = HostIn::dense(rng, t, &[m, n]);
+    let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 1.0, -1.0];
+    for (i, &v) in specials.iter().enumerate() {
+        x.storage[3 * i] = v;
+        y.storage[3 * i + 1] = v;
+    }
+    // Equal pairs and zeros of both signs (max/min's sign rule, the comparisons' equality).
+    for i in 30..40 {
+        y.storage[i] = x.storage[i];
+    }
+    (x.storage[40], y.storage[40]) = (0.0, -0.0);
+    (x.storage[41], y.storage[41]) = (-0.0, 0.0);
+    let g = cases::every_elementwise(t, m, n);
+    // Selections, signs and comparisons are exact (bit for bit: the sign of a zero too).
+    let exact = |k: &E| {
+        matches!(
+            k,
+            E::Max | E::Min | E::Neg | E::Abs | E::Cast | E::Where | E::Eq | E::Ne | E::Lt | E::Le | E::Gt | E::Ge
+        )
+    };
+    let tols: Vec<(f64, f64)> =
+        E::ALL.iter().map(|k| if exact(k) { (0.0, 0.0) } else { tol }).chain([tol, tol]).collect();
+    let s = HostIn::random(rng, t, &[], &[], 0);
+    Case { name, graph: g, inputs: vec![x, y, s], origin: vec![], tols, expect: None }
+}
+
 #[test]
 fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
     let mut rng = Rng(7);
@@ -413,6 +453,10 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
             Schedule::Pointwise { vec: 8, block: 128 },
         ),
     ];
+    cases.push(elementwise_case("every elementwise kind f32", r, f32t, (1e-5, 1e-6)));
+    cases.push(elementwise_case("every elementwise kind bf16", r, bf, BF16_TOL));
+    cases.push(elementwise_case("every elementwise kind f16", r, DType::F16, (1.0 / 512.0, 1e-6)));
+    cases.push(elementwise_case("every elementwise kind f64", r, DType::F64, (1e-12, 0.0)));
     cases.push(gelu_bias_case(r));
     cases.push(dropout_case(r));
     cases.push(softmax_case(

@@ -165,3 +165,40 @@ pub fn rms_norm(t: DType, rows: usize, cols: usize) -> FusedGraph {
         global_shape: vec![],
     }
 }
+
+/// Every elementwise kind over `[m, n]` in type `t`: inputs x, y (full) and s (a scalar);
+/// one output per kind (a unary kind of x, a binary one of x and y, comparisons in `i1`,
+/// `where(x < y, x, y)`, `cast` to f32 or, from f32, to bf16), then `x * s` and `x + 0.5`.
+pub fn every_elementwise(t: DType, m: usize, n: usize) -> FusedGraph {
+    let mut nodes = vec![
+        node(NodeOp::Input(0), &[], t, Kind::Full),
+        node(NodeOp::Input(1), &[], t, Kind::Full),
+        node(NodeOp::Input(2), &[], t, Kind::Scalar),
+        node(NodeOp::Elementwise(E::Lt), &[0, 1], DType::I1, Kind::Full),
+    ];
+    let mut outputs = vec![];
+    for k in E::ALL {
+        let (args, dtype): (Vec<usize>, DType) = match k.arity() {
+            1 if k == E::Cast => (vec![0], if t == DType::F32 { DType::BF16 } else { DType::F32 }),
+            1 => (vec![0], t),
+            2 if matches!(k, E::Eq | E::Ne | E::Lt | E::Le | E::Gt | E::Ge) => (vec![0, 1], DType::I1),
+            2 => (vec![0, 1], t),
+            _ => (vec![3, 0, 1], t),
+        };
+        outputs.push(nodes.len());
+        nodes.push(node(NodeOp::Elementwise(k), &args, dtype, Kind::Full));
+    }
+    outputs.push(nodes.len());
+    nodes.push(node(NodeOp::Elementwise(E::Mul), &[0, 2], t, Kind::Full));
+    nodes.push(node(NodeOp::Const(0.5), &[], t, Kind::Scalar));
+    outputs.push(nodes.len());
+    nodes.push(node(NodeOp::Elementwise(E::Add), &[0, nodes.len() - 1], t, Kind::Full));
+    FusedGraph {
+        domain: vec![m, n],
+        inner: 0,
+        inputs: vec![full(t), full(t), Input { dtype: t, kind: Kind::Scalar }],
+        nodes,
+        outputs,
+        global_shape: vec![],
+    }
+}

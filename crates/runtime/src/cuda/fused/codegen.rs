@@ -476,10 +476,12 @@ impl<'a> Gen<'a> {
             Add => format!("{} + {}", x(0), x(1)),
             Sub => format!("{} - {}", x(0), x(1)),
             Mul => format!("{} * {}", x(0), x(1)),
-            // By a row's (or a column's, or a constant) value: one division per thread and
-            // row (the reciprocal is common to the unrolled elements), then products (within
-            // 2 ulp of the quotient).
-            Div if c == Cty::F && n.kind == Kind::Full && self.graph.nodes[n.args[1]].kind != Kind::Full => {
+            // By a row's (or a scalar) value: one division per thread and row (the reciprocal
+            // is common to the unrolled elements), then products (within 2 ulp of the quotient).
+            Div if c == Cty::F
+                && n.kind == Kind::Full
+                && matches!(self.graph.nodes[n.args[1]].kind, Kind::Row | Kind::Scalar) =>
+            {
                 format!("{} * (1.0f / {})", x(0), x(1))
             }
             Div => format!("{} / {}", x(0), x(1)),
