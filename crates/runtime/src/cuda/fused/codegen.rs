@@ -619,7 +619,7 @@ impl<'a> Gen<'a> {
             let c0 = col(&e0.to_string());
             let off = format!("{row_off} + {}", offset_expr(&c0, col_extents, col_strides, idx));
             let cond = if full_items { valid.to_string() } else { format!("{valid} && ({c0}) < {}u", self.cols()) };
-            let _ = writeln!(s, "  if ({cond}) {{");
+            let _ = writeln!(s, "  {}{{", if cond == "true" { String::new() } else { format!("if ({cond}) ") });
             if vec > 1 && vectorizable(op, shape, vec) {
                 let vt = vector_type(vec * op.dtype.size());
                 let _ = writeln!(
@@ -672,7 +672,7 @@ impl<'a> Gen<'a> {
             let c0 = col(&e0.to_string());
             let off = format!("{row_off} + {}", offset_expr(&c0, &col_extents, col_strides, self.idx));
             let cond = if full_items { valid.to_string() } else { format!("{valid} && ({c0}) < {}u", self.cols()) };
-            let _ = writeln!(s, "  if ({cond}) {{");
+            let _ = writeln!(s, "  {}{{", if cond == "true" { String::new() } else { format!("if ({cond}) ") });
             if vec > 1 && vectorizable(op, &g.domain, vec) {
                 let vt = vector_type(vec * op.dtype.size());
                 let _ = writeln!(s, "    union {{ {vt} v; {st} e[{vec}]; }} u;");
