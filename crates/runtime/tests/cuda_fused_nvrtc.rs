@@ -55,12 +55,16 @@ fn generated_fused_kernels_compile_with_nvrtc() {
             g.outputs.iter().map(|&o| Operand::dense(g.nodes[o].dtype, g.shape_of(g.nodes[o].kind))).collect();
         let plan = codegen::plan(g, &ins, &outs, &H200).unwrap();
         let src = codegen::source(g, &ins, &outs, &plan.schedule).unwrap();
+        let kernel = &src[src.find("extern \"C\"").unwrap()..];
         for cap in [(9, 0), (8, 0), (7, 5)] {
             let ptx =
                 module::compile("fused", &src, cap).unwrap_or_else(|e| panic!("{name} on {cap:?}: {}", e.message));
             assert!(ptx.contains(".entry fuser_fused"), "{name}: {ptx}");
+            // The NaN-propagating max and min instructions from sm_80 on (in f32; f64 has none).
+            if !name.contains("f64") && (kernel.contains("fz_max(") || kernel.contains("fz_min(")) {
+                assert_eq!(ptx.contains("max.NaN.f32") || ptx.contains("min.NaN.f32"), cap.0 >= 8, "{name} on {cap:?}");
+            }
             // The hardware bf16 rounding from sm_80 on; the bit-exact one before.
-            let kernel = &src[src.find("extern \"C\"").unwrap()..];
             if kernel.contains("fz_bf16(") {
                 assert_eq!(ptx.contains("cvt.rn.bf16.f32"), cap.0 >= 8, "{name} on {cap:?}");
             }

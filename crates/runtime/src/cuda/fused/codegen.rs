@@ -990,26 +990,38 @@ __device__ __forceinline__ float fz_bf16(float x) { return bf16_to_float(float_t
 __device__ __forceinline__ float fz_f16(float x) { return f16_to_float(float_to_f16(x)); }
 __device__ __forceinline__ float fz_add(float a, float b) { return a + b; }
 __device__ __forceinline__ double fz_add(double a, double b) { return a + b; }
-// NaN-propagating; +0 is above -0 (numerics::fmax, fmin).
+// NaN-propagating; +0 is above -0 (numerics::fmax, fmin): equal operands differ at most in
+// the sign of a zero, so the AND (max) or OR (min) of their bits picks the right zero.
+#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && __CUDA_ARCH__ >= 800
 __device__ __forceinline__ float fz_max(float a, float b) {
-  if (a != a || b != b) return a + b;
-  if (a == b) return (__float_as_uint(a) >> 31) ? b : a;
-  return a > b ? a : b;
+  float m; asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
+  return a == b ? __uint_as_float(__float_as_uint(a) & __float_as_uint(b)) : m;
 }
 __device__ __forceinline__ float fz_min(float a, float b) {
-  if (a != a || b != b) return a + b;
-  if (a == b) return (__float_as_uint(a) >> 31) ? a : b;
-  return a < b ? a : b;
+  float m; asm("min.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
+  return a == b ? __uint_as_float(__float_as_uint(a) | __float_as_uint(b)) : m;
 }
+#else
+__device__ __forceinline__ float fz_max(float a, float b) {
+  float m = a > b ? a : b;
+  m = a == b ? __uint_as_float(__float_as_uint(a) & __float_as_uint(b)) : m;
+  return (a != a || b != b) ? a + b : m;
+}
+__device__ __forceinline__ float fz_min(float a, float b) {
+  float m = a < b ? a : b;
+  m = a == b ? __uint_as_float(__float_as_uint(a) | __float_as_uint(b)) : m;
+  return (a != a || b != b) ? a + b : m;
+}
+#endif
 __device__ __forceinline__ double fz_max(double a, double b) {
-  if (a != a || b != b) return a + b;
-  if (a == b) return (__double_as_longlong(a) < 0) ? b : a;
-  return a > b ? a : b;
+  double m = a > b ? a : b;
+  m = a == b ? __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b)) : m;
+  return (a != a || b != b) ? a + b : m;
 }
 __device__ __forceinline__ double fz_min(double a, double b) {
-  if (a != a || b != b) return a + b;
-  if (a == b) return (__double_as_longlong(a) < 0) ? a : b;
-  return a < b ? a : b;
+  double m = a < b ? a : b;
+  m = a == b ? __longlong_as_double(__double_as_longlong(a) | __double_as_longlong(b)) : m;
+  return (a != a || b != b) ? a + b : m;
 }
 "#;
 
