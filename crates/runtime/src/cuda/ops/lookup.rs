@@ -173,7 +173,7 @@ __device__ unsigned philox_draw(unsigned long long seed, unsigned long long c) {
     };
 }
 
-/// [`philox_source!`]'s text.
+/// The text of `philox_source!` (the Philox device functions).
 pub const PHILOX_SOURCE: &str = philox_source!();
 
 /// The CUDA C source of the lookup kernels.
