@@ -2,7 +2,7 @@
 //! backend's options, for compute capabilities 9.0 (H200: the `cvt.rn.bf16.f32` path), 8.0
 //! and 7.5 (the bit-exact bf16 rounding): every pattern of `fused_cases` at real sizes with an
 //! H200's properties (pointwise with vectors and a stride-0 view, persistent rows from 37 to
-//! 32768 columns, dropout in both schedules, f16, f32, f64, bf16, every elementwise kind).
+//! 32768 columns, multi-pass rows of 40001 and 50000, dropout in every schedule, f16, f32, f64, bf16, every elementwise kind).
 //! Skipped (with a note) when NVRTC cannot be loaded (`LD_LIBRARY_PATH` must reach
 //! `libnvrtc.so.13`, e.g. the `nvidia-cuda-nvrtc` wheel's `nvidia/cu13/lib`).
 #![cfg(feature = "cuda")]
@@ -39,6 +39,8 @@ fn generated_fused_kernels_compile_with_nvrtc() {
         ("layer_norm f32 x37".into(), cases::layer_norm(f32t, 64, 37)),
         ("layer_norm f64".into(), cases::layer_norm(DType::F64, 64, 100)),
         ("rms_norm".into(), cases::rms_norm(bf, 4096, 16384)),
+        ("softmax + dropout, multi-pass".into(), cases::softmax(bf, 64, 50000, true)),
+        ("layer_norm f32, multi-pass".into(), cases::layer_norm(f32t, 64, 40001)),
     ];
     for t in [bf, DType::F16, f32t, DType::F64] {
         graphs.push((format!("every elementwise kind {}", t.name()), cases::every_elementwise(t, 64, 256)));

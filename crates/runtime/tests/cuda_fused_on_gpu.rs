@@ -6,7 +6,7 @@
 //! gelu_tanh(x + bias) with the bias an expanded view (stride 0), bias + dropout + residual at
 //! an origin of a larger tensor (the mask bit-identical), softmax over 2048 to 8192 columns
 //! (and with a dropout), layer_norm (4096 to 32768 columns: up to 1024 threads and 32
-//! elements per thread) and rms_norm; a row of 40000 refused with the limit named; then the same launch again (the cache's second use). Skipped (with a
+//! elements per thread) and rms_norm; rows of 40001 and 50000 columns (multi-pass); then the same launch again (the cache's second use). Skipped (with a
 //! note) without the CUDA libraries or a GPU.
 //!
 //! With `FUSER_FUSED_BENCH=1` it also times the kernels at rows 2048-16384 x hidden
@@ -295,11 +295,34 @@ fn fused_kernels_match_the_cpu_on_the_gpu() {
             &[BF16_TOL, (1e-5, 1e-6)],
         );
     }
-    // A row too long for the persistent kernel: a clear error, no launch.
-    let ins = [dense_input(&gpu, s, r, bf, &[2, 40000])];
-    let outs = outputs_of(&gpu, &cases::softmax(bf, 2, 40000, false));
-    let err = fused::run(&gpu, &cases::softmax(bf, 2, 40000, false), &[ins[0].buf.clone()], &outs, &[], s).unwrap_err();
-    assert!(err.message.contains("limit"), "{}", err.message);
+    // Rows too long to hold in registers: passes over chunks (with a dropout, an odd width).
+    let ins = [
+        dense_input(&gpu, s, r, bf, &[16, 50000]),
+        int_input(&gpu, s, DType::I64, 3),
+        int_input(&gpu, s, DType::I32, 9),
+    ];
+    check(
+        &gpu,
+        "softmax + dropout x50000 (multi-pass)",
+        &cases::softmax(bf, 16, 50000, true),
+        &ins,
+        &[16, 0],
+        &[BF16_TOL, (0.0, 0.0), BF16_TOL],
+    );
+    let (rows, cols) = (8, 40001);
+    let ins = [
+        dense_input(&gpu, s, r, f32t, &[rows, cols]),
+        dense_input(&gpu, s, r, f32t, &[cols]),
+        dense_input(&gpu, s, r, f32t, &[cols]),
+    ];
+    check(
+        &gpu,
+        "layer_norm f32 x40001 (multi-pass)",
+        &cases::layer_norm(f32t, rows, cols),
+        &ins,
+        &[],
+        &[(1e-4, 1e-5), (1e-5, 1e-6), (1e-4, 1e-6)],
+    );
 
     if std::env::var("FUSER_FUSED_BENCH").is_ok_and(|v| v == "1") {
         bench(&gpu, s);

@@ -9,7 +9,8 @@
 //! and items per row with a partial last item), softmax + dropout, layer_norm expanded into
 //! primitives with mean and rstd outputs (bf16 vectorized with padded rows, f32 with a
 //! transposed input, bf16 with three items per thread and a partial last one), rms_norm
-//! (with a broadcast node), in f32 and bf16; and every elementwise kind with NaN, infinities
+//! (with a broadcast node), in f32 and bf16; rows too long to hold (multi-pass: softmax with
+//! and without dropout, layer_norm with partial and whole chunks, rms_norm); and every elementwise kind with NaN, infinities
 //! and signed zeros in f32, bf16, f16 and f64. Skipped (with a note)
 //! when no `c++` with `_Float16` is found.
 #![cfg(feature = "cuda")]
@@ -466,7 +467,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
         10,
         40,
         false,
-        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4 },
+        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4, chunks: 1 },
     ));
     cases.push(softmax_case(
         "softmax bf16 wide rows",
@@ -475,7 +476,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
         5,
         1000,
         false,
-        Schedule::Persistent { vec: 8, threads: 64, items: 2, rows: 2 },
+        Schedule::Persistent { vec: 8, threads: 64, items: 2, rows: 2, chunks: 1 },
     ));
     cases.push(softmax_case(
         "softmax + dropout bf16",
@@ -484,7 +485,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
         6,
         96,
         true,
-        Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4 },
+        Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4, chunks: 1 },
     ));
     {
         let (rows, cols) = (7, 256);
@@ -498,7 +499,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
             b,
             rows,
             cols,
-            Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4 },
+            Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4, chunks: 1 },
         ));
         let (rows, cols) = (6, 37);
         let x = HostIn::random(r, f32t, &[rows, cols], &[1, rows], 0);
@@ -511,7 +512,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
             b,
             rows,
             cols,
-            Schedule::Persistent { vec: 1, threads: 32, items: 2, rows: 4 },
+            Schedule::Persistent { vec: 1, threads: 32, items: 2, rows: 4, chunks: 1 },
         ));
         let (rows, cols) = (3, 1500);
         let x = HostIn::dense(r, f32t, &[rows, cols]);
@@ -524,16 +525,55 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
             b,
             rows,
             cols,
-            Schedule::Persistent { vec: 4, threads: 128, items: 3, rows: 1 },
+            Schedule::Persistent { vec: 4, threads: 128, items: 3, rows: 1, chunks: 1 },
         ));
     }
+    // Rows longer than 128 threads x 32 elements: several passes over chunks of 2048.
+    cases.push(softmax_case(
+        "softmax bf16 multi-pass",
+        r,
+        bf,
+        3,
+        5000,
+        false,
+        Schedule::Persistent { vec: 8, threads: 128, items: 2, rows: 1, chunks: 3 },
+    ));
+    cases.push(softmax_case(
+        "softmax + dropout bf16 multi-pass",
+        r,
+        bf,
+        2,
+        4104,
+        true,
+        Schedule::Persistent { vec: 8, threads: 128, items: 2, rows: 1, chunks: 3 },
+    ));
+    {
+        let (rows, cols) = (3, 4500);
+        let x = HostIn::random(r, f32t, &[rows, cols], &[cols + 4, 1], 4);
+        let (w, b) = (HostIn::dense(r, f32t, &[cols]), HostIn::dense(r, f32t, &[cols]));
+        let expect = Schedule::Persistent { vec: 4, threads: 128, items: 4, rows: 1, chunks: 3 };
+        cases.push(layer_norm_case("layer_norm f32 multi-pass", f32t, x, w, b, rows, cols, expect));
+        let (rows, cols) = (2, 6144);
+        let x = HostIn::dense(r, bf, &[rows, cols]);
+        let (w, b) = (HostIn::dense(r, bf, &[cols]), HostIn::dense(r, bf, &[cols]));
+        let expect = Schedule::Persistent { vec: 8, threads: 128, items: 2, rows: 1, chunks: 3 };
+        cases.push(layer_norm_case("layer_norm bf16 multi-pass, whole chunks", bf, x, w, b, rows, cols, expect));
+    }
+    cases.push(rms_norm_case(
+        "rms_norm bf16 multi-pass",
+        r,
+        bf,
+        2,
+        4608,
+        Schedule::Persistent { vec: 8, threads: 128, items: 2, rows: 1, chunks: 3 },
+    ));
     cases.push(rms_norm_case(
         "rms_norm bf16",
         r,
         bf,
         9,
         512,
-        Schedule::Persistent { vec: 8, threads: 32, items: 2, rows: 4 },
+        Schedule::Persistent { vec: 8, threads: 32, items: 2, rows: 4, chunks: 1 },
     ));
     cases.push(rms_norm_case(
         "rms_norm f32",
@@ -541,7 +581,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
         f32t,
         4,
         100,
-        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4 },
+        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4, chunks: 1 },
     ));
 
     let mut program = SHIM.to_string();

@@ -18,7 +18,10 @@
 //!   thread). `Col` values (norm weights) are read (vectorized, by column) in the row's step
 //!   right before their first use, so their registers are not held across the reductions;
 //!   `Row` values are per-thread scalars, written by the row's thread 0. Rows longer than
-//!   `max_threads_per_block x 32` elements are refused ([`plan`]'s error names the limit).
+//!   `max_threads_per_block x 32` elements take several passes (`chunks > 1`, one row per
+//!   block): per reduction, a loop over chunks of `max_threads_per_block x 16` elements
+//!   recomputing its argument from the inputs re-read from memory, then a loop computing and
+//!   storing the full outputs.
 //!
 //! **Numerics.** Every node is computed in its compute type (`float`, `double` when the node or
 //! an argument is `f64`) and rounded to its element type (bf16 and f16 by their bit patterns, to
@@ -81,8 +84,9 @@ pub enum Schedule {
     /// One thread per `vec` elements, grid-stride loop, `block` threads per block.
     Pointwise { vec: usize, block: u32 },
     /// `threads` threads per row, `items` vectors of `vec` elements per thread, `rows` rows per
-    /// block.
-    Persistent { vec: usize, threads: u32, items: usize, rows: u32 },
+    /// block; `chunks` > 1: the row is `chunks` chunks of `threads x items x vec` columns,
+    /// read again from memory by each pass (one row per block).
+    Persistent { vec: usize, threads: u32, items: usize, rows: u32, chunks: usize },
 }
 
 impl Schedule {
@@ -209,12 +213,12 @@ pub fn plan(graph: &FusedGraph, inputs: &[Operand], outputs: &[Operand], props: 
     let threads = (cols.div_ceil(vec * target_items).next_power_of_two() as u32).clamp(32, max_t);
     let items = cols.div_ceil(threads as usize * vec).max(1);
     if items * vec > MAX_ROW_ELEMENTS_PER_THREAD {
-        return Err(format!(
-            "rows of {cols} elements exceed the persistent kernel's limit of {} ({} threads x {} elements)",
-            max_t as usize * MAX_ROW_ELEMENTS_PER_THREAD,
-            max_t,
-            MAX_ROW_ELEMENTS_PER_THREAD
-        ));
+        // Too long to hold: one pass over the row per reduction, then one computing the
+        // outputs, each in chunks of `max_t x 16` elements read again from memory.
+        let items = target_items;
+        let chunks = cols.div_ceil(max_t as usize * vec * items);
+        let grid = rows.clamp(1, i32::MAX as usize) as u32;
+        return Ok(Plan { schedule: Schedule::Persistent { vec, threads: max_t, items, rows: 1, chunks }, grid });
     }
     let per_block = (128 / threads).max(1);
     let reduces = graph.nodes.iter().filter(|n| matches!(n.op, NodeOp::Reduce(_))).count() as u32;
@@ -223,7 +227,7 @@ pub fn plan(graph: &FusedGraph, inputs: &[Operand], outputs: &[Operand], props: 
         return Err(format!("the row reductions need {shared} bytes of shared memory, more than the device's"));
     }
     let grid = rows.div_ceil(per_block as usize).clamp(1, i32::MAX as usize) as u32;
-    Ok(Plan { schedule: Schedule::Persistent { vec, threads, items, rows: per_block }, grid })
+    Ok(Plan { schedule: Schedule::Persistent { vec, threads, items, rows: per_block, chunks: 1 }, grid })
 }
 
 /// The cache key of the kernel of `graph` with these operands and schedule on a device of
@@ -392,6 +396,21 @@ pub fn source(
     s.push_str(&body);
     s.push_str("}\n");
     Ok(s)
+}
+
+/// Which nodes a step emits (`Gen::step_nodes`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Every full and row node, with their outputs (one pass over a row held in registers,
+    /// or a pointwise step).
+    All,
+    /// The row nodes other than reductions with an index in `[from, below)` (multi-pass).
+    Rows(usize, usize),
+    /// The full nodes before reduction `red`, then `red`'s accumulation of the chunk
+    /// (multi-pass).
+    Pass(usize),
+    /// The full nodes and their outputs (multi-pass: the last pass).
+    Final,
 }
 
 /// The source's generator state.
@@ -709,7 +728,9 @@ impl<'a> Gen<'a> {
     fn all_valid(&self) -> bool {
         match self.schedule {
             Schedule::Pointwise { .. } => true,
-            Schedule::Persistent { vec, threads, items, .. } => vec * threads as usize * items == self.cols(),
+            Schedule::Persistent { vec, threads, items, chunks, .. } => {
+                vec * threads as usize * items * chunks == self.cols()
+            }
         }
     }
 
@@ -729,14 +750,15 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The `Full` (and, persistent, `Row`) nodes of one step: `row` the row variable
-    /// (persistent) or None (pointwise: `i0` the first element).
+    /// The `Full` (and, persistent, `Row`) nodes of one step (`phase`: which of them): `row`
+    /// the row variable (persistent) or None (pointwise: `i0` the first element).
     fn step_nodes(
         &self,
         s: &mut String,
         row: Option<&str>,
         col: &dyn Fn(&str) -> String,
         valid: &str,
+        phase: Phase,
     ) -> Result<(), String> {
         let g = self.graph;
         let (vec, items) = self.items();
@@ -749,7 +771,21 @@ impl<'a> Gen<'a> {
         };
         let mut cols_done = vec![false; g.nodes.len()];
         for (i, n) in g.nodes.iter().enumerate() {
-            if !matches!(n.kind, Kind::Full | Kind::Row) {
+            let wanted = match phase {
+                Phase::All => matches!(n.kind, Kind::Full | Kind::Row),
+                Phase::Rows(from, below) => {
+                    n.kind == Kind::Row && !matches!(n.op, NodeOp::Reduce(_)) && (from..below).contains(&i)
+                }
+                Phase::Pass(red) => n.kind == Kind::Full && i < red,
+                Phase::Final => n.kind == Kind::Full,
+            };
+            if !wanted {
+                if let Phase::Pass(red) = phase
+                    && i == red
+                    && let NodeOp::Reduce(op) = n.op
+                {
+                    self.reduce_local(s, i, op, col);
+                }
                 continue;
             }
             for &a in &n.args {
@@ -818,12 +854,12 @@ impl<'a> Gen<'a> {
                     }
                     let _ = writeln!(s, "  }}");
                 }
-                NodeOp::Reduce(op) => self.reduce(s, i, op, valid)?,
+                NodeOp::Reduce(op) => self.reduce(s, i, op, col)?,
                 NodeOp::Const(_) => {}
             }
-            // Outputs of this node.
+            // Outputs of this node (a pass of a multi-pass row computes, it does not store).
             for (k, &o) in g.outputs.iter().enumerate() {
-                if o != i {
+                if o != i || matches!(phase, Phase::Pass(_)) {
                     continue;
                 }
                 let slot = self.inputs.len() + k;
@@ -840,55 +876,114 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// A row reduction into `v{i}`: the thread's elements, the warp, the row's warps.
-    fn reduce(&self, s: &mut String, i: usize, op: ReduceOp, valid: &str) -> Result<(), String> {
-        let Schedule::Persistent { vec, threads, items, rows } = self.schedule else {
+    /// The identity and the combining function of a reduction in compute type `cty`.
+    fn reduce_op(op: ReduceOp, cty: Cty) -> (String, &'static str) {
+        let inf = literal(f64::INFINITY, cty);
+        match op {
+            ReduceOp::Sum => ("0".to_string(), "fz_add"),
+            ReduceOp::Max => (format!("-{inf}"), "fz_max"),
+            ReduceOp::Min => (inf, "fz_min"),
+        }
+    }
+
+    /// Combines the thread's elements of reduction `i`'s argument into `acc{i}`.
+    fn reduce_local(&self, s: &mut String, i: usize, op: ReduceOp, col: &dyn Fn(&str) -> String) {
+        let (vec, items) = self.items();
+        let n = &self.graph.nodes[i];
+        let cty = self.cty[i];
+        let (_, comb) = Self::reduce_op(op, cty);
+        let all = self.all_valid();
+        let cols = self.cols();
+        for it in 0..items {
+            let cond = if all { String::new() } else { format!("if (({}) < {cols}u) ", col(&(it * vec).to_string())) };
+            let _ = write!(s, "    {cond}{{");
+            for j in 0..vec {
+                let _ =
+                    write!(s, " acc{i} = {comb}(acc{i}, {});", self.val(n.args[0], &(it * vec + j).to_string(), cty));
+            }
+            let _ = writeln!(s, " }}");
+        }
+    }
+
+    /// Combines `acc{i}` over the warp, then the row's warps, into `v{i}` (declared here).
+    fn reduce_combine(&self, s: &mut String, i: usize, op: ReduceOp) -> Result<(), String> {
+        let Schedule::Persistent { threads, rows, .. } = self.schedule else {
             return Err("a reduction in a pointwise schedule".into());
         };
         let n = &self.graph.nodes[i];
         let cty = self.cty[i];
         let c = cty.c();
-        let inf = literal(f64::INFINITY, cty);
-        let (ident, comb) = match op {
-            ReduceOp::Sum => ("0".to_string(), "fz_add"),
-            ReduceOp::Max => (format!("-{inf}"), "fz_max"),
-            ReduceOp::Min => (inf, "fz_min"),
-        };
+        let (_, comb) = Self::reduce_op(op, cty);
         let _ = writeln!(s, "  {c} v{i};");
-        let _ = writeln!(s, "  {{ {c} acc = {ident};");
-        let all = self.all_valid();
-        let cols = self.cols();
-        for it in 0..items {
-            let cond = if all {
-                String::new()
-            } else {
-                format!("if (((unsigned)({it} * {threads} + t) * {vec}u) < {cols}u) ")
-            };
-            let _ = write!(s, "    {cond}{{");
-            for j in 0..vec {
-                let _ = write!(s, " acc = {comb}(acc, {});", self.val(n.args[0], &(it * vec + j).to_string(), cty));
-            }
-            let _ = writeln!(s, " }}");
-        }
-        let _ = valid;
+        let _ = writeln!(s, "  {{");
         let width = threads.min(32);
         let _ = writeln!(
             s,
-            "    #pragma unroll\n    for (int o = {}; o > 0; o >>= 1) acc = {comb}(acc, __shfl_xor_sync(0xffffffffu, acc, o));",
+            "    #pragma unroll\n    for (int o = {}; o > 0; o >>= 1) acc{i} = {comb}(acc{i}, __shfl_xor_sync(0xffffffffu, acc{i}, o));",
             width / 2
         );
         let warps = threads / 32;
         if warps > 1 {
             let _ = writeln!(s, "    __shared__ {c} red{i}[{rows}][{warps}];");
-            let _ = writeln!(s, "    if ((t & 31u) == 0) red{i}[slot][t >> 5] = acc;");
+            let _ = writeln!(s, "    if ((t & 31u) == 0) red{i}[slot][t >> 5] = acc{i};");
             let _ = writeln!(s, "    __syncthreads();");
-            let _ = writeln!(s, "    acc = red{i}[slot][0];");
+            let _ = writeln!(s, "    acc{i} = red{i}[slot][0];");
             let _ = writeln!(
                 s,
-                "    #pragma unroll\n    for (int w = 1; w < {warps}; w++) acc = {comb}(acc, red{i}[slot][w]);"
+                "    #pragma unroll\n    for (int w = 1; w < {warps}; w++) acc{i} = {comb}(acc{i}, red{i}[slot][w]);"
             );
         }
-        let _ = writeln!(s, "    v{i} = {}; }}", round(n.dtype, "acc", cty));
+        let _ = writeln!(s, "    v{i} = {}; }}", round(n.dtype, &format!("acc{i}"), cty));
+        Ok(())
+    }
+
+    /// A row reduction into `v{i}`: the thread's elements, the warp, the row's warps.
+    fn reduce(&self, s: &mut String, i: usize, op: ReduceOp, col: &dyn Fn(&str) -> String) -> Result<(), String> {
+        let cty = self.cty[i];
+        let (ident, _) = Self::reduce_op(op, cty);
+        let _ = writeln!(s, "  {} acc{i} = {ident};", cty.c());
+        self.reduce_local(s, i, op, col);
+        self.reduce_combine(s, i, op)
+    }
+
+    /// The step of a row too long to hold (`chunks` chunks, `col` the columns of chunk `ch`):
+    /// the row values computable from the row's inputs, then per reduction one pass over the
+    /// chunks accumulating its argument (recomputed from the inputs) and the row values it
+    /// makes computable, then a pass computing and storing the full outputs.
+    fn passes(&self, s: &mut String, col: &dyn Fn(&str) -> String, chunks: usize) -> Result<(), String> {
+        let g = self.graph;
+        let reduces: Vec<(usize, ReduceOp)> = g
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| if let NodeOp::Reduce(op) = n.op { Some((i, op)) } else { None })
+            .collect();
+        let split = g.domain.len() - g.inner;
+        let mut from = 0;
+        for &(r, op) in &reduces {
+            self.step_nodes(s, Some("r"), col, "rv", Phase::Rows(from, r))?;
+            let cty = self.cty[r];
+            let (ident, _) = Self::reduce_op(op, cty);
+            let _ = writeln!(s, "  {} acc{r} = {ident};", cty.c());
+            let _ = writeln!(s, "  for (unsigned ch = 0; ch < {chunks}u; ch++) {{");
+            self.step_nodes(s, Some("r"), col, "rv", Phase::Pass(r))?;
+            s.push_str("  }\n");
+            self.reduce_combine(s, r, op)?;
+            for (o, &out) in g.outputs.iter().enumerate() {
+                if out == r {
+                    let op = &self.outputs[o];
+                    let off = offset_expr("r", &g.domain[..split], &op.strides[..split], self.idx);
+                    let v = narrow(op.dtype, &format!("v{r}"));
+                    let slot = self.inputs.len() + o;
+                    let _ = writeln!(s, "  if (rv && t == 0) (({}*)p.a[{slot}])[{off}] = {v};", storage(op.dtype));
+                }
+            }
+            from = r + 1;
+        }
+        self.step_nodes(s, Some("r"), col, "rv", Phase::Rows(from, g.nodes.len()))?;
+        let _ = writeln!(s, "  for (unsigned ch = 0; ch < {chunks}u; ch++) {{");
+        self.step_nodes(s, Some("r"), col, "rv", Phase::Final)?;
+        s.push_str("  }\n");
         Ok(())
     }
 
@@ -914,6 +1009,7 @@ impl<'a> Gen<'a> {
             None,
             &|e| if e == "0" { "i0".to_string() } else { format!("(i0 + {e}u)") },
             "true",
+            Phase::All,
         )?;
         s.push_str(&body);
         s.push_str("  }\n");
@@ -921,7 +1017,7 @@ impl<'a> Gen<'a> {
     }
 
     fn persistent(&mut self) -> Result<String, String> {
-        let Schedule::Persistent { vec, threads, rows: per_block, .. } = self.schedule else {
+        let Schedule::Persistent { vec, threads, items, rows: per_block, chunks } = self.schedule else {
             return Err("not a persistent schedule".into());
         };
         let g = self.graph;
@@ -933,17 +1029,23 @@ impl<'a> Gen<'a> {
         if self.dropout {
             let _ = writeln!(s, "  const unsigned long long goff = p.a[{}];", self.inputs.len() + self.outputs.len());
         }
+        // Column of element `e` (of item `e / vec`) of the thread (of chunk `ch`, multi-pass).
+        let chunk = if chunks > 1 { format!("ch * {}u + ", threads as usize * items * vec) } else { String::new() };
         let col = move |e: &str| -> String {
             let e: usize = e.parse().unwrap_or(0);
             let (it, j) = (e / vec, e % vec);
-            format!("((({it}u * {threads}u) + t) * {vec}u + {j}u)")
+            format!("({chunk}(({it}u * {threads}u) + t) * {vec}u + {j}u)")
         };
         self.scalar_nodes(&mut s);
         let _ = writeln!(s, "  for ({idx} grp = blockIdx.x; grp < {groups}u; grp += gridDim.x) {{");
         let _ = writeln!(s, "  const {idx} r0 = grp * {per_block}u + slot; const bool rv = r0 < {rows}u;");
         let _ = writeln!(s, "  const {idx} r = rv ? r0 : 0;");
         let mut body = String::new();
-        self.step_nodes(&mut body, Some("r"), &col, "rv")?;
+        if chunks == 1 {
+            self.step_nodes(&mut body, Some("r"), &col, "rv", Phase::All)?;
+        } else {
+            self.passes(&mut body, &col, chunks)?;
+        }
         s.push_str(&body);
         if threads > 32 {
             s.push_str("  __syncthreads();\n");
@@ -1119,11 +1221,11 @@ mod tests {
     }
 
     #[test]
-    fn rows_get_persistent_schedules_up_to_the_limit() {
+    fn rows_get_persistent_schedules_then_passes() {
         let g = softmax_graph(DType::BF16, &[2048, 4096]);
         let (ins, outs) = dense_ops(&g);
         let pl = plan(&g, &ins, &outs, &H200).unwrap();
-        assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 256, items: 2, rows: 1 });
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 256, items: 2, rows: 1, chunks: 1 });
         assert_eq!(pl.grid, 2048);
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
         assert!(src.contains("__shfl_xor_sync"), "{src}");
@@ -1131,14 +1233,21 @@ mod tests {
         assert!(src.contains("__launch_bounds__(256)"), "{src}");
         let g = softmax_graph(DType::BF16, &[8, 32768]);
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
-        assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 1024, items: 4, rows: 1 });
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 1024, items: 4, rows: 1, chunks: 1 });
+        // Longer rows: passes over chunks of 1024 x 16 elements.
         let g = softmax_graph(DType::BF16, &[8, 32769]);
-        let err = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap_err();
-        assert!(err.contains("limit of 32768"), "{err}");
+        let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 1, threads: 1024, items: 16, rows: 1, chunks: 3 });
+        let g = softmax_graph(DType::BF16, &[8, 50000]);
+        let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 1024, items: 2, rows: 1, chunks: 4 });
+        let src = source(&g, &dense_ops(&g).0, &dense_ops(&g).1, &pl.schedule).unwrap();
+        // Two reductions: two accumulating passes and the output pass.
+        assert_eq!(src.matches("for (unsigned ch = 0; ch < 4u; ch++)").count(), 3, "{src}");
         // Short rows: a warp per row, 4 rows per block.
         let g = softmax_graph(DType::F32, &[10, 40]);
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
-        assert_eq!(pl.schedule, Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4 });
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4, chunks: 1 });
         assert_eq!(pl.grid, 3);
     }
 
