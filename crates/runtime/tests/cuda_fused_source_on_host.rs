@@ -41,7 +41,7 @@ const SHIM: &str = r#"
 #define __global__
 #define __forceinline__ inline
 #define __shared__ static
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 struct D3{unsigned x;}; D3 blockDim{1}, gridDim{1}, blockIdx{0}; thread_local D3 threadIdx{0};
 static std::barrier<>* block_barrier = nullptr;

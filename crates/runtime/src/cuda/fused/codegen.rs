@@ -50,6 +50,9 @@ pub const KERNEL: &str = "fuser_fused";
 /// Operands (inputs and outputs) of one kernel, at most: the parameter struct is a fixed array.
 pub const MAX_OPERANDS: usize = 64;
 
+/// Threads per row above which rows hold 32 elements per thread rather than 16.
+const SHARED_SM_THREADS: u32 = 512;
+
 /// Elements per thread per row, at most, in the persistent schedule (registers).
 pub const MAX_ROW_ELEMENTS_PER_THREAD: usize = 32;
 
@@ -209,8 +212,14 @@ pub fn plan(graph: &FusedGraph, inputs: &[Operand], outputs: &[Operand], props: 
     }
     let (rows, cols) = graph.rows_cols();
     let vec = choose_vec(graph, inputs, outputs, &[Kind::Full, Kind::Col]);
+    // About 16 elements per thread; past 512 threads a row, 32 elements per thread instead,
+    // so that several blocks share a multiprocessor (their loads overlap the others'
+    // reductions) rather than one block of 1024 threads alone.
     let target_items = (16 / vec).max(1);
-    let threads = (cols.div_ceil(vec * target_items).next_power_of_two() as u32).clamp(32, max_t);
+    let mut threads = (cols.div_ceil(vec * target_items).next_power_of_two() as u32).clamp(32, max_t);
+    if threads > SHARED_SM_THREADS {
+        threads = (cols.div_ceil(vec * 2 * target_items).next_power_of_two() as u32).clamp(SHARED_SM_THREADS, max_t);
+    }
     let items = cols.div_ceil(threads as usize * vec).max(1);
     if items * vec > MAX_ROW_ELEMENTS_PER_THREAD {
         // Too long to hold: one pass over the row per reduction, then one computing the
@@ -391,8 +400,12 @@ pub fn source(
     }
     let _ = writeln!(s, "struct FusedParams {{ unsigned long long a[{}]; }};", n_ops + 1);
     let _ = writeln!(s, "// {}", graph.to_string().replace('\n', "\n// "));
-    let _ =
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({}) {KERNEL}(FusedParams p) {{", schedule.block());
+    // Blocks of 512 threads: two per multiprocessor (64 registers a thread at most), so that
+    // they overlap each other's loads and reductions. Smaller blocks are left to the compiler
+    // (a minimum there lets it take more registers, and fewer blocks fit).
+    let block = schedule.block();
+    let bounds = if block == 512 { "512, 2".to_string() } else { block.to_string() };
+    let _ = writeln!(s, "extern \"C\" __global__ void __launch_bounds__({bounds}) {KERNEL}(FusedParams p) {{");
     s.push_str(&body);
     s.push_str("}\n");
     Ok(s)
