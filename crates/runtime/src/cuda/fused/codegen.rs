@@ -19,7 +19,7 @@
 //!   right before their first use, so their registers are not held across the reductions;
 //!   `Row` values are per-thread scalars, written by the row's thread 0. Rows longer than
 //!   `max_threads_per_block x 32` elements take several passes (`chunks > 1`, one row per
-//!   block): per reduction, a loop over chunks of `max_threads_per_block x 16` elements
+//!   block of 512 threads): per reduction, a loop over chunks of `512 x 16` elements
 //!   recomputing its argument from the inputs re-read from memory, then a loop computing and
 //!   storing the full outputs.
 //!
@@ -223,11 +223,12 @@ pub fn plan(graph: &FusedGraph, inputs: &[Operand], outputs: &[Operand], props: 
     let items = cols.div_ceil(threads as usize * vec).max(1);
     if items * vec > MAX_ROW_ELEMENTS_PER_THREAD {
         // Too long to hold: one pass over the row per reduction, then one computing the
-        // outputs, each in chunks of `max_t x 16` elements read again from memory.
-        let items = target_items;
-        let chunks = cols.div_ceil(max_t as usize * vec * items);
+        // outputs, each in chunks of `threads x 16` elements read again from memory (blocks
+        // of 512 threads at most: two per multiprocessor).
+        let (threads, items) = (max_t.min(SHARED_SM_THREADS), target_items);
+        let chunks = cols.div_ceil(threads as usize * vec * items);
         let grid = rows.clamp(1, i32::MAX as usize) as u32;
-        return Ok(Plan { schedule: Schedule::Persistent { vec, threads: max_t, items, rows: 1, chunks }, grid });
+        return Ok(Plan { schedule: Schedule::Persistent { vec, threads, items, rows: 1, chunks }, grid });
     }
     let per_block = (128 / threads).max(1);
     let reduces = graph.nodes.iter().filter(|n| matches!(n.op, NodeOp::Reduce(_))).count() as u32;
@@ -1247,16 +1248,16 @@ mod tests {
         let g = softmax_graph(DType::BF16, &[8, 32768]);
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
         assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 1024, items: 4, rows: 1, chunks: 1 });
-        // Longer rows: passes over chunks of 1024 x 16 elements.
+        // Longer rows: passes over chunks of 512 x 16 elements.
         let g = softmax_graph(DType::BF16, &[8, 32769]);
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
-        assert_eq!(pl.schedule, Schedule::Persistent { vec: 1, threads: 1024, items: 16, rows: 1, chunks: 3 });
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 1, threads: 512, items: 16, rows: 1, chunks: 5 });
         let g = softmax_graph(DType::BF16, &[8, 50000]);
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
-        assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 1024, items: 2, rows: 1, chunks: 4 });
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 8, threads: 512, items: 2, rows: 1, chunks: 7 });
         let src = source(&g, &dense_ops(&g).0, &dense_ops(&g).1, &pl.schedule).unwrap();
         // Two reductions: two accumulating passes and the output pass.
-        assert_eq!(src.matches("for (unsigned ch = 0; ch < 4u; ch++)").count(), 3, "{src}");
+        assert_eq!(src.matches("for (unsigned ch = 0; ch < 7u; ch++)").count(), 3, "{src}");
         // Short rows: a warp per row, 4 rows per block.
         let g = softmax_graph(DType::F32, &[10, 40]);
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
