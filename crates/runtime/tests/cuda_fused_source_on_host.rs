@@ -5,7 +5,7 @@
 //! inputs and compared with `fused::eval::evaluate`, the cpu's semantics: pointwise add (f32
 //! with an odd width, bf16 vectorized, a padded-row input gathered), gelu_tanh(x + bias) with a
 //! stride-0 bias view, bias + dropout + residual (the keep mask bit-identical, at an origin of
-//! a larger tensor), softmax rows (one warp per row, several rows per block, and several warps
+//! a larger tensor), softmax rows (4 threads per row, 32 rows per block, and several warps
 //! and items per row with a partial last item), softmax + dropout, layer_norm expanded into
 //! primitives with mean and rstd outputs (bf16 vectorized with padded rows, f32 with a
 //! transposed input, bf16 with three items per thread and a partial last one), rms_norm
@@ -461,13 +461,13 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
     cases.push(gelu_bias_case(r));
     cases.push(dropout_case(r));
     cases.push(softmax_case(
-        "softmax f32 warp rows",
+        "softmax f32 sub-warp rows",
         r,
         f32t,
-        10,
+        40,
         40,
         false,
-        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4, chunks: 1 },
+        Schedule::Persistent { vec: 4, threads: 4, items: 3, rows: 32, chunks: 1 },
     ));
     cases.push(softmax_case(
         "softmax bf16 wide rows",
@@ -485,7 +485,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
         6,
         96,
         true,
-        Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4, chunks: 1 },
+        Schedule::Persistent { vec: 8, threads: 8, items: 2, rows: 16, chunks: 1 },
     ));
     {
         let (rows, cols) = (7, 256);
@@ -499,7 +499,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
             b,
             rows,
             cols,
-            Schedule::Persistent { vec: 8, threads: 32, items: 1, rows: 4, chunks: 1 },
+            Schedule::Persistent { vec: 8, threads: 16, items: 2, rows: 8, chunks: 1 },
         ));
         let (rows, cols) = (6, 37);
         let x = HostIn::random(r, f32t, &[rows, cols], &[1, rows], 0);
@@ -512,7 +512,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
             b,
             rows,
             cols,
-            Schedule::Persistent { vec: 1, threads: 32, items: 2, rows: 4, chunks: 1 },
+            Schedule::Persistent { vec: 1, threads: 4, items: 10, rows: 32, chunks: 1 },
         ));
         let (rows, cols) = (3, 1500);
         let x = HostIn::dense(r, f32t, &[rows, cols]);
@@ -581,7 +581,7 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
         f32t,
         4,
         100,
-        Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4, chunks: 1 },
+        Schedule::Persistent { vec: 4, threads: 8, items: 4, rows: 16, chunks: 1 },
     ));
 
     let mut program = SHIM.to_string();

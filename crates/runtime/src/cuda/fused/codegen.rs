@@ -9,8 +9,8 @@
 //!   multiples of `VEC`, pointer 16-byte aligned) is read or written with one vector access of
 //!   `VEC * size` bytes (at most 16), any other (a stride-0 broadcast view, a transposed view)
 //!   element by element through its strides.
-//! - *persistent rows* (`inner > 0`): `T` threads per row (a power of two, at least a warp;
-//!   `128 / T` rows per block when `T < 128`), each thread holding `ITEMS` vectors of `VEC`
+//! - *persistent rows* (`inner > 0`): `T` threads per row (a power of two, at least 4;
+//!   `128 / T` rows per block when `T < 128`, sharing warps), each thread holding `ITEMS` vectors of `VEC`
 //!   elements of the row in registers (element `c` of item `k` of thread `t`: column
 //!   `(k T + t) VEC + c`, coalesced); a `Reduce` combines the thread's elements, then the warp
 //!   (butterfly `__shfl_xor_sync`: every lane gets the same total), then the row's warps
@@ -49,6 +49,10 @@ pub const KERNEL: &str = "fuser_fused";
 
 /// Operands (inputs and outputs) of one kernel, at most: the parameter struct is a fixed array.
 pub const MAX_OPERANDS: usize = 64;
+
+/// Threads per row, at least: short rows share a warp (`128 / T` rows per block; the butterfly
+/// shuffles stay within a row's aligned group of `T` lanes).
+const MIN_ROW_THREADS: u32 = 4;
 
 /// Threads per row above which rows hold 32 elements per thread rather than 16.
 const SHARED_SM_THREADS: u32 = 512;
@@ -216,7 +220,7 @@ pub fn plan(graph: &FusedGraph, inputs: &[Operand], outputs: &[Operand], props: 
     // so that several blocks share a multiprocessor (their loads overlap the others'
     // reductions) rather than one block of 1024 threads alone.
     let target_items = (16 / vec).max(1);
-    let mut threads = (cols.div_ceil(vec * target_items).next_power_of_two() as u32).clamp(32, max_t);
+    let mut threads = (cols.div_ceil(vec * target_items).next_power_of_two() as u32).clamp(MIN_ROW_THREADS, max_t);
     if threads > SHARED_SM_THREADS {
         threads = (cols.div_ceil(vec * 2 * target_items).next_power_of_two() as u32).clamp(SHARED_SM_THREADS, max_t);
     }
@@ -1258,11 +1262,14 @@ mod tests {
         let src = source(&g, &dense_ops(&g).0, &dense_ops(&g).1, &pl.schedule).unwrap();
         // Two reductions: two accumulating passes and the output pass.
         assert_eq!(src.matches("for (unsigned ch = 0; ch < 7u; ch++)").count(), 3, "{src}");
-        // Short rows: a warp per row, 4 rows per block.
-        let g = softmax_graph(DType::F32, &[10, 40]);
+        // Short rows: 4 threads per row, 32 rows per block.
+        let g = softmax_graph(DType::F32, &[100, 40]);
         let pl = plan(&g, &dense_ops(&g).0, &dense_ops(&g).1, &H200).unwrap();
-        assert_eq!(pl.schedule, Schedule::Persistent { vec: 4, threads: 32, items: 1, rows: 4, chunks: 1 });
-        assert_eq!(pl.grid, 3);
+        assert_eq!(pl.schedule, Schedule::Persistent { vec: 4, threads: 4, items: 3, rows: 32, chunks: 1 });
+        assert_eq!(pl.grid, 4);
+        let src = source(&g, &dense_ops(&g).0, &dense_ops(&g).1, &pl.schedule).unwrap();
+        assert!(src.contains("for (int o = 2; o > 0; o >>= 1)"), "{src}");
+        assert!(!src.contains("__syncthreads"), "{src}");
     }
 
     #[test]
