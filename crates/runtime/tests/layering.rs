@@ -94,6 +94,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cuda/ops/norm.rs",
             "cuda/ops/attention.rs",
             "cuda/ops/mod.rs",
+            "cuda/fused/codegen.rs",
             "cuda/fused/mod.rs",
             "cuda/graph.rs",
             "cuda/contention.rs",

@@ -65,6 +65,18 @@ pub struct Device {
     pub name: String,
     /// Compute capability `(major, minor)`.
     pub capability: (i32, i32),
+    /// Multiprocessors, threads per block and per multiprocessor, shared memory per block (the
+    /// fused kernels' launch configuration, `cuda/fused/`).
+    pub props: DeviceProps,
+}
+
+/// The device properties the generated kernels are configured from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceProps {
+    pub sm_count: u32,
+    pub max_threads_per_block: u32,
+    pub max_threads_per_sm: u32,
+    pub max_shared_per_block: u32,
 }
 
 /// A context handle.
@@ -91,7 +103,14 @@ impl Device {
             attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
             attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
         );
-        Ok(Device { ordinal: dev, ctx: Ctx(ctx), name, capability })
+        use sys::CUdevice_attribute as A;
+        let props = DeviceProps {
+            sm_count: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32,
+            max_threads_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32,
+            max_threads_per_sm: attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)? as u32,
+            max_shared_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)? as u32,
+        };
+        Ok(Device { ordinal: dev, ctx: Ctx(ctx), name, capability, props })
     }
 
     /// The PCI bus id (`0000:19:00.0`): the same GPU has the same id in every process,

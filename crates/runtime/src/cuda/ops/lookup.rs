@@ -144,8 +144,41 @@ pub fn run_dropout(
     launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut kp, stream)
 }
 
+/// The device functions of Philox4x32-10 (`philox4x32_10`, `philox_draw`), shared by the
+/// dropout kernel below and the fused kernels (`cuda/fused/codegen.rs`).
+macro_rules! philox_source {
+    () => {
+        r#"// Philox4x32-10 (Random123): ctr and key in place, ctr holds the output.
+__device__ void philox4x32_10(unsigned ctr[4], unsigned key[2]) {
+  unsigned k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; r++) {
+    if (r > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
+    unsigned long long p0 = (unsigned long long)0xD2511F53u * ctr[0];
+    unsigned long long p1 = (unsigned long long)0xCD9E8D57u * ctr[2];
+    unsigned hi0 = (unsigned)(p0 >> 32), lo0 = (unsigned)p0;
+    unsigned hi1 = (unsigned)(p1 >> 32), lo1 = (unsigned)p1;
+    unsigned n0 = hi1 ^ ctr[1] ^ k0, n2 = hi0 ^ ctr[3] ^ k1;
+    ctr[0] = n0; ctr[1] = lo1; ctr[2] = n2; ctr[3] = lo0;
+  }
+}
+// Word 0 of Philox4x32-10 for key (lo32(seed), hi32(seed)) and counter (lo32(c), hi32(c), 0, 0).
+__device__ unsigned philox_draw(unsigned long long seed, unsigned long long c) {
+  unsigned ctr[4] = { (unsigned)c, (unsigned)(c >> 32), 0u, 0u };
+  unsigned key[2] = { (unsigned)seed, (unsigned)(seed >> 32) };
+  philox4x32_10(ctr, key);
+  return ctr[0];
+}
+
+"#
+    };
+}
+
+/// The text of `philox_source!` (the Philox device functions).
+pub const PHILOX_SOURCE: &str = philox_source!();
+
 /// The CUDA C source of the lookup kernels.
-pub const SOURCE: &str = r#"
+pub const SOURCE: &str = concat!(
+    r#"
 #define MAX_DIMS 8
 struct EmbeddingParams { unsigned long long table; unsigned long long ids; unsigned long long out;
   long long rows; long long width; long long n_ids; long long first_row; int elem_bytes; int id_bytes; };
@@ -169,28 +202,9 @@ __device__ float to_float_odd(double v) {
   return f;
 }
 
-// Philox4x32-10 (Random123): ctr and key in place, ctr holds the output.
-__device__ void philox4x32_10(unsigned ctr[4], unsigned key[2]) {
-  unsigned k0 = key[0], k1 = key[1];
-  for (int r = 0; r < 10; r++) {
-    if (r > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
-    unsigned long long p0 = (unsigned long long)0xD2511F53u * ctr[0];
-    unsigned long long p1 = (unsigned long long)0xCD9E8D57u * ctr[2];
-    unsigned hi0 = (unsigned)(p0 >> 32), lo0 = (unsigned)p0;
-    unsigned hi1 = (unsigned)(p1 >> 32), lo1 = (unsigned)p1;
-    unsigned n0 = hi1 ^ ctr[1] ^ k0, n2 = hi0 ^ ctr[3] ^ k1;
-    ctr[0] = n0; ctr[1] = lo1; ctr[2] = n2; ctr[3] = lo0;
-  }
-}
-// Word 0 of Philox4x32-10 for key (lo32(seed), hi32(seed)) and counter (lo32(c), hi32(c), 0, 0).
-__device__ unsigned philox_draw(unsigned long long seed, unsigned long long c) {
-  unsigned ctr[4] = { (unsigned)c, (unsigned)(c >> 32), 0u, 0u };
-  unsigned key[2] = { (unsigned)seed, (unsigned)(seed >> 32) };
-  philox4x32_10(ctr, key);
-  return ctr[0];
-}
-
-extern "C" __global__ void fuser_embedding(EmbeddingParams p) {
+"#,
+    philox_source!(),
+    r#"extern "C" __global__ void fuser_embedding(EmbeddingParams p) {
   long long total = p.n_ids * p.width;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long long)gridDim.x * blockDim.x) {
     long long k = i / p.width, e = i % p.width;
@@ -240,4 +254,5 @@ extern "C" __global__ void fuser_dropout(DropoutParams p) {
     store_float(p.out, p.dtype, i, y);
   }
 }
-"#;
+"#
+);

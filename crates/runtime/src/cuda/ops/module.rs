@@ -65,15 +65,29 @@ fn ptx_of(key: &'static str, source: &'static str, capability: (i32, i32)) -> Rt
     if let Some((_, p)) = lock(cache).iter().find(|(k, _)| *k == (key, capability)) {
         return Ok(p.clone());
     }
+    let ptx = compile(key, source, capability)?;
+    lock(cache).push(((key, capability), ptx.clone()));
+    Ok(ptx)
+}
+
+/// The PTX of `source` (kernels named `what` in errors) for `capability`, compiled now.
+pub fn compile(what: &str, source: &str, capability: (i32, i32)) -> RtResult<String> {
     let opts = cudarc::nvrtc::CompileOptions {
         options: vec![format!("--gpu-architecture=compute_{}{}", capability.0, capability.1), "--std=c++17".into()],
         ..Default::default()
     };
-    let ptx = cudarc::nvrtc::compile_ptx_with_opts(source, opts)
-        .map_err(|e| RtError::new(format!("cuda: compiling the '{key}' kernels with NVRTC failed: {e}")))?
-        .to_src();
-    lock(cache).push(((key, capability), ptx.clone()));
-    Ok(ptx)
+    Ok(cudarc::nvrtc::compile_ptx_with_opts(source, opts)
+        .map_err(|e| RtError::new(format!("cuda: compiling the '{what}' kernels with NVRTC failed: {e}")))?
+        .to_src())
+}
+
+/// Loads `ptx` as a module in the current context (kept for the process's life) and returns
+/// its kernel `name` (the generated kernels, cached by their callers).
+pub fn load_function(ptx: &str, name: &str) -> RtResult<KernelFn> {
+    let image = std::ffi::CString::new(ptx).map_err(|_| RtError::new("cuda: PTX with a NUL byte"))?;
+    let mut module = std::ptr::null_mut();
+    api::check(unsafe { sys::cuModuleLoadData(&mut module, image.as_ptr().cast()) }, "cuModuleLoadData")?;
+    Module { handle: ModuleHandle(module), key: "generated" }.func(name)
 }
 
 /// Launches `f` with `grid` x `block` threads, `shared` bytes of dynamic shared memory and
