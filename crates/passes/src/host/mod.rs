@@ -7,6 +7,7 @@
 
 pub mod assign_streams;
 pub mod build;
+pub mod forward_copies;
 pub mod hoist_alloc;
 pub mod insert_dealloc;
 pub mod licm;
