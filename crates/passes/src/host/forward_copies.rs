@@ -55,6 +55,7 @@
 //!   a read, after the copy, in its block or nested in it (so `%v` dominates it); no use is a
 //!   return, a communication or an unknown op (they may need a `!host.buf`, or write), and none
 //!   is a dealloc.
+//!
 //! When any condition fails, nothing is rewritten.
 
 use super::build::*;
@@ -483,16 +484,20 @@ fn plan_op(ctx: &Context, ir: &Ir, op: OpId, src: &BufferType, old: &BufferType)
         _ if name == PERMUTE.name => permute_type(src, &ints("dims")?).ok()?,
         _ if name == RESHAPE.name => match reshape_type(src, &old.shape) {
             Ok(t) => t,
-            Err(_) => return plan_unit_reshape(op, src, &old.shape),
+            Err(_) => {
+                let (drops, inserts, result) = plan_unit_reshape(src, &old.shape)?;
+                return Some((Step::UnitReshape { op, drops, inserts, shape: old.shape.clone() }, result));
+            }
         },
         _ => return None,
     };
     Some((Step::Clone { op, result: result.clone() }, result))
 }
 
-/// A reshape of the strided `src` to `shape` that only drops and inserts extent-1 axes, as a
-/// `select`/`expand` step; `None` for any other reshape, or with dynamic or zero extents.
-fn plan_unit_reshape(op: OpId, src: &BufferType, shape: &[i64]) -> Option<(Step, BufferType)> {
+/// A reshape of the strided `src` to `shape` that only drops and inserts extent-1 axes: the
+/// axes to `select` at 0 (highest first), those to `expand`, and the resulting view type; `None`
+/// for any other reshape, or with dynamic or zero extents.
+fn plan_unit_reshape(src: &BufferType, shape: &[i64]) -> Option<(Vec<i64>, Vec<i64>, BufferType)> {
     if src.shape.iter().chain(shape).any(|&d| d == DYNAMIC || d == 0) {
         return None;
     }
@@ -510,7 +515,7 @@ fn plan_unit_reshape(op: OpId, src: &BufferType, shape: &[i64]) -> Option<(Step,
     if !inserts.is_empty() {
         cur = expand_type(&cur, &inserts, shape).ok()?;
     }
-    Some((Step::UnitReshape { op, drops, inserts, shape: shape.to_vec() }, cur))
+    Some((drops, inserts, cur))
 }
 
 /// Builds `steps` on `src` right before `at`; returns the last view.
@@ -590,5 +595,85 @@ fn prop_ints(ctx: &Context, ir: &Ir, op: OpId, key: &str) -> Option<Vec<i64>> {
     match ctx.attr_kind(prop(ctx, ir, op, key)?) {
         AttrKind::DenseArray { data: DenseArrayData::Int(v), .. } => Some(v.clone()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuser_ir::diag::SourceFile;
+    use fuser_ir::parser::parse_source;
+    use fuser_ir::types::FloatKind;
+    use std::sync::Arc;
+
+    fn strided(ctx: &Context, shape: &[i64], strides: &[i64]) -> BufferType {
+        BufferType {
+            shape: shape.to_vec(),
+            elem: ctx.float_type(FloatKind::F32),
+            memory: MemoryKind::Device,
+            strides: Some(strides.to_vec()),
+        }
+    }
+
+    fn unit_reshape(src: &BufferType, shape: &[i64]) -> Option<(Vec<i64>, Vec<i64>, BufferType)> {
+        plan_unit_reshape(src, shape)
+    }
+
+    #[test]
+    fn unit_reshapes_of_strided_layouts_become_select_and_expand() {
+        let ctx = Context::new(fuser_dialects::registry());
+        let slice = strided(&ctx, &[16, 2, 1, 8], &[48, 24, 8, 1]);
+        let (drops, inserts, t) = unit_reshape(&slice, &[16, 2, 8]).unwrap();
+        assert_eq!((drops, inserts), (vec![2], vec![]));
+        assert_eq!(t.strides, Some(vec![48, 24, 1]));
+        let permuted = strided(&ctx, &[2, 16, 8], &[24, 48, 1]);
+        let (drops, inserts, t) = unit_reshape(&permuted, &[1, 2, 16, 1, 8]).unwrap();
+        assert_eq!((drops, inserts), (vec![], vec![0, 3]));
+        assert_eq!((t.shape, t.strides), (vec![1, 2, 16, 1, 8], Some(vec![0, 24, 48, 0, 1])));
+        // Merging or splitting axes of a strided layout is not a unit reshape.
+        assert!(unit_reshape(&permuted, &[32, 8]).is_none());
+        assert!(unit_reshape(&permuted, &[2, 16, 2, 4]).is_none());
+        assert!(unit_reshape(&strided(&ctx, &[DYNAMIC, 1], &[2, 1]), &[DYNAMIC]).is_none());
+    }
+
+    const PROGRAM: &str = r#"
+func.func @f(%x: !host.buf<4x6xf32>, %w: !host.buf<2x6xf32>) -> !host.buf<2x3x4xf32> {
+  %a = host.alloc() : !host.buf<4x6xf32>
+  host.elementwise neg %x into %a : !host.buf<4x6xf32>, !host.buf<4x6xf32>
+  %t = host.alloc() : !host.buf<4x2x3xf32>
+  %r = host.reshape %a : !host.buf<4x6xf32> -> !host.view<4x2x3xf32, strides = [6, 3, 1]>
+  host.copy %r, %t : !host.view<4x2x3xf32, strides = [6, 3, 1]>, !host.buf<4x2x3xf32>
+  %o = host.alloc() : !host.buf<2x3x4xf32>
+  %p = host.permute %t dims = [1, 2, 0] : !host.buf<4x2x3xf32> -> !host.view<2x3x4xf32, strides = [3, 1, 6]>
+  host.copy %p, %o : !host.view<2x3x4xf32, strides = [3, 1, 6]>, !host.buf<2x3x4xf32>
+  %m = host.alloc() : !host.buf<4x6xf32>
+  host.copy %a, %m : !host.buf<4x6xf32>, !host.buf<4x6xf32>
+  %y = host.alloc() : !host.buf<4x2xf32>
+  host.linear %m, %w into %y : !host.buf<4x6xf32>, !host.buf<2x6xf32>, !host.buf<4x2xf32>
+  return %o : !host.buf<2x3x4xf32>
+}
+"#;
+
+    #[test]
+    fn both_rewrites_apply_once_and_keep_the_program_valid() {
+        let ctx = Context::new(fuser_dialects::registry());
+        let mut ir = Ir::new();
+        let module = parse_source(&ctx, &mut ir, &SourceFile::new("t.mlir", Arc::from(PROGRAM))).expect("parses");
+        let func = ir.collect_ops(module, WalkOrder::PreOrder).into_iter().find(|&o| is(&ctx, &ir, o, "func.func"));
+        let func = func.expect("a function");
+        let copies = |ir: &Ir| ir.nested_ops(func).into_iter().filter(|&o| is(&ctx, ir, o, COPY.name)).count();
+        assert_eq!(copies(&ir), 3);
+        assert!(forward_copies(&ctx, &mut ir, func));
+        assert!(!forward_copies(&ctx, &mut ir, func), "a second run finds nothing");
+        if let Err(d) = fuser_ir::verifier::verify(&ctx, &ir, module) {
+            panic!("{}", d[0].message);
+        }
+        // The permute reads the reshape of %a (forwarded); the linear reads %a (elided).
+        assert_eq!(copies(&ir), 1);
+        let linear = ir.nested_ops(func).into_iter().find(|&o| is(&ctx, &ir, o, host::LINEAR.name)).unwrap();
+        let x = ir.operand(linear, 0);
+        assert!(matches!(ir.value_def(x), ValueDef::OpResult { op, .. } if is(&ctx, &ir, op, ALLOC.name)));
+        assert_eq!(access(&ctx, &ir, linear, 0), Access::Read);
+        assert_eq!(access(&ctx, &ir, linear, 2), Access::Other);
     }
 }
