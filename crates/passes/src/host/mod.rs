@@ -1,5 +1,5 @@
 //! Passes over host programs (`host`/`comm` ops inside `func.func`): stream assignment,
-//! deallocation, allocation hoisting and loop-invariant code motion. See
+//! deallocation, allocation hoisting, loop-invariant code motion and copy forwarding. See
 //! `docs/dev/lowering.md` §6 for the rules each one follows.
 //!
 //! Layering: [`build`] (generic op construction and IR queries) is used by the passes; no pass
