@@ -3,6 +3,7 @@
 // RUN: fuser-opt %t.once --split-input-file --pass-pipeline='builtin.module(func.func(host-forward-copies))' -o %t.twice
 // RUN: diff %t.once %t.twice
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(host-forward-copies, host-insert-dealloc))' | FileCheck %s --check-prefix=DEALLOC
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(host-forward-copies{elementwise-strided=true}))' | FileCheck %s --check-prefix=STRIDED
 
 // Forwarding: the copy of a reshaped buffer into %t is read by copies of slices of %t; they
 // read the slices of the reshape of %a instead, and %t and its copy go.
@@ -377,4 +378,41 @@ func.func @streams(%a: !host.buf<8xf32>, %o: !host.buf<8xf32>) {
   host.set_stream %s
   host.copy %t, %o : !host.buf<8xf32>, !host.buf<8xf32>
   return
+}
+
+// -----
+
+// elementwise-strided=true: a strided view (here a broadcast) copied into a buffer read only as
+// an input of host.elementwise is read directly; by default, or when another op (a GEMM) reads
+// the buffer, the copy stays.
+
+// CHECK-LABEL: func.func @strided_elementwise
+// CHECK:         host.copy
+// CHECK-LABEL: func.func @strided_gemm
+// CHECK:         host.copy
+// STRIDED-LABEL: func.func @strided_elementwise
+// STRIDED-SAME:    (%[[B:.*]]: !host.buf<32xf32>, %[[X:.*]]: !host.buf<8x32xf32>)
+// STRIDED-NEXT:    %[[E:.*]] = host.expand %[[B]] dims = [0] : !host.buf<32xf32> -> !host.view<8x32xf32, strides = [0, 1]>
+// STRIDED-NEXT:    %[[Y:.*]] = host.alloc() : !host.buf<8x32xf32>
+// STRIDED-NEXT:    host.elementwise add %[[X]], %[[E]] into %[[Y]] : !host.buf<8x32xf32>, !host.view<8x32xf32, strides = [0, 1]>, !host.buf<8x32xf32>
+// STRIDED-NEXT:    return %[[Y]]
+// STRIDED-LABEL: func.func @strided_gemm
+// STRIDED:         host.copy
+func.func @strided_elementwise(%b: !host.buf<32xf32>, %x: !host.buf<8x32xf32>) -> !host.buf<8x32xf32> {
+  %e = host.expand %b dims = [0] : !host.buf<32xf32> -> !host.view<8x32xf32, strides = [0, 1]>
+  %t = host.alloc() : !host.buf<8x32xf32>
+  host.copy %e, %t : !host.view<8x32xf32, strides = [0, 1]>, !host.buf<8x32xf32>
+  %y = host.alloc() : !host.buf<8x32xf32>
+  host.elementwise add %x, %t into %y : !host.buf<8x32xf32>, !host.buf<8x32xf32>, !host.buf<8x32xf32>
+  return %y : !host.buf<8x32xf32>
+}
+func.func @strided_gemm(%b: !host.buf<32xf32>, %x: !host.buf<8x32xf32>, %w: !host.buf<4x32xf32>) -> (!host.buf<8x32xf32>, !host.buf<8x4xf32>) {
+  %e = host.expand %b dims = [0] : !host.buf<32xf32> -> !host.view<8x32xf32, strides = [0, 1]>
+  %t = host.alloc() : !host.buf<8x32xf32>
+  host.copy %e, %t : !host.view<8x32xf32, strides = [0, 1]>, !host.buf<8x32xf32>
+  %y = host.alloc() : !host.buf<8x32xf32>
+  host.elementwise add %x, %t into %y : !host.buf<8x32xf32>, !host.buf<8x32xf32>, !host.buf<8x32xf32>
+  %z = host.alloc() : !host.buf<8x4xf32>
+  host.linear %t, %w into %z : !host.buf<8x32xf32>, !host.buf<4x32xf32>, !host.buf<8x4xf32>
+  return %y, %z : !host.buf<8x32xf32>, !host.buf<8x4xf32>
 }

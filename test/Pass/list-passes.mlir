@@ -38,6 +38,7 @@
 // CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --host-forward-copies -   Remove copies that materialize views: read through the composed views instead (on 'func.func')
+// CHECK-NEXT:     --elementwise-strided - {{.*}}(default: false)
 // CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')
 // CHECK-NEXT:     --persistent - {{.*}}(default: false)
 // CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')

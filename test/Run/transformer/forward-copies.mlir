@@ -47,3 +47,22 @@
 // LLAMATPSP-BEFORE-NOT: host.copy
 // LLAMATPSP-AFTER-COUNT-14: host.copy
 // LLAMATPSP-AFTER-NOT: host.copy
+
+// With elementwise-strided=true, broadcasts and strided slices read only by host.elementwise
+// are not materialized either (the bias broadcasts, the rotary embedding's halves, cos and sin).
+// RUN: fuser-run %t.gpt3.tp2.mlir --check --check-races --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: fuser-run %t.gpt3.tpsp2.mlir --check --check-races --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: fuser-run %t.llama.tp2.mlir --check --check-races --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: fuser-run %t.llama.tpsp2.mlir --check --check-races --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: fuser-opt %t.gpt3.tp2.mlir --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s --check-prefix=GPT3TP-STRIDED
+// GPT3TP-STRIDED-COUNT-4: host.copy
+// GPT3TP-STRIDED-NOT: host.copy
+// RUN: fuser-opt %t.gpt3.tpsp2.mlir --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s --check-prefix=GPT3TPSP-STRIDED
+// GPT3TPSP-STRIDED-COUNT-4: host.copy
+// GPT3TPSP-STRIDED-NOT: host.copy
+// RUN: fuser-opt %t.llama.tp2.mlir --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s --check-prefix=LLAMATP-STRIDED
+// LLAMATP-STRIDED-COUNT-8: host.copy
+// LLAMATP-STRIDED-NOT: host.copy
+// RUN: fuser-opt %t.llama.tpsp2.mlir --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s --check-prefix=LLAMATPSP-STRIDED
+// LLAMATPSP-STRIDED-COUNT-8: host.copy
+// LLAMATPSP-STRIDED-NOT: host.copy

@@ -15,7 +15,11 @@
 //!    the same block, `%v` (a buffer or view) of static shape and row-major contiguous strides,
 //!    and every other use of `%b` (through views) a read by an op that accepts views: the uses
 //!    of `%b` read `%v` instead; the copy and the alloc are erased. Views made from `%b` keep
-//!    their types (their source's strides are the same).
+//!    their types (their source's strides are the same). With `elementwise-strided=true`, `%v`
+//!    may also be strided (a broadcast, a permutation, a slice along an inner axis) when every
+//!    use of `%b` is a direct input of `host.elementwise`, which reads any strided operand
+//!    element by element, as the copy did (off by default: a kernel that wants dense inputs
+//!    then reads a strided one).
 //!
 //! Re-applying a chain: `host.slice`, `host.select`, `host.shard_by_stream`, `host.expand` and
 //! `host.permute` accept any strided source and keep their properties (the result type is
@@ -69,7 +73,7 @@ use fuser_ir::Diagnostic;
 use fuser_ir::attrs::{Attr, AttrKind, DenseArrayData};
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value, ValueDef, WalkOrder};
-use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
+use fuser_ir::pass::{OptionDef, OptionType, OptionValues, Pass, PassInfo, PassOutcome};
 use fuser_ir::types::DYNAMIC;
 use rustc_hash::FxHashSet;
 
@@ -84,26 +88,40 @@ read afterwards is removed and `%b`'s readers read `%v`. Both require that the r
 source is not written while the new reads are pending, and a function without stream ops: run it \
 before `host-assign-streams` and `host-insert-dealloc`.",
     anchor: Some("func.func"),
-    options: &[],
-    create: |_| Ok(Box::new(ForwardCopies)),
+    options: OPTIONS,
+    create: |o| Ok(Box::new(ForwardCopies { strided: o.get_bool("elementwise-strided"), values: o.clone() })),
 };
 
-struct ForwardCopies;
+static OPTIONS: &[OptionDef] = &[OptionDef::new(
+    "elementwise-strided",
+    OptionType::Bool,
+    "false",
+    "Also elide copies of strided (e.g. broadcast or permuted) views whose only readers are host.elementwise inputs",
+)];
+
+struct ForwardCopies {
+    strided: bool,
+    values: OptionValues,
+}
 
 impl Pass for ForwardCopies {
     fn info(&self) -> &'static PassInfo {
         &HOST_FORWARD_COPIES
     }
+    fn options(&self) -> OptionValues {
+        self.values.clone()
+    }
     fn run(&self, ctx: &Context, ir: &mut Ir, func: OpId) -> Result<PassOutcome, Diagnostic> {
-        Ok(PassOutcome::from_changed(forward_copies(ctx, ir, func)))
+        Ok(PassOutcome::from_changed(forward_copies(ctx, ir, func, self.strided)))
     }
 }
 
 /// The view ops: a view of their first operand; other operands are indices.
 const VIEW_OPS: [&str; 6] = [SHARD_BY_STREAM.name, SELECT.name, SLICE.name, EXPAND.name, PERMUTE.name, RESHAPE.name];
 
-/// Runs both rewrites on `func` until neither applies; returns whether anything changed.
-pub fn forward_copies(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
+/// Runs both rewrites on `func` until neither applies; returns whether anything changed. With
+/// `strided`, elision also takes strided views read only by `host.elementwise` inputs.
+pub fn forward_copies(ctx: &Context, ir: &mut Ir, func: OpId, strided: bool) -> bool {
     if body_block(ir, func).is_none() || has_stream_ops(ctx, ir, func) {
         return false;
     }
@@ -120,7 +138,7 @@ pub fn forward_copies(ctx: &Context, ir: &mut Ir, func: OpId) -> bool {
         let copies: Vec<OpId> = ir.nested_ops(func).into_iter().filter(|&op| is(ctx, ir, op, COPY.name)).collect();
         for copy in copies {
             if ir.is_live_op(copy) {
-                round |= elide_copy(ctx, ir, func, copy);
+                round |= elide_copy(ctx, ir, func, copy, strided);
             }
         }
         if !round {
@@ -209,7 +227,7 @@ fn erase_dead_views(ctx: &Context, ir: &mut Ir, mut v: Value) {
 // ----- rewrite 2: elision ---------------------------------------------------------------------
 
 /// Removes `copy` (`host.copy %v, %b`) when `%b` can be replaced by the contiguous `%v`.
-fn elide_copy(ctx: &Context, ir: &mut Ir, func: OpId, copy: OpId) -> bool {
+fn elide_copy(ctx: &Context, ir: &mut Ir, func: OpId, copy: OpId, strided: bool) -> bool {
     let (v, b) = (ir.operand(copy, 0), ir.operand(copy, 1));
     let Some(alloc) = ir.defining_op(b) else { return false };
     if !is(ctx, ir, alloc, ALLOC.name)
@@ -221,11 +239,19 @@ fn elide_copy(ctx: &Context, ir: &mut Ir, func: OpId, copy: OpId) -> bool {
     let (Some(vt), Some(bt)) = (buffer(ctx, ir, v), buffer(ctx, ir, b)) else { return false };
     let static_shape = !vt.shape.contains(&DYNAMIC);
     let contiguous = vt.strides.as_ref().is_none_or(|s| *s == BufferType::contiguous_strides(&vt.shape));
-    if vt.shape != bt.shape || vt.elem != bt.elem || !static_shape || !contiguous {
+    if vt.shape != bt.shape || vt.elem != bt.elem || !static_shape {
         return false;
     }
     let Some(uses) = BufferUses::collect(ctx, ir, b) else { return false };
     if uses.writers != [copy] || !uses.deallocs.is_empty() {
+        return false;
+    }
+    // A strided view replaces the buffer only as a direct input of `host.elementwise` (which reads
+    // any strided operand, stride 0 included), and only when asked to.
+    let elementwise_only = uses.views.is_empty()
+        && uses.readers.is_empty()
+        && uses.others.iter().all(|&op| is(ctx, ir, op, host::ELEMENTWISE.name));
+    if !(contiguous || strided && elementwise_only) {
         return false;
     }
     let (root, _) = view_root(ctx, ir, v);
@@ -663,8 +689,8 @@ func.func @f(%x: !host.buf<4x6xf32>, %w: !host.buf<2x6xf32>) -> !host.buf<2x3x4x
         let func = func.expect("a function");
         let copies = |ir: &Ir| ir.nested_ops(func).into_iter().filter(|&o| is(&ctx, ir, o, COPY.name)).count();
         assert_eq!(copies(&ir), 3);
-        assert!(forward_copies(&ctx, &mut ir, func));
-        assert!(!forward_copies(&ctx, &mut ir, func), "a second run finds nothing");
+        assert!(forward_copies(&ctx, &mut ir, func, false));
+        assert!(!forward_copies(&ctx, &mut ir, func, false), "a second run finds nothing");
         if let Err(d) = fuser_ir::verifier::verify(&ctx, &ir, module) {
             panic!("{}", d[0].message);
         }
