@@ -18,8 +18,8 @@
 //!    their types (their source's strides are the same). With `elementwise-strided=true`, `%v`
 //!    may also be strided (a broadcast, a permutation, a slice along an inner axis) when every
 //!    use of `%b` is a direct input of `host.elementwise`, which reads any strided operand
-//!    element by element, as the copy did (off by default: a kernel that wants dense inputs
-//!    then reads a strided one).
+//!    element by element, as the copy did (off by default: it trades the copy for strided reads
+//!    in the elementwise kernel, which a backend or a fusing pass may handle less well).
 //!
 //! Re-applying a chain: `host.slice`, `host.select`, `host.shard_by_stream`, `host.expand` and
 //! `host.permute` accept any strided source and keep their properties (the result type is
