@@ -18,6 +18,7 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -113,6 +114,8 @@ def main():
     p.add_argument("--fuser-run", default="fuser-run")
     p.add_argument("--iters", type=int, default=5)
     p.add_argument("--no-compile", action="store_true")
+    p.add_argument("--fuser-args", default="", help="more fuser-run arguments, one string split as a shell does; "
+                   "with '=' as its value starts with '--': --fuser-args='--cuda-graph --pass-pipeline P'")
     args, rest = p.parse_known_args()
     a = gen.main_args(rest + ["--dtype", "bf16", "--dropout", "0.0"])
     model = a.model
@@ -130,6 +133,7 @@ def main():
         with open(path, "w") as f:
             f.write(text)
         cmd = [args.fuser_run, path, "--backend", "cuda", "--warmup", "1", "--iters", str(args.iters)]
+        cmd += shlex.split(args.fuser_args)
         if a.devices > 1:
             # d processes sharing GPU 0, every collective over CUDA IPC (NCCL refuses two ranks
             # on one GPU).

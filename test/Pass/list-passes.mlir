@@ -39,6 +39,8 @@
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --host-forward-copies -   Remove copies that materialize views: read through the composed views instead (on 'func.func')
 // CHECK-NEXT:     --elementwise-strided - {{.*}}(default: false)
+// CHECK-NEXT:   --host-fuse -   Group chains of elementwise ops, reductions and norms into fused regions (on 'func.func')
+// CHECK-NEXT:     --enabled - {{.*}}(default: true)
 // CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')
 // CHECK-NEXT:     --persistent - {{.*}}(default: false)
 // CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')
@@ -46,6 +48,8 @@
 // CHECK-NEXT:   --symbol-dce -   Erase private symbols nothing refers to
 // CHECK-NEXT: Pass Pipelines:
 // CHECK-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program
+// CHECK-NEXT:     --fuse - {{.*}}(default: true)
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --tp-host -   Schedule a host program on streams and free its buffers
+// CHECK-NEXT:     --fuse - {{.*}}(default: true)
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)

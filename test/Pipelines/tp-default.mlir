@@ -12,12 +12,14 @@
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(func.func(tp-default))' 2>&1 | FileCheck %s --check-prefix=NESTED
 
 // The dump shows the expansion.
-// DUMP: {{builtin.module\(func.func\(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host,host-assign-streams\{streams=2\},host-insert-dealloc\),canonicalize\{.*\},cse\)}}
+// DUMP: {{builtin.module\(func.func\(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host,host-fuse\{enabled=true\},host-assign-streams\{streams=2\},host-insert-dealloc\),canonicalize\{.*\},cse\)}}
 
 // LIST:      Pass Pipelines:
 // LIST-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program
+// LIST-NEXT:     --fuse - {{.*}}(default: true)
 // LIST-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // LIST-NEXT:   --tp-host -   Schedule a host program on streams and free its buffers
+// LIST-NEXT:     --fuse - {{.*}}(default: true)
 // LIST-NEXT:     --streams=<long> - {{.*}}(default: 4)
 
 // ZERO:      error: tp-default: 'streams' must be at least 1, got 0

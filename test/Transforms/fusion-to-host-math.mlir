@@ -1,5 +1,5 @@
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(fusion-to-host))' | FileCheck %s
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default,func.func(comm-verify))' | FileCheck %s --check-prefix=VERIFIED
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default{fuse=false},func.func(comm-verify))' | FileCheck %s --check-prefix=VERIFIED
 // VERIFIED: host.fill
 
 // The elementwise math ops lower to host.elementwise kinds on local pieces, compare writes an

@@ -19,7 +19,9 @@ pub mod reduction;
 mod support;
 mod symbols;
 
-pub use support::{IntConst, Scalar, int_attr, int_const, scalar_value, type_str};
+pub use support::{
+    IntConst, Scalar, dict_of, element_type, empty_state, inherent_attr, int_attr, int_const, scalar_value, type_str,
+};
 
 use fuser_ir::registry::{DialectDef, Registry};
 

@@ -86,6 +86,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "host/compute.rs",
             "host/reduce.rs",
             "host/kernel.rs",
+            "host/fused.rs",
             "host/control.rs",
             "host/layout_views.rs",
             "host/misc.rs",

@@ -2,7 +2,8 @@
 //!
 //! - `tp-default{streams=N}`: fusion program → host program, then the host passes and cleanup:
 //!   `func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host,
-//!   host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
+//!   host-fuse, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`
+//!   (`fuse=false` drops `host-fuse`: every pipeline takes that option, docs/dev/fusion.md);
 //! - `tp-host{streams=N}`: only the host part, for programs already lowered to `host`/`comm`:
 //!   `func.func(host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
 //! - `tp-overlap-collective{streams=N chunks=S backend=B}`: `tp-default` with every stream split
@@ -24,7 +25,7 @@
 
 use fuser_ir::pass::{Anchor, OpPassManager, OptionDef, OptionType, OptionValues, PassRegistry, PipelineInfo};
 
-static OPTIONS: &[OptionDef] = &[STREAMS_OPTION];
+static OPTIONS: &[OptionDef] = &[STREAMS_OPTION, FUSE_OPTION];
 
 /// `tp-default`.
 pub static TP_DEFAULT: PipelineInfo = PipelineInfo {
@@ -34,7 +35,9 @@ pub static TP_DEFAULT: PipelineInfo = PipelineInfo {
 fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: shardings \
 are propagated, resharding ops decomposed into single communications, the fusion lowered to host \
 and comm ops, stream loops spread over `streams` worker streams, buffers freed after their last \
-use, and the result cleaned up. Use it at module level: `builtin.module(tp-default{streams=2})`.",
+use, and the result cleaned up. With `fuse=true` (the default) every pipeline fuses chains of \
+elementwise ops, reductions and norms into `host.fused` regions before assigning streams \
+(docs/dev/fusion.md); `fuse=false` leaves one kernel per op. Use it at module level: `builtin.module(tp-default{streams=2})`.",
     options: OPTIONS,
     build: |o, registry, pm| build(&TP_DEFAULT, TP_DEFAULT_FUNC_PASSES, o, registry, pm),
 };
@@ -57,6 +60,13 @@ const STREAMS_OPTION: OptionDef = OptionDef::new(
     "4",
     "Number of worker streams the iterations of stream loops are spread over (>= 1)",
 );
+/// The `fuse` option every pipeline takes.
+const FUSE_OPTION: OptionDef = OptionDef::new(
+    "fuse",
+    OptionType::Bool,
+    "true",
+    "Fuse chains of elementwise ops, reductions and norms into one kernel each (host-fuse, before host-assign-streams)",
+);
 /// The `chunks` option of the overlap pipelines.
 const CHUNKS_OPTION: OptionDef = OptionDef::new(
     "chunks",
@@ -75,6 +85,7 @@ static COLLECTIVE_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
 
 static OVERLAP_OPTIONS: &[OptionDef] = &[
     STREAMS_OPTION,
+    FUSE_OPTION,
     CHUNKS_OPTION,
     OptionDef::new(
         "backend",
@@ -98,6 +109,7 @@ static P2P_PROTOCOLS: &[fuser_ir::pass::EnumCase] = &[
 
 static P2P_OPTIONS: &[OptionDef] = &[
     STREAMS_OPTION,
+    FUSE_OPTION,
     CHUNKS_OPTION,
     OptionDef::new("backend", OptionType::Enum(P2P_BACKENDS), "nccl", "Transport of the rings"),
     OptionDef::new("protocol", OptionType::Enum(P2P_PROTOCOLS), "get", "CUDA IPC protocol (ignored with nccl)"),
@@ -165,9 +177,9 @@ fn build_texts(
     check_anchor(info, pm.anchor())?;
     let streams = checked_streams(info, options)?;
     let names: Vec<&str> = func_passes.iter().map(|p| p.split('{').next().unwrap_or(p)).collect();
-    check_registered(info, names.iter().chain(CLEANUP_PASSES), registry)?;
+    check_registered(info, names.iter().chain(CLEANUP_PASSES).chain(FUSION_PASSES), registry)?;
     let texts: Vec<&str> = func_passes.iter().map(String::as_str).collect();
-    let text = pipeline_text(&texts, streams);
+    let text = pipeline_text(&texts, streams, options.get_bool("fuse"));
     pm.add_pipeline_text(&text, registry).map_err(|e| format!("{}: {e}", info.name))
 }
 
@@ -182,6 +194,9 @@ const TP_DEFAULT_FUNC_PASSES: &[&str] = &[
 
 /// The function passes of `tp-host`.
 const HOST_FUNC_PASSES: &[&str] = &["host-assign-streams", "host-insert-dealloc"];
+
+/// The passes `fuse=true` adds before `host-assign-streams` (docs/dev/fusion.md).
+const FUSION_PASSES: &[&str] = &["host-fuse"];
 
 /// The module passes both pipelines end with.
 const CLEANUP_PASSES: &[&str] = &["canonicalize", "cse"];
@@ -202,8 +217,8 @@ fn build(
 ) -> Result<(), String> {
     check_anchor(info, pm.anchor())?;
     let streams = checked_streams(info, options)?;
-    check_registered(info, func_passes.iter().chain(CLEANUP_PASSES), registry)?;
-    let text = pipeline_text(func_passes, streams);
+    check_registered(info, func_passes.iter().chain(CLEANUP_PASSES).chain(FUSION_PASSES), registry)?;
+    let text = pipeline_text(func_passes, streams, options.get_bool("fuse"));
     pm.add_pipeline_text(&text, registry).map_err(|e| format!("{}: {e}", info.name))
 }
 
@@ -245,12 +260,20 @@ fn check_registered<'a>(
     ))
 }
 
-/// `func.func(p1,p2{streams=N},...),canonicalize,cse`.
-fn pipeline_text(func_passes: &[&str], streams: i64) -> String {
-    let func: Vec<String> = func_passes
-        .iter()
-        .map(|&p| if p == "host-assign-streams" { format!("{p}{{streams={streams}}}") } else { p.to_string() })
-        .collect();
+/// `func.func(p1,p2{streams=N},...),canonicalize,cse`, with the fusion passes before
+/// `host-assign-streams` when `fuse`.
+fn pipeline_text(func_passes: &[&str], streams: i64, fuse: bool) -> String {
+    let mut func: Vec<String> = Vec::new();
+    for &p in func_passes {
+        if p == "host-assign-streams" {
+            if fuse {
+                func.extend(FUSION_PASSES.iter().map(|f| f.to_string()));
+            }
+            func.push(format!("{p}{{streams={streams}}}"));
+        } else {
+            func.push(p.to_string());
+        }
+    }
     format!("func.func({}),{}", func.join(","), CLEANUP_PASSES.join(","))
 }
 
@@ -274,7 +297,12 @@ mod tests {
     fn overlap_collective_selects_the_collective_backend_after_fusion_to_host() {
         let r = registry();
         let ce = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})", &r).unwrap();
-        assert!(ce.contains("fusion-to-host,comm-collective-backend{backend=cuda_ipc},host-assign-streams"), "{ce}");
+        assert!(
+            ce.contains(
+                "fusion-to-host,comm-collective-backend{backend=cuda_ipc},host-fuse{enabled=true},host-assign-streams"
+            ),
+            "{ce}"
+        );
         let nccl = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2})", &r).unwrap();
         assert!(!nccl.contains("comm-collective-backend"), "{nccl}");
         let bad = expand("builtin.module(tp-overlap-collective{backend=mpi})", &r).unwrap_err();
@@ -287,7 +315,7 @@ mod tests {
         let ipc =
             expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2 backend=cuda_ipc protocol=put})", &r).unwrap();
         assert!(
-            ipc.contains("comm-p2p-ring{backend=cuda_ipc protocol=put stage-buffers=true},comm-collective-backend{backend=cuda_ipc},host-assign-streams"),
+            ipc.contains("comm-p2p-ring{backend=cuda_ipc protocol=put stage-buffers=true},comm-collective-backend{backend=cuda_ipc},host-fuse{enabled=true},host-assign-streams"),
             "{ipc}"
         );
         let nccl = expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2})", &r).unwrap();
@@ -297,8 +325,12 @@ mod tests {
     #[test]
     fn text_puts_streams_on_assign_streams_only() {
         assert_eq!(
-            pipeline_text(HOST_FUNC_PASSES, 3),
+            pipeline_text(HOST_FUNC_PASSES, 3, false),
             "func.func(host-assign-streams{streams=3},host-insert-dealloc),canonicalize,cse"
+        );
+        assert_eq!(
+            pipeline_text(HOST_FUNC_PASSES, 3, true),
+            "func.func(host-fuse,host-assign-streams{streams=3},host-insert-dealloc),canonicalize,cse"
         );
     }
 
@@ -308,7 +340,7 @@ mod tests {
         let default = expand("builtin.module(tp-host)", &r).unwrap();
         assert!(
             default.starts_with(
-                "builtin.module(func.func(host-assign-streams{streams=4},host-insert-dealloc),canonicalize{"
+                "builtin.module(func.func(host-fuse{enabled=true},host-assign-streams{streams=4},host-insert-dealloc),canonicalize{"
             ),
             "{default}"
         );
@@ -367,7 +399,9 @@ mod tests {
         }
         let text = expand("builtin.module(tp-default{streams=2})", &r).unwrap();
         let func = "builtin.module(func.func(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host,\
-host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
+host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
+        let off = expand("builtin.module(tp-default{streams=2 fuse=false})", &r).unwrap();
+        assert!(off.contains("fusion-to-host,host-assign-streams{streams=2}"), "{off}");
         assert!(text.starts_with(func), "{text}");
         assert!(text.ends_with("},cse)"), "{text}");
     }
@@ -379,7 +413,7 @@ host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
         r.register_pipeline(&TP_HOST).unwrap();
         let err = expand("builtin.module(tp-host)", &r).unwrap_err();
         assert!(
-            err.contains("tp-host needs passes 'host-assign-streams', 'host-insert-dealloc', 'canonicalize', which are not registered"),
+            err.contains("tp-host needs passes 'host-assign-streams', 'host-insert-dealloc', 'canonicalize', 'host-fuse', which are not registered"),
             "{err}"
         );
     }

@@ -29,6 +29,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &crate::host::insert_dealloc::HOST_INSERT_DEALLOC,
         &crate::host::hoist_alloc::HOST_HOIST_ALLOC,
         &crate::host::licm::LICM,
+        &crate::host::fuse::HOST_FUSE,
     ] {
         registry.register_pass(info)?;
     }

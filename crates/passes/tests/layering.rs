@@ -42,6 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "host/hoist_alloc.rs",
             "host/insert_dealloc.rs",
             "host/licm.rs",
+            "host/fuse.rs",
         ],
     ),
     (

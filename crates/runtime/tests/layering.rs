@@ -44,7 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ops/mod.rs",
         ],
     ),
-    ("fused regions", &["fused/graph.rs", "fused/eval.rs", "fused/mod.rs"]),
+    ("fused regions", &["fused/graph.rs", "fused/decode.rs", "fused/eval.rs", "fused/mod.rs"]),
     (
         "the executor and the backend interface",
         &["exec/backend.rs", "exec/prepare.rs", "exec/run.rs", "exec/capture.rs"],

@@ -18,10 +18,10 @@
 // RUN: sed 's/\[\[DIDx\], \[\]\]/[[Stream(2), DIDx], []]/g' %s | fuser-run - --ranks 4 --check | FileCheck %s
 // RUN: sed 's/\[\[DIDx\], \[\]\]/[[DIDx], [Stream(3)]]/g' %s | fuser-run - --ranks 4 --check --seed 4 | FileCheck %s
 // RUN: sed 's/\[\[DIDx\], \[\]\]/[[Stream(2)], [DIDx]]/g' %s | fuser-run - --ranks 4 --check --seed 6 | FileCheck %s
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=LOWER
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default{fuse=false})' | FileCheck %s --check-prefix=LOWER
 // LOWER:      %[[ROW:.*]] = arith.muli %rank, %c4 : index
 // LOWER-NEXT: host.kernel "dropout" (%arg0, %arg1, %arg2) into (%{{.*}}) origin(%[[ROW]], %c0) params {global_shape = array<i64: 16, 12>, p = 2.500000e-01 : f64} : (!host.buf<4x12xf32>, !host.buf<i64>, !host.buf<i64>) into (!host.buf<4x12xf32>)
-// RUN: sed 's/\[\[DIDx\], \[\]\]/[[DIDx, Stream(2)], []]/g' %s | fuser-opt --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=CHUNKS
+// RUN: sed 's/\[\[DIDx\], \[\]\]/[[DIDx, Stream(2)], []]/g' %s | fuser-opt --pass-pipeline='builtin.module(tp-default{fuse=false})' | FileCheck %s --check-prefix=CHUNKS
 // CHUNKS:      host.for %[[I:.*]] = %c0 to %c2 step %c1
 // CHUNKS:      %[[R:.*]] = arith.muli %rank, %c4 : index
 // CHUNKS-NEXT: %[[C:.*]] = arith.muli %[[I]], %c2 : index

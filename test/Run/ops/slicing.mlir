@@ -11,7 +11,7 @@
 // Stream chunks of the rows inside the device split: the slices and the concat of the last
 // axis run in host loops, per chunk.
 // RUN: fuser-run %S/../inputs/qkv_stream.mlir --ranks 4 --check | FileCheck %s
-// RUN: fuser-opt %S/../inputs/qkv_stream.mlir --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=STREAM
+// RUN: fuser-opt %S/../inputs/qkv_stream.mlir --pass-pipeline='builtin.module(tp-default{fuse=false})' | FileCheck %s --check-prefix=STREAM
 // STREAM: host.for
 // STREAM: host.slice %{{.*}}[0, 0] [2, 16] [1, 1] : !host.view<2x48xf32, strides = [48, 1]>
 // A concat along rows in stream chunks cannot be honoured (the decomposition gathers the
@@ -20,7 +20,7 @@
 // STREAMCAT: error: 'fusion.concat' reads axis 0 of operand #0 whole, but axis 0 of operand #0 is split [Stream(2)]
 // CHECK: check: PASS (max rel err 0.000e0)
 
-// RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default)' | FileCheck %s --check-prefix=LOWER
+// RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default{fuse=false})' | FileCheck %s --check-prefix=LOWER
 // LOWER:      %[[Q:.*]] = host.slice %arg0[0, 0] [2, 16] [1, 1] : !host.buf<2x48xf32> -> !host.view<2x16xf32, strides = [48, 1]>
 // LOWER-NEXT: host.copy %[[Q]], %{{.*}} : !host.view<2x16xf32, strides = [48, 1]>, !host.buf<2x16xf32>
 // LOWER:      host.slice %arg0[0, 16] [2, 16] [1, 1]

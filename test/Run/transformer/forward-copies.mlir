@@ -66,3 +66,13 @@
 // RUN: fuser-opt %t.llama.tpsp2.mlir --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies{elementwise-strided=true}, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s --check-prefix=LLAMATPSP-STRIDED
 // LLAMATPSP-STRIDED-COUNT-8: host.copy
 // LLAMATPSP-STRIDED-NOT: host.copy
+
+// Before host-fuse (which then takes the broadcast copies into its regions).
+// RUN: fuser-run %t.gpt3.tpsp2.mlir --check --check-races --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies, host-fuse, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: fuser-opt %t.gpt3.tpsp2.mlir --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies, host-fuse, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s --check-prefix=GPT3-FUSE
+// GPT3-FUSE-COUNT-4: host.copy
+// GPT3-FUSE-NOT: host.copy
+// RUN: fuser-run %t.llama.tpsp2.mlir --check --check-races --pass-pipeline 'builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies, host-fuse, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s
+// RUN: fuser-opt %t.llama.tpsp2.mlir --pass-pipeline='builtin.module(func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-forward-copies, host-fuse, host-assign-streams, host-insert-dealloc), canonicalize, cse)' | FileCheck %s --check-prefix=LLAMA-FUSE
+// LLAMA-FUSE-COUNT-4: host.copy
+// LLAMA-FUSE-NOT: host.copy

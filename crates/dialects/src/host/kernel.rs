@@ -96,7 +96,7 @@ fn verify_kernel(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
 }
 
 /// `( %a, %b )`, possibly empty.
-fn parse_paren_operands(p: &mut dyn OpAsmParser) -> ParseResult<Vec<fuser_ir::asm::UnresolvedOperand>> {
+pub(super) fn parse_paren_operands(p: &mut dyn OpAsmParser) -> ParseResult<Vec<fuser_ir::asm::UnresolvedOperand>> {
     p.parse_punct(Punct::LParen)?;
     if p.parse_optional_punct(Punct::RParen) {
         return Ok(Vec::new());
@@ -107,7 +107,7 @@ fn parse_paren_operands(p: &mut dyn OpAsmParser) -> ParseResult<Vec<fuser_ir::as
 }
 
 /// `( t1, t2 )`, exactly `n` of them.
-fn parse_paren_types(p: &mut dyn OpAsmParser, n: usize) -> ParseResult<Vec<fuser_ir::Type>> {
+pub(super) fn parse_paren_types(p: &mut dyn OpAsmParser, n: usize) -> ParseResult<Vec<fuser_ir::Type>> {
     let at = p.current_offset();
     p.parse_punct(Punct::LParen)?;
     let types = if p.parse_optional_punct(Punct::RParen) {

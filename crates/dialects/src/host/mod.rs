@@ -4,7 +4,7 @@
 //! rank. Index math uses `arith`.
 //!
 //! One file per concern: `alloc` (alloc/dealloc), `views` (shard_by_stream, select, slice),
-//! `compute` (copy, matmul, linear, elementwise, sum), `kernel` (named kernels), `control` (for, if), `streams`
+//! `compute` (copy, matmul, linear, elementwise, sum), `kernel` (named kernels), `fused` (fused regions and their `host.yield`), `control` (for, if), `streams`
 //! (current_stream, get_stream, set_stream, stream_wait, synchronize), `misc` (rank,
 //! world_size, launch); `common` holds the shared constraints and syntax helpers. Every op
 //! has a `*_state` builder for passes that create host programs.
@@ -17,6 +17,7 @@ mod alloc;
 mod common;
 mod compute;
 mod control;
+mod fused;
 mod kernel;
 pub mod layout_views;
 mod misc;
@@ -37,6 +38,7 @@ pub use compute::{
     linear_state, matmul_result_shape, matmul_state, sum_result_shape, sum_state,
 };
 pub use control::{FOR, IF, for_state, if_state};
+pub use fused::{FUSED, YIELD, fused_global_shape, fused_operands, fused_state, region_tensor_type, yield_state};
 pub use kernel::{KERNEL, kernel_name, kernel_operands, kernel_params, kernel_state};
 pub use layout_views::{EXPAND, PERMUTE, RESHAPE, expand_state, permute_state, reshape_state};
 pub use misc::{LAUNCH, RANK, WORLD_SIZE, launch_state, rank_state, world_size_state};
@@ -75,6 +77,8 @@ runs on every rank of the team.",
         &SUM,
         &REDUCE,
         &KERNEL,
+        &FUSED,
+        &YIELD,
         &FOR,
         &IF,
         &CURRENT_STREAM,

@@ -59,6 +59,7 @@ const NO_OPS: &[&str] = &[
     "host.sum",
     "host.reduce",
     "host.kernel",
+    "host.fused",
     "host.launch",
     "func.return",
 ];

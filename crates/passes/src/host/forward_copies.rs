@@ -42,9 +42,9 @@
 //!   `R`: `R` and the views made from it (when `R` is a function argument: every argument and
 //!   its views, since arguments are not known not to alias). An op *writes* an operand unless
 //!   it is known to only read it: a view op's source, a `host.copy` source, the inputs of
-//!   `host.matmul`/`linear`/`elementwise`/`sum`/`reduce`/`kernel`. Every other use of such a
-//!   value (a DPS output, `host.fill`, `host.dealloc`, communication, `func.return`, unknown
-//!   ops) counts as a write.
+//!   `host.matmul`/`linear`/`elementwise`/`sum`/`reduce`/`kernel`/`fused`. Every other use of
+//!   such a value (a DPS output, `host.fill`, `host.dealloc`, communication, `func.return`,
+//!   unknown ops) counts as a write.
 //! - When the copy sits in a `host.for` that `R` outlives (`R` defined outside it), nothing in
 //!   that whole loop may write `R`: another iteration could otherwise write it between the copy
 //!   and the moved read. A loop that allocates `R` itself gives each iteration its own `R`.
@@ -66,7 +66,7 @@ use super::build::*;
 use fuser_dialects::host::layout_views::{expand_type, permute_type, reshape_type};
 use fuser_dialects::host::types::{BufferType, MemoryKind};
 use fuser_dialects::host::{
-    self, ALLOC, COPY, DEALLOC, EXPAND, KERNEL, PERMUTE, RESHAPE, SELECT, SHARD_BY_STREAM, SLICE, expand_state,
+    self, ALLOC, COPY, DEALLOC, EXPAND, FUSED, KERNEL, PERMUTE, RESHAPE, SELECT, SHARD_BY_STREAM, SLICE, expand_state,
     select_state, select_type, shard_by_stream_type, slice_type,
 };
 use fuser_ir::Diagnostic;
@@ -306,8 +306,9 @@ fn access(ctx: &Context, ir: &Ir, op: OpId, i: usize) -> Access {
         _ if name == host::MATMUL.name || name == host::LINEAR.name || name == host::ELEMENTWISE.name => {
             read(i + 1 < n)
         }
-        _ if name == KERNEL.name => {
-            let inputs = KERNEL.operand_group(ctx, ir, op, 0).map_or(0, |g| g.len());
+        _ if name == KERNEL.name || name == FUSED.name => {
+            let def = if name == KERNEL.name { &KERNEL } else { &FUSED };
+            let inputs = def.operand_group(ctx, ir, op, 0).map_or(0, |g| g.len());
             read(i < inputs)
         }
         _ => Access::Other,

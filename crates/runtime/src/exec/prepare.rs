@@ -805,6 +805,18 @@ impl<'a> Preparer<'a> {
                 let k = self.named_kernel(op)?;
                 self.push(op, Instr::Compute(k));
             }
+            "host.fused" => {
+                let graph = crate::fused::decode::decode(ctx, ir, op).map_err(|m| (loc, format!("host.fused: {m}")))?;
+                let (inputs, outputs, origin) = fuser_dialects::host::fused_operands(ctx, ir, op);
+                let slots = |vs: &[Value]| vs.iter().map(|&v| self.use_of(op, v)).collect::<PResult<Vec<_>>>();
+                let k = KernelInstr::Fused {
+                    graph: Arc::new(graph),
+                    inputs: slots(&inputs)?,
+                    outputs: slots(&outputs)?,
+                    origin: slots(&origin)?,
+                };
+                self.push(op, Instr::Compute(k));
+            }
             "host.for" => {
                 let (lb, ub, step) = (self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?);
                 let body = self.region_block(op, 0).ok_or_else(|| (loc, "loop without body".to_string()))?;

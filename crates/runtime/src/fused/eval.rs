@@ -136,8 +136,9 @@ fn eval_chunk(
                 out
             }
             NodeOp::Broadcast => {
-                let (row, _) = arg(0);
-                row.iter().flat_map(|&v| std::iter::repeat_n(v, cols)).collect()
+                let (v, k) = arg(0);
+                let (nr, nc) = if n.kind == Kind::Full { (ch.rows, cols) } else { (ch.rows, 1) };
+                (0..nr).flat_map(|r| (0..nc).map(move |c| (r, c))).map(|(r, c)| v[ch.at(k, r, c)]).collect()
             }
             NodeOp::Reduce(op) => {
                 let (x, _) = arg(0);

@@ -93,7 +93,10 @@ pub enum NodeOp {
     /// arguments, broadcast to the node's kind; `Cast` converts to the node's type; the
     /// comparisons give an `i1`; `Where`'s first argument is an `i1`.
     Elementwise(ElementwiseKind),
-    /// A `Row` value seen as `Full` (`fusion.broadcast` along the inner axes).
+    /// A smaller value seen as a bigger one: a `Row`, `Col` or `Scalar` value as `Full` (a
+    /// `fusion.broadcast` along the inner axes; a constant that a reduction reads or a region
+    /// yields), or a `Scalar` as `Row`. Element (`r`, `c`) is the argument's value at (`r`,
+    /// `c`) by its own kind.
     Broadcast,
     /// A `Full` value reduced over the inner axes to a `Row` value.
     Reduce(ReduceOp),
@@ -180,10 +183,14 @@ impl FusedGraph {
                 NodeOp::Const(_) => (0, Kind::Scalar),
                 NodeOp::Elementwise(k) => (k.arity(), Kind::join(kinds.iter().copied())),
                 NodeOp::Broadcast => {
-                    if kinds != [Kind::Row] {
-                        return bad("expects one row argument".into());
+                    let ok = matches!(
+                        (kinds.as_slice(), n.kind),
+                        ([Kind::Row | Kind::Col | Kind::Scalar], Kind::Full) | ([Kind::Scalar], Kind::Row)
+                    );
+                    if !ok {
+                        return bad(format!("cannot broadcast {kinds:?} to {:?}", n.kind));
                     }
-                    (1, Kind::Full)
+                    (1, n.kind)
                 }
                 NodeOp::Reduce(_) => {
                     if kinds != [Kind::Full] || self.inner == 0 {

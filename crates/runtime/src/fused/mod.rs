@@ -3,6 +3,7 @@
 //! expanded into primitives); `eval.rs`, the cpu backend's evaluation (rows in parallel, every
 //! node rounded to its type). The cuda backend compiles the same graph (`cuda/fused/`).
 
+pub mod decode;
 pub mod eval;
 pub mod graph;
 
