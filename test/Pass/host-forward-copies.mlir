@@ -416,3 +416,27 @@ func.func @strided_gemm(%b: !host.buf<32xf32>, %x: !host.buf<8x32xf32>, %w: !hos
   host.linear %t, %w into %z : !host.buf<8x32xf32>, !host.buf<4x32xf32>, !host.buf<8x4xf32>
   return %y, %z : !host.buf<8x32xf32>, !host.buf<8x4xf32>
 }
+
+// -----
+
+// A fused region's inputs are reads: the region reads the contiguous reshape directly.
+
+// CHECK-LABEL: func.func @elide_into_fused
+// CHECK:         %[[R:.*]] = host.reshape %{{.*}} : !host.buf<4x2x4xf32> -> !host.view<4x8xf32, strides = [8, 1]>
+// CHECK-NEXT:    %[[Y:.*]] = host.alloc() : !host.buf<4x8xf32>
+// CHECK-NEXT:    host.fused (%[[R]]) into (%[[Y]]) : (!host.view<4x8xf32, strides = [8, 1]>) into (!host.buf<4x8xf32>)
+// CHECK-NOT:     host.copy
+func.func @elide_into_fused(%x: !host.buf<4x2x4xf32>) -> !host.buf<4x8xf32> {
+  %t = host.alloc() : !host.buf<4x2x4xf32>
+  host.elementwise neg %x into %t : !host.buf<4x2x4xf32>, !host.buf<4x2x4xf32>
+  %m = host.alloc() : !host.buf<4x8xf32>
+  %r = host.reshape %t : !host.buf<4x2x4xf32> -> !host.view<4x8xf32, strides = [8, 1]>
+  host.copy %r, %m : !host.view<4x8xf32, strides = [8, 1]>, !host.buf<4x8xf32>
+  %y = host.alloc() : !host.buf<4x8xf32>
+  host.fused (%m) into (%y) : (!host.buf<4x8xf32>) into (!host.buf<4x8xf32>) {
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = fusion.exp %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    host.yield %0 : tensor<4x8xf32>
+  }
+  return %y : !host.buf<4x8xf32>
+}
