@@ -41,6 +41,7 @@
 // CHECK-NEXT:     --elementwise-strided - {{.*}}(default: false)
 // CHECK-NEXT:   --host-fuse -   Group chains of elementwise ops, reductions and norms into fused regions (on 'func.func')
 // CHECK-NEXT:     --enabled - {{.*}}(default: true)
+// CHECK-NEXT:   --host-fuse-epilogue -   Fuse a linear's gelu_tanh or residual add into its GEMM epilogue (on 'func.func')
 // CHECK-NEXT:   --host-hoist-alloc -   Move loop-invariant allocations out of single-stream loops (on 'func.func')
 // CHECK-NEXT:     --persistent - {{.*}}(default: false)
 // CHECK-NEXT:   --host-insert-dealloc -   Free each allocated buffer after its last use {{.*}} (on 'func.func')

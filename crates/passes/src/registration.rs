@@ -30,6 +30,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &crate::host::hoist_alloc::HOST_HOIST_ALLOC,
         &crate::host::licm::LICM,
         &crate::host::fuse::HOST_FUSE,
+        &crate::host::fuse_epilogue::HOST_FUSE_EPILOGUE,
     ] {
         registry.register_pass(info)?;
     }

@@ -39,6 +39,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/propagate.rs",
             "host/assign_streams.rs",
             "host/forward_copies.rs",
+            "host/fuse_epilogue.rs",
             "host/hoist_alloc.rs",
             "host/insert_dealloc.rs",
             "host/licm.rs",

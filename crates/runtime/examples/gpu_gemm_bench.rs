@@ -2,12 +2,16 @@
 //! calls it; torch's numbers come from `benches/gpu/gemm_torch.py` on the same shapes).
 //!
 //! Usage: `gpu_gemm_bench [--iters N] [--rounds R] MxNxK...` (bf16). For every shape, round
-//! and library (`cublas`: cublasGemmEx, `cublaslt`: cublasLtMatmul; odd rounds run them in
-//! the other order, so that clock drift shows as a difference between rounds) it times, with
-//! CUDA events around `N` back-to-back calls on one stream after 3 warmup calls:
+//! and library (`cublas`: cublasGemmEx, `cublaslt`: cublasLtMatmul with the heuristic's first
+//! algorithm, `auto`: the faster of both measured once per problem, during the warmup; odd
+//! rounds run them in the other order, so that clock drift shows as a difference between
+//! rounds) it times, with CUDA events around `N` back-to-back calls on one stream after 3
+//! warmup calls (`FUSER_GEMM_VERBOSE=1` prints `auto`'s choices):
 //! - `matmul`: `c[M,N] = a[M,K] · b[K,N]` (`Gpu::matmul`);
 //! - `linear`: `y[M,N] = x[M,K] · w[N,K]ᵀ` (`Gpu::linear` without bias);
-//! - `linear_bias`: the same plus `bias[N]` (cuBLASLt: its epilogue; cuBLAS: a second kernel).
+//! - `linear_bias`: the same plus `bias[N]` (cuBLASLt: its epilogue; cuBLAS: a second kernel);
+//! - `linear_bias_gelu`: `gelu_tanh(x·wᵀ + bias)` (`host.linear ... epilogue = gelu_tanh`);
+//! - `linear_residual`: `x·wᵀ + bias + r[M,N]` (`host.linear ... residual %r`).
 //!
 //! It also checks that both libraries give the same `linear_bias` result on a small shape.
 //! Prints CSV: `impl,op,m,n,k,mean_us,tflops,round`.
@@ -28,8 +32,9 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod bench {
+    use fuser_dialects::host::LinearEpilogue;
     use fuser_runtime::cuda::api::{self, Event};
-    use fuser_runtime::cuda::gpu::{GemmLib, Gpu};
+    use fuser_runtime::cuda::gpu::{GemmLib, Gpu, Tail};
     use fuser_runtime::cuda::memory::CudaBuf;
     use fuser_runtime::dtype::DType;
     use fuser_runtime::{RtError, RtResult};
@@ -103,21 +108,30 @@ mod bench {
             let b = random(&gpu, &[k, n], 2)?;
             let w = random(&gpu, &[n, k], 3)?;
             let bias = random(&gpu, &[n], 4)?;
+            let r = random(&gpu, &[m, n], 5)?;
             let c = gpu.new_buf(DType::BF16, &[m, n])?;
             for (round, lib) in (0..rounds).flat_map(|r| {
                 let libs = if r % 2 == 0 {
-                    [GemmLib::Cublas, GemmLib::CublasLt]
+                    [GemmLib::Cublas, GemmLib::CublasLt, GemmLib::Auto]
                 } else {
-                    [GemmLib::CublasLt, GemmLib::Cublas]
+                    [GemmLib::Auto, GemmLib::CublasLt, GemmLib::Cublas]
                 };
                 libs.map(|l| (r, l))
             }) {
                 gpu.gemm_lib = lib;
-                for op in ["matmul", "linear", "linear_bias"] {
+                for op in ["matmul", "linear", "linear_bias", "linear_bias_gelu", "linear_residual"] {
                     let call = |g: &Gpu| match op {
                         "matmul" => g.matmul(&a, &b, &c, false, s),
                         "linear" => g.linear(&a, &w, None, &c, false, s),
-                        _ => g.linear(&a, &w, Some(&bias), &c, false, s),
+                        "linear_bias" => g.linear(&a, &w, Some(&bias), &c, false, s),
+                        "linear_bias_gelu" => {
+                            let tail = Tail { bias: Some(&bias), residual: None, act: Some(LinearEpilogue::GeluTanh) };
+                            g.linear_with(&a, &w, &c, false, tail, s)
+                        }
+                        _ => {
+                            let tail = Tail { bias: Some(&bias), residual: Some(&r), act: None };
+                            g.linear_with(&a, &w, &c, false, tail, s)
+                        }
                     };
                     for _ in 0..3 {
                         call(&gpu)?;

@@ -646,3 +646,53 @@ func.func @params_not_dict(%x: !host.buf<4xf32>) {
   host.kernel "softmax" (%x) into (%x) params [1] : (!host.buf<4xf32>) into (!host.buf<4xf32>)
   return
 }
+
+// -----
+func.func @fused_wrong_yield(%x: !host.buf<4xf32>, %y: !host.buf<4xbf16>) {
+  // expected-error @+1 {{'host.fused' op yielded value #0 has type 'tensor<4xf32>', expected the tensor of output #0 ('tensor<4xbf16>')}}
+  host.fused (%x) into (%y) : (!host.buf<4xf32>) into (!host.buf<4xbf16>) {
+  ^bb0(%a: tensor<4xf32>):
+    host.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+func.func @fused_wrong_argument(%x: !host.buf<4xf32>, %y: !host.buf<4xf32>) {
+  // expected-error @+1 {{'host.fused' op body argument #0 has type 'tensor<8xf32>', expected the tensor of input #0 ('tensor<4xf32>')}}
+  host.fused (%x) into (%y) : (!host.buf<4xf32>) into (!host.buf<4xf32>) {
+  ^bb0(%a: tensor<8xf32>):
+    host.yield %a : tensor<8xf32>
+  }
+  return
+}
+
+// -----
+func.func @fused_no_output(%x: !host.buf<4xf32>) {
+  // expected-error @+1 {{'host.fused' op requires at least one output}}
+  host.fused (%x) into () : (!host.buf<4xf32>) into () {
+  ^bb0(%a: tensor<4xf32>):
+    host.yield
+  }
+  return
+}
+
+// -----
+func.func @fused_non_fusion_op(%x: !host.buf<4xf32>, %y: !host.buf<4xf32>) {
+  // expected-error @+1 {{'host.fused' op body op 'arith.addf' is not a fusion op}}
+  host.fused (%x) into (%y) : (!host.buf<4xf32>) into (!host.buf<4xf32>) {
+  ^bb0(%a: tensor<4xf32>):
+    %0 = arith.addf %a, %a : tensor<4xf32>
+    host.yield %0 : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+func.func @yield_outside(%c: index) {
+  host.for %i = %c to %c step %c {
+    // expected-error @+1 {{'host.yield' op expects parent op 'host.fused'}}
+    host.yield
+  }
+  return
+}

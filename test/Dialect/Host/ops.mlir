@@ -82,8 +82,8 @@ func.func @views(%b: !host.buf<5x6xf32>, %d: !host.buf<?x8xf32>, %i: index, %n: 
 // GENERIC-NEXT: "host.copy"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) : (!host.view<4x8xf32, strides = [16, 1]>, !host.buf<4x8xf32>) -> ()
 // GENERIC-NEXT: "host.matmul"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) : (!host.buf<4x8xf32>, !host.buf<8x16xf32>, !host.buf<4x16xf32>) -> ()
 // GENERIC-NEXT: "host.matmul"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{accumulate}> : (!host.buf<2x4x8xbf16>, !host.buf<8x16xbf16>, !host.buf<2x4x16xf32>) -> ()
-// GENERIC-NEXT: "host.linear"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) : (!host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>) -> ()
-// GENERIC-NEXT: "host.linear"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) {test.tag} : (!host.view<4x8xf32, strides = [16, 1]>, !host.buf<16x8xf32>, !host.buf<4x16xf32>) -> ()
+// GENERIC-NEXT: "host.linear"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}> : (!host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>) -> ()
+// GENERIC-NEXT: "host.linear"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>}> {test.tag} : (!host.view<4x8xf32, strides = [16, 1]>, !host.buf<16x8xf32>, !host.buf<4x16xf32>) -> ()
 // GENERIC-NEXT: "host.elementwise"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{kind = "add"}> : (!host.buf<4x8xf32>, !host.view<4x8xf32, strides = [16, 1]>, !host.buf<4x8xf32>) -> ()
 // GENERIC-NEXT: "host.elementwise"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{kind = "max"}> : (!host.buf<4x8xf32>, !host.buf<4x8xf32>, !host.buf<4x8xf32>) -> ()
 // GENERIC-NEXT: "host.elementwise"(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}) <{kind = "neg"}> : (!host.buf<4x8xf32>, !host.buf<4x8xf32>) -> ()
@@ -319,7 +319,7 @@ func.func @stream_parallel_matmul(%a: !host.buf<12x16xf32>, %b: !host.buf<16x32x
 // A linear layer accumulating into its output (beta = 1), as the ring reduce-scatter uses it.
 // CHECK-LABEL: func.func @linear_accumulate
 // CHECK:       host.linear %arg0, %arg1 into %arg2 accumulate : !host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>
-// GENERIC:     "host.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{accumulate}> : (!host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>) -> ()
+// GENERIC:     "host.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{accumulate, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>}> : (!host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>) -> ()
 func.func @linear_accumulate(%x: !host.buf<2x4xf32>, %w: !host.buf<3x4xf32>, %y: !host.buf<2x3xf32>) {
   host.linear %x, %w into %y accumulate : !host.buf<2x4xf32>, !host.buf<3x4xf32>, !host.buf<2x3xf32>
   return

@@ -5,7 +5,9 @@
 //! Syntax:
 //! - `host.copy %src, %dst : !host.view<...>, !host.buf<...>`
 //! - `host.matmul %a, %b into %c accumulate? : Ta, Tb, Tc`
-//! - `host.linear %x, %w (, %bias)? into %y : Tx, Tw, (Tbias,)? Ty`
+//! - `host.linear %x, %w (, %bias)? into %y (residual %r)? accumulate? (epilogue = gelu_tanh)? :
+//!   Tx, Tw, (Tbias,)? Ty (, Tr)?` (operands stored as x, w, bias, residual, y with
+//!   `operandSegmentSizes`)
 //! - `host.elementwise add %a, %b into %c : Ta, Tb, Tc` (kind keyword, then the inputs)
 //! - `host.sum %a into %c dims = [1] : Ta, Tc`
 //! - `host.fill %c {value = 1.0 : f32} : Tc`
@@ -14,15 +16,16 @@
 //! extent (the runtime checks them).
 
 use super::common::{
-    BUFFER_LIKE, I64_ARRAY_ATTR, STRING_ATTR, UNIT_ATTR, buffer_of, finish_attrs, fmt_dims, has_flag, i64_array_attr,
-    int_list_text, operand_types, parse_attr_dict, parse_int_list, parse_n_types, print_attr_dict, print_types, prop,
-    prop_i64_array, shapes_compatible,
+    BUFFER_LIKE, I64_ARRAY_ATTR, STRING_ATTR, UNIT_ATTR, buffer_of, finish_attrs, fmt_dims, has_flag, i32_array_attr,
+    i64_array_attr, int_list_text, operand_types, parse_attr_dict, parse_int_list, parse_n_types, print_attr_dict,
+    print_types, prop, prop_i64_array, shapes_compatible,
 };
 use super::types::BufferType;
 use crate::support::{dict_of, empty_state, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct, UnresolvedOperand};
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
+use fuser_ir::declare::OPERAND_SEGMENT_SIZES;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{OpId, OperationState, Value};
 use fuser_ir::registry::VerifyCtx;
@@ -56,17 +59,37 @@ to what `c` holds (`c += a·b`).\n\n\
 
 fuser_ir::declare_op! {
     pub static LINEAR: "host.linear" {
-        summary: "Linear layer into a given buffer: y = x·wᵀ + bias",
-        description: "Computes `y = x·wᵀ (+ bias)` with `x` `[..., K]`, `w` `[N, K]`, the optional \
-`bias` `[N]` and `y` `[..., N]` (the leading dimensions of `x` and `y` agree). `x`, `w` and \
-`bias` share an element type; `y` may have another. With `accumulate`, the result is added to \
-what `y` holds (`y += x·wᵀ + bias`: a GEMM epilogue with beta = 1).\n\n\
-```mlir\nhost.linear %x, %w, %bias into %y : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>\nhost.linear %x, %w into %y : !host.buf<2x4x8xf32>, !host.buf<16x8xf32>, !host.buf<2x4x16xf32>\n```",
-        operands: { x: BUFFER_LIKE, w: BUFFER_LIKE, bias: BUFFER_LIKE.optional(), y: BUFFER_LIKE },
-        properties: { accumulate: UNIT_ATTR },
-        hooks: { verify: verify_linear, parse: parse_linear, print: print_gemm },
+        summary: "Linear layer into a given buffer: y = act(x·wᵀ + bias + residual)",
+        description: "Computes `y = x·wᵀ (+ bias) (+ residual)` with `x` `[..., K]`, `w` `[N, K]`, \
+the optional `bias` `[N]` and `y` `[..., N]` (the leading dimensions of `x` and `y` agree). `x`, \
+`w` and `bias` share an element type; `y` may have another. With `accumulate`, the result is \
+added to what `y` holds (`y += x·wᵀ + bias`: a GEMM epilogue with beta = 1).\n\n\
+GEMM epilogues (fused by `host-fuse-epilogue`; cuBLASLt applies them in the GEMM, the cpu \
+backend computes them in f64 from the GEMM's accumulator and rounds once to `y`'s type):\n\n\
+- `residual %r`: `y = x·wᵀ + bias + r`, with `r` of `y`'s shape and element type and distinct \
+from `y` (cuBLASLt's C matrix with beta = 1). Not with `accumulate` (that is `r = y`) nor with \
+`epilogue` (cuBLASLt adds C before the activation, so `gelu(x·wᵀ + bias) + r` has no single \
+call).\n\
+- `epilogue = gelu_tanh`: `y = gelu_tanh(x·wᵀ + bias)` (the tanh approximation, \
+`host.elementwise gelu_tanh`, `fusion.gelu {approximate = \"tanh\"}`; cuBLASLt's GELU epilogue); \
+float outputs only, not with `accumulate`. In the generic form `epilogue` is a string property.\n\n\
+Two operands are optional, so the generic form carries `operandSegmentSizes` (x, w, bias, \
+residual, y); the custom form lists the types in the order the operands are written.\n\n\
+```mlir\nhost.linear %x, %w, %bias into %y : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>\nhost.linear %x, %w into %y : !host.buf<2x4x8xf32>, !host.buf<16x8xf32>, !host.buf<2x4x16xf32>\nhost.linear %x, %w, %bias into %y epilogue = gelu_tanh : !host.buf<4x8xbf16>, !host.buf<16x8xbf16>, !host.buf<16xbf16>, !host.buf<4x16xbf16>\nhost.linear %x, %w, %bias into %y residual %r : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>, !host.buf<4x16xf32>\n```",
+        operands: {
+            x: BUFFER_LIKE,
+            w: BUFFER_LIKE,
+            bias: BUFFER_LIKE.optional(),
+            residual: BUFFER_LIKE.optional(),
+            y: BUFFER_LIKE,
+        },
+        properties: { accumulate: UNIT_ATTR, epilogue: OPTIONAL_STRING_ATTR },
+        hooks: { verify: verify_linear, parse: parse_linear, print: print_linear },
     }
 }
+
+/// An optional `StrAttr`.
+const OPTIONAL_STRING_ATTR: fuser_ir::declare::AttrConstraint = STRING_ATTR.optional();
 
 fuser_ir::declare_op! {
     pub static ELEMENTWISE: "host.elementwise" {
@@ -359,10 +382,75 @@ fn verify_matmul(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     check_output_shape(v, op, c, &expected)
 }
 
+/// What `host.linear` applies after `x·wᵀ + bias (+ residual)`: its `epilogue` property.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum LinearEpilogue {
+    /// `gelu` with `approximate = "tanh"` (cuBLASLt's GELU epilogue).
+    GeluTanh,
+}
+
+impl LinearEpilogue {
+    pub const ALL: [LinearEpilogue; 1] = [LinearEpilogue::GeluTanh];
+
+    /// The spelling in both forms (`gelu_tanh`, `"gelu_tanh"`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            LinearEpilogue::GeluTanh => "gelu_tanh",
+        }
+    }
+
+    pub fn from_keyword(s: &str) -> Option<LinearEpilogue> {
+        LinearEpilogue::ALL.into_iter().find(|e| e.keyword() == s)
+    }
+
+    /// The elementwise kind the epilogue computes.
+    pub fn elementwise_kind(self) -> ElementwiseKind {
+        match self {
+            LinearEpilogue::GeluTanh => ElementwiseKind::GeluTanh,
+        }
+    }
+
+    /// The epilogue computing `kind`, if any.
+    pub fn of_elementwise(kind: ElementwiseKind) -> Option<LinearEpilogue> {
+        LinearEpilogue::ALL.into_iter().find(|e| e.elementwise_kind() == kind)
+    }
+}
+
+/// The operands and options of a `host.linear`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LinearParts {
+    pub x: Value,
+    pub w: Value,
+    pub bias: Option<Value>,
+    pub residual: Option<Value>,
+    pub y: Value,
+    pub accumulate: bool,
+    /// `Err(text)`: an `epilogue` property that names no epilogue (the verifier rejects it).
+    pub epilogue: Result<Option<LinearEpilogue>, String>,
+}
+
+/// Reads a `host.linear` (segment aware); `None` when its operands do not match the
+/// declaration.
+pub fn linear_parts(ctx: &Context, ir: &fuser_ir::ir::Ir, op: OpId) -> Option<LinearParts> {
+    let group = |i| LINEAR.operand_group(ctx, ir, op, i);
+    let one = |v: Vec<Value>| if v.len() <= 1 { Some(v.first().copied()) } else { None };
+    let (x, w, y) = (one(group(0)?)??, one(group(1)?)??, one(group(4)?)??);
+    let (bias, residual) = (one(group(2)?)?, one(group(3)?)?);
+    let epilogue = match prop(ctx, ir, op, "epilogue") {
+        None => Ok(None),
+        Some(a) => {
+            let text = ctx.attr_str(a).unwrap_or_default();
+            LinearEpilogue::from_keyword(text).map(Some).ok_or_else(|| text.to_string())
+        }
+    };
+    Some(LinearParts { x, w, bias, residual, y, accumulate: has_flag(ctx, ir, op, "accumulate"), epilogue })
+}
+
 fn verify_linear(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
-    let Some(t) = operand_buffers(v, op) else { return Ok(()) };
-    let (x, w, y) = (&t[0], &t[1], &t[t.len() - 1]);
-    let bias = (t.len() == 4).then(|| &t[2]);
+    let Some(parts) = linear_parts(v.ctx, v.ir, op) else { return Ok(()) };
+    let ty = |val: Value| buffer_of(v.ctx, v.ir, val);
+    let (Some(x), Some(w), Some(y)) = (ty(parts.x), ty(parts.w), ty(parts.y)) else { return Ok(()) };
+    let (x, w, y) = (&x, &w, &y);
     require_rank(v, op, "x", x, 1)?;
     require_exact_rank(v, op, "w", w, 2)?;
     if x.elem != w.elem {
@@ -370,7 +458,8 @@ fn verify_linear(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     }
     check_contracting(v, op, ("x", x.shape[x.shape.len() - 1]), ("w", w.shape[1]))?;
     let n = w.shape[0];
-    if let Some(bias) = bias {
+    if let Some(bias) = parts.bias.and_then(ty) {
+        let bias = &bias;
         require_exact_rank(v, op, "bias", bias, 1)?;
         if bias.elem != x.elem {
             return Err(elem_mismatch(v, op, "'x' and 'bias'", x, bias));
@@ -384,7 +473,52 @@ fn verify_linear(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     }
     let mut expected = x.shape[..x.shape.len() - 1].to_vec();
     expected.push(n);
-    check_output_shape(v, op, y, &expected)
+    check_output_shape(v, op, y, &expected)?;
+    let epilogue = parts.epilogue.map_err(|text| {
+        let known = LinearEpilogue::ALL.map(LinearEpilogue::keyword).join(", ");
+        v.op_error(op, format!("unknown epilogue '{text}' (expected one of {known})"))
+    })?;
+    if let Some(e) = epilogue {
+        if parts.accumulate {
+            return Err(v.op_error(op, format!("'accumulate' and 'epilogue = {}' exclude each other", e.keyword())));
+        }
+        if !matches!(v.ctx.type_kind(y.elem), fuser_ir::types::TypeKind::Float(_)) {
+            return Err(v.op_error(
+                op,
+                format!("'epilogue = {}' needs a float output, got '{}'", e.keyword(), type_str(v.ctx, y.elem)),
+            ));
+        }
+    }
+    if let Some(r) = parts.residual {
+        if parts.accumulate {
+            return Err(v.op_error(op, "'residual' and 'accumulate' exclude each other"));
+        }
+        if epilogue.is_some() {
+            return Err(v.op_error(
+                op,
+                "'residual' and 'epilogue' exclude each other (the activation would apply to the residual too)",
+            ));
+        }
+        if r == parts.y {
+            return Err(v.op_error(op, "the residual must not be the output (that is 'accumulate')"));
+        }
+        if let Some(rt) = ty(r) {
+            if !shapes_compatible(&rt.shape, &y.shape) {
+                return Err(v.op_error(
+                    op,
+                    format!(
+                        "residual shape {} does not match the output shape {}",
+                        fmt_dims(&rt.shape),
+                        fmt_dims(&y.shape)
+                    ),
+                ));
+            }
+            if rt.elem != y.elem {
+                return Err(elem_mismatch(v, op, "residual and output", &rt, y));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn verify_elementwise(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
@@ -544,11 +678,7 @@ fn parse_matmul(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseRes
     parse_gemm(p, state, 3..=3, "expected two operands before 'into'")
 }
 
-fn parse_linear(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
-    parse_gemm(p, state, 3..=4, "expected 'x, w' or 'x, w, bias' before 'into'")
-}
-
-/// `ins into out accumulate? attr-dict : types`, shared by matmul and linear.
+/// `ins into out accumulate? attr-dict : types` (matmul).
 fn parse_gemm(
     p: &mut dyn OpAsmParser,
     state: &mut OperationState,
@@ -569,7 +699,7 @@ fn parse_gemm(
     Ok(())
 }
 
-/// Prints matmul and linear: `ins into out accumulate? attr-dict : types`.
+/// Prints matmul: `ins into out accumulate? attr-dict : types`.
 fn print_gemm(p: &mut dyn OpAsmPrinter, op: OpId) {
     let accumulate = has_flag(p.ctx(), p.ir(), op, "accumulate");
     print_into(p, op);
@@ -578,6 +708,92 @@ fn print_gemm(p: &mut dyn OpAsmPrinter, op: OpId) {
     }
     print_attr_dict(p, op, &["accumulate"]);
     print_operand_types(p, op);
+}
+
+/// `x, w (, bias)? into y (residual r)? accumulate? (epilogue = kind)? attr-dict : types`, the
+/// types in the written order (x, w, bias, y, residual); the operands are stored in the declared
+/// order (x, w, bias, residual, y) with `operandSegmentSizes`.
+fn parse_linear(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+    let at = p.current_offset();
+    let inputs = p.parse_operand_list()?;
+    if !(2..=3).contains(&inputs.len()) {
+        return Err(p.emit_error_at(at, "expected 'x, w' or 'x, w, bias' before 'into'"));
+    }
+    p.parse_keyword("into")?;
+    let y = p.parse_operand()?;
+    let residual = if p.parse_optional_keyword("residual") { Some(p.parse_operand()?) } else { None };
+    let accumulate = p.parse_optional_keyword("accumulate");
+    let epilogue = if p.parse_optional_keyword("epilogue") {
+        p.parse_punct(Punct::Equal)?;
+        let at = p.current_offset();
+        let Some(kw) = p.parse_optional_bare_id() else {
+            return Err(p.emit_error("expected an epilogue kind"));
+        };
+        if LinearEpilogue::from_keyword(&kw).is_none() {
+            let known = LinearEpilogue::ALL.map(LinearEpilogue::keyword).join(", ");
+            return Err(p.emit_error_at(at, &format!("unknown epilogue '{kw}' (expected one of {known})")));
+        }
+        Some(kw)
+    } else {
+        None
+    };
+    let dict = parse_attr_dict(p, state)?;
+    let written: Vec<UnresolvedOperand> = inputs.iter().cloned().chain([y.clone()]).chain(residual.clone()).collect();
+    p.parse_punct(Punct::Colon)?;
+    let types = parse_n_types(p, written.len())?;
+    let mut resolved = Vec::with_capacity(written.len());
+    for (u, t) in written.iter().zip(types) {
+        resolved.push(p.resolve_operand(u, t)?);
+    }
+    // Written: x, w, bias?, y, residual?; stored: x, w, bias?, residual?, y.
+    let has_bias = inputs.len() == 3;
+    let y_value = resolved[inputs.len()];
+    let residual_value = residual.as_ref().map(|_| resolved[inputs.len() + 1]);
+    state.operands.extend(resolved[..inputs.len()].iter().copied());
+    state.operands.extend(residual_value);
+    state.operands.push(y_value);
+    let ctx = p.ctx();
+    let segments = [1, 1, usize::from(has_bias), usize::from(residual.is_some()), 1];
+    let mut own = vec![(OPERAND_SEGMENT_SIZES, i32_array_attr(ctx, &segments))];
+    if accumulate {
+        own.push(("accumulate", ctx.unit_attr()));
+    }
+    if let Some(kw) = &epilogue {
+        own.push(("epilogue", ctx.string_attr(kw)));
+    }
+    finish_attrs(ctx, state, own, dict);
+    Ok(())
+}
+
+fn print_linear(p: &mut dyn OpAsmPrinter, op: OpId) {
+    let Some(parts) = linear_parts(p.ctx(), p.ir(), op) else {
+        // Malformed segments: the verifier reports them; print what is there.
+        print_gemm(p, op);
+        return;
+    };
+    let inputs: Vec<Value> = [Some(parts.x), Some(parts.w), parts.bias].into_iter().flatten().collect();
+    p.write(" ");
+    p.print_operands(&inputs);
+    p.write(" into ");
+    p.print_operand(parts.y);
+    if let Some(r) = parts.residual {
+        p.write(" residual ");
+        p.print_operand(r);
+    }
+    if parts.accumulate {
+        p.write(" accumulate");
+    }
+    let mut elided = vec!["accumulate", OPERAND_SEGMENT_SIZES];
+    if let Ok(Some(e)) = &parts.epilogue {
+        p.write(" epilogue = ");
+        p.write(e.keyword());
+        elided.push("epilogue");
+    }
+    print_attr_dict(p, op, &elided);
+    let written: Vec<Value> = inputs.into_iter().chain([parts.y]).chain(parts.residual).collect();
+    let types: Vec<fuser_ir::Type> = written.iter().map(|&v| p.ir().value_type(v)).collect();
+    p.write(" : ");
+    print_types(p, &types);
 }
 
 fn parse_elementwise(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
@@ -671,8 +887,30 @@ pub fn matmul_state(ctx: &Context, a: Value, b: Value, c: Value, accumulate: boo
 
 /// The state of `host.linear x, w (, bias)? into y`.
 pub fn linear_state(ctx: &Context, x: Value, w: Value, bias: Option<Value>, y: Value, loc: Attr) -> OperationState {
-    let operands = [Some(x), Some(w), bias, Some(y)].into_iter().flatten().collect();
-    dps_state(ctx, LINEAR.name, operands, loc)
+    linear_epilogue_state(ctx, x, w, bias, None, y, None, loc)
+}
+
+/// The state of `host.linear x, w (, bias)? into y (residual r)? (epilogue = e)?`.
+#[allow(clippy::too_many_arguments)]
+pub fn linear_epilogue_state(
+    ctx: &Context,
+    x: Value,
+    w: Value,
+    bias: Option<Value>,
+    residual: Option<Value>,
+    y: Value,
+    epilogue: Option<LinearEpilogue>,
+    loc: Attr,
+) -> OperationState {
+    let operands = [Some(x), Some(w), bias, residual, Some(y)].into_iter().flatten().collect();
+    let mut state = dps_state(ctx, LINEAR.name, operands, loc);
+    let segments = [1, 1, usize::from(bias.is_some()), usize::from(residual.is_some()), 1];
+    let mut props = vec![(OPERAND_SEGMENT_SIZES, i32_array_attr(ctx, &segments))];
+    if let Some(e) = epilogue {
+        props.push(("epilogue", ctx.string_attr(e.keyword())));
+    }
+    state.props = Some(dict_of(ctx, &props));
+    state
 }
 
 /// The state of `host.elementwise kind inputs into output`.

@@ -23,7 +23,8 @@ use fuser_ir::context::Context;
 use fuser_ir::declare::ANY_REGION;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{Ir, OpId, OperationState, Value};
-use fuser_ir::registry::VerifyCtx;
+use fuser_ir::registry::{PatternDef, VerifyCtx};
+use fuser_ir::rewrite_api::Rewriter;
 use fuser_ir::types::{Type, TypeKind};
 
 const OPERAND_SEGMENT_SIZES: &str = "operandSegmentSizes";
@@ -47,7 +48,7 @@ it prepares the program (docs/dev/fusion.md lists what a region may hold).\n\n\
         operands: { inputs: BUFFER_LIKE.variadic(), outputs: BUFFER_LIKE.variadic(), origin: INDEX.variadic() },
         properties: { global_shape: I64_ARRAY_ATTR.optional() },
         regions: { body: ANY_REGION },
-        hooks: { verify: verify_fused, parse: parse_fused, print: print_fused },
+        hooks: { verify: verify_fused, parse: parse_fused, print: print_fused, canonicalize: &[DROP_UNUSED_INPUTS] },
     }
 }
 
@@ -146,7 +147,7 @@ fn verify_fused(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
             return Err(v.op_error(
                 op,
                 format!(
-                    "body argument #{i} has type {}, expected the tensor of input #{i} ({})",
+                    "body argument #{i} has type '{}', expected the tensor of input #{i} ('{}')",
                     type_str(ctx, ir.value_type(arg)),
                     want.map_or_else(|| "a static buffer".to_string(), |t| type_str(ctx, t))
                 ),
@@ -169,7 +170,7 @@ fn verify_fused(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
             return Err(v.op_error(
                 op,
                 format!(
-                    "yielded value #{i} has type {}, expected the tensor of output #{i} ({})",
+                    "yielded value #{i} has type '{}', expected the tensor of output #{i} ('{}')",
                     type_str(ctx, ir.value_type(y)),
                     want.map_or_else(|| "a static buffer".to_string(), |t| type_str(ctx, t))
                 ),
@@ -188,6 +189,47 @@ fn verify_fused(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
+}
+
+/// A `host.fused` input whose body argument has no use (its users were erased as dead code)
+/// is dropped: the region no longer reads it.
+static DROP_UNUSED_INPUTS: PatternDef = PatternDef { name: "host-fused-drop-unused-inputs", apply: drop_unused_inputs };
+
+fn drop_unused_inputs(rw: &mut dyn Rewriter, op: OpId) -> bool {
+    let (unused, segments) = {
+        let (ctx, ir) = (rw.ctx(), rw.ir());
+        let Some(body) = ir.region_entry(ir.region(op, 0)) else { return false };
+        let (inputs, outputs, origin) = fused_operands(ctx, ir, op);
+        if ir.block_args(body).len() != inputs.len() {
+            return false;
+        }
+        let unused: Vec<usize> = (0..inputs.len()).filter(|&i| !ir.has_uses(ir.block_args(body)[i])).collect();
+        (unused, [inputs.len(), outputs.len(), origin.len()])
+    };
+    if unused.is_empty() {
+        return false;
+    }
+    let ctx = rw.ctx();
+    let sizes = i32_array_attr(ctx, &[segments[0] - unused.len(), segments[1], segments[2]]);
+    let props = {
+        let ir = rw.ir();
+        let mut entries: Vec<(fuser_ir::Ident, Attr)> = match ir.props(op).map(|p| ctx.attr_kind(p)) {
+            Some(fuser_ir::AttrKind::Dictionary(e)) => e.clone(),
+            _ => Vec::new(),
+        };
+        entries.retain(|(k, _)| ctx.ident_str(*k) != OPERAND_SEGMENT_SIZES);
+        entries.push((ctx.ident(OPERAND_SEGMENT_SIZES), sizes));
+        ctx.dictionary(entries)
+    };
+    let ir = rw.ir_mut();
+    let body = ir.region_entry(ir.region(op, 0)).expect("checked above");
+    for &i in unused.iter().rev() {
+        ir.erase_operand(op, i);
+        ir.erase_block_arg(body, i);
+    }
+    ir.set_props(op, Some(props));
+    rw.notify_changed(op);
+    true
 }
 
 fn verify_yield(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {

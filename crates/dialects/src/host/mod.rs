@@ -34,8 +34,9 @@ mod type_tests;
 pub use alloc::{ALLOC, DEALLOC, alloc_state, dealloc_state};
 pub use common::i64_array_attr;
 pub use compute::{
-    COPY, ELEMENTWISE, ElementwiseKind, FILL, LINEAR, MATMUL, SUM, copy_state, elementwise_state, fill_state,
-    linear_state, matmul_result_shape, matmul_state, sum_result_shape, sum_state,
+    COPY, ELEMENTWISE, ElementwiseKind, FILL, LINEAR, LinearEpilogue, LinearParts, MATMUL, SUM, copy_state,
+    elementwise_state, fill_state, linear_epilogue_state, linear_parts, linear_state, matmul_result_shape,
+    matmul_state, sum_result_shape, sum_state,
 };
 pub use control::{FOR, IF, for_state, if_state};
 pub use fused::{FUSED, YIELD, fused_global_shape, fused_operands, fused_state, region_tensor_type, yield_state};

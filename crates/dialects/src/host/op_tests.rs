@@ -142,6 +142,9 @@ fn other_builders_verify() {
     let s = b.value(else_block.unwrap(), get_stream_state(&b.ctx, rank, loc));
     b.push(else_block.unwrap(), synchronize_state(&b.ctx, s, loc));
     b.push(entry, dealloc_state(&b.ctx, d, loc));
+    let residual = b.value(entry, alloc_state(&b.ctx, y_ty, &[], false, loc));
+    b.push(entry, linear_epilogue_state(&b.ctx, x, w, Some(bias), Some(residual), y, None, loc));
+    b.push(entry, linear_epilogue_state(&b.ctx, x, w, None, None, y, Some(LinearEpilogue::GeluTanh), loc));
     b.push(entry, return_state(&b.ctx, &[], loc));
     assert_eq!(b.verify(), Ok(()));
     let slice_op = b.ir.defining_op(slice).unwrap();
@@ -151,6 +154,11 @@ fn other_builders_verify() {
     let text = b.print();
     assert!(text.contains("host.slice %0[%arg4, 0] [2, 4] [1, %arg4] : !host.buf<?x8xbf16, ipc> -> !host.view<2x4xbf16, strides = [8, ?], ipc>"), "{text}");
     assert!(text.contains("host.launch @kernel(%3, %rank, %world_size)"), "{text}");
+    assert!(
+        text.contains("host.linear %arg0, %arg1, %arg2 into %arg3 residual %4 : !host.buf<4x8xf32>, !host.buf<16x8xf32>, !host.buf<16xf32>, !host.buf<4x16xf32>, !host.buf<4x16xf32>"),
+        "{text}"
+    );
+    assert!(text.contains("host.linear %arg0, %arg1 into %arg3 epilogue = gelu_tanh : "), "{text}");
 }
 
 #[test]

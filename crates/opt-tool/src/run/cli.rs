@@ -85,11 +85,15 @@ OPTIONS:
                          with an op that cannot be captured (host.synchronize, cuda_ipc
                          transfers and collectives) runs eagerly, with a note on stderr naming the op. Not
                          with --trace; an error with --backend cpu
-  --gemm LIB             cuda: the GEMM library: `auto` (the default: cuBLASLt for a linear
-                         whose bias fuses into its epilogue, cublasGemmEx for the other
-                         GEMMs), `cublaslt` (every GEMM through cublasLtMatmul, heuristic
-                         algorithm cached per problem) or `cublas` (cublasGemmEx throughout,
-                         a linear's bias as a separate kernel)
+  --gemm LIB             cuda: the GEMM library: `auto` (the default: per problem, the faster
+                         of cublasGemmEx and cuBLASLt's 4 best heuristic candidates with the
+                         linear's epilogue fused, timed with CUDA events at the problem's first
+                         sight and kept for the process; a problem first seen during a CUDA
+                         graph capture runs cublasGemmEx; FUSER_GEMM_VERBOSE=1 prints each
+                         choice with its timings), `cublaslt` (every GEMM through
+                         cublasLtMatmul with the heuristic's first algorithm, bias, GELU and
+                         residual epilogues fused where they fit) or `cublas` (cublasGemmEx
+                         throughout, a linear's epilogue as separate kernels)
   --pass-pipeline P      lowering pipeline for fusion-level input, e.g.
                          'builtin.module(tp-default{streams=2})'; a bare pass or pipeline
                          name is wrapped in builtin.module(...) (default: tp-default)

@@ -629,6 +629,8 @@ fn producing_gemm(ctx: &Context, ir: &Ir, body: BlockId, partial: Value) -> Opti
         (is(ctx, ir, op, "host.linear") || is(ctx, ir, op, "host.matmul"))
             && ir.operands(op).last() == Some(&partial)
             && ir.props(op).and_then(|p| ctx.dict_get(p, "accumulate")).is_none()
+            // A fused residual or activation cannot accumulate (beta = 1) into the running sum.
+            && host::linear_parts(ctx, ir, op).is_none_or(|l| l.residual.is_none() && matches!(l.epilogue, Ok(None)))
     })
 }
 

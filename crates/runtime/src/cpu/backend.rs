@@ -505,7 +505,9 @@ fn run_kernel(k: &Kernel<View>) -> RtResult<()> {
     match k {
         Kernel::Copy { source, target } => kernels::copy(source, target),
         Kernel::Matmul { a, b, c, accumulate } => kernels::matmul(a, b, c, *accumulate),
-        Kernel::Linear { x, w, bias, y, accumulate } => kernels::linear(x, w, bias.as_ref(), y, *accumulate),
+        Kernel::Linear { x, w, bias, residual, y, accumulate, epilogue } => {
+            kernels::linear(x, w, bias.as_ref(), y, *accumulate, kernels::LinearTail::new(residual.as_ref(), *epilogue))
+        }
         Kernel::Elementwise { kind, inputs, output } => kernels::elementwise(*kind, inputs, output),
         Kernel::Sum { input, output, dims } => kernels::sum(input, dims, output),
         Kernel::Reduce { kind, input, output, dims } => kernels::reduce(*kind, input, dims, output),

@@ -1,5 +1,5 @@
 //! The compute kernels of the CPU backend, on strided [`View`]s: copy, matmul (optionally
-//! accumulating), linear (`y = x·wᵀ + bias`), elementwise kinds (comparisons into `i1` in the
+//! accumulating), linear (`y = x·wᵀ + bias`, with a residual or the gelu_tanh epilogue), elementwise kinds (comparisons into `i1` in the
 //! operands' type, `where` exact), fill and sums over dimensions.
 //!
 //! Precision (the rules are in `numerics.rs`): a float kernel computes in `f32` when every
@@ -24,7 +24,7 @@ use crate::buffer::View;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 use crate::numerics;
-use fuser_dialects::host::{ElementwiseKind, ReduceKind};
+use fuser_dialects::host::{ElementwiseKind, LinearEpilogue, ReduceKind};
 
 /// The arithmetic a kernel computes in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -132,7 +132,36 @@ pub fn matmul(a: &View, b: &View, c: &View, accumulate: bool) -> RtResult<()> {
 
 /// `y = x·wᵀ (+ bias)` (or `y += ...` with `accumulate`): `x [..., K]`, `w [N, K]`,
 /// `bias [N]`, `y [..., N]`.
-pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View, accumulate: bool) -> RtResult<()> {
+/// What a linear adds and applies after `x·wᵀ + bias`: `host.linear`'s `residual` operand
+/// and `epilogue` property (both absent: a plain linear).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinearTail<'a> {
+    pub residual: Option<&'a View>,
+    pub epilogue: Option<LinearEpilogue>,
+}
+
+impl<'a> LinearTail<'a> {
+    pub fn new(residual: Option<&'a View>, epilogue: Option<LinearEpilogue>) -> LinearTail<'a> {
+        LinearTail { residual, epilogue }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.residual.is_none() && self.epilogue.is_none()
+    }
+}
+
+/// `y (+)= x·wᵀ (+ bias)`, or with a [`LinearTail`] `y = epilogue(x·wᵀ + bias + residual)`:
+/// the tail is computed in f64 from the (f64 or f32) accumulator and rounded once, by the
+/// store to `y`'s type (the bias alone keeps the rounding to the GEMM's precision after the
+/// add). The epilogue is the scalar function of the elementwise kernel (`gelu_tanh`).
+pub fn linear(
+    x: &View,
+    w: &View,
+    bias: Option<&View>,
+    y: &View,
+    accumulate: bool,
+    tail: LinearTail<'_>,
+) -> RtResult<()> {
     let (rx, ry) = (x.shape.len(), y.shape.len());
     if rx < 1 || w.shape.len() != 2 || ry != rx {
         return Err(shape_error("linear", format!("shapes {:?}, {:?} -> {:?}", x.shape, w.shape, y.shape)));
@@ -150,6 +179,9 @@ pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View, accumulate: boo
         return Err(shape_error("linear", format!("bias shape {:?}, expected [{n}]", b.shape)));
     }
     let m: usize = x.shape[..rx - 1].iter().product();
+    if !tail.is_empty() {
+        return linear_with_tail(x, w, bias, y, accumulate, tail, (m, k, n));
+    }
     if y.dtype().is_int() {
         let mut out = int_gemm(m, k, n, &x.read_ints(), (k, 1), &w.read_ints(), (1, k));
         if accumulate {
@@ -184,6 +216,69 @@ pub fn linear(x: &View, w: &View, bias: Option<&View>, y: &View, accumulate: boo
                 *o = prec.round(*o + bias);
             }
         }
+    }
+    y.write(&out)
+}
+
+/// [`linear`] with a residual or an epilogue (shapes checked by the caller but the residual's).
+fn linear_with_tail(
+    x: &View,
+    w: &View,
+    bias: Option<&View>,
+    y: &View,
+    accumulate: bool,
+    tail: LinearTail<'_>,
+    (m, k, n): (usize, usize, usize),
+) -> RtResult<()> {
+    if accumulate {
+        return Err(shape_error("linear", "'accumulate' excludes a residual and an epilogue".into()));
+    }
+    if let Some(r) = tail.residual {
+        if r.shape != y.shape {
+            return Err(shape_error(
+                "linear",
+                format!("residual shape {:?} differs from the output {:?}", r.shape, y.shape),
+            ));
+        }
+        if tail.epilogue.is_some() {
+            return Err(shape_error("linear", "a residual excludes an epilogue".into()));
+        }
+    }
+    if y.dtype().is_int() {
+        if let Some(e) = tail.epilogue {
+            return Err(shape_error("linear", format!("epilogue {} needs a float output", e.keyword())));
+        }
+        let mut out = int_gemm(m, k, n, &x.read_ints(), (k, 1), &w.read_ints(), (1, k));
+        let bv = bias.map(View::read_ints);
+        let rv = tail.residual.map(View::read_ints);
+        for (i, o) in out.iter_mut().enumerate() {
+            if let Some(bv) = &bv {
+                *o = o.wrapping_add(bv[i % n.max(1)]);
+            }
+            if let Some(rv) = &rv {
+                *o = o.wrapping_add(rv[i]);
+            }
+        }
+        return y.write_ints(&out);
+    }
+    let mut dtypes = vec![x.dtype(), w.dtype(), y.dtype()];
+    dtypes.extend(bias.map(View::dtype));
+    let prec = Precision::of(&dtypes);
+    let mut out = gemm(prec, m, k, n, &x.read(), (k, 1), &w.read(), (1, k));
+    let bv = bias.map(View::read);
+    let rv = tail.residual.map(View::read);
+    for (i, o) in out.iter_mut().enumerate() {
+        let mut v = *o;
+        if let Some(bv) = &bv {
+            v += bv[i % n.max(1)];
+        }
+        if let Some(rv) = &rv {
+            v += rv[i];
+        }
+        *o = match tail.epilogue {
+            Some(e) => apply_elementwise(e.elementwise_kind(), v, 0.0, 0.0),
+            None => v,
+        };
     }
     y.write(&out)
 }
@@ -535,7 +630,7 @@ mod tests {
         let w = filled(DType::BF16, &[2, 3], |i| i as f64 * 0.25);
         let b = filled(DType::BF16, &[2], |i| i as f64 + 1.0);
         let y = View::whole(Buffer::new(DType::F32, 8), &[4, 2]).unwrap();
-        linear(&x, &w, Some(&b), &y, false).unwrap();
+        linear(&x, &w, Some(&b), &y, false, LinearTail::default()).unwrap();
         let (xv, wv) = (x.read(), w.read());
         let expected: Vec<f64> = (0..8)
             .map(|e| {
@@ -544,10 +639,61 @@ mod tests {
             })
             .collect();
         assert!(close(&y.read(), &expected, 1e-6));
-        assert!(linear(&x, &w, Some(&x), &y, false).is_err());
-        linear(&x, &w, Some(&b), &y, true).unwrap();
+        assert!(linear(&x, &w, Some(&x), &y, false, LinearTail::default()).is_err());
+        linear(&x, &w, Some(&b), &y, true, LinearTail::default()).unwrap();
         let doubled: Vec<f64> = expected.iter().map(|v| 2.0 * v).collect();
         assert!(close(&y.read(), &doubled, 1e-6));
+    }
+
+    #[test]
+    fn linear_epilogues_round_once_from_the_accumulator() {
+        let x = filled(DType::F32, &[4, 3], |i| (i % 5) as f64 * 0.7 - 1.3);
+        let w = filled(DType::F32, &[2, 3], |i| i as f64 * 0.25 - 0.4);
+        let b = filled(DType::F32, &[2], |i| i as f64 * 0.5 - 0.25);
+        let r = filled(DType::BF16, &[4, 2], |i| i as f64 * 0.375 - 1.0);
+        let (xv, wv, bv, rv) = (x.read(), w.read(), b.read(), r.read());
+        // The f32 accumulator, widened: what the GEMM gives before the epilogue.
+        let acc = |e: usize| {
+            let (i, j) = (e / 2, e % 2);
+            (0..3).map(|p| xv[i * 3 + p] as f32 * wv[j * 3 + p] as f32).sum::<f32>() as f64
+        };
+        let y = View::whole(Buffer::new(DType::BF16, 8), &[4, 2]).unwrap();
+        // gelu_tanh(x·wᵀ + b): the elementwise kernel's formula, in f64, one rounding to bf16.
+        linear(&x, &w, Some(&b), &y, false, LinearTail::new(None, Some(LinearEpilogue::GeluTanh))).unwrap();
+        let expected: Vec<f64> =
+            (0..8).map(|e| crate::dtype::round_to(DType::BF16, numerics::gelu_tanh(acc(e) + bv[e % 2]))).collect();
+        assert_eq!(y.read(), expected);
+        // x·wᵀ + b + r.
+        linear(&x, &w, Some(&b), &y, false, LinearTail::new(Some(&r), None)).unwrap();
+        let expected: Vec<f64> =
+            (0..8).map(|e| crate::dtype::round_to(DType::BF16, acc(e) + bv[e % 2] + rv[e])).collect();
+        assert_eq!(y.read(), expected);
+        // Without a bias.
+        linear(&x, &w, None, &y, false, LinearTail::new(Some(&r), None)).unwrap();
+        let expected: Vec<f64> = (0..8).map(|e| crate::dtype::round_to(DType::BF16, acc(e) + rv[e])).collect();
+        assert_eq!(y.read(), expected);
+        // Refused: accumulate with a tail, a residual with an epilogue, a residual of another
+        // shape, an epilogue on integers.
+        let tail = LinearTail::new(Some(&r), None);
+        assert!(linear(&x, &w, None, &y, true, tail).is_err());
+        assert!(linear(&x, &w, None, &y, false, LinearTail::new(Some(&r), Some(LinearEpilogue::GeluTanh))).is_err());
+        let r3 = filled(DType::BF16, &[8], |_| 0.0);
+        assert!(linear(&x, &w, None, &y, false, LinearTail::new(Some(&r3), None)).is_err());
+        let xi = filled(DType::I32, &[4, 3], |i| i as f64);
+        let wi = filled(DType::I32, &[2, 3], |i| i as f64 - 2.0);
+        let yi = View::whole(Buffer::new(DType::I32, 8), &[4, 2]).unwrap();
+        assert!(linear(&xi, &wi, None, &yi, false, LinearTail::new(None, Some(LinearEpilogue::GeluTanh))).is_err());
+        // Integers: a wrapping residual add.
+        let ri = filled(DType::I32, &[4, 2], |i| i as f64 * 10.0);
+        linear(&xi, &wi, None, &yi, false, LinearTail::new(Some(&ri), None)).unwrap();
+        let (xiv, wiv) = (xi.read(), wi.read());
+        let expected: Vec<f64> = (0..8)
+            .map(|e| {
+                let (i, j) = (e / 2, e % 2);
+                (0..3).map(|p| xiv[i * 3 + p] * wiv[j * 3 + p]).sum::<f64>() + e as f64 * 10.0
+            })
+            .collect();
+        assert_eq!(yi.read(), expected);
     }
 
     #[test]

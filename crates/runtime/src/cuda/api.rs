@@ -142,6 +142,14 @@ pub fn create_stream() -> RtResult<RawStream> {
     Ok(RawStream(s))
 }
 
+/// Whether `stream` is being captured into a CUDA graph (then nothing may synchronize it).
+pub fn is_capturing(stream: RawStream) -> RtResult<bool> {
+    let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+    // SAFETY: `status` is a valid out-pointer; the stream belongs to the current context.
+    check(unsafe { sys::cuStreamIsCapturing(stream.0, &mut status) }, "cuStreamIsCapturing")?;
+    Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+}
+
 /// An event, destroyed when the last clone goes.
 #[derive(Debug)]
 pub struct Event(sys::CUevent);

@@ -703,7 +703,10 @@ impl Backend for CudaBackend {
         let r = self.traced(rank, stream, k.name(), at, || match &k {
             Kernel::Copy { source, target } => g.copy(source, target, s),
             Kernel::Matmul { a, b, c, accumulate } => g.matmul(a, b, c, *accumulate, s),
-            Kernel::Linear { x, w, bias, y, accumulate } => g.linear(x, w, bias.as_ref(), y, *accumulate, s),
+            Kernel::Linear { x, w, bias, residual, y, accumulate, epilogue } => {
+                let tail = super::gpu::Tail { bias: bias.as_ref(), residual: residual.as_ref(), act: *epilogue };
+                g.linear_with(x, w, y, *accumulate, tail, s)
+            }
             Kernel::Elementwise { kind, inputs, output } => g.elementwise(*kind, inputs, output, s),
             Kernel::Sum { input, output, dims } => g.sum(input, dims, output, s),
             Kernel::Reduce { kind, input, output, dims } => g.reduce(*kind, input, dims, output, s),
@@ -890,7 +893,7 @@ impl CudaBackend {
 mod tests {
     use super::*;
     use crate::exec::Kernel;
-    use fuser_dialects::host::ElementwiseKind;
+    use fuser_dialects::host::{ElementwiseKind, LinearEpilogue};
 
     /// The backend on GPU 0, or `None` (with a visible note) where no CUDA stack loads.
     fn backend() -> Option<CudaBackend> {
@@ -1032,13 +1035,94 @@ mod tests {
             b.write(&bias, &bv).unwrap();
             // Twice, accumulating: y = 2 (x·wᵀ + bias).
             for accumulate in [false, true] {
-                let k =
-                    Kernel::Linear { x: x.clone(), w: w.clone(), bias: Some(bias.clone()), y: y.clone(), accumulate };
+                let k = Kernel::Linear {
+                    x: x.clone(),
+                    w: w.clone(),
+                    bias: Some(bias.clone()),
+                    residual: None,
+                    y: y.clone(),
+                    accumulate,
+                    epilogue: None,
+                };
                 b.compute(0, &s, k, &at).unwrap();
             }
             b.finish(0).unwrap();
             let twice: Vec<f64> = expected.iter().map(|v| 2.0 * v).collect();
             assert!(close(&b.read(&y).unwrap(), &twice), "{lib:?}");
+        }
+    }
+
+    /// The epilogues of `host.linear` (bias + gelu_tanh, bias + residual, residual alone) on
+    /// every GEMM library, fused (cuBLASLt) or as separate kernels (cublasGemmEx), with odd
+    /// extents and a residual at a row pitch and a 4-byte offset (cuBLASLt's C with its own ld
+    /// and alignment), against the host's f64 result; `auto` measures each problem once and
+    /// gives the same values as the others.
+    #[test]
+    fn linear_epilogues_agree_on_every_library() {
+        if backend().is_none() {
+            return;
+        }
+        let at = OpKey::default();
+        for (m, n, k) in [(33, 40, 24), (64, 128, 32)] {
+            let xv: Vec<f64> = (0..m * k).map(|i| ((i * 7) % 13) as f64 * 0.125 - 0.75).collect();
+            let wv: Vec<f64> = (0..n * k).map(|i| ((i * 5) % 11) as f64 * 0.0625 - 0.3).collect();
+            let bv: Vec<f64> = (0..n).map(|i| i as f64 * 0.05 - 1.0).collect();
+            let rv: Vec<f64> = (0..m * n).map(|i| ((i * 3) % 17) as f64 * 0.25 - 2.0).collect();
+            let dot = |i: usize| (0..k).map(|p| xv[(i / n) * k + p] * wv[(i % n) * k + p]).sum::<f64>();
+            type Case = (bool, bool, Option<LinearEpilogue>, fn(f64) -> f64);
+            let cases: [Case; 3] = [
+                (true, false, Some(LinearEpilogue::GeluTanh), crate::numerics::gelu_tanh),
+                (true, true, None, |v| v),
+                (false, true, None, |v| v),
+            ];
+            for lib in [GemmLib::Cublas, GemmLib::CublasLt, GemmLib::Auto] {
+                let b = CudaBackend::new(1, Duration::from_secs(10)).unwrap().with_gemm(lib);
+                let s = b.main_stream(0).unwrap();
+                let x = b.alloc(0, DType::F32, &[m, k], false, &at).unwrap();
+                let w = b.alloc(0, DType::F32, &[n, k], false, &at).unwrap();
+                let bias = b.alloc(0, DType::F32, &[n], false, &at).unwrap();
+                let r = b.alloc(0, DType::F32, &[m, n], false, &at).unwrap();
+                // The same residual as a column block of a wider buffer: rows at a pitch.
+                let wide = b.alloc(0, DType::F32, &[m, n + 3], false, &at).unwrap();
+                let r_strided = b.subview(&wide, &[0, 1], &[m, n], &[1, 1]).unwrap();
+                let y = b.alloc(0, DType::F32, &[m, n], false, &at).unwrap();
+                b.write(&x, &xv).unwrap();
+                b.write(&w, &wv).unwrap();
+                b.write(&bias, &bv).unwrap();
+                b.write(&r, &rv).unwrap();
+                b.compute(0, &s, Kernel::Copy { source: r.clone(), target: r_strided.clone() }, &at).unwrap();
+                for (with_bias, with_residual, epilogue, act) in cases {
+                    for residual in [&r, &r_strided] {
+                        if !with_residual && std::ptr::eq(residual, &r_strided) {
+                            continue;
+                        }
+                        let op = Kernel::Linear {
+                            x: x.clone(),
+                            w: w.clone(),
+                            bias: with_bias.then(|| bias.clone()),
+                            residual: with_residual.then(|| residual.clone()),
+                            y: y.clone(),
+                            accumulate: false,
+                            epilogue,
+                        };
+                        b.compute(0, &s, op, &at).unwrap();
+                        b.finish(0).unwrap();
+                        let expected: Vec<f64> = (0..m * n)
+                            .map(|i| {
+                                let v = dot(i)
+                                    + if with_bias { bv[i % n] } else { 0.0 }
+                                    + if with_residual { rv[i] } else { 0.0 };
+                                act(v)
+                            })
+                            .collect();
+                        let got = b.read(&y).unwrap();
+                        assert!(
+                            close(&got, &expected),
+                            "{lib:?} {m}x{n}x{k} bias {with_bias} residual {with_residual}"
+                        );
+                    }
+                }
+            }
         }
     }
 

@@ -13,17 +13,18 @@
 //! Invariant: every method expects this GPU's context to be current on the calling thread
 //! ([`Gpu::bind`]); all work is asynchronous on the given stream.
 
-use super::api::{self, Device, RawStream};
+use super::api::{self, Device, Event, RawStream};
 use super::cublaslt::{self, Lt, LtGemm, Operand};
 use super::kernels::{self, EwParams, IntGemmParams, SumParams};
 use super::memory::{Allocator, CudaBuf};
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 pub use crate::gemm_lib::GemmLib;
+use crate::gemm_lib::{ChoiceCache, Decision, GemmPath, TIMED_REPS, describe_choice};
 use crate::watchdog::lock;
 use cudarc::cublas::sys as cb;
 use cudarc::driver::sys;
-use fuser_dialects::host::{ElementwiseKind, ReduceKind};
+use fuser_dialects::host::{ElementwiseKind, LinearEpilogue, ReduceKind};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A cuBLAS handle (used by one rank thread at a time, behind a mutex).
@@ -47,6 +48,9 @@ pub struct Gpu {
     lt: Mutex<Option<Lt>>,
     /// The cuBLASLt workspace of each stream that ran one of its GEMMs.
     workspaces: Mutex<Vec<(RawStream, CudaBuf)>>,
+    /// The GPU model (name and compute capability, hashed): `--gemm auto`'s choices are shared
+    /// by the GPUs of one model ([`choices`]).
+    model: u64,
     elementwise: Func,
     sum: Func,
     int_gemm: Func,
@@ -95,6 +99,12 @@ impl Gpu {
             .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
         let main = api::create_stream()?;
         let alloc = Allocator::new(dev.ordinal, dev.ctx);
+        let model = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&dev.name, dev.capability).hash(&mut h);
+            h.finish()
+        };
         Ok(Gpu {
             dev,
             alloc,
@@ -103,6 +113,7 @@ impl Gpu {
             gemm_lib: GemmLib::default(),
             lt: Mutex::new(None),
             workspaces: Mutex::new(Vec::new()),
+            model,
             elementwise,
             sum,
             int_gemm,
@@ -344,7 +355,7 @@ impl Gpu {
         for flat in 0..batches {
             let idx = unflatten(flat, batch_shape);
             let (ma, mb, mc) = (mat_at(a, &idx), mat_at(b, &idx), mat_at(c, &idx));
-            self.gemm(ma, mb, mc, accumulate, None, stream)?;
+            self.gemm(ma, mb, mc, accumulate, Tail::default(), c, stream)?;
         }
         Ok(())
     }
@@ -357,6 +368,21 @@ impl Gpu {
         bias: Option<&CudaBuf>,
         y: &CudaBuf,
         accumulate: bool,
+        stream: RawStream,
+    ) -> RtResult<()> {
+        self.linear_with(x, w, y, accumulate, Tail { bias, ..Tail::default() }, stream)
+    }
+
+    /// `y (+)= x · wᵀ` followed by `tail` (bias, residual, activation: `host.linear`'s
+    /// epilogue), fused into cuBLASLt's epilogue where the chosen path is cuBLASLt and it fits,
+    /// separate elementwise kernels otherwise.
+    pub fn linear_with(
+        &self,
+        x: &CudaBuf,
+        w: &CudaBuf,
+        y: &CudaBuf,
+        accumulate: bool,
+        tail: Tail<'_>,
         stream: RawStream,
     ) -> RtResult<()> {
         let (rx, ry) = (x.shape.len(), y.shape.len());
@@ -373,19 +399,27 @@ impl Gpu {
                 x.shape, w.shape, y.shape
             )));
         }
+        if let Some(r) = tail.residual
+            && r.shape != y.shape
+        {
+            return Err(RtError::new(format!(
+                "linear: residual shape {:?} differs from the output {:?}",
+                r.shape, y.shape
+            )));
+        }
+        if accumulate && (tail.residual.is_some() || tail.act.is_some()) {
+            return Err(RtError::new("linear: 'accumulate' excludes a residual and an epilogue"));
+        }
+        if tail.residual.is_some() && tail.act.is_some() {
+            return Err(RtError::new("linear: a residual excludes an epilogue"));
+        }
         // Leading dimensions flattened into rows (through dense copies where they don't collapse).
         let x2 = self.rows_of(x, stream)?;
         let staged_y = rows_view(y).is_none();
         let y_target = if staged_y { self.dense(y, stream)? } else { y.clone() };
         let y2 = rows_view(&y_target).ok_or_else(|| RtError::new("linear: output layout"))?;
         let wt = Mat { addr: w.addr(), rows: k, cols: n, rs: w.strides[1], cs: w.strides[0], dtype: w.dtype };
-        let fused = self.gemm(x2, wt, y2, accumulate, bias, stream)?;
-        if let Some(bias) = bias.filter(|_| !fused) {
-            let mut strides = vec![0; ry];
-            strides[ry - 1] = *bias.strides.last().unwrap_or(&1);
-            let broadcast = CudaBuf { shape: y_target.shape.clone(), strides, ..bias.clone() };
-            self.elementwise(ElementwiseKind::Add, &[y_target.clone(), broadcast], &y_target, stream)?;
-        }
+        self.gemm(x2, wt, y2, accumulate, tail, &y_target, stream)?;
         if staged_y {
             self.copy(&y_target, y, stream)?;
         }
@@ -406,24 +440,27 @@ impl Gpu {
         }
     }
 
-    /// One GEMM `c (+)= a · b (+ bias)` of logical row-major matrices with arbitrary strides;
-    /// returns whether the bias (one value per column of c) was added too (cuBLASLt's
-    /// epilogue), else the caller adds it.
+    /// One GEMM `c (+)= a · b` of logical row-major matrices with arbitrary strides, then
+    /// `tail` on `out` (the view `c` is a matrix of; a linear's only matrix): fused into
+    /// cuBLASLt's epilogue when the path is cuBLASLt and it fits, else separate kernels. The
+    /// path: `--gemm cublas`, `cublaslt` (the heuristic's first), or `auto`'s measured choice.
+    #[allow(clippy::too_many_arguments)]
     fn gemm(
         &self,
         a: Mat,
         b: Mat,
         c: Mat,
         accumulate: bool,
-        bias: Option<&CudaBuf>,
+        tail: Tail<'_>,
+        out: &CudaBuf,
         stream: RawStream,
-    ) -> RtResult<bool> {
+    ) -> RtResult<()> {
         let (m, k, n) = (a.rows, a.cols, b.cols);
         if m == 0 || n == 0 {
-            return Ok(false);
+            return Ok(());
         }
         if c.dtype.is_int() {
-            // Wrapping integer GEMM (numerics.rs), one thread per element; the caller adds a bias.
+            // Wrapping integer GEMM (numerics.rs), one thread per element; then the tail.
             if a.dtype != c.dtype || b.dtype != c.dtype {
                 let names = (a.dtype.name(), b.dtype.name(), c.dtype.name());
                 return Err(RtError::new(format!(
@@ -443,7 +480,7 @@ impl Gpu {
             };
             let count = p.m * p.n;
             self.launch(self.int_gemm, &mut p, count, stream)?;
-            return Ok(false);
+            return self.separate_tail(tail, out, stream);
         }
         let (ty, compute) = cublas_types(a.dtype, b.dtype, c.dtype)?;
         // The product written column-major: X (p×q) = Y (p×r) · Z (r×q).
@@ -456,30 +493,165 @@ impl Gpu {
             }
         };
         let ldx = x.layout().ok_or_else(|| RtError::new("matmul: output layout"))?;
+        // The staged operands live until the end of this function (the GEMMs are enqueued).
         let ((y_addr, opy, ldy), _staged_y) = self.operand(&y, stream)?;
         let ((z_addr, opz, ldz), _staged_z) = self.operand(&z, stream)?;
-        let fused_bias = bias.and_then(|b| epilogue_bias(b, c.dtype, p, rows_are_columns_of_c));
-        if self.gemm_lib == GemmLib::CublasLt || (self.gemm_lib == GemmLib::Auto && fused_bias.is_some()) {
-            let t = |op| op == cb::cublasOperation_t::CUBLAS_OP_T;
-            let g = LtGemm {
-                p,
-                q,
-                k,
-                a: Operand { addr: y_addr, trans: t(opy), ld: ldy },
-                b: Operand { addr: z_addr, trans: t(opz), ld: ldz },
-                d: (x.addr, ldx),
-                dtype: c.dtype,
+        let t = |op| op == cb::cublasOperation_t::CUBLAS_OP_T;
+        let plain = LtGemm {
+            p,
+            q,
+            k,
+            a: Operand { addr: y_addr, trans: t(opy), ld: ldy },
+            b: Operand { addr: z_addr, trans: t(opz), ld: ldz },
+            d: (x.addr, ldx),
+            dtype: c.dtype,
+            accumulate,
+            bias: None,
+            c: None,
+            gelu: false,
+        };
+        let fused = fused_tail(&tail, &plain, rows_are_columns_of_c);
+        let call = GemmCall {
+            lt: fused.unwrap_or(plain),
+            lt_separate: fused.is_none() && !tail.is_empty(),
+            ex: ExCall {
+                ops: (opy, opz),
+                pqk: (p, q, k),
+                y: (y_addr, ldy),
+                z: (z_addr, ldz),
+                x: (x.addr, ldx),
+                ty,
+                compute,
                 accumulate,
-                bias: fused_bias,
-            };
-            if k > 0 && self.lt_gemm(&g, stream)? {
-                return Ok(g.bias.is_some());
+            },
+        };
+        let path = match self.gemm_lib {
+            GemmLib::Cublas => GemmPath::GemmEx,
+            GemmLib::CublasLt => GemmPath::Lt(0),
+            GemmLib::Auto => self.auto_path(&call, tail, out, stream)?,
+        };
+        self.run_path(path, &call, tail, out, stream)
+    }
+
+    /// Enqueues `call` along `path` (cuBLASLt without such an algorithm falls back to
+    /// `cublasGemmEx`), with the separate tail kernels the path needs.
+    fn run_path(
+        &self,
+        path: GemmPath,
+        call: &GemmCall,
+        tail: Tail<'_>,
+        out: &CudaBuf,
+        stream: RawStream,
+    ) -> RtResult<()> {
+        if let GemmPath::Lt(i) = path
+            && call.lt.k > 0
+            && self.lt_gemm(&call.lt, i, stream)?
+        {
+            return if call.lt_separate { self.separate_tail(tail, out, stream) } else { Ok(()) };
+        }
+        self.gemm_ex(&call.ex, stream)?;
+        self.separate_tail(tail, out, stream)
+    }
+
+    /// `--gemm auto`: the cached choice of `call`'s problem, or (first sight, outside a graph
+    /// capture) the fastest path measured now on `stream` ([`crate::gemm_lib`]).
+    fn auto_path(&self, call: &GemmCall, tail: Tail<'_>, out: &CudaBuf, stream: RawStream) -> RtResult<GemmPath> {
+        let key = TuneKey {
+            lt: call.lt.key(),
+            accumulate: call.lt.accumulate,
+            tail: (tail.bias.is_some(), tail.residual.is_some(), tail.act.is_some()),
+        };
+        // The timed calls accumulate into the output: it is saved first and restored after.
+        let mut saved: Option<CudaBuf> = None;
+        let decision = ChoiceCache::decide(
+            choices(),
+            &(self.model, key),
+            || api::is_capturing(stream),
+            || {
+                if call.lt.k == 0 {
+                    return Ok(0);
+                }
+                // No cuBLASLt library: cublasGemmEx only.
+                Ok(self.lt_candidates(&call.lt, stream).unwrap_or(0))
+            },
+            |path| {
+                if call.lt.accumulate && saved.is_none() {
+                    let s = self.new_buf(out.dtype, &out.shape)?;
+                    self.copy(out, &s, stream)?;
+                    saved = Some(s);
+                }
+                self.time_path(path, call, tail, out, stream)
+            },
+        );
+        if let Some(s) = &saved {
+            self.copy(s, out, stream)?;
+        }
+        let decision = decision?;
+        if crate::gemm_lib::verbose() {
+            let problem = describe_problem(&key);
+            match &decision {
+                Decision::Measured { chosen, picked, timings } => {
+                    let mut line = describe_choice(&problem, *chosen, timings);
+                    if chosen != picked {
+                        line.push_str(&format!(" (settled by another GPU first; these timings picked {picked})"));
+                    }
+                    eprintln!("{line} [GPU {}]", self.dev.ordinal);
+                }
+                Decision::Capturing => eprintln!(
+                    "fuser: gemm auto: {problem}: cublasGemmEx (first seen during a CUDA graph capture: not measured)"
+                ),
+                Decision::Cached(_) => {}
             }
         }
+        Ok(decision.path())
+    }
+
+    /// Milliseconds per call of `call` along `path`: one warm call, then [`TIMED_REPS`] calls
+    /// between two timing events on `stream`, waited for. An error where the path cannot run.
+    fn time_path(
+        &self,
+        path: GemmPath,
+        call: &GemmCall,
+        tail: Tail<'_>,
+        out: &CudaBuf,
+        stream: RawStream,
+    ) -> RtResult<f32> {
+        let once = || -> RtResult<()> {
+            if let GemmPath::Lt(i) = path {
+                if call.lt.k == 0 || !self.lt_gemm(&call.lt, i, stream)? {
+                    return Err(RtError::new(format!("cublasLt has no candidate {i} for this problem")));
+                }
+                return if call.lt_separate { self.separate_tail(tail, out, stream) } else { Ok(()) };
+            }
+            self.gemm_ex(&call.ex, stream)?;
+            self.separate_tail(tail, out, stream)
+        };
+        once()?;
+        let start = Event::record_timed(stream)?;
+        for _ in 0..TIMED_REPS {
+            once()?;
+        }
+        let end = Event::record_timed(stream)?;
+        api::sync_stream_until(stream, std::time::Instant::now() + MEASURE_TIMEOUT).map_err(|e| {
+            if e.message == api::STREAM_TIMEOUT {
+                RtError::new(format!(
+                    "--gemm auto: timing {path} did not finish within {MEASURE_TIMEOUT:?}: the stream waits for work \
+                     that never completes (--gemm cublas measures nothing)"
+                ))
+            } else {
+                e
+            }
+        })?;
+        Ok(Event::elapsed_ms(&start, &end)? / TIMED_REPS as f32)
+    }
+
+    /// `cublasGemmEx` of a column-major problem.
+    fn gemm_ex(&self, e: &ExCall, stream: RawStream) -> RtResult<()> {
+        let (p, q, k) = e.pqk;
         let (alpha32, beta32, alpha64, beta64) =
-            (1f32, if accumulate { 1f32 } else { 0f32 }, 1f64, f64::from(accumulate));
+            (1f32, if e.accumulate { 1f32 } else { 0f32 }, 1f64, f64::from(e.accumulate));
         let (alpha, beta): (*const std::ffi::c_void, *const std::ffi::c_void) =
-            if compute == cb::cublasComputeType_t::CUBLAS_COMPUTE_64F {
+            if e.compute == cb::cublasComputeType_t::CUBLAS_COMPUTE_64F {
                 ((&alpha64 as *const f64).cast(), (&beta64 as *const f64).cast())
             } else {
                 ((&alpha32 as *const f32).cast(), (&beta32 as *const f32).cast())
@@ -487,35 +659,58 @@ impl Gpu {
         let handle = lock(&self.cublas);
         unsafe {
             cudarc::cublas::result::set_stream(handle.0, stream.0 as _)
-                .map_err(|e| RtError::new(format!("cuda: cublasSetStream failed: {e:?}")))?;
+                .map_err(|err| RtError::new(format!("cuda: cublasSetStream failed: {err:?}")))?;
             cudarc::cublas::result::gemm_ex(
                 handle.0,
-                opy,
-                opz,
+                e.ops.0,
+                e.ops.1,
                 p as i32,
                 q as i32,
                 k as i32,
                 alpha,
-                y_addr as *const std::ffi::c_void,
-                ty,
-                ldy as i32,
-                z_addr as *const std::ffi::c_void,
-                ty,
-                ldz as i32,
+                e.y.0 as *const std::ffi::c_void,
+                e.ty,
+                e.y.1 as i32,
+                e.z.0 as *const std::ffi::c_void,
+                e.ty,
+                e.z.1 as i32,
                 beta,
-                x.addr as *mut std::ffi::c_void,
-                ty,
-                ldx as i32,
-                compute,
+                e.x.0 as *mut std::ffi::c_void,
+                e.ty,
+                e.x.1 as i32,
+                e.compute,
                 cb::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
             )
-            .map_err(|e| RtError::new(format!("cuda: cublasGemmEx ({m}x{k} · {k}x{n}) failed: {e:?}")))?;
+            .map_err(|err| RtError::new(format!("cuda: cublasGemmEx ({p}x{q}x{k}, column-major) failed: {err:?}")))?;
         }
-        Ok(false)
+        Ok(())
     }
 
-    /// `g` through cuBLASLt with `stream`'s workspace; `false`: no algorithm (nothing enqueued).
-    fn lt_gemm(&self, g: &LtGemm, stream: RawStream) -> RtResult<bool> {
+    /// `tail` as elementwise kernels on `out` (the GEMM's result): the bias broadcast over the
+    /// rows, the residual, then the activation.
+    fn separate_tail(&self, tail: Tail<'_>, out: &CudaBuf, stream: RawStream) -> RtResult<()> {
+        if let Some(bias) = tail.bias {
+            let r = out.shape.len();
+            let mut strides = vec![0; r];
+            strides[r - 1] = *bias.strides.last().unwrap_or(&1);
+            let broadcast = CudaBuf { shape: out.shape.clone(), strides, ..bias.clone() };
+            self.elementwise(ElementwiseKind::Add, &[out.clone(), broadcast], out, stream)?;
+        }
+        if let Some(residual) = tail.residual {
+            self.elementwise(ElementwiseKind::Add, &[out.clone(), residual.clone()], out, stream)?;
+        }
+        if let Some(act) = tail.act {
+            if !out.dtype.is_float() {
+                return Err(RtError::new(format!("linear: epilogue {} needs a float output", act.keyword())));
+            }
+            self.elementwise(act.elementwise_kind(), std::slice::from_ref(out), out, stream)?;
+        }
+        Ok(())
+    }
+
+    /// `stream`'s cuBLASLt workspace (made on first use) and the cuBLASLt state (made on first
+    /// use; an error where the library is missing).
+    fn with_lt<T>(&self, stream: RawStream, f: impl FnOnce(&mut Lt, u64) -> RtResult<T>) -> RtResult<T> {
         let workspace = {
             let mut ws = lock(&self.workspaces);
             match ws.iter().find(|(s, _)| *s == stream) {
@@ -532,7 +727,18 @@ impl Gpu {
         if lt.is_none() {
             *lt = Some(Lt::new()?);
         }
-        lt.as_mut().expect("created above").matmul(g, (workspace, cublaslt::WORKSPACE_BYTES), stream)
+        f(lt.as_mut().expect("created above"), workspace)
+    }
+
+    /// `g` through cuBLASLt's candidate `algo` with `stream`'s workspace; `false`: no such
+    /// algorithm (nothing enqueued).
+    fn lt_gemm(&self, g: &LtGemm, algo: usize, stream: RawStream) -> RtResult<bool> {
+        self.with_lt(stream, |lt, ws| lt.matmul(g, algo, (ws, cublaslt::WORKSPACE_BYTES), stream))
+    }
+
+    /// How many algorithms cuBLASLt's heuristic offers for `g`.
+    fn lt_candidates(&self, g: &LtGemm, stream: RawStream) -> RtResult<usize> {
+        self.with_lt(stream, |lt, _| lt.candidates(g, cublaslt::WORKSPACE_BYTES))
     }
 
     /// How cuBLAS reads `v`: `(address, op, ld)`, through a dense copy (returned, to keep it
@@ -685,6 +891,133 @@ fn epilogue_bias(bias: &CudaBuf, dtype: DType, rows: usize, rows_are_features: b
         && bias.numel() == rows
         && bias.addr().is_multiple_of(16))
     .then_some(bias.addr())
+}
+
+/// `--gemm auto`'s choices of the process, per GPU model and problem.
+fn choices() -> &'static Mutex<ChoiceCache<(u64, TuneKey)>> {
+    static CHOICES: OnceLock<Mutex<ChoiceCache<(u64, TuneKey)>>> = OnceLock::new();
+    CHOICES.get_or_init(Default::default)
+}
+
+/// How long `--gemm auto` waits for one candidate's timed calls.
+const MEASURE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// What a linear adds to and applies after its product: `host.linear`'s bias, residual and
+/// epilogue (all absent for a plain GEMM).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tail<'a> {
+    pub bias: Option<&'a CudaBuf>,
+    pub residual: Option<&'a CudaBuf>,
+    pub act: Option<LinearEpilogue>,
+}
+
+impl Tail<'_> {
+    fn is_empty(&self) -> bool {
+        self.bias.is_none() && self.residual.is_none() && self.act.is_none()
+    }
+}
+
+/// A `cublasGemmEx` call of a column-major problem `X (p×q) = op(Y) · op(Z)`.
+#[derive(Clone, Copy, Debug)]
+struct ExCall {
+    ops: (cb::cublasOperation_t, cb::cublasOperation_t),
+    pqk: (usize, usize, usize),
+    /// Address and leading dimension of Y, Z and X.
+    y: (u64, usize),
+    z: (u64, usize),
+    x: (u64, usize),
+    ty: cb::cudaDataType,
+    compute: cb::cublasComputeType_t,
+    accumulate: bool,
+}
+
+/// One GEMM both ways: through cuBLASLt (`lt`, its epilogue fused when it fits; otherwise
+/// `lt_separate`: the tail runs as separate kernels after it) and through `cublasGemmEx` (the
+/// tail always separate).
+#[derive(Clone, Copy, Debug)]
+struct GemmCall {
+    lt: LtGemm,
+    lt_separate: bool,
+    ex: ExCall,
+}
+
+/// The problem `--gemm auto` measures once: cuBLASLt's [`cublaslt::Key`] (extents,
+/// transposes, leading dimensions, element type, fused epilogue, residual layout, alignments),
+/// accumulation, and which tail parts there are (fused or separate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TuneKey {
+    pub lt: cublaslt::Key,
+    pub accumulate: bool,
+    /// Bias, residual, activation.
+    pub tail: (bool, bool, bool),
+}
+
+/// `bf16 [p x q x k] T/N lds (..) bias+gelu align (..)`, for `FUSER_GEMM_VERBOSE=1`.
+fn describe_problem(key: &TuneKey) -> String {
+    let l = &key.lt;
+    let tr = |t: bool| if t { "T" } else { "N" };
+    let mut parts = Vec::new();
+    for (on, name) in
+        [(key.tail.0, "bias"), (key.tail.1, "residual"), (key.tail.2, "gelu_tanh"), (key.accumulate, "accumulate")]
+    {
+        if on {
+            parts.push(name);
+        }
+    }
+    let fused = if l.bias || l.gelu || l.c.is_some() { " (epilogue fusable)" } else { "" };
+    format!(
+        "{} column-major {}x{}x{} {}{} lds {:?} align {:?} [{}]{fused}",
+        l.dtype.name(),
+        l.pqk.0,
+        l.pqk.1,
+        l.pqk.2,
+        tr(l.trans.0),
+        tr(l.trans.1),
+        l.lds,
+        l.align,
+        parts.join("+"),
+    )
+}
+
+/// `plain` with `tail` in cuBLASLt's epilogue, when every part of it fits: the bias as
+/// [`epilogue_bias`] says, the residual as C in the output's column-major layout and element
+/// type, the activation a GELU (not with a residual); f64 never. `None`: a part does not fit
+/// (the tail then runs as separate kernels), or there is no tail.
+fn fused_tail(tail: &Tail<'_>, plain: &LtGemm, rows_are_features: bool) -> Option<LtGemm> {
+    // Accumulation (C = D) fuses a bias only: a residual would be a second C, and an
+    // activation would apply to what D held.
+    let accumulate_conflict = plain.accumulate && (tail.residual.is_some() || tail.act.is_some());
+    if tail.is_empty() || plain.dtype == DType::F64 || accumulate_conflict {
+        return None;
+    }
+    let bias = match tail.bias {
+        Some(b) => Some(epilogue_bias(b, plain.dtype, plain.p, rows_are_features)?),
+        None => None,
+    };
+    let c = match tail.residual {
+        Some(r) => Some(residual_as_c(r, plain.dtype, rows_are_features)?),
+        None => None,
+    };
+    let gelu = match tail.act {
+        Some(LinearEpilogue::GeluTanh) => true,
+        None => false,
+    };
+    if gelu && c.is_some() {
+        return None;
+    }
+    Some(LtGemm { bias, c, gelu, ..*plain })
+}
+
+/// The residual `r` (`[..., n]`, the output's logical shape) as cuBLASLt's C in the column-major
+/// space of the product (`rows_are_features`: that space is the transposed row-major output):
+/// `(address, ld)`, when its rows collapse, its element type is `dtype` and it is dense there.
+fn residual_as_c(r: &CudaBuf, dtype: DType, rows_are_features: bool) -> Option<(u64, usize)> {
+    if r.dtype != dtype {
+        return None;
+    }
+    let m = rows_view(r)?;
+    let m = if rows_are_features { m.transposed() } else { m };
+    m.layout().map(|ld| (m.addr, ld))
 }
 
 /// The cuBLAS data and compute types of a GEMM (one element type for all operands).

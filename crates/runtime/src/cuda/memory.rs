@@ -3,6 +3,8 @@
 //!
 //! - [`Allocator::alloc`] reuses a freed block of the same rounded size when one is ready, else
 //!   calls `cuMemAlloc` (blocks live until the backend goes: no `cuMemFree` on the hot path).
+//!   Every block is [`BLOCK_ALIGN`] (256) byte aligned, so GEMM operands are aligned by the
+//!   allocator, never by luck (cuBLASLt's kernel choice depends on it).
 //! - `host.dealloc` on a stream ([`Allocator::free_on`]) records an event there; the block is
 //!   reused only once that event completed, so work posted before the dealloc may still read
 //!   it (the contract of [`crate::exec::Backend::dealloc`]).
@@ -38,6 +40,10 @@ use std::sync::{Arc, Mutex};
 
 /// Blocks are rounded up to this many bytes.
 const GRANULE: usize = 512;
+/// Every block starts at a multiple of this many bytes (`cuMemAlloc` guarantees it; checked,
+/// since cuBLASLt's choice of kernels depends on the alignment of its operands: a buffer is
+/// never less aligned by luck, only a view at an odd offset is).
+pub const BLOCK_ALIGN: u64 = 256;
 
 #[derive(Default)]
 struct Pools {
@@ -91,6 +97,12 @@ impl Allocator {
                     RtError::new(format!("{} (asking for {size} bytes on GPU {})", e.message, self.device))
                 })?;
                 lock(&self.pools).all.push(ptr);
+                if !ptr.is_multiple_of(BLOCK_ALIGN) {
+                    return Err(RtError::new(format!(
+                        "cuda: cuMemAlloc returned {ptr:#x}, not {BLOCK_ALIGN}-byte aligned (GPU {})",
+                        self.device
+                    )));
+                }
                 ptr
             }
         };
@@ -372,6 +384,14 @@ mod tests {
         assert_eq!((a.held_blocks(), lock(&a.pools).parked.len()), (0, 1));
         lock(&a.pools).free.clear();
         lock(&a.pools).parked.clear();
+    }
+
+    #[test]
+    fn rounded_sizes_keep_reused_blocks_aligned() {
+        // Pools hand out whole blocks of GRANULE multiples, each from one cuMemAlloc: every
+        // block start is BLOCK_ALIGN aligned whatever was freed before it.
+        assert!(GRANULE.is_multiple_of(BLOCK_ALIGN as usize));
+        assert_eq!(BLOCK_ALIGN, 256);
     }
 
     #[test]

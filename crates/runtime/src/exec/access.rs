@@ -24,9 +24,10 @@ impl<B> Kernel<B> {
         match self {
             Kernel::Copy { source, target } => vec![(source, false), (target, true)],
             Kernel::Matmul { a, b, c, .. } => vec![(a, false), (b, false), (c, true)],
-            Kernel::Linear { x, w, bias, y, .. } => {
+            Kernel::Linear { x, w, bias, residual, y, .. } => {
                 let mut v = vec![(x, false), (w, false)];
                 v.extend(bias.iter().map(|b| (b, false)));
+                v.extend(residual.iter().map(|r| (r, false)));
                 v.push((y, true));
                 v
             }

@@ -14,7 +14,7 @@ use crate::error::{OpKey, RtError, RtResult};
 use crate::fused::FusedGraph;
 use crate::ops::{OpImpl, Params};
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
-use fuser_dialects::host::{ElementwiseKind, ReduceKind};
+use fuser_dialects::host::{ElementwiseKind, LinearEpilogue, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use std::sync::Arc;
 
@@ -40,12 +40,16 @@ pub enum Kernel<B> {
         c: B,
         accumulate: bool,
     },
+    /// `y (+)= epilogue(x·wᵀ (+ bias) (+ residual))`: `residual` (never `y`) excludes
+    /// `accumulate` and `epilogue` (the verifier of `host.linear` guarantees it).
     Linear {
         x: B,
         w: B,
         bias: Option<B>,
+        residual: Option<B>,
         y: B,
         accumulate: bool,
+        epilogue: Option<LinearEpilogue>,
     },
     Elementwise {
         kind: ElementwiseKind,

@@ -16,7 +16,7 @@ use crate::ops::{OpImpl, Params};
 use fuser_dialects::arith::CmpPredicate;
 use fuser_dialects::comm::attrs::{Backend as Transport, Protocol};
 use fuser_dialects::host::types::BufferType;
-use fuser_dialects::host::{ElementwiseKind, ReduceKind};
+use fuser_dialects::host::{ElementwiseKind, LinearEpilogue, ReduceKind};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::attrs::{Attr, AttrKind, DenseArrayData};
 use fuser_ir::context::Context;
@@ -59,12 +59,15 @@ pub enum KernelInstr {
         c: Slot,
         accumulate: bool,
     },
+    /// `host.linear`: `y (+)= x·wᵀ (+ bias) (+ residual)`, then the epilogue.
     Linear {
         x: Slot,
         w: Slot,
         bias: Option<Slot>,
+        residual: Option<Slot>,
         y: Slot,
         accumulate: bool,
+        epilogue: Option<LinearEpilogue>,
     },
     Elementwise {
         kind: ElementwiseKind,
@@ -766,12 +769,17 @@ impl<'a> Preparer<'a> {
                 self.push(op, Instr::Compute(k));
             }
             "host.linear" => {
-                let slots: Vec<Slot> = (0..operands.len()).map(|i| self.operand(op, i)).collect::<PResult<_>>()?;
-                let accumulate = self.attr(op, "accumulate").is_some();
-                let k = match slots.as_slice() {
-                    [x, w, y] => KernelInstr::Linear { x: *x, w: *w, bias: None, y: *y, accumulate },
-                    [x, w, b, y] => KernelInstr::Linear { x: *x, w: *w, bias: Some(*b), y: *y, accumulate },
-                    _ => return Err((loc, "host.linear takes 3 or 4 operands".into())),
+                let parts = fuser_dialects::host::linear_parts(ctx, ir, op)
+                    .ok_or_else(|| (loc, "host.linear operands do not match its operandSegmentSizes".to_string()))?;
+                let epilogue = parts.epilogue.map_err(|e| (loc, format!("host.linear: unknown epilogue '{e}'")))?;
+                let k = KernelInstr::Linear {
+                    x: self.use_of(op, parts.x)?,
+                    w: self.use_of(op, parts.w)?,
+                    bias: parts.bias.map(|b| self.use_of(op, b)).transpose()?,
+                    residual: parts.residual.map(|r| self.use_of(op, r)).transpose()?,
+                    y: self.use_of(op, parts.y)?,
+                    accumulate: parts.accumulate,
+                    epilogue,
                 };
                 self.push(op, Instr::Compute(k));
             }

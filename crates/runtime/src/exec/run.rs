@@ -351,12 +351,14 @@ impl<'p, B: Backend> Frame<'p, B> {
             KernelInstr::Matmul { a, b, c, accumulate } => {
                 Kernel::Matmul { a: self.buf(*a)?, b: self.buf(*b)?, c: self.buf(*c)?, accumulate: *accumulate }
             }
-            KernelInstr::Linear { x, w, bias, y, accumulate } => Kernel::Linear {
+            KernelInstr::Linear { x, w, bias, residual, y, accumulate, epilogue } => Kernel::Linear {
                 x: self.buf(*x)?,
                 w: self.buf(*w)?,
                 bias: bias.map(|b| self.buf(b)).transpose()?,
+                residual: residual.map(|r| self.buf(r)).transpose()?,
                 y: self.buf(*y)?,
                 accumulate: *accumulate,
+                epilogue: *epilogue,
             },
             KernelInstr::Elementwise { kind, inputs, output } => Kernel::Elementwise {
                 kind: *kind,

@@ -399,3 +399,11 @@ fn a_non_blocking_op_never_waited_for_fails_the_run() {
         }
     }
 }
+
+#[test]
+fn a_linear_reads_its_bias_and_residual_and_writes_its_output() {
+    let k: Kernel<u32> =
+        Kernel::Linear { x: 1, w: 2, bias: Some(3), residual: Some(4), y: 5, accumulate: false, epilogue: None };
+    let got: Vec<(u32, bool)> = k.accesses().into_iter().map(|(b, w)| (*b, w)).collect();
+    assert_eq!(got, vec![(1, false), (2, false), (3, false), (4, false), (5, true)]);
+}
