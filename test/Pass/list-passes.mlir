@@ -37,6 +37,8 @@
 // CHECK-NEXT:   --fusion-to-host -   Lower a function of fusion tensor ops to a rank-generic host program (on 'func.func')
 // CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
+// CHECK-NEXT:   --host-forward-copies -   Remove copies that materialize views: read through the composed views instead (on 'func.func')
+// CHECK-NEXT:     --elementwise-strided - {{.*}}(default: false)
 // CHECK-NEXT:   --host-fuse -   Group chains of elementwise ops, reductions and norms into fused regions (on 'func.func')
 // CHECK-NEXT:     --enabled - {{.*}}(default: true)
 // CHECK-NEXT:   --host-fuse-epilogue -   Fuse a linear's gelu_tanh or residual add into its GEMM epilogue (on 'func.func')

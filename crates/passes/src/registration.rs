@@ -25,6 +25,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &crate::comm::collective_backend::COMM_COLLECTIVE_BACKEND,
         &crate::fusion::to_host::FUSION_TO_HOST,
         &crate::host::assign_streams::HOST_ASSIGN_STREAMS,
+        &crate::host::forward_copies::HOST_FORWARD_COPIES,
         &crate::host::insert_dealloc::HOST_INSERT_DEALLOC,
         &crate::host::hoist_alloc::HOST_HOIST_ALLOC,
         &crate::host::licm::LICM,

@@ -38,6 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "comm_verify/matching.rs",
             "fusion/propagate.rs",
             "host/assign_streams.rs",
+            "host/forward_copies.rs",
             "host/fuse_epilogue.rs",
             "host/hoist_alloc.rs",
             "host/insert_dealloc.rs",
