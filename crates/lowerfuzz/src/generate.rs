@@ -24,6 +24,7 @@
 //! would report); so do `compare` (an exact `i1` result), `pow` and the math functions that
 //! jump at 0 (`log`, `sqrt`, `rsqrt`, `reciprocal`). `i1` masks are read only by `where`.
 
+mod chains;
 mod transformer;
 
 use crate::pipeline::Pipeline;
@@ -211,10 +212,15 @@ struct Generator<'a> {
     /// offered. `Weighted`: matmul and linear (with fresh weights); `Plain`: sum and the
     /// reductions (over any axes, the normalized one included).
     contracting: Contracting,
+    /// Intermediates a fusion pattern returns too ([`Generator::chain`]).
+    kept: Vec<ValueRef>,
+    /// Ops whose rows a hand-written layer norm centered ([`Generator::centered`]).
+    centered_ops: Vec<usize>,
 }
 
 /// Op kinds and their weights.
-const KINDS: [(&str, u32); 28] = [
+const KINDS: [(&str, u32); 29] = [
+    ("chain", 10),
     ("reduction", 6),
     ("softmax", 4),
     ("norm", 5),
@@ -258,7 +264,16 @@ impl<'a> Generator<'a> {
         let big_values = rng.chance(35);
         let program =
             Program { mesh, args: Vec::new(), ops: Vec::new(), outputs: Vec::new(), big_values, bounds: Vec::new() };
-        Generator { rng, shapes, cfg: *cfg, program, dtype, contracting: Contracting::No }
+        Generator {
+            rng,
+            shapes,
+            cfg: *cfg,
+            program,
+            dtype,
+            contracting: Contracting::No,
+            kept: Vec::new(),
+            centered_ops: Vec::new(),
+        }
     }
 
     fn run(mut self) -> Program {
@@ -266,11 +281,20 @@ impl<'a> Generator<'a> {
         if self.rng.chance(35) {
             self.motif();
         }
+        // A fusion pattern (issue 24) at the start of a third of the programs, after a motif
+        // now and then, and as one of the kinds below.
+        if self.rng.chance(35) {
+            self.chain();
+        }
         let mut attempts = 0;
         while self.program.ops.len() < target && attempts < target * 20 {
             attempts += 1;
             let w: Vec<u32> = KINDS.iter().map(|k| k.1).collect();
             let kind = KINDS[self.rng.weighted(&w)].0;
+            if kind == "chain" {
+                self.chain();
+                continue;
+            }
             if let Some(op) = self.op(kind) {
                 self.push(op);
             }
@@ -510,6 +534,9 @@ impl<'a> Generator<'a> {
             _ => {}
         }
         let ValueRef::Op(i) = v else { return false };
+        if self.centered_ops.contains(&i) {
+            return true;
+        }
         let op = &self.program.ops[i];
         match op.kind {
             OpKind::Norm { rms: false, .. } => true,
@@ -926,6 +953,11 @@ impl<'a> Generator<'a> {
             if let Some(&v) = self.rng.pick(&extra)
                 && !outputs.contains(&v)
             {
+                outputs.push(v);
+            }
+        }
+        for &v in &self.kept {
+            if !outputs.contains(&v) && self.program.type_of(v).shard.is_some() {
                 outputs.push(v);
             }
         }
