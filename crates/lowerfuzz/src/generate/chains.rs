@@ -28,7 +28,19 @@ impl Generator<'_> {
     pub(super) fn chain(&mut self) {
         let (ops, args, kept, centered) =
             (self.program.ops.len(), self.program.args.len(), self.kept.len(), self.centered_ops.len());
-        let made = self.chain_pattern().is_some();
+        let made = match self.chain_pattern() {
+            Some(last) => {
+                // The chain's value annotated as propagation derives it (the program's last
+                // value is returned; a random annotation would mostly conflict).
+                if let ValueRef::Op(i) = last
+                    && self.program.ops[i].result.shard.is_none()
+                {
+                    self.program.ops[i].result.shard = self.derived_shard(last);
+                }
+                true
+            }
+            None => false,
+        };
         let max = self.cfg.max_numel;
         let fits = made
             && self.program.args[args..]
@@ -43,7 +55,7 @@ impl Generator<'_> {
         }
     }
 
-    fn chain_pattern(&mut self) -> Option<()> {
+    fn chain_pattern(&mut self) -> Option<ValueRef> {
         match self.rng.weighted(&[5, 4, 4, 3, 3, 3, 2]) {
             0 => {
                 let x = self.chain_input()?;
@@ -71,7 +83,6 @@ impl Generator<'_> {
             }
             _ => self.integer_chain(),
         }
-        .map(|_| ())
     }
 
     /// A float element type for a chain: the program's (when a float) half the time.
@@ -140,28 +151,79 @@ impl Generator<'_> {
         shard
     }
 
-    /// The result sharding of a chain op: mostly unannotated (propagation decides: no
-    /// resharding inside the chain), else the sharding of `like`, rarely any.
-    fn chain_shard(&mut self, shape: &[usize], like: Option<ValueRef>) -> Option<Shard> {
-        match self.rng.weighted(&[75, 20, 5]) {
+    /// The result sharding of a chain op: unannotated half the time (propagation decides),
+    /// else the sharding propagation would give it ([`Generator::derived_shard`]: no
+    /// resharding inside the chain), rarely any (a resharding the lowering refuses or lowers).
+    fn chain_shard(&mut self, kind: &OpKind, operands: &[ValueRef], shape: &[usize]) -> Option<Shard> {
+        match self.rng.weighted(&[50, 46, 4]) {
             0 => None,
-            1 => like.and_then(|v| {
-                let t = self.program.type_of(v);
-                if t.shape != shape {
-                    return None;
-                }
-                t.shard.clone().map(|mut s| {
-                    s.partial.clear();
-                    s
-                })
-            }),
+            1 => self.derived_of(kind, operands, shape),
             _ => Some(self.shapes.random_shard(self.rng, shape, false)),
         }
     }
 
+    /// The sharding of `v` as written, or as sharding propagation derives it along the chain
+    /// (elementwise ops keep their operands', reductions over trailing axes drop those axes,
+    /// row broadcasts add replicated trailing axes, a linear takes the rows of its input and
+    /// the output features of its weight); `None` when nothing decides it.
+    fn derived_shard(&self, v: ValueRef) -> Option<Shard> {
+        let t = self.program.type_of(v);
+        if let Some(s) = &t.shard {
+            let mut s = s.clone();
+            s.partial.clear();
+            return Some(s);
+        }
+        let ValueRef::Op(i) = v else { return None };
+        let op = &self.program.ops[i];
+        self.derived_of(&op.kind, &op.operands, &op.result.shape)
+    }
+
+    fn derived_of(&self, kind: &OpKind, operands: &[ValueRef], shape: &[usize]) -> Option<Shard> {
+        let rank = shape.len();
+        match kind {
+            OpKind::Sum { dims, keep_dims: false } | OpKind::Reduce { dims, keep_dims: false, .. } => {
+                let s = self.derived_shard(operands[0])?;
+                let axes = s.axes.iter().enumerate().filter(|(a, _)| !dims.contains(a)).map(|(_, l)| l.clone());
+                Some(Shard { axes: axes.collect(), partial: Vec::new(), reduce: Default::default() })
+            }
+            OpKind::Broadcast { dims } => {
+                let s = self.derived_shard(operands[0])?;
+                // Only a row broadcast (new trailing axes) decides its result; a column
+                // vector broadcast over the rows takes the sharding of what it is added to.
+                if dims.first().is_none_or(|&d| d == 0) {
+                    return None;
+                }
+                let mut axes = s.axes.clone();
+                axes.extend(std::iter::repeat_n(Vec::new(), dims.len()));
+                Some(Shard { axes, partial: Vec::new(), reduce: Default::default() })
+            }
+            OpKind::Linear => {
+                let x = self.derived_shard(operands[0])?;
+                let w = self.derived_shard(operands[1])?;
+                let mut axes = x.axes[..x.axes.len() - 1].to_vec();
+                axes.push(w.axes.first()?.clone());
+                Some(Shard { axes, partial: Vec::new(), reduce: Default::default() })
+            }
+            OpKind::Full { .. } => None,
+            OpKind::Dropout { .. } => self.derived_shard(operands[0]),
+            _ => operands
+                .iter()
+                .filter(|&&o| self.program.type_of(o).rank() == rank)
+                .find_map(|&o| self.derived_shard(o)),
+        }
+        .filter(|s| {
+            // One split per device axis and one stream split at most (a linear whose rows and
+            // output features are both split over DIDx derives nothing).
+            let dids: Vec<&Split> = s.axes.iter().flatten().filter(|x| matches!(x, Split::Device(_))).collect();
+            let distinct = dids.iter().enumerate().all(|(i, d)| !dids[..i].contains(d));
+            let streams = s.axes.iter().flatten().filter(|x| matches!(x, Split::Stream(_))).count();
+            s.axes.len() == rank && distinct && streams <= 1
+        })
+    }
+
     /// Pushes `kind` of `operands` with a result of `shape` and `dtype`.
     fn emit(&mut self, kind: OpKind, operands: Vec<ValueRef>, shape: Vec<usize>, dtype: DType) -> ValueRef {
-        let shard = self.chain_shard(&shape, operands.first().copied());
+        let shard = self.chain_shard(&kind, &operands, &shape);
         self.push(Op { kind, operands, result: TensorTy { shape, dtype, shard } });
         ValueRef::Op(self.program.ops.len() - 1)
     }
@@ -180,8 +242,9 @@ impl Generator<'_> {
         {
             let shape = self.program.ops[i].result.shape.clone();
             let lt = self.program.type_of(like);
-            let shard = match &lt.shard {
-                Some(s) if lt.shape == shape && s.partial.is_empty() => s.clone(),
+            let shard = match (self.derived_shard(v), &lt.shard) {
+                (Some(s), _) => s,
+                (None, Some(s)) if lt.shape == shape && s.partial.is_empty() => s.clone(),
                 _ => self.shapes.random_shard(self.rng, &shape, false),
             };
             self.program.ops[i].result.shard = Some(shard);
@@ -191,15 +254,30 @@ impl Generator<'_> {
         }
     }
 
-    /// A fresh argument of `x`'s shape and type, split like `x` (or at random, a resharding).
+    /// A fresh argument of `x`'s shape and type, split like `x`; or split otherwise and
+    /// resharded to `x`'s sharding by a `fusion.set` (a communication between chain ops), or
+    /// left so (the lowering refuses the mix or reshards).
     fn arg_like(&mut self, x: ValueRef, dtype: DType) -> ValueRef {
         let t = self.program.type_of(x).clone();
-        let shard = match &t.shard {
-            Some(s) if s.partial.is_empty() && self.rng.chance(80) => s.clone(),
+        let derived = self.derived_shard(x);
+        let shard = match &derived {
+            Some(s) if self.rng.chance(80) => s.clone(),
             _ => self.row_shard(&t.shape),
         };
-        self.program.args.push(TensorTy { shape: t.shape, dtype, shard: Some(shard) });
-        ValueRef::Arg(self.program.args.len() - 1)
+        let same = derived.as_ref() == Some(&shard);
+        self.program.args.push(TensorTy { shape: t.shape.clone(), dtype, shard: Some(shard) });
+        let a = ValueRef::Arg(self.program.args.len() - 1);
+        match derived {
+            Some(to) if !same && self.rng.chance(75) => {
+                self.push(Op {
+                    kind: OpKind::Set,
+                    operands: vec![a],
+                    result: TensorTy { shape: t.shape, dtype, shard: Some(to) },
+                });
+                ValueRef::Op(self.program.ops.len() - 1)
+            }
+            _ => a,
+        }
     }
 
     /// A `full` of `value` in `x`'s shape and type.
