@@ -72,6 +72,8 @@ pub struct Stats {
     pub passed: u64,
     pub rejected: u64,
     pub noise: u64,
+    /// The first noise cases: seed, pipeline label and message (to review the tolerance).
+    pub noise_cases: Vec<(u64, String, String)>,
     pub found: u64,
     /// Normalized rejection message → (cases, first seed).
     pub rejections: BTreeMap<String, (u64, u64)>,
@@ -121,6 +123,9 @@ impl Stats {
         reasons.sort_by_key(|r| std::cmp::Reverse(r.1.0));
         for (reason, (n, seed)) in reasons.iter().take(12) {
             let _ = writeln!(s, "  {n:>6} x (seed {seed}) {reason}");
+        }
+        for (seed, label, msg) in &self.noise_cases {
+            let _ = writeln!(s, "  noise: seed {seed} ({label}): {msg}");
         }
         let _ = writeln!(s, "per pipeline [passed, rejected, noise, found]:");
         for (p, c) in &self.per_pipeline {
@@ -175,8 +180,12 @@ impl Stats {
                 slot[1] += 1;
                 self.rejections.entry(reason.clone()).or_insert((0, case.seed)).0 += 1;
             }
-            Verdict::Noise { .. } => {
+            Verdict::Noise { rel_err } => {
                 self.noise += 1;
+                if self.noise_cases.len() < 12 {
+                    let label = format!("{} {}", case.pipeline.label(), case.pipeline.fusion_label());
+                    self.noise_cases.push((case.seed, label, rel_err.chars().take(160).collect()));
+                }
                 slot[2] += 1;
             }
             Verdict::Found(f) => {

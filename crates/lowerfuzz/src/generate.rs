@@ -40,11 +40,13 @@ pub struct GenConfig {
     pub two_d_percent: u32,
     /// Largest element count of one tensor.
     pub max_numel: usize,
+    /// Forces `host-fuse` on or off in every pipeline (`None`: random, 3 in 4 on).
+    pub fuse: Option<bool>,
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 5, max_numel: 8192 }
+        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 5, max_numel: 8192, fuse: None }
     }
 }
 
@@ -62,6 +64,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Case {
     let mesh = random_mesh(&mut rng, cfg);
     let devices: usize = mesh.iter().product();
     let pipeline = Pipeline::random(&mut rng, devices);
+    let pipeline = cfg.fuse.map_or(pipeline, |on| pipeline.with_fuse(on));
     let program = Generator::new(&mut rng, mesh, pipeline.chunk_override(), cfg).run();
     Case { seed, program, pipeline }
 }
@@ -1006,7 +1009,8 @@ mod tests {
     #[test]
     fn programs_are_deterministic_and_shardings_divide() {
         let cfg = GenConfig::default();
-        for seed in 0..200 {
+        // Generation is cheap: many seeds, so every pattern of generate/chains.rs is reached.
+        for seed in 0..3000 {
             let a = generate(seed, &cfg);
             let b = generate(seed, &cfg);
             assert_eq!(a.program, b.program);

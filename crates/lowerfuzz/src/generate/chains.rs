@@ -56,7 +56,7 @@ impl Generator<'_> {
     }
 
     fn chain_pattern(&mut self) -> Option<ValueRef> {
-        match self.rng.weighted(&[5, 4, 4, 3, 3, 3, 2]) {
+        match self.rng.weighted(&[5, 4, 4, 5, 3, 3, 2]) {
             0 => {
                 let x = self.chain_input()?;
                 self.elementwise_chain(x, 2, 5)
@@ -118,7 +118,29 @@ impl Generator<'_> {
         }
         shape.push(cols);
         let dtype = self.chain_dtype();
-        Some(self.row_arg(shape, dtype))
+        let x = self.row_arg(shape, dtype);
+        // A quarter of the matrices have square local pieces (each rank's, each stream chunk's
+        // rows as many as the columns): a vector of the row length is then also one of the
+        // column length, and only the data flow says along which axis a region reads it.
+        if rank == 2
+            && self.rng.chance(25)
+            && let ValueRef::Arg(i) = x
+        {
+            let t = &self.program.args[i];
+            let splits = t.shard.as_ref().map(|s| s.axes[0].clone()).unwrap_or_default();
+            let parts: usize = splits
+                .iter()
+                .map(|s| match *s {
+                    Split::Device(d) => self.shapes.did_size(d).unwrap_or(1),
+                    Split::Stream(n) => self.shapes.chunk_override.unwrap_or(n),
+                })
+                .product();
+            let local = t.shape[0] / parts.max(1);
+            if local > 0 {
+                self.program.args[i].shape[1] = local;
+            }
+        }
+        Some(x)
     }
 
     /// A fresh argument split on its row axes (the first axis): `DIDx`, `Stream(n)`, both in
@@ -130,6 +152,9 @@ impl Generator<'_> {
     }
 
     fn row_shard(&mut self, shape: &[usize]) -> Shard {
+        if shape.is_empty() {
+            return Shard::replicated(0);
+        }
         if self.rng.chance(15) {
             return self.shapes.random_shard(self.rng, shape, false);
         }
@@ -181,10 +206,30 @@ impl Generator<'_> {
     fn derived_of(&self, kind: &OpKind, operands: &[ValueRef], shape: &[usize]) -> Option<Shard> {
         let rank = shape.len();
         match kind {
-            OpKind::Sum { dims, keep_dims: false } | OpKind::Reduce { dims, keep_dims: false, .. } => {
+            OpKind::Sum { dims, keep_dims } | OpKind::Reduce { dims, keep_dims, .. } => {
                 let s = self.derived_shard(operands[0])?;
-                let axes = s.axes.iter().enumerate().filter(|(a, _)| !dims.contains(a)).map(|(_, l)| l.clone());
+                let axes = s.axes.iter().enumerate().filter_map(|(a, l)| match (dims.contains(&a), keep_dims) {
+                    (false, _) => Some(l.clone()),
+                    (true, true) => Some(Vec::new()),
+                    (true, false) => None,
+                });
                 Some(Shard { axes: axes.collect(), partial: Vec::new(), reduce: Default::default() })
+            }
+            // The reshape of `reduce_rows`: trailing unit axes dropped.
+            OpKind::Reshape => {
+                let s = self.derived_shard(operands[0])?;
+                let from = &self.program.type_of(operands[0]).shape;
+                let unit_tail = from.len() >= rank && from[..rank] == *shape && from[rank..].iter().all(|&e| e == 1);
+                unit_tail.then(|| Shard {
+                    axes: s.axes[..rank].to_vec(),
+                    partial: Vec::new(),
+                    reduce: Default::default(),
+                })
+            }
+            OpKind::Permute { dims } => {
+                let s = self.derived_shard(operands[0])?;
+                let axes = dims.iter().map(|&d| s.axes[d].clone()).collect();
+                Some(Shard { axes, partial: Vec::new(), reduce: Default::default() })
             }
             OpKind::Broadcast { dims } => {
                 let s = self.derived_shard(operands[0])?;
@@ -317,17 +362,28 @@ impl Generator<'_> {
         let r = t.rank();
         let dims: Vec<usize> = (r - k..r).collect();
         let shape = t.shape[..r - k].to_vec();
+        // A quarter of the time with kept unit axes, reshaped away (a reshape view between
+        // the reduction and its broadcast).
+        let keep_dims = self.rng.chance(25);
         let kind = match name {
-            "sum" => OpKind::Sum { dims, keep_dims: false },
-            "var" => OpKind::Reduce { name, dims, keep_dims: false, correction: Some(0) },
-            _ => OpKind::Reduce { name, dims, keep_dims: false, correction: None },
+            "sum" => OpKind::Sum { dims, keep_dims },
+            "var" => OpKind::Reduce { name, dims, keep_dims, correction: Some(0) },
+            _ => OpKind::Reduce { name, dims, keep_dims, correction: None },
         };
-        self.emit(kind, vec![x], shape, t.dtype)
+        if !keep_dims {
+            return self.emit(kind, vec![x], shape, t.dtype);
+        }
+        let mut kept = shape.clone();
+        kept.extend(std::iter::repeat_n(1, k));
+        let v = self.emit(kind, vec![x], kept, t.dtype);
+        self.emit(OpKind::Reshape, vec![v], shape, t.dtype)
     }
 
     /// The trailing axes a row pattern reduces: the last one, or the last two of a rank-3 value.
+    /// Rarely all axes of a rank-2 value (the rows are a scalar).
     fn trailing(&mut self, x: ValueRef) -> usize {
-        if self.program.type_of(x).rank() >= 3 && self.rng.chance(30) { 2 } else { 1 }
+        let rank = self.program.type_of(x).rank();
+        if (rank >= 3 && self.rng.chance(30)) || (rank == 2 && self.rng.chance(10)) { 2 } else { 1 }
     }
 
     /// `lo..=hi` elementwise steps on `x` (see the module doc); the last value.
@@ -381,6 +437,15 @@ impl Generator<'_> {
                     if self.rng.chance(60) { self.emit(OpKind::Cast, vec![c], shape, dtype) } else { c }
                 }
                 8 => self.masked(cur)?,
+                // A transposed view read by the next ops (a strided region input).
+                9 if self.rng.chance(30) && self.program.type_of(cur).rank() >= 2 => {
+                    let t = self.program.type_of(cur).clone();
+                    let r = t.rank();
+                    let mut dims: Vec<usize> = (0..r).collect();
+                    dims.swap(r - 2, r - 1);
+                    let shape = dims.iter().map(|&d| t.shape[d]).collect();
+                    self.emit(OpKind::Permute { dims }, vec![cur], shape, t.dtype)
+                }
                 9 => self.ew(OpKind::Neg, vec![cur]),
                 _ => {
                     // A value used inside the chain and returned.
@@ -483,11 +548,22 @@ impl Generator<'_> {
 
     /// `layer_norm`/`rms_norm` (statistics returned half the time) or `softmax` over the
     /// trailing axes, then elementwise use.
+    ///
+    /// Now and then a softmax first (the region already reduces when the norm joins it), a
+    /// weight computed from an argument (a row-length vector computed next to row values), and
+    /// the weight also added to a row sum (one vector read along the columns and the rows:
+    /// where both have one extent, only the data flow tells them apart).
     fn named_norm_chain(&mut self, x: ValueRef) -> Option<ValueRef> {
         let t = self.program.type_of(x).clone();
         let k = self.trailing(x);
         let r = t.rank();
         let dims: Vec<usize> = (r - k..r).collect();
+        let x = if self.rng.chance(40) {
+            let log = self.rng.chance(30);
+            self.emit(OpKind::Softmax { log, dims: dims.clone() }, vec![x], t.shape.clone(), t.dtype)
+        } else {
+            x
+        };
         let y = if self.rng.chance(25) {
             let log = self.rng.chance(40);
             self.emit(OpKind::Softmax { log, dims }, vec![x], t.shape.clone(), t.dtype)
@@ -496,13 +572,22 @@ impl Generator<'_> {
             let (weight, bias) = (self.rng.chance(60), !rms && self.rng.chance(50));
             let normalized = t.shape[r - k..].to_vec();
             let mut operands = vec![x];
+            let mut vectors = Vec::new();
             for _ in 0..usize::from(weight) + usize::from(bias) {
                 self.program.args.push(TensorTy {
                     shape: normalized.clone(),
                     dtype: t.dtype,
                     shard: Some(Shard::replicated(k)),
                 });
-                operands.push(ValueRef::Arg(self.program.args.len() - 1));
+                let a = ValueRef::Arg(self.program.args.len() - 1);
+                vectors.push(a);
+                let w = match self.rng.below(6) {
+                    0 => self.ew(OpKind::Neg, vec![a]),
+                    1 => self.ew(OpKind::Mul, vec![a, a]),
+                    2 => self.ew(OpKind::Math("tanh"), vec![a]),
+                    _ => a,
+                };
+                operands.push(w);
             }
             let stat_type = if t.dtype == DType::F64 { DType::F64 } else { DType::F32 };
             let stats: Vec<TensorTy> = if self.rng.chance(50) {
@@ -525,6 +610,14 @@ impl Generator<'_> {
                     self.keep(ValueRef::Res(i, s), x);
                 }
             }
+            if let Some(&v) = vectors.first()
+                && normalized == t.shape[..r - k]
+                && self.rng.chance(40)
+            {
+                let s = self.reduce_rows("sum", x, k);
+                let z = self.ew(OpKind::Add, vec![s, v]);
+                self.keep(z, s);
+            }
             y
         };
         self.elementwise_chain(y, 1, 3)
@@ -539,7 +632,8 @@ impl Generator<'_> {
         let offset = self.scalar_arg();
         let percent = *self.rng.pick(&[0u8, 10, 25, 50])?;
         let d = self.emit(OpKind::Dropout { percent }, vec![h, seed, offset], t.shape.clone(), t.dtype);
-        let residual = if h != x && self.program.type_of(x).shape == t.shape && self.rng.chance(50) {
+        let xt = self.program.type_of(x);
+        let residual = if h != x && xt.shape == t.shape && xt.dtype == t.dtype && self.rng.chance(50) {
             x
         } else {
             self.arg_like(h, t.dtype)

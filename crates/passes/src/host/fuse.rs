@@ -308,6 +308,13 @@ struct Group {
     written: FxHashSet<Value>,
     written_roots: FxHashSet<Value>,
     read_roots: FxHashSet<Value>,
+    /// The weights and biases of the group's norms (read along the inner axes) and the
+    /// vectors its row members read from outside (read along the rows): where rows and
+    /// columns have one shape, a vector of both sets, or a norm weight the group computes (a
+    /// row value), would be read along the wrong axes; the decoder refuses such regions, so
+    /// they are never built.
+    col_inputs: FxHashSet<Value>,
+    row_inputs: FxHashSet<Value>,
 }
 
 impl Group {
@@ -320,6 +327,17 @@ impl Group {
         let row_member = matches!(m.what, What::Elementwise(_) | What::Fill(_) | What::Copy)
             && rows.as_ref().is_some_and(|r| *r == m.full && m.inputs.iter().all(|&v| shape(ctx, ir, v) == *r));
         if m.full != self.domain && !row_member {
+            return false;
+        }
+        let weights: &[Value] = match &m.what {
+            What::Kernel(name, _) if name == "fusion.layer_norm" || name == "fusion.rms_norm" => {
+                m.inputs.get(1..).unwrap_or(&[])
+            }
+            _ => &[],
+        };
+        if weights.iter().any(|w| self.written.contains(w) || self.row_inputs.contains(w))
+            || (row_member && m.inputs.iter().any(|v| self.col_inputs.contains(v)))
+        {
             return false;
         }
         if let (Some(a), Some(b)) = (self.inner, m.inner)
@@ -351,6 +369,10 @@ impl Group {
             }
         }
         self.read_roots.extend(reads);
+        self.col_inputs.extend(weights.iter().copied());
+        if row_member {
+            self.row_inputs.extend(m.inputs.iter().copied().filter(|v| !self.written.contains(v)));
+        }
         for &o in &m.outputs {
             self.written.insert(o);
             self.written_roots.insert(root(ctx, ir, o));
