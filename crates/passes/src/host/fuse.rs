@@ -446,9 +446,27 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
         return false;
     }
     let ops: FxHashSet<OpId> = members.iter().map(|m| m.op).collect();
+    // A member whose outputs are intermediates that no live member reads computes nothing
+    // observable: it is erased with the others but not restated in the body (a body op
+    // without uses would be deleted by the cleanup passes, leaving body arguments that only it
+    // read and that the decoder cannot place: fuser-lowerfuzz, seed 42082).
+    let mut needed: FxHashSet<Value> = FxHashSet::default();
+    let mut live = vec![false; members.len()];
+    for (i, m) in members.iter().enumerate().rev() {
+        if m.outputs.iter().any(|&o| needed.contains(&o) || !intermediate(ctx, ir, o, &ops, block)) {
+            live[i] = true;
+            needed.extend(m.inputs.iter().copied());
+        }
+    }
+    if !members.iter().zip(&live).any(|(m, &l)| l && !matches!(m.what, What::Copy | What::Fill(_) | What::Broadcast(_)))
+    {
+        // Nothing computed here is used (dead code, left for the cleanup passes), or only
+        // copies and fills are.
+        return false;
+    }
     let mut written: Vec<Value> = Vec::new();
     let mut inputs: Vec<Value> = Vec::new();
-    for m in &members {
+    for m in members.iter().zip(&live).filter(|(_, l)| **l).map(|(m, _)| m) {
         for &v in &m.inputs {
             if !written.contains(&v) && !inputs.contains(&v) {
                 inputs.push(v);
@@ -456,11 +474,15 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
         }
         written.extend(m.outputs.iter().copied());
     }
-    let (inter, outputs): (Vec<Value>, Vec<Value>) =
+    let (mut inter, outputs): (Vec<Value>, Vec<Value>) =
         written.iter().copied().partition(|&b| intermediate(ctx, ir, b, &ops, block));
-    if outputs.is_empty() {
-        // Nothing computed here is used: dead code, left for the cleanup passes.
-        return false;
+    // The dead members' buffers go with them.
+    for m in members.iter().zip(&live).filter(|(_, l)| !**l).map(|(m, _)| m) {
+        for &o in &m.outputs {
+            if !inter.contains(&o) {
+                inter.push(o);
+            }
+        }
     }
     let origin = if members.iter().any(|m| m.global_shape.is_some()) { group.origin.clone() } else { Vec::new() };
     let global = if origin.is_empty() { None } else { group.global_shape.as_deref() };
@@ -473,7 +495,7 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
     for (i, &v) in inputs.iter().enumerate() {
         map.insert(v, ir.block_args(body)[i]);
     }
-    for m in &members {
+    for m in members.iter().zip(&live).filter(|(_, l)| **l).map(|(m, _)| m) {
         let args: Vec<Value> = m.inputs.iter().map(|v| map[v]).collect();
         let out_types: Vec<Type> = m.outputs.iter().map(|&v| tensor_of(ctx, ir, v)).collect();
         let results = restate(ctx, ir, body, m, &args, &out_types, loc);
