@@ -472,6 +472,9 @@ impl Generator<'_> {
 
     /// max, broadcast, sub, exp, sum, broadcast, div (or log and sub: log-softmax).
     fn hand_softmax(&mut self, x: ValueRef) -> Option<ValueRef> {
+        if !self.well_conditioned(x) {
+            return self.elementwise_chain(x, 2, 4);
+        }
         let k = self.trailing(x);
         let m = self.reduce_rows("max", x, k);
         let mb = self.broadcast_rows(m, x, k);
@@ -546,10 +549,19 @@ impl Generator<'_> {
     /// the mean in f32 (4e13 · 2^-24 squared: about 1e13), and `rsqrt(var + 1)` turns that
     /// into a full-scale difference (1 against 2e-7) in the unfused lowering as much as in the
     /// fused one; no relative tolerance tells that from a bug. The named norms step aside for
-    /// a softmax too (`named_norm_chain`): the fused ones compute in f32 (seed 83540). A
-    /// softmax subtracts the row maximum exactly and stays well-conditioned.
+    /// a softmax too (`named_norm_chain`): the fused ones compute in f32 (seed 83540).
     fn hand_norm_or_softmax(&mut self, x: ValueRef) -> Option<ValueRef> {
         if self.program.big_values { self.hand_softmax(x) } else { self.hand_norm(x) }
+    }
+
+    /// Whether a softmax of `x` is well-conditioned: `exp(x - max)` turns an absolute error of
+    /// `x` into a relative one, and with overflow-prone inputs an accumulated `x` (a linear of
+    /// linears: 1e13) carries absolute rounding errors of 1e6 in f32 and 1e-3 in f64, so near
+    /// ties at the maximum come out anywhere between 1 and 0 (seeds 253131 and 339594 of the
+    /// second chain campaign, with and without host-fuse). Such values get an elementwise chain
+    /// instead (its `exp` reads only bounded values).
+    fn well_conditioned(&self, x: ValueRef) -> bool {
+        !self.program.big_values || self.exact(x)
     }
 
     fn mark_centered(&mut self, v: ValueRef) {
@@ -570,6 +582,9 @@ impl Generator<'_> {
         let k = self.trailing(x);
         let r = t.rank();
         let dims: Vec<usize> = (r - k..r).collect();
+        if !self.well_conditioned(x) {
+            return self.elementwise_chain(x, 2, 4);
+        }
         let x = if self.rng.chance(40) {
             let log = self.rng.chance(30);
             self.emit(OpKind::Softmax { log, dims: dims.clone() }, vec![x], t.shape.clone(), t.dtype)
