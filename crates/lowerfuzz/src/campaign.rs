@@ -182,7 +182,9 @@ impl Stats {
             }
             Verdict::Noise { rel_err } => {
                 self.noise += 1;
-                if self.noise_cases.len() < 12 {
+                // The first few, and the first fused-only ones (oracle::FUSED_ONLY_TAG).
+                let fused_only = rel_err.starts_with(crate::oracle::FUSED_ONLY_TAG);
+                if self.noise_cases.len() < 12 || (fused_only && self.noise_cases.len() < 40) {
                     let label = format!("{} {}", case.pipeline.label(), case.pipeline.fusion_label());
                     self.noise_cases.push((case.seed, label, rel_err.chars().take(160).collect()));
                 }
