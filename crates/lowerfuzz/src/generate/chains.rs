@@ -425,6 +425,10 @@ impl Generator<'_> {
                 }
                 6 => {
                     let zero = self.full_like(cur, 0);
+                    if self.rng.chance(10) {
+                        // A constant also returned (a fill used outside the region).
+                        self.keep(zero, cur);
+                    }
                     let kind = if self.rng.chance(70) { OpKind::Maximum } else { OpKind::Minimum };
                     self.ew(kind, vec![cur, zero])
                 }
@@ -651,14 +655,24 @@ impl Generator<'_> {
     }
 
     /// Dropout of a value (of a linear half the time) plus a residual.
+    /// Or of softmax probabilities (attention's dropout: in the region that reduced), and now
+    /// and then dropped out twice (two dropouts sharing the region's origin).
     fn dropout_residual(&mut self, x: ValueRef) -> Option<ValueRef> {
-        let h = if self.rng.chance(50) { self.chain_linear(x)? } else { x };
+        let h = match self.rng.below(4) {
+            0 | 1 => self.chain_linear(x)?,
+            2 => self.hand_softmax(x)?,
+            _ => x,
+        };
         let h = if self.rng.chance(40) { self.elementwise_chain(h, 1, 2)? } else { h };
         let t = self.program.type_of(h).clone();
         let seed = self.scalar_arg();
         let offset = self.scalar_arg();
         let percent = *self.rng.pick(&[0u8, 10, 25, 50])?;
-        let d = self.emit(OpKind::Dropout { percent }, vec![h, seed, offset], t.shape.clone(), t.dtype);
+        let mut d = self.emit(OpKind::Dropout { percent }, vec![h, seed, offset], t.shape.clone(), t.dtype);
+        if self.rng.chance(15) {
+            let (seed, offset) = if self.rng.chance(50) { (seed, offset) } else { (self.scalar_arg(), offset) };
+            d = self.emit(OpKind::Dropout { percent: 10 }, vec![d, seed, offset], t.shape.clone(), t.dtype);
+        }
         let xt = self.program.type_of(x);
         let residual = if h != x && xt.shape == t.shape && xt.dtype == t.dtype && self.rng.chance(50) {
             x
