@@ -41,7 +41,9 @@ impl Generator<'_> {
             }
             None => false,
         };
-        let max = self.cfg.max_numel;
+        // Four times the usual size: a tenth of the chain inputs are large enough for the cpu
+        // backend to cut a region's rows into several parallel chunks (16,384 elements each).
+        let max = self.cfg.max_numel * 4;
         let fits = made
             && self.program.args[args..]
                 .iter()
@@ -109,6 +111,14 @@ impl Generator<'_> {
             && self.rng.chance(40)
         {
             return Some(last);
+        }
+        if self.rng.chance(10) {
+            // Over 16,384 elements: several chunks of rows on the cpu backend.
+            let cols = *self.rng.pick(&[64usize, 128, 256])?;
+            let unit = self.shapes.unit;
+            let rows = unit * (16_400 / (cols * unit) + 1).max(1);
+            let dtype = self.chain_dtype();
+            return Some(self.row_arg(vec![rows, cols], dtype));
         }
         let rank = if self.rng.chance(70) { 2 } else { 3 };
         let cols = *self.rng.pick(&[self.shapes.unit, 2 * self.shapes.unit, 8, 16, 3, 5])?;
