@@ -72,13 +72,16 @@ pub struct Stats {
     pub passed: u64,
     pub rejected: u64,
     pub noise: u64,
+    /// The first noise cases: seed, pipeline label and message (to review the tolerance).
+    pub noise_cases: Vec<(u64, String, String)>,
     pub found: u64,
     /// Normalized rejection message → (cases, first seed).
     pub rejections: BTreeMap<String, (u64, u64)>,
     /// Signature → the cases that showed it.
     pub findings: BTreeMap<String, FoundCase>,
-    /// Pipeline label → [passed, rejected, noise, found].
-    pub per_pipeline: BTreeMap<&'static str, [u64; 4]>,
+    /// Pipeline label, ` (unfused)` when it ran without `host-fuse` → [passed, rejected,
+    /// noise, found].
+    pub per_pipeline: BTreeMap<String, [u64; 4]>,
     pub coverage: Coverage,
     /// Time spent checking cases (shrinking excluded).
     pub check_time: Duration,
@@ -121,6 +124,9 @@ impl Stats {
         for (reason, (n, seed)) in reasons.iter().take(12) {
             let _ = writeln!(s, "  {n:>6} x (seed {seed}) {reason}");
         }
+        for (seed, label, msg) in &self.noise_cases {
+            let _ = writeln!(s, "  noise: seed {seed} ({label}): {msg}");
+        }
         let _ = writeln!(s, "per pipeline [passed, rejected, noise, found]:");
         for (p, c) in &self.per_pipeline {
             let _ = writeln!(s, "  {p}: {c:?}");
@@ -159,7 +165,11 @@ impl Stats {
 
     fn record(&mut self, case: &Case, verdict: &Verdict) {
         self.cases += 1;
-        let slot = self.per_pipeline.entry(case.pipeline.label()).or_default();
+        let key = match case.pipeline.fuse() {
+            true => case.pipeline.label().to_string(),
+            false => format!("{} (unfused)", case.pipeline.label()),
+        };
+        let slot = self.per_pipeline.entry(key).or_default();
         match verdict {
             Verdict::Pass => {
                 self.passed += 1;
@@ -170,8 +180,14 @@ impl Stats {
                 slot[1] += 1;
                 self.rejections.entry(reason.clone()).or_insert((0, case.seed)).0 += 1;
             }
-            Verdict::Noise { .. } => {
+            Verdict::Noise { rel_err } => {
                 self.noise += 1;
+                // The first few, and the first fused-only ones (oracle::FUSED_ONLY_TAG).
+                let fused_only = rel_err.starts_with(crate::oracle::FUSED_ONLY_TAG);
+                if self.noise_cases.len() < 12 || (fused_only && self.noise_cases.len() < 40) {
+                    let label = format!("{} {}", case.pipeline.label(), case.pipeline.fusion_label());
+                    self.noise_cases.push((case.seed, label, rel_err.chars().take(160).collect()));
+                }
                 slot[2] += 1;
             }
             Verdict::Found(f) => {
@@ -195,13 +211,21 @@ impl Stats {
     }
 }
 
-/// Checks one case under the watchdog; the verdict and the lowered communication ops.
-pub fn run_case(case: &Case, oracle: &OracleOptions, limit: Duration) -> (Verdict, std::collections::BTreeSet<String>) {
+/// Checks one case under the watchdog; the verdict, the lowered communication ops and what
+/// the lowered program's fused regions hold.
+pub fn run_case(case: &Case, oracle: &OracleOptions, limit: Duration) -> (Verdict, Lowered) {
     let (c, o) = (case.clone(), oracle.clone());
     match guarded(limit, move || check_case(&c, &o)) {
-        Ok(outcome) => (outcome.verdict, outcome.lowered_ops),
+        Ok(outcome) => (outcome.verdict, Lowered { ops: outcome.lowered_ops, fused: outcome.fused }),
         Err(f) => (Verdict::Found(f), Default::default()),
     }
+}
+
+/// What a case lowered to ([`crate::oracle::Outcome`]).
+#[derive(Clone, Debug, Default)]
+pub struct Lowered {
+    pub ops: std::collections::BTreeSet<String>,
+    pub fused: std::collections::BTreeSet<String>,
 }
 
 /// Runs the campaign; `progress` is called after every case with the stats so far.
@@ -223,7 +247,8 @@ pub fn run(cfg: &CampaignConfig, progress: &mut dyn FnMut(&Stats)) -> Stats {
         let t = Instant::now();
         let (verdict, lowered) = run_case(&case, &cfg.oracle, cfg.case_timeout);
         stats.check_time += t.elapsed();
-        stats.coverage.record_lowered(&lowered);
+        stats.coverage.record_lowered(&lowered.ops);
+        stats.coverage.record_fused(&lowered.fused, matches!(verdict, Verdict::Pass));
         if matches!(verdict, Verdict::Pass) {
             stats.coverage.record_passed(&case);
         }

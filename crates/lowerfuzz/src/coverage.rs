@@ -91,6 +91,8 @@ impl Coverage {
         let mesh = p.mesh.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x");
         seen.insert(("mesh", mesh));
         seen.insert(("pipeline", case.pipeline.label().to_string()));
+        seen.insert(("fusion", case.pipeline.fusion_label().to_string()));
+        seen.insert(("pipeline fusion", format!("{} {}", case.pipeline.label(), case.pipeline.fusion_label())));
         seen.insert(("inputs", if p.big_values { "overflow-prone" } else { "small" }.to_string()));
         seen.insert(("outputs", output_shape(p)));
         for (t, k) in seen {
@@ -111,6 +113,17 @@ impl Coverage {
     pub fn record_lowered(&mut self, ops: &BTreeSet<String>) {
         for op in ops {
             self.bump("lowered to", op.clone());
+        }
+    }
+
+    /// Counts what the fused regions of a lowered program hold (`fused region`) and, when the
+    /// case passed, `passed with fused region`: fused regions checked against the reference.
+    pub fn record_fused(&mut self, features: &BTreeSet<String>, passed: bool) {
+        for f in features {
+            self.bump("fused region", f.clone());
+            if passed {
+                self.bump("passed with fused region", f.clone());
+            }
         }
     }
 

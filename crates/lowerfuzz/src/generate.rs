@@ -24,6 +24,7 @@
 //! would report); so do `compare` (an exact `i1` result), `pow` and the math functions that
 //! jump at 0 (`log`, `sqrt`, `rsqrt`, `reciprocal`). `i1` masks are read only by `where`.
 
+mod chains;
 mod transformer;
 
 use crate::pipeline::Pipeline;
@@ -37,13 +38,15 @@ pub struct GenConfig {
     pub max_devices: usize,
     /// Percentage of programs on a 2-D mesh.
     pub two_d_percent: u32,
-    /// Largest element count of one tensor.
+    /// Largest element count of one tensor (four times this in fusion patterns).
     pub max_numel: usize,
+    /// Forces `host-fuse` on or off in every pipeline (`None`: random, 3 in 4 on).
+    pub fuse: Option<bool>,
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 5, max_numel: 8192 }
+        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 5, max_numel: 8192, fuse: None }
     }
 }
 
@@ -61,6 +64,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Case {
     let mesh = random_mesh(&mut rng, cfg);
     let devices: usize = mesh.iter().product();
     let pipeline = Pipeline::random(&mut rng, devices);
+    let pipeline = cfg.fuse.map_or(pipeline, |on| pipeline.with_fuse(on));
     let program = Generator::new(&mut rng, mesh, pipeline.chunk_override(), cfg).run();
     Case { seed, program, pipeline }
 }
@@ -211,10 +215,15 @@ struct Generator<'a> {
     /// offered. `Weighted`: matmul and linear (with fresh weights); `Plain`: sum and the
     /// reductions (over any axes, the normalized one included).
     contracting: Contracting,
+    /// Intermediates a fusion pattern returns too ([`Generator::chain`]).
+    kept: Vec<ValueRef>,
+    /// Ops whose rows a hand-written layer norm centered ([`Generator::centered`]).
+    centered_ops: Vec<usize>,
 }
 
 /// Op kinds and their weights.
-const KINDS: [(&str, u32); 28] = [
+const KINDS: [(&str, u32); 29] = [
+    ("chain", 10),
     ("reduction", 6),
     ("softmax", 4),
     ("norm", 5),
@@ -258,7 +267,16 @@ impl<'a> Generator<'a> {
         let big_values = rng.chance(35);
         let program =
             Program { mesh, args: Vec::new(), ops: Vec::new(), outputs: Vec::new(), big_values, bounds: Vec::new() };
-        Generator { rng, shapes, cfg: *cfg, program, dtype, contracting: Contracting::No }
+        Generator {
+            rng,
+            shapes,
+            cfg: *cfg,
+            program,
+            dtype,
+            contracting: Contracting::No,
+            kept: Vec::new(),
+            centered_ops: Vec::new(),
+        }
     }
 
     fn run(mut self) -> Program {
@@ -266,11 +284,20 @@ impl<'a> Generator<'a> {
         if self.rng.chance(35) {
             self.motif();
         }
+        // A fusion pattern (issue 24) at the start of a third of the programs, after a motif
+        // now and then, and as one of the kinds below.
+        if self.rng.chance(35) {
+            self.chain();
+        }
         let mut attempts = 0;
         while self.program.ops.len() < target && attempts < target * 20 {
             attempts += 1;
             let w: Vec<u32> = KINDS.iter().map(|k| k.1).collect();
             let kind = KINDS[self.rng.weighted(&w)].0;
+            if kind == "chain" {
+                self.chain();
+                continue;
+            }
             if let Some(op) = self.op(kind) {
                 self.push(op);
             }
@@ -510,6 +537,9 @@ impl<'a> Generator<'a> {
             _ => {}
         }
         let ValueRef::Op(i) = v else { return false };
+        if self.centered_ops.contains(&i) {
+            return true;
+        }
         let op = &self.program.ops[i];
         match op.kind {
             OpKind::Norm { rms: false, .. } => true,
@@ -929,6 +959,11 @@ impl<'a> Generator<'a> {
                 outputs.push(v);
             }
         }
+        for &v in &self.kept {
+            if !outputs.contains(&v) && self.program.type_of(v).shard.is_some() {
+                outputs.push(v);
+            }
+        }
         self.program.outputs = outputs;
     }
 }
@@ -974,7 +1009,8 @@ mod tests {
     #[test]
     fn programs_are_deterministic_and_shardings_divide() {
         let cfg = GenConfig::default();
-        for seed in 0..200 {
+        // Generation is cheap: many seeds, so every pattern of generate/chains.rs is reached.
+        for seed in 0..3000 {
             let a = generate(seed, &cfg);
             let b = generate(seed, &cfg);
             assert_eq!(a.program, b.program);
@@ -983,7 +1019,8 @@ mod tests {
             let p = &a.program;
             for t in p.args.iter().chain(p.ops.iter().map(|o| &o.result)) {
                 assert!(shapes.shard_fits(t), "seed {seed}: {t:?} does not divide\n{}", p.to_mlir());
-                assert!(t.numel() <= cfg.max_numel, "seed {seed}: {t:?}");
+                // Fusion patterns may use four times the size (generate/chains.rs).
+                assert!(t.numel() <= 4 * cfg.max_numel, "seed {seed}: {t:?}");
             }
             assert!(!p.ops.is_empty() && !p.outputs.is_empty());
             assert!(p.outputs.iter().all(|&v| p.type_of(v).shard.is_some()), "seed {seed}: unannotated output");

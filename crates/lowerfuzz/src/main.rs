@@ -19,7 +19,7 @@ slice, concat, embedding (in-range ids), dropout and cross_entropy (in-range lab
 tensors sharded over a mesh of 1 to 8 devices: replicated, DIDx/DIDy splits, Stream(n) splits, partial values with every reduction)
 and a random pipeline (tp-default, tp-host, tp-overlap-collective{chunks} over NCCL or the copy
 engine (backend=cuda_ipc), tp-overlap-p2p with
-nccl, cuda_ipc get or cuda_ipc put; random streams). It is checked in process:
+nccl, cuda_ipc get or cuda_ipc put; random streams; host-fuse in 3 cases of 4, fuse=false in the others). It is checked in process:
   - the generic form re-reads identically (input and lowered program),
   - the pipeline lowers it with verification after every pass,
   - comm-verify accepts the lowered program,
@@ -42,6 +42,7 @@ OPTIONS:
   --shrink-checks N oracle calls per shrink (default 400)
   --max-ops N       ops per program (default 6)
   --max-devices N   largest mesh (1..8, default 8)
+  --fuse on|off     host-fuse in every case (default: 3 cases in 4 fuse, the rest pass fuse=false)
   --case-timeout T  seconds before a case counts as a hang (default 60)
   --wait-timeout T  runtime watchdog deadline of a blocking wait (default 5)
   --no-races        run without the race checker
@@ -80,6 +81,13 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
             "--shrink-checks" => shrink_checks = value(&mut it, &a)?,
             "--max-ops" => cfg.generator.max_ops = value(&mut it, &a)?,
             "--max-devices" => cfg.generator.max_devices = value(&mut it, &a)?,
+            "--fuse" => {
+                cfg.generator.fuse = match value::<String>(&mut it, &a)?.as_str() {
+                    "on" => Some(true),
+                    "off" => Some(false),
+                    other => return Err(format!("--fuse: bad value '{other}' (on or off)")),
+                }
+            }
             "--case-timeout" => cfg.case_timeout = Duration::from_secs_f64(value(&mut it, &a)?),
             "--wait-timeout" => cfg.oracle.wait_timeout = Duration::from_secs_f64(value(&mut it, &a)?),
             "--no-races" => cfg.oracle.check_races = false,

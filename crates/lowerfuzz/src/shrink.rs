@@ -361,10 +361,12 @@ fn mesh_variants(case: &Case) -> Vec<Case> {
             let mut c = case.clone();
             c.program.mesh = vec![x];
             c.pipeline = match c.pipeline {
-                Pipeline::Collective { streams, chunks, copy_engine } if chunks == d => {
-                    Pipeline::Collective { streams, chunks: x, copy_engine }
+                Pipeline::Collective { streams, chunks, copy_engine, fuse } if chunks == d => {
+                    Pipeline::Collective { streams, chunks: x, copy_engine, fuse }
                 }
-                Pipeline::P2p { streams, chunks, ring } if chunks == d => Pipeline::P2p { streams, chunks: x, ring },
+                Pipeline::P2p { streams, chunks, ring, fuse } if chunks == d => {
+                    Pipeline::P2p { streams, chunks: x, ring, fuse }
+                }
                 other => other,
             };
             c
@@ -372,25 +374,32 @@ fn mesh_variants(case: &Case) -> Vec<Case> {
         .collect()
 }
 
-/// One worker stream; `tp-default` instead of the pipeline.
+/// One worker stream; `tp-default` instead of the pipeline; no `host-fuse` (a finding that
+/// survives it is not about fused regions).
 fn pipeline_variants(case: &Case) -> Vec<Case> {
     let mut out = Vec::new();
+    let fuse = case.pipeline.fuse();
     let one = match case.pipeline {
-        Pipeline::Default { streams } if streams > 1 => Some(Pipeline::Default { streams: 1 }),
-        Pipeline::Host { streams } if streams > 1 => Some(Pipeline::Host { streams: 1 }),
-        Pipeline::Collective { streams, chunks, copy_engine } if streams > 1 => {
-            Some(Pipeline::Collective { streams: 1, chunks, copy_engine })
+        Pipeline::Default { streams, fuse } if streams > 1 => Some(Pipeline::Default { streams: 1, fuse }),
+        Pipeline::Host { streams, fuse } if streams > 1 => Some(Pipeline::Host { streams: 1, fuse }),
+        Pipeline::Collective { streams, chunks, copy_engine, fuse } if streams > 1 => {
+            Some(Pipeline::Collective { streams: 1, chunks, copy_engine, fuse })
         }
         // NCCL collectives instead of the copy-engine ones.
-        Pipeline::Collective { streams, chunks, copy_engine: true } => {
-            Some(Pipeline::Collective { streams, chunks, copy_engine: false })
+        Pipeline::Collective { streams, chunks, copy_engine: true, fuse } => {
+            Some(Pipeline::Collective { streams, chunks, copy_engine: false, fuse })
         }
-        Pipeline::P2p { streams, chunks, ring } if streams > 1 => Some(Pipeline::P2p { streams: 1, chunks, ring }),
+        Pipeline::P2p { streams, chunks, ring, fuse } if streams > 1 => {
+            Some(Pipeline::P2p { streams: 1, chunks, ring, fuse })
+        }
         _ => None,
     };
     out.extend(one.map(|pipeline| Case { pipeline, ..case.clone() }));
     if !matches!(case.pipeline, Pipeline::Default { .. }) {
-        out.push(Case { pipeline: Pipeline::Default { streams: 1 }, ..case.clone() });
+        out.push(Case { pipeline: Pipeline::Default { streams: 1, fuse }, ..case.clone() });
+    }
+    if fuse {
+        out.push(Case { pipeline: case.pipeline.with_fuse(false), ..case.clone() });
     }
     out
 }

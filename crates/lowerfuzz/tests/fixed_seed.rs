@@ -4,8 +4,10 @@
 //! finds). One run, shared by the tests below:
 //!
 //! - `batch_is_valid_and_covers_the_space`: the generator made only valid programs, no case hung,
-//!   and the batch reached every op kind, pipeline, reduction kind, mesh size, dtype and the
-//!   main communication patterns, with at least a third of the cases lowered and run — a
+//!   and the batch reached every op kind, pipeline (with and without `host-fuse`), reduction
+//!   kind, mesh size, dtype, the main communication patterns and passing cases with fused
+//!   regions of every kind (a reduction, a broadcast, dropout, several outputs, in a stream
+//!   loop, ...), with at least a quarter of the cases lowered and run — a
 //!   fuzzer that only generates rejected programs would pass nothing here;
 //! - `batch_finds_only_known_bugs`: every finding has a signature of [`KNOWN`] (empty: the bugs
 //!   of issue 11 the batch reached, defects 1, 2, 3, 4, 6 and five found by the fuzzer, are
@@ -118,6 +120,30 @@ fn batch_is_valid_and_covers_the_space() {
     ] {
         if c.count(table, key) == 0 {
             missing.push(format!("{table}: {key}"));
+        }
+    }
+    // Fusion (issue 24): every pipeline runs with and without host-fuse, and fused regions of
+    // each kind lowered, ran and matched the reference (coverage's tables from the lowered IR).
+    for label in fuser_lowerfuzz::pipeline::Pipeline::LABELS {
+        for fusion in ["fused", "unfused"] {
+            if c.count("pipeline fusion", &format!("{label} {fusion}")) == 0 {
+                missing.push(format!("pipeline {label} {fusion}"));
+            }
+        }
+    }
+    for feature in [
+        "region",
+        "reduction",
+        "norm or softmax",
+        "broadcast",
+        "dropout",
+        "compare/where",
+        "cast",
+        "several outputs",
+        "in a stream loop",
+    ] {
+        if c.count("passed with fused region", feature) == 0 {
+            missing.push(format!("a passing case with a fused region: {feature}"));
         }
     }
     assert!(missing.is_empty(), "the fixed batch misses {missing:?}:\n{}", s.summary());

@@ -308,6 +308,13 @@ struct Group {
     written: FxHashSet<Value>,
     written_roots: FxHashSet<Value>,
     read_roots: FxHashSet<Value>,
+    /// The weights and biases of the group's norms (read along the inner axes) and the
+    /// vectors its row members read from outside (read along the rows): where rows and
+    /// columns have one shape, a vector of both sets, or a norm weight the group computes (a
+    /// row value), would be read along the wrong axes; the decoder refuses such regions, so
+    /// they are never built.
+    col_inputs: FxHashSet<Value>,
+    row_inputs: FxHashSet<Value>,
 }
 
 impl Group {
@@ -320,6 +327,17 @@ impl Group {
         let row_member = matches!(m.what, What::Elementwise(_) | What::Fill(_) | What::Copy)
             && rows.as_ref().is_some_and(|r| *r == m.full && m.inputs.iter().all(|&v| shape(ctx, ir, v) == *r));
         if m.full != self.domain && !row_member {
+            return false;
+        }
+        let weights: &[Value] = match &m.what {
+            What::Kernel(name, _) if name == "fusion.layer_norm" || name == "fusion.rms_norm" => {
+                m.inputs.get(1..).unwrap_or(&[])
+            }
+            _ => &[],
+        };
+        if weights.iter().any(|w| self.written.contains(w) || self.row_inputs.contains(w))
+            || (row_member && m.inputs.iter().any(|v| self.col_inputs.contains(v)))
+        {
             return false;
         }
         if let (Some(a), Some(b)) = (self.inner, m.inner)
@@ -351,6 +369,10 @@ impl Group {
             }
         }
         self.read_roots.extend(reads);
+        self.col_inputs.extend(weights.iter().copied());
+        if row_member {
+            self.row_inputs.extend(m.inputs.iter().copied().filter(|v| !self.written.contains(v)));
+        }
         for &o in &m.outputs {
             self.written.insert(o);
             self.written_roots.insert(root(ctx, ir, o));
@@ -424,9 +446,27 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
         return false;
     }
     let ops: FxHashSet<OpId> = members.iter().map(|m| m.op).collect();
+    // A member whose outputs are intermediates that no live member reads computes nothing
+    // observable: it is erased with the others but not restated in the body (a body op
+    // without uses would be deleted by the cleanup passes, leaving body arguments that only it
+    // read and that the decoder cannot place: fuser-lowerfuzz, seed 42082).
+    let mut needed: FxHashSet<Value> = FxHashSet::default();
+    let mut live = vec![false; members.len()];
+    for (i, m) in members.iter().enumerate().rev() {
+        if m.outputs.iter().any(|&o| needed.contains(&o) || !intermediate(ctx, ir, o, &ops, block)) {
+            live[i] = true;
+            needed.extend(m.inputs.iter().copied());
+        }
+    }
+    if !members.iter().zip(&live).any(|(m, &l)| l && !matches!(m.what, What::Copy | What::Fill(_) | What::Broadcast(_)))
+    {
+        // Nothing computed here is used (dead code, left for the cleanup passes), or only
+        // copies and fills are.
+        return false;
+    }
     let mut written: Vec<Value> = Vec::new();
     let mut inputs: Vec<Value> = Vec::new();
-    for m in &members {
+    for m in members.iter().zip(&live).filter(|(_, l)| **l).map(|(m, _)| m) {
         for &v in &m.inputs {
             if !written.contains(&v) && !inputs.contains(&v) {
                 inputs.push(v);
@@ -434,11 +474,15 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
         }
         written.extend(m.outputs.iter().copied());
     }
-    let (inter, outputs): (Vec<Value>, Vec<Value>) =
+    let (mut inter, outputs): (Vec<Value>, Vec<Value>) =
         written.iter().copied().partition(|&b| intermediate(ctx, ir, b, &ops, block));
-    if outputs.is_empty() {
-        // Nothing computed here is used: dead code, left for the cleanup passes.
-        return false;
+    // The dead members' buffers go with them.
+    for m in members.iter().zip(&live).filter(|(_, l)| !**l).map(|(m, _)| m) {
+        for &o in &m.outputs {
+            if !inter.contains(&o) {
+                inter.push(o);
+            }
+        }
     }
     let origin = if members.iter().any(|m| m.global_shape.is_some()) { group.origin.clone() } else { Vec::new() };
     let global = if origin.is_empty() { None } else { group.global_shape.as_deref() };
@@ -451,7 +495,7 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
     for (i, &v) in inputs.iter().enumerate() {
         map.insert(v, ir.block_args(body)[i]);
     }
-    for m in &members {
+    for m in members.iter().zip(&live).filter(|(_, l)| **l).map(|(m, _)| m) {
         let args: Vec<Value> = m.inputs.iter().map(|v| map[v]).collect();
         let out_types: Vec<Type> = m.outputs.iter().map(|&v| tensor_of(ctx, ir, v)).collect();
         let results = restate(ctx, ir, body, m, &args, &out_types, loc);
