@@ -8,14 +8,14 @@
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(tp-host{stream=2})' 2>&1 | FileCheck %s --check-prefix=NOSUCH
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(func.func(tp-host))' 2>&1 | FileCheck %s --check-prefix=NESTED
 
-// tp-host = func.func(host-fuse-epilogue, host-fuse, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse
+// tp-host = func.func(host-forward-copies, host-fuse-epilogue, host-fuse, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse
 // on a host program: a row-parallel linear layer whose rows are split into 4 stream chunks;
 // each chunk multiplies into a per-iteration partial buffer, allreduces it into its slice of
 // the output and waits. The partial buffer is freed on the worker stream after the wait; the
 // output is returned (never freed); a temporary used after the loop is freed after its use.
 
 // DUMP:      Pass Manager with 3 passes:
-// DUMP-NEXT: builtin.module(func.func(host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{{[{] *}}max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},cse)
+// DUMP-NEXT: builtin.module(func.func(host-forward-copies,host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{{[{] *}}max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},cse)
 
 // ZERO:      error: tp-host: 'streams' must be at least 1, got 0
 // ZERO-NEXT: failed to add `tp-host` with options `streams=0`

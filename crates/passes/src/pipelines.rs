@@ -2,8 +2,8 @@
 //!
 //! - `tp-default{streams=N}`: fusion program → host program, then the host passes and cleanup:
 //!   `func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host,
-//!   host-fuse-epilogue, host-fuse, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize,
-//!   cse` (`fuse=false` drops the two fusion passes: every pipeline takes that option, docs/dev/fusion.md);
+//!   host-forward-copies, host-fuse-epilogue, host-fuse, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize,
+//!   cse` (`fuse=false` drops the three fusion passes: every pipeline takes that option, docs/dev/fusion.md);
 //! - `tp-host{streams=N}`: only the host part, for programs already lowered to `host`/`comm`:
 //!   `func.func(host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`;
 //! - `tp-overlap-collective{streams=N chunks=S backend=B}`: `tp-default` with every stream split
@@ -65,7 +65,7 @@ const FUSE_OPTION: OptionDef = OptionDef::new(
     "fuse",
     OptionType::Bool,
     "true",
-    "Fuse GEMM epilogues and chains of elementwise ops, reductions and norms into one kernel each (host-fuse-epilogue, host-fuse)",
+    "Fuse GEMM epilogues and chains of elementwise ops, reductions and norms into one kernel each (host-forward-copies, host-fuse-epilogue, host-fuse)",
 );
 /// The `chunks` option of the overlap pipelines.
 const CHUNKS_OPTION: OptionDef = OptionDef::new(
@@ -196,7 +196,7 @@ const TP_DEFAULT_FUNC_PASSES: &[&str] = &[
 const HOST_FUNC_PASSES: &[&str] = &["host-assign-streams", "host-insert-dealloc"];
 
 /// The passes `fuse=true` adds before `host-assign-streams` (docs/dev/fusion.md).
-const FUSION_PASSES: &[&str] = &["host-fuse-epilogue", "host-fuse"];
+const FUSION_PASSES: &[&str] = &["host-forward-copies", "host-fuse-epilogue", "host-fuse"];
 
 /// The module passes both pipelines end with.
 const CLEANUP_PASSES: &[&str] = &["canonicalize", "cse"];
@@ -299,7 +299,7 @@ mod tests {
         let ce = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})", &r).unwrap();
         assert!(
             ce.contains(
-                "fusion-to-host,comm-collective-backend{backend=cuda_ipc},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"
+                "fusion-to-host,comm-collective-backend{backend=cuda_ipc},host-forward-copies,host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"
             ),
             "{ce}"
         );
@@ -315,7 +315,7 @@ mod tests {
         let ipc =
             expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2 backend=cuda_ipc protocol=put})", &r).unwrap();
         assert!(
-            ipc.contains("comm-p2p-ring{backend=cuda_ipc protocol=put stage-buffers=true},comm-collective-backend{backend=cuda_ipc},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"),
+            ipc.contains("comm-p2p-ring{backend=cuda_ipc protocol=put stage-buffers=true},comm-collective-backend{backend=cuda_ipc},host-forward-copies,host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"),
             "{ipc}"
         );
         let nccl = expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2})", &r).unwrap();
@@ -330,7 +330,7 @@ mod tests {
         );
         assert_eq!(
             pipeline_text(HOST_FUNC_PASSES, 3, true),
-            "func.func(host-fuse-epilogue,host-fuse,host-assign-streams{streams=3},host-insert-dealloc),canonicalize,cse"
+            "func.func(host-forward-copies,host-fuse-epilogue,host-fuse,host-assign-streams{streams=3},host-insert-dealloc),canonicalize,cse"
         );
     }
 
@@ -340,7 +340,7 @@ mod tests {
         let default = expand("builtin.module(tp-host)", &r).unwrap();
         assert!(
             default.starts_with(
-                "builtin.module(func.func(host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=4},host-insert-dealloc),canonicalize{"
+                "builtin.module(func.func(host-forward-copies,host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=4},host-insert-dealloc),canonicalize{"
             ),
             "{default}"
         );
@@ -399,7 +399,7 @@ mod tests {
         }
         let text = expand("builtin.module(tp-default{streams=2})", &r).unwrap();
         let func = "builtin.module(func.func(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host,\
-host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
+host-forward-copies,host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
         let off = expand("builtin.module(tp-default{streams=2 fuse=false})", &r).unwrap();
         assert!(off.contains("fusion-to-host,host-assign-streams{streams=2}"), "{off}");
         assert!(text.starts_with(func), "{text}");
@@ -413,7 +413,7 @@ host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-i
         r.register_pipeline(&TP_HOST).unwrap();
         let err = expand("builtin.module(tp-host)", &r).unwrap_err();
         assert!(
-            err.contains("tp-host needs passes 'host-assign-streams', 'host-insert-dealloc', 'canonicalize', 'host-fuse-epilogue', 'host-fuse', which are not registered"),
+            err.contains("tp-host needs passes 'host-assign-streams', 'host-insert-dealloc', 'canonicalize', 'host-forward-copies', 'host-fuse-epilogue', 'host-fuse', which are not registered"),
             "{err}"
         );
     }

@@ -832,6 +832,14 @@ impl<'a> Gen<'a> {
                 NodeOp::Elementwise(k) => {
                     let _ = writeln!(s, "  const {c} v{i} = {};", self.elementwise(i, k, "0"));
                 }
+                NodeOp::Broadcast if n.kind == Kind::Row => {
+                    // A scalar seen as a row value: one value per row, as every row value.
+                    let _ = writeln!(
+                        s,
+                        "  const {c} v{i} = {};",
+                        round(n.dtype, &self.val(n.args[0], "0", self.cty[i]), self.cty[i])
+                    );
+                }
                 NodeOp::Broadcast => {
                     let _ = writeln!(s, "  {c} v{i}[{elems}];");
                     let _ = writeln!(
