@@ -14,7 +14,7 @@
 //! tensor per output (the output's shape and element type).
 
 use super::common::{BUFFER_LIKE, I64_ARRAY_ATTR, INDEX, i32_array_attr, parse_attr_dict, print_types, prop};
-use super::kernel::{parse_paren_operands, parse_paren_types};
+use super::kernel::{parse_group_types, parse_paren_operands};
 use super::types::BufferType;
 use crate::support::{dict_of, empty_state, printed_attr_dict, type_str};
 use fuser_ir::asm::{OpAsmParser, OpAsmPrinter, ParseResult, Punct};
@@ -246,17 +246,7 @@ fn parse_fused(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResu
     let outputs = parse_paren_operands(p)?;
     let origin = if p.parse_optional_keyword("origin") { parse_paren_operands(p)? } else { Vec::new() };
     let (written, attrs) = parse_attr_dict(p, state)?;
-    p.parse_punct(Punct::Colon)?;
-    let in_types = parse_paren_types(p, inputs.len())?;
-    p.parse_keyword("into")?;
-    let out_types = parse_paren_types(p, outputs.len())?;
-    for (u, t) in inputs.iter().zip(in_types).chain(outputs.iter().zip(out_types)) {
-        state.operands.push(p.resolve_operand(u, t)?);
-    }
-    let index = p.ctx().index_type();
-    for u in &origin {
-        state.operands.push(p.resolve_operand(u, index)?);
-    }
+    parse_group_types(p, state, &inputs, &outputs, &origin)?;
     let body = p.ir_mut().create_region();
     p.parse_region(body, &[])?;
     state.regions.push(body);

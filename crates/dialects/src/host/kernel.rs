@@ -123,6 +123,29 @@ pub(super) fn parse_paren_types(p: &mut dyn OpAsmParser, n: usize) -> ParseResul
     Ok(types)
 }
 
+/// `: (Tin, ...) into (Tout, ...)` after the operand groups of a `host.kernel` or `host.fused`:
+/// resolves the inputs and outputs with those types and the origin as `index` values.
+pub(super) fn parse_group_types(
+    p: &mut dyn OpAsmParser,
+    state: &mut OperationState,
+    inputs: &[fuser_ir::asm::UnresolvedOperand],
+    outputs: &[fuser_ir::asm::UnresolvedOperand],
+    origin: &[fuser_ir::asm::UnresolvedOperand],
+) -> ParseResult<()> {
+    p.parse_punct(Punct::Colon)?;
+    let in_types = parse_paren_types(p, inputs.len())?;
+    p.parse_keyword("into")?;
+    let out_types = parse_paren_types(p, outputs.len())?;
+    for (u, t) in inputs.iter().zip(in_types).chain(outputs.iter().zip(out_types)) {
+        state.operands.push(p.resolve_operand(u, t)?);
+    }
+    let index = p.ctx().index_type();
+    for u in origin {
+        state.operands.push(p.resolve_operand(u, index)?);
+    }
+    Ok(())
+}
+
 fn parse_kernel(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let Some(name) = p.parse_optional_string() else {
         return Err(p.emit_error("expected the kernel name as a string"));
@@ -142,17 +165,7 @@ fn parse_kernel(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseRes
         None
     };
     let (written, attrs) = parse_attr_dict(p, state)?;
-    p.parse_punct(Punct::Colon)?;
-    let in_types = parse_paren_types(p, inputs.len())?;
-    p.parse_keyword("into")?;
-    let out_types = parse_paren_types(p, outputs.len())?;
-    for (u, t) in inputs.iter().zip(in_types).chain(outputs.iter().zip(out_types)) {
-        state.operands.push(p.resolve_operand(u, t)?);
-    }
-    let index = p.ctx().index_type();
-    for u in &origin {
-        state.operands.push(p.resolve_operand(u, index)?);
-    }
+    parse_group_types(p, state, &inputs, &outputs, &origin)?;
     let ctx = p.ctx();
     let mut props = vec![
         (ctx.ident("kernel"), ctx.string_attr(&name)),
