@@ -274,12 +274,15 @@ process is stopped or the network to it is down)",
                     writers.iter().for_each(|w| send(w, &FromHub::Start));
                 }
                 Some(e) => {
-                    // Nobody runs: every rank (rank 0 too) hears why.
+                    // Nobody runs: every rank (rank 0 too) hears why. The aborts are queued
+                    // before the lock is released, so a `flush` by whoever sees `aborted`
+                    // (rank 0, about to exit) waits for all of them.
                     s.refused = Some(e.clone());
                     s.aborted = true;
+                    let message = FromHub::Abort(e);
+                    writers.iter().for_each(|w| send(w, &message));
                     drop(s);
                     self.cv.notify_all();
-                    writers.iter().for_each(|w| send(w, &FromHub::Abort(e.clone())));
                 }
             }
         }
@@ -318,11 +321,13 @@ process is stopped or the network to it is down)",
             return;
         }
         s.aborted = true;
-        let writers: Vec<_> =
-            (0..self.world).filter(|&r| Some(r) != except).filter_map(|r| s.members[r].writer.clone()).collect();
-        drop(s);
+        // Queued under the lock (see `join`): a later `flush` waits for these.
         let message = FromHub::Abort(error);
-        writers.iter().for_each(|w| send(w, &message));
+        for r in (0..self.world).filter(|&r| Some(r) != except) {
+            if let Some(w) = &s.members[r].writer {
+                send(w, &message);
+            }
+        }
     }
 
     /// Waits until everything queued for the ranks was written, at most until `deadline`
