@@ -751,6 +751,36 @@ def self_test():
     return bad
 
 
+def replot(a):
+    """Merges the results of several calls (`--replot DIR...`) into one report and plot in `a.out`:
+    the rows of every folder, the later folder's row replacing an earlier one of the same case, and
+    the skipped cases that no folder measured."""
+    merged, skipped, metas = {}, [], []
+    for d in a.replot:
+        with open(os.path.join(d, "results.json")) as f:
+            r = json.load(f)
+        metas.append(r["meta"])
+        for row in r["rows"]:
+            key = [row.get(k) for k in ("part", "kernel", "layer", "gemm", "model", "shape")]
+            merged[json.dumps(key)] = row
+        skipped += r.get("skipped", [])
+    meta = dict(metas[0])
+    meta["command"] = "; ".join(m["command"] for m in metas)
+    for m in metas:
+        meta.setdefault("torch", m.get("torch"))
+    a.dry_run = False
+    os.makedirs(a.out, exist_ok=True)
+    res = Results(a, meta)
+    res.rows = list(merged.values())
+    names = {f"{r.get('kernel')}-{r.get('shape')}" for r in res.rows}
+    res.skipped = [s for s in dict.fromkeys(skipped)
+                   if s.split(":")[0] not in names and not s.startswith("fusion_gbps.png")]
+    res.save()
+    res.plot()
+    print(f"replot: {len(res.rows)} rows from {len(a.replot)} folder(s) -> {a.out}")
+    return 0
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--fuser-run", default=None, help="binary (default $FUSER_RUN, .gpu/fuser-run, target/*/fuser-run)")
@@ -780,11 +810,16 @@ def main(argv=None):
     p.add_argument("--case-timeout", type=float, default=180, help="seconds per fuser-run")
     p.add_argument("--layer-timeout", type=float, default=240, help="seconds per vs_torch.py run")
     p.add_argument("--self-test", action="store_true", help="check the CSV/trace parsing and the report (no runs)")
+    p.add_argument("--replot", nargs="+", metavar="DIR", default=None,
+                   help="no runs: merge the results.json of these output folders (parts measured in separate "
+                        "calls) into --out's report.md, results.json and fusion_gbps.png")
     a = p.parse_args(argv)
     if a.self_test:
         bad = self_test()
         print("\n".join(bad + [f"self-test: {'FAIL' if bad else 'PASS'}"]))
         return 1 if bad else 0
+    if a.replot:
+        return replot(a)
     a.backend = a.backend or ("cpu" if a.dry_run else "cuda")
     a.fuser_run = a.fuser_run or default_binary()
     if not a.fuser_run:

@@ -26,6 +26,8 @@ static float __double2float_rz(double v){ float f=(float)v; if (std::isfinite(v)
 static float __ll2float_rz(long long v){ float f=(float)v; if (std::fabs((double)f)>std::fabs((double)v)) f=std::nextafter(f,0.0f); return f;}
 static float __ll2float_rn(long long v){return (float)v;}
 static double __ll2double_rn(long long v){return (double)v;}
+struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
 
 "#;
 
@@ -131,6 +133,23 @@ int main(){
   signed char ga[2]={100,100}, gb[2]={2,2}, gc[1]={1};
   IntGemmParams gp{}; gp.m=1; gp.n=1; gp.k=2; gp.a=op(ga,4,2,1); gp.b=op(gb,4,1,1); gp.c=op(gc,4,1,1); gp.accumulate=1;
   fuser_int_gemm(gp); printf("gemm_i8 %d\n", gc[0]);
+  // word copy: the heads of a [3 (s), 4 (h), 8 (d)] u16 tensor permuted to [4, 3, 8] in 16-byte
+  // words (the parameters copy_vec_params gives), then the same with 4-byte words of 2 elements
+  alignas(16) unsigned short cs[96], cd[96], ce[96];
+  for (int i = 0; i < 96; i++) { cs[i] = (unsigned short)(i * 7 + 1); cd[i] = 0; ce[i] = 0; }
+  CopyVecParams cv{}; cv.nd = 3; cv.width = 16; cv.src = (unsigned long long)cs; cv.dst = (unsigned long long)cd;
+  cv.shape[0] = 4; cv.shape[1] = 3; cv.shape[2] = 1; cv.n = 12;
+  cv.src_strides[0] = 16; cv.src_strides[1] = 64; cv.src_strides[2] = 16;
+  cv.dst_strides[0] = 48; cv.dst_strides[1] = 16; cv.dst_strides[2] = 16;
+  fuser_copy_vec(cv);
+  cv.width = 4; cv.dst = (unsigned long long)ce; cv.shape[2] = 4; cv.n = 48; cv.src_strides[2] = 4; cv.dst_strides[2] = 4;
+  fuser_copy_vec(cv);
+  int bad = 0;
+  for (int h = 0; h < 4; h++) for (int t = 0; t < 3; t++) for (int d = 0; d < 8; d++) {
+    unsigned short want = cs[t * 32 + h * 8 + d];
+    bad += cd[h * 24 + t * 8 + d] != want; bad += ce[h * 24 + t * 8 + d] != want;
+  }
+  printf("copy_vec_bad %d\n", bad);
   return 0;
 }
 "#;
@@ -160,6 +179,7 @@ fill 1 -56 1
 sum_i8 -112 43
 max_f32 5 nan min_f32 0 nan mean_f32 1 var_f32 4.66667 var_big 5 max_i64 9 min_i64 -9223372036854775808
 gemm_i8 -111
+copy_vec_bad 0
 ";
 
 #[test]

@@ -55,6 +55,7 @@ pub struct Gpu {
     sum: Func,
     int_gemm: Func,
     fill: Func,
+    copy_vec: Func,
 }
 
 /// The kernels' PTX for a compute capability, compiled once per process.
@@ -94,7 +95,7 @@ impl Gpu {
             Ok(Func(f))
         };
         let (elementwise, sum, int_gemm) = (func("fuser_elementwise")?, func("fuser_sum")?, func("fuser_int_gemm")?);
-        let fill = func("fuser_fill")?;
+        let (fill, copy_vec) = (func("fuser_fill")?, func("fuser_copy_vec")?);
         let handle = cudarc::cublas::result::create_handle()
             .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
         let main = api::create_stream()?;
@@ -118,6 +119,7 @@ impl Gpu {
             sum,
             int_gemm,
             fill,
+            copy_vec,
         })
     }
 
@@ -181,6 +183,13 @@ impl Gpu {
             if let (Some((rows, w, sp)), Some((_, _, dp))) = (src.as_rows(), dst.as_rows()) {
                 let e = src.dtype.size();
                 return api::copy_2d_async((dst.addr(), dp * e), (src.addr(), sp * e), w * e, rows, stream);
+            }
+            let e = src.dtype.size();
+            if let Some(mut p) =
+                kernels::copy_vec_params(&src.shape, &src.strides, &dst.strides, e, src.addr(), dst.addr())
+            {
+                let n = p.n;
+                return self.launch(self.copy_vec, &mut p, n, stream);
             }
         }
         self.elementwise(ElementwiseKind::Cast, std::slice::from_ref(src), dst, stream)

@@ -67,6 +67,76 @@ pub struct FillParams {
     pub is_int: i32,
 }
 
+/// Parameters of `fuser_copy_vec`: a same-type copy between two strided views whose innermost
+/// runs are contiguous, moved in `width`-byte words (16, 8 or 4): `n` words over `shape` (the
+/// last dimension counts the words of one run), strides in **bytes** (see [`copy_vec_params`]).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CopyVecParams {
+    pub n: i64,
+    pub shape: [i64; MAX_DIMS],
+    pub src_strides: [i64; MAX_DIMS],
+    pub dst_strides: [i64; MAX_DIMS],
+    pub src: u64,
+    pub dst: u64,
+    pub nd: i32,
+    pub width: i32,
+}
+
+/// The word copy of `src` into `dst` (same element type and shape), when both views' innermost
+/// runs are contiguous and the run, the addresses and every stride are multiples of 4 bytes or
+/// more (a permutation of the heads of a `[S, H, D]` tensor: runs of `D` elements); `None`
+/// when the element-by-element kernel must do it. Dimensions of extent 1 are dropped and
+/// neighbours contiguous in both views merged, so the kernel divides as little as possible.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_vec_params(
+    shape: &[usize],
+    src_strides: &[usize],
+    dst_strides: &[usize],
+    elem_bytes: usize,
+    src: u64,
+    dst: u64,
+) -> Option<CopyVecParams> {
+    // (extent, src stride, dst stride) in elements, outermost first, extents above 1.
+    let mut dims: Vec<(usize, usize, usize)> = Vec::new();
+    for ((&e, &ss), &ds) in shape.iter().zip(src_strides).zip(dst_strides) {
+        if e == 0 {
+            return None;
+        }
+        if e == 1 {
+            continue;
+        }
+        match dims.last_mut() {
+            Some(last) if last.1 == ss * e && last.2 == ds * e => *last = (last.0 * e, ss, ds),
+            _ => dims.push((e, ss, ds)),
+        }
+    }
+    let &(inner, si, di) = dims.last()?;
+    if si != 1 || di != 1 {
+        return None;
+    }
+    let run = inner * elem_bytes;
+    let width = [16usize, 8, 4].into_iter().find(|&w| {
+        run % w == 0
+            && src % w as u64 == 0
+            && dst % w as u64 == 0
+            && dims.iter().rev().skip(1).all(|&(_, s, d)| (s * elem_bytes) % w == 0 && (d * elem_bytes) % w == 0)
+    })?;
+    if dims.len() > MAX_DIMS {
+        return None;
+    }
+    let mut p = CopyVecParams { src, dst, nd: dims.len() as i32, width: width as i32, ..Default::default() };
+    let last = dims.len() - 1;
+    for (d, &(e, s, t)) in dims.iter().enumerate() {
+        let (e, s, t) = if d == last { (run / width, width, width) } else { (e, s * elem_bytes, t * elem_bytes) };
+        p.shape[d] = i64::try_from(e).ok()?;
+        p.src_strides[d] = i64::try_from(s).ok()?;
+        p.dst_strides[d] = i64::try_from(t).ok()?;
+    }
+    p.n = p.shape[..dims.len()].iter().product();
+    Some(p)
+}
+
 /// Parameters of `fuser_sum`: `out[kept] = reduction over reduced of input` (`kind`: see
 /// [`reduce_code`]; `count` divides a mean, `correction` a variance). `shape`/`in_strides` list
 /// the kept dimensions first (`nkept` of them), then the reduced ones; `out_strides` has the
@@ -192,6 +262,8 @@ pub const SOURCE: &str = r#"
 struct Operand { unsigned long long ptr; long long strides[MAX_DIMS]; int dtype; int pad; };
 struct EwParams { long long n; long long shape[MAX_DIMS]; Operand out; Operand a; Operand b; Operand c; int nd; int op; };
 struct FillParams { long long n; long long shape[MAX_DIMS]; Operand out; double fval; long long ival; int nd; int is_int; };
+struct CopyVecParams { long long n; long long shape[MAX_DIMS]; long long src_strides[MAX_DIMS]; long long dst_strides[MAX_DIMS];
+  unsigned long long src, dst; int nd; int width; };
 struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; double count; long long correction; int nd; int nkept; int kind; int pad; };
 struct IntGemmParams { long long m; long long n; long long k; Operand a; Operand b; Operand c; int accumulate; int pad; };
 
@@ -412,6 +484,27 @@ extern "C" __global__ void fuser_fill(FillParams p) {
   }
 }
 
+// A same-type strided copy in words of 16, 8 or 4 bytes (see copy_vec_params): one index
+// decomposition per word instead of per element, and no conversion.
+template <typename W> __device__ void copy_words(const CopyVecParams& p) {
+  long long step = (long long)blockDim.x * gridDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += step) {
+    long long rest = i, so = 0, dof = 0;
+    for (int d = p.nd - 1; d >= 0; --d) {
+      long long c = rest % p.shape[d];
+      rest /= p.shape[d];
+      so += c * p.src_strides[d];
+      dof += c * p.dst_strides[d];
+    }
+    *(W*)(p.dst + dof) = *(const W*)(p.src + so);
+  }
+}
+extern "C" __global__ void fuser_copy_vec(CopyVecParams p) {
+  if (p.width == 16) copy_words<uint4>(p);
+  else if (p.width == 8) copy_words<uint2>(p);
+  else copy_words<unsigned>(p);
+}
+
 extern "C" __global__ void fuser_int_gemm(IntGemmParams p) {
   long long step = (long long)blockDim.x * gridDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.m * p.n; i += step) {
@@ -516,5 +609,55 @@ mod tests {
         assert_eq!(launch_dims(0), (1, 256));
         assert_eq!(launch_dims(257), (2, 256));
         assert_eq!(launch_dims(1 << 40).0, 65535 * 8);
+    }
+}
+
+#[cfg(test)]
+mod copy_vec_tests {
+    use super::copy_vec_params;
+
+    /// Emulates `fuser_copy_vec` on host memory (byte addresses relative to two slices).
+    fn run(p: &super::CopyVecParams, src: &[u8], dst: &mut [u8]) {
+        for i in 0..p.n {
+            let (mut rest, mut so, mut dof) = (i, 0i64, 0i64);
+            for d in (0..p.nd as usize).rev() {
+                let c = rest % p.shape[d];
+                rest /= p.shape[d];
+                so += c * p.src_strides[d];
+                dof += c * p.dst_strides[d];
+            }
+            let w = p.width as usize;
+            dst[dof as usize..dof as usize + w].copy_from_slice(&src[so as usize..so as usize + w]);
+        }
+    }
+
+    #[test]
+    fn a_head_permutation_moves_in_16_byte_words_and_equals_the_element_copy() {
+        // [S=3, H=4, D=8] bf16 viewed as [H, S, D] (a permute), into a dense [H, S, D].
+        let (s, h, d) = (3usize, 4usize, 8usize);
+        let src: Vec<u8> = (0..s * h * d * 2).map(|i| (i * 31 % 251) as u8).collect();
+        let p = copy_vec_params(&[h, s, d], &[d, h * d, 1], &[s * d, d, 1], 2, 0, 0).unwrap();
+        assert_eq!((p.width, p.nd, p.n), (16, 3, 12));
+        let mut dst = vec![0u8; src.len()];
+        run(&p, &src, &mut dst);
+        for (hh, ss, dd) in (0..h).flat_map(|a| (0..s).flat_map(move |b| (0..d).map(move |c| (a, b, c)))) {
+            let (from, to) = ((ss * h * d + hh * d + dd) * 2, (hh * s * d + ss * d + dd) * 2);
+            assert_eq!(dst[to..to + 2], src[from..from + 2]);
+        }
+    }
+
+    #[test]
+    fn word_width_follows_runs_addresses_and_strides() {
+        // Runs of 6 f16 = 12 bytes: 4-byte words; a 2-byte offset: no word copy.
+        assert_eq!(copy_vec_params(&[4, 6], &[8, 1], &[6, 1], 2, 0, 0).unwrap().width, 4);
+        assert!(copy_vec_params(&[4, 6], &[8, 1], &[6, 1], 2, 2, 0).is_none());
+        // Innermost not contiguous in the target: a transpose, left to the element kernel.
+        assert!(copy_vec_params(&[4, 8], &[8, 1], &[1, 4], 2, 0, 0).is_none());
+        // Contiguous neighbours merge into one run: [2, 3, 8] dense -> one dimension of 6 words.
+        let p = copy_vec_params(&[2, 3, 8], &[24, 8, 1], &[24, 8, 1], 4, 0, 0).unwrap();
+        assert_eq!((p.nd, p.width, p.shape[0]), (1, 16, 12));
+        // Extent-1 dimensions are dropped; an empty view is no word copy.
+        assert_eq!(copy_vec_params(&[1, 4, 1, 8], &[99, 16, 7, 1], &[32, 8, 5, 1], 4, 0, 0).unwrap().nd, 2);
+        assert!(copy_vec_params(&[0, 8], &[8, 1], &[8, 1], 4, 0, 0).is_none());
     }
 }
