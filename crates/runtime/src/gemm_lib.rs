@@ -7,7 +7,8 @@
 //! alignments), the GPU that meets it times
 //! `cublasGemmEx` (plus the separate epilogue kernels it needs) and up to
 //! [`LT_CANDIDATES`] algorithms of cuBLASLt's heuristic (with the epilogue fused where it
-//! fits), with CUDA events on the current stream: one warm call, then [`TIMED_REPS`] calls.
+//! fits), with CUDA events on the current stream: one warm call, then [`TIMED_REPS`] calls, in
+//! [`ROUNDS`] interleaved rounds after a warm-up round, keeping each candidate's median.
 //! The fastest is kept for the rest of the process (a candidate must beat the ones before it,
 //! `cublasGemmEx` first, by more than [`MARGIN`], so that noise does not flip near-equal choices
 //! from run to run; ranks run as threads share it: the first
@@ -36,8 +37,10 @@ use std::sync::Mutex;
 
 /// How many of cuBLASLt's heuristic candidates `auto` measures.
 pub const LT_CANDIDATES: usize = 4;
-/// Timed calls per candidate (after one warm call).
+/// Timed calls per candidate and round (after one warm call).
 pub const TIMED_REPS: usize = 3;
+/// Measured rounds per candidate (after one discarded warm-up round); the median is kept.
+pub const ROUNDS: usize = 3;
 
 /// The GEMM library of the cuda backend.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -116,15 +119,38 @@ pub fn fastest(timings: &[(GemmPath, Option<f32>)]) -> GemmPath {
 /// Measures `cublasGemmEx` and the `lt_candidates` cuBLASLt candidates with `measure`
 /// (milliseconds per call). A failing cuBLASLt candidate is skipped; a failing
 /// `cublasGemmEx` is an error (it is the path every other falls back to).
+///
+/// The candidates are measured in [`ROUNDS`] interleaved rounds after a discarded warm-up round
+/// (GemmEx, Lt(0), Lt(1), ..., then again), and each keeps the median of its rounds: a clock
+/// that ramps up or a neighbour's burst while one candidate runs then does not decide the
+/// choice (one measurement per candidate once picked a candidate 10% slower than the
+/// heuristic's first on a 2048x36864x12288 GEMM on the H200).
 pub fn measure_all<E>(
     lt_candidates: usize,
     mut measure: impl FnMut(GemmPath) -> Result<f32, E>,
 ) -> Result<(GemmPath, Timings), E> {
-    let mut timings = vec![(GemmPath::GemmEx, Some(measure(GemmPath::GemmEx)?))];
-    for i in 0..lt_candidates {
-        timings.push((GemmPath::Lt(i), measure(GemmPath::Lt(i)).ok()));
+    let paths: Vec<GemmPath> = std::iter::once(GemmPath::GemmEx).chain((0..lt_candidates).map(GemmPath::Lt)).collect();
+    // None: the candidate failed once and is measured no more.
+    let mut samples: Vec<Option<Vec<f32>>> = vec![Some(Vec::new()); paths.len()];
+    for round in 0..=ROUNDS {
+        for (path, got) in paths.iter().zip(samples.iter_mut()) {
+            let Some(times) = got else { continue };
+            match measure(*path) {
+                Ok(t) if round > 0 => times.push(t),
+                Ok(_) => {}
+                Err(e) if *path == GemmPath::GemmEx => return Err(e),
+                Err(_) => *got = None,
+            }
+        }
     }
+    let timings: Timings = paths.into_iter().zip(samples).map(|(p, s)| (p, s.and_then(median))).collect();
     Ok((fastest(&timings), timings))
+}
+
+/// The median of `times` (the lower middle one of an even count); `None` when empty.
+fn median(mut times: Vec<f32>) -> Option<f32> {
+    times.sort_by(f32::total_cmp);
+    times.get(times.len().saturating_sub(1) / 2).copied()
 }
 
 /// The one line `FUSER_GEMM_VERBOSE=1` prints for a problem.
@@ -267,6 +293,26 @@ mod tests {
         assert!(measure_all(2, |_| Err::<f32, _>("gemmex broke")).is_err());
         // No cuBLASLt candidate: cublasGemmEx.
         assert_eq!(measure_all(0, |_| Ok::<_, ()>(2.0)).unwrap().0, GemmPath::GemmEx);
+        // One lucky measurement does not decide: Lt(1) is fast once (and in the discarded
+        // warm-up round), slow in the others; its median loses to Lt(0).
+        let mut seen = [0usize; 3];
+        let noisy = |p: GemmPath| -> Result<f32, ()> {
+            let i = match p {
+                GemmPath::GemmEx => 0,
+                GemmPath::Lt(i) => i + 1,
+            };
+            seen[i] += 1;
+            Ok(match (i, seen[i]) {
+                (0, _) => 1.0,
+                (1, _) => 0.9,
+                (_, 1 | 2) => 0.5,
+                _ => 1.2,
+            })
+        };
+        let (path, timings) = measure_all(2, noisy).unwrap();
+        assert_eq!(path, GemmPath::Lt(0));
+        assert_eq!(timings[2], (GemmPath::Lt(1), Some(1.2)));
+        assert_eq!(seen, [ROUNDS + 1; 3]);
     }
 
     #[test]
@@ -306,7 +352,7 @@ mod tests {
         .unwrap();
         assert_eq!(d.path(), GemmPath::Lt(1));
         assert!(matches!(d, Decision::Measured { picked: GemmPath::Lt(1), .. }));
-        assert_eq!(calls, 5);
+        assert_eq!(calls, 5 * (ROUNDS + 1));
         // Later sights (also during a capture) reuse it without measuring or asking.
         for capturing in [false, true] {
             let d = ChoiceCache::decide(
@@ -322,7 +368,7 @@ mod tests {
             .unwrap();
             assert_eq!(d, Decision::Cached(GemmPath::Lt(1)), "{capturing}");
         }
-        assert_eq!(calls, 5);
+        assert_eq!(calls, 5 * (ROUNDS + 1));
         // Another problem is measured on its own.
         let other = (8192, 16384, 16384);
         let d = ChoiceCache::decide(&cache, &other, || Ok::<_, ()>(false), || Ok(0), |_| Ok(3.0)).unwrap();
