@@ -36,6 +36,12 @@ pub struct OpAxes {
     /// Per operand, whether a `partial` value may pass through the op (it is linear in that
     /// operand: `neg(a + b) = neg(a) + neg(b)`); other ops refuse partial operands.
     pub linear: Vec<bool>,
+    /// Result axes no operand axis maps to that the op computes under any device split of its
+    /// own (its kernel receives the result's global origin: the rows of `embedding_grad`'s
+    /// table, the classes of `one_hot`). Propagation leaves them replicated; an annotated
+    /// device split there is kept by `fusion-decompose-resharding` (when its device axis is
+    /// free) and accepted by `fusion-to-host`.
+    pub free: Vec<usize>,
 }
 
 impl OpAxes {
@@ -48,6 +54,7 @@ impl OpAxes {
             whole: vec![Vec::new(); n],
             partial_kind: ReductionKind::Sum,
             linear: vec![false; n],
+            free: Vec::new(),
         }
     }
 
@@ -68,6 +75,12 @@ impl OpAxes {
         if let Some(w) = self.whole.get_mut(i) {
             *w = axes;
         }
+        self
+    }
+
+    /// The same axes, with result axes `free` computed under any device split of their own.
+    pub fn with_free(mut self, free: Vec<usize>) -> OpAxes {
+        self.free = free;
         self
     }
 
@@ -193,6 +206,13 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
             axes.linear = vec![true, false];
             Some(axes)
         }
+        "sdpa_grad" => (n == 6 && rank(0)? == 4 && rank(1)? == 4 && rank(2)? == 4).then(sdpa_grad_axes),
+        "embedding_grad" => embedding_grad_axes(rank(0)?, rank(1)?),
+        "one_hot" => {
+            // labels [N...] → [N..., V]: the class axis is free (each rank writes its columns).
+            let r = rank(0)?;
+            Some(OpAxes::plain(vec![identity(r)]).with_free(vec![r]))
+        }
         "dropout" => {
             // Linear in x (the mask is fixed by seed, offset and the global index).
             let mut axes = OpAxes::plain(vec![identity(rank(0)?), Vec::new(), Vec::new()]);
@@ -268,6 +288,41 @@ fn sdpa_axes() -> OpAxes {
     let k = vec![Some(0), Some(1), None, None];
     let v = vec![Some(0), Some(1), None, Some(3)];
     OpAxes::plain(vec![q, k, v]).with_whole(0, vec![3]).with_whole(1, vec![2, 3]).with_whole(2, vec![2])
+}
+
+/// `sdpa_grad(q, k, v, out, lse, dout)` → `(dq, dk, dv)`: batch and heads map as in
+/// [`sdpa_axes`] (`dk`, `dv` are secondary results with `dq`'s splits on their leading axes, so
+/// their `Hkv` heads split as `dq`'s `H`). Every sequence and head-dimension axis is read whole:
+/// the query sequence too, because a split of it would leave `dk`, `dv` partial sums over the
+/// ranks' query rows, and a secondary result is never partial (docs/dev/ops.md). Not linear in
+/// any operand for the same reason (it is linear in `dout`, but `dk`, `dv` cannot be partial).
+fn sdpa_grad_axes() -> OpAxes {
+    let q = vec![Some(0), Some(1), Some(2), Some(3)];
+    let kv = vec![Some(0), Some(1), None, None];
+    let out = vec![Some(0), Some(1), Some(2), None];
+    let lse = vec![Some(0), Some(1), Some(2)];
+    OpAxes::plain(vec![q, kv.clone(), kv, out.clone(), lse, out])
+        .with_whole(0, vec![2, 3])
+        .with_whole(1, vec![2, 3])
+        .with_whole(2, vec![2, 3])
+        .with_whole(3, vec![2, 3])
+        .with_whole(4, vec![2])
+        .with_whole(5, vec![2, 3])
+}
+
+/// `embedding_grad(ids [N...], g [N..., E])` → `[V, E]`: the token axes of both are contracted
+/// (split alike over devices, they leave a pending sum), `E` maps to the result's last axis and
+/// the row axis `V` is free (a vocab-parallel table gradient: each rank adds its rows). Linear
+/// in `g` only.
+fn embedding_grad_axes(ids: usize, g: usize) -> Option<OpAxes> {
+    if g != ids + 1 {
+        return None;
+    }
+    let mut g_map: AxisMap = vec![None; ids];
+    g_map.push(Some(1));
+    let mut axes = OpAxes::new(vec![vec![None; ids], g_map], vec![(0..ids).collect(), (0..ids).collect()]);
+    axes.linear = vec![false, true];
+    Some(axes.with_free(vec![0]))
 }
 
 /// `x[.., K], w[N, K], bias[N]` → `[.., N]`.
@@ -359,6 +414,21 @@ mod tests {
         assert!(a.is_whole(0, 3) && a.is_whole(1, 2) && a.is_whole(1, 3) && a.is_whole(2, 2));
         assert!(!a.is_whole(0, 2) && !a.is_whole(2, 3));
         assert!(a.contracted.iter().all(Vec::is_empty) && a.linear.iter().all(|l| !l));
+    }
+
+    #[test]
+    fn gradient_op_maps() {
+        let a = sdpa_grad_axes();
+        assert_eq!(a.maps.len(), 6);
+        assert_eq!((a.operand_axis(1, 1), a.operand_axis(4, 2), a.operand_axis(5, 3)), (Some(1), Some(2), None));
+        assert!((0..6).all(|i| a.is_whole(i, 2)) && a.is_whole(0, 3) && !a.is_whole(4, 3));
+        assert!(!a.is_whole(0, 1) && !a.is_whole(1, 0) && a.linear.iter().all(|l| !l) && a.free.is_empty());
+        // ids [4, 8], g [4, 8, 16] → [V, 16]: tokens contracted, V free, linear in g.
+        let e = embedding_grad_axes(2, 3).unwrap();
+        assert_eq!(e.maps, vec![vec![None, None], vec![None, None, Some(1)]]);
+        assert_eq!(e.contracted, vec![vec![0, 1], vec![0, 1]]);
+        assert_eq!((e.linear.clone(), e.free.clone()), (vec![false, true], vec![0]));
+        assert!(embedding_grad_axes(2, 2).is_none());
     }
 
     #[test]

@@ -111,9 +111,10 @@ type Reshards = rustc_hash::FxHashMap<(Value, Type), Value>;
 
 fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId, reshards: &mut Reshards) -> Result<bool, Diagnostic> {
     let result = ir.result(op, 0);
-    let (Some(natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
+    let (Some(mut natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
         return Ok(false);
     };
+    keep_free_axis_splits(ctx, ir, op, &mut natural, &annotated);
     if !natural.partial.is_empty() && !annotated.partial.is_empty() && natural.reduce != annotated.reduce {
         // The shards the op computes combine by `natural.reduce` (a contraction: sum); read
         // with another reduction they give another value (fuser-lowerfuzz, seed 2000066).
@@ -147,6 +148,26 @@ annotate the result without `partial`, or add the bias after the reduction";
     changed |= fix_secondary_results(ctx, ir, op, &layout)?;
     changed |= fix_operands(ctx, ir, op, &layout, reshards)?;
     Ok(changed)
+}
+
+/// The result axes an op computes under any device split (`OpAxes::free`: `embedding_grad`'s
+/// rows, `one_hot`'s classes) take the annotation's device splits, when their device axes are
+/// not already used by the natural layout (a pending sum over `DIDx` and rows split over
+/// `DIDx` cannot both be: the sum is then reduce-scattered onto the rows).
+fn keep_free_axis_splits(ctx: &Context, ir: &Ir, op: OpId, natural: &mut Sharding, annotated: &Sharding) {
+    let Some(axes) = op_axes(ctx, ir, op) else { return };
+    for &r in &axes.free {
+        let (Some(have), Some(want)) = (natural.axes.get(r), annotated.axes.get(r)) else { continue };
+        if !device_splits(have).is_empty() {
+            continue;
+        }
+        let wanted = device_splits(want);
+        if wanted.iter().all(|&s| !super::propagate::has_kind(natural, s)) {
+            let mut l = stream_splits(have);
+            l.extend(wanted);
+            natural.axes[r] = l;
+        }
+    }
 }
 
 /// A secondary result (a norm's statistics, attention's `lse`) is computed with result 0's
