@@ -12,8 +12,8 @@ use super::attention::{infer_sdpa, parse_sdpa_like, print_sdpa_like, sdpa_check_
 use super::clauses::{Clause, ClauseKind, I64_PROP, parse_clause_op, print_clause_op, prop_int};
 use super::lookup::{FLOAT_TENSOR, ID_TENSOR, is_id_type};
 use super::verify::{
-    TENSOR, expect_tensor, extent_text, extents_compatible, operand_types, plain_tensor, shape_text,
-    shapes_compatible, verify_shardings, verify_with,
+    TENSOR, expect_tensor, extent_text, extents_compatible, operand_types, plain_tensor, shape_text, shapes_compatible,
+    verify_shardings, verify_with,
 };
 use crate::support::{inherent_attr, type_str};
 use fuser_ir::Attr;
@@ -30,10 +30,8 @@ use fuser_ir::types::{Type, TypeKind};
 const UNIT: AttrConstraint =
     AttrConstraint::new("unit attribute", |ctx, a| *ctx.attr_kind(a) == AttrKind::Unit).optional();
 /// `scale`: a 64-bit float attribute.
-const F64_ATTR: AttrConstraint = AttrConstraint::new("64-bit float attribute", |ctx, a| {
-    super::clauses::f64_value(ctx, a).is_some()
-})
-.optional();
+const F64_ATTR: AttrConstraint =
+    AttrConstraint::new("64-bit float attribute", |ctx, a| super::clauses::f64_value(ctx, a).is_some()).optional();
 
 fuser_ir::declare_op! {
     pub static SDPA_GRAD: "fusion.sdpa_grad" {

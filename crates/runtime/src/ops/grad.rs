@@ -268,7 +268,10 @@ mod tests {
                 x[which][e] -= 2.0 * h;
                 let down = loss(&x[0], &x[1], &x[2], &w, &dims, &opt);
                 let fd = (up - down) / (2.0 * h);
-                assert!((g - fd).abs() <= 1e-7 * (1.0 + fd.abs()), "{dims:?} causal {causal}: d{which}[{e}] = {g}, fd {fd}");
+                assert!(
+                    (g - fd).abs() <= 1e-7 * (1.0 + fd.abs()),
+                    "{dims:?} causal {causal}: d{which}[{e}] = {g}, fd {fd}"
+                );
             }
         }
         assert!(dk.iter().any(|x| x.abs() > 1e-3) && dv.iter().any(|x| x.abs() > 1e-3), "the sample is not trivial");
@@ -299,7 +302,8 @@ mod tests {
     #[test]
     fn sdpa_grad_kernel_checks_and_runs() {
         let f = |s: &[usize]| (DType::F32, s.to_vec());
-        let ins = [f(&[1, 2, 3, 4]), f(&[1, 1, 5, 4]), f(&[1, 1, 5, 2]), f(&[1, 2, 3, 2]), f(&[1, 2, 3]), f(&[1, 2, 3, 2])];
+        let ins =
+            [f(&[1, 2, 3, 4]), f(&[1, 1, 5, 4]), f(&[1, 1, 5, 2]), f(&[1, 2, 3, 2]), f(&[1, 2, 3]), f(&[1, 2, 3, 2])];
         let outs = [ins[0].clone(), ins[1].clone(), ins[2].clone()];
         let none = Params::default();
         assert_eq!(check_sdpa_grad(&none, &ins, &outs), Ok(()));
@@ -342,7 +346,8 @@ mod tests {
         assert_eq!(embedding_grad(&ids, &g, 2, 2, 2), full[4..].to_vec());
         // Through the registry, with an origin, bf16 output rounded once.
         let params = Params::new(vec![("num_rows".into(), Param::Int(4))]);
-        let ins = [Dense::from_i64(DType::I64, vec![2, 3], ids.to_vec()), Dense::from_f64(DType::BF16, vec![2, 3, 2], g)];
+        let ins =
+            [Dense::from_i64(DType::I64, vec![2, 3], ids.to_vec()), Dense::from_f64(DType::BF16, vec![2, 3, 2], g)];
         let outs = [(DType::BF16, vec![2, 2])];
         let types: Vec<_> = ins.iter().map(|d| (d.dtype, d.shape.clone())).collect();
         assert_eq!(check_embedding_grad(&params, &types, &outs), Ok(()));

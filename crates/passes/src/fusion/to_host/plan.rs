@@ -464,8 +464,8 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
     }
     // A `full` has no operand: each rank fills its piece of any device layout; the free axes
     // of a kernel (`OpAxes::free`) are computed from the result's global origin.
-    if let Some(r) = (0..out.axes.len())
-        .find(|&r| !covered[r] && !axes.free.contains(&r) && !device_layout(&out.axes[r]).is_empty())
+    if let Some(r) =
+        (0..out.axes.len()).find(|&r| !covered[r] && !axes.free.contains(&r) && !device_layout(&out.axes[r]).is_empty())
         && name != "fusion.full"
     {
         return Err(format!("'{name}' is not local: result axis {r} is split over devices but no operand axis is"));
