@@ -53,9 +53,10 @@ them (one float element type), `out` and `dout` `[B, H, S, Dv]` in that type, `l
 defaults to `1/sqrt(D)`).\n\n\
 Numerics: everything accumulates in `f32` or more (the check in `f64`) and each gradient is \
 rounded once to the element type. A query row whose `lse` is `-inf` (no key attended) \
-contributes nothing. The cuda kernel adds the contributions of the query rows to `dk` and `dv` \
-with `f32` (`f64` for `f64`) atomics into a scratch buffer: the summation order, hence the \
-last bits, may vary between runs.\n\n\
+contributes nothing. The cuda kernel (one thread per query row, at most `D = 256`) adds the \
+contributions of the query rows to `dk` and `dv` with `f32` (`f64` for `f64`) atomics, into \
+the outputs themselves (`f32`, `f64`) or an `f32` scratch buffer rounded once (`bf16`, `f16`): \
+the summation order, hence the last bits, may vary between runs.\n\n\
 Sharding: `B` and `H` may be split over devices or streams (`k`, `v` and `dk`, `dv` then have \
 their `Hkv` heads split the same way, as for `fusion.sdpa`); `dk` and `dv` are split as `dq` on \
 their two leading axes. The query sequence `S` (of `q`, `out`, `lse`, `dout`), `Skv` and the \
@@ -90,8 +91,8 @@ into zeros). An id outside `[0, num_rows)` (negative ones included) adds nothing
 the zeros the forward gathers for it. `num_rows` (an `i64`, at least 0) is the table's row \
 count `V`.\n\n\
 Numerics: the sums accumulate in `f64` in the reference and the cpu backend (in id order, \
-deterministic) and in `f32` atomics on cuda (`f64` for `f64`), into a scratch buffer that is \
-rounded once to the element type: the order of the additions, hence the last bits, may vary \
+deterministic) and in `f32` atomics on cuda (`f64` for `f64`), into the output itself (`f32`, \
+`f64`) or an `f32` scratch buffer rounded once to the element type (`bf16`, `f16`): the order of the additions, hence the last bits, may vary \
 between cuda runs.\n\n\
 Sharding: the ids' axes (and the same leading axes of `grad`) are contracted: split over \
 devices alike in both, they make the result `partial` (sum; an allreduce or a \
