@@ -7,6 +7,12 @@
 // The query sequence split over DIDx (q, dout and dq): sdpa_grad reads it whole, so the
 // decomposition gathers q, out, lse and dout and slices dq back.
 // RUN: sed 's/1x4x8x16xf32, #fusion.shard<@tp, \[\[\], \[DIDx\], \[\], \[\]\]>/1x4x8x16xf32, #fusion.shard<@tp, [[], [], [DIDx], []]>/g' %s | fuser-run - --ranks 2 --check --seed 6 | FileCheck %s
+// Heads in stream chunks (one rank): the kernel runs per chunk of query heads with their kv
+// heads (dk, dv are written in dq's chunks).
+// RUN: sed 's/@tp = \[0, 1\]/@tp = [0]/; s/\[\[\], \[DIDx\], \[\], \[\]\]/[[], [Stream(2)], [], []]/g' %s | fuser-run - --ranks 1 --check --seed 7 | FileCheck %s
+// A stream split of the query sequence cannot be honoured (it is read whole): a diagnostic.
+// RUN: sed 's/1x4x8x16xf32, #fusion.shard<@tp, \[\[\], \[DIDx\], \[\], \[\]\]>/1x4x8x16xf32, #fusion.shard<@tp, [[], [DIDx], [Stream(2)], []]>/g' %s | not fuser-run - --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=STREAM
+// STREAM: error: 'fusion.sdpa_grad' reads axis 2 of operand #0 whole, but axis 2 of operand #0 is split [Stream(2)]
 // CHECK: check: PASS
 //
 // The gradient of grouped-query attention (4 query heads over 2 key/value heads, more keys
