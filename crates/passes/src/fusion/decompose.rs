@@ -6,7 +6,9 @@
 //! For each op, in order (ops the pass creates are visited too):
 //! - a resharding point changing more than one device axis is diagnosed;
 //! - the *natural* sharding of the result (what its operands give it, see
-//!   [`natural_sharding`]) is compared with its annotation, ignoring stream splits; when they
+//!   [`natural_sharding`], plus the annotated device splits of the op's free result axes,
+//!   `OpAxes::free`: a vocab-parallel `embedding_grad`, a class-split `one_hot`) is compared
+//!   with its annotation, ignoring stream splits; when they
 //!   differ the op gets the natural device layout (keeping its stream splits) and a resharding
 //!   point to the annotated type follows it. A row-parallel `linear` with a bias becomes a
 //!   linear without bias, the reduction, and an `add` of the broadcast bias, so that the bias is
