@@ -374,9 +374,9 @@ class TransformerOps:
         """The gradients `(dq, dk, dv)` of `out, lse = sdpa(q, k, v, causal, scale, lse=True)` for
         the cotangent `dout` of `out` (flash-attention's backward: the scores are recomputed
         from `lse`); `dk`, `dv` of a key/value head sum over its query heads. `causal` and
-        `scale` must be the forward's. Without `splits=`, `dq` keeps `q`'s batch and head splits
-        (its sequence and head dimension are read whole); `dk` and `dv` take `dq`'s splits on
-        their axes."""
+        `scale` must be the forward's. Without `splits=`, `dq` keeps `q`'s batch and head splits;
+        `dk` and `dv` take `dq`'s batch and head splits (a query sequence split of `dq`, context
+        parallelism, leaves them pending sums, which the program then reduces)."""
         with arguments():
             tq = self._tensor_arg("sdpa_grad", "q", q)
             tk = self._tensor_arg("sdpa_grad", "k", k)
@@ -398,7 +398,22 @@ class TransformerOps:
             if "splits" not in sharding and "partial" not in sharding and tq.sharding is not None:
                 sharding = dict(sharding, splits=[list(a) for a in tq.sharding.axes[:2]] + [[], []])
         types = [(list(t.shape), t.dtype) for t in (tq, tk, tv)]
-        res = self._generic("sdpa_grad", [q, k, v, out, lse, dout], 4, sharding, types=types, secondary=2, **attrs)
+
+        def kv_layout(dq: Any) -> Any:
+            # dq's batch and head splits; a query-sequence split of dq leaves dk, dv partial, and
+            # they are annotated whole (the decomposition sums them).
+            return type(dq)([list(a) for a in dq.axes[:2]] + [[], []])
+
+        res = self._generic(
+            "sdpa_grad",
+            [q, k, v, out, lse, dout],
+            4,
+            sharding,
+            types=types,
+            secondary=2,
+            secondary_layout=kv_layout,
+            **attrs,
+        )
         return (res[0], res[1], res[2])
 
     def embedding_grad(self, ids: "Tensor", grad: "Tensor", num_rows: int, **sharding: Any) -> "Tensor":

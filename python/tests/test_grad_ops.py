@@ -50,6 +50,25 @@ def test_sdpa_grad_matches_numpy(rng, ranks, causal):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
 
 
+def test_sdpa_grad_with_a_split_query_sequence(rng):
+    """Context parallelism: q, dout and dq split on the query sequence, k and v replicated; dk
+    and dv are each rank's partial sums, reduced."""
+    q, k, v = rng.standard_normal((1, 2, 6, 4)), rng.standard_normal((1, 2, 5, 4)), rng.standard_normal((1, 2, 5, 3))
+    do = rng.standard_normal((1, 2, 6, 3))
+    seq = [[], [], DIDx, []]
+    with fuser.FusionDefinition(mesh=fuser.Mesh([0, 1])) as fd:
+        tq, tdo = (fd.define_tensor(a.shape, "f64", splits=seq) for a in (q, do))
+        tk, tv = (fd.define_tensor(a.shape, "f64") for a in (k, v))
+        o, lse = fd.ops.sdpa(tq, tk, tv, causal=True, lse=True, splits=seq)
+        dq, dk, dv = fd.ops.sdpa_grad(tq, tk, tv, o, lse, tdo, causal=True, splits=seq)
+        assert dk.sharding.axes == [[], [], [], []] and dq.sharding.axes[2] == [DIDx]
+        for t in (dq, dk, dv):
+            fd.add_output(t)
+    got = fd.execute([q, do, k, v], check=True)
+    for g, w in zip(got, sdpa_grad_ref(q, k, v, do, True, 0.5)):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("ranks", [1, 2])
 def test_embedding_grad_matches_numpy(rng, ranks):
     ids = np.array([[0, 9, 3], [12, -1, 3], [9, 9, 5]], dtype=np.int64)  # 12, -1: out of range

@@ -100,6 +100,8 @@ struct Case {
     causal: bool,
     scale: f64,
     dt: DType,
+    /// The global index of the first query row (a piece of a split query sequence).
+    offset: usize,
 }
 
 /// C code running `fuser_sdpa_grad_*` on the case's inputs, and the expected (dq, dk, dv).
@@ -110,10 +112,10 @@ fn sdpa_case(tag: &str, c: &Case, seed: u64) -> (String, [Vec<f64>; 3]) {
     let k = r(values(d.b * d.hkv * d.skv * d.d, seed + 1));
     let v = r(values(d.b * d.hkv * d.skv * d.dv, seed + 2));
     let dout = r(values(d.b * d.h * d.s * d.dv, seed + 3));
-    let (out, lse) = sdpa(&q, &k, &v, &d, &SdpaOptions { causal: c.causal, scale: c.scale, query_offset: 0 });
+    let (out, lse) = sdpa(&q, &k, &v, &d, &SdpaOptions { causal: c.causal, scale: c.scale, query_offset: c.offset });
     let (out, lse) = (r(out), lse.iter().map(|&x| round_to(DType::F32, x)).collect::<Vec<_>>());
     let t = SdpaTensors { q: &q, k: &k, v: &v, out: &out, dout: &dout };
-    let (dq, dk, dv) = sdpa_grad(&t, &lse, &d, c.causal, c.scale);
+    let (dq, dk, dv) = sdpa_grad(&t, &lse, &d, c.causal, c.scale, c.offset);
     let acc = if c.dt == DType::F64 { "double" } else { "float" };
     let mut s = String::from("{\n");
     for (name, xs) in [("q", &q), ("k", &k), ("v", &v), ("o", &out), ("g", &dout)] {
@@ -140,8 +142,9 @@ fn sdpa_case(tag: &str, c: &Case, seed: u64) -> (String, [Vec<f64>; 3]) {
 z.acc=(unsigned long long){dva}; z.n={nv}; launch(2, 3, [&]{{ fuser_acc_zero(z); }});\n\
 SdpaGradParams p{{}}; p.q=(unsigned long long)q; p.k=(unsigned long long)k; p.v=(unsigned long long)v; p.out=(unsigned long long)o;\n\
 p.lse=(unsigned long long)lse; p.dout=(unsigned long long)g; p.dq=(unsigned long long)dq; p.dk_acc=(unsigned long long){dka}; p.dv_acc=(unsigned long long){dva};\n\
-p.scale={:e}; p.dtype={code}; p.b={}; p.h={}; p.hkv={}; p.s={}; p.skv={}; p.d={}; p.dv={}; p.causal={};\n\
+p.query_offset={}; p.scale={:e}; p.dtype={code}; p.b={}; p.h={}; p.hkv={}; p.s={}; p.skv={}; p.d={}; p.dv={}; p.causal={};\n\
 launch(2, 3, [&]{{ fuser_sdpa_grad_{}(p); }});\n",
+        c.offset,
         c.scale,
         d.b,
         d.h,
@@ -192,6 +195,19 @@ fn the_grad_kernels_match_the_reference_semantics_on_the_host() {
                 causal: true,
                 scale: 0.4,
                 dt: DType::F32,
+                offset: 0,
+            },
+        ),
+        // The second half of a causal query sequence (global rows 3..6): the mask at global
+        // indices.
+        (
+            "offset",
+            Case {
+                dims: SdpaDims { b: 1, h: 2, hkv: 2, s: 3, skv: 6, d: 4, dv: 3 },
+                causal: true,
+                scale: 0.5,
+                dt: DType::F32,
+                offset: 3,
             },
         ),
         (
@@ -201,6 +217,7 @@ fn the_grad_kernels_match_the_reference_semantics_on_the_host() {
                 causal: false,
                 scale: 0.5,
                 dt: DType::F64,
+                offset: 0,
             },
         ),
         (
@@ -210,6 +227,7 @@ fn the_grad_kernels_match_the_reference_semantics_on_the_host() {
                 causal: true,
                 scale: 0.35,
                 dt: DType::BF16,
+                offset: 0,
             },
         ),
         // No keys: lse -inf everywhere, every gradient 0.
@@ -220,6 +238,7 @@ fn the_grad_kernels_match_the_reference_semantics_on_the_host() {
                 causal: false,
                 scale: 1.0,
                 dt: DType::F32,
+                offset: 0,
             },
         ),
     ];
@@ -285,7 +304,7 @@ h.out=(unsigned long long)ob; h.dtype=0; launch(3, 4, [&]{{ fuser_one_hot(h); }}
         }
     }
     assert!(expected[0].2[1].iter().any(|x| x.abs() > 1e-2), "the sample is not trivial");
-    assert!(expected[3].2.iter().all(|x| x.iter().all(|&v| v == 0.0)));
+    assert!(expected[4].2.iter().all(|x| x.iter().all(|&v| v == 0.0)));
     close("embedding_grad f32", &line(&text, "emb_f32"), &want_emb, 1e-6, 1e-7);
     let want_bf16: Vec<f64> = want_emb.iter().map(|&x| round_to(DType::BF16, x)).collect();
     close("embedding_grad bf16", &line(&text, "emb_bf16"), &want_bf16, 1.0 / 128.0, 1e-3);

@@ -4,9 +4,9 @@
 //! `fusion.embedding`) and `fusion.one_hot` (the label matrix of the cross-entropy's gradient),
 //! with their verifiers, result-type inference and custom syntax.
 //!
-//! All three lower to the generic `host.kernel`: `sdpa_grad` position-independent (its query
-//! sequence is read whole), `embedding_grad` and `one_hot` with the global origin of their
-//! result's local piece (a vocab-parallel table gradient, a class axis split over devices).
+//! All three lower to the generic `host.kernel` with the global origin of their result's local
+//! piece: `dq`'s (the causal mask of a split query sequence), a vocab-parallel table
+//! gradient's rows, a class axis split over devices.
 
 use super::attention::{infer_sdpa, parse_sdpa_like, print_sdpa_like, sdpa_check_scale};
 use super::clauses::{Clause, ClauseKind, I64_PROP, parse_clause_op, print_clause_op, prop_int};
@@ -58,11 +58,13 @@ contributions of the query rows to `dk` and `dv` with `f32` (`f64` for `f64`) at
 the outputs themselves (`f32`, `f64`) or an `f32` scratch buffer rounded once (`bf16`, `f16`): \
 the summation order, hence the last bits, may vary between runs.\n\n\
 Sharding: `B` and `H` may be split over devices or streams (`k`, `v` and `dk`, `dv` then have \
-their `Hkv` heads split the same way, as for `fusion.sdpa`); `dk` and `dv` are split as `dq` on \
-their two leading axes. The query sequence `S` (of `q`, `out`, `lse`, `dout`), `Skv` and the \
-head dimensions are read whole: a split there is gathered by `fusion-decompose-resharding` (a \
-sequence split would leave `dk`, `dv` partial sums over the ranks' query rows, which the \
-secondary results of an op cannot be yet).\n\n\
+their `Hkv` heads split the same way, as for `fusion.sdpa`); `dk` and `dv` take `dq`'s splits on \
+their two leading axes. The query sequence `S` (of `q`, `out`, `lse`, `dout`, `dq`) may be split \
+over devices (context parallelism): each rank computes `dq` of its query rows (the causal mask \
+at their global indices) and partial sums of `dk` and `dv` over them, `partial` results that \
+an allreduce (or a reduce-scatter onto a head split) completes; a stream split of `S` is \
+refused (the chunks would overwrite `dk`, `dv`). `Skv` and the head dimensions are read \
+whole (a split there is gathered).\n\n\
 ```mlir\n%dq, %dk, %dv = fusion.sdpa_grad %q, %k, %v, %o, %lse, %do causal\n    \
 : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x4x8x16xf32>, \
 tensor<1x4x8xf32>, tensor<1x4x8x16xf32>)\n    \

@@ -25,7 +25,7 @@
 //! its operands and result agree through its axis map.
 
 use super::axes::{OpAxes, op_axes};
-use super::propagate::{natural_sharding, secondary_sharding};
+use super::propagate::{natural_sharding, secondary_sharding_of};
 use super::resharding::{device_splits, same_device_layout, single_changed_axis, stream_splits, with_device_layout_of};
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_dialects::fusion::{Mesh, Sharding, Split, tensor_op_state};
@@ -176,10 +176,10 @@ fn keep_free_axis_splits(ctx: &Context, ir: &Ir, op: OpId, natural: &mut Shardin
 /// layout on its leading axes; an annotation that differs gets a resharding point after the op.
 fn fix_secondary_results(ctx: &Context, ir: &mut Ir, op: OpId, layout: &Sharding) -> Result<bool, Diagnostic> {
     let mut changed = false;
-    for r in ir.results(op).to_vec().into_iter().skip(1) {
+    for (j, r) in ir.results(op).to_vec().into_iter().enumerate().skip(1) {
         let Some(annotated) = sharding_of(ctx, ir, r) else { continue };
         let ty = ir.value_type(r);
-        let computed = secondary_sharding(layout, annotated.axes.len());
+        let computed = secondary_sharding_of(ctx, ir, op, j, layout, annotated.axes.len());
         if same_device_layout(&computed, &annotated) {
             continue;
         }

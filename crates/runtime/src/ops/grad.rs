@@ -4,8 +4,9 @@
 //! - `sdpa_grad`: the gradients `(dq, dk, dv)` of `fusion.sdpa` from `q, k, v, out, lse, dout`,
 //!   recomputing `P = exp(scale q·k - lse)` row by row (flash-attention's backward, without
 //!   tiles). Grouped-query heads add their contributions into their key/value head; the causal
-//!   mask is top-left as the forward's. The query sequence is never split (its axes are read
-//!   whole), so the local query index is the global one.
+//!   mask is top-left as the forward's, at global query indices (the local index plus the
+//!   origin of `dq`'s sequence axis: a query sequence split over devices masks as the whole,
+//!   each rank's `dk`, `dv` then being its rows' partial sums).
 //! - `embedding_grad`: rows of `g` added into a zero table at `ids`; the local piece holds
 //!   global rows `[origin[0], origin[0] + rows)` and adds only the ids among them.
 //! - `one_hot`: `1.0` where `labels == origin[last] + c`, else `0.0`.
@@ -59,14 +60,16 @@ pub fn check_sdpa_grad(params: &Params, inputs: &Types, outputs: &Types) -> Resu
     Ok(())
 }
 
-/// `sdpa_grad` on dense inputs: `[dq, dk, dv]`.
-pub fn eval_sdpa_grad(params: &Params, inputs: &[Dense], outputs: &Types) -> RtResult<Vec<Dense>> {
+/// `sdpa_grad` on dense inputs: `[dq, dk, dv]`; `origin` is `dq`'s (its sequence coordinate
+/// is the global index of local query 0).
+pub fn eval_sdpa_grad(params: &Params, inputs: &[Dense], outputs: &Types, origin: &[usize]) -> RtResult<Vec<Dense>> {
     let [q, k, v, out, lse, dout] = inputs else { return Err(RtError::new("sdpa_grad expects 6 inputs")) };
     let dims = SdpaDims::of_shapes(&q.shape, &k.shape, &v.shape).map_err(RtError::new)?;
     let scale = params.float_or("scale", dims.default_scale())?;
     let causal = params.flag("causal");
     let t = SdpaTensors { q: &q.floats(), k: &k.floats(), v: &v.floats(), out: &out.floats(), dout: &dout.floats() };
-    let (dq, dk, dv) = sdpa_grad(&t, &lse.floats(), &dims, causal, scale);
+    let query_offset = origin.get(2).copied().unwrap_or(0);
+    let (dq, dk, dv) = sdpa_grad(&t, &lse.floats(), &dims, causal, scale, query_offset);
     Ok([dq, dk, dv].into_iter().zip(outputs).map(|(x, (dt, s))| Dense::from_f64(*dt, s.clone(), x)).collect())
 }
 
@@ -80,14 +83,15 @@ pub struct SdpaTensors<'a> {
 }
 
 /// `(dq, dk, dv)` of attention over `t` with the forward's log-sum-exp `lse` (lengths as `dims`
-/// says; query `i` attends keys `j <= i` when `causal`). A row whose `lse` is `-inf` attended
-/// nothing and contributes nothing.
+/// says; local query `i` attends keys `j <= query_offset + i` when `causal`). A row whose
+/// `lse` is `-inf` attended nothing and contributes nothing.
 pub fn sdpa_grad(
     t: &SdpaTensors<'_>,
     lse: &[f64],
     dims: &SdpaDims,
     causal: bool,
     scale: f64,
+    query_offset: usize,
 ) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let SdpaDims { b, h, hkv, s, skv, d, dv } = *dims;
     let mut dq = vec![0.0; b * h * s * d];
@@ -106,7 +110,7 @@ pub fn sdpa_grad(
                 let (qrow, orow, grow) =
                     (&t.q[row * d..(row + 1) * d], &t.out[row * dv..(row + 1) * dv], &t.dout[row * dv..(row + 1) * dv]);
                 let delta: f64 = grow.iter().zip(orow).map(|(a, b)| a * b).sum();
-                let n = if causal { skv.min(i + 1) } else { skv };
+                let n = if causal { skv.min(query_offset + i + 1) } else { skv };
                 for j in 0..n {
                     let kr = (kv_base + j) * d;
                     let vr = (kv_base + j) * dv;
@@ -258,7 +262,7 @@ mod tests {
         let opt = SdpaOptions { causal, scale, query_offset: 0 };
         let (out, lse) = sdpa(&q, &k, &v, &dims, &opt);
         let t = SdpaTensors { q: &q, k: &k, v: &v, out: &out, dout: &w };
-        let (dq, dk, dv) = sdpa_grad(&t, &lse, &dims, causal, scale);
+        let (dq, dk, dv) = sdpa_grad(&t, &lse, &dims, causal, scale, 0);
         let h = 1e-6;
         for (which, grad) in [(0, &dq), (1, &dk), (2, &dv)] {
             for (e, &g) in grad.iter().enumerate() {
@@ -291,11 +295,41 @@ mod tests {
     }
 
     #[test]
+    fn a_split_query_sequence_gives_partial_key_gradients() {
+        // Rows 0..3 and 3..6 of a causal problem, each with its global offset: dq of each half
+        // is the whole's rows, dk and dv the halves' sum.
+        let dims = SdpaDims { b: 1, h: 2, hkv: 1, s: 6, skv: 5, d: 3, dv: 2 };
+        let (q, k, v, w) = (values(36, 21), values(15, 22), values(10, 23), values(24, 24));
+        let opt = SdpaOptions { causal: true, scale: 0.6, query_offset: 0 };
+        let (out, lse) = sdpa(&q, &k, &v, &dims, &opt);
+        let t = SdpaTensors { q: &q, k: &k, v: &v, out: &out, dout: &w };
+        let (dq, dk, dv) = sdpa_grad(&t, &lse, &dims, true, 0.6, 0);
+        let half = SdpaDims { s: 3, ..dims };
+        // The rows of one half, per head: [h][rows][width] of a [1, 2, 6, width] tensor.
+        let rows = |x: &[f64], width: usize, first: usize| -> Vec<f64> {
+            (0..2).flat_map(|h| x[(h * 6 + first) * width..(h * 6 + first + 3) * width].to_vec()).collect()
+        };
+        let mut sum_dk = vec![0.0; dk.len()];
+        let mut sum_dv = vec![0.0; dv.len()];
+        for first in [0, 3] {
+            let (hq, ho, hw, hl) = (rows(&q, 3, first), rows(&out, 2, first), rows(&w, 2, first), rows(&lse, 1, first));
+            let ht = SdpaTensors { q: &hq, k: &k, v: &v, out: &ho, dout: &hw };
+            let (hdq, hdk, hdv) = sdpa_grad(&ht, &hl, &half, true, 0.6, first);
+            let want = rows(&dq, 3, first);
+            assert!(hdq.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-14), "{hdq:?} vs {want:?}");
+            sum_dk.iter_mut().zip(&hdk).for_each(|(s, x)| *s += x);
+            sum_dv.iter_mut().zip(&hdv).for_each(|(s, x)| *s += x);
+        }
+        assert!(sum_dk.iter().zip(&dk).all(|(a, b)| (a - b).abs() < 1e-14));
+        assert!(sum_dv.iter().zip(&dv).all(|(a, b)| (a - b).abs() < 1e-14));
+    }
+
+    #[test]
     fn sdpa_grad_skips_rows_without_keys() {
         // Skv = 0: lse = -inf everywhere, every gradient 0 (and no NaN).
         let dims = SdpaDims { b: 1, h: 1, hkv: 1, s: 2, skv: 0, d: 2, dv: 2 };
         let t = SdpaTensors { q: &[1.0; 4], k: &[], v: &[], out: &[0.0; 4], dout: &[1.0; 4] };
-        let (dq, dk, dv) = sdpa_grad(&t, &[f64::NEG_INFINITY; 2], &dims, false, 1.0);
+        let (dq, dk, dv) = sdpa_grad(&t, &[f64::NEG_INFINITY; 2], &dims, false, 1.0, 0);
         assert_eq!((dq, dk.len(), dv.len()), (vec![0.0; 4], 0, 0));
     }
 
@@ -330,7 +364,7 @@ mod tests {
         let call = Call { params: &params, inputs: &dense, outputs: &outs, origin: &[], global_shape: &[] };
         let got = run(lookup("sdpa_grad").unwrap(), &call).unwrap();
         let t = SdpaTensors { q: &q, k: &k, v: &v, out: &out, dout: &w };
-        let (dq, _, dv) = sdpa_grad(&t, &lse, &dims, true, 0.5);
+        let (dq, _, dv) = sdpa_grad(&t, &lse, &dims, true, 0.5, 0);
         assert_eq!(got[0].floats(), dq.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>());
         assert_eq!(got[2].floats(), dv.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>());
     }

@@ -91,11 +91,11 @@ static DROPOUT: OpImpl = OpImpl {
     check: lookup_ops::check_dropout,
     eval: |c| lookup_ops::eval_dropout(c.params, c.inputs, c.outputs, c.origin, c.global_shape),
 };
-/// `fusion.sdpa_grad` (`ops/grad.rs`): position-independent (the query sequence is whole).
+/// `fusion.sdpa_grad` (`ops/grad.rs`): origin = `dq`'s (the causal mask's global query offset).
 static SDPA_GRAD: OpImpl = OpImpl {
     name: "sdpa_grad",
     check: grad::check_sdpa_grad,
-    eval: |c| grad::eval_sdpa_grad(c.params, c.inputs, c.outputs),
+    eval: |c| grad::eval_sdpa_grad(c.params, c.inputs, c.outputs, c.origin),
 };
 /// `fusion.embedding_grad` (`ops/grad.rs`): origin = the result's (its first global row).
 static EMBEDDING_GRAD: OpImpl = OpImpl {

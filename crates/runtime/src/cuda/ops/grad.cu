@@ -14,7 +14,7 @@
 
 struct SdpaGradParams { unsigned long long q; unsigned long long k; unsigned long long v; unsigned long long out;
   unsigned long long lse; unsigned long long dout; unsigned long long dq; unsigned long long dk_acc;
-  unsigned long long dv_acc; double scale; int dtype; int b; int h; int hkv; int s; int skv; int d; int dv; int causal; };
+  unsigned long long dv_acc; long long query_offset; double scale; int dtype; int b; int h; int hkv; int s; int skv; int d; int dv; int causal; };
 struct EmbeddingGradParams { unsigned long long ids; unsigned long long g; unsigned long long acc;
   long long n_ids; long long width; long long rows; long long first_row; int id_bytes; int dtype; int acc_double; };
 struct OneHotParams { unsigned long long labels; unsigned long long out; long long n_labels; long long classes;
@@ -77,7 +77,9 @@ template <typename Acc> __device__ void sdpa_grad_rows(const SdpaGradParams& p) 
       Acc delta = 0;
       for (int e = 0; e < p.dv; e++)
         delta += (Acc)load_float(p.dout, p.dtype, row * p.dv + e) * (Acc)load_float(p.out, p.dtype, row * p.dv + e);
-      long long n = p.causal ? (i + 1 < p.skv ? i + 1 : p.skv) : p.skv;
+      // Causal: keys j <= the global query index (query_offset: the first local query's).
+      long long last = p.query_offset + i + 1;
+      long long n = p.causal ? (last < p.skv ? last : p.skv) : p.skv;
       for (long long j = 0; j < n; j++) {
         long long kr = (kv_base + j) * p.d, vr = (kv_base + j) * p.dv;
         Acc dot = 0;

@@ -46,6 +46,7 @@ pub struct SdpaGradParams {
     pub dq: u64,
     pub dk_acc: u64,
     pub dv_acc: u64,
+    pub query_offset: i64,
     pub scale: f64,
     pub dtype: i32,
     pub b: i32,
@@ -144,12 +145,14 @@ fn store(gpu: &Gpu, acc: &CudaBuf, is_out: bool, out: &CudaBuf, stream: RawStrea
     run_flat(gpu, "fuser_acc_store", p.n, &mut p, stream)
 }
 
-/// Launches `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`.
+/// Launches `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`;
+/// `origin` is `dq`'s (the causal mask's global query offset).
 pub fn run_sdpa_grad(
     gpu: &Gpu,
     params: &Params,
     inputs: &[CudaBuf],
     outputs: &[CudaBuf],
+    origin: &[usize],
     stream: RawStream,
 ) -> RtResult<()> {
     let [q, k, v, out, lse, dout] = inputs else { return Err(RtError::new("sdpa_grad expects 6 inputs")) };
@@ -173,6 +176,7 @@ pub fn run_sdpa_grad(
         dq: dq.addr(),
         dk_acc: dk_acc.addr(),
         dv_acc: dv_acc.addr(),
+        query_offset: origin.get(2).copied().unwrap_or(0) as i64,
         scale: params.float_or("scale", dims.default_scale())?,
         dtype: dtype_code(q.dtype),
         b: int("B", dims.b)?,
@@ -251,8 +255,8 @@ mod tests {
     #[test]
     fn the_source_agrees_with_the_launch_constants_and_structs() {
         assert!(SOURCE.contains(&format!("#define SDPA_GRAD_MAX_D {MAX_D}\n")));
-        // 9 addresses and a double, then 9 ints (padded to 8 bytes).
-        assert_eq!(std::mem::size_of::<SdpaGradParams>(), 10 * 8 + 9 * 4 + 4);
+        // 9 addresses, the offset and a double, then 9 ints (padded to 8 bytes).
+        assert_eq!(std::mem::size_of::<SdpaGradParams>(), 11 * 8 + 9 * 4 + 4);
         assert_eq!(std::mem::size_of::<EmbeddingGradParams>(), 7 * 8 + 3 * 4 + 4);
         assert_eq!(std::mem::size_of::<OneHotParams>(), 5 * 8 + 2 * 4);
         assert_eq!(std::mem::size_of::<AccParams>(), 3 * 8 + 2 * 4);

@@ -73,8 +73,10 @@ static DROPOUT: CudaImpl = CudaImpl {
     run: |c| lookup::run_dropout(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.global_shape, c.stream),
 };
 /// `fusion.sdpa_grad`, `fusion.embedding_grad`, `fusion.one_hot` (`grad.rs`).
-static SDPA_GRAD: CudaImpl =
-    CudaImpl { name: "sdpa_grad", run: |c| grad::run_sdpa_grad(c.gpu, c.params, c.inputs, c.outputs, c.stream) };
+static SDPA_GRAD: CudaImpl = CudaImpl {
+    name: "sdpa_grad",
+    run: |c| grad::run_sdpa_grad(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.stream),
+};
 static EMBEDDING_GRAD: CudaImpl = CudaImpl {
     name: "embedding_grad",
     run: |c| grad::run_embedding_grad(c.gpu, c.inputs, c.outputs, c.origin, c.stream),
