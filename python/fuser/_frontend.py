@@ -22,7 +22,7 @@ transformer ops (exp ... cross_entropy) are in `_ops.py`, mixed into `FusionDefi
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 from . import _fuser
 from ._dtypes import dtype_name
@@ -370,11 +370,13 @@ class FusionDefinition(TransformerOps):
         keeps: Optional[Tensor] = None,
         types: Optional[Sequence[Tuple[Sequence[int], str]]] = None,
         secondary: int = 0,
+        secondary_layout: Optional[Callable[[Sharding], Sharding]] = None,
         **attrs: Any,
     ) -> List[Tensor]:
         """Records `fusion.<name>` through the native generic builder: result 0's sharding from
         the keywords (default: `keeps`'s splits, else replicated), `secondary` more results with result
-        0's splits on their (leading) axes; `types` the explicit result types, if any."""
+        0's splits on their (leading) axes, or `secondary_layout(result 0's sharding)`; `types`
+        the explicit result types, if any."""
         loc = self._loc()
         with arguments(loc):
             unknown = set(sharding) - {"splits", "partial", "reduce"}
@@ -391,7 +393,12 @@ class FusionDefinition(TransformerOps):
             shardings: List[Optional[Sharding]] = [out]
             for j in range(1, 1 + secondary):
                 lead = len(types[j][0]) if types is not None else 0
-                shardings.append(Sharding(out.axes[:lead]) if out is not None else None)
+                if out is None:
+                    shardings.append(None)
+                elif secondary_layout is not None:
+                    shardings.append(secondary_layout(out))
+                else:
+                    shardings.append(Sharding(out.axes[:lead]))
             native_attrs = [(k, v) for k, v in attrs.items()]
             native_types = [(list(s), d) for s, d in types] if types is not None else None
             indices = self._program.generic(name, [t.index for t in operands], shardings, loc, native_attrs, native_types)

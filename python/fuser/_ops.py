@@ -1,6 +1,6 @@
 """The transformer ops of `FusionDefinition` (issue 23): elementwise math, comparisons and
-selection, `full`, reductions, softmax, norms, attention, slicing, embedding, dropout and
-cross-entropy. Each records one fusion op through the native `_Program.generic` (result types
+selection, `full`, reductions, softmax, norms, attention, slicing, embedding, dropout,
+cross-entropy, and the backward pass's `sdpa_grad`, `embedding_grad` and `one_hot`. Each records one fusion op through the native `_Program.generic` (result types
 inferred by the op, or given where the op cannot infer them), so a bad call raises
 `FuserError` at the caller's line; docs/dialects/fusion.md has each op's numeric rules.
 
@@ -356,6 +356,94 @@ class TransformerOps:
             if not 0 <= p < 1:
                 raise ValueError(f"dropout: p must be in [0, 1), got {p!r}")
         return self._generic("dropout", [x, seed, offset], t.ndim, sharding, keeps=x, p=p)[0]
+
+    # -- the backward pass's ops -----------------------------------------------------------
+
+    def sdpa_grad(
+        self,
+        q: "Tensor",
+        k: "Tensor",
+        v: "Tensor",
+        out: "Tensor",
+        lse: "Tensor",
+        dout: "Tensor",
+        causal: bool = False,
+        scale: Optional[float] = None,
+        **sharding: Any,
+    ) -> Tuple["Tensor", "Tensor", "Tensor"]:
+        """The gradients `(dq, dk, dv)` of `out, lse = sdpa(q, k, v, causal, scale, lse=True)` for
+        the cotangent `dout` of `out` (flash-attention's backward: the scores are recomputed
+        from `lse`); `dk`, `dv` of a key/value head sum over its query heads. `causal` and
+        `scale` must be the forward's. Without `splits=`, `dq` keeps `q`'s batch and head splits;
+        `dk` and `dv` take `dq`'s batch and head splits (a query sequence split of `dq`, context
+        parallelism, leaves them pending sums, which the program then reduces)."""
+        with arguments():
+            tq = self._tensor_arg("sdpa_grad", "q", q)
+            tk = self._tensor_arg("sdpa_grad", "k", k)
+            tv = self._tensor_arg("sdpa_grad", "v", v)
+            for what, t in (("out", out), ("lse", lse), ("dout", dout)):
+                self._tensor_arg("sdpa_grad", what, t)
+            if not isinstance(causal, bool):
+                raise TypeError(f"sdpa_grad: causal must be a bool, not {causal!r}")
+            attrs: dict = {"causal": causal}
+            if scale is not None:
+                s = _float("sdpa_grad: scale", scale)
+                if not math.isfinite(s):
+                    raise ValueError(f"sdpa_grad: scale must be finite, got {scale!r}")
+                attrs["scale"] = s
+            if tq.ndim != 4 or tk.ndim != 4 or tv.ndim != 4:
+                raise ValueError(
+                    f"sdpa_grad: q, k and v are [B, H, S, D] tensors, got ranks {tq.ndim}, {tk.ndim} and {tv.ndim}"
+                )
+            if "splits" not in sharding and "partial" not in sharding and tq.sharding is not None:
+                sharding = dict(sharding, splits=[list(a) for a in tq.sharding.axes[:2]] + [[], []])
+        types = [(list(t.shape), t.dtype) for t in (tq, tk, tv)]
+
+        def kv_layout(dq: Any) -> Any:
+            # dq's batch and head splits; a query-sequence split of dq leaves dk, dv partial, and
+            # they are annotated whole (the decomposition sums them).
+            return type(dq)([list(a) for a in dq.axes[:2]] + [[], []])
+
+        res = self._generic(
+            "sdpa_grad",
+            [q, k, v, out, lse, dout],
+            4,
+            sharding,
+            types=types,
+            secondary=2,
+            secondary_layout=kv_layout,
+            **attrs,
+        )
+        return (res[0], res[1], res[2])
+
+    def embedding_grad(self, ids: "Tensor", grad: "Tensor", num_rows: int, **sharding: Any) -> "Tensor":
+        """The gradient of `embedding(table, ids)` for the cotangent `grad [*ids.shape, E]`: the
+        rows of `grad` added into a zero `[num_rows, E]` table at `ids` (ids outside `[0,
+        num_rows)` add nothing). Replicated unless `splits=` says otherwise: `splits=[[DIDx],
+        []]` is the vocab-parallel table's layout (each rank adds its rows)."""
+        with arguments():
+            self._tensor_arg("embedding_grad", "ids", ids)
+            self._tensor_arg("embedding_grad", "grad", grad)
+            if isinstance(num_rows, bool) or not hasattr(num_rows, "__index__") or int(num_rows) < 0:
+                raise TypeError(f"embedding_grad: num_rows must be a non-negative integer, not {num_rows!r}")
+        return self._generic("embedding_grad", [ids, grad], 2, sharding, num_rows=int(num_rows))[0]
+
+    def one_hot(self, labels: "Tensor", num_classes: int, dtype: Any = "f32", **sharding: Any) -> "Tensor":
+        """`[*labels.shape, num_classes]` in the float `dtype`: 1 at each label's column, 0
+        elsewhere (labels outside `[0, num_classes)`, negative ones included, give rows of
+        zeros). Without `splits=`, the labels' splits on the leading axes and the class axis
+        whole; the class axis may be split over devices (`splits=[..., [DIDx]]`)."""
+        with arguments():
+            tl = self._tensor_arg("one_hot", "labels", labels)
+            if isinstance(num_classes, bool) or not hasattr(num_classes, "__index__") or int(num_classes) < 0:
+                raise TypeError(f"one_hot: num_classes must be a non-negative integer, not {num_classes!r}")
+            name = dtype_name(dtype)
+            if name not in ("bf16", "f16", "f32", "f64"):
+                raise ValueError(f"one_hot: dtype must be a float type, got {dtype!r}")
+            if "splits" not in sharding and "partial" not in sharding and tl.sharding is not None:
+                sharding = dict(sharding, splits=[list(a) for a in tl.sharding.axes] + [[]])
+        types = [(list(tl.shape) + [int(num_classes)], name)]
+        return self._generic("one_hot", [labels], tl.ndim + 1, sharding, types=types, num_classes=int(num_classes))[0]
 
     def cross_entropy(
         self, logits: "Tensor", labels: "Tensor", ignore_index: int = -100, dtype: Any = None, **sharding: Any

@@ -82,6 +82,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/loss.rs",
             "fusion/norm.rs",
             "fusion/attention.rs",
+            "fusion/grad.rs",
             "host/alloc.rs",
             "host/compute.rs",
             "host/reduce.rs",

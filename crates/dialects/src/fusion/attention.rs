@@ -67,8 +67,8 @@ Generic form: `causal` is a unit property, `scale` an `f64` property.",
         properties: { causal: UNIT, scale: F64_ATTR },
         hooks: {
             verify: verify_sdpa,
-            parse: parse_sdpa,
-            print: print_sdpa,
+            parse: parse_sdpa_like,
+            print: print_sdpa_like,
             infer_result_types: infer_sdpa_types,
         },
     }
@@ -170,7 +170,7 @@ pub fn infer_sdpa(ctx: &Context, q: Type, k: Type, v: Type) -> Result<(Type, Typ
 /// it; a generic builder gets the attention output).
 fn infer_sdpa_types(ctx: &Context, types: &[Type], props: Option<fuser_ir::Attr>) -> Result<Vec<Type>, String> {
     if let Some(a) = props.and_then(|p| ctx.dict_get(p, "scale")) {
-        check_scale(f64_value(ctx, a))?;
+        sdpa_check_scale(f64_value(ctx, a))?;
     }
     match types {
         [q, k, v] => Ok(vec![infer_sdpa(ctx, *q, *k, *v)?.0]),
@@ -179,7 +179,7 @@ fn infer_sdpa_types(ctx: &Context, types: &[Type], props: Option<fuser_ir::Attr>
 }
 
 /// A written `scale` must be a finite `f64`.
-fn check_scale(scale: Option<f64>) -> Result<(), String> {
+pub(crate) fn sdpa_check_scale(scale: Option<f64>) -> Result<(), String> {
     match scale {
         Some(s) if s.is_finite() => Ok(()),
         Some(s) => Err(format!("scale must be finite, got {s}")),
@@ -211,7 +211,7 @@ fn verify_sdpa(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     let ctx = v.ctx;
     let err = |m: String| v.op_error(op, m);
     if let Some(a) = inherent_attr(ctx, v.ir, op, "scale") {
-        check_scale(f64_value(ctx, a)).map_err(err)?;
+        sdpa_check_scale(f64_value(ctx, a)).map_err(err)?;
     }
     let [q, k, val] = operand_types(v, op)[..] else { return Err(err("expects query, key and value".into())) };
     let (out, lse) = infer_sdpa(ctx, q, k, val).map_err(err)?;
@@ -225,7 +225,9 @@ fn verify_sdpa(v: &VerifyCtx<'_>, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn parse_sdpa(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
+/// The custom form of `fusion.sdpa` and `fusion.sdpa_grad`: operands, `[causal] [scale = S]`,
+/// then the shared tail.
+pub(crate) fn parse_sdpa_like(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResult<()> {
     let operands = p.parse_operand_list()?;
     let mut props = Vec::new();
     if p.parse_optional_keyword("causal") {
@@ -244,7 +246,8 @@ fn parse_sdpa(p: &mut dyn OpAsmParser, state: &mut OperationState) -> ParseResul
     super::syntax::parse_tail(p, state, &operands, props)
 }
 
-fn print_sdpa(p: &mut dyn OpAsmPrinter, op: OpId) {
+/// Prints what [`parse_sdpa_like`] reads (one result bare, several in parentheses).
+pub(crate) fn print_sdpa_like(p: &mut dyn OpAsmPrinter, op: OpId) {
     let (operands, types, results, causal, scale, dict) = {
         let (ctx, ir) = (p.ctx(), p.ir());
         let operands = ir.operands(op).to_vec();

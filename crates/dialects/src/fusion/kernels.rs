@@ -37,6 +37,11 @@ pub static KERNEL_OPS: &[KernelOp] = &[
     KernelOp { op: "fusion.layer_norm", kernel: "layer_norm", origin: Origin::None },
     KernelOp { op: "fusion.rms_norm", kernel: "rms_norm", origin: Origin::None },
     KernelOp { op: "fusion.sdpa", kernel: "sdpa", origin: Origin::Result(0) },
+    // The backward's ops: sdpa_grad masks causally by global query indices (dq's origin); the
+    // table gradient and the one-hot rows write the rows/columns their result piece holds.
+    KernelOp { op: "fusion.sdpa_grad", kernel: "sdpa_grad", origin: Origin::Result(0) },
+    KernelOp { op: "fusion.embedding_grad", kernel: "embedding_grad", origin: Origin::Result(0) },
+    KernelOp { op: "fusion.one_hot", kernel: "one_hot", origin: Origin::Result(0) },
 ];
 
 /// The kernel of the fusion op `op_name`, if it lowers to one.

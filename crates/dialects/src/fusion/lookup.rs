@@ -31,7 +31,8 @@ pub const FLOAT_TENSOR: TypeConstraint = TypeConstraint::new(
     |ctx, t| matches!(ctx.type_kind(t), TypeKind::RankedTensor { elem, .. } if matches!(ctx.type_kind(*elem), TypeKind::Float(_))),
 );
 
-fn is_id_type(ctx: &Context, t: Type) -> bool {
+/// Whether `t` is an id type: a 32- or 64-bit signless or signed integer.
+pub fn is_id_type(ctx: &Context, t: Type) -> bool {
     matches!(ctx.type_kind(t), TypeKind::Integer { width: 32 | 64, signedness } if *signedness != Signedness::Unsigned)
 }
 

@@ -12,13 +12,15 @@
 //! maximum, minimum, pow, compare, where, full), `reduce` (sum, max, min, mean, var), `layout`
 //! (set, broadcast, reshape, permute), `norm` (layer_norm, rms_norm), `attention` (sdpa),
 //! `slicing` (slice, concat), `lookup` (embedding, dropout), `softmax` (softmax, log_softmax),
-//! `loss` (cross_entropy and its vocab-parallel phases); `clauses` is the shared `name = value`
+//! `loss` (cross_entropy and its vocab-parallel phases), `grad` (sdpa_grad, embedding_grad,
+//! one_hot: the backward pass's own ops); `clauses` is the shared `name = value`
 //! syntax of the ops with properties other than `dims`; `kernels` says which ops lower to a
 //! named `host.kernel`.
 
 pub mod attention;
 pub mod clauses;
 pub mod elementwise;
+pub mod grad;
 pub mod kernels;
 pub mod layout;
 pub mod lookup;
@@ -39,6 +41,7 @@ mod tests;
 
 pub use attention::{SDPA, infer_sdpa};
 pub use elementwise::{ADD, CAST, DIV, MUL, NEG, SUB, infer_cast, infer_elementwise, infer_unary};
+pub use grad::{EMBEDDING_GRAD, ONE_HOT, SDPA_GRAD, infer_embedding_grad, infer_sdpa_grad, one_hot_shape};
 pub use kernels::{KERNEL_OPS, KernelOp, Origin, kernel_op};
 pub use layout::{BROADCAST, PERMUTE, RESHAPE, SET, infer_broadcast, infer_permute, infer_reshape, infer_set};
 pub use lookup::{DROPOUT, EMBEDDING, infer_dropout, infer_embedding};
@@ -165,6 +168,9 @@ reference computes them in `f64` (the same tolerances). `compare` and `where` ar
         &CONCAT,
         &EMBEDDING,
         &DROPOUT,
+        &SDPA_GRAD,
+        &EMBEDDING_GRAD,
+        &ONE_HOT,
     ],
     materialize_constant: None,
     types: &[],

@@ -9,6 +9,7 @@ use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
 use fuser_dialects::fusion::norm::norm_operands;
 use fuser_dialects::fusion::slicing::{slice_cuts_axis, slice_strides};
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
+use fuser_dialects::fusion::{Sharding, Split};
 use fuser_dialects::reduction::ReductionKind;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId};
@@ -36,6 +37,28 @@ pub struct OpAxes {
     /// Per operand, whether a `partial` value may pass through the op (it is linear in that
     /// operand: `neg(a + b) = neg(a) + neg(b)`); other ops refuse partial operands.
     pub linear: Vec<bool>,
+    /// Result axes no operand axis maps to that the op computes under any device split of its
+    /// own (its kernel receives the result's global origin: the rows of `embedding_grad`'s
+    /// table, the classes of `one_hot`). Propagation leaves them replicated; an annotated
+    /// device split there is kept by `fusion-decompose-resharding` (when its device axis is
+    /// free) and accepted by `fusion-to-host`.
+    pub free: Vec<usize>,
+    /// How the secondary results (`secondary[j - 1]` for result `j >= 1`) are laid out from
+    /// result 0's layout; an op with none listed gives them result 0's splits on their leading
+    /// axes, never partial (the statistics of the norms, `sdpa`'s `lse`).
+    pub secondary: Vec<SecondaryAxes>,
+}
+
+/// The layout of one secondary result, from result 0's: `sdpa_grad`'s `dk`, `dv` take `dq`'s
+/// batch and head splits and sum over its query sequence (a split of it leaves them partial).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecondaryAxes {
+    /// For each axis of the secondary result, the result-0 axis whose splits it takes (`None`:
+    /// unsplit).
+    pub from: Vec<Option<usize>>,
+    /// The result-0 axes the secondary result sums over: their device splits make it a pending
+    /// sum; a stream split there is not supported (the plan refuses it).
+    pub partial_over: Vec<usize>,
 }
 
 impl OpAxes {
@@ -48,6 +71,8 @@ impl OpAxes {
             whole: vec![Vec::new(); n],
             partial_kind: ReductionKind::Sum,
             linear: vec![false; n],
+            free: Vec::new(),
+            secondary: Vec::new(),
         }
     }
 
@@ -69,6 +94,45 @@ impl OpAxes {
             *w = axes;
         }
         self
+    }
+
+    /// The same axes, with result axes `free` computed under any device split of their own.
+    pub fn with_free(mut self, free: Vec<usize>) -> OpAxes {
+        self.free = free;
+        self
+    }
+
+    /// The layout of secondary result `j >= 1` (of rank `rank`) when result 0 is laid out
+    /// `first` (see [`OpAxes::secondary`]).
+    pub fn secondary_layout(&self, j: usize, first: &Sharding, rank: usize) -> Sharding {
+        let Some(s) = j.checked_sub(1).and_then(|i| self.secondary.get(i)) else {
+            return Sharding {
+                axes: first.axes.iter().take(rank).cloned().collect(),
+                partial: Vec::new(),
+                ..first.clone()
+            };
+        };
+        let axes = (0..rank)
+            .map(|a| s.from.get(a).copied().flatten().and_then(|r| first.axes.get(r)).cloned().unwrap_or_default())
+            .collect();
+        let mut partial = Vec::new();
+        for split in s.partial_over.iter().filter_map(|&r| first.axes.get(r)).flatten() {
+            if let Split::Device(d) = *split
+                && !partial.contains(&d)
+            {
+                partial.push(d);
+            }
+        }
+        Sharding { mesh: first.mesh.clone(), axes, partial, reduce: ReductionKind::Sum }
+    }
+
+    /// Whether secondary result `j >= 1` (of rank `rank`) is computed in the chunks of a loop
+    /// streaming result 0 along axis `ax` (it has that axis; it does not sum over it).
+    pub fn secondary_streams_with(&self, j: usize, ax: usize, rank: usize) -> bool {
+        match j.checked_sub(1).and_then(|i| self.secondary.get(i)) {
+            None => ax < rank,
+            Some(s) => s.from.contains(&Some(ax)),
+        }
     }
 
     /// Whether operand axis `a` of operand `i` is read whole.
@@ -193,6 +257,13 @@ pub fn op_axes(ctx: &Context, ir: &Ir, op: OpId) -> Option<OpAxes> {
             axes.linear = vec![true, false];
             Some(axes)
         }
+        "sdpa_grad" => (n == 6 && rank(0)? == 4 && rank(1)? == 4 && rank(2)? == 4).then(sdpa_grad_axes),
+        "embedding_grad" => embedding_grad_axes(rank(0)?, rank(1)?),
+        "one_hot" => {
+            // labels [N...] → [N..., V]: the class axis is free (each rank writes its columns).
+            let r = rank(0)?;
+            Some(OpAxes::plain(vec![identity(r)]).with_free(vec![r]))
+        }
         "dropout" => {
             // Linear in x (the mask is fixed by seed, offset and the global index).
             let mut axes = OpAxes::plain(vec![identity(rank(0)?), Vec::new(), Vec::new()]);
@@ -268,6 +339,45 @@ fn sdpa_axes() -> OpAxes {
     let k = vec![Some(0), Some(1), None, None];
     let v = vec![Some(0), Some(1), None, Some(3)];
     OpAxes::plain(vec![q, k, v]).with_whole(0, vec![3]).with_whole(1, vec![2, 3]).with_whole(2, vec![2])
+}
+
+/// `sdpa_grad(q, k, v, out, lse, dout)` → `(dq, dk, dv)`: batch and heads map as in
+/// [`sdpa_axes`], and the query sequence `S` of `q`, `out`, `lse`, `dout` to `dq`'s. `dk`, `dv`
+/// are secondary results taking `dq`'s batch and head splits (their `Hkv` heads split as `H`)
+/// and summing over its query rows: a device split of `S` (each rank the gradient of its query
+/// rows, the causal mask at their global indices) leaves them pending sums; a stream split of
+/// `S` is refused by the plan (the chunks would overwrite them). The key sequence and the head
+/// dimensions are read whole. Not linear in any operand (linear in `dout`, but a pending sum of
+/// it would need `dq` partial too).
+fn sdpa_grad_axes() -> OpAxes {
+    let q = vec![Some(0), Some(1), Some(2), Some(3)];
+    let kv = vec![Some(0), Some(1), None, None];
+    let out = vec![Some(0), Some(1), Some(2), None];
+    let lse = vec![Some(0), Some(1), Some(2)];
+    let mut axes = OpAxes::plain(vec![q, kv.clone(), kv, out.clone(), lse, out])
+        .with_whole(0, vec![3])
+        .with_whole(1, vec![2, 3])
+        .with_whole(2, vec![2, 3])
+        .with_whole(3, vec![3])
+        .with_whole(5, vec![3]);
+    let kv_grad = SecondaryAxes { from: vec![Some(0), Some(1), None, None], partial_over: vec![2] };
+    axes.secondary = vec![kv_grad.clone(), kv_grad];
+    axes
+}
+
+/// `embedding_grad(ids [N...], g [N..., E])` → `[V, E]`: the token axes of both are contracted
+/// (split alike over devices, they leave a pending sum), `E` maps to the result's last axis and
+/// the row axis `V` is free (a vocab-parallel table gradient: each rank adds its rows). Linear
+/// in `g` only.
+fn embedding_grad_axes(ids: usize, g: usize) -> Option<OpAxes> {
+    if g != ids + 1 {
+        return None;
+    }
+    let mut g_map: AxisMap = vec![None; ids];
+    g_map.push(Some(1));
+    let mut axes = OpAxes::new(vec![vec![None; ids], g_map], vec![(0..ids).collect(), (0..ids).collect()]);
+    axes.linear = vec![false, true];
+    Some(axes.with_free(vec![0]))
 }
 
 /// `x[.., K], w[N, K], bias[N]` → `[.., N]`.
@@ -359,6 +469,40 @@ mod tests {
         assert!(a.is_whole(0, 3) && a.is_whole(1, 2) && a.is_whole(1, 3) && a.is_whole(2, 2));
         assert!(!a.is_whole(0, 2) && !a.is_whole(2, 3));
         assert!(a.contracted.iter().all(Vec::is_empty) && a.linear.iter().all(|l| !l));
+    }
+
+    #[test]
+    fn gradient_op_maps() {
+        let a = sdpa_grad_axes();
+        assert_eq!(a.maps.len(), 6);
+        assert_eq!((a.operand_axis(1, 1), a.operand_axis(4, 2), a.operand_axis(5, 3)), (Some(1), Some(2), None));
+        assert!(a.is_whole(1, 2) && a.is_whole(2, 2) && a.is_whole(0, 3) && a.is_whole(5, 3));
+        assert!(!a.is_whole(0, 2) && !a.is_whole(4, 2) && !a.is_whole(0, 1) && !a.is_whole(1, 0));
+        assert!(a.linear.iter().all(|l| !l) && a.free.is_empty());
+        // dk, dv: dq's batch and head splits; a split of dq's query sequence leaves them partial.
+        let x = Split::Device(fuser_dialects::fusion::DeviceAxis::X);
+        let sh = |axes: Vec<Vec<Split>>| Sharding {
+            mesh: "tp".into(),
+            axes,
+            partial: Vec::new(),
+            reduce: ReductionKind::Sum,
+        };
+        let heads = sh(vec![vec![], vec![x], vec![Split::Stream(2)], vec![]]);
+        assert_eq!(a.secondary_layout(1, &heads, 4), sh(vec![vec![], vec![x], vec![], vec![]]));
+        let seq = a.secondary_layout(2, &sh(vec![vec![], vec![], vec![x], vec![]]), 4);
+        assert_eq!((seq.axes, seq.partial), (vec![vec![]; 4], vec![fuser_dialects::fusion::DeviceAxis::X]));
+        assert!(a.secondary_streams_with(1, 1, 4) && !a.secondary_streams_with(1, 2, 4));
+        // Other ops: the leading axes, never partial.
+        let n = norm_axes(3, 1, 1).unwrap();
+        let first = sh(vec![vec![x], vec![Split::Stream(2)], vec![]]);
+        assert_eq!(n.secondary_layout(1, &first, 2), sh(vec![vec![x], vec![Split::Stream(2)]]));
+        assert!(n.secondary_streams_with(1, 1, 2) && !n.secondary_streams_with(1, 2, 2));
+        // ids [4, 8], g [4, 8, 16] → [V, 16]: tokens contracted, V free, linear in g.
+        let e = embedding_grad_axes(2, 3).unwrap();
+        assert_eq!(e.maps, vec![vec![None, None], vec![None, None, Some(1)]]);
+        assert_eq!(e.contracted, vec![vec![0, 1], vec![0, 1]]);
+        assert_eq!((e.linear.clone(), e.free.clone()), (vec![false, true], vec![0]));
+        assert!(embedding_grad_axes(2, 2).is_none());
     }
 
     #[test]

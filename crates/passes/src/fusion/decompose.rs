@@ -6,7 +6,9 @@
 //! For each op, in order (ops the pass creates are visited too):
 //! - a resharding point changing more than one device axis is diagnosed;
 //! - the *natural* sharding of the result (what its operands give it, see
-//!   [`natural_sharding`]) is compared with its annotation, ignoring stream splits; when they
+//!   [`natural_sharding`], plus the annotated device splits of the op's free result axes,
+//!   `OpAxes::free`: a vocab-parallel `embedding_grad`, a class-split `one_hot`) is compared
+//!   with its annotation, ignoring stream splits; when they
 //!   differ the op gets the natural device layout (keeping its stream splits) and a resharding
 //!   point to the annotated type follows it. A row-parallel `linear` with a bias becomes a
 //!   linear without bias, the reduction, and an `add` of the broadcast bias, so that the bias is
@@ -23,7 +25,7 @@
 //! its operands and result agree through its axis map.
 
 use super::axes::{OpAxes, op_axes};
-use super::propagate::{natural_sharding, secondary_sharding};
+use super::propagate::{natural_sharding, secondary_sharding_of};
 use super::resharding::{device_splits, same_device_layout, single_changed_axis, stream_splits, with_device_layout_of};
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_dialects::fusion::{Mesh, Sharding, Split, tensor_op_state};
@@ -111,9 +113,10 @@ type Reshards = rustc_hash::FxHashMap<(Value, Type), Value>;
 
 fn decompose_op(ctx: &Context, ir: &mut Ir, op: OpId, reshards: &mut Reshards) -> Result<bool, Diagnostic> {
     let result = ir.result(op, 0);
-    let (Some(natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
+    let (Some(mut natural), Some(annotated)) = (natural_sharding(ctx, ir, op)?, sharding_of(ctx, ir, result)) else {
         return Ok(false);
     };
+    keep_free_axis_splits(ctx, ir, op, &mut natural, &annotated);
     if !natural.partial.is_empty() && !annotated.partial.is_empty() && natural.reduce != annotated.reduce {
         // The shards the op computes combine by `natural.reduce` (a contraction: sum); read
         // with another reduction they give another value (fuser-lowerfuzz, seed 2000066).
@@ -149,14 +152,34 @@ annotate the result without `partial`, or add the bias after the reduction";
     Ok(changed)
 }
 
+/// The result axes an op computes under any device split (`OpAxes::free`: `embedding_grad`'s
+/// rows, `one_hot`'s classes) take the annotation's device splits, when their device axes are
+/// not already used by the natural layout (a pending sum over `DIDx` and rows split over
+/// `DIDx` cannot both be: the sum is then reduce-scattered onto the rows).
+fn keep_free_axis_splits(ctx: &Context, ir: &Ir, op: OpId, natural: &mut Sharding, annotated: &Sharding) {
+    let Some(axes) = op_axes(ctx, ir, op) else { return };
+    for &r in &axes.free {
+        let (Some(have), Some(want)) = (natural.axes.get(r), annotated.axes.get(r)) else { continue };
+        if !device_splits(have).is_empty() {
+            continue;
+        }
+        let wanted = device_splits(want);
+        if wanted.iter().all(|&s| !super::propagate::has_kind(natural, s)) {
+            let mut l = stream_splits(have);
+            l.extend(wanted);
+            natural.axes[r] = l;
+        }
+    }
+}
+
 /// A secondary result (a norm's statistics, attention's `lse`) is computed with result 0's
 /// layout on its leading axes; an annotation that differs gets a resharding point after the op.
 fn fix_secondary_results(ctx: &Context, ir: &mut Ir, op: OpId, layout: &Sharding) -> Result<bool, Diagnostic> {
     let mut changed = false;
-    for r in ir.results(op).to_vec().into_iter().skip(1) {
+    for (j, r) in ir.results(op).to_vec().into_iter().enumerate().skip(1) {
         let Some(annotated) = sharding_of(ctx, ir, r) else { continue };
         let ty = ir.value_type(r);
-        let computed = secondary_sharding(layout, annotated.axes.len());
+        let computed = secondary_sharding_of(ctx, ir, op, j, layout, annotated.axes.len());
         if same_device_layout(&computed, &annotated) {
             continue;
         }

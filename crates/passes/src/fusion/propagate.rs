@@ -166,15 +166,24 @@ pub fn secondary_sharding(first: &Sharding, rank: usize) -> Sharding {
     Sharding { axes: first.axes.iter().take(rank).cloned().collect(), partial: Vec::new(), ..first.clone() }
 }
 
+/// The sharding of secondary result `j` (of rank `rank`) of `op` when result 0 has `first`:
+/// [`OpAxes::secondary_layout`] (for ops without axis maps, [`secondary_sharding`]).
+pub fn secondary_sharding_of(ctx: &Context, ir: &Ir, op: OpId, j: usize, first: &Sharding, rank: usize) -> Sharding {
+    match op_axes(ctx, ir, op) {
+        Some(axes) => axes.secondary_layout(j, first, rank),
+        None => secondary_sharding(first, rank),
+    }
+}
+
 /// Gives the secondary results of `op` without an encoding theirs, from result 0's `first`.
 fn set_secondary_results(ctx: &Context, ir: &mut Ir, op: OpId, first: &Sharding) {
-    for r in ir.results(op).to_vec().into_iter().skip(1) {
+    for (j, r) in ir.results(op).to_vec().into_iter().enumerate().skip(1) {
         let ty = ir.value_type(r);
         if sharding_of(ctx, ir, r).is_some() {
             continue;
         }
         let rank = shape_of(ctx, ty).len();
-        ir.set_value_type(r, secondary_sharding(first, rank).apply_to(ctx, ty));
+        ir.set_value_type(r, secondary_sharding_of(ctx, ir, op, j, first, rank).apply_to(ctx, ty));
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod attention;
 pub mod cross_entropy;
 pub mod dense;
+pub mod grad;
 pub mod lookup;
 pub mod norm;
 pub mod params;

@@ -3,6 +3,7 @@
 
 use super::attention;
 use super::dense::Dense;
+use super::grad;
 use super::lookup as lookup_ops;
 use super::norm;
 use super::params::Params;
@@ -52,6 +53,9 @@ pub static ALL: &[&OpImpl] = &[
     &CROSS_ENTROPY,
     &CROSS_ENTROPY_PARTS,
     &CROSS_ENTROPY_FINISH,
+    &SDPA_GRAD,
+    &EMBEDDING_GRAD,
+    &ONE_HOT,
 ];
 
 // The op files sit below this one (they name no `OpImpl` or `Call`): each kernel's entry is
@@ -87,6 +91,22 @@ static DROPOUT: OpImpl = OpImpl {
     check: lookup_ops::check_dropout,
     eval: |c| lookup_ops::eval_dropout(c.params, c.inputs, c.outputs, c.origin, c.global_shape),
 };
+/// `fusion.sdpa_grad` (`ops/grad.rs`): origin = `dq`'s (the causal mask's global query offset).
+static SDPA_GRAD: OpImpl = OpImpl {
+    name: "sdpa_grad",
+    check: grad::check_sdpa_grad,
+    eval: |c| grad::eval_sdpa_grad(c.params, c.inputs, c.outputs, c.origin),
+};
+/// `fusion.embedding_grad` (`ops/grad.rs`): origin = the result's (its first global row).
+static EMBEDDING_GRAD: OpImpl = OpImpl {
+    name: "embedding_grad",
+    check: grad::check_embedding_grad,
+    eval: |c| grad::eval_embedding_grad(c.inputs, c.outputs, c.origin),
+};
+/// `fusion.one_hot` (`ops/grad.rs`): origin = the result's (its last coordinate: the first
+/// global class).
+static ONE_HOT: OpImpl =
+    OpImpl { name: "one_hot", check: grad::check_one_hot, eval: |c| grad::eval_one_hot(c.inputs, c.outputs, c.origin) };
 
 /// `fusion.softmax`, `fusion.log_softmax` (`ops/softmax.rs`), `fusion.cross_entropy` and its
 /// vocab-parallel phases (`ops/cross_entropy.rs`).

@@ -341,9 +341,10 @@ const NONLINEAR: [&str; 16] = [
     "fusion.where",
 ];
 
-/// Secondary results (a norm's statistics, attention's `lse`) are computed with result 0's
-/// device layout on their leading axes, never partial, and in result 0's stream loop only
-/// when its stream axis is one of their axes.
+/// Secondary results (a norm's statistics, attention's `lse`, `sdpa_grad`'s `dk`, `dv`) are
+/// computed with the device layout `OpAxes::secondary_layout` gives from result 0's (by
+/// default its leading axes, never partial), and in result 0's stream loop only when its
+/// stream axis is one of theirs.
 fn check_secondary_results(
     ctx: &Context,
     ir: &Ir,
@@ -353,22 +354,50 @@ fn check_secondary_results(
 ) -> Result<(), String> {
     let first = &info[&ir.result(op, 0)].sharding;
     let name = ctx.op_name_str(ir.op_name(op));
+    let axes = op_axes(ctx, ir, op);
     for (k, &r) in ir.results(op).iter().enumerate().skip(1) {
         let s = &info[&r].sharding;
         let rank = s.axes.len();
-        let want: Vec<Vec<Split>> = first.axes.iter().take(rank).map(|l| device_layout(l)).collect();
+        let layout = match &axes {
+            Some(a) => a.secondary_layout(k, first, rank),
+            None => crate::fusion::propagate::secondary_sharding(first, rank),
+        };
+        let want: Vec<Vec<Split>> = layout.axes.iter().map(|l| device_layout(l)).collect();
         let have: Vec<Vec<Split>> = s.axes.iter().map(|l| device_layout(l)).collect();
-        if have != want || !s.partial.is_empty() {
+        let sorted = |p: &[DeviceAxis]| {
+            let mut p = p.to_vec();
+            p.sort();
+            p
+        };
+        if have != want || sorted(&s.partial) != sorted(&layout.partial) {
+            let default = axes.as_ref().is_none_or(|a| a.secondary.is_empty());
+            let how = if default {
+                format!("as result #0 on its {rank} leading axes")
+            } else {
+                format!(
+                    "{}{} from result #0's layout",
+                    want.iter().map(|l| splits_text(l)).collect::<Vec<_>>().join(", "),
+                    if layout.partial.is_empty() { String::new() } else { " (partial)".to_string() }
+                )
+            };
             return Err(format!(
-                "'{name}' is not local: result #{k} must be split as result #0 on its {rank} leading axes (run fusion-decompose-resharding)"
+                "'{name}' is not local: result #{k} must be split {how} (run fusion-decompose-resharding)"
             ));
         }
-        if let Some((ax, _)) = stream
-            && ax >= rank
-        {
-            return Err(format!(
-                "'{name}': result #0 is streamed along axis {ax}, which result #{k} does not have; stream it along one of its {rank} leading axes"
-            ));
+        if let Some((ax, _)) = stream {
+            let along = axes.as_ref().map_or(ax < rank, |a| a.secondary_streams_with(k, ax, rank));
+            let default = axes.as_ref().is_none_or(|a| a.secondary.is_empty());
+            if !along && default {
+                return Err(format!(
+                    "'{name}': result #0 is streamed along axis {ax}, which result #{k} does not have; stream it along one of its {rank} leading axes"
+                ));
+            }
+            if !along {
+                return Err(format!(
+                    "'{name}': result #0 is streamed along axis {ax}, which result #{k} sums over (the chunks would \
+overwrite it); gather that axis or stream another one"
+                ));
+            }
         }
     }
     Ok(())
@@ -462,8 +491,10 @@ a fusion.set must reshard it (run fusion-decompose-resharding)",
             }
         }
     }
-    // A `full` has no operand: each rank fills its piece of any device layout.
-    if let Some(r) = (0..out.axes.len()).find(|&r| !covered[r] && !device_layout(&out.axes[r]).is_empty())
+    // A `full` has no operand: each rank fills its piece of any device layout; the free axes
+    // of a kernel (`OpAxes::free`) are computed from the result's global origin.
+    if let Some(r) =
+        (0..out.axes.len()).find(|&r| !covered[r] && !axes.free.contains(&r) && !device_layout(&out.axes[r]).is_empty())
         && name != "fusion.full"
     {
         return Err(format!("'{name}' is not local: result axis {r} is split over devices but no operand axis is"));

@@ -4,6 +4,7 @@
 //! must compute what its semantics in `crate::ops` say, within the element type's tolerance.
 
 pub mod attention;
+pub mod grad;
 pub mod lookup;
 pub mod module;
 pub mod norm;
@@ -46,6 +47,9 @@ pub static CUDA_ALL: &[&CudaImpl] = &[
     &CROSS_ENTROPY,
     &CROSS_ENTROPY_PARTS,
     &CROSS_ENTROPY_FINISH,
+    &SDPA_GRAD,
+    &EMBEDDING_GRAD,
+    &ONE_HOT,
 ];
 
 // The kernel files sit below this one (they name no `CudaCall` or `CudaImpl`): each
@@ -68,6 +72,17 @@ static DROPOUT: CudaImpl = CudaImpl {
     name: "dropout",
     run: |c| lookup::run_dropout(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.global_shape, c.stream),
 };
+/// `fusion.sdpa_grad`, `fusion.embedding_grad`, `fusion.one_hot` (`grad.rs`).
+static SDPA_GRAD: CudaImpl = CudaImpl {
+    name: "sdpa_grad",
+    run: |c| grad::run_sdpa_grad(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.stream),
+};
+static EMBEDDING_GRAD: CudaImpl = CudaImpl {
+    name: "embedding_grad",
+    run: |c| grad::run_embedding_grad(c.gpu, c.inputs, c.outputs, c.origin, c.stream),
+};
+static ONE_HOT: CudaImpl =
+    CudaImpl { name: "one_hot", run: |c| grad::run_one_hot(c.gpu, c.inputs, c.outputs, c.origin, c.stream) };
 
 /// `fusion.softmax`, `fusion.log_softmax`, `fusion.cross_entropy` and the vocab-parallel
 /// phases (`softmax.rs`).
