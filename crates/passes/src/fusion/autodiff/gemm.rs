@@ -1,0 +1,55 @@
+//! VJPs of the GEMMs. `matmul a·b`: `g·bᵀ` for `a` and `aᵀ·g` for `b` (summed over the batch
+//! axes when `b` was a broadcast `[K, N]`). `linear x·wᵀ + bias`: `g·w` for `x`, `gᵀ·x` for `w`
+//! (batched over leading axes and summed), the sum of `g` over every axis but the last for the
+//! bias. Every product is an ordinary `fusion.matmul`, so the backward shards and lowers as the
+//! forward does.
+
+use super::builder::Builder;
+use super::rules::{Grads, first};
+use fuser_ir::Value;
+use fuser_ir::ir::OpId;
+
+pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Result<Grads, String> {
+    let g = first(g, name)?;
+    let x = b.ir.operands(op).to_vec();
+    Ok(match name {
+        "fusion.matmul" => {
+            let (a, w) = (x[0], x[1]);
+            let (ra, rw) = (b.shape(a).len(), b.shape(w).len());
+            let wt = b.transpose(w);
+            let ga = b.matmul(g, wt);
+            let at = b.transpose(a);
+            let gw = b.matmul(at, g);
+            let batch: Vec<i64> = if rw == 2 { (0..ra as i64 - 2).collect() } else { Vec::new() };
+            let gw = b.sum(gw, &batch, false);
+            vec![Some(ga), Some(gw)]
+        }
+        "fusion.linear" => {
+            let (input, w) = (x[0], x[1]);
+            let xs = b.shape(input);
+            let gs = b.shape(g);
+            let r = xs.len();
+            // A rank-1 input is one row.
+            let (x2, g2) = if r == 1 {
+                let xi = b.reshape(input, vec![1, xs[0]]);
+                let gi = b.reshape(g, vec![1, gs[0]]);
+                (xi, gi)
+            } else {
+                (input, g)
+            };
+            let gx = b.matmul(g2, w);
+            let gx = b.reshape(gx, xs.clone());
+            let gt = b.transpose(g2);
+            let gw = b.matmul(gt, x2);
+            let batch: Vec<i64> = (0..b.shape(gw).len() as i64 - 2).collect();
+            let gw = b.sum(gw, &batch, false);
+            let mut out = vec![Some(gx), Some(gw)];
+            if x.len() == 3 {
+                let rows: Vec<i64> = (0..gs.len() as i64 - 1).collect();
+                out.push(Some(b.sum(g, &rows, false)));
+            }
+            out
+        }
+        _ => return Err(format!("no gradient rule for '{name}' yet")),
+    })
+}

@@ -1,0 +1,80 @@
+//! VJPs of layer_norm and rms_norm. The statistics are the forward op's own results: the pass
+//! rebuilds a norm that did not ask for them with its `mean`/`rstd` results (see
+//! `joint::with_statistics`), so the backward reads them instead of recomputing them. With
+//! `x̂ = (x - mean) * rstd` (rms: `x * rstd`) and `gw = g * weight` (or `g`):
+//!
+//! - layer_norm: `dx = rstd * (gw - mean(gw) - x̂ * mean(gw * x̂))`, `dweight = sum(g * x̂)`,
+//!   `dbias = sum(g)` (means over the normalized axes, sums over the leading ones);
+//! - rms_norm: `dx = rstd * (gw - x̂ * mean(gw * x̂))`, `dweight = sum(g * x̂)`.
+
+use super::builder::Builder;
+use super::rules::{Grads, first};
+use fuser_dialects::fusion::norm::norm_operands;
+use fuser_dialects::fusion::syntax::op_dims;
+use fuser_ir::Value;
+use fuser_ir::ir::OpId;
+
+pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Result<Grads, String> {
+    if g.iter().skip(1).any(Option::is_some) {
+        return Err(format!("'{name}': the gradient of the statistics results (mean, rstd) is not supported"));
+    }
+    let g = first(g, name)?;
+    let layer = name == "fusion.layer_norm";
+    let (has_w, has_b) = norm_operands(b.ctx, b.ir, op).ok_or_else(|| format!("'{name}' has malformed operands"))?;
+    let x = b.ir.operand(op, 0);
+    let weight = has_w.then(|| b.ir.operand(op, 1));
+    let dims = op_dims(b.ctx, b.ir, op).ok_or_else(|| format!("'{name}' has no dims"))?;
+    let want = if layer { 3 } else { 2 };
+    if b.ir.num_results(op) != want {
+        return Err(format!("'{name}' has no statistics results to differentiate with"));
+    }
+    let shape = b.shape(x);
+    let elem = b.elem(x);
+    let rank = shape.len() as i64;
+    let lead: Vec<i64> = (0..rank - dims.len() as i64).collect();
+    let n: i64 = dims.iter().map(|&d| shape[d as usize]).product();
+    // The statistics broadcast over the normalized axes, in the input's element type.
+    let stat = |b: &mut Builder<'_>, i: usize| {
+        let s = b.ir.result(op, i);
+        let s = b.cast(s, elem);
+        b.broadcast(s, &dims, shape.clone())
+    };
+    let rstd = stat(b, want - 1);
+    let xhat = if layer {
+        let mean = stat(b, 1);
+        let c = b.sub(x, mean);
+        b.mul(c, rstd)
+    } else {
+        b.mul(x, rstd)
+    };
+    let gw = match weight {
+        Some(w) => {
+            let wb = b.broadcast(w, &lead, shape.clone());
+            b.mul(g, wb)
+        }
+        None => g,
+    };
+    let mean_n = |b: &mut Builder<'_>, v: Value| {
+        let s = b.sum(v, &dims, false);
+        let m = b.scale(s, 1.0 / n as f64);
+        b.broadcast(m, &dims, shape.clone())
+    };
+    let gwx = b.mul(gw, xhat);
+    let m2 = mean_n(b, gwx);
+    let t = b.mul(xhat, m2);
+    let mut inner = b.sub(gw, t);
+    if layer {
+        let m1 = mean_n(b, gw);
+        inner = b.sub(inner, m1);
+    }
+    let gx = b.mul(rstd, inner);
+    let mut out = vec![Some(gx)];
+    if has_w {
+        let gx_hat = b.mul(g, xhat);
+        out.push(Some(b.sum(gx_hat, &lead, false)));
+    }
+    if has_b {
+        out.push(Some(b.sum(g, &lead, false)));
+    }
+    Ok(out)
+}
