@@ -6,6 +6,9 @@
 //! - layer_norm: `dx = rstd * (gw - mean(gw) - x̂ * mean(gw * x̂))`, `dweight = sum(g * x̂)`,
 //!   `dbias = sum(g)` (means over the normalized axes, sums over the leading ones);
 //! - rms_norm: `dx = rstd * (gw - x̂ * mean(gw * x̂))`, `dweight = sum(g * x̂)`.
+//!
+//! The backward computes in the statistics' element type (`f32` for `bf16`/`f16` inputs, as
+//! torch's `opmath`) and casts each gradient once to its operand's type.
 
 use super::builder::Builder;
 use super::rules::{Grads, first};
@@ -29,7 +32,13 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         return Err(format!("'{name}' has no statistics results to differentiate with"));
     }
     let shape = b.shape(x);
-    let elem = b.elem(x);
+    // The backward computes in the statistics' type (f32 for bf16/f16 inputs, as torch's
+    // opmath) and rounds each gradient once to its operand's type.
+    let out_elem = b.elem(x);
+    let elem = b.elem(b.ir.result(op, want - 1));
+    let x = b.cast(x, elem);
+    let g = b.cast(g, elem);
+    let weight = weight.map(|w| b.cast(w, elem));
     let rank = shape.len() as i64;
     let lead: Vec<i64> = (0..rank - dims.len() as i64).collect();
     let n: i64 = dims.iter().map(|&d| shape[d as usize]).product();
@@ -68,13 +77,15 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         inner = b.sub(inner, m1);
     }
     let gx = b.mul(rstd, inner);
-    let mut out = vec![Some(gx)];
+    let mut out = vec![Some(b.cast(gx, out_elem))];
     if has_w {
         let gx_hat = b.mul(g, xhat);
-        out.push(Some(b.sum(gx_hat, &lead, false)));
+        let gw = b.sum(gx_hat, &lead, false);
+        out.push(Some(b.cast(gw, out_elem)));
     }
     if has_b {
-        out.push(Some(b.sum(g, &lead, false)));
+        let gb = b.sum(g, &lead, false);
+        out.push(Some(b.cast(gb, out_elem)));
     }
     Ok(out)
 }
