@@ -238,7 +238,8 @@ func.func @f(%a: tensor<2x3xf64>, %b: tensor<2x3xf64>) -> tensor<2x3xf64> {
 
 #[test]
 fn reductions() {
-    for (op, attrs) in [("sum", ""), ("mean", ""), ("max", ""), ("min", ""), ("var", ""), ("var", " {correction = 0 : i64}")]
+    for (op, attrs) in
+        [("sum", ""), ("mean", ""), ("max", ""), ("min", ""), ("var", ""), ("var", " {correction = 0 : i64}")]
     {
         for keep in [false, true] {
             let (k, ty) = if keep { (" keep_dims", "tensor<2x1x4xf64>") } else { ("", "tensor<2x4xf64>") };
@@ -430,7 +431,8 @@ fn sharded_mlp_runs_on_two_ranks() {
         assert!(!driver::is_fusion_level(&ctx, &ir, func), "{entry} is lowered");
         let prog = fuser_runtime::exec::prepare(&ctx, &ir, func).unwrap_or_else(|(_, m)| panic!("{entry}: {m}"));
         let cfg = RunConfig { ranks: 2, seed: 3, ..Default::default() };
-        let outcome = driver::run_on_cpu(&ctx, &ir, func, &prog, &cfg).unwrap_or_else(|f| panic!("{entry}: {}", f.error));
+        let outcome =
+            driver::run_on_cpu(&ctx, &ir, func, &prog, &cfg).unwrap_or_else(|f| panic!("{entry}: {}", f.error));
         let ref_func = driver::first_function(&ctx, &ref_ir, ref_module).expect("reference");
         let checks = driver::check_against_reference(&ctx, &ref_ir, ref_func, &outcome.inputs, &outcome.outputs)
             .unwrap_or_else(|f| panic!("{entry}: {}", f.error));

@@ -152,13 +152,7 @@ impl<'a> Builder<'a> {
             .shape(a)
             .iter()
             .enumerate()
-            .filter_map(|(i, &e)| {
-                if dims.contains(&(i as i64)) {
-                    keep_dims.then_some(1)
-                } else {
-                    Some(e)
-                }
-            })
+            .filter_map(|(i, &e)| if dims.contains(&(i as i64)) { keep_dims.then_some(1) } else { Some(e) })
             .collect();
         let ty = self.ty(shape, self.elem(a));
         self.emit(tensor_op_state(self.ctx, name, vec![a], ty, Some(&dims), keep_dims, self.loc))

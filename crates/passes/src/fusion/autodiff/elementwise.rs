@@ -1,7 +1,7 @@
 //! VJPs of the arithmetic ops: add, sub, mul, div, neg, cast.
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_ir::ir::OpId;
 
 pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<fuser_ir::Value>]) -> Result<Grads, String> {

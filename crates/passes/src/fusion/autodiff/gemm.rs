@@ -5,7 +5,7 @@
 //! forward does.
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 

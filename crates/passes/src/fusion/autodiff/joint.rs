@@ -4,8 +4,8 @@
 
 use super::builder::Builder;
 use super::rules;
-use fuser_dialects::fusion::{NormKind, norm_state};
 use fuser_dialects::func;
+use fuser_dialects::fusion::{NormKind, norm_state};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{BlockId, Ir, IrMapping, OpId, Value};
@@ -49,7 +49,11 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     let inputs = inputs.to_vec();
     for &i in wrt {
         let Some(&t) = inputs.get(i) else {
-            return Err(error_at(ir, func, format!("wrt names argument {i}, but @{name} has {} arguments", inputs.len())));
+            return Err(error_at(
+                ir,
+                func,
+                format!("wrt names argument {i}, but @{name} has {} arguments", inputs.len()),
+            ));
         };
         if !is_float_type(ctx, t) {
             return Err(error_at(
@@ -93,10 +97,10 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     // Norms whose backward is needed get their statistics results.
     for slot in forward.iter_mut() {
         let op = *slot;
-        if ir.operands(op).first().is_some_and(|v| active.contains(v)) {
-            if let Some(new) = with_statistics(ctx, ir, op) {
-                *slot = new;
-            }
+        if ir.operands(op).first().is_some_and(|v| active.contains(v))
+            && let Some(new) = with_statistics(ctx, ir, op)
+        {
+            *slot = new;
         }
     }
 

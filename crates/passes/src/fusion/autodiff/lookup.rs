@@ -3,7 +3,7 @@
 //! seed and offset). Embedding's rule needs `fusion.embedding_grad` (not here yet).
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 

@@ -4,7 +4,7 @@
 //! each operand, `pow`'s exponent gradient is 0 where the base is 0 and the exponent `>= 0`.
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 use std::f64::consts::{FRAC_2_SQRT_PI, PI, SQRT_2};

@@ -6,6 +6,7 @@
 pub mod builder;
 pub mod elementwise;
 pub mod gemm;
+pub mod grads;
 pub mod joint;
 pub mod lookup;
 pub mod math;

@@ -11,7 +11,7 @@
 //! torch's `opmath`) and casts each gradient once to its operand's type.
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_dialects::fusion::norm::norm_operands;
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_ir::Value;

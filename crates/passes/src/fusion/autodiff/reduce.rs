@@ -3,7 +3,7 @@
 //! elements equal to the extreme (torch's `amax`/`amin`).
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_dialects::fusion::reduce::op_correction;
 use fuser_dialects::fusion::syntax::{op_dims, op_keep_dims};
 use fuser_ir::Value;

@@ -6,16 +6,9 @@
 //! erased afterwards when unused.
 
 use super::builder::Builder;
+use super::grads::Grads;
 use super::{elementwise, gemm, lookup, math, norm, reduce, shape, softmax};
 use fuser_ir::ir::{OpId, Value};
-
-/// The contributions to each operand of an op.
-pub type Grads = Vec<Option<Value>>;
-
-/// The cotangent of the op's first result, which every single-result rule needs.
-pub fn first(g: &[Option<Value>], op_name: &str) -> Result<Value, String> {
-    g.first().copied().flatten().ok_or_else(|| format!("'{op_name}': the gradient of an auxiliary result is not supported"))
-}
 
 /// The VJP of `op` given its results' cotangents `g`; an error message when no rule exists.
 pub fn vjp(b: &mut Builder<'_>, op: OpId, g: &[Option<Value>]) -> Result<Grads, String> {

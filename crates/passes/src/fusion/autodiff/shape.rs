@@ -3,7 +3,7 @@
 //! `concat`; strided slices are diagnosed) and concat (a slice of the cotangent per operand).
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_ir::Value;
@@ -32,10 +32,8 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         "fusion.slice" => {
             let offsets = prop_ints(b.ctx, b.ir, op, "offsets").ok_or("'fusion.slice' has no offsets")?;
             let sizes = prop_ints(b.ctx, b.ir, op, "sizes").ok_or("'fusion.slice' has no sizes")?;
-            if let Some(strides) = prop_ints(b.ctx, b.ir, op, "strides") {
-                if strides.iter().any(|&s| s != 1) {
-                    return Err("the gradient of a strided 'fusion.slice' is not supported yet (it needs a scatter)".into());
-                }
+            if prop_ints(b.ctx, b.ir, op, "strides").is_some_and(|st| st.iter().any(|&s| s != 1)) {
+                return Err("the gradient of a strided 'fusion.slice' is not supported yet (it needs a scatter)".into());
             }
             let full = b.shape(x[0]);
             let elem = b.elem(g);

@@ -2,7 +2,7 @@
 //! over the softmax axes broadcast back.
 
 use super::builder::Builder;
-use super::rules::{Grads, first};
+use super::grads::{Grads, first};
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
