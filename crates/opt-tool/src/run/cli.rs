@@ -420,6 +420,10 @@ mod tests {
         assert_eq!(r.csv.as_deref(), Some("out.csv"));
         let Ok(Command::Run(r)) = parse("f.mlir") else { panic!() };
         assert_eq!(r.ranks, None, "without --ranks the mesh decides");
+        assert_eq!(r.entry, None, "without --entry the first function runs");
+        let Ok(Command::Run(r)) = parse("f.mlir --entry f_vjp") else { panic!() };
+        assert_eq!(r.entry.as_deref(), Some("f_vjp"));
+        assert!(parse("f.mlir --entry").is_err());
         assert!(parse("f.mlir --ranks 0").is_err());
         assert_eq!(parse("--help"), Ok(Command::Help));
         assert!(parse("f.mlir --ranks").is_err());
