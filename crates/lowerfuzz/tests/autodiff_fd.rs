@@ -359,6 +359,23 @@ func.func @f(%x: tensor<3x4xf64>, %w: tensor<4xf64>) -> (tensor<3x4xf64>, tensor
 }
 
 #[test]
+fn norm_inside_a_chain() {
+    // The rebuilt norm (with its statistics) feeds further ops, and a fusion.set.
+    check(
+        r#"
+func.func @f(%x: tensor<3x4xf64>, %w: tensor<4xf64>, %b: tensor<4xf64>, %v: tensor<5x4xf64>) -> tensor<3x5xf64> {
+  %n = fusion.layer_norm %x weight %w bias %b dims = [1] : (tensor<3x4xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<3x4xf64>
+  %s = fusion.set %n : (tensor<3x4xf64>) -> tensor<3x4xf64>
+  %r = fusion.rms_norm %s dims = [1] : (tensor<3x4xf64>) -> tensor<3x4xf64>
+  %t = fusion.tanh %r : (tensor<3x4xf64>) -> tensor<3x4xf64>
+  %y = fusion.linear %t, %v : (tensor<3x4xf64>, tensor<5x4xf64>) -> tensor<3x5xf64>
+  return %y : tensor<3x5xf64>
+}"#,
+        &[R, R, R, R],
+    );
+}
+
+#[test]
 fn dropout() {
     check_with(
         r#"

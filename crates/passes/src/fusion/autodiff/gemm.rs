@@ -6,8 +6,38 @@
 
 use super::builder::Builder;
 use super::grads::{Grads, first};
+use fuser_dialects::fusion::{Sharding, Split};
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
+
+/// The cotangent `g` of a linear's result `[..., N]`, its leading (row) axes resharded like
+/// those of the input `x` when both are annotated and differ. Both products read `g` by rows
+/// like `x`: under sequence parallelism the row-parallel linear's `g` is split on the sequence
+/// and gathered here once, on the outer axis (Megatron's backward), instead of after the
+/// transpose of `gᵀ·x`, on an inner axis that the lowering cannot gather. Partial values,
+/// stream splits and a device axis that would be used twice are left to propagation.
+fn rows_like_input(b: &mut Builder<'_>, g: Value, x: Value) -> Value {
+    let (Some(gs), Some(xs)) =
+        (Sharding::of_type(b.ctx, b.ir.value_type(g)), Sharding::of_type(b.ctx, b.ir.value_type(x)))
+    else {
+        return g;
+    };
+    let r = gs.axes.len();
+    if r < 2 || xs.axes.len() != r || gs.mesh != xs.mesh || !gs.partial.is_empty() || !xs.partial.is_empty() {
+        return g;
+    }
+    let mut axes = xs.axes[..r - 1].to_vec();
+    axes.push(gs.axes[r - 1].clone());
+    let splits: Vec<&Split> = axes.iter().flatten().collect();
+    let streams = splits.iter().any(|s| matches!(s, Split::Stream(_)));
+    let twice = splits.iter().enumerate().any(|(i, s)| splits[..i].contains(s));
+    if axes == gs.axes || streams || twice {
+        return g;
+    }
+    let want = Sharding { mesh: gs.mesh.clone(), axes, partial: Vec::new(), reduce: gs.reduce };
+    let ty = want.apply_to(b.ctx, b.ty(b.shape(g), b.elem(g)));
+    b.set(g, ty)
+}
 
 pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Result<Grads, String> {
     let g = first(g, name)?;
@@ -26,6 +56,7 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         }
         "fusion.linear" => {
             let (input, w) = (x[0], x[1]);
+            let g = rows_like_input(b, g, input);
             let xs = b.shape(input);
             let gs = b.shape(g);
             let r = xs.len();

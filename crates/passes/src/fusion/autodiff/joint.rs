@@ -100,6 +100,8 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
         if ir.operands(op).first().is_some_and(|v| active.contains(v))
             && let Some(new) = with_statistics(ctx, ir, op)
         {
+            // The rebuilt op's results are as active as the old one's.
+            active.extend(ir.results(new).iter().copied());
             *slot = new;
         }
     }

@@ -19,7 +19,9 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, g: &[Option<Value>]) -> Result<Grads, 
         | "fusion.sigmoid" | "fusion.abs" | "fusion.reciprocal" | "fusion.gelu" | "fusion.silu" | "fusion.maximum"
         | "fusion.minimum" | "fusion.pow" | "fusion.where" => math::vjp,
         "fusion.sum" | "fusion.mean" | "fusion.max" | "fusion.min" | "fusion.var" => reduce::vjp,
-        "fusion.broadcast" | "fusion.reshape" | "fusion.permute" | "fusion.slice" | "fusion.concat" => shape::vjp,
+        "fusion.set" | "fusion.broadcast" | "fusion.reshape" | "fusion.permute" | "fusion.slice" | "fusion.concat" => {
+            shape::vjp
+        }
         "fusion.matmul" | "fusion.linear" => gemm::vjp,
         "fusion.softmax" | "fusion.log_softmax" => softmax::vjp,
         "fusion.layer_norm" | "fusion.rms_norm" => norm::vjp,

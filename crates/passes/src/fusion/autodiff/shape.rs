@@ -1,4 +1,4 @@
-//! VJPs of the shape ops: broadcast (a sum over the new axes), reshape (back), permute (the
+//! VJPs of the shape ops: set (the cotangent set back to the operand's type), broadcast (a sum over the new axes), reshape (back), permute (the
 //! inverse permutation), slice with unit strides (the cotangent placed among zeros with
 //! `concat`; strided slices are diagnosed) and concat (a slice of the cotangent per operand).
 
@@ -16,6 +16,13 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         "fusion.broadcast" => {
             let dims = op_dims(b.ctx, b.ir, op).ok_or("'fusion.broadcast' has no dims")?;
             vec![Some(b.sum(g, &dims, false))]
+        }
+        "fusion.set" => {
+            // The identity on the global value: the cotangent goes back to the operand's type
+            // (the transpose of the resharding: a forward allgather becomes a reduce-scatter
+            // or a slice, as in Megatron's sequence parallelism).
+            let t = b.ir.value_type(x[0]);
+            vec![Some(if b.ir.value_type(g) == t { g } else { b.set(g, t) })]
         }
         "fusion.reshape" => {
             let s = b.shape(x[0]);
