@@ -2,7 +2,8 @@
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(fusion-autodiff)' | fuser-opt > /dev/null
 
 // Shape ops: broadcast sums over its new axes, reshape and permute go back, a slice is padded
-// with zeros by concat, a concat is sliced per operand.
+// with zeros by concat, a concat is sliced per operand, a set sets the cotangent back to its
+// operand's sharding (a forward gather becomes a scatter).
 
 // CHECK-LABEL: func.func @broadcast_vjp(%arg0: tensor<3xf32>, %arg1: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>)
 // CHECK-NEXT:    %[[V0:[0-9]+]] = fusion.broadcast %arg0 dims = [0, 2]
@@ -31,6 +32,11 @@
 // CHECK-NEXT:    %[[V2:[0-9]+]] = fusion.slice %arg2 offsets = [0, 2] sizes = [4, 3]
 // CHECK-NEXT:    return %[[V0]], %[[V1]], %[[V2]]
 
+// CHECK-LABEL: func.func @set_vjp(
+// CHECK-NEXT:    %[[V0:[0-9]+]] = fusion.set %arg0
+// CHECK-NEXT:    %[[V1:[0-9]+]] = fusion.set %arg1 : (tensor<4x6xf32, #fusion.shard<@tp, {{\[\[\], \[\]\]}}>>) -> tensor<4x6xf32, #fusion.shard<@tp, {{\[\[DIDx\], \[\]\]}}>>
+// CHECK-NEXT:    return %[[V0]], %[[V1]]
+
 func.func @broadcast(%x: tensor<3xf32>) -> tensor<2x3x4xf32> {
   %b = fusion.broadcast %x dims = [0, 2] : (tensor<3xf32>) -> tensor<2x3x4xf32>
   return %b : tensor<2x3x4xf32>
@@ -47,4 +53,9 @@ func.func @slice(%x: tensor<4x6xf32>) -> tensor<2x3xf32> {
 func.func @concat(%a: tensor<4x2xf32>, %b: tensor<4x3xf32>) -> tensor<4x5xf32> {
   %c = fusion.concat %a, %b dim = 1 : (tensor<4x2xf32>, tensor<4x3xf32>) -> tensor<4x5xf32>
   return %c : tensor<4x5xf32>
+}
+fusion.mesh @tp = [0, 1]
+func.func @set(%x: tensor<4x6xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x6xf32, #fusion.shard<@tp, [[], []]>> {
+  %s = fusion.set %x : (tensor<4x6xf32, #fusion.shard<@tp, [[DIDx], []]>>) -> tensor<4x6xf32, #fusion.shard<@tp, [[], []]>>
+  return %s : tensor<4x6xf32, #fusion.shard<@tp, [[], []]>>
 }
