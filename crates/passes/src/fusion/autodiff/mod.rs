@@ -30,12 +30,13 @@ pub static FUSION_AUTODIFF: PassInfo = PassInfo {
     description: "For `func.func @NAME` (option `func`; default: every function with a body), adds \
 `@NAME_vjp` (`@NAME`'s arguments, then one cotangent per floating-point result; returns the \
 results, then one gradient per `wrt` argument), `@NAME_fwd` (returns the results, then the values \
-the backward reads, named by its `fusion.saved` attribute) and `@NAME_bwd` (the saved values and \
+the backward reads, named by its `fusion.saved` attribute; a cheap op's value whose operands are \
+saved is recomputed by `@NAME_bwd` instead) and `@NAME_bwd` (the saved values and \
 the cotangents in, the gradients out). `wrt` lists argument indices (default: every \
 floating-point argument). Cotangents have their result's type and gradients their argument's \
 (sharding included, through a `fusion.set`); the backward's intermediates are unannotated, for \
 `fusion-propagate-sharding`. Norms are rebuilt with their `mean`/`rstd` results. An op without a \
-rule (sdpa, embedding, cross_entropy, set, strided slice) on the path to a gradient is an error. \
+rule (sdpa, embedding, cross_entropy, strided slice) on the path to a gradient is an error. \
 Run it before `fusion-propagate-sharding`.",
     anchor: Some("builtin.module"),
     options: OPTIONS,

@@ -1,8 +1,12 @@
 //! The split of a joint `@NAME_vjp` into `@NAME_fwd` (the forward, returning its results and
 //! then the saved values) and `@NAME_bwd` (the saved values and the cotangents in, the
 //! gradients out). A saved value is a forward value (argument or op result) that a backward op
-//! reads; every one is saved (no recomputation yet), in the order the backward first reads
-//! them. `@NAME_fwd` carries `fusion.saved = ["...", ...]` naming each.
+//! reads, in the order the backward first reads them. **Saved or recomputed:** a value made by
+//! a cheap op ([`RECOMPUTABLE`]: elementwise and math ops, cast, compare, broadcast, reshape,
+//! permute, slice, full) whose operands are saved anyway (or recomputed themselves) is not
+//! saved: `@NAME_bwd` recomputes it first, in forward order. Repeated until nothing changes,
+//! this never saves more than before and never needs a new saved value. `@NAME_fwd` carries
+//! `fusion.saved = ["...", ...]` naming each saved value.
 
 use super::joint::Joint;
 use fuser_dialects::func;
@@ -33,6 +37,7 @@ pub fn split(ctx: &Context, ir: &mut Ir, joint: &Joint, name: &str) {
             saved.push(v);
         }
     }
+    let recomputed = recompute(ctx, ir, &forward, &mut saved);
     let types = |ir: &Ir, vs: &[Value]| -> Vec<Type> { vs.iter().map(|&v| ir.value_type(v)).collect() };
     let loc = ir.loc(joint.func);
 
@@ -70,13 +75,67 @@ pub fn split(ctx: &Context, ir: &mut Ir, joint: &Joint, name: &str) {
     for (&a, &n) in saved.iter().chain(cotangents).zip(new_args.iter()) {
         map.map_value(a, n);
     }
-    for &op in &backward {
+    let replay: Vec<OpId> = joint.forward.iter().copied().filter(|o| recomputed.contains(o)).collect();
+    for &op in replay.iter().chain(&backward) {
         let c = ir.clone_op(op, &mut map);
         ir.append_op(entry, c);
     }
     let outs: Vec<Value> = grads.iter().map(|&v| map.lookup_value(v)).collect();
     let r = ir.create_op(func::return_state(ctx, &outs, loc));
     ir.append_op(entry, r);
+}
+
+/// The ops whose results `@NAME_bwd` recomputes rather than reads from `@NAME_fwd` when
+/// their operands are available there: cheap, pure, with no communication.
+pub const RECOMPUTABLE: &[&str] = &[
+    "fusion.add",
+    "fusion.sub",
+    "fusion.mul",
+    "fusion.div",
+    "fusion.neg",
+    "fusion.cast",
+    "fusion.exp",
+    "fusion.log",
+    "fusion.tanh",
+    "fusion.erf",
+    "fusion.sqrt",
+    "fusion.rsqrt",
+    "fusion.sigmoid",
+    "fusion.abs",
+    "fusion.reciprocal",
+    "fusion.gelu",
+    "fusion.silu",
+    "fusion.maximum",
+    "fusion.minimum",
+    "fusion.pow",
+    "fusion.where",
+    "fusion.compare",
+    "fusion.broadcast",
+    "fusion.reshape",
+    "fusion.permute",
+    "fusion.slice",
+    "fusion.full",
+];
+
+/// Takes out of `saved` the values of [`RECOMPUTABLE`] forward ops whose operands are saved
+/// (or recomputed); returns those ops.
+fn recompute(ctx: &Context, ir: &Ir, forward: &FxHashSet<OpId>, saved: &mut Vec<Value>) -> FxHashSet<OpId> {
+    let mut ops = FxHashSet::default();
+    loop {
+        let available: FxHashSet<Value> = saved.iter().copied().collect();
+        let cheap = saved.iter().position(|&v| {
+            ir.defining_op(v).is_some_and(|op| {
+                forward.contains(&op)
+                    && ir.num_results(op) == 1
+                    && RECOMPUTABLE.contains(&ctx.op_name_str(ir.op_name(op)))
+                    && ir.operands(op).iter().all(|o| available.contains(o))
+            })
+        });
+        let Some(i) = cheap else { return ops };
+        let v = saved.remove(i);
+        ops.insert(ir.defining_op(v).expect("an op result"));
+        // Its operands stay saved: they are what the recomputation reads.
+    }
 }
 
 /// What a saved value is: `"argument N"` or `"result R of fusion.OP (forward op I)"`.
