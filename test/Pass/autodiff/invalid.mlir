@@ -60,3 +60,12 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @f_vjp(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Dynamic extents: the rules need static counts and shapes.
+// expected-error @+1 {{fusion-autodiff: dynamic extents are not supported (an argument of type 'tensor<?x4xf32>')}}
+func.func @f(%x: tensor<?x4xf32>) -> tensor<4xf32> {
+  %s = fusion.mean %x dims = [0] : (tensor<?x4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}

@@ -9,7 +9,7 @@ use fuser_dialects::fusion::{NormKind, norm_state};
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{BlockId, Ir, IrMapping, OpId, Value};
-use fuser_ir::types::{Type, TypeKind};
+use fuser_ir::types::{DYNAMIC, Type, TypeKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What the split into `_fwd`/`_bwd` needs to know about a joint function.
@@ -80,6 +80,20 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     };
     let args: Vec<Value> = ir.block_args(body).to_vec();
     let num_args = args.len();
+    // The rules compute counts and fill zeros from static extents.
+    let dynamic = |ir: &Ir, v: &Value| {
+        matches!(ctx.type_kind(ir.value_type(*v)), TypeKind::RankedTensor { shape, .. } if shape.contains(&DYNAMIC))
+    };
+    if let Some(&a) = args.iter().find(|a| dynamic(ir, a)) {
+        let t = fuser_ir::printer::print_type(ctx, ir.value_type(a));
+        return Err(error_at(ir, func, format!("dynamic extents are not supported (an argument of type '{t}')")));
+    }
+    for op in ir.block_ops(body).collect::<Vec<_>>() {
+        if let Some(r) = ir.results(op).iter().find(|r| dynamic(ir, r)) {
+            let t = fuser_ir::printer::print_type(ctx, ir.value_type(*r));
+            return Err(error_at(ir, op, format!("dynamic extents are not supported (a result of type '{t}')")));
+        }
+    }
 
     // Activity: the values that depend on a wrt argument through floating-point operands.
     let mut active: FxHashSet<Value> = wrt.iter().map(|&i| args[i]).collect();
