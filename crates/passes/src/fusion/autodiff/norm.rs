@@ -7,21 +7,23 @@
 //!   `dbias = sum(g)` (means over the normalized axes, sums over the leading ones);
 //! - rms_norm: `dx = rstd * (gw - x̂ * mean(gw * x̂))`, `dweight = sum(g * x̂)`.
 //!
+//! The statistics results (`mean`, `rstd`) are not differentiable, as in torch: a cotangent
+//! reaching them is ignored.
+//!
 //! The backward computes in the statistics' element type (`f32` for `bf16`/`f16` inputs, as
 //! torch's `opmath`) and casts each gradient once to its operand's type.
 
 use super::builder::Builder;
-use super::grads::{Grads, first};
+use super::grads::Grads;
 use fuser_dialects::fusion::norm::norm_operands;
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 
 pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Result<Grads, String> {
-    if g.iter().skip(1).any(Option::is_some) {
-        return Err(format!("'{name}': the gradient of the statistics results (mean, rstd) is not supported"));
-    }
-    let g = first(g, name)?;
+    // The statistics results are not differentiable (torch's `native_layer_norm` and
+    // `_fused_rms_norm` mark them so): their cotangents are ignored.
+    let Some(g) = g.first().copied().flatten() else { return Ok(vec![None; b.ir.num_operands(op)]) };
     let layer = name == "fusion.layer_norm";
     let (has_w, has_b) = norm_operands(b.ctx, b.ir, op).ok_or_else(|| format!("'{name}' has malformed operands"))?;
     let x = b.ir.operand(op, 0);
