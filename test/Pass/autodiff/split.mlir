@@ -13,7 +13,9 @@
 // CHECK-SAME:    -> (tensor<8x16xf32, {{.*}}>, tensor<8x16xf32, {{.*}}>, tensor<32x16xf32, #fusion.shard<@tp, {{\[\[DIDx\], \[\]\]}}>>, tensor<32xf32, #fusion.shard<@tp, {{\[\[DIDx\]\]}}>>, tensor<16x32xf32, #fusion.shard<@tp, {{\[\[\], \[DIDx\]\]}}>>)
 // The backward's intermediates are unannotated; the gradients reach their arguments' sharding
 // through fusion.set.
-// CHECK:         %[[DX:.*]] = fusion.matmul %{{.*}}, %arg1 : (tensor<8x32xf32>, tensor<32x16xf32, {{.*}}>) -> tensor<8x16xf32>
+// The linear's cotangent is first pinned to its input's row sharding (here its natural one).
+// CHECK:         %[[G:.*]] = fusion.set %{{.*}} : (tensor<8x32xf32>) -> tensor<8x32xf32, #fusion.shard<@tp, {{\[\[\], \[DIDx\]\]}}>>
+// CHECK-NEXT:    %[[DX:.*]] = fusion.matmul %[[G]], %arg1 : (tensor<8x32xf32, {{.*}}>, tensor<32x16xf32, {{.*}}>) -> tensor<8x16xf32>
 // CHECK:         fusion.set %[[DX]] : (tensor<8x16xf32>) -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[\], \[\]\]}}>>
 // CHECK:         return
 

@@ -10,31 +10,43 @@ use fuser_dialects::fusion::{Sharding, Split};
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 
-/// The cotangent `g` of a linear's result `[..., N]`, its leading (row) axes resharded like
-/// those of the input `x` when both are annotated and differ. Both products read `g` by rows
-/// like `x`: under sequence parallelism the row-parallel linear's `g` is split on the sequence
-/// and gathered here once, on the outer axis (Megatron's backward), instead of after the
-/// transpose of `gᵀ·x`, on an inner axis that the lowering cannot gather. Partial values,
-/// stream splits and a device axis that would be used twice are left to propagation.
-fn rows_like_input(b: &mut Builder<'_>, g: Value, x: Value) -> Value {
-    let (Some(gs), Some(xs)) =
-        (Sharding::of_type(b.ctx, b.ir.value_type(g)), Sharding::of_type(b.ctx, b.ir.value_type(x)))
-    else {
+/// The cotangent `g` of a linear's result `y [..., N]`, its leading (row) axes resharded like
+/// those of the input `x` when `x` is annotated: both products read `g` by rows like `x`.
+/// Under sequence parallelism, or after a norm on sequence-split rows, the row-parallel
+/// linear's `g` is split on the rows; it is gathered here once, on the outer axis, for both
+/// products (Megatron's backward), instead of after the transpose of `gᵀ·x`, an inner axis
+/// that the lowering cannot gather. The last axis keeps `y`'s split (or `g`'s when `y` has
+/// none). Only device splits are taken (stream chunks are left to propagation); a partial input
+/// or a device axis that would be used twice leaves `g` as it is.
+fn rows_like_input(b: &mut Builder<'_>, g: Value, x: Value, y: Value) -> Value {
+    let Some(xs) = Sharding::of_type(b.ctx, b.ir.value_type(x)) else { return g };
+    let gs = Sharding::of_type(b.ctx, b.ir.value_type(g));
+    let ys = Sharding::of_type(b.ctx, b.ir.value_type(y));
+    let r = xs.axes.len();
+    if r < 2 || !xs.partial.is_empty() || gs.as_ref().is_some_and(|s| s.axes.len() != r || s.mesh != xs.mesh) {
         return g;
+    }
+    let last = match (&ys, &gs) {
+        (Some(ys), _) if ys.mesh == xs.mesh && ys.axes.len() == r => ys.axes[r - 1].clone(),
+        (_, Some(gs)) => gs.axes[r - 1].clone(),
+        _ => Vec::new(),
     };
-    let r = gs.axes.len();
-    if r < 2 || xs.axes.len() != r || gs.mesh != xs.mesh || !gs.partial.is_empty() || !xs.partial.is_empty() {
-        return g;
-    }
     let mut axes = xs.axes[..r - 1].to_vec();
-    axes.push(gs.axes[r - 1].clone());
+    axes.push(last);
+    // Device splits only: stream chunks are the propagation's to choose.
+    for a in &mut axes {
+        a.retain(|s| matches!(s, Split::Device(_)));
+    }
     let splits: Vec<&Split> = axes.iter().flatten().collect();
-    let streams = splits.iter().any(|s| matches!(s, Split::Stream(_)));
     let twice = splits.iter().enumerate().any(|(i, s)| splits[..i].contains(s));
-    if axes == gs.axes || streams || twice {
+    let same = gs.as_ref().is_some_and(|s| {
+        s.partial.is_empty()
+            && s.axes.iter().zip(&axes).all(|(a, b)| a.iter().filter(|x| matches!(x, Split::Device(_))).eq(b.iter()))
+    });
+    if same || twice {
         return g;
     }
-    let want = Sharding { mesh: gs.mesh.clone(), axes, partial: Vec::new(), reduce: gs.reduce };
+    let want = Sharding { mesh: xs.mesh.clone(), axes, partial: Vec::new(), reduce: xs.reduce };
     let ty = want.apply_to(b.ctx, b.ty(b.shape(g), b.elem(g)));
     b.set(g, ty)
 }
@@ -56,7 +68,8 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         }
         "fusion.linear" => {
             let (input, w) = (x[0], x[1]);
-            let g = rows_like_input(b, g, input);
+            let y = b.ir.result(op, 0);
+            let g = rows_like_input(b, g, input, y);
             let xs = b.shape(input);
             let gs = b.shape(g);
             let r = xs.len();
