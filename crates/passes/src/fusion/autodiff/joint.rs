@@ -6,6 +6,7 @@ use super::builder::Builder;
 use super::rules;
 use fuser_dialects::func;
 use fuser_dialects::fusion::{NormKind, norm_state};
+use fuser_ir::attrs::AttrKind;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
 use fuser_ir::ir::{BlockId, Ir, IrMapping, OpId, Value};
@@ -81,9 +82,7 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     let args: Vec<Value> = ir.block_args(body).to_vec();
     let num_args = args.len();
     // The rules compute counts and fill zeros from static extents.
-    let dynamic = |ir: &Ir, v: &Value| {
-        matches!(ctx.type_kind(ir.value_type(*v)), TypeKind::RankedTensor { shape, .. } if shape.contains(&DYNAMIC))
-    };
+    let dynamic = |ir: &Ir, v: &Value| matches!(ctx.type_kind(ir.value_type(*v)), TypeKind::RankedTensor { shape, .. } if shape.contains(&DYNAMIC));
     if let Some(&a) = args.iter().find(|a| dynamic(ir, a)) {
         let t = fuser_ir::printer::print_type(ctx, ir.value_type(a));
         return Err(error_at(ir, func, format!("dynamic extents are not supported (an argument of type '{t}')")));
@@ -177,6 +176,7 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     let ret = ir.create_op(func::return_state(ctx, &outs, loc));
     ir.append_op(body, ret);
     func::sync_signature(ctx, ir, vjp);
+    pad_attr_arrays(ctx, ir, vjp, num_args, results.len());
     // Rules may compute a contribution to an operand that needs none: erase what is unused.
     for &op in created.iter().rev() {
         if ir.is_live_op(op) && ir.results_unused(op) {
@@ -184,6 +184,25 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
         }
     }
     Ok(Joint { func: vjp, body, num_args, forward, results })
+}
+
+/// Extends the joint's `arg_attrs`/`res_attrs` (cloned from `@NAME`, one entry per primal
+/// argument and result) with empty dictionaries for the cotangents and the gradients.
+fn pad_attr_arrays(ctx: &Context, ir: &mut Ir, vjp: OpId, num_args: usize, num_results: usize) {
+    let Some((inputs, results)) = func::signature(ctx, ir, vjp) else { return };
+    let (n_in, n_out) = (inputs.len(), results.len());
+    let mut props = ir.props(vjp).unwrap_or_else(|| ctx.empty_dict());
+    for (key, primal, total) in [("arg_attrs", num_args, n_in), ("res_attrs", num_results, n_out)] {
+        let Some(a) = ctx.dict_get(props, key) else { continue };
+        let AttrKind::Array(items) = ctx.attr_kind(a).clone() else { continue };
+        if items.len() != primal {
+            continue;
+        }
+        let mut items = items;
+        items.resize(total, ctx.empty_dict());
+        props = ctx.dict_set(props, key, Some(ctx.array_attr(items)));
+    }
+    ir.set_props(vjp, Some(props));
 }
 
 /// Adds the contribution `c` to the cotangent of `v`.
