@@ -36,7 +36,7 @@ the cotangents in, the gradients out). `wrt` lists argument indices (default: ev
 floating-point argument). Cotangents have their result's type and gradients their argument's \
 (sharding included, through a `fusion.set`); the backward's intermediates are unannotated, for \
 `fusion-propagate-sharding`. Norms are rebuilt with their `mean`/`rstd` results. An op without a \
-rule (sdpa, embedding, cross_entropy, strided slice) on the path to a gradient is an error. \
+rule (sdpa, embedding, cross_entropy) on the path to a gradient is an error. \
 Run it before `fusion-propagate-sharding`.",
     anchor: Some("builtin.module"),
     options: OPTIONS,

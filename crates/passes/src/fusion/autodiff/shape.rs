@@ -1,6 +1,7 @@
 //! VJPs of the shape ops: set (the cotangent set back to the operand's type), broadcast (a sum over the new axes), reshape (back), permute (the
-//! inverse permutation), slice with unit strides (the cotangent placed among zeros with
-//! `concat`; strided slices are diagnosed) and concat (a slice of the cotangent per operand).
+//! inverse permutation), slice (the cotangent placed among zeros with `concat`; along a strided
+//! axis first spread out, `stride - 1` zeros after each element, by a reshape, a concat with
+//! zeros and a slice) and concat (a slice of the cotangent per operand).
 
 use super::builder::Builder;
 use super::grads::{Grads, first};
@@ -39,17 +40,20 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         "fusion.slice" => {
             let offsets = prop_ints(b.ctx, b.ir, op, "offsets").ok_or("'fusion.slice' has no offsets")?;
             let sizes = prop_ints(b.ctx, b.ir, op, "sizes").ok_or("'fusion.slice' has no sizes")?;
-            if prop_ints(b.ctx, b.ir, op, "strides").is_some_and(|st| st.iter().any(|&s| s != 1)) {
-                return Err("the gradient of a strided 'fusion.slice' is not supported yet (it needs a scatter)".into());
-            }
+            let strides = prop_ints(b.ctx, b.ir, op, "strides").unwrap_or_else(|| vec![1; sizes.len()]);
             let full = b.shape(x[0]);
             let elem = b.elem(g);
+            if sizes.contains(&0) {
+                // An empty window: nothing flows back.
+                return Ok(vec![Some(b.full(full, elem, 0.0))]);
+            }
             let mut cur = g;
             for axis in 0..full.len() {
-                let (o, n, e) = (offsets[axis], sizes[axis], full[axis]);
-                if o == 0 && n == e {
-                    continue;
+                let (o, n, st, e) = (offsets[axis], sizes[axis], strides[axis], full[axis]);
+                if st > 1 && n > 1 {
+                    cur = spread(b, cur, axis, st);
                 }
+                let span = (n - 1) * st.max(1) + 1;
                 let mut parts = Vec::new();
                 let mut s = b.shape(cur);
                 if o > 0 {
@@ -57,11 +61,13 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
                     parts.push(b.full(s.clone(), elem, 0.0));
                 }
                 parts.push(cur);
-                if o + n < e {
-                    s[axis] = e - o - n;
+                if o + span < e {
+                    s[axis] = e - o - span;
                     parts.push(b.full(s, elem, 0.0));
                 }
-                cur = b.concat(parts, axis);
+                if parts.len() > 1 {
+                    cur = b.concat(parts, axis);
+                }
             }
             vec![Some(cur)]
         }
@@ -81,4 +87,26 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         }
         _ => return Err(format!("no gradient rule for '{name}' yet")),
     })
+}
+
+/// `v` with `stride - 1` zeros after each element along `axis`, the trailing zeros cut:
+/// `[..., n, ...]` becomes `[..., (n - 1) * stride + 1, ...]` (a unit axis appended after
+/// `axis`, zeros concatenated on it, the two axes merged, the tail sliced off).
+fn spread(b: &mut Builder<'_>, v: Value, axis: usize, stride: i64) -> Value {
+    let s = b.shape(v);
+    let elem = b.elem(v);
+    let n = s[axis];
+    let mut unit = s.clone();
+    unit.insert(axis + 1, 1);
+    let r = b.reshape(v, unit.clone());
+    let mut z = unit;
+    z[axis + 1] = stride - 1;
+    let zeros = b.full(z, elem, 0.0);
+    let c = b.concat(vec![r, zeros], axis + 1);
+    let mut merged = s.clone();
+    merged[axis] = n * stride;
+    let flat = b.reshape(c, merged.clone());
+    let mut sizes = merged;
+    sizes[axis] = (n - 1) * stride + 1;
+    b.slice(flat, &vec![0; s.len()], &sizes)
 }
