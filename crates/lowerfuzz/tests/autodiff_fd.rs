@@ -582,3 +582,65 @@ fn random_programs_match_finite_differences() {
     eprintln!("random programs: {checked} checked, {refused} refused, {non_finite} with non-finite values");
     assert!(checked >= 100, "only {checked} of 300 random programs were differentiated and checked");
 }
+
+/// The `@fuzz_vjp` of the lowering fuzzer's random programs, lowered by each case's pipeline
+/// and run on its cpu ranks, matches the unsharded reference (the fuzzer's check of the
+/// backward: `fuser-run --entry fuzz_vjp --check`). A backward the lowering refuses (with a
+/// diagnostic) is counted, not failed: the limits of the lowering are its own tests'.
+#[test]
+fn random_programs_vjp_runs_sharded() {
+    use fuser_lowerfuzz::generate::{GenConfig, generate};
+    use fuser_runtime::driver::{self, RunConfig};
+    let cfg = GenConfig { max_numel: 256, ..Default::default() };
+    let (mut passed, mut refused, mut not_lowered) = (0, 0, Vec::new());
+    for seed in 0..120u64 {
+        let case = generate(seed, &cfg);
+        let text = case.program.in_dtype(fuser_lowerfuzz::program::DType::F64).to_mlir();
+        if std::env::var("AD_DUMP").ok().as_deref() == Some(&seed.to_string()) {
+            eprintln!("{text}\n{}", case.pipeline.text());
+        }
+        let ctx = Context::new(fuser_dialects::registry());
+        let (mut ir, module) = parse(&ctx, &text);
+        if run_pipeline(&ctx, &mut ir, module, "builtin.module(fusion-autodiff{func=fuzz})").is_err() {
+            refused += 1;
+            continue;
+        }
+        keep_only(&ctx, &mut ir, module, "fuzz_vjp");
+        let joint = fuser_ir::printer::print_module(&ctx, &ir, module, &Default::default());
+        let (ref_ir, ref_module) = parse(&ctx, &joint);
+        if let Err(e) = run_pipeline(&ctx, &mut ir, module, &case.pipeline.text()) {
+            // Whether the forward itself lowers: the backward's own limits are the interesting ones.
+            let (mut fir, fmodule) = parse(&ctx, &text);
+            let forward = if run_pipeline(&ctx, &mut fir, fmodule, &case.pipeline.text()).is_ok() {
+                "forward lowers"
+            } else {
+                "forward does not lower either"
+            };
+            not_lowered.push(format!("seed {seed} ({forward}): {e}"));
+            continue;
+        }
+        let func = driver::first_function(&ctx, &ir, module).expect("a function");
+        let prog = fuser_runtime::exec::prepare(&ctx, &ir, func).unwrap_or_else(|(_, m)| panic!("seed {seed}: {m}"));
+        let cfg = RunConfig { ranks: case.program.devices(), seed, ..Default::default() };
+        let outcome =
+            driver::run_on_cpu(&ctx, &ir, func, &prog, &cfg).unwrap_or_else(|f| panic!("seed {seed}: {}", f.error));
+        let ref_func = driver::first_function(&ctx, &ref_ir, ref_module).expect("reference");
+        let checks = driver::check_against_reference(&ctx, &ref_ir, ref_func, &outcome.inputs, &outcome.outputs)
+            .unwrap_or_else(|f| panic!("seed {seed}: {}", f.error));
+        for (i, c) in checks.iter().enumerate() {
+            assert!(
+                c.passed(),
+                "seed {seed} ({}): output #{i} rel err {:.3e} > {:.0e}\n{joint}",
+                case.pipeline.text(),
+                c.rel_err,
+                c.tolerance
+            );
+        }
+        passed += 1;
+    }
+    eprintln!("random vjps: {passed} passed sharded, {refused} refused, {} not lowered:", not_lowered.len());
+    for n in &not_lowered {
+        eprintln!("  {}", n.lines().next().unwrap_or(""));
+    }
+    assert!(passed >= 40, "only {passed} of 120 random backward programs ran");
+}

@@ -5,7 +5,7 @@
 use super::builder::Builder;
 use super::rules;
 use fuser_dialects::func;
-use fuser_dialects::fusion::{NormKind, norm_state};
+use fuser_dialects::fusion::{NormKind, Sharding, norm_state, strip_sharding};
 use fuser_ir::attrs::AttrKind;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
@@ -155,11 +155,19 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
         }
     }
 
-    // The gradients, typed (and sharded) like their arguments.
+    // The gradients, typed (and sharded) like their arguments; a partial argument's gradient
+    // is the same split without the pending reduction (every summand's gradient is the
+    // gradient of the sum; a resharding into a partial value does not lower).
     b.loc = loc;
     let mut grads = Vec::new();
     for &i in wrt {
-        let (arg, t) = (args[i], inputs[i]);
+        let arg = args[i];
+        let t = match Sharding::of_type(ctx, inputs[i]) {
+            Some(s) if !s.partial.is_empty() => {
+                Sharding { partial: Vec::new(), ..s }.apply_to(ctx, strip_sharding(ctx, inputs[i]))
+            }
+            _ => inputs[i],
+        };
         let g = match cot.get(&arg) {
             Some(&g) => g,
             None => {
