@@ -10,8 +10,9 @@ use fuser_dialects::fusion::{Sharding, Split};
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 
-/// The cotangent `g` of a linear's result `y [..., N]`, its leading (row) axes resharded like
-/// those of the input `x` when `x` is annotated: both products read `g` by rows like `x`.
+/// The cotangent `g` of a linear's (or matmul's) result `y [..., N]`, its leading (row) axes
+/// resharded like those of the input `x` when `x` is annotated: both products read `g` by
+/// rows like `x`.
 /// Under sequence parallelism, or after a norm on sequence-split rows, the row-parallel
 /// linear's `g` is split on the rows; it is gathered here once, on the outer axis, for both
 /// products (Megatron's backward), instead of after the transpose of `gᵀ·x`, an inner axis
@@ -57,6 +58,8 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
     Ok(match name {
         "fusion.matmul" => {
             let (a, w) = (x[0], x[1]);
+            let y = b.ir.result(op, 0);
+            let g = rows_like_input(b, g, a, y);
             let (ra, rw) = (b.shape(a).len(), b.shape(w).len());
             let wt = b.transpose(w);
             let ga = b.matmul(g, wt);
