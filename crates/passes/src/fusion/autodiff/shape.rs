@@ -5,6 +5,7 @@
 
 use super::builder::Builder;
 use super::grads::{Grads, first};
+use fuser_dialects::fusion::Sharding;
 use fuser_dialects::fusion::clauses::{prop_int, prop_ints};
 use fuser_dialects::fusion::syntax::op_dims;
 use fuser_ir::Value;
@@ -22,7 +23,13 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
             // The identity on the global value: the cotangent goes back to the operand's type
             // (the transpose of the resharding: a forward allgather becomes a reduce-scatter
             // or a slice, as in Megatron's sequence parallelism).
+            // A partial operand's cotangent keeps its splits without the pending reduction
+            // (every summand's cotangent is the sum's).
             let t = b.ir.value_type(x[0]);
+            let t = match Sharding::of_type(b.ctx, t) {
+                Some(s) if !s.partial.is_empty() => Sharding { partial: Vec::new(), ..s }.apply_to(b.ctx, t),
+                _ => t,
+            };
             vec![Some(if b.ir.value_type(g) == t { g } else { b.set(g, t) })]
         }
         "fusion.reshape" => {
