@@ -107,10 +107,21 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
             }
         }
     }
-    // Norms whose backward is needed get their statistics results.
+    // Usefulness: the values a floating-point result depends on (a cotangent can reach them).
+    let ret_operands: Vec<Value> = ir.operands(ret).to_vec();
+    let mut useful: FxHashSet<Value> =
+        ret_operands.iter().copied().filter(|v| is_float_type(ctx, ir.value_type(*v))).collect();
+    for &op in forward.iter().rev() {
+        if ir.results(op).iter().any(|r| useful.contains(r)) {
+            useful.extend(ir.operands(op).iter().copied());
+        }
+    }
+    // Norms whose backward is needed (an active input, a result a cotangent reaches) get their
+    // statistics results; a dead norm stays as it is.
     for slot in forward.iter_mut() {
         let op = *slot;
         if ir.operands(op).first().is_some_and(|v| active.contains(v))
+            && ir.results(op).first().is_some_and(|r| useful.contains(r))
             && let Some(new) = with_statistics(ctx, ir, op)
         {
             // The rebuilt op's results are as active as the old one's.
