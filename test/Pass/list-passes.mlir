@@ -30,6 +30,9 @@
 // CHECK-NEXT:     --team-size=<long> - {{.*}}(default: 0)
 // CHECK-NEXT:   --cse -   Merge identical side-effect-free ops
 // CHECK-NEXT:   --dce -   Erase dead operations and unreachable blocks
+// CHECK-NEXT:   --fusion-autodiff -   Add the reverse-mode derivative (@NAME_vjp, @NAME_fwd, @NAME_bwd) of fusion functions (on 'builtin.module')
+// CHECK-NEXT:     --func=<string> - {{.*}}
+// CHECK-NEXT:     --wrt=<long> - {{.*}}
 // CHECK-NEXT:   --fusion-decompose-resharding -   Make every sharding change a standalone fusion.set or fusion.sum (on 'func.func')
 // CHECK-NEXT:   --fusion-propagate-sharding -   Give every tensor a sharding by propagating device and stream splits through the ops (on 'func.func')
 // CHECK-NEXT:   --fusion-set-stream-chunks -   Set the chunk count of every Stream split of a fusion function (on 'func.func')

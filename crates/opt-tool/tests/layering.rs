@@ -14,6 +14,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cli.rs",
             "io_error.rs",
             "run/cli.rs",
+            "run/entry.rs",
             "run/exits.rs",
             "run/signals.rs",
             "run/ranks.rs",

@@ -18,6 +18,7 @@ pub fn register_all(registry: &mut PassRegistry) -> Result<(), String> {
         &DCE,
         &SYMBOL_DCE,
         &crate::comm_verify::COMM_VERIFY,
+        &crate::fusion::autodiff::FUSION_AUTODIFF,
         &crate::fusion::propagate::FUSION_PROPAGATE_SHARDING,
         &crate::fusion::decompose::FUSION_DECOMPOSE_RESHARDING,
         &crate::fusion::stream_chunks::FUSION_SET_STREAM_CHUNKS,

@@ -34,6 +34,8 @@ pub struct RunArgs {
     pub input_files: Vec<(usize, std::path::PathBuf)>,
     /// `--output-file I=PATH` (repeatable): write output I's gathered values to a raw file.
     pub output_files: Vec<(usize, std::path::PathBuf)>,
+    /// `--entry NAME`: the function to run (default: the first with a body).
+    pub entry: Option<String>,
 }
 
 // One value per process, parsed once: the size of the arguments does not matter.
@@ -108,6 +110,9 @@ OPTIONS:
   --reference FILE       the fusion-level program --check compares with (default: FILE
                          itself when it is fusion-level; required for host-level input)
   --seed S               seed of the random inputs (default 0)
+  --entry NAME           run (and --check) the function @NAME; the other functions with a
+                         body are dropped before lowering (default: the first function with
+                         a body)
   --input-values I=V,... the values of input I (0-based) instead of random ones, repeated
                          in row-major order to fill it (e.g. 0=2.5,-2.5,inf,nan); floats are
                          rounded to the element type, integers must fit it; repeatable
@@ -207,6 +212,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         print_outputs: false,
         input_files: Vec::new(),
         output_files: Vec::new(),
+        entry: None,
     };
     let mut input: Option<String> = None;
     let mut i = 0;
@@ -263,6 +269,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "input-values",
             "input-file",
             "output-file",
+            "entry",
         ];
         if !known.contains(&flag.as_str()) {
             return Err(format!("fuser-run: error: unknown option '{arg}' (see --help)"));
@@ -288,6 +295,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "iters" => r.iters = number(&name, &value)?,
             "timeout" => r.timeout_s = number(&name, &value)?,
             "trace" => r.trace = Some(value),
+            "entry" => r.entry = Some(value),
             "input-values" => r.input_values.push(input_values(&value)?),
             "input-file" => r.input_files.push(indexed_path(&name, &value)?),
             "output-file" => r.output_files.push(indexed_path(&name, &value)?),
@@ -412,6 +420,10 @@ mod tests {
         assert_eq!(r.csv.as_deref(), Some("out.csv"));
         let Ok(Command::Run(r)) = parse("f.mlir") else { panic!() };
         assert_eq!(r.ranks, None, "without --ranks the mesh decides");
+        assert_eq!(r.entry, None, "without --entry the first function runs");
+        let Ok(Command::Run(r)) = parse("f.mlir --entry f_vjp") else { panic!() };
+        assert_eq!(r.entry.as_deref(), Some("f_vjp"));
+        assert!(parse("f.mlir --entry").is_err());
         assert!(parse("f.mlir --ranks 0").is_err());
         assert_eq!(parse("--help"), Ok(Command::Help));
         assert!(parse("f.mlir --ranks").is_err());

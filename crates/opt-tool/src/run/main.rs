@@ -10,6 +10,7 @@
 
 mod check;
 mod cli;
+mod entry;
 mod exits;
 #[path = "../io_error.rs"]
 mod io_error;

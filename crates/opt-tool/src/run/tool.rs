@@ -51,6 +51,12 @@ fn parse(rep: &mut Reporter, name: &str, text: &Arc<str>) -> Option<Module> {
     }
 }
 
+/// Applies `--entry` to a parsed module; `None` after reporting why not.
+fn select_entry(rep: &Reporter, opts: &RunArgs, m: &mut Module) -> Option<()> {
+    let Some(name) = &opts.entry else { return Some(()) };
+    crate::entry::keep_only(&rep.ctx, &mut m.ir, m.op, name).map_err(|e| rep.plain(&e)).ok()
+}
+
 fn pipeline_text(opts: &RunArgs) -> String {
     match &opts.pass_pipeline {
         None => DEFAULT_PIPELINE.to_string(),
@@ -109,7 +115,8 @@ fn load_input(opts: &RunArgs) -> Option<(Reporter, Arc<str>, Module)> {
             return None;
         }
     };
-    let program = parse(&mut rep, &opts.input, &text)?;
+    let mut program = parse(&mut rep, &opts.input, &text)?;
+    select_entry(&rep, opts, &mut program)?;
     Some((rep, text, program))
 }
 
@@ -133,9 +140,15 @@ fn load_and_lower(opts: &RunArgs) -> Option<Loaded> {
                     return None;
                 }
             };
-            Some(parse(&mut rep, path, &rtext)?)
+            let mut m = parse(&mut rep, path, &rtext)?;
+            select_entry(&rep, opts, &mut m)?;
+            Some(m)
         }
-        (None, true) => parse(&mut rep, &opts.input, &text),
+        (None, true) => {
+            let mut m = parse(&mut rep, &opts.input, &text)?;
+            select_entry(&rep, opts, &mut m)?;
+            Some(m)
+        }
         (None, false) => None,
     };
     if opts.check

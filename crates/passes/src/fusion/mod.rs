@@ -4,6 +4,7 @@
 //! Layering: [`axes`] (per-op axis maps) and [`resharding`] (device-layout comparison) are used
 //! by the passes; `decompose` reuses `propagate::natural_sharding`, nothing imports `decompose`.
 
+pub mod autodiff;
 pub mod axes;
 pub mod decompose;
 pub mod propagate;
