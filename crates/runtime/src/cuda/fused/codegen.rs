@@ -1379,7 +1379,10 @@ mod tests {
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
         assert!(src.contains(">= 1073741824ull"), "{src}");
         assert!(src.contains("double v3[2]"), "{src}");
-        assert!(src.contains("philox_words"), "{src}");
+        // Vectors of 2: one call always, a second one only when the pair straddles a group.
+        assert!(src.contains("const PhiloxWords w0 = philox_words(seed, q0 + 0ull);"), "{src}");
+        assert!(src.contains("if (r + 2u > 4u) w1 = philox_words(seed, q0 + 1ull);"), "{src}");
+        assert!(src.contains("philox_word((r + 1u < 4u ? w0 : w1), (r + 1u) & 3u)"), "{src}");
         assert_eq!(global_offset(&g, &[4, 0]), 32);
     }
 
