@@ -348,8 +348,10 @@ class TransformerOps:
         return self._generic("embedding", [table, ids], ti.ndim + 1, sharding)[0]
 
     def dropout(self, x: "Tensor", seed: "Tensor", offset: "Tensor", p: float, **sharding: Any) -> "Tensor":
-        """`x * mask / (1 - p)`, the mask from Philox4x32-10 on `(seed, offset + global index)`
-        (`seed`, `offset`: rank-0 i64 tensors), identical under every sharding."""
+        """`x * mask / (1 - p)`, the mask from Philox4x32-10: element `g` (global row-major
+        index) takes word `g % 4` of the call at counter `offset + g // 4` with key `seed`
+        (`seed`, `offset`: rank-0 i64 tensors), identical under every sharding; advance `offset`
+        by `ceil(numel / 4)` (or more) for a fresh mask."""
         with arguments():
             t = self._tensor_arg("dropout", "x", x)
             p = _float("dropout: p", p)

@@ -5,7 +5,7 @@
 //! inputs and compared with `fused::eval::evaluate`, the cpu's semantics: pointwise add (f32
 //! with an odd width, bf16 vectorized, a padded-row input gathered), gelu_tanh(x + bias) with a
 //! stride-0 bias view, bias + dropout + residual (the keep mask bit-identical, at an origin of
-//! a larger tensor), softmax rows (4 threads per row, 32 rows per block, and several warps
+//! a larger tensor, aligned and not aligned to the groups of 4 Philox words), softmax rows (4 threads per row, 32 rows per block, and several warps
 //! and items per row with a partial last item), softmax + dropout, layer_norm expanded into
 //! primitives with mean and rstd outputs (bf16 vectorized with padded rows, f32 with a
 //! transposed input, bf16 with three items per thread and a partial last one), rms_norm
@@ -315,11 +315,14 @@ fn gelu_bias_case(rng: &mut Rng) -> Case {
     }
 }
 
-fn dropout_case(rng: &mut Rng) -> Case {
+/// bias + dropout + residual of an `[8, 40]` piece at column `col` of a `[24, 48]` tensor: at
+/// column 8 every thread's vector of 8 starts a group of 4 Philox words; at column 3 every
+/// vector straddles three groups.
+fn dropout_case(rng: &mut Rng, name: &'static str, col: usize) -> Case {
     let (m, n, t) = (8, 40, DType::BF16);
     let bias = HostIn::random(rng, t, &[m, n], &[0, 1], 0);
     Case {
-        name: "bias + dropout + residual",
+        name,
         graph: cases::bias_dropout_residual(t, m, n, 0.3, &[3 * m, n + 8]),
         inputs: vec![
             HostIn::dense(rng, t, &[m, n]),
@@ -328,7 +331,7 @@ fn dropout_case(rng: &mut Rng) -> Case {
             HostIn::int(DType::I64, 0x1234_5678_9abc),
             HostIn::int(DType::I64, 77),
         ],
-        origin: vec![m, 8],
+        origin: vec![m, col],
         // The dropout exact: the same mask, x * scale in double rounded once.
         tols: vec![BF16_TOL, (0.0, 0.0)],
         expect: Some(Schedule::Pointwise { vec: 8, block: 128 }),
@@ -459,7 +462,8 @@ fn generated_fused_kernels_compute_the_cpu_semantics_on_the_host() {
     cases.push(elementwise_case("every elementwise kind f16", r, DType::F16, (1.0 / 512.0, 1e-6)));
     cases.push(elementwise_case("every elementwise kind f64", r, DType::F64, (1e-12, 0.0)));
     cases.push(gelu_bias_case(r));
-    cases.push(dropout_case(r));
+    cases.push(dropout_case(r, "bias + dropout + residual", 8));
+    cases.push(dropout_case(r, "bias + dropout + residual, unaligned origin", 3));
     cases.push(softmax_case(
         "softmax f32 sub-warp rows",
         r,

@@ -18,6 +18,10 @@
 // RUN: sed 's/\[\[DIDx\], \[\]\]/[[Stream(2), DIDx], []]/g' %s | fuser-run - --ranks 4 --check | FileCheck %s
 // RUN: sed 's/\[\[DIDx\], \[\]\]/[[DIDx], [Stream(3)]]/g' %s | fuser-run - --ranks 4 --check --seed 4 | FileCheck %s
 // RUN: sed 's/\[\[DIDx\], \[\]\]/[[Stream(2)], [DIDx]]/g' %s | fuser-run - --ranks 4 --check --seed 6 | FileCheck %s
+// One Philox call serves the four elements of an aligned group of 4 global indices: with rows
+// of 10 split into column chunks of 5, groups straddle the chunks (and the rows), and each
+// chunk still picks the right words.
+// RUN: sed 's/16x12/16x10/g; s/\[\[DIDx\], \[\]\]/[[DIDx], [Stream(2)]]/g' %s | fuser-run - --ranks 4 --check --seed 5 | FileCheck %s
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(tp-default{fuse=false})' | FileCheck %s --check-prefix=LOWER
 // LOWER:      %[[ROW:.*]] = arith.muli %rank, %c4 : index
 // LOWER-NEXT: host.kernel "dropout" (%arg0, %arg1, %arg2) into (%{{.*}}) origin(%[[ROW]], %c0) params {global_shape = array<i64: 16, 12>, p = 2.500000e-01 : f64} : (!host.buf<4x12xf32>, !host.buf<i64>, !host.buf<i64>) into (!host.buf<4x12xf32>)

@@ -61,11 +61,12 @@ ids, so the result is `partial = [DIDx]` (sum): an allreduce (or a reduce-scatte
 fuser_ir::declare_op! {
     pub static DROPOUT: "fusion.dropout" {
         summary: "Zeroes elements with probability p and scales the others by 1/(1-p)",
-        description: "`y = x * mask / (1 - p)` with `mask = uniform(seed, offset + i) >= p`, where \
+        description: "`y = x * mask / (1 - p)` with `mask = uniform(seed, offset, i) >= p`, where \
 `i` is the element's global row-major index in `x` and `uniform` comes from the counter-based \
-generator Philox4x32-10 (Salmon et al., SC'11; Random123, as torch's CUDA generator): key \
-`(lo32(seed), hi32(seed))`, counter `(lo32(c), hi32(c), 0, 0)` with `c = offset + i` (wrapping \
-64-bit), `uniform = word 0 of the output / 2^32`, a value in `[0, 1)`. `seed` and `offset` are \
+generator Philox4x32-10 (Salmon et al., SC'11; Random123, as torch's CUDA generator), one call \
+serving four consecutive elements: key `(lo32(seed), hi32(seed))`, counter \
+`(lo32(c), hi32(c), 0, 0)` with `c = offset + floor(i / 4)` (wrapping 64-bit), and \
+`uniform = word (i mod 4) of the output / 2^32`, a value in `[0, 1)`. `seed` and `offset` are \
 rank-0 `i64` tensors (replicated, never partial); `p` is an `f64` in `[0, 1)`: `p = 0` is the \
 identity. The scale `1 / (1 - p)` is computed in `f64` and the product rounded once to the \
 element type (float element types only). NaN and infinities in `x` pass through kept \
@@ -74,7 +75,8 @@ torch's `x * mask` gives NaN for a dropped NaN).\n\n\
 Because the mask depends only on `(seed, offset, i)` and not on where an element is computed, \
 every sharding of `x` (device splits, stream chunks) gives bit-identical masks to the unsharded \
 program, and a backward pass recomputes the same mask from the same `seed` and `offset` (there \
-is no mask result). Advancing `offset` by the element count between calls gives fresh masks. \
+is no mask result). A tensor of `n` elements uses the counters `offset .. offset + ceil(n / 4)`: \
+advancing `offset` by `ceil(n / 4)` (or more) between calls gives fresh masks. \
 Dropout is linear in `x`: a `partial` `x` passes through.\n\n\
 ```mlir\n%y = fusion.dropout %x, %seed, %offset p = 1.000000e-01 : (tensor<8x16xf32>, tensor<i64>, tensor<i64>) -> tensor<8x16xf32>\n```\n\n\
 Generic form: `p` is an `f64` property.",

@@ -101,9 +101,10 @@ pub enum NodeOp {
     /// A `Full` value reduced over the inner axes to a `Row` value.
     Reduce(ReduceOp),
     /// Dropout of a `Full` value: arguments `[x, seed, offset]` (`seed` and `offset` integer
-    /// `Scalar` inputs); element `e` is kept when Philox4x32-10 of `(seed, offset + g)` is
-    /// `>= p` (`g`: the element's row-major index in the region's `global_shape`, from the
-    /// region's origin: `ops::lookup::dropout_keeps`) and then scaled by `1 / (1 - p)`.
+    /// `Scalar` inputs); element `e` is kept when word `g mod 4` of Philox4x32-10 at
+    /// `(seed, offset + floor(g / 4))`, over `2^32`, is `>= p` (`g`: the element's row-major
+    /// index in the region's `global_shape`, from the region's origin:
+    /// `ops::lookup::dropout_keeps`) and then scaled by `1 / (1 - p)`.
     Dropout { p: f64 },
 }
 

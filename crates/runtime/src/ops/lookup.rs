@@ -5,9 +5,10 @@
 //! - `embedding`: `out[i, :] = table[ids[i] - first_row, :]` when that row is held (`first_row`
 //!   is the global index of the table's first local row: its origin), zeros otherwise. Ids
 //!   outside `[0, V)` are held by no rank and give zeros, in every sharding alike.
-//! - `dropout`: `y = keep ? x * (1 / (1 - p)) : 0` with `keep = uniform(seed, offset + g) >= p`,
-//!   `g` the element's global row-major index: the local piece's element at local index `l`
-//!   is at global coordinates `origin + l` of a tensor of `global_shape`.
+//! - `dropout`: `y = keep ? x * (1 / (1 - p)) : 0` with `keep = uniform(seed, offset, g) >= p`,
+//!   `g` the element's global row-major index (`ops::philox::uniform`: word `g mod 4` of
+//!   Philox4x32-10 at counter `offset + floor(g / 4)`): the local piece's element at local
+//!   index `l` is at global coordinates `origin + l` of a tensor of `global_shape`.
 
 use super::dense::{Dense, Vals};
 use super::params::Params;
@@ -163,9 +164,10 @@ pub fn dropout_scale(p: f64) -> f64 {
     1.0 / (1.0 - p)
 }
 
-/// Whether the element with counter `offset + index` is kept.
+/// Whether the element with global index `index` is kept (`ops::philox::uniform`: word
+/// `index mod 4` of the call at counter `offset + floor(index / 4)`).
 pub fn dropout_keeps(seed: i64, offset: i64, index: u64, p: f64) -> bool {
-    uniform(seed, (offset as u64).wrapping_add(index)) >= p
+    uniform(seed, offset, index) >= p
 }
 
 /// Dropout of a local piece `x` (values in `f64`, local shape `local`, first element at
@@ -226,7 +228,7 @@ mod tests {
         let y = run(crate::ops::lookup("dropout").unwrap(), &whole).unwrap()[0].floats();
         let want = dropout(&x.floats(), &[4, 4], &[0, 0], &[4, 4], 42, 7, 0.5).unwrap();
         assert_eq!(y, want);
-        // Rows 2..4 of an [8, 4] tensor draw the counters 8..16.
+        // Rows 2..4 of an [8, 4] tensor are the elements 8..16 (the counters offset + 2, + 3).
         let half =
             [Dense::from_f64(DType::F32, vec![2, 4], x.floats()[..8].to_vec()), inputs[1].clone(), inputs[2].clone()];
         let out2 = vec![(DType::F32, vec![2, 4])];
@@ -284,12 +286,18 @@ mod tests {
         let y = dropout(&piece, &[4, 3], &[2, 3], &global, seed, offset, p).unwrap();
         let want: Vec<f64> = at.iter().map(|&i| whole[i]).collect();
         assert_eq!(y, want);
-        // Another offset or seed gives another mask; p = 0 is the identity.
-        assert_ne!(dropout(&x, &global, &[0, 0], &global, seed, offset + 48, p).unwrap(), whole);
+        // Another offset (advanced by ceil(48 / 4) = 12 calls: fresh draws) or seed gives
+        // another mask; p = 0 is the identity.
+        assert_ne!(dropout(&x, &global, &[0, 0], &global, seed, offset + 12, p).unwrap(), whole);
         assert_ne!(dropout(&x, &global, &[0, 0], &global, seed + 1, offset, p).unwrap(), whole);
         assert_eq!(dropout(&x, &global, &[0, 0], &global, seed, offset, 0.0).unwrap(), x);
-        // The element counter wraps in 64 bits.
-        assert_eq!(dropout_keeps(5, -1, 1, 0.5), dropout_keeps(5, 0, 0, 0.5));
+        // The counter wraps in 64 bits: offset -1, group 1 is counter 0.
+        assert_eq!(dropout_keeps(5, -1, 5, 0.5), dropout_keeps(5, 0, 1, 0.5));
+        // Element g takes word g mod 4 of the call at offset + floor(g / 4).
+        let w = crate::ops::philox::words(seed, offset as u64 + 2);
+        for k in 0..4 {
+            assert_eq!(dropout_keeps(seed, offset, 8 + k, p), f64::from(w[k as usize]) / 4_294_967_296.0 >= p);
+        }
         // NaN is kept as NaN or dropped to 0.
         let nan = dropout(&[f64::NAN; 16], &[16], &[0], &[16], 3, 0, 0.5).unwrap();
         assert!(nan.iter().all(|v| v.is_nan() || *v == 0.0) && nan.iter().any(|v| v.is_nan()));

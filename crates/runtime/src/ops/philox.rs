@@ -2,13 +2,19 @@
 //! random numbers: as easy as 1, 2, 3", SC'11; the Random123 library, torch's CUDA generator),
 //! and the uniform draw `fusion.dropout` takes from it.
 //!
-//! The cuda backend's kernel (`cuda/ops/lookup.rs`) implements the same function in CUDA C,
-//! word for word: a draw is a pure function of `(seed, counter)`, so the reference, the cpu
-//! backend and the cuda backend give bit-identical masks whatever the sharding.
+//! The cuda backend's kernels (`cuda/ops/lookup.rs`, and the fused kernels of
+//! `cuda/fused/codegen.rs`) implement the same function in CUDA C, word for word: a draw is a
+//! pure function of `(seed, offset, global index)`, so the reference, the cpu backend and the
+//! cuda backend give bit-identical masks whatever the sharding.
 //!
-//! The draw for element counter `c` (`offset + global row-major index`, wrapping in 64 bits):
-//! key `(lo32(seed), hi32(seed))`, counter `(lo32(c), hi32(c), 0, 0)`, the first of the four
-//! output words divided by `2^32` (a value in `[0, 1)`, exact in `f64`).
+//! **The draw of the element with global row-major index `g`.** One Philox call gives four
+//! 32-bit words, and they serve four consecutive elements: the aligned group `floor(g / 4)`
+//! takes the counter `c = offset + floor(g / 4)` (wrapping in 64 bits), the call is
+//! key `(lo32(seed), hi32(seed))`, counter `(lo32(c), hi32(c), 0, 0)`, and element `g` takes
+//! word `g mod 4` of the output, divided by `2^32` (a value in `[0, 1)`, exact in `f64`).
+//! A tensor of `n` elements therefore uses the counters `offset .. offset + ceil(n / 4)`:
+//! advancing `offset` by `ceil(n / 4)` (or more) between two draws gives fresh, independent
+//! masks.
 
 /// The Philox multipliers and Weyl key increments (Random123's `PHILOX_M4x32_*`, `PHILOX_W32_*`).
 const M0: u32 = 0xD251_1F53;
@@ -40,15 +46,21 @@ pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
     ctr
 }
 
-/// The 32-bit draw for `seed` and element counter `counter`.
-pub fn draw(seed: i64, counter: u64) -> u32 {
+/// The four 32-bit words of one call: key from `seed`, counter `(lo32(c), hi32(c), 0, 0)`.
+pub fn words(seed: i64, counter: u64) -> [u32; 4] {
     let s = seed as u64;
-    philox4x32_10([counter as u32, (counter >> 32) as u32, 0, 0], [s as u32, (s >> 32) as u32])[0]
+    philox4x32_10([counter as u32, (counter >> 32) as u32, 0, 0], [s as u32, (s >> 32) as u32])
 }
 
-/// The uniform value in `[0, 1)` for `seed` and element counter `counter`.
-pub fn uniform(seed: i64, counter: u64) -> f64 {
-    f64::from(draw(seed, counter)) / 4_294_967_296.0
+/// The 32-bit draw of the element with global index `index`: word `index mod 4` of the call at
+/// counter `offset + floor(index / 4)` (wrapping).
+pub fn draw(seed: i64, offset: i64, index: u64) -> u32 {
+    words(seed, (offset as u64).wrapping_add(index / 4))[(index % 4) as usize]
+}
+
+/// The uniform value in `[0, 1)` of the element with global index `index`.
+pub fn uniform(seed: i64, offset: i64, index: u64) -> f64 {
+    f64::from(draw(seed, offset, index)) / 4_294_967_296.0
 }
 
 #[cfg(test)]
@@ -68,15 +80,28 @@ mod tests {
     }
 
     #[test]
-    fn draws_split_seed_and_counter_into_words() {
-        assert_eq!(draw(0, 0), 0x6627_e8d5);
+    fn draws_use_all_four_words_of_a_group() {
+        // Seed 0, offset 0: elements 0..4 are the four words of the zero-counter known answer.
+        let kat = [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8];
+        for (g, &w) in kat.iter().enumerate() {
+            assert_eq!(draw(0, 0, g as u64), w);
+        }
+        // Elements 4..8 are the next counter's call; offset 1 shifts the groups by one call.
+        assert_eq!(draw(0, 0, 5), philox4x32_10([1, 0, 0, 0], [0, 0])[1]);
+        assert_eq!(draw(0, 1, 1), draw(0, 0, 5));
+        // Seed and counter are split into low and high words.
         let seed = 0x299f_31d0_a409_3822u64 as i64;
         let counter = 0x85a3_08d3_243f_6a88u64;
         let full = philox4x32_10([0x243f_6a88, 0x85a3_08d3, 0, 0], [0xa409_3822, 0x299f_31d0]);
-        assert_eq!(draw(seed, counter), full[0]);
-        assert_eq!(uniform(0, 0), f64::from(0x6627_e8d5u32) / 4_294_967_296.0);
-        // The draws are roughly uniform: the mean of 4096 consecutive counters is near 1/2.
-        let mean = (0..4096u64).map(|c| uniform(7, c)).sum::<f64>() / 4096.0;
+        for k in 0..4u64 {
+            assert_eq!(draw(seed, (counter - 5) as i64, 20 + k), full[k as usize]);
+            assert_eq!(draw(seed, counter as i64, k), full[k as usize]);
+        }
+        // The counter wraps in 64 bits: offset -1 and group 1 is counter 0.
+        assert_eq!(draw(5, -1, 6), draw(5, 0, 2));
+        assert_eq!(uniform(0, 0, 3), f64::from(0x9b00_dbd8u32) / 4_294_967_296.0);
+        // The draws are roughly uniform: the mean of 4096 consecutive elements is near 1/2.
+        let mean = (0..4096u64).map(|g| uniform(7, 0, g)).sum::<f64>() / 4096.0;
         assert!((mean - 0.5).abs() < 0.02, "mean {mean}");
     }
 }

@@ -26,9 +26,12 @@
 //! **Numerics.** Every node is computed in its compute type (`float`, `double` when the node or
 //! an argument is `f64`) and rounded to its element type (bf16 and f16 by their bit patterns, to
 //! nearest even; `i1` to 0/1). `Reduce` accumulates in the compute type. Dropout keeps element
-//! `g` when word 0 of Philox4x32-10 of `(seed, offset + g)` (the text of
+//! `g` when word `g mod 4` of Philox4x32-10 at `(seed, offset + floor(g / 4))` (the text of
 //! `cuda/ops/lookup.rs`, shared) is `>= ceil(p 2^32)`, which is `draw / 2^32 >= p` exactly, and
-//! multiplies in `double`, rounded once: the masks and values are the cpu's bit for bit.
+//! multiplies in `double`, rounded once: the masks and values are the cpu's bit for bit. One
+//! call serves the (up to) 4 elements of a thread's vector in the same aligned group of 4:
+//! `ceil(VEC / 4)` calls per vector, one more when the vector's first global index is not a
+//! multiple of 4 (a piece's origin or row length not a multiple of 4).
 //!
 //! **Shapes are baked in.** Extents, strides, vector widths, the schedule and the dropout's
 //! global strides are constants of the source (NVRTC folds the index arithmetic; division by a
@@ -862,16 +865,38 @@ impl<'a> Gen<'a> {
                         int_arg(1),
                         int_arg(2)
                     );
+                    // The `vec` elements of an item have the consecutive global indices
+                    // `g0 .. g0 + vec`: with `r = g0 % 4`, they span the groups of 4
+                    // `g0 / 4 + k` for `k < (r + vec + 3) / 4`; the first `ceil(vec / 4)` are
+                    // always drawn, the one more an unaligned `g0` may reach only when it does.
+                    let always = vec.div_ceil(4);
+                    let most = (vec + 2) / 4 + 1;
                     for it in 0..items {
                         let c0 = col(&(it * vec).to_string());
                         let gidx = self.dropout_index(row, &c0);
-                        let _ = writeln!(s, "    {{ const unsigned long long g0 = {gidx};");
+                        let _ = writeln!(
+                            s,
+                            "    {{ const unsigned long long g0 = {gidx}, q0 = offset + (g0 >> 2);\n      const unsigned r = (unsigned)g0 & 3u;"
+                        );
+                        for k in 0..always {
+                            let _ = writeln!(s, "      const PhiloxWords w{k} = philox_words(seed, q0 + {k}ull);");
+                        }
+                        for k in always..most {
+                            let _ = writeln!(
+                                s,
+                                "      PhiloxWords w{k} = {{ 0u, 0u, 0u, 0u }};\n      if (r + {vec}u > {}u) w{k} = philox_words(seed, q0 + {k}ull);",
+                                4 * k
+                            );
+                        }
                         for j in 0..vec {
                             let e = it * vec + j;
                             let x = self.val(n.args[0], &e.to_string(), Cty::D);
-                            let keep = format!(
-                                "(unsigned long long)philox_draw(seed, offset + g0 + {j}ull) >= {threshold}ull"
-                            );
+                            // Element j: group (r + j) / 4, word (r + j) % 4.
+                            let (k, m) = (j / 4, j % 4);
+                            let words =
+                                if m == 0 { format!("w{k}") } else { format!("(r + {m}u < 4u ? w{k} : w{})", k + 1) };
+                            let keep =
+                                format!("(unsigned long long)philox_word({words}, (r + {j}u) & 3u) >= {threshold}ull");
                             let y = round(n.dtype, &format!("({keep}) ? {x} * {scale} : 0.0"), Cty::D);
                             let y = if self.cty[i] == Cty::F { format!("(float)({y})") } else { y };
                             let _ = writeln!(s, "      v{i}[{e}] = {y};");
@@ -1354,7 +1379,10 @@ mod tests {
         let src = source(&g, &ins, &outs, &pl.schedule).unwrap();
         assert!(src.contains(">= 1073741824ull"), "{src}");
         assert!(src.contains("double v3[2]"), "{src}");
-        assert!(src.contains("philox_draw"), "{src}");
+        // Vectors of 2: one call always, a second one only when the pair straddles a group.
+        assert!(src.contains("const PhiloxWords w0 = philox_words(seed, q0 + 0ull);"), "{src}");
+        assert!(src.contains("if (r + 2u > 4u) w1 = philox_words(seed, q0 + 1ull);"), "{src}");
+        assert!(src.contains("philox_word((r + 1u < 4u ? w0 : w1), (r + 1u) & 3u)"), "{src}");
         assert_eq!(global_offset(&g, &[4, 0]), 32);
     }
 

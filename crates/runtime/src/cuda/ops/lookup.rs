@@ -3,11 +3,15 @@
 //! - `fuser_embedding`: one thread per output element copies the element of its id's row, or
 //!   writes zero bits (`+0`, integer `0`) when the row is not held (an id outside the table's
 //!   rows `[first_row, first_row + rows)`): values are copied bit for bit, any element type.
-//! - `fuser_dropout`: one thread per element computes the element's global row-major index from
-//!   the piece's origin, draws Philox4x32-10 word 0 for `(seed, offset + index)` (the same
-//!   rounds as `ops::philox`, written out below), keeps the element when `draw / 2^32 >= p` and
-//!   stores `x * scale` (in `double`, rounded once to the element type as `kernels.rs` does) or
-//!   `+0`. The masks are bit-identical to the reference's, whatever the sharding.
+//! - `fuser_dropout`: each thread takes 4 consecutive local elements per step of a grid-stride
+//!   loop, computes each one's global row-major index `g` from the piece's origin and draws
+//!   word `g mod 4` of Philox4x32-10 at `(seed, offset + floor(g / 4))` (the same rounds as
+//!   `ops::philox`, written out below); one call serves every element of the same aligned
+//!   group of 4 (a new call only when the group changes: one call per 4 elements when the
+//!   piece's rows are aligned, at most 2 otherwise). It keeps the element when
+//!   `draw / 2^32 >= p` and stores `x * scale` (in `double`, rounded once to the element type
+//!   as `kernels.rs` does) or `+0`. The masks are bit-identical to the reference's, whatever
+//!   the sharding.
 //!
 //! The parameter structs match the source's field for field (`#[repr(C)]`, 8-byte fields
 //! first).
@@ -140,11 +144,12 @@ pub fn run_dropout(
         return Ok(());
     }
     let f = Module::get(gpu, KEY, SOURCE)?.func("fuser_dropout")?;
-    let (blocks, threads) = launch_dims(kp.n);
+    // Four elements per thread and step.
+    let (blocks, threads) = launch_dims((kp.n + 3) / 4);
     launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut kp, stream)
 }
 
-/// The device functions of Philox4x32-10 (`philox4x32_10`, `philox_draw`), shared by the
+/// The device functions of Philox4x32-10 (`philox4x32_10`, `philox_words`, `philox_word`), shared by the
 /// dropout kernel below and the fused kernels (`cuda/fused/codegen.rs`).
 macro_rules! philox_source {
     () => {
@@ -161,12 +166,20 @@ __device__ void philox4x32_10(unsigned ctr[4], unsigned key[2]) {
     ctr[0] = n0; ctr[1] = lo1; ctr[2] = n2; ctr[3] = lo0;
   }
 }
-// Word 0 of Philox4x32-10 for key (lo32(seed), hi32(seed)) and counter (lo32(c), hi32(c), 0, 0).
-__device__ unsigned philox_draw(unsigned long long seed, unsigned long long c) {
+// The four words of one call: the element with global index g takes word g % 4 of the call at
+// counter c = offset + g / 4.
+struct PhiloxWords { unsigned w0, w1, w2, w3; };
+// Philox4x32-10 for key (lo32(seed), hi32(seed)) and counter (lo32(c), hi32(c), 0, 0).
+__device__ PhiloxWords philox_words(unsigned long long seed, unsigned long long c) {
   unsigned ctr[4] = { (unsigned)c, (unsigned)(c >> 32), 0u, 0u };
   unsigned key[2] = { (unsigned)seed, (unsigned)(seed >> 32) };
   philox4x32_10(ctr, key);
-  return ctr[0];
+  PhiloxWords w = { ctr[0], ctr[1], ctr[2], ctr[3] };
+  return w;
+}
+// Word k (0..3) of w, by selects (no local-memory array).
+__device__ unsigned philox_word(PhiloxWords w, unsigned k) {
+  return k == 0u ? w.w0 : k == 1u ? w.w1 : k == 2u ? w.w2 : w.w3;
 }
 
 "#
@@ -241,17 +254,27 @@ __device__ void store_float(unsigned long long ptr, int dtype, long long i, doub
 extern "C" __global__ void fuser_dropout(DropoutParams p) {
   unsigned long long seed = (unsigned long long)*(const long long*)p.seed;
   unsigned long long offset = (unsigned long long)*(const long long*)p.offset;
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
-    // The global row-major index of local element i.
-    long long rest = i, g = 0;
-    for (int a = p.nd - 1; a >= 0; a--) {
-      long long idx = rest % p.shape[a];
-      rest /= p.shape[a];
-      g += (p.origin[a] + idx) * p.gstrides[a];
+  // Each thread takes local elements i0 .. i0 + 4; one Philox call per aligned group of 4
+  // global indices (q = g / 4), made again only when the group changes.
+  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4; i0 < p.n;
+       i0 += (long long)gridDim.x * blockDim.x * 4) {
+    unsigned long long q_held = 0;
+    bool held = false;
+    PhiloxWords w = { 0u, 0u, 0u, 0u };
+    for (long long i = i0; i < i0 + 4 && i < p.n; i++) {
+      // The global row-major index of local element i.
+      long long rest = i, g = 0;
+      for (int a = p.nd - 1; a >= 0; a--) {
+        long long idx = rest % p.shape[a];
+        rest /= p.shape[a];
+        g += (p.origin[a] + idx) * p.gstrides[a];
+      }
+      unsigned long long q = (unsigned long long)g >> 2;
+      if (!held || q != q_held) { w = philox_words(seed, offset + q); q_held = q; held = true; }
+      double u = (double)philox_word(w, (unsigned)g & 3u) / 4294967296.0;
+      double y = u >= p.p ? load_float(p.x, p.dtype, i) * p.scale : 0.0;
+      store_float(p.out, p.dtype, i, y);
     }
-    double u = (double)philox_draw(seed, offset + (unsigned long long)g) / 4294967296.0;
-    double y = u >= p.p ? load_float(p.x, p.dtype, i) * p.scale : 0.0;
-    store_float(p.out, p.dtype, i, y);
   }
 }
 "#
