@@ -22,6 +22,8 @@ enum Gen {
     Away(f64, f64),
     /// Every element the same value (integer arguments: dropout's seed and offset).
     Const(f64),
+    /// Integers uniform in `[lo, hi)` (ids and labels).
+    Int(i64, i64),
 }
 
 struct Lcg(u64);
@@ -73,6 +75,7 @@ fn random_tensor(ctx: &Context, ty: fuser_ir::Type, draw: Gen, rng: &mut Lcg) ->
                 if rng.next() < 0.5 { -m } else { m }
             }
             Gen::Const(v) => v,
+            Gen::Int(lo, hi) => (lo + ((hi - lo) as f64 * rng.next()) as i64) as f64,
         })
         .collect();
     HostTensor::new(dtype, shape, data).expect("tensor")
@@ -643,4 +646,68 @@ fn random_programs_vjp_runs_sharded() {
         eprintln!("  {}", n.lines().next().unwrap_or(""));
     }
     assert!(passed >= 40, "only {passed} of 120 random backward programs ran");
+}
+
+#[test]
+fn attention() {
+    // Grouped-query (4 heads over 2 kv heads), causal, with a key sequence longer than the
+    // queries; the forward asked for no lse (the pass adds it).
+    check(
+        r#"
+func.func @f(%q: tensor<1x4x3x4xf64>, %k: tensor<1x2x5x4xf64>, %v: tensor<1x2x5x4xf64>) -> tensor<1x4x3x4xf64> {
+  %o = fusion.sdpa %q, %k, %v causal : (tensor<1x4x3x4xf64>, tensor<1x2x5x4xf64>, tensor<1x2x5x4xf64>) -> tensor<1x4x3x4xf64>
+  return %o : tensor<1x4x3x4xf64>
+}"#,
+        &[R, R, R],
+    );
+    // Multi-head with a scale, the lse a result too (not differentiable: its cotangent is
+    // ignored, so the check contracts only the output).
+    check_with(
+        r#"
+func.func @f(%q: tensor<2x2x4x4xf64>, %k: tensor<2x2x4x4xf64>, %v: tensor<2x2x4x4xf64>) -> tensor<2x2x4x4xf64> {
+  %o, %lse = fusion.sdpa %q, %k, %v scale = 7.000000e-01 : (tensor<2x2x4x4xf64>, tensor<2x2x4x4xf64>, tensor<2x2x4x4xf64>) -> (tensor<2x2x4x4xf64>, tensor<2x2x4xf32>)
+  %t = fusion.tanh %o : (tensor<2x2x4x4xf64>) -> tensor<2x2x4x4xf64>
+  return %t : tensor<2x2x4x4xf64>
+}"#,
+        &[R, R, R],
+        " wrt=0,2",
+    );
+}
+
+#[test]
+fn embedding() {
+    // Ids repeat (the gradient rows add up) and include 0 and V-1.
+    check_with(
+        r#"
+func.func @f(%t: tensor<5x3xf64>, %ids: tensor<2x4xi64>) -> tensor<2x4x3xf64> {
+  %e = fusion.embedding %t, %ids : (tensor<5x3xf64>, tensor<2x4xi64>) -> tensor<2x4x3xf64>
+  %s = fusion.mul %e, %e : (tensor<2x4x3xf64>, tensor<2x4x3xf64>) -> tensor<2x4x3xf64>
+  return %s : tensor<2x4x3xf64>
+}"#,
+        &[R, Gen::Int(0, 5)],
+        " wrt=0",
+    );
+}
+
+#[test]
+fn cross_entropy() {
+    check_with(
+        r#"
+func.func @f(%x: tensor<6x5xf64>, %labels: tensor<6xi64>) -> tensor<6xf64> {
+  %l = fusion.cross_entropy %x, %labels : (tensor<6x5xf64>, tensor<6xi64>) -> tensor<6xf64>
+  return %l : tensor<6xf64>
+}"#,
+        &[Gen::Range(-4.0, 4.0), Gen::Int(0, 5)],
+        " wrt=0",
+    );
+    // ignore_index rows (label 1 here) get no gradient.
+    check_with(
+        r#"
+func.func @f(%x: tensor<8x4xf64>, %labels: tensor<8xi64>) -> tensor<8xf64> {
+  %l = fusion.cross_entropy %x, %labels {ignore_index = 1 : i64} : (tensor<8x4xf64>, tensor<8xi64>) -> tensor<8xf64>
+  return %l : tensor<8xf64>
+}"#,
+        &[R, Gen::Int(0, 4)],
+        " wrt=0",
+    );
 }

@@ -2,25 +2,28 @@
 
 // Ops without a gradient rule on the path to a gradient are diagnosed at the op.
 
-func.func @f(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
-  // expected-error @+1 {{fusion-autodiff: no gradient rule for 'fusion.sdpa' yet}}
-  %o = fusion.sdpa %q, %k, %v : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32>
-  return %o : tensor<1x2x4x8xf32>
+func.func @f(%q: tensor<1x2x4x8xf32>, %o: tensor<1x2x4x8xf32>, %lse: tensor<1x2x4xf32>, %g: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
+  // Second-order gradients are not supported: the gradient ops have no rule.
+  // expected-error @+1 {{fusion-autodiff: no gradient rule for 'fusion.sdpa_grad' yet}}
+  %d:3 = fusion.sdpa_grad %q, %q, %q, %o, %lse, %g : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4xf32>, tensor<1x2x4x8xf32>) -> (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>)
+  return %d#0 : tensor<1x2x4x8xf32>
 }
 
 // -----
 
-func.func @f(%t: tensor<16x8xf32>, %ids: tensor<4xi64>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{fusion-autodiff: no gradient rule for 'fusion.embedding' yet}}
-  %e = fusion.embedding %t, %ids : (tensor<16x8xf32>, tensor<4xi64>) -> tensor<4x8xf32>
-  return %e : tensor<4x8xf32>
+func.func @f(%ids: tensor<4xi64>, %g: tensor<4x8xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{fusion-autodiff: no gradient rule for 'fusion.embedding_grad' yet}}
+  %t = fusion.embedding_grad %ids, %g num_rows = 16 : (tensor<4xi64>, tensor<4x8xf32>) -> tensor<16x8xf32>
+  return %t : tensor<16x8xf32>
 }
 
 // -----
 
-func.func @f(%x: tensor<4x8xf32>, %l: tensor<4xi64>) -> tensor<4xf32> {
-  // expected-error @+1 {{fusion-autodiff: no gradient rule for 'fusion.cross_entropy' yet}}
-  %c = fusion.cross_entropy %x, %l : (tensor<4x8xf32>, tensor<4xi64>) -> tensor<4xf32>
+func.func @f(%p: tensor<4x2xf32>, %l: tensor<4xi64>, %m: tensor<4xf32>) -> tensor<4xf32> {
+  // The vocab-parallel phases are the lowering's, not the user's: differentiate the
+  // fusion.cross_entropy before fusion-decompose-resharding splits it.
+  // expected-error @+1 {{fusion-autodiff: no gradient rule for 'fusion.cross_entropy_finish' yet}}
+  %c = fusion.cross_entropy_finish %p, %l, %m {vocab = 8 : i64} : (tensor<4x2xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4xf32>
   return %c : tensor<4xf32>
 }
 

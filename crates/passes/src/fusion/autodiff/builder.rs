@@ -53,6 +53,41 @@ impl<'a> Builder<'a> {
         self.ir.result(op, 0)
     }
 
+    /// Appends `state` and returns all its results.
+    pub fn emit_all(&mut self, state: OperationState) -> Vec<Value> {
+        let op = self.ir.create_op(state);
+        self.ir.append_op(self.block, op);
+        self.created.push(op);
+        self.ir.results(op).to_vec()
+    }
+
+    /// `fusion.sdpa_grad q, k, v, out, lse, dout` with the forward's properties `props`
+    /// (`causal`, `scale`): `(dq, dk, dv)`, typed like `q`, `k`, `v` (unannotated).
+    pub fn sdpa_grad(&mut self, qkv: [Value; 3], out: Value, lse: Value, dout: Value, props: Option<Attr>) -> Vec<Value> {
+        let types = qkv.map(|v| self.ty(self.shape(v), self.elem(v))).to_vec();
+        let mut state = tensor_op_state(self.ctx, "fusion.sdpa_grad", vec![qkv[0], qkv[1], qkv[2], out, lse, dout], types[0], None, false, self.loc);
+        state.result_types = types;
+        state.props = props;
+        self.emit_all(state)
+    }
+
+    /// `fusion.embedding_grad ids, g num_rows = rows`: a `[rows, E]` table gradient.
+    pub fn embedding_grad(&mut self, ids: Value, g: Value, rows: i64) -> Value {
+        let e = *self.shape(g).last().unwrap_or(&1);
+        let ty = self.ty(vec![rows, e], self.elem(g));
+        let n = self.ctx.int_attr(self.ctx.i64_type(), rows);
+        self.op("fusion.embedding_grad", vec![ids, g], ty, vec![("num_rows", n)])
+    }
+
+    /// `fusion.one_hot labels num_classes = classes` in the float type `elem`.
+    pub fn one_hot(&mut self, labels: Value, classes: i64, elem: Type) -> Value {
+        let mut shape = self.shape(labels);
+        shape.push(classes);
+        let ty = self.ty(shape, elem);
+        let n = self.ctx.int_attr(self.ctx.i64_type(), classes);
+        self.op("fusion.one_hot", vec![labels], ty, vec![("num_classes", n)])
+    }
+
     fn op(&mut self, name: &str, operands: Vec<Value>, ty: Type, props: Vec<(&str, Attr)>) -> Value {
         let mut state = tensor_op_state(self.ctx, name, operands, ty, None, false, self.loc);
         if !props.is_empty() {

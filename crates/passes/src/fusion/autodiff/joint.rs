@@ -120,9 +120,9 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     // statistics results; a dead norm stays as it is.
     for slot in forward.iter_mut() {
         let op = *slot;
-        if ir.operands(op).first().is_some_and(|v| active.contains(v))
+        if ir.operands(op).iter().any(|v| active.contains(v))
             && ir.results(op).first().is_some_and(|r| useful.contains(r))
-            && let Some(new) = with_statistics(ctx, ir, op)
+            && let Some(new) = with_statistics(ctx, ir, op).or_else(|| with_lse(ctx, ir, op))
         {
             // The rebuilt op's results are as active as the old one's.
             active.extend(ir.results(new).iter().copied());
@@ -259,6 +259,36 @@ fn with_statistics(ctx: &Context, ir: &mut Ir, op: OpId) -> Option<OpId> {
     ir.insert_op_before(op, new);
     let ny = ir.result(new, 0);
     ir.replace_all_uses(y, ny);
+    ir.erase_op(op);
+    Some(new)
+}
+
+/// A `fusion.sdpa` without its `lse` result rebuilt with it (`f32 [B, H, S]`, unannotated: it
+/// takes `out`'s leading layout), so that its backward reads the log-sum-exp instead of
+/// recomputing the scores; `None` for other ops and for an sdpa that has it.
+fn with_lse(ctx: &Context, ir: &mut Ir, op: OpId) -> Option<OpId> {
+    if ctx.op_name_str(ir.op_name(op)) != "fusion.sdpa" || ir.num_results(op) != 1 {
+        return None;
+    }
+    let out = ir.result(op, 0);
+    let TypeKind::RankedTensor { shape, .. } = ctx.type_kind(ir.value_type(out)).clone() else { return None };
+    let lse = ctx.tensor_type(shape[..3].to_vec(), ctx.float_type(fuser_ir::types::FloatKind::F32), None);
+    let mut state = fuser_dialects::fusion::tensor_op_state(
+        ctx,
+        "fusion.sdpa",
+        ir.operands(op).to_vec(),
+        ir.value_type(out),
+        None,
+        false,
+        ir.loc(op),
+    );
+    state.result_types.push(lse);
+    state.props = ir.props(op);
+    state.attrs = ir.attrs(op);
+    let new = ir.create_op(state);
+    ir.insert_op_before(op, new);
+    let ny = ir.result(new, 0);
+    ir.replace_all_uses(out, ny);
     ir.erase_op(op);
     Some(new)
 }

@@ -3,12 +3,14 @@
 //! `@NAME_fwd`/`@NAME_bwd` (its split at the saved values, [`split`]). Each op's rule is in the
 //! file of its family, written with the fusion ops of [`builder`].
 
+pub mod attention;
 pub mod builder;
 pub mod elementwise;
 pub mod gemm;
 pub mod grads;
 pub mod joint;
 pub mod lookup;
+pub mod loss;
 pub mod math;
 pub mod norm;
 pub mod reduce;

@@ -7,7 +7,7 @@
 
 use super::builder::Builder;
 use super::grads::Grads;
-use super::{elementwise, gemm, lookup, math, norm, reduce, shape, softmax};
+use super::{attention, elementwise, gemm, lookup, loss, math, norm, reduce, shape, softmax};
 use fuser_ir::ir::{OpId, Value};
 
 /// The VJP of `op` given its results' cotangents `g`; an error message when no rule exists.
@@ -25,7 +25,9 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, g: &[Option<Value>]) -> Result<Grads, 
         "fusion.matmul" | "fusion.linear" => gemm::vjp,
         "fusion.softmax" | "fusion.log_softmax" => softmax::vjp,
         "fusion.layer_norm" | "fusion.rms_norm" => norm::vjp,
-        "fusion.dropout" => lookup::vjp,
+        "fusion.dropout" | "fusion.embedding" => lookup::vjp,
+        "fusion.sdpa" => attention::vjp,
+        "fusion.cross_entropy" => loss::vjp,
         // No gradient flows through these (boolean, filled or integer results).
         "fusion.compare" | "fusion.full" => return Ok(vec![None; b.ir.num_operands(op)]),
         _ => return Err(format!("no gradient rule for '{name}' yet")),
