@@ -464,6 +464,15 @@ fn build_region(ctx: &Context, ir: &mut Ir, group: &Group) -> bool {
         // copies and fills are.
         return false;
     }
+    // Members that iterate over the domain's rows were admitted because a reduction or a norm
+    // gave the group its inner axes; when every such member is dead, the region's body has no
+    // inner axes and a row-shaped member fits nothing (the decoder refuses it). The group is
+    // then left unfused (fusion-autodiff's sweep: a dead layer_norm's backward next to a
+    // chain on its rows).
+    let live_inner = members.iter().zip(&live).any(|(m, &l)| l && m.inner.is_some());
+    if !live_inner && members.iter().zip(&live).any(|(m, &l)| l && m.full != group.domain) {
+        return false;
+    }
     let mut written: Vec<Value> = Vec::new();
     let mut inputs: Vec<Value> = Vec::new();
     for m in members.iter().zip(&live).filter(|(_, l)| **l).map(|(m, _)| m) {

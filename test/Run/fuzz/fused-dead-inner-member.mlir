@@ -4,10 +4,11 @@
 // CHECK: check: PASS
 //
 // Found by fusion-autodiff's sweep (this is the @fuzz_vjp of
-// test/Run/fuzz/fused-dead-norm-922105.mlir): host-fuse makes a host.fused region that the
-// runtime refuses, 'host.fused: input #3: a value of shape [1] fits neither the domain
-// [1, 1, 1] nor its rows or columns' (a dead layer_norm next to elementwise chains of other
-// shapes, fed by a keep_dims sum). With fuse=false it passes.
+// test/Run/fuzz/fused-dead-norm-922105.mlir): host-fuse made a host.fused region that the
+// runtime refused, 'host.fused: input #3: a value of shape [1] fits neither the domain
+// [1, 1, 1] nor its rows or columns': a layer_norm gave the group its inner axes, a chain on
+// the rows ([1]) joined as a row member, then the norm was dropped as dead. Now such a group is
+// left unfused. With fuse=false it passed before.
 module {
   fusion.mesh @m = [0]
   func.func @fuzz_vjp(%arg0: tensor<1xf32, #fusion.shard<@m, [[]]>>, %arg1: tensor<1x1x1xf32, #fusion.shard<@m, [[], [], []]>>, %arg2: tensor<1x1xf32, #fusion.shard<@m, [[], []]>>, %arg3: tensor<1x1xf32, #fusion.shard<@m, [[], []]>>, %arg4: tensor<1x1x1xf32, #fusion.shard<@m, [[], [], []]>>, %arg5: tensor<1xf32, #fusion.shard<@m, [[]]>>, %arg6: tensor<1x1x1xf32, #fusion.shard<@m, [[], [], []]>>) -> (tensor<1x1x1xf32, #fusion.shard<@m, [[], [], []]>>, tensor<1xf32, #fusion.shard<@m, [[]]>>, tensor<1x1x1xf32, #fusion.shard<@m, [[], [], []]>>, tensor<1xf32, #fusion.shard<@m, [[]]>>, tensor<1x1x1xf32, #fusion.shard<@m, [[], [], []]>>, tensor<1x1xf32, #fusion.shard<@m, [[], []]>>, tensor<1x1xf32, #fusion.shard<@m, [[], []]>>) {
