@@ -157,11 +157,15 @@ __device__ void sdpa_cp_async_commit() {}
 template <int N> __device__ void sdpa_cp_async_wait() {}
 __device__ float sdpa_f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
 __device__ unsigned short sdpa_float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }
+__device__ float sdpa_exp2(float x) { return exp2f(x); }
+__device__ unsigned short sdpa_float_to_bf16(float f);
+__device__ unsigned sdpa_pack_bf16x2(float lo, float hi) { return sdpa_float_to_bf16(lo) | ((unsigned)sdpa_float_to_bf16(hi) << 16); }
+__device__ unsigned sdpa_pack_f16x2(float lo, float hi) { return sdpa_float_to_f16(lo) | ((unsigned)sdpa_float_to_f16(hi) << 16); }
 "#;
 
 /// The helpers that the shims define (the functions of the source's `#ifndef FUSER_HOST_SHIM`
 /// part must be these).
-const SHIMMED: [&str; 9] = [
+const SHIMMED: [&str; 12] = [
     "sdpa_f16_to_float",
     "sdpa_float_to_f16",
     "sdpa_mma_bf16",
@@ -171,6 +175,9 @@ const SHIMMED: [&str; 9] = [
     "sdpa_cp_async16",
     "sdpa_cp_async_commit",
     "sdpa_cp_async_wait",
+    "sdpa_exp2",
+    "sdpa_pack_bf16x2",
+    "sdpa_pack_f16x2",
 ];
 
 const MAIN: &str = r#"
@@ -201,8 +208,11 @@ static void run_case(int id, int kernel, SdpaParams p, void* q, void* k, void* v
   const size_t all = sizeof(sdpa_smem);
   if (kernel == 2) {
     const size_t shared = 2 * 2 * SDPA_FA_BK * (size_t)(sdpa_fa_stride(p.d) + sdpa_fa_stride(p.dv));
-    launch(p.dtype == 0 ? fuser_sdpa_fa_bf16 : fuser_sdpa_fa_f16, p, D3{(unsigned)p.h, blocks(p.s, SDPA_FA_BQ), (unsigned)p.b},
-           SDPA_FA_THREADS, shared);
+    // As attention.rs's fa_kernel: D = Dv = 64 and 128 have their own kernels.
+    auto k = p.dtype == 0 ? fuser_sdpa_fa_bf16 : fuser_sdpa_fa_f16;
+    if (p.d == 64 && p.dv == 64) k = p.dtype == 0 ? fuser_sdpa_fa_bf16_d64 : fuser_sdpa_fa_f16_d64;
+    if (p.d == 128 && p.dv == 128) k = p.dtype == 0 ? fuser_sdpa_fa_bf16_d128 : fuser_sdpa_fa_f16_d128;
+    launch(k, p, D3{(unsigned)p.h, blocks(p.s, SDPA_FA_BQ), (unsigned)p.b}, SDPA_FA_THREADS, shared);
   } else if (kernel == 1) {
     launch(p.dtype == 0 ? fuser_sdpa_mma_bf16 : fuser_sdpa_mma_f16, p, D3{blocks(p.s, SDPA_MMA_BQ), (unsigned)p.h, (unsigned)p.b},
            SDPA_MMA_THREADS, all);
@@ -434,7 +444,7 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
 }
 
 /// The source compiles with NVRTC as the cuda backend compiles it (`--std=c++17`, a virtual
-/// architecture), for sm_80 and sm_90, with all six kernels and the tensor-core, `ldmatrix` and
+/// architecture), for sm_80 and sm_90, with all ten kernels and the tensor-core, `ldmatrix` and
 /// `cp.async` instructions in the PTX. Skipped (with a note) where no NVRTC library is found (set `LD_LIBRARY_PATH` to a
 /// CUDA 13 `lib` folder, e.g. the `nvidia-cuda-nvrtc` wheel's, to run it without a GPU).
 #[cfg(feature = "cuda")]

@@ -107,6 +107,33 @@ template <int N> __device__ void sdpa_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 #endif
 }
+// 2^x (ex2.approx.ftz: subnormal results flush to 0; 2^-inf = 0).
+__device__ float sdpa_exp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+// lo and hi rounded (to nearest even) to bf16 / f16 and packed, lo in the low 16 bits.
+__device__ unsigned sdpa_pack_bf16x2(float lo, float hi) {
+#if __CUDA_ARCH__ >= 800
+  unsigned d;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+#else
+  __trap();
+  return 0;
+#endif
+}
+__device__ unsigned sdpa_pack_f16x2(float lo, float hi) {
+#if __CUDA_ARCH__ >= 800
+  unsigned d;
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+#else
+  __trap();
+  return 0;
+#endif
+}
 #endif  // FUSER_HOST_SHIM
 
 template <typename A> __device__ A sdpa_load(unsigned long long p, int dtype, long long i) {
@@ -427,7 +454,11 @@ extern "C" __global__ void fuser_sdpa_mma_f16(const SdpaParams p) { sdpa_mma_bod
 // 4 mod 8 words puts the 8 rows of an ldmatrix (16 bytes each) on 8 distinct groups of banks.
 __device__ int sdpa_fa_stride(int n) { return n % 16 == 0 ? n + 8 : n; }
 
-template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
+// DK > 0: a kernel for D = Dv = DK (loop bounds and tile sizes known at compile time); DK = 0:
+// any D and Dv the launch allows.
+template <bool BF, int DK> __device__ void sdpa_fa_body(const SdpaParams& p) {
+  constexpr int MAXD = DK > 0 ? DK : SDPA_FA_MAX_D;
+  const int d = DK > 0 ? DK : p.d, dv = DK > 0 ? DK : p.dv;
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane >> 2, t = lane & 3;
   const int bi = blockIdx.z, hi = blockIdx.x;
   const long long first = (long long)(gridDim.y - 1 - blockIdx.y) * SDPA_FA_BQ;
@@ -436,14 +467,14 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
   const int hg = hi / (p.h / p.hkv);
   const long long qbase = ((long long)bi * p.h + hi) * p.s;  // row index of local query 0
   const long long kv0 = ((long long)bi * p.hkv + hg) * p.skv;
-  const int ksd = sdpa_fa_stride(p.d), vsd = sdpa_fa_stride(p.dv);
+  const int ksd = sdpa_fa_stride(d), vsd = sdpa_fa_stride(dv);
   unsigned short* const kbuf = (unsigned short*)sdpa_smem;  // 2 K tiles, then 2 V tiles
   unsigned short* const vbuf = kbuf + 2 * SDPA_FA_BK * ksd;
   const unsigned short* const qg = (const unsigned short*)p.q;
-  const unsigned short* const kg = (const unsigned short*)p.k + kv0 * p.d;
-  const unsigned short* const vg = (const unsigned short*)p.v + kv0 * p.dv;
+  const unsigned short* const kg = (const unsigned short*)p.k + kv0 * d;
+  const unsigned short* const vg = (const unsigned short*)p.v + kv0 * dv;
   const float sl2 = (float)(p.scale * 1.4426950408889634), neg_inf = sdpa_neg_inf<float>();
-  const int nks = p.d / 16, nvt = p.dv / 8;
+  const int nks = d / 16, nvt = dv / 8;
 
   // Keys attended by the block: j < n_block.
   long long n_block = p.skv;
@@ -458,16 +489,16 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
     const long long t0 = (long long)it * SDPA_FA_BK;
     unsigned short* ks = kbuf + (it & 1) * SDPA_FA_BK * ksd;
     unsigned short* vs = vbuf + (it & 1) * SDPA_FA_BK * vsd;
-    const int kc = p.d / 8, vc = p.dv / 8;  // 16-byte chunks per row
+    const int kc = d / 8, vc = dv / 8;  // 16-byte chunks per row
     for (int x = tid; x < SDPA_FA_BK * kc; x += SDPA_FA_THREADS) {
       const int j = x / kc, c = x - j * kc;
       const bool ok = t0 + j < n_block;
-      sdpa_cp_async16(ks + j * ksd + 8 * c, ok ? (const void*)(kg + (t0 + j) * p.d + 8 * c) : (const void*)kg, ok);
+      sdpa_cp_async16(ks + j * ksd + 8 * c, ok ? (const void*)(kg + (t0 + j) * d + 8 * c) : (const void*)kg, ok);
     }
     for (int x = tid; x < SDPA_FA_BK * vc; x += SDPA_FA_THREADS) {
       const int j = x / vc, c = x - j * vc;
       const bool ok = t0 + j < n_block;
-      sdpa_cp_async16(vs + j * vsd + 8 * c, ok ? (const void*)(vg + (t0 + j) * p.dv + 8 * c) : (const void*)vg, ok);
+      sdpa_cp_async16(vs + j * vsd + 8 * c, ok ? (const void*)(vg + (t0 + j) * dv + 8 * c) : (const void*)vg, ok);
     }
   };
   if (n_tiles > 0) {
@@ -476,23 +507,23 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
   }
 
   // Q fragments (rows w0 + g and w0 + g + 8; zeros past S).
-  unsigned qa[SDPA_FA_MAX_D / 16][4];
+  unsigned qa[MAXD / 16][4];
 #pragma unroll
-  for (int k = 0; k < SDPA_FA_MAX_D / 16; k++)
+  for (int k = 0; k < MAXD / 16; k++)
 #pragma unroll
     for (int r = 0; r < 4; r++) {
       const long long row = w0 + g + 8 * (r & 1);
       const int col = 16 * k + 2 * t + 8 * (r >> 1);
       unsigned v = 0;
       if (k < nks && row < p.s) {
-        const unsigned short* e = qg + (qbase + row) * p.d + col;
+        const unsigned short* e = qg + (qbase + row) * d + col;
         v = (unsigned)e[0] | ((unsigned)e[1] << 16);
       }
       qa[k][r] = v;
     }
-  float o[SDPA_FA_MAX_D / 8][4];
+  float o[MAXD / 8][4];
 #pragma unroll
-  for (int n = 0; n < SDPA_FA_MAX_D / 8; n++)
+  for (int n = 0; n < MAXD / 8; n++)
 #pragma unroll
     for (int r = 0; r < 4; r++) o[n][r] = 0.0f;
   // Running maxima (log2 units) and this lane's part of the row sums of rows g and g + 8.
@@ -521,7 +552,7 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
 #pragma unroll
       for (int r = 0; r < 4; r++) s[n][r] = 0.0f;
 #pragma unroll
-    for (int k = 0; k < SDPA_FA_MAX_D / 16; k++) {
+    for (int k = 0; k < MAXD / 16; k++) {
       if (k < nks) {
 #pragma unroll
         for (int np = 0; np < SDPA_FA_BK / 16; np++) {
@@ -537,21 +568,36 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
         }
       }
     }
-    // Scale to log2 units; mask only where the tile crosses the warp's diagonal or the keys' end.
+    // Scale to log2 units; mask only where the tile crosses the warp's diagonal or the keys' end:
+    // key t0 + j of the tile is attended by row h when j < lim[h].
     const bool mask = t0 + SDPA_FA_BK > p.skv || (p.causal && t0 + SDPA_FA_BK - 1 > p.query_offset + w0);
     float mt[2] = {neg_inf, neg_inf};
+    if (mask) {
+      int lim[2];
 #pragma unroll
-    for (int n = 0; n < SDPA_FA_BK / 8; n++)
-#pragma unroll
-      for (int r = 0; r < 4; r++) {
-        float x = s[n][r] * sl2;
-        if (mask) {
-          const long long j = t0 + n * 8 + 2 * t + (r & 1);
-          if (!(j < p.skv && (!p.causal || j <= qi[r >> 1]))) x = neg_inf;
-        }
-        s[n][r] = x;
-        mt[r >> 1] = fmaxf(mt[r >> 1], x);
+      for (int h = 0; h < 2; h++) {
+        long long e = p.skv;
+        if (p.causal && qi[h] + 1 < e) e = qi[h] + 1;
+        e -= t0;
+        lim[h] = (int)(e < 0 ? 0 : (e > SDPA_FA_BK ? SDPA_FA_BK : e));
       }
+#pragma unroll
+      for (int n = 0; n < SDPA_FA_BK / 8; n++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+          const int j = n * 8 + 2 * t + (r & 1);
+          s[n][r] = j < lim[r >> 1] ? s[n][r] * sl2 : neg_inf;
+          mt[r >> 1] = fmaxf(mt[r >> 1], s[n][r]);
+        }
+    } else {
+#pragma unroll
+      for (int n = 0; n < SDPA_FA_BK / 8; n++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+          s[n][r] *= sl2;
+          mt[r >> 1] = fmaxf(mt[r >> 1], s[n][r]);
+        }
+    }
     float mref[2];
 #pragma unroll
     for (int h = 0; h < 2; h++) {
@@ -560,11 +606,11 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
       const float mn = fmaxf(m[h], mt[h]);
       // Nothing attended yet: exponents relative to 0 (all terms are 0, or NaN from a NaN score).
       mref[h] = mn == neg_inf ? 0.0f : mn;
-      const float alpha = exp2f(m[h] - mref[h]);
+      const float alpha = sdpa_exp2(m[h] - mref[h]);
       l[h] *= alpha;
       m[h] = mn;
 #pragma unroll
-      for (int n = 0; n < SDPA_FA_MAX_D / 8; n++) {
+      for (int n = 0; n < MAXD / 8; n++) {
         o[n][2 * h] *= alpha;
         o[n][2 * h + 1] *= alpha;
       }
@@ -573,17 +619,20 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
     for (int n = 0; n < SDPA_FA_BK / 8; n++)
 #pragma unroll
       for (int r = 0; r < 4; r++) {
-        const float pr = exp2f(s[n][r] - mref[r >> 1]);
+        const float pr = sdpa_exp2(s[n][r] - mref[r >> 1]);
         l[r >> 1] += pr;
         s[n][r] = pr;
       }
 #pragma unroll
     for (int kk = 0; kk < SDPA_FA_BK / 16; kk++) {
-      const unsigned a[4] = {sdpa_pack<BF>(s[2 * kk][0], s[2 * kk][1]), sdpa_pack<BF>(s[2 * kk][2], s[2 * kk][3]),
-                             sdpa_pack<BF>(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                             sdpa_pack<BF>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      unsigned a[4];
 #pragma unroll
-      for (int np = 0; np < SDPA_FA_MAX_D / 16; np++) {
+      for (int r = 0; r < 4; r++) {
+        const float* x = s[2 * kk + (r >> 1)] + 2 * (r & 1);
+        a[r] = BF ? sdpa_pack_bf16x2(x[0], x[1]) : sdpa_pack_f16x2(x[0], x[1]);
+      }
+#pragma unroll
+      for (int np = 0; np < MAXD / 16; np++) {
         if (2 * np < nvt) {
           // An odd last n-tile: matrices 2 and 3 repeat 0 and 1 (their registers unused).
           const int col = 16 * np + (2 * np + 1 < nvt ? v_col : 0);
@@ -610,9 +659,9 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
     const bool empty = m[h] == neg_inf && l[h] == 0.0f;
     const float inv = empty ? 0.0f : 1.0f / l[h];
 #pragma unroll
-    for (int n = 0; n < SDPA_FA_MAX_D / 8; n++) {
+    for (int n = 0; n < MAXD / 8; n++) {
       if (n < nvt) {
-        const long long at = (qbase + row) * p.dv + n * 8 + 2 * t;
+        const long long at = (qbase + row) * dv + n * 8 + 2 * t;
         sdpa_store<float>(p.out, p.dtype, at, o[n][2 * h] * inv);
         sdpa_store<float>(p.out, p.dtype, at + 1, o[n][2 * h + 1] * inv);
       }
@@ -622,5 +671,11 @@ template <bool BF> __device__ void sdpa_fa_body(const SdpaParams& p) {
   }
 }
 
-extern "C" __global__ void __launch_bounds__(SDPA_FA_THREADS) fuser_sdpa_fa_bf16(const SdpaParams p) { sdpa_fa_body<true>(p); }
-extern "C" __global__ void __launch_bounds__(SDPA_FA_THREADS) fuser_sdpa_fa_f16(const SdpaParams p) { sdpa_fa_body<false>(p); }
+#define SDPA_FA_KERNEL(name, BF, DK) \
+  extern "C" __global__ void __launch_bounds__(SDPA_FA_THREADS) name(const SdpaParams p) { sdpa_fa_body<BF, DK>(p); }
+SDPA_FA_KERNEL(fuser_sdpa_fa_bf16, true, 0)
+SDPA_FA_KERNEL(fuser_sdpa_fa_f16, false, 0)
+SDPA_FA_KERNEL(fuser_sdpa_fa_bf16_d64, true, 64)
+SDPA_FA_KERNEL(fuser_sdpa_fa_f16_d64, false, 64)
+SDPA_FA_KERNEL(fuser_sdpa_fa_bf16_d128, true, 128)
+SDPA_FA_KERNEL(fuser_sdpa_fa_f16_d128, false, 128)

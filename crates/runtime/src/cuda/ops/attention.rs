@@ -110,6 +110,20 @@ pub fn uses_fast_kernel(dims: &SdpaDims, dtype: DType, capability: (i32, i32), k
         && kv_aligned16
 }
 
+/// The FA2-style kernel for `dims` and `dtype` (bf16/f16): the ones compiled for `D = Dv = 64`
+/// and `D = Dv = 128` (loop bounds known at compile time), else the general one.
+pub fn fa_kernel(dims: &SdpaDims, dtype: DType) -> &'static str {
+    let bf = dtype == DType::BF16;
+    match (dims.d, dims.dv, bf) {
+        (64, 64, true) => "fuser_sdpa_fa_bf16_d64",
+        (64, 64, false) => "fuser_sdpa_fa_f16_d64",
+        (128, 128, true) => "fuser_sdpa_fa_bf16_d128",
+        (128, 128, false) => "fuser_sdpa_fa_f16_d128",
+        (_, _, true) => "fuser_sdpa_fa_bf16",
+        (_, _, false) => "fuser_sdpa_fa_f16",
+    }
+}
+
 /// Shared row stride (elements) of the FA2-style kernel's tiles with rows of `n` elements (as
 /// `sdpa_fa_stride` in the source).
 fn fa_stride(n: usize) -> usize {
@@ -210,8 +224,7 @@ pub fn run_sdpa(
         SdpaKernel::from_env()? == SdpaKernel::V2 && uses_fast_kernel(&dims, q.dtype, gpu.dev.capability, aligned16);
     let mma = !fast && uses_tensor_cores(&dims, q.dtype, gpu.dev.capability, aligned);
     let (func, acc_bytes) = match q.dtype {
-        DType::BF16 if fast => ("fuser_sdpa_fa_bf16", 2),
-        DType::F16 if fast => ("fuser_sdpa_fa_f16", 2),
+        DType::BF16 | DType::F16 if fast => (fa_kernel(&dims, q.dtype), 2),
         DType::BF16 if mma => ("fuser_sdpa_mma_bf16", 2),
         DType::F16 if mma => ("fuser_sdpa_mma_f16", 2),
         DType::F64 => ("fuser_sdpa_f64", 8),
@@ -311,6 +324,21 @@ mod tests {
         assert!(!uses_fast_kernel(&d(256, 64), DType::BF16, (9, 0), true));
         assert!(!uses_fast_kernel(&d(64, 64), DType::BF16, (7, 5), true));
         assert!(!uses_fast_kernel(&d(64, 64), DType::BF16, (9, 0), false));
+    }
+
+    #[test]
+    fn head_dimensions_64_and_128_have_their_own_kernels() {
+        let d = |d, dv| SdpaDims { b: 1, h: 1, hkv: 1, s: 1, skv: 1, d, dv };
+        assert_eq!(fa_kernel(&d(128, 128), DType::BF16), "fuser_sdpa_fa_bf16_d128");
+        assert_eq!(fa_kernel(&d(64, 64), DType::F16), "fuser_sdpa_fa_f16_d64");
+        assert_eq!(fa_kernel(&d(64, 128), DType::BF16), "fuser_sdpa_fa_bf16");
+        assert_eq!(fa_kernel(&d(32, 32), DType::F16), "fuser_sdpa_fa_f16");
+        for dims in [d(128, 128), d(64, 64), d(16, 8)] {
+            for dtype in [DType::BF16, DType::F16] {
+                let name = fa_kernel(&dims, dtype);
+                assert!(SOURCE.contains(&format!("SDPA_FA_KERNEL({name}, ")), "{name} is not in the source");
+            }
+        }
     }
 
     #[test]
