@@ -1,5 +1,7 @@
-// fusion.sdpa on the GPU: a flash-attention-style kernel on CUDA cores (SIMT), compiled with
-// NVRTC (no includes: every name used here is an NVRTC built-in).
+// fusion.sdpa on the GPU: flash-attention-style kernels, compiled with NVRTC (no includes: every
+// name used here is an NVRTC built-in): one on CUDA cores (SIMT, first below), then two on
+// tensor cores (the first version, FUSER_SDPA_KERNEL=v1, and the FlashAttention-2-style one,
+// the default; cuda/ops/attention.rs chooses).
 //
 // Design (see cuda/ops/attention.rs for the launch):
 // - grid (ceil(S / SDPA_BQ), H, B); one block of SDPA_THREADS threads computes SDPA_BQ query
@@ -441,10 +443,14 @@ extern "C" __global__ void fuser_sdpa_mma_f16(const SdpaParams p) { sdpa_mma_bod
 // S = Q Kᵀ: B fragments of K by ldmatrix.x4 (2 n-tiles of 8 keys x one k-step of 16 per
 // instruction); P V: B fragments of V by ldmatrix.x4.trans straight from V's row-major tile
 // (no transpose pass). Online softmax on the fragments in log2 units (scale * log2 e folded
-// into the scores, exp2f), row max and sum over the 4 lanes of a row by shuffles (the sum once
-// at the end); P rounded to the input type as the A operand of P V. Causal: tiles past the
-// block's last query are never loaded, a warp skips tiles past its last row, and the mask is
-// evaluated only on tiles that cross a warp's diagonal or the end of the keys.
+// into the scores, ex2.approx), row max and sum over the 4 lanes of a row by shuffles (the sum
+// once at the end); P rounded to the input type (cvt.rn.bf16x2/f16x2) as the A operand of P V.
+// Causal: tiles past the block's last query are never loaded, a warp skips tiles past its last
+// row, and the mask is evaluated only on tiles that cross a warp's diagonal or the end of the
+// keys. A NaN score makes its row NaN (out and lse); a row with no key gives out 0, lse -inf.
+// Kernels: fuser_sdpa_fa_{bf16,f16} for any D (multiple of 16) and Dv (multiple of 8) up to
+// 128, and _d64/_d128 for D = Dv = 64/128 with their loop bounds fixed at compile time (the
+// K/V loads, ldmatrix and mma of a tile then interleave without branches).
 #define SDPA_FA_BQ 128
 #define SDPA_FA_BK 64
 #define SDPA_FA_THREADS 256

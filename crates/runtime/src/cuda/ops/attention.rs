@@ -11,14 +11,18 @@
 //!   `cp.async` into a double buffer (tile `i + 1` in flight while tile `i` is computed, one
 //!   barrier per tile), padded shared rows (no bank conflicts), `ldmatrix` for K's fragments and
 //!   `ldmatrix.trans` for V's (no transpose pass), `mma.sync.m16n8k16` with f32 accumulation,
-//!   online softmax in log2 units with `exp2f`, the causal mask evaluated only on tiles that
+//!   online softmax in log2 units with `ex2.approx`, the causal mask evaluated only on tiles that
 //!   cross a warp's diagonal, query blocks scheduled longest first (grid `(H, S / 128, B)`).
 //!   Shared memory: [`fa_shared_bytes`] (69.6 KB at `D = Dv = 128`, above the
-//!   default 48 KB: [`launch`] opts in). 225 registers per thread for sm_90 (ptxas 13, no
-//!   spills): one block of 8 warps per SM. **Unmeasured**: it is written to close most of the
-//!   gap to flash-attention 2 (the previous kernel measured ~26-32 TFLOP/s on an H200 on GPT-3
-//!   and Llama-3-70B layers, torch ~10x faster); it has no wgmma/TMA (Hopper-only paths of
-//!   flash-attention 3), so expect it below FA3.
+//!   default 48 KB: [`launch`] opts in). `D = Dv = 64` and `D = Dv = 128` have their own
+//!   kernels ([`fa_kernel`]: loop bounds known at compile time, so `ldmatrix` and `mma`
+//!   interleave); for sm_90, ptxas 13 gives the `D = 128` one 227 registers per thread, no
+//!   spills (one block of 8 warps per SM), the `D = 64` one 128 (two blocks per SM, 12 bytes
+//!   spilled). **Unmeasured** (written and tested without a GPU, on the host emulation of
+//!   `tests/cuda_attention_on_host.rs`): it is meant to close most of the gap to
+//!   flash-attention 2 (the first kernel measured ~26-32 TFLOP/s on an H200 on the GPT-3 and
+//!   Llama-3-70B layers, torch about 10x faster); it has no wgmma/TMA (the Hopper-only paths
+//!   of flash-attention 3), so expect it below FA3.
 //! - Tensor cores, the first version (`fuser_sdpa_mma_bf16`/`_f16`, [`uses_tensor_cores`]):
 //!   selected with `FUSER_SDPA_KERNEL=v1` (to compare), and where the FA2-style kernel does not
 //!   apply but this one does (`k`/`v` only 4-byte aligned). Blocks of 64 queries (4 warps of 16
