@@ -37,7 +37,8 @@
 //!
 //! `FUSER_SDPA_KERNEL` (read once per process): unset or `v2` = the FA2-style kernel where it
 //! applies, `v1` = the first tensor-core kernel instead; any other value is an error of the
-//! `sdpa` call.
+//! `sdpa` call. `FUSER_SDPA_VERBOSE=1` prints one line per launch on stderr: the kernel, its
+//! grid and shared memory, the shapes.
 
 use super::module::{Module, launch};
 use crate::cuda::api::RawStream;
@@ -126,6 +127,13 @@ pub fn fa_kernel(dims: &SdpaDims, dtype: DType) -> &'static str {
         (_, _, true) => "fuser_sdpa_fa_bf16",
         (_, _, false) => "fuser_sdpa_fa_f16",
     }
+}
+
+/// Whether `FUSER_SDPA_VERBOSE=1` asks for one line per launch on stderr (the kernel, its
+/// grid and shared memory, the shapes): how to see which kernel a program's `sdpa` runs.
+fn verbose() -> bool {
+    static VERBOSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *VERBOSE.get_or_init(|| std::env::var_os("FUSER_SDPA_VERBOSE").is_some_and(|v| v == "1"))
 }
 
 /// Shared row stride (elements) of the FA2-style kernel's tiles with rows of `n` elements (as
@@ -278,9 +286,16 @@ pub fn run_sdpa(
         )));
     }
     let grid_x = u32::try_from(blocks).map_err(|_| RtError::new("sdpa on cuda: S too large"))?;
-    let module = Module::get(gpu, "attention", SOURCE)?;
     // The FA2-style kernel: heads fastest, query blocks (reversed in the kernel) next.
     let grid = if fast { (dims.h as u32, grid_x, dims.b as u32) } else { (grid_x, dims.h as u32, dims.b as u32) };
+    if verbose() {
+        eprintln!(
+            "sdpa on cuda: {func} grid {grid:?} block {threads} shared {shared} B for B = {} H = {} Hkv = {} S = {} \
+             Skv = {} D = {} Dv = {} causal = {}",
+            dims.b, dims.h, dims.hkv, dims.s, dims.skv, dims.d, dims.dv, p.causal
+        );
+    }
+    let module = Module::get(gpu, "attention", SOURCE)?;
     launch(module.func(func)?, grid, (threads, 1, 1), shared as u32, &mut p, stream)
 }
 
