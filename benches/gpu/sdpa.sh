@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # fusion.sdpa on the cuda backend: generated single-rank programs (out and lse) in bf16, f16 and
-# f32, multi-head and grouped-query, causal or not, through the tensor-core kernel (bf16/f16, D
-# a multiple of 16 up to 128) and the SIMT kernel (f32, or D = 40, or D = 256), each checked
+# f32, multi-head and grouped-query, causal or not, through the tensor-core kernels (bf16/f16, D
+# a multiple of 16 up to 128: the FA2-style one by default, the first one with
+# FUSER_SDPA_KERNEL=v1, which this script passes through) and the SIMT kernel (f32, or D = 40,
+# or D = 256), each checked
 # with `--check` against the f64 reference; then the test/Run/ops/sdpa*.mlir programs (heads split
 # over ranks: ranks share GPU 0, no collective joins them). Prints PASS/FAIL per case, a total,
 # and the mean time per iteration of the large cases with the implied TFLOP/s
@@ -50,6 +52,8 @@ cases=(
   "mma_bf16_gqa_cross       bf16  1 8  2   70   333  128 128 -"
   "mma_f16_gqa_causal       f16   2 8  4   129  257  32  16  causal"
   "mma_f16_dv8              f16   1 2  1   64   64   16  8   -"
+  "fa_bf16_d128_blocks      bf16  1 8  8   300  300  128 128 causal"
+  "fa_f16_d64_gqa           f16   2 8  2   257  300  64  64  causal"
   "simt_f32_gqa_causal      f32   2 4  2   100  130  64  64  causal"
   "simt_bf16_d40            bf16  1 4  4   50   77   40  24  causal"
   "simt_f16_d256            f16   1 2  1   33   40   256 256 -"
@@ -69,6 +73,8 @@ big=(
   "big_mma_bf16             bf16  4 16 16  2048 2048 128 128 -      1"
   "big_mma_f16_d64          f16   4 32 8   4096 4096 64  64  causal 0.5"
   "big_simt_f32_causal      f32   4 16 16  2048 2048 128 128 causal 0.5"
+  "big_gpt3_175b_attention  bf16  1 96 96  2048 2048 128 128 causal 0.5"
+  "big_llama3_70b_attention bf16  1 64 8   4096 4096 128 128 causal 0.5"
 )
 [ "$BACKEND" = cpu ] && big=()
 for c in "${big[@]}"; do
@@ -84,9 +90,10 @@ for c in "${big[@]}"; do
 done
 
 # The lit programs, heads split over ranks that share GPU 0.
-for f in test/Run/ops/sdpa.mlir test/Run/ops/sdpa-gqa.mlir; do
+for f in test/Run/ops/sdpa.mlir test/Run/ops/sdpa-gqa.mlir test/Run/ops/sdpa-bf16-tiles.mlir; do
   name=$(basename "$f" .mlir)
   ranks=$(grep -m1 '^// RUN: fuser-run' "$f" | sed -n 's/.*--ranks \([0-9]*\).*/\1/p')
+  ranks=${ranks:-1}
   devices=()
   [ "$BACKEND" = cuda ] && devices=(--devices "$(seq -s, 0 $((ranks - 1)) | sed 's/[0-9]*/0/g')")
   if timeout 300 "$BIN" "$f" --ranks "$ranks" "${devices[@]}" --backend "$BACKEND" --check >"$OUT/$name.log" 2>&1 \

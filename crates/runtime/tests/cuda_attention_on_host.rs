@@ -1,10 +1,15 @@
-//! The CUDA C of the `sdpa` kernel (`src/cuda/ops/attention.cu`), compiled for the host with
-//! a C++ compiler and shims that run every block of the grid as `SDPA_THREADS` real threads
+//! The CUDA C of the `sdpa` kernels (`src/cuda/ops/attention.cu`), compiled for the host with
+//! a C++ compiler and shims that run every block of the grid as real threads
 //! (`__syncthreads`/`__syncwarp` are a barrier of the block, `__shfl_xor_sync` an exchange
-//! through memory between two barriers; all calls of these in the kernel are block-uniform),
-//! on shapes that exercise partial key tiles, grouped-query heads, the causal mask with a query
-//! offset, D not a multiple of the lanes per query, large scores, an empty key sequence and
-//! every element type; results are compared with `fuser_runtime::ops::attention::sdpa`.
+//! through memory between two barriers; all calls of these in the kernel are block-uniform).
+//! The source's inline PTX is confined to helpers under `#ifndef FUSER_HOST_SHIM`, which the
+//! shims replace: `mma.sync.m16n8k16` and `ldmatrix` (x4, .trans) as exchanges of fragments
+//! between the lanes of a warp, decoded with the PTX ISA's layouts; `cp.async` as a checked
+//! 16-byte copy (alignment, bounds of the launch's shared memory) with commit/wait doing
+//! nothing. Shapes exercise partial key tiles, grouped-query heads, the causal mask with a query
+//! offset, D not a multiple of the lanes per query, large scores, an empty key sequence, D = 64
+//! and 128 on the tensor-core kernels, and every element type; results are compared with
+//! `fuser_runtime::ops::attention::sdpa`.
 //! Skipped (with a note) when no `c++` with `_Float16` is found; the device runs the real
 //! thing (the cuda backend's `sdpa` against `fuser-run --check`).
 
@@ -17,7 +22,9 @@ use std::fmt::Write as _;
 const SOURCE: &str = include_str!("../src/cuda/ops/attention.cu");
 
 const SHIM: &str = r#"
+#define FUSER_HOST_SHIM
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <cstdint>
 #include <cstdio>
@@ -28,9 +35,12 @@ const SHIM: &str = r#"
 #define __device__
 #define __global__
 #define __shared__
+#define __launch_bounds__(...)
 struct D3 { unsigned x, y, z; };
 thread_local D3 threadIdx{0, 0, 0};
 D3 blockIdx{0, 0, 0};
+D3 gridDim{1, 1, 1};
+static void shim_check(bool ok, const char* what) { if (!ok) { fprintf(stderr, "shim: %s\n", what); abort(); } }
 static float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
 static unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
 static float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
@@ -101,15 +111,86 @@ __device__ void sdpa_mma_bf16(float* d, const unsigned* a, unsigned b0, unsigned
 __device__ void sdpa_mma_f16(float* d, const unsigned* a, unsigned b0, unsigned b1) { mma_emulated(d, a, b0, b1, false); }
 "#;
 
+/// The other helpers of the source's `#ifndef FUSER_HOST_SHIM` part, for the host:
+/// `ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` (every lane publishes its row address,
+/// then reads its pairs from the 4 matrices per the PTX ISA: lane l, register j = the pair at
+/// row l / 4, columns 2 (l % 4) + {0, 1} of matrix j, or with .trans rows 2 (l % 4) + {0, 1},
+/// column l / 4), `cp.async` as an immediate 16-byte copy (zeros when not valid), the f16
+/// conversions through `_Float16`. Row addresses and copies are checked: 16-byte aligned, inside
+/// the dynamic shared memory of the launch (`smem_bytes`).
+const HELPER_EMULATION: &str = r#"
+extern double sdpa_smem[];
+static size_t smem_bytes = 0;
+static void shim_in_smem(const void* p, size_t n, const char* what) {
+  const char* base = (const char*)sdpa_smem;
+  const char* c = (const char*)p;
+  shim_check(c >= base && c + n <= base + smem_bytes, what);
+  shim_check(((uintptr_t)p) % 16 == 0, what);
+}
+static const unsigned short* ldsm_slots[1024];
+static void ldsm_emulated(unsigned* r, const unsigned short* p, bool trans) {
+  unsigned tid = threadIdx.x, base = tid & ~31u;
+  shim_in_smem(p, 16, "ldmatrix row address outside shared memory or not 16-byte aligned");
+  ldsm_slots[tid] = p;
+  warp_wait();
+  int lane = tid & 31, g = lane >> 2, t = lane & 3;
+  for (int j = 0; j < 4; j++) {
+    unsigned short lo, hi;
+    if (!trans) {
+      const unsigned short* row = ldsm_slots[base + 8 * j + g];
+      lo = row[2 * t]; hi = row[2 * t + 1];
+    } else {
+      lo = ldsm_slots[base + 8 * j + 2 * t][g]; hi = ldsm_slots[base + 8 * j + 2 * t + 1][g];
+    }
+    r[j] = (unsigned)lo | ((unsigned)hi << 16);
+  }
+  warp_wait();
+}
+__device__ void sdpa_ldsm_x4(unsigned* r, const unsigned short* p) { ldsm_emulated(r, p, false); }
+__device__ void sdpa_ldsm_x4_trans(unsigned* r, const unsigned short* p) { ldsm_emulated(r, p, true); }
+__device__ void sdpa_cp_async16(unsigned short* dst, const void* src, bool valid) {
+  shim_in_smem(dst, 16, "cp.async destination outside shared memory or not 16-byte aligned");
+  if (valid) { shim_check(((uintptr_t)src) % 16 == 0, "cp.async source not 16-byte aligned"); memcpy(dst, src, 16); }
+  else memset(dst, 0, 16);
+}
+__device__ void sdpa_cp_async_commit() {}
+template <int N> __device__ void sdpa_cp_async_wait() {}
+__device__ float sdpa_f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
+__device__ unsigned short sdpa_float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }
+__device__ float sdpa_exp2(float x) { return exp2f(x); }
+__device__ unsigned short sdpa_float_to_bf16(float f);
+__device__ unsigned sdpa_pack_bf16x2(float lo, float hi) { return sdpa_float_to_bf16(lo) | ((unsigned)sdpa_float_to_bf16(hi) << 16); }
+__device__ unsigned sdpa_pack_f16x2(float lo, float hi) { return sdpa_float_to_f16(lo) | ((unsigned)sdpa_float_to_f16(hi) << 16); }
+"#;
+
+/// The helpers that the shims define (the functions of the source's `#ifndef FUSER_HOST_SHIM`
+/// part must be these).
+const SHIMMED: [&str; 12] = [
+    "sdpa_f16_to_float",
+    "sdpa_float_to_f16",
+    "sdpa_mma_bf16",
+    "sdpa_mma_f16",
+    "sdpa_ldsm_x4",
+    "sdpa_ldsm_x4_trans",
+    "sdpa_cp_async16",
+    "sdpa_cp_async_commit",
+    "sdpa_cp_async_wait",
+    "sdpa_exp2",
+    "sdpa_pack_bf16x2",
+    "sdpa_pack_f16x2",
+];
+
 const MAIN: &str = r#"
-double sdpa_smem[1 << 16];
-template <typename K> static void launch(K kernel, SdpaParams p, int bq, int threads) {
-  unsigned gx = (unsigned)((p.s + bq - 1) / bq);
+alignas(16) double sdpa_smem[1 << 16];
+template <typename K> static void launch(K kernel, SdpaParams p, D3 grid, int threads, size_t shared) {
+  shim_check(shared <= sizeof(sdpa_smem), "shared memory of the launch");
+  smem_bytes = shared;
+  gridDim = grid;
   block_barrier.n = threads;
   for (auto& w : warp_barrier) w.n = 32;
-  for (unsigned z = 0; z < (unsigned)p.b; z++)
-    for (unsigned y = 0; y < (unsigned)p.h; y++)
-      for (unsigned x = 0; x < gx; x++) {
+  for (unsigned z = 0; z < grid.z; z++)
+    for (unsigned y = 0; y < grid.y; y++)
+      for (unsigned x = 0; x < grid.x; x++) {
         blockIdx = D3{x, y, z};
         std::vector<std::thread> ts;
         for (unsigned t = 0; t < (unsigned)threads; t++)
@@ -117,14 +198,29 @@ template <typename K> static void launch(K kernel, SdpaParams p, int bq, int thr
         for (auto& t : ts) t.join();
       }
 }
-static void run_case(int id, int mma, SdpaParams p, void* q, void* k, void* v, size_t out_bytes) {
+static unsigned blocks(int s, int bq) { return (unsigned)((s + bq - 1) / bq); }
+// kernel: 0 SIMT, 1 the first tensor-core kernel, 2 the FA2-style one (as attention.rs launches them).
+static void run_case(int id, int kernel, SdpaParams p, void* q, void* k, void* v, size_t out_bytes) {
   std::vector<unsigned char> out(out_bytes + 8);
   std::vector<float> lse((size_t)p.b * p.h * p.s + 1);
   p.q = (unsigned long long)q; p.k = (unsigned long long)k; p.v = (unsigned long long)v;
   p.out = (unsigned long long)out.data(); p.lse = (unsigned long long)lse.data();
-  if (mma) launch(p.dtype == 0 ? fuser_sdpa_mma_bf16 : fuser_sdpa_mma_f16, p, SDPA_MMA_BQ, SDPA_MMA_THREADS);
-  else if (p.dtype == 3) launch(fuser_sdpa_f64, p, SDPA_BQ, SDPA_THREADS);
-  else launch(fuser_sdpa_f32, p, SDPA_BQ, SDPA_THREADS);
+  const size_t all = sizeof(sdpa_smem);
+  if (kernel == 2) {
+    const size_t shared = 2 * 2 * SDPA_FA_BK * (size_t)(sdpa_fa_stride(p.d) + sdpa_fa_stride(p.dv));
+    // As attention.rs's fa_kernel: D = Dv = 64 and 128 have their own kernels.
+    auto k = p.dtype == 0 ? fuser_sdpa_fa_bf16 : fuser_sdpa_fa_f16;
+    if (p.d == 64 && p.dv == 64) k = p.dtype == 0 ? fuser_sdpa_fa_bf16_d64 : fuser_sdpa_fa_f16_d64;
+    if (p.d == 128 && p.dv == 128) k = p.dtype == 0 ? fuser_sdpa_fa_bf16_d128 : fuser_sdpa_fa_f16_d128;
+    launch(k, p, D3{(unsigned)p.h, blocks(p.s, SDPA_FA_BQ), (unsigned)p.b}, SDPA_FA_THREADS, shared);
+  } else if (kernel == 1) {
+    launch(p.dtype == 0 ? fuser_sdpa_mma_bf16 : fuser_sdpa_mma_f16, p, D3{blocks(p.s, SDPA_MMA_BQ), (unsigned)p.h, (unsigned)p.b},
+           SDPA_MMA_THREADS, all);
+  } else {
+    D3 grid{blocks(p.s, SDPA_BQ), (unsigned)p.h, (unsigned)p.b};
+    if (p.dtype == 3) launch(fuser_sdpa_f64, p, grid, SDPA_THREADS, all);
+    else launch(fuser_sdpa_f32, p, grid, SDPA_THREADS, all);
+  }
   long long n = (long long)p.b * p.h * p.s;
   printf("case %d out", id);
   for (long long i = 0; i < n * p.dv; i++) {
@@ -141,9 +237,18 @@ static void run_case(int id, int mma, SdpaParams p, void* q, void* k, void* v, s
 }
 "#;
 
+/// Which kernel of the source a case runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Kernel {
+    Simt,
+    /// The first tensor-core kernel (`FUSER_SDPA_KERNEL=v1`).
+    Mma,
+    /// The FlashAttention-2-style tensor-core kernel (the default).
+    Fa,
+}
+
 struct Case {
-    /// The tensor-core kernel (else the SIMT one).
-    mma: bool,
+    kernel: Kernel,
     dtype: DType,
     dims: SdpaDims,
     causal: bool,
@@ -163,8 +268,8 @@ fn values(n: usize, seed: u64, amplitude: f64, dtype: DType) -> Vec<f64> {
         .collect()
 }
 
-/// A C array of the raw elements of `vals` in `dtype`.
-fn c_array(name: &str, dtype: DType, vals: &[f64]) -> String {
+/// A C array of the raw elements of `vals` in `dtype`, after `lead` zeros, 16-byte aligned.
+fn c_array(name: &str, dtype: DType, vals: &[f64], lead: usize) -> String {
     let (ty, items): (&str, Vec<String>) = match dtype {
         DType::BF16 | DType::F16 => (
             "unsigned short",
@@ -179,7 +284,7 @@ fn c_array(name: &str, dtype: DType, vals: &[f64]) -> String {
         DType::F32 => ("float", vals.iter().map(|v| format!("{:e}f", *v as f32)).collect()),
         _ => ("double", vals.iter().map(|v| format!("{v:e}")).collect()),
     };
-    format!("static {ty} {name}[] = {{0, {}}};\n", items.join(", "))
+    format!("alignas(16) static {ty} {name}[] = {{{}{}}};\n", "0, ".repeat(lead), items.join(", "))
 }
 
 fn code(d: DType) -> i32 {
@@ -195,7 +300,7 @@ fn code(d: DType) -> i32 {
 fn the_attention_kernel_matches_the_reference_on_the_host() {
     let d = |b, h, hkv, s, skv, d, dv| SdpaDims { b, h, hkv, s, skv, d, dv };
     let case = |dtype, dims, causal, scale, query_offset, block_k, amplitude| Case {
-        mma: false,
+        kernel: Kernel::Simt,
         dtype,
         dims,
         causal,
@@ -221,11 +326,32 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
         case(DType::F32, d(1, 2, 1, 3, 0, 4, 4), false, None, 0, 8, 1.0),
         // Tensor cores: two query blocks (70 = 64 + 6: idle warps), 3 key tiles (150 = 2 x 64
         // + 22: a partial one), GQA, causal with an offset (skipped warps and tiles), D != Dv.
-        Case { mma: true, ..case(DType::BF16, d(1, 4, 2, 70, 150, 32, 16), true, None, 40, 0, 1.0) },
-        Case { mma: true, ..case(DType::F16, d(2, 2, 1, 20, 37, 16, 48), false, Some(0.2), 0, 0, 1.0) },
-        Case { mma: true, ..case(DType::F16, d(1, 1, 1, 33, 90, 128, 128), true, None, 0, 0, 1.0) },
+        Case { kernel: Kernel::Mma, ..case(DType::BF16, d(1, 4, 2, 70, 150, 32, 16), true, None, 40, 0, 1.0) },
+        Case { kernel: Kernel::Mma, ..case(DType::F16, d(2, 2, 1, 20, 37, 16, 48), false, Some(0.2), 0, 0, 1.0) },
+        Case { kernel: Kernel::Mma, ..case(DType::F16, d(1, 1, 1, 33, 90, 128, 128), true, None, 0, 0, 1.0) },
         // Large scores on tensor cores.
-        Case { mma: true, ..case(DType::BF16, d(1, 1, 1, 16, 20, 16, 16), false, Some(1.0), 0, 0, 40.0) },
+        Case { kernel: Kernel::Mma, ..case(DType::BF16, d(1, 1, 1, 16, 20, 16, 16), false, Some(1.0), 0, 0, 40.0) },
+        // The FA2-style kernel: the same shapes (one query block of 128 with idle warps; 3 key
+        // tiles, the last partial; GQA; causal with an offset; D != Dv; Dv = 48 = 3 pairs of
+        // n-tiles).
+        Case { kernel: Kernel::Fa, ..case(DType::BF16, d(1, 4, 2, 70, 150, 32, 16), true, None, 40, 0, 1.0) },
+        Case { kernel: Kernel::Fa, ..case(DType::F16, d(2, 2, 1, 20, 37, 16, 48), false, Some(0.2), 0, 0, 1.0) },
+        Case { kernel: Kernel::Fa, ..case(DType::F16, d(1, 1, 1, 33, 90, 128, 128), true, None, 0, 0, 1.0) },
+        Case { kernel: Kernel::Fa, ..case(DType::BF16, d(1, 1, 1, 16, 20, 16, 16), false, Some(1.0), 0, 0, 40.0) },
+        // D = 128: two query blocks (130 = 128 + 2, scheduled in reverse), 4 key tiles (200 =
+        // 3 x 64 + 8), causal at offset 70: full tiles without the mask, diagonal tiles with it,
+        // tiles a warp skips, and tiles past the block's last query never loaded.
+        Case { kernel: Kernel::Fa, ..case(DType::BF16, d(1, 2, 1, 130, 200, 128, 128), true, None, 70, 0, 1.0) },
+        // D = 64 with Dv = 24 (an odd number of n-tiles, unpadded V rows), multi-query, causal at
+        // offset 0 with fewer keys than queries, two batches.
+        Case { kernel: Kernel::Fa, ..case(DType::F16, d(2, 2, 1, 17, 11, 64, 24), true, None, 0, 0, 1.0) },
+        // D = 64 = Dv, not causal, GQA, keys exactly two tiles.
+        Case { kernel: Kernel::Fa, ..case(DType::BF16, d(1, 4, 2, 40, 128, 64, 64), false, None, 0, 0, 1.0) },
+        // Dv = 8 (one n-tile: ldmatrix's matrices 2 and 3 must stay inside the tile), 3 key
+        // tiles (both buffers), causal at offset 66 (the last query attends all 130 keys).
+        Case { kernel: Kernel::Fa, ..case(DType::F16, d(1, 2, 1, 64, 130, 16, 8), true, None, 66, 0, 1.0) },
+        // No keys: out 0, lse -inf.
+        Case { kernel: Kernel::Fa, ..case(DType::BF16, d(1, 2, 1, 3, 0, 16, 8), true, None, 0, 0, 1.0) },
     ];
     let mut arrays = String::new();
     let mut calls = String::from("int main() {\n");
@@ -239,43 +365,50 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
         let opt = SdpaOptions { causal: c.causal, scale, query_offset: c.query_offset };
         let (out, lse) = sdpa(&q, &k, &v, &c.dims, &opt);
         expected.push((out.iter().map(|&x| round_to(c.dtype, x)).collect::<Vec<_>>(), lse));
-        arrays += &c_array(&format!("q{id}"), c.dtype, &q);
-        arrays += &c_array(&format!("k{id}"), c.dtype, &k);
-        arrays += &c_array(&format!("v{id}"), c.dtype, &v);
+        // The FA2-style kernel copies 16-byte pieces: its operands are 16-byte aligned (8
+        // leading elements); the others start one element in (only element-aligned).
+        let lead = if c.kernel == Kernel::Fa { 8 } else { 1 };
+        arrays += &c_array(&format!("q{id}"), c.dtype, &q, lead);
+        arrays += &c_array(&format!("k{id}"), c.dtype, &k, lead);
+        arrays += &c_array(&format!("v{id}"), c.dtype, &v, lead);
         let _ = writeln!(
             calls,
             "  {{ SdpaParams p{{}}; p.dtype={}; p.b={b}; p.h={h}; p.hkv={hkv}; p.s={s}; p.skv={skv}; p.d={d}; \
              p.dv={dv}; p.causal={}; p.block_k={}; p.scale={scale:e}; p.query_offset={}; \
-             run_case({id}, {}, p, q{id} + 1, k{id} + 1, v{id} + 1, {}); }}",
+             run_case({id}, {}, p, q{id} + {lead}, k{id} + {lead}, v{id} + {lead}, {}); }}",
             code(c.dtype),
             c.causal as i32,
             c.block_k,
             c.query_offset,
-            c.mma as i32,
+            c.kernel as i32,
             b * h * s * dv * c.dtype.size(),
         );
     }
     calls += "  return 0;\n}\n";
-    let source = SOURCE
-        .replace(
-            r#"__device__ float sdpa_f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }"#,
-            "__device__ float sdpa_f16_to_float(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }",
-        )
-        .replace(
-            r#"__device__ unsigned short sdpa_float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }"#,
-            "__device__ unsigned short sdpa_float_to_f16(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }",
-        );
-    let (mma_at, mma_end) = (
-        source.find("__device__ void sdpa_mma_bf16(").expect("the mma functions of the source"),
-        source.find("template <bool BF> __device__ unsigned sdpa_pack").expect("sdpa_pack in the source"),
+    // The inline PTX is confined to the helpers of the FUSER_HOST_SHIM part, which the shims
+    // define (checked both ways, so that a new asm helper needs a shim here).
+    let (shim_at, shim_end) = (
+        SOURCE.find("#ifndef FUSER_HOST_SHIM\n").expect("the FUSER_HOST_SHIM part of the source"),
+        SOURCE.find("#endif  // FUSER_HOST_SHIM\n").expect("the end of the FUSER_HOST_SHIM part"),
     );
-    let source = format!("{}{MMA_EMULATION}{}", &source[..mma_at], &source[mma_end..]);
-    assert!(!source.contains("asm("), "the asm of the source changed: update the shims here");
+    let outside = format!("{}{}", &SOURCE[..shim_at], &SOURCE[shim_end..]);
+    assert!(!outside.contains("asm("), "inline PTX outside the FUSER_HOST_SHIM part of the source");
+    let shimmed_part = &SOURCE[shim_at..shim_end];
+    let defined: Vec<&str> = shimmed_part
+        .lines()
+        .filter(|l| l.contains("__device__ ") && l.contains('('))
+        .map(|l| {
+            let head = &l[..l.find('(').unwrap()];
+            head.rsplit(' ').next().unwrap()
+        })
+        .collect();
+    assert_eq!(defined, SHIMMED, "the helpers of the FUSER_HOST_SHIM part changed: update the shims here");
+    let source = SOURCE;
     let Some(out) = support::compile_and_run(
         "cuda-attention",
         "attention source",
         "c++17",
-        &format!("{SHIM}{source}{MAIN}{arrays}{calls}"),
+        &format!("{SHIM}{MMA_EMULATION}{HELPER_EMULATION}{source}{MAIN}{arrays}{calls}"),
     ) else {
         return;
     };
@@ -311,8 +444,8 @@ fn the_attention_kernel_matches_the_reference_on_the_host() {
 }
 
 /// The source compiles with NVRTC as the cuda backend compiles it (`--std=c++17`, a virtual
-/// architecture), for sm_80 and sm_90, with all four kernels and the tensor-core instruction in
-/// the PTX. Skipped (with a note) where no NVRTC library is found (set `LD_LIBRARY_PATH` to a
+/// architecture), for sm_80 and sm_90, with all ten kernels and the tensor-core, `ldmatrix` and
+/// `cp.async` instructions in the PTX. Skipped (with a note) where no NVRTC library is found (set `LD_LIBRARY_PATH` to a
 /// CUDA 13 `lib` folder, e.g. the `nvidia-cuda-nvrtc` wheel's, to run it without a GPU).
 #[cfg(feature = "cuda")]
 #[test]
@@ -330,9 +463,26 @@ fn the_attention_source_compiles_with_nvrtc() {
         let ptx = cudarc::nvrtc::compile_ptx_with_opts(SOURCE, opts)
             .unwrap_or_else(|e| panic!("NVRTC ({arch}) refuses the attention source: {e}"))
             .to_src();
-        for entry in ["fuser_sdpa_f32", "fuser_sdpa_f64", "fuser_sdpa_mma_bf16", "fuser_sdpa_mma_f16"] {
+        let entries = [
+            "fuser_sdpa_f32",
+            "fuser_sdpa_f64",
+            "fuser_sdpa_mma_bf16",
+            "fuser_sdpa_mma_f16",
+            "fuser_sdpa_fa_bf16",
+            "fuser_sdpa_fa_f16",
+        ];
+        for entry in entries {
             assert!(ptx.contains(&format!(".entry {entry}(")), "{arch}: no entry {entry}");
         }
-        assert!(ptx.contains("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"), "{arch}: no bf16 mma");
+        for instruction in [
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+            "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+            "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+            "cp.async.cg.shared.global",
+            "cp.async.wait_group",
+        ] {
+            assert!(ptx.contains(instruction), "{arch}: no {instruction}");
+        }
     }
 }

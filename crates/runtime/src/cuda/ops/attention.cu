@@ -1,5 +1,7 @@
-// fusion.sdpa on the GPU: a flash-attention-style kernel on CUDA cores (SIMT), compiled with
-// NVRTC (no includes: every name used here is an NVRTC built-in).
+// fusion.sdpa on the GPU: flash-attention-style kernels, compiled with NVRTC (no includes: every
+// name used here is an NVRTC built-in): one on CUDA cores (SIMT, first below), then two on
+// tensor cores (the first version, FUSER_SDPA_KERNEL=v1, and the FlashAttention-2-style one,
+// the default; cuda/ops/attention.rs chooses).
 //
 // Design (see cuda/ops/attention.rs for the launch):
 // - grid (ceil(S / SDPA_BQ), H, B); one block of SDPA_THREADS threads computes SDPA_BQ query
@@ -37,8 +39,104 @@ __device__ unsigned short sdpa_float_to_bf16(float f) {
   u += 0x7fffu + ((u >> 16) & 1u);
   return (unsigned short)(u >> 16);
 }
+
+// ---- Inline PTX: every asm of this file is in the helpers below. The host test
+// (tests/cuda_attention_on_host.rs) defines FUSER_HOST_SHIM and replaces them with emulations
+// (conversions in plain C++, mma/ldmatrix as exchanges between the lanes of a warp, cp.async as
+// a copy with commit/wait doing nothing). ----
+#ifndef FUSER_HOST_SHIM
 __device__ float sdpa_f16_to_float(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ unsigned short sdpa_float_to_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+__device__ void sdpa_mma_bf16(float* d, const unsigned* a, unsigned b0, unsigned b1) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  __trap();  // never launched below sm_80 (uses_tensor_cores); keeps the module loadable there
+#endif
+}
+__device__ void sdpa_mma_f16(float* d, const unsigned* a, unsigned b0, unsigned b1) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+  __trap();  // never launched below sm_80 (uses_tensor_cores); keeps the module loadable there
+#endif
+}
+
+// ldmatrix.sync.aligned.m8n8.x4.shared.b16: lane i gives the address of row i % 8 of matrix
+// i / 8 (16 bytes, 16-byte aligned, shared memory); register j of lane l receives the pair at
+// row l / 4, columns 2 (l % 4) + {0, 1} of matrix j (.trans: rows 2 (l % 4) + {0, 1}, column
+// l / 4, i.e. the pair of the transposed matrix).
+__device__ void sdpa_ldsm_x4(unsigned* r, const unsigned short* p) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+#else
+  __trap();
+#endif
+}
+__device__ void sdpa_ldsm_x4_trans(unsigned* r, const unsigned short* p) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+#else
+  __trap();
+#endif
+}
+// cp.async.cg.shared.global of 16 bytes (both addresses 16-byte aligned); `valid` false writes
+// 16 zero bytes without reading `src`.
+__device__ void sdpa_cp_async16(unsigned short* dst, const void* src, bool valid) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned a = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(a), "l"(src), "r"(valid ? 16 : 0) : "memory");
+#else
+  __trap();
+#endif
+}
+__device__ void sdpa_cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+// Waits until at most N committed groups of this thread are pending.
+template <int N> __device__ void sdpa_cp_async_wait() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+// 2^x (ex2.approx.ftz: subnormal results flush to 0; 2^-inf = 0).
+__device__ float sdpa_exp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+// lo and hi rounded (to nearest even) to bf16 / f16 and packed, lo in the low 16 bits.
+__device__ unsigned sdpa_pack_bf16x2(float lo, float hi) {
+#if __CUDA_ARCH__ >= 800
+  unsigned d;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+#else
+  __trap();
+  return 0;
+#endif
+}
+__device__ unsigned sdpa_pack_f16x2(float lo, float hi) {
+#if __CUDA_ARCH__ >= 800
+  unsigned d;
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+#else
+  __trap();
+  return 0;
+#endif
+}
+#endif  // FUSER_HOST_SHIM
 
 template <typename A> __device__ A sdpa_load(unsigned long long p, int dtype, long long i) {
   switch (dtype) {
@@ -172,25 +270,6 @@ extern "C" __global__ void fuser_sdpa_f64(const SdpaParams p) { sdpa_body<double
 #define SDPA_MMA_BK 64
 #define SDPA_MMA_THREADS 128
 #define SDPA_MMA_MAX_D 128
-
-__device__ void sdpa_mma_bf16(float* d, const unsigned* a, unsigned b0, unsigned b1) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-  __trap();  // never launched below sm_80 (uses_tensor_cores); keeps the module loadable there
-#endif
-}
-__device__ void sdpa_mma_f16(float* d, const unsigned* a, unsigned b0, unsigned b1) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-  __trap();  // never launched below sm_80 (uses_tensor_cores); keeps the module loadable there
-#endif
-}
 
 template <bool BF> __device__ unsigned sdpa_pack(float lo, float hi) {
   unsigned short l = BF ? sdpa_float_to_bf16(lo) : sdpa_float_to_f16(lo);
@@ -351,3 +430,258 @@ template <bool BF> __device__ void sdpa_mma_body(const SdpaParams& p) {
 
 extern "C" __global__ void fuser_sdpa_mma_bf16(const SdpaParams p) { sdpa_mma_body<true>(p); }
 extern "C" __global__ void fuser_sdpa_mma_f16(const SdpaParams p) { sdpa_mma_body<false>(p); }
+
+// ---- Tensor cores, FlashAttention-2 style: the default for bf16/f16 (FUSER_SDPA_KERNEL=v1
+// selects the kernel above) ----
+//
+// grid (H, ceil(S / 128), B), 8 warps; block y computes query block ceil(S / 128) - 1 - y (the
+// blocks with the most keys to attend under a causal mask are scheduled first); warp w owns
+// query rows 16 w .. 16 w + 15 of the block, its Q fragments in registers (loaded once).
+// Key/value tiles of 64 rows stream global -> shared with 16-byte cp.async, double buffered:
+// the copy of tile i + 1 runs while tile i is computed, one barrier per tile. Shared rows are
+// padded (sdpa_fa_stride) so that the 8 row addresses of an ldmatrix fall on distinct banks.
+// S = Q Kᵀ: B fragments of K by ldmatrix.x4 (2 n-tiles of 8 keys x one k-step of 16 per
+// instruction); P V: B fragments of V by ldmatrix.x4.trans straight from V's row-major tile
+// (no transpose pass). Online softmax on the fragments in log2 units (scale * log2 e folded
+// into the scores, ex2.approx), row max and sum over the 4 lanes of a row by shuffles (the sum
+// once at the end); P rounded to the input type (cvt.rn.bf16x2/f16x2) as the A operand of P V.
+// Causal: tiles past the block's last query are never loaded, a warp skips tiles past its last
+// row, and the mask is evaluated only on tiles that cross a warp's diagonal or the end of the
+// keys. A NaN score makes its row NaN (out and lse); a row with no key gives out 0, lse -inf.
+// Kernels: fuser_sdpa_fa_{bf16,f16} for any D (multiple of 16) and Dv (multiple of 8) up to
+// 128, and _d64/_d128 for D = Dv = 64/128 with their loop bounds fixed at compile time (the
+// K/V loads, ldmatrix and mma of a tile then interleave without branches).
+#define SDPA_FA_BQ 128
+#define SDPA_FA_BK 64
+#define SDPA_FA_THREADS 256
+#define SDPA_FA_MAX_D 128
+
+// Shared row stride (elements) of a tile with rows of n elements (n % 8 == 0): a row stride of
+// 4 mod 8 words puts the 8 rows of an ldmatrix (16 bytes each) on 8 distinct groups of banks.
+__device__ int sdpa_fa_stride(int n) { return n % 16 == 0 ? n + 8 : n; }
+
+// DK > 0: a kernel for D = Dv = DK (loop bounds and tile sizes known at compile time); DK = 0:
+// any D and Dv the launch allows.
+template <bool BF, int DK> __device__ void sdpa_fa_body(const SdpaParams& p) {
+  constexpr int MAXD = DK > 0 ? DK : SDPA_FA_MAX_D;
+  const int d = DK > 0 ? DK : p.d, dv = DK > 0 ? DK : p.dv;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane >> 2, t = lane & 3;
+  const int bi = blockIdx.z, hi = blockIdx.x;
+  const long long first = (long long)(gridDim.y - 1 - blockIdx.y) * SDPA_FA_BQ;
+  const long long w0 = first + warp * 16;  // the warp's first local query
+  const long long w_last = (w0 + 15 < (long long)p.s ? w0 + 15 : (long long)p.s - 1);
+  const int hg = hi / (p.h / p.hkv);
+  const long long qbase = ((long long)bi * p.h + hi) * p.s;  // row index of local query 0
+  const long long kv0 = ((long long)bi * p.hkv + hg) * p.skv;
+  const int ksd = sdpa_fa_stride(d), vsd = sdpa_fa_stride(dv);
+  unsigned short* const kbuf = (unsigned short*)sdpa_smem;  // 2 K tiles, then 2 V tiles
+  unsigned short* const vbuf = kbuf + 2 * SDPA_FA_BK * ksd;
+  const unsigned short* const qg = (const unsigned short*)p.q;
+  const unsigned short* const kg = (const unsigned short*)p.k + kv0 * d;
+  const unsigned short* const vg = (const unsigned short*)p.v + kv0 * dv;
+  const float sl2 = (float)(p.scale * 1.4426950408889634), neg_inf = sdpa_neg_inf<float>();
+  const int nks = d / 16, nvt = dv / 8;
+
+  // Keys attended by the block: j < n_block.
+  long long n_block = p.skv;
+  if (p.causal) {
+    const long long last = (first + SDPA_FA_BQ < (long long)p.s ? first + SDPA_FA_BQ : (long long)p.s) - 1;
+    const long long nb = p.query_offset + last + 1;
+    n_block = nb < n_block ? nb : n_block;
+  }
+  const int n_tiles = (int)((n_block + SDPA_FA_BK - 1) / SDPA_FA_BK);
+  // Tile `it` into buffer it % 2: rows past n_block are zeros (never read from global).
+  auto load_tile = [&](int it) {
+    const long long t0 = (long long)it * SDPA_FA_BK;
+    unsigned short* ks = kbuf + (it & 1) * SDPA_FA_BK * ksd;
+    unsigned short* vs = vbuf + (it & 1) * SDPA_FA_BK * vsd;
+    const int kc = d / 8, vc = dv / 8;  // 16-byte chunks per row
+    for (int x = tid; x < SDPA_FA_BK * kc; x += SDPA_FA_THREADS) {
+      const int j = x / kc, c = x - j * kc;
+      const bool ok = t0 + j < n_block;
+      sdpa_cp_async16(ks + j * ksd + 8 * c, ok ? (const void*)(kg + (t0 + j) * d + 8 * c) : (const void*)kg, ok);
+    }
+    for (int x = tid; x < SDPA_FA_BK * vc; x += SDPA_FA_THREADS) {
+      const int j = x / vc, c = x - j * vc;
+      const bool ok = t0 + j < n_block;
+      sdpa_cp_async16(vs + j * vsd + 8 * c, ok ? (const void*)(vg + (t0 + j) * dv + 8 * c) : (const void*)vg, ok);
+    }
+  };
+  if (n_tiles > 0) {
+    load_tile(0);
+    sdpa_cp_async_commit();
+  }
+
+  // Q fragments (rows w0 + g and w0 + g + 8; zeros past S).
+  unsigned qa[MAXD / 16][4];
+#pragma unroll
+  for (int k = 0; k < MAXD / 16; k++)
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+      const long long row = w0 + g + 8 * (r & 1);
+      const int col = 16 * k + 2 * t + 8 * (r >> 1);
+      unsigned v = 0;
+      if (k < nks && row < p.s) {
+        const unsigned short* e = qg + (qbase + row) * d + col;
+        v = (unsigned)e[0] | ((unsigned)e[1] << 16);
+      }
+      qa[k][r] = v;
+    }
+  float o[MAXD / 8][4];
+#pragma unroll
+  for (int n = 0; n < MAXD / 8; n++)
+#pragma unroll
+    for (int r = 0; r < 4; r++) o[n][r] = 0.0f;
+  // Running maxima (log2 units) and this lane's part of the row sums of rows g and g + 8.
+  float m[2] = {neg_inf, neg_inf}, l[2] = {0.0f, 0.0f};
+  const long long qi[2] = {p.query_offset + w0 + g, p.query_offset + w0 + g + 8};
+  // ldmatrix row addresses of this lane: K (matrix lane / 8: keys + 8 (lane >= 16), columns +
+  // 8 (lane / 8 odd)), V (keys + 8 (lane / 8 odd), columns + 8 (lane >= 16)).
+  const int k_row = (lane & 7) + 8 * (lane >> 4), k_col = 8 * ((lane >> 3) & 1);
+  const int v_row = (lane & 7) + 8 * ((lane >> 3) & 1), v_col = 8 * (lane >> 4);
+
+  for (int it = 0; it < n_tiles; it++) {
+    sdpa_cp_async_wait<0>();
+    __syncthreads();  // tile it is visible to all; all are done with tile it - 1 (buffer (it + 1) % 2)
+    if (it + 1 < n_tiles) {
+      load_tile(it + 1);
+      sdpa_cp_async_commit();
+    }
+    const long long t0 = (long long)it * SDPA_FA_BK;
+    // Warps past S, or whose rows all precede the tile (causal), have nothing to do.
+    if (w0 >= p.s || (p.causal && p.query_offset + w_last < t0)) continue;
+    const unsigned short* ks = kbuf + (it & 1) * SDPA_FA_BK * ksd;
+    const unsigned short* vs = vbuf + (it & 1) * SDPA_FA_BK * vsd;
+    float s[SDPA_FA_BK / 8][4];
+#pragma unroll
+    for (int n = 0; n < SDPA_FA_BK / 8; n++)
+#pragma unroll
+      for (int r = 0; r < 4; r++) s[n][r] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < MAXD / 16; k++) {
+      if (k < nks) {
+#pragma unroll
+        for (int np = 0; np < SDPA_FA_BK / 16; np++) {
+          unsigned b[4];
+          sdpa_ldsm_x4(b, ks + (16 * np + k_row) * ksd + 16 * k + k_col);
+          if (BF) {
+            sdpa_mma_bf16(s[2 * np], qa[k], b[0], b[1]);
+            sdpa_mma_bf16(s[2 * np + 1], qa[k], b[2], b[3]);
+          } else {
+            sdpa_mma_f16(s[2 * np], qa[k], b[0], b[1]);
+            sdpa_mma_f16(s[2 * np + 1], qa[k], b[2], b[3]);
+          }
+        }
+      }
+    }
+    // Scale to log2 units; mask only where the tile crosses the warp's diagonal or the keys' end:
+    // key t0 + j of the tile is attended by row h when j < lim[h].
+    const bool mask = t0 + SDPA_FA_BK > p.skv || (p.causal && t0 + SDPA_FA_BK - 1 > p.query_offset + w0);
+    float mt[2] = {neg_inf, neg_inf};
+    if (mask) {
+      int lim[2];
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        long long e = p.skv;
+        if (p.causal && qi[h] + 1 < e) e = qi[h] + 1;
+        e -= t0;
+        lim[h] = (int)(e < 0 ? 0 : (e > SDPA_FA_BK ? SDPA_FA_BK : e));
+      }
+#pragma unroll
+      for (int n = 0; n < SDPA_FA_BK / 8; n++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+          const int j = n * 8 + 2 * t + (r & 1);
+          s[n][r] = j < lim[r >> 1] ? s[n][r] * sl2 : neg_inf;
+          mt[r >> 1] = fmaxf(mt[r >> 1], s[n][r]);
+        }
+    } else {
+#pragma unroll
+      for (int n = 0; n < SDPA_FA_BK / 8; n++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+          s[n][r] *= sl2;
+          mt[r >> 1] = fmaxf(mt[r >> 1], s[n][r]);
+        }
+    }
+    float mref[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      mt[h] = fmaxf(mt[h], __shfl_xor_sync(0xffffffffu, mt[h], 1, 32));
+      mt[h] = fmaxf(mt[h], __shfl_xor_sync(0xffffffffu, mt[h], 2, 32));
+      const float mn = fmaxf(m[h], mt[h]);
+      // Nothing attended yet: exponents relative to 0 (all terms are 0, or NaN from a NaN score).
+      mref[h] = mn == neg_inf ? 0.0f : mn;
+      const float alpha = sdpa_exp2(m[h] - mref[h]);
+      l[h] *= alpha;
+      m[h] = mn;
+#pragma unroll
+      for (int n = 0; n < MAXD / 8; n++) {
+        o[n][2 * h] *= alpha;
+        o[n][2 * h + 1] *= alpha;
+      }
+    }
+#pragma unroll
+    for (int n = 0; n < SDPA_FA_BK / 8; n++)
+#pragma unroll
+      for (int r = 0; r < 4; r++) {
+        const float pr = sdpa_exp2(s[n][r] - mref[r >> 1]);
+        l[r >> 1] += pr;
+        s[n][r] = pr;
+      }
+#pragma unroll
+    for (int kk = 0; kk < SDPA_FA_BK / 16; kk++) {
+      unsigned a[4];
+#pragma unroll
+      for (int r = 0; r < 4; r++) {
+        const float* x = s[2 * kk + (r >> 1)] + 2 * (r & 1);
+        a[r] = BF ? sdpa_pack_bf16x2(x[0], x[1]) : sdpa_pack_f16x2(x[0], x[1]);
+      }
+#pragma unroll
+      for (int np = 0; np < MAXD / 16; np++) {
+        if (2 * np < nvt) {
+          // An odd last n-tile: matrices 2 and 3 repeat 0 and 1 (their registers unused).
+          const int col = 16 * np + (2 * np + 1 < nvt ? v_col : 0);
+          unsigned b[4];
+          sdpa_ldsm_x4_trans(b, vs + (16 * kk + v_row) * vsd + col);
+          if (BF) sdpa_mma_bf16(o[2 * np], a, b[0], b[1]); else sdpa_mma_f16(o[2 * np], a, b[0], b[1]);
+          if (2 * np + 1 < nvt) {
+            if (BF) sdpa_mma_bf16(o[2 * np + 1], a, b[2], b[3]); else sdpa_mma_f16(o[2 * np + 1], a, b[2], b[3]);
+          }
+        }
+      }
+    }
+  }
+  if (w0 >= p.s) return;
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    l[h] += __shfl_xor_sync(0xffffffffu, l[h], 1, 32);
+    l[h] += __shfl_xor_sync(0xffffffffu, l[h], 2, 32);
+  }
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const long long row = w0 + g + 8 * h;
+    if (row >= p.s) continue;
+    const bool empty = m[h] == neg_inf && l[h] == 0.0f;
+    const float inv = empty ? 0.0f : 1.0f / l[h];
+#pragma unroll
+    for (int n = 0; n < MAXD / 8; n++) {
+      if (n < nvt) {
+        const long long at = (qbase + row) * dv + n * 8 + 2 * t;
+        sdpa_store<float>(p.out, p.dtype, at, o[n][2 * h] * inv);
+        sdpa_store<float>(p.out, p.dtype, at + 1, o[n][2 * h + 1] * inv);
+      }
+    }
+    if (p.lse != 0 && t == 0)
+      ((float*)p.lse)[qbase + row] = empty ? neg_inf : m[h] * 0.6931471805599453f + sdpa_log(l[h]);
+  }
+}
+
+#define SDPA_FA_KERNEL(name, BF, DK) \
+  extern "C" __global__ void __launch_bounds__(SDPA_FA_THREADS) name(const SdpaParams p) { sdpa_fa_body<BF, DK>(p); }
+SDPA_FA_KERNEL(fuser_sdpa_fa_bf16, true, 0)
+SDPA_FA_KERNEL(fuser_sdpa_fa_f16, false, 0)
+SDPA_FA_KERNEL(fuser_sdpa_fa_bf16_d64, true, 64)
+SDPA_FA_KERNEL(fuser_sdpa_fa_f16_d64, false, 64)
+SDPA_FA_KERNEL(fuser_sdpa_fa_bf16_d128, true, 128)
+SDPA_FA_KERNEL(fuser_sdpa_fa_f16_d128, false, 128)
