@@ -23,17 +23,19 @@ float argument) with `fuser-run --entry F_vjp`, the values brought in and out as
              against torch autograd on the same values (f64 for f32/f64 programs; f32 from the
              same bf16 values for bf16, and then also torch's own bf16 autograd against that f32
              reference, the error bf16 itself makes). Prints one JSON line: per gradient (x and
-             every weight; llama's cos/sin too) ||g - ref|| / ||ref||, torch bf16's own error,
-             and the time per iteration of fuser's @M_vjp against torch's forward + backward
-             (eager, and torch.compile unless --no-compile), measured in the same call.
-  --smoke    no torch: a few of --ops' programs with central finite differences of fuser's own
-             forward (`fuser-run --entry f` at x +- h d, numpy) as the reference, along a random
-             direction d per argument. Exercises the whole plumbing; test/Run/autodiff/
-             grad-vs-torch-smoke.mlir runs it in the lit suite.
+             every weight; llama's cos/sin too) ||g - ref|| / ||ref||, PASS below 1e-6 for f64
+             (the sdpa's saved log-sum-exp and lmloss' loss are f32 by the programs' definitions),
+             1e-4 for f32, 5e-2 for bf16; torch bf16's own error; and the time per iteration of
+             fuser's @M_vjp against torch's forward + backward (eager, and torch.compile unless
+             --no-compile) in the run's dtype, measured in the same call.
+  --smoke    no torch: every --ops program (or, with --layer, the layer; f64 unless --dtype) with
+             central differences of fuser's own forward (`fuser-run --entry F` at x +- h d) as
+             the reference, along a random direction d per argument. Exercises the whole
+             plumbing; test/Run/autodiff/grad-vs-torch-smoke.mlir runs it in the lit suite.
 
 On the device (the lead's commands; fuser binaries built there, e.g. under .gpu/):
 
-  # every op family, cpu backend, f64 (about 1 minute with release binaries)
+  # every op family, cpu backend, f64 (about 10 s: 47 programs; 7 s here with debug binaries)
   python3 examples/transformer/grad_vs_torch.py --fuser-run .gpu/fuser-run --fuser-opt .gpu/fuser-opt \\
       --ops --out $OUT/grad_ops.json
   # GPT-3 175B's layer in bf16 on one H200 (a few minutes: drawing and writing 3.6 GB of weights,
@@ -45,7 +47,7 @@ On the device (the lead's commands; fuser binaries built there, e.g. under .gpu/
       --kv-heads 8 --ffn 28672 --backend cuda --dtype bf16 --out $OUT/grad_llama.json
   python3 examples/transformer/grad_vs_torch.py ... --layer lmloss --seq 2048 --hidden 8192 --vocab 32768 \\
       --backend cuda --dtype bf16 --out $OUT/grad_lmloss.json
-  # small, exact: f64 on the cpu backend (seconds)
+  # small: f64 on the cpu backend (seconds)
   python3 examples/transformer/grad_vs_torch.py ... --layer gpt3 --backend cpu --dtype f64
 
 Without torch (here, CI): python3 examples/transformer/grad_vs_torch.py --smoke
@@ -653,7 +655,9 @@ def check_layer(args, rest, fuser, emit):
     if args.dtype == "bf16":
         own_out, own = grads_of(torch.bfloat16)
         row["torch_bf16_outputs"] = [rel(o, r) for o, r in zip(own_out, ref_out)]
-    tol = {"f64": 1e-9, "f32": 1e-4, "bf16": 5e-2}[args.dtype]
+    # f64: 1e-6, not 1e-10: the layers' sdpa saves an f32 log-sum-exp and lmloss' loss is f32 (the
+    # programs' definitions), which bounds their gradients near 1e-7.
+    tol = {"f64": 1e-6, "f32": 1e-4, "bf16": 5e-2}[args.dtype]
     ok = all(math.isfinite(e) and e < tol for e in row["outputs"])
     for k, name in enumerate(float_names):
         got = torch.from_numpy(fuser_grads[k])
@@ -662,6 +666,10 @@ def check_layer(args, rest, fuser, emit):
             entry["torch_bf16_rel_err"] = rel(own[k], ref_grads[k])
         row["grads"][name] = entry
         ok = ok and entry["finite"] and entry["rel_err"] < tol
+    if own is not None:
+        # How fuser's bf16 error compares with the error torch's own bf16 autograd makes.
+        row["worst_ratio_to_torch_bf16"] = max(e["rel_err"] / max(e["torch_bf16_rel_err"], 1e-30)
+                                               for e in row["grads"].values())
     row["tol"] = tol
     row["pass"] = ok
     del fuser_grads, ref_grads, own
