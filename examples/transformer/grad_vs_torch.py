@@ -38,6 +38,8 @@ On the device (the lead's commands; fuser binaries built there, e.g. under .gpu/
   # every op family, cpu backend, f64 (about 10 s: 47 programs; 7 s here with debug binaries)
   python3 examples/transformer/grad_vs_torch.py --fuser-run .gpu/fuser-run --fuser-opt .gpu/fuser-opt \\
       --ops --out $OUT/grad_ops.json
+  # the same on the cuda backend's kernels (f64 on the GPU; torch stays on the cpu)
+  python3 examples/transformer/grad_vs_torch.py ... --ops --backend cuda --out $OUT/grad_ops_cuda.json
   # GPT-3 175B's layer in bf16 on one H200 (a few minutes: drawing and writing 3.6 GB of weights,
   # fuser's vjp, torch's f32 reference and bf16 autograd, torch.compile)
   python3 examples/transformer/grad_vs_torch.py --fuser-run .gpu/fuser-run --fuser-opt .gpu/fuser-opt \\
@@ -436,7 +438,7 @@ def errors(got, ref):
     return worst, norm
 
 
-def run_vjp(fuser, case, rng):
+def run_vjp(fuser, case, rng, backend="cpu"):
     """Differentiates `case`, runs @f_vjp on drawn inputs and cotangents; returns (module text,
     inputs, cotangents, forward results, gradients of the float arguments)."""
     module = fuser.autodiff(case.text(), "f")
@@ -445,7 +447,7 @@ def run_vjp(fuser, case, rng):
     float_args = [i for i, (_, _, e) in enumerate(case.args) if e != "i64"]
     out_types = list(case.results) + [(case.args[i][1], case.args[i][2]) for i in float_args]
     ins = [(x, e) for x, (_, _, e) in zip(inputs, case.args)] + [(c, "f64") for c in cots]
-    outs, _ = fuser.run(module, "f_vjp", ins, out_types)
+    outs, _ = fuser.run(module, "f_vjp", ins, out_types, backend=backend)
     return module, inputs, cots, outs[: len(case.results)], outs[len(case.results):], float_args
 
 
@@ -456,9 +458,9 @@ def check_ops(args, fuser, emit):
     failed = []
     selected = [c for c in cases() if not args.only or c.name in args.only.split(",")]
     for case in selected:
-        row = {"op": case.name, "tol": case.tol}
+        row = {"op": case.name, "backend": args.backend, "tol": case.tol}
         try:
-            _, inputs, cots, fwd, grads, float_args = run_vjp(fuser, case, rng)
+            _, inputs, cots, fwd, grads, float_args = run_vjp(fuser, case, rng, args.backend)
             ts = [torch.from_numpy(np.array(x)) for x in inputs]
             for i in float_args:
                 ts[i].requires_grad_(True)
@@ -710,7 +712,8 @@ def main(argv=None):
                    "(with '=' when it starts with '--': --fuser-args='--cuda-graph')")
     p.add_argument("--only", default="", help="--ops/--smoke: comma-separated program names")
     p.add_argument("--seed", type=int, default=0, help="seed of the drawn inputs and cotangents (--ops/--smoke)")
-    p.add_argument("--backend", choices=["cpu", "cuda"], default="cpu", help="--layer: fuser-run's backend")
+    p.add_argument("--backend", choices=["cpu", "cuda"], default="cpu", help="fuser-run's backend (--ops: the same "
+                   "f64 programs on the cuda backend's kernels with --backend cuda)")
     p.add_argument("--dtype", choices=["f32", "f64", "bf16"], default="f32", help="--layer: the program's dtype")
     p.add_argument("--iters", type=int, default=5, help="--layer: fuser-run's timed iterations (after 1 warmup)")
     p.add_argument("--torch-iters", type=int, default=5, help="--layer: torch's timed iterations")
