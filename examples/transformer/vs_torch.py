@@ -22,91 +22,12 @@ import shlex
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen  # noqa: E402
 
 import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
-
-
-def draw(name, shape, dtype, gen_, vocab):
-    if name in ("seed", "offset", "offset2"):
-        return torch.tensor(7 if name == "seed" else 0, dtype=torch.int64)
-    if name in ("ids", "labels"):
-        return torch.randint(0, vocab, shape, generator=gen_, dtype=torch.int64)
-    if name.endswith("_b") or name.startswith("b_"):
-        return (torch.randn(shape, generator=gen_) * 0.02).to(dtype)
-    if name in ("ln1_w", "ln2_w", "n1_w", "n2_w", "n_w"):
-        return (1 + torch.randn(shape, generator=gen_) * 0.02).to(dtype)
-    if name in ("x",):
-        return torch.randn(shape, generator=gen_).to(dtype)
-    if name in ("cos", "sin"):
-        return None  # filled by rope()
-    return (torch.randn(shape, generator=gen_) * 0.02).to(dtype)
-
-
-def rope(seq, d):
-    inv = 1.0 / (10000 ** (torch.arange(0, d, 2).float() / d))
-    t = torch.arange(seq).float()
-    freqs = torch.outer(t, inv)
-    emb = torch.cat([freqs, freqs], dim=-1)
-    return emb.cos(), emb.sin()
-
-
-def rotate_half(v):
-    d = v.shape[-1] // 2
-    return torch.cat([-v[..., d:], v[..., :d]], dim=-1)
-
-
-def reference(model, a, t):
-    S, E, H = a.seq, a.hidden, a.heads
-    D = E // H
-    if model == "gpt3":
-        x = t["x"]
-        h = F.layer_norm(x, (E,), t["ln1_w"], t["ln1_b"], a.eps)
-        qkv = F.linear(h, t["w_qkv"], t["b_qkv"]).view(S, H, 3, D)
-        q, k, v = (qkv[:, :, j].permute(1, 0, 2).unsqueeze(0) for j in range(3))
-        o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        o = o[0].permute(1, 0, 2).reshape(S, E)
-        x1 = x + F.linear(o, t["w_o"], t["b_o"])
-        h2 = F.layer_norm(x1, (E,), t["ln2_w"], t["ln2_b"], a.eps)
-        m = F.linear(F.gelu(F.linear(h2, t["w_1"], t["b_1"]), approximate="tanh"), t["w_2"], t["b_2"])
-        return x1 + m
-    if model == "llama":
-        Hkv = a.kv_heads or H
-        x = t["x"]
-        h = F.rms_norm(x, (E,), t["n1_w"], a.eps)
-        q = F.linear(h, t["w_q"]).view(S, H, D)
-        k = F.linear(h, t["w_k"]).view(S, Hkv, D)
-        v = F.linear(h, t["w_v"]).view(S, Hkv, D)
-        cos, sin = t["cos"][:, None, :], t["sin"][:, None, :]
-        q = q * cos + rotate_half(q) * sin
-        k = k * cos + rotate_half(k) * sin
-        q, k, v = (z.permute(1, 0, 2).unsqueeze(0) for z in (q, k, v))
-        o = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=Hkv != H)
-        o = o[0].permute(1, 0, 2).reshape(S, E)
-        x1 = x + F.linear(o, t["w_o"])
-        h2 = F.rms_norm(x1, (E,), t["n2_w"], a.eps)
-        m = F.silu(F.linear(h2, t["w_g"])) * F.linear(h2, t["w_u"])
-        return x1 + F.linear(m, t["w_d"])
-    if model == "lmloss":
-        x = F.embedding(t["ids"], t["table"])
-        h = F.rms_norm(x, (E,), t["n_w"], a.eps)
-        logits = F.linear(h, t["w_lm"])
-        return F.cross_entropy(logits.float(), t["labels"], reduction="none")
-    raise SystemExit(f"no torch reference for {model}")
-
-
-def timed(fn, iters=10):
-    fn()
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(iters):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - start) / iters * 1e3
+from torch_layers import reference, timed, draw_all  # noqa: E402
 
 
 def main():
@@ -120,14 +41,7 @@ def main():
     a = gen.main_args(rest + ["--dtype", "bf16", "--dropout", "0.0"])
     model = a.model
     text, arg_specs = gen.render(a)
-    g = torch.Generator().manual_seed(0)
-    tensors = {}
-    for name, shape, elem in arg_specs:
-        dtype = {"bf16": torch.bfloat16, "f32": torch.float32, "i64": torch.int64}[elem]
-        tensors[name] = draw(name, shape, dtype, g, a.vocab)
-    if "cos" in tensors:
-        c, s = rope(a.seq, a.hidden // a.heads)
-        tensors["cos"], tensors["sin"] = c.to(torch.bfloat16), s.to(torch.bfloat16)
+    tensors = draw_all(arg_specs, a, torch.bfloat16)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, f"{model}.mlir")
         with open(path, "w") as f:

@@ -108,6 +108,17 @@ impl Suite {
         if cfg!(debug_assertions) {
             features.push("debug".into());
         }
+        // Python scripts that a RUN line starts (examples/transformer/grad_vs_torch.py --smoke)
+        // need NumPy; CI's python3 may not have it.
+        let numpy = std::process::Command::new("python3")
+            .args(["-c", "import numpy"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if numpy {
+            features.push("numpy".into());
+        }
         let mlir_plugin = std::env::var("FUSER_MLIR_PLUGIN").ok().filter(|p| Path::new(p).is_file());
         if mlir_plugin.is_some() {
             features.push("mlir-plugin".into());
@@ -248,6 +259,14 @@ fn run_file(suite: &Suite, name: &str, path: &Path, text: &str) -> Result<Comple
                 let words = s.items.iter_mut().flat_map(|(_, p)| p.commands.iter_mut()).flat_map(|c| c.argv.iter_mut());
                 words.for_each(|w| *w = w.replace("%mlir_plugin", plugin));
             }
+            // The binaries' paths, for programs a RUN line starts that start them in turn.
+            let words = s.items.iter_mut().flat_map(|(_, p)| p.commands.iter_mut()).flat_map(|c| c.argv.iter_mut());
+            words.for_each(|w| {
+                *w = w.replace("%fuser_opt", env!("CARGO_BIN_EXE_fuser-opt"));
+                if let Some(run) = option_env!("CARGO_BIN_EXE_fuser-run") {
+                    *w = w.replace("%fuser_run", run);
+                }
+            });
             s
         });
         let script = match script {
