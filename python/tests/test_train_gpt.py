@@ -21,7 +21,7 @@ def test_ten_steps_on_two_ranks_match_one_rank_and_the_loss_decreases():
     two = train_gpt.train(t, 2, log=False)
     assert len(one) == len(two) == 10
     assert abs(one[0] - math.log(t.vocab)) < 0.1, one[0]  # near-uniform predictions at the start
-    assert two[-1] < 0.7 * two[0] and all(b < a for a, b in zip(two[::3], two[3::3])), two
+    assert two[-1] < 0.75 * two[0] and all(b < a for a, b in zip(two, two[1:])), two
     np.testing.assert_allclose(two, one, rtol=1e-5)
 
 
