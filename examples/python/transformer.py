@@ -75,46 +75,70 @@ def _heads_back(fd: fuser.FusionDefinition, att: fuser.Tensor, S: int, H: int, D
     return fd.ops.reshape(ap, [S, H * D], splits=_splits(2, [1]))
 
 
+GPT3_PARAMS = ["ln1_w", "ln1_b", "w_qkv", "b_qkv", "w_o", "b_o", "ln2_w", "ln2_b", "w_1", "b_1", "w_2", "b_2"]
+
+
+def gpt3_params(fd: fuser.FusionDefinition, c: Config, prefix: str = "") -> Dict[str, fuser.Tensor]:
+    """The weights of one GPT-3 layer as inputs of `fd` (in `GPT3_PARAMS` order, named
+    `prefix + name`): column-parallel QKV and fc1 (rows over DIDx), row-parallel projection
+    and fc2 (columns over DIDx), norms and row-parallel biases replicated."""
+    E, F = c.hidden, c.ffn
+    shapes = {
+        "ln1_w": ([E], []), "ln1_b": ([E], []), "w_qkv": ([3 * E, E], [0]), "b_qkv": ([3 * E], [0]),
+        "w_o": ([E, E], [1]), "b_o": ([E], []), "ln2_w": ([E], []), "ln2_b": ([E], []),
+        "w_1": ([F, E], [0]), "b_1": ([F], [0]), "w_2": ([E, F], [1]), "b_2": ([E], []),
+    }
+    return {n: _arg(fd, c, prefix + n, shapes[n][0], split=shapes[n][1]) for n in GPT3_PARAMS}
+
+
+def gpt3_layer(
+    fd: fuser.FusionDefinition, c: Config, x: fuser.Tensor, p: Dict[str, fuser.Tensor], dropout: Any = None
+) -> fuser.Tensor:
+    """One GPT-3 layer on `x [S, E]` (split on the sequence under tpsp) with the weights `p`
+    (`gpt3_params`): LayerNorm, QKV linear with bias (heads interleaved [H, 3, D]), causal
+    attention, output projection, [dropout], residual, LayerNorm, MLP with tanh-GELU,
+    [dropout], residual. `dropout`: `(seed, offset, offset2)` tensors, or None for none."""
+    S, E, H = c.seq, c.hidden, c.heads
+    D = E // H
+    seq = [0] if c.placement == "tpsp" else []
+    x_s = _splits(2, seq)
+    h = fd.ops.layer_norm(x, p["ln1_w"], p["ln1_b"], dims=[1], epsilon=c.eps)
+    qkv = fd.ops.linear(h, p["w_qkv"], p["b_qkv"], splits=_splits(2, [1]))
+    r = fd.ops.reshape(qkv, [S, H, 3, D], splits=_splits(4, [1]))
+    heads = []
+    for j in range(3):
+        s = fd.ops.slice(r, [0, 0, j, 0], [S, H, 1, D], splits=_splits(4, [1]))
+        s3 = fd.ops.reshape(s, [S, H, D], splits=_splits(3, [1]))
+        t = fd.ops.permute(s3, [1, 0, 2], splits=_splits(3, [0]))
+        heads.append(fd.ops.reshape(t, [1, H, S, D], splits=_splits(4, [1])))
+    q, k, v = heads
+    att = fd.ops.sdpa(q, k, v, causal=True, splits=_splits(4, [1]))
+    a2 = _heads_back(fd, att, S, H, D)
+    proj = fd.ops.linear(a2, p["w_o"], p["b_o"], splits=x_s)
+    if dropout is not None:
+        proj = fd.ops.dropout(proj, dropout[0], dropout[1], c.dropout, splits=x_s)
+    x1 = fd.ops.add(x, proj, splits=x_s)
+    h2 = fd.ops.layer_norm(x1, p["ln2_w"], p["ln2_b"], dims=[1], epsilon=c.eps)
+    f1 = fd.ops.linear(h2, p["w_1"], p["b_1"], splits=_splits(2, [1]))
+    g = fd.ops.gelu(f1, approximate="tanh")
+    f2 = fd.ops.linear(g, p["w_2"], p["b_2"], splits=x_s)
+    if dropout is not None:
+        # The second dropout draws from the counters after the first one's (gen.py's offset2).
+        f2 = fd.ops.dropout(f2, dropout[0], dropout[2], c.dropout, splits=x_s)
+    return fd.ops.add(x1, f2, splits=x_s)
+
+
 def gpt3(c: Config) -> fuser.FusionDefinition:
     """gen.py's gpt3 layer."""
-    S, E, H = c.seq, c.hidden, c.heads
-    D, F = E // H, c.ffn
+    S, E = c.seq, c.hidden
     seq = [0] if c.placement == "tpsp" else []
     c.specs.clear()
     with fuser.FusionDefinition(mesh=_mesh(c), name="gpt3") as fd:
         x = _arg(fd, c, "x", [S, E], split=seq)
-        ln1_w, ln1_b = _arg(fd, c, "ln1_w", [E]), _arg(fd, c, "ln1_b", [E])
-        w_qkv, b_qkv = _arg(fd, c, "w_qkv", [3 * E, E], split=[0]), _arg(fd, c, "b_qkv", [3 * E], split=[0])
-        w_o, b_o = _arg(fd, c, "w_o", [E, E], split=[1]), _arg(fd, c, "b_o", [E])
-        ln2_w, ln2_b = _arg(fd, c, "ln2_w", [E]), _arg(fd, c, "ln2_b", [E])
-        w_1, b_1 = _arg(fd, c, "w_1", [F, E], split=[0]), _arg(fd, c, "b_1", [F], split=[0])
-        w_2, b_2 = _arg(fd, c, "w_2", [E, F], split=[1]), _arg(fd, c, "b_2", [E])
+        p = gpt3_params(fd, c)
         seed, offset = _arg(fd, c, "seed", [], "i64"), _arg(fd, c, "offset", [], "i64")
-        x_s = _splits(2, seq)
-        h = fd.ops.layer_norm(x, ln1_w, ln1_b, dims=[1], epsilon=c.eps)
-        qkv = fd.ops.linear(h, w_qkv, b_qkv, splits=_splits(2, [1]))
-        r = fd.ops.reshape(qkv, [S, H, 3, D], splits=_splits(4, [1]))
-        heads = []
-        for j in range(3):
-            s = fd.ops.slice(r, [0, 0, j, 0], [S, H, 1, D], splits=_splits(4, [1]))
-            s3 = fd.ops.reshape(s, [S, H, D], splits=_splits(3, [1]))
-            p = fd.ops.permute(s3, [1, 0, 2], splits=_splits(3, [0]))
-            heads.append(fd.ops.reshape(p, [1, H, S, D], splits=_splits(4, [1])))
-        q, k, v = heads
-        att = fd.ops.sdpa(q, k, v, causal=True, splits=_splits(4, [1]))
-        a2 = _heads_back(fd, att, S, H, D)
-        proj = fd.ops.linear(a2, w_o, b_o, splits=x_s)
-        drop1 = fd.ops.dropout(proj, seed, offset, c.dropout, splits=x_s)
-        x1 = fd.ops.add(x, drop1, splits=x_s)
-        h2 = fd.ops.layer_norm(x1, ln2_w, ln2_b, dims=[1], epsilon=c.eps)
-        f1 = fd.ops.linear(h2, w_1, b_1, splits=_splits(2, [1]))
-        g = fd.ops.gelu(f1, approximate="tanh")
-        f2 = fd.ops.linear(g, w_2, b_2, splits=x_s)
-        # The second dropout draws from the counters after the first one's (gen.py's last argument).
         offset2 = _arg(fd, c, "offset2", [], "i64")
-        drop2 = fd.ops.dropout(f2, seed, offset2, c.dropout, splits=x_s)
-        y = fd.ops.add(x1, drop2, splits=x_s)
-        fd.add_output(y)
+        fd.add_output(gpt3_layer(fd, c, x, p, (seed, offset, offset2)))
     return fd
 
 

@@ -9,6 +9,8 @@
   that are also ValueError, TypeError or OverflowError.
 - Frontend: `with fuser.FusionDefinition(mesh=fuser.Mesh([0, 1, 2, 3])) as fd:` builds a
   fusion program from Python (see `FusionDefinition`); errors point at the Python line.
+- Training: `fd.backward(wrt)` differentiates the program (a `Backward`: the joint `vjp`
+  program and its `fwd`/`bwd` split, run like the forward; docs/training.md).
 - Execution: `fd.execute(inputs, ranks=N)` / `fuser.execute(module, inputs)` on the cpu
   backend with NumPy arrays (global tensors in, gathered global tensors out), with an
   optional reference check; `fuser.torch.Rank` runs one rank per process on GPUs with torch
@@ -19,12 +21,14 @@ docs/python.md is the tutorial.
 
 from ._fuser import Compiler, Diagnostic, FuserError, Module, Note, pipeline_names
 from ._errors import FuserOverflowError, FuserTypeError, FuserValueError
+from ._backward import Backward, GradientProgram, Saved
 from ._dtypes import dtype_name
 from ._execute import DEFAULT_PIPELINE, execute
 from ._frontend import FusionDefinition, Tensor, default_compiler
 from ._sharding import DIDx, DIDy, DIDz, DeviceAxis, Mesh, Sharding, Stream
 
 __all__ = [
+    "Backward",
     "Compiler",
     "DEFAULT_PIPELINE",
     "DIDx",
@@ -37,9 +41,11 @@ __all__ = [
     "FuserOverflowError",
     "FuserTypeError",
     "FuserValueError",
+    "GradientProgram",
     "Mesh",
     "Module",
     "Note",
+    "Saved",
     "Sharding",
     "Stream",
     "Tensor",

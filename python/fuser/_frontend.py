@@ -26,6 +26,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 from . import _fuser
 from ._dtypes import dtype_name
+from ._backward import Backward, wrt_indices
 from ._errors import arguments
 from ._execute import DEFAULT_PIPELINE, run
 from ._location import caller_location, source_text
@@ -310,6 +311,24 @@ class FusionDefinition(TransformerOps):
         outputs, checks = run(self.module(), inputs, ranks=ranks, backend=backend, pipeline=pipeline, check=check, timeout=timeout)
         self.last_check = checks if check else None
         return outputs
+
+    def backward(self, wrt: Optional[Sequence[Any]] = None) -> "Backward":
+        """The reverse-mode derivative of the program with respect to the inputs `wrt`
+        (`Tensor`s from `define_tensor`, or input positions; default: every floating-point
+        input): a `fuser.Backward` with the joint program `vjp` (`execute(inputs +
+        cotangents)` -> outputs + gradients) and its split `fwd` (outputs + saved values) /
+        `bwd` (saved values + cotangents -> gradients), run like `execute`. Gradients keep
+        their inputs' shardings. An op without a gradient rule raises `FuserError` at its
+        Python line; an integer input in `wrt` raises `FuserTypeError` here. See
+        docs/training.md."""
+        loc = self._loc()
+        with arguments(loc):
+            indices = wrt_indices(self, wrt)
+            if not self.outputs:
+                raise ValueError("backward: the definition has no output (add_output) to differentiate")
+        module = self.module()
+        native = _fuser.autodiff(module, self.name, indices, loc)
+        return Backward(self, native)
 
     # -- internals -------------------------------------------------------------------------
 

@@ -163,6 +163,37 @@ def run_cpu(
     the gathered outputs (shape, dtype name, float64 bytes) and, with `check`, each output's
     (relative error, tolerance)."""
 
+class Gradients:
+    """The derivative of one function (`autodiff`): three modules and how to call them."""
+
+    @property
+    def vjp(self) -> Module:
+        """`@NAME_vjp`: arguments, then cotangents -> results, then gradients."""
+    @property
+    def fwd(self) -> Module:
+        """`@NAME_fwd`: arguments -> results, then the saved values."""
+    @property
+    def bwd(self) -> Module:
+        """`@NAME_bwd`: saved values, then cotangents -> gradients."""
+    @property
+    def saved(self) -> List[str]:
+        """What each saved value is (`@NAME_fwd`'s `fusion.saved`)."""
+    @property
+    def wrt(self) -> List[int]:
+        """The differentiated arguments (indices), one gradient each."""
+    @property
+    def cotangents(self) -> List[bool]:
+        """Per result of `@NAME`: whether it takes a cotangent (floating-point)."""
+
+def autodiff(
+    module: Module, func: str, wrt: Optional[Sequence[int]] = None, loc: Optional[Tuple[str, int, int]] = None
+) -> Gradients:
+    """Differentiates `@func` of `module` (left unchanged) with respect to the arguments `wrt`
+    (default: every floating-point one); an error without location is placed at `loc`."""
+
+def signature(module: Module) -> Tuple[List[Tuple[List[int], str]], List[Tuple[List[int], str]]]:
+    """(global shape, dtype name) of every argument and result of the first function."""
+
 def pipeline_names() -> List[str]:
     """The names of fuser's named pipelines."""
 

@@ -4,6 +4,8 @@
 //!   `Diagnostic`, `Note` (diagnostics as data).
 //! - `compiler.rs`: `Compiler`, `Module` over the embedding facade (`crates/fuser`).
 //! - `program.rs`: `Program`, the recorded fusion program behind `fuser.FusionDefinition`.
+//! - `autodiff.rs`: `autodiff`, `Gradients`: the reverse-mode derivative of a module's
+//!   function as three modules (`_vjp`, `_fwd`, `_bwd`), behind `FusionDefinition.backward`.
 //! - `execute.rs`: `run_cpu`, running a module on the cpu backend with global inputs.
 //! - `cuda.rs`: `CudaProgram`, `CudaRank`: one rank per process on the cuda backend, torch
 //!   tensors through DLPack.
@@ -11,6 +13,7 @@
 //! Nothing here prints or exits; every failure is a `FuserError` carrying diagnostics, and
 //! the facade turns panics inside the compiler into error diagnostics.
 
+mod autodiff;
 mod compiler;
 #[cfg(feature = "cuda")]
 mod cuda;
@@ -39,6 +42,9 @@ fn _fuser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<compiler::Compiler>()?;
     m.add_class::<compiler::Module>()?;
     m.add_class::<program::Program>()?;
+    m.add_class::<autodiff::Gradients>()?;
+    m.add_function(wrap_pyfunction!(autodiff::autodiff, m)?)?;
+    m.add_function(wrap_pyfunction!(autodiff::signature, m)?)?;
     m.add_function(wrap_pyfunction!(execute::run_cpu, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline_names, m)?)?;
     #[cfg(feature = "cuda")]

@@ -4,6 +4,8 @@
 //!   [`CompilerBuilder`], an embedder's own). It parses MLIR text into a [`Module`], runs
 //!   pipelines written in MLIR's pipeline syntax (`builtin.module(tp-default)`), verifies, and
 //!   prints in the custom or generic form.
+//! - [`Compiler::autodiff`]: the reverse-mode derivative of a fusion function as three
+//!   programs ([`Gradients`]: the joint `_vjp`, and its `_fwd`/`_bwd` split).
 //! - [`builder`]: builds fusion programs (meshes, sharded tensors, matmul/linear/elementwise/
 //!   sum/...) from Rust, as a frontend that traces a model would.
 //! - [`extend`]: what an outside dialect, op or pass is written against.
@@ -35,6 +37,7 @@
 
 #![deny(missing_docs)]
 
+mod autodiff;
 pub mod builder;
 mod compiler;
 mod diagnostics;
@@ -42,6 +45,7 @@ pub mod extend;
 mod module;
 mod panics;
 
+pub use autodiff::Gradients;
 pub use compiler::{Compiler, CompilerBuilder};
 pub use diagnostics::{Diagnostic, Error, Location, Note, Severity};
 pub use module::{Module, PrintOptions};

@@ -14,6 +14,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("panic containment", &["panics.rs"]),
     ("compiler and modules", &["compiler.rs", "module.rs"]),
+    ("derived programs", &["autodiff.rs"]),
     ("the program builder", &["builder/function.rs", "builder/program.rs"]),
 ];
 
