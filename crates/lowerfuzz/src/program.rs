@@ -216,7 +216,8 @@ pub enum ValueRef {
     Arg(usize),
     /// Result 0 of op `i`.
     Op(usize),
-    /// Result `k >= 1` of a multi-result op (`layer_norm`'s statistics, `sdpa`'s `lse`):
+    /// Result `k >= 1` of a multi-result op (`layer_norm`'s statistics, `sdpa`'s `lse`,
+    /// `sdpa_grad`'s `dk` and `dv`):
     /// [`OpKind::extra`] holds their types.
     Res(usize, usize),
 }
@@ -324,6 +325,21 @@ pub enum OpKind {
     CrossEntropy {
         ignore_index: Option<i64>,
     },
+    /// `fusion.sdpa_grad q, k, v, out, lse, dout` (the result is `dq`); `grads`: the types of
+    /// `dk` and `dv`, its second and third results (always two).
+    SdpaGrad {
+        causal: bool,
+        scale: bool,
+        grads: Vec<TensorTy>,
+    },
+    /// `fusion.embedding_grad ids, g num_rows = N`.
+    EmbeddingGrad {
+        num_rows: usize,
+    },
+    /// `fusion.one_hot labels num_classes = N` (a float result).
+    OneHot {
+        num_classes: usize,
+    },
 }
 
 impl OpKind {
@@ -362,6 +378,9 @@ impl OpKind {
             OpKind::Embedding => "embedding",
             OpKind::Dropout { .. } => "dropout",
             OpKind::CrossEntropy { .. } => "cross_entropy",
+            OpKind::SdpaGrad { .. } => "sdpa_grad",
+            OpKind::EmbeddingGrad { .. } => "embedding_grad",
+            OpKind::OneHot { .. } => "one_hot",
         }
     }
 
@@ -370,6 +389,7 @@ impl OpKind {
         match self {
             OpKind::Norm { stats, .. } => stats,
             OpKind::Sdpa { lse: Some(t), .. } => std::slice::from_ref(t),
+            OpKind::SdpaGrad { grads, .. } => grads,
             _ => &[],
         }
     }
@@ -378,6 +398,7 @@ impl OpKind {
         match self {
             OpKind::Norm { stats, .. } => stats,
             OpKind::Sdpa { lse: Some(t), .. } => std::slice::from_mut(t),
+            OpKind::SdpaGrad { grads, .. } => grads,
             _ => &mut [],
         }
     }
@@ -389,8 +410,9 @@ impl OpKind {
     /// The predicates of [`OpKind::Compare`].
     pub const PREDICATES: [&'static str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
-    /// Every mnemonic, for coverage tables; the transformer ops of issue 23 first (14).
-    pub const MNEMONICS: [&'static str; 44] = [
+    /// Every mnemonic, for coverage tables; the transformer ops of issue 23 first (14), then
+    /// the gradient ops `sdpa_grad`, `embedding_grad` and `one_hot` (3).
+    pub const MNEMONICS: [&'static str; 47] = [
         "max",
         "min",
         "mean",
@@ -405,6 +427,9 @@ impl OpKind {
         "embedding",
         "dropout",
         "cross_entropy",
+        "sdpa_grad",
+        "embedding_grad",
+        "one_hot",
         "exp",
         "log",
         "tanh",
@@ -488,7 +513,7 @@ impl OpKind {
                 let eps = if *epsilon { " {epsilon = 1.000000e-03 : f64}" } else { "" };
                 format!(" dims = [{}]{eps}", list(dims))
             }
-            OpKind::Sdpa { causal, scale, .. } => {
+            OpKind::Sdpa { causal, scale, .. } | OpKind::SdpaGrad { causal, scale, .. } => {
                 format!("{}{}", if *causal { " causal" } else { "" }, if *scale { " scale = 2.500000e-01" } else { "" })
             }
             OpKind::Slice { offsets, sizes, strides } => {
@@ -501,6 +526,8 @@ impl OpKind {
             OpKind::Concat { dim } => format!(" dim = {dim}"),
             OpKind::Dropout { percent } => format!(" p = {:?}", f64::from(*percent) / 100.0),
             OpKind::CrossEntropy { ignore_index: Some(i) } => format!(" {{ignore_index = {i} : i64}}"),
+            OpKind::EmbeddingGrad { num_rows } => format!(" num_rows = {num_rows}"),
+            OpKind::OneHot { num_classes } => format!(" num_classes = {num_classes}"),
             _ => String::new(),
         }
     }

@@ -298,7 +298,8 @@ fn sharding_variants(p: &Program) -> Vec<Program> {
     out
 }
 
-/// A multi-result op without its secondary results (statistics, `lse`) when nothing reads them.
+/// A multi-result op without its secondary results (statistics, `lse`) when nothing reads them
+/// (`sdpa_grad`'s `dk` and `dv` are not optional: it keeps them).
 fn drop_extra_results(p: &Program) -> Vec<Program> {
     let reads = |i: usize| {
         p.outputs
@@ -343,6 +344,20 @@ fn extent_variants(p: &Program) -> Vec<Program> {
                         if *x == e {
                             *x = e / f;
                         }
+                    }
+                }
+                // The row and class counts written as attributes follow their extents (and
+                // the ids' and labels' bounds with them).
+                for op in &mut q.ops {
+                    if let OpKind::EmbeddingGrad { num_rows: n } | OpKind::OneHot { num_classes: n } = &mut op.kind
+                        && *n == e
+                    {
+                        *n = e / f;
+                    }
+                }
+                for b in &mut q.bounds {
+                    if b.1 == e as i64 {
+                        b.1 = (e / f) as i64;
                     }
                 }
                 out.push(q);
