@@ -120,7 +120,8 @@ impl Generator<'_> {
     }
 
     /// The gradient op on `[q, k, v, out, lse, dout]`: `dq` like `q` (or random), `dk` and `dv`
-    /// like `k` and `v`, random, or `partial` over `DIDx` (what a split query sequence makes).
+    /// like `k` and `v`, random, or `partial` over `DIDx` when `q`'s query sequence is split
+    /// over it (what context parallelism makes).
     fn sdpa_grad_op(&mut self, causal: bool, scale: bool, operands: [ValueRef; 6]) -> Option<Op> {
         let [q, k, v, ..] = operands;
         let qt = self.program.type_of(q).clone();
@@ -128,22 +129,22 @@ impl Generator<'_> {
             0 => TensorTy { shard: Some(Self::without_partial(qt.shard.clone(), qt.rank())), ..qt },
             _ => self.result(qt.shape.clone(), qt.dtype, 0),
         };
+        // Declared `partial` only where the query sequence is split over DIDx (elsewhere the
+        // full sums would have to be resharded into a partial value: refused, uninteresting).
+        let seq_over_x = qt.shard.as_ref().is_some_and(|s| s.axes[2].contains(&Split::Device(Did::X)));
         let mut grads = Vec::new();
         for x in [k, v] {
             let t = self.program.type_of(x).clone();
             let shard = match self.rng.weighted(&[60, 10, 30]) {
-                0 => t.shard.clone().map(|mut s| {
-                    s.partial.clear();
-                    s
-                }),
-                1 if self.shapes.did_size(Did::X).is_some() => {
+                1 if seq_over_x => {
                     let mut s = Shard::replicated(t.rank());
                     s.partial.push(Did::X);
                     Some(s)
                 }
-                _ => Some(self.shapes.random_shard(self.rng, &t.shape, false)),
+                2 => Some(self.shapes.random_shard(self.rng, &t.shape, false)),
+                _ => Some(Self::without_partial(t.shard.clone(), t.rank())),
             };
-            let g = TensorTy { shape: t.shape, dtype: t.dtype, shard: shard.or_else(|| Some(Shard::replicated(4))) };
+            let g = TensorTy { shape: t.shape, dtype: t.dtype, shard };
             if !self.shapes.shard_fits(&g) {
                 return None;
             }
