@@ -762,4 +762,59 @@ mod tests {
         bad.ops[0].operands[1] = ValueRef::Op(0);
         assert!(bad.well_formed().unwrap_err().contains("op #0 reads Op(0)"));
     }
+
+    #[test]
+    fn prints_the_gradient_ops() {
+        let t = |shape: &[usize], dtype| TensorTy { shape: shape.to_vec(), dtype, shard: None };
+        let (q, kv) = (t(&[1, 4, 8, 4], DType::F32), t(&[1, 2, 8, 4], DType::F32));
+        let p = Program {
+            mesh: vec![1],
+            args: vec![
+                q.clone(),
+                kv.clone(),
+                kv.clone(),
+                q.clone(),
+                t(&[1, 4, 8], DType::F32),
+                q.clone(),
+                t(&[3], DType::I64),
+            ],
+            ops: vec![
+                Op {
+                    kind: OpKind::SdpaGrad { causal: true, scale: true, grads: vec![kv.clone(), kv.clone()] },
+                    operands: (0..6).map(ValueRef::Arg).collect(),
+                    result: q.clone(),
+                },
+                Op {
+                    kind: OpKind::OneHot { num_classes: 5 },
+                    operands: vec![ValueRef::Arg(6)],
+                    result: t(&[3, 5], DType::BF16),
+                },
+                Op {
+                    kind: OpKind::EmbeddingGrad { num_rows: 6 },
+                    operands: vec![ValueRef::Arg(6), ValueRef::Op(1)],
+                    result: t(&[6, 5], DType::BF16),
+                },
+            ],
+            outputs: vec![ValueRef::Op(0), ValueRef::Res(0, 2), ValueRef::Op(2)],
+            big_values: false,
+            bounds: vec![(6, 5)],
+        };
+        assert_eq!(p.well_formed(), Ok(()));
+        let text = p.to_mlir();
+        assert!(
+            text.contains(
+                "%v0, %v0r1, %v0r2 = fusion.sdpa_grad %a0, %a1, %a2, %a3, %a4, %a5 causal scale = 2.500000e-01 : ("
+            ) && text.contains(") -> (tensor<1x4x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("%v1 = fusion.one_hot %a6 num_classes = 5 : (tensor<3xi64>) -> tensor<3x5xbf16>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("%v2 = fusion.embedding_grad %a6, %v1 num_rows = 6 : (tensor<3xi64>, tensor<3x5xbf16>) -> tensor<6x5xbf16>"),
+            "{text}"
+        );
+        assert!(text.contains("return %v0, %v0r2, %v2 :"), "{text}");
+    }
 }
