@@ -84,6 +84,9 @@ impl Coverage {
                 }
             }
         }
+        for layout in gradient_layouts(p) {
+            seen.insert(("gradient op layout", layout));
+        }
         for a in &p.args {
             seen.insert(("argument sharding", shard_kind(a.shard.as_ref())));
             seen.insert(("dtype", a.dtype.keyword().to_string()));
@@ -106,6 +109,9 @@ impl Coverage {
         let kinds: BTreeSet<&'static str> = case.program.ops.iter().map(|op| op.kind.mnemonic()).collect();
         for k in kinds {
             self.bump("passed with op", k);
+        }
+        for layout in gradient_layouts(&case.program) {
+            self.bump("passed with gradient op layout", layout);
         }
     }
 
@@ -143,7 +149,7 @@ impl Coverage {
     }
 }
 
-/// The ops of issue 23 whose sharding the lowering resolves per op kind.
+/// The ops of issue 23 and the gradient ops, whose sharding the lowering resolves per op kind.
 fn is_transformer(kind: &crate::program::OpKind) -> bool {
     use crate::program::OpKind as K;
     matches!(
@@ -157,7 +163,63 @@ fn is_transformer(kind: &crate::program::OpKind) -> bool {
             | K::Embedding
             | K::Dropout { .. }
             | K::CrossEntropy { .. }
+            | K::SdpaGrad { .. }
+            | K::EmbeddingGrad { .. }
+            | K::OneHot { .. }
     )
+}
+
+/// The layouts of the gradient ops that their lowerings treat apart: `sdpa_grad`'s heads or
+/// query sequence over devices (partial `dk`, `dv`), its query sequence in stream chunks (a
+/// diagnostic), `out` and `lse` from a forward `sdpa` or not; `embedding_grad`'s rows
+/// (vocab-parallel) or tokens (partial sums) over devices; `one_hot`'s classes over devices or in
+/// stream chunks.
+fn gradient_layouts(p: &Program) -> BTreeSet<String> {
+    use crate::program::OpKind as K;
+    let splits = |t: &crate::program::TensorTy, axis: usize| -> (bool, bool) {
+        let list = t.shard.as_ref().and_then(|s| s.axes.get(axis)).map_or(&[][..], |l| l.as_slice());
+        (list.iter().any(|x| matches!(x, Split::Device(_))), list.iter().any(|x| matches!(x, Split::Stream(_))))
+    };
+    let mut out = BTreeSet::new();
+    for op in &p.ops {
+        match op.kind {
+            K::SdpaGrad { .. } => {
+                let q = p.type_of(op.operands[0]);
+                let (heads, _) = splits(q, 1);
+                let (seq_dev, seq_stream) = splits(q, 2);
+                if heads {
+                    out.insert("sdpa_grad: heads over devices".to_string());
+                }
+                if seq_dev {
+                    out.insert("sdpa_grad: query sequence over devices".to_string());
+                }
+                if seq_stream {
+                    out.insert("sdpa_grad: query sequence streamed".to_string());
+                }
+                let forward = op.operands[3].op().is_some_and(|i| matches!(p.ops[i].kind, K::Sdpa { .. }));
+                out.insert(format!("sdpa_grad: {}", if forward { "out, lse of a forward" } else { "other out, lse" }));
+            }
+            K::EmbeddingGrad { .. } => {
+                if splits(&op.result, 0).0 {
+                    out.insert("embedding_grad: rows over devices".to_string());
+                }
+                if splits(p.type_of(op.operands[0]), 0).0 {
+                    out.insert("embedding_grad: tokens over devices".to_string());
+                }
+            }
+            K::OneHot { .. } => {
+                let (dev, stream) = splits(&op.result, op.result.rank() - 1);
+                if dev {
+                    out.insert("one_hot: classes over devices".to_string());
+                }
+                if stream {
+                    out.insert("one_hot: classes streamed".to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// `single`, `multi`, or `multi+reused` (a returned intermediate that later ops also use).

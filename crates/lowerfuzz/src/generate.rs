@@ -25,6 +25,7 @@
 //! jump at 0 (`log`, `sqrt`, `rsqrt`, `reciprocal`). `i1` masks are read only by `where`.
 
 mod chains;
+mod grad;
 mod transformer;
 
 use crate::pipeline::Pipeline;
@@ -222,7 +223,7 @@ struct Generator<'a> {
 }
 
 /// Op kinds and their weights.
-const KINDS: [(&str, u32); 29] = [
+const KINDS: [(&str, u32); 32] = [
     ("chain", 10),
     ("reduction", 6),
     ("softmax", 4),
@@ -233,6 +234,9 @@ const KINDS: [(&str, u32); 29] = [
     ("embedding", 3),
     ("dropout", 3),
     ("cross_entropy", 3),
+    ("sdpa_grad", 3),
+    ("embedding_grad", 4),
+    ("one_hot", 4),
     ("math", 12),
     ("gelu", 2),
     ("maxmin", 3),
@@ -591,6 +595,9 @@ impl<'a> Generator<'a> {
             "embedding" => self.embedding(),
             "dropout" => self.dropout(),
             "cross_entropy" => self.cross_entropy(),
+            "sdpa_grad" => self.sdpa_grad(),
+            "embedding_grad" => self.embedding_grad(),
+            "one_hot" => self.one_hot(),
             _ => self.permute(),
         }
     }
@@ -803,9 +810,12 @@ impl<'a> Generator<'a> {
             ValueRef::Op(i) => {
                 let op = &self.program.ops[i];
                 // The transformer ops accumulate or round (softmax, norms, attention, mean,
-                // var, dropout's scaling, the loss); slices, concats, gathers and max/min copy.
-                let copies = matches!(op.kind, OpKind::Slice { .. } | OpKind::Concat { .. } | OpKind::Embedding)
-                    || matches!(op.kind, OpKind::Reduce { name, .. } if name == "max" || name == "min");
+                // var, dropout's scaling, the loss, the gradients' sums); slices, concats, gathers
+                // and max/min copy, one_hot writes exact 0s and 1s.
+                let copies = matches!(
+                    op.kind,
+                    OpKind::Slice { .. } | OpKind::Concat { .. } | OpKind::Embedding | OpKind::OneHot { .. }
+                ) || matches!(op.kind, OpKind::Reduce { name, .. } if name == "max" || name == "min");
                 let transformer = matches!(
                     op.kind,
                     OpKind::Reduce { .. }
@@ -814,6 +824,9 @@ impl<'a> Generator<'a> {
                         | OpKind::Sdpa { .. }
                         | OpKind::Dropout { .. }
                         | OpKind::CrossEntropy { .. }
+                        | OpKind::SdpaGrad { .. }
+                        | OpKind::EmbeddingGrad { .. }
+                        | OpKind::OneHot { .. }
                 );
                 if transformer && !copies {
                     return false;

@@ -15,7 +15,8 @@ Each case is a random valid fusion program (a chain of matmul, linear, add, sub,
 cast, sum, set, broadcast, reshape, permute, the elementwise math ops (exp ... gelu, maximum,
 minimum, pow, compare feeding where, full), the reductions max/min/mean/var, softmax and
 log_softmax, layer_norm/rms_norm (with their statistics results), sdpa (GQA, causal, lse),
-slice, concat, embedding (in-range ids), dropout and cross_entropy (in-range labels), over
+slice, concat, embedding (in-range ids), dropout and cross_entropy (in-range labels), the
+gradient ops sdpa_grad (of a forward sdpa or of any inputs), embedding_grad and one_hot, over
 tensors sharded over a mesh of 1 to 8 devices: replicated, DIDx/DIDy splits, Stream(n) splits, partial values with every reduction)
 and a random pipeline (tp-default, tp-host, tp-overlap-collective{chunks} over NCCL or the copy
 engine (backend=cuda_ipc), tp-overlap-p2p with

@@ -216,7 +216,8 @@ pub enum ValueRef {
     Arg(usize),
     /// Result 0 of op `i`.
     Op(usize),
-    /// Result `k >= 1` of a multi-result op (`layer_norm`'s statistics, `sdpa`'s `lse`):
+    /// Result `k >= 1` of a multi-result op (`layer_norm`'s statistics, `sdpa`'s `lse`,
+    /// `sdpa_grad`'s `dk` and `dv`):
     /// [`OpKind::extra`] holds their types.
     Res(usize, usize),
 }
@@ -324,6 +325,21 @@ pub enum OpKind {
     CrossEntropy {
         ignore_index: Option<i64>,
     },
+    /// `fusion.sdpa_grad q, k, v, out, lse, dout` (the result is `dq`); `grads`: the types of
+    /// `dk` and `dv`, its second and third results (always two).
+    SdpaGrad {
+        causal: bool,
+        scale: bool,
+        grads: Vec<TensorTy>,
+    },
+    /// `fusion.embedding_grad ids, g num_rows = N`.
+    EmbeddingGrad {
+        num_rows: usize,
+    },
+    /// `fusion.one_hot labels num_classes = N` (a float result).
+    OneHot {
+        num_classes: usize,
+    },
 }
 
 impl OpKind {
@@ -362,6 +378,9 @@ impl OpKind {
             OpKind::Embedding => "embedding",
             OpKind::Dropout { .. } => "dropout",
             OpKind::CrossEntropy { .. } => "cross_entropy",
+            OpKind::SdpaGrad { .. } => "sdpa_grad",
+            OpKind::EmbeddingGrad { .. } => "embedding_grad",
+            OpKind::OneHot { .. } => "one_hot",
         }
     }
 
@@ -370,6 +389,7 @@ impl OpKind {
         match self {
             OpKind::Norm { stats, .. } => stats,
             OpKind::Sdpa { lse: Some(t), .. } => std::slice::from_ref(t),
+            OpKind::SdpaGrad { grads, .. } => grads,
             _ => &[],
         }
     }
@@ -378,6 +398,7 @@ impl OpKind {
         match self {
             OpKind::Norm { stats, .. } => stats,
             OpKind::Sdpa { lse: Some(t), .. } => std::slice::from_mut(t),
+            OpKind::SdpaGrad { grads, .. } => grads,
             _ => &mut [],
         }
     }
@@ -389,8 +410,9 @@ impl OpKind {
     /// The predicates of [`OpKind::Compare`].
     pub const PREDICATES: [&'static str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
-    /// Every mnemonic, for coverage tables; the transformer ops of issue 23 first (14).
-    pub const MNEMONICS: [&'static str; 44] = [
+    /// Every mnemonic, for coverage tables; the transformer ops of issue 23 first (14), then
+    /// the gradient ops `sdpa_grad`, `embedding_grad` and `one_hot` (3).
+    pub const MNEMONICS: [&'static str; 47] = [
         "max",
         "min",
         "mean",
@@ -405,6 +427,9 @@ impl OpKind {
         "embedding",
         "dropout",
         "cross_entropy",
+        "sdpa_grad",
+        "embedding_grad",
+        "one_hot",
         "exp",
         "log",
         "tanh",
@@ -488,7 +513,7 @@ impl OpKind {
                 let eps = if *epsilon { " {epsilon = 1.000000e-03 : f64}" } else { "" };
                 format!(" dims = [{}]{eps}", list(dims))
             }
-            OpKind::Sdpa { causal, scale, .. } => {
+            OpKind::Sdpa { causal, scale, .. } | OpKind::SdpaGrad { causal, scale, .. } => {
                 format!("{}{}", if *causal { " causal" } else { "" }, if *scale { " scale = 2.500000e-01" } else { "" })
             }
             OpKind::Slice { offsets, sizes, strides } => {
@@ -501,6 +526,8 @@ impl OpKind {
             OpKind::Concat { dim } => format!(" dim = {dim}"),
             OpKind::Dropout { percent } => format!(" p = {:?}", f64::from(*percent) / 100.0),
             OpKind::CrossEntropy { ignore_index: Some(i) } => format!(" {{ignore_index = {i} : i64}}"),
+            OpKind::EmbeddingGrad { num_rows } => format!(" num_rows = {num_rows}"),
+            OpKind::OneHot { num_classes } => format!(" num_classes = {num_classes}"),
             _ => String::new(),
         }
     }
@@ -734,5 +761,60 @@ mod tests {
         let mut bad = p.clone();
         bad.ops[0].operands[1] = ValueRef::Op(0);
         assert!(bad.well_formed().unwrap_err().contains("op #0 reads Op(0)"));
+    }
+
+    #[test]
+    fn prints_the_gradient_ops() {
+        let t = |shape: &[usize], dtype| TensorTy { shape: shape.to_vec(), dtype, shard: None };
+        let (q, kv) = (t(&[1, 4, 8, 4], DType::F32), t(&[1, 2, 8, 4], DType::F32));
+        let p = Program {
+            mesh: vec![1],
+            args: vec![
+                q.clone(),
+                kv.clone(),
+                kv.clone(),
+                q.clone(),
+                t(&[1, 4, 8], DType::F32),
+                q.clone(),
+                t(&[3], DType::I64),
+            ],
+            ops: vec![
+                Op {
+                    kind: OpKind::SdpaGrad { causal: true, scale: true, grads: vec![kv.clone(), kv.clone()] },
+                    operands: (0..6).map(ValueRef::Arg).collect(),
+                    result: q.clone(),
+                },
+                Op {
+                    kind: OpKind::OneHot { num_classes: 5 },
+                    operands: vec![ValueRef::Arg(6)],
+                    result: t(&[3, 5], DType::BF16),
+                },
+                Op {
+                    kind: OpKind::EmbeddingGrad { num_rows: 6 },
+                    operands: vec![ValueRef::Arg(6), ValueRef::Op(1)],
+                    result: t(&[6, 5], DType::BF16),
+                },
+            ],
+            outputs: vec![ValueRef::Op(0), ValueRef::Res(0, 2), ValueRef::Op(2)],
+            big_values: false,
+            bounds: vec![(6, 5)],
+        };
+        assert_eq!(p.well_formed(), Ok(()));
+        let text = p.to_mlir();
+        assert!(
+            text.contains(
+                "%v0, %v0r1, %v0r2 = fusion.sdpa_grad %a0, %a1, %a2, %a3, %a4, %a5 causal scale = 2.500000e-01 : ("
+            ) && text.contains(") -> (tensor<1x4x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("%v1 = fusion.one_hot %a6 num_classes = 5 : (tensor<3xi64>) -> tensor<3x5xbf16>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("%v2 = fusion.embedding_grad %a6, %v1 num_rows = 6 : (tensor<3xi64>, tensor<3x5xbf16>) -> tensor<6x5xbf16>"),
+            "{text}"
+        );
+        assert!(text.contains("return %v0, %v0r2, %v2 :"), "{text}");
     }
 }

@@ -298,7 +298,8 @@ fn sharding_variants(p: &Program) -> Vec<Program> {
     out
 }
 
-/// A multi-result op without its secondary results (statistics, `lse`) when nothing reads them.
+/// A multi-result op without its secondary results (statistics, `lse`) when nothing reads them
+/// (`sdpa_grad`'s `dk` and `dv` are not optional: it keeps them).
 fn drop_extra_results(p: &Program) -> Vec<Program> {
     let reads = |i: usize| {
         p.outputs
@@ -343,6 +344,20 @@ fn extent_variants(p: &Program) -> Vec<Program> {
                         if *x == e {
                             *x = e / f;
                         }
+                    }
+                }
+                // The row and class counts written as attributes follow their extents (and
+                // the ids' and labels' bounds with them).
+                for op in &mut q.ops {
+                    if let OpKind::EmbeddingGrad { num_rows: n } | OpKind::OneHot { num_classes: n } = &mut op.kind
+                        && *n == e
+                    {
+                        *n = e / f;
+                    }
+                }
+                for b in &mut q.bounds {
+                    if b.1 == e as i64 {
+                        b.1 = (e / f) as i64;
                     }
                 }
                 out.push(q);
@@ -419,6 +434,29 @@ mod tests {
         assert_eq!(q.ops.len(), 1);
         assert!(q.args.len() <= q.ops[0].operands.len());
         assert!(q.ops[0].operands.iter().all(|v| matches!(v, ValueRef::Arg(i) if *i < q.args.len())));
+    }
+
+    /// Halving the class count of a `one_hot` halves its `num_classes` and the labels' bound.
+    #[test]
+    fn extent_variants_follow_row_and_class_counts() {
+        use crate::program::{DType, Op};
+        let t = |shape: &[usize], dtype| TensorTy { shape: shape.to_vec(), dtype, shard: None };
+        let p = Program {
+            mesh: vec![1],
+            args: vec![t(&[3], DType::I64)],
+            ops: vec![Op {
+                kind: OpKind::OneHot { num_classes: 8 },
+                operands: vec![ValueRef::Arg(0)],
+                result: t(&[3, 8], DType::F32),
+            }],
+            outputs: vec![ValueRef::Op(0)],
+            big_values: false,
+            bounds: vec![(0, 8)],
+        };
+        let halved = extent_variants(&p).into_iter().find(|q| q.ops[0].result.shape == [3, 4]).expect("8 / 2");
+        assert_eq!(halved.ops[0].kind, OpKind::OneHot { num_classes: 4 });
+        assert_eq!(halved.bounds, vec![(0, 4)]);
+        assert!(halved.to_mlir().contains("num_classes = 4 : (tensor<3xi64>) -> tensor<3x4xf32>"));
     }
 
     /// A synthetic failure (the program has a `set` op) shrinks to a single `set`.

@@ -5,7 +5,9 @@
 //!
 //! - `batch_is_valid_and_covers_the_space`: the generator made only valid programs, no case hung,
 //!   and the batch reached every op kind, pipeline (with and without `host-fuse`), reduction
-//!   kind, mesh size, dtype, the main communication patterns and passing cases with fused
+//!   kind, mesh size, dtype, the main communication patterns, the gradient ops' layouts
+//!   (`sdpa_grad`'s context parallelism, `embedding_grad`'s vocab-parallel rows, ...), passing
+//!   cases of every transformer and gradient op and passing cases with fused
 //!   regions of every kind (a reduction, a broadcast, dropout, several outputs, in a stream
 //!   loop, ...), with at least a quarter of the cases lowered and run — a
 //!   fuzzer that only generates rejected programs would pass nothing here;
@@ -52,9 +54,9 @@ fn batch_is_valid_and_covers_the_space() {
             missing.push(format!("op {op}"));
         }
     }
-    // The transformer ops lower, run and match the reference somewhere in the batch (not only
-    // get refused).
-    for op in &OpKind::MNEMONICS[..14] {
+    // The transformer ops and the gradient ops lower, run and match the reference somewhere in
+    // the batch (not only get refused).
+    for op in &OpKind::MNEMONICS[..17] {
         if c.count("passed with op", op) == 0 {
             missing.push(format!("a passing case with {op}"));
         }
@@ -117,6 +119,21 @@ fn batch_is_valid_and_covers_the_space() {
         ("transformer op input sharding", "embedding: DIDx"),
         ("transformer op input sharding", "cross_entropy: DIDx"),
         ("transformer op input sharding", "max: DIDx"),
+        ("multi-result op", "sdpa_grad"),
+        ("transformer op input sharding", "sdpa_grad: DIDx"),
+        // The gradient ops' layouts: context parallelism (partial dk, dv), the query sequence
+        // in stream chunks (refused with a diagnostic), token-split ids (partial sums) and
+        // streamed classes generated; heads over devices, vocab-parallel table gradients and
+        // class-split one-hot rows passing.
+        ("gradient op layout", "sdpa_grad: query sequence over devices"),
+        ("gradient op layout", "sdpa_grad: query sequence streamed"),
+        ("gradient op layout", "sdpa_grad: other out, lse"),
+        ("gradient op layout", "embedding_grad: tokens over devices"),
+        ("gradient op layout", "one_hot: classes streamed"),
+        ("passed with gradient op layout", "sdpa_grad: heads over devices"),
+        ("passed with gradient op layout", "sdpa_grad: out, lse of a forward"),
+        ("passed with gradient op layout", "embedding_grad: rows over devices"),
+        ("passed with gradient op layout", "one_hot: classes over devices"),
     ] {
         if c.count(table, key) == 0 {
             missing.push(format!("{table}: {key}"));

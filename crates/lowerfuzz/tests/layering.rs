@@ -10,7 +10,7 @@ use fuser_layering::Layers;
 const LAYERS: &[(&str, &[&str])] = &[
     ("programs, randomness and verdicts", &["lib.rs", "main.rs", "program.rs", "rng.rs", "verdict.rs"]),
     ("pipelines and the watchdog", &["pipeline.rs", "watchdog.rs"]),
-    ("the generator", &["generate.rs", "generate/chains.rs", "generate/transformer.rs"]),
+    ("the generator", &["generate.rs", "generate/chains.rs", "generate/grad.rs", "generate/transformer.rs"]),
     ("oracle, shrinking, coverage and regressions", &["coverage.rs", "oracle.rs", "regression.rs", "shrink.rs"]),
     ("campaigns", &["campaign.rs"]),
 ];

@@ -14,7 +14,7 @@ use crate::program::{DType, Did, Op, OpKind, Shard, Split, TensorTy, ValueRef};
 
 impl Generator<'_> {
     /// A float value of rank `min_rank` or more from the pool, or a fresh argument.
-    fn float_value(&mut self, min_rank: usize) -> Option<ValueRef> {
+    pub(super) fn float_value(&mut self, min_rank: usize) -> Option<ValueRef> {
         let fits: Vec<ValueRef> = self
             .values()
             .into_iter()
@@ -39,12 +39,12 @@ impl Generator<'_> {
     }
 
     /// The program's element type if it is a float, else f32.
-    fn float_dtype(&self) -> DType {
+    pub(super) fn float_dtype(&self) -> DType {
         if self.dtype.is_int() { DType::F32 } else { self.dtype }
     }
 
     /// A fresh argument of `shape` and `dtype`, sharded at random (`partial` when allowed).
-    fn arg(&mut self, shape: Vec<usize>, dtype: DType, partial: bool) -> ValueRef {
+    pub(super) fn arg(&mut self, shape: Vec<usize>, dtype: DType, partial: bool) -> ValueRef {
         let shard = Some(self.shapes.random_shard(self.rng, &shape, partial));
         self.program.args.push(TensorTy { shape, dtype, shard });
         ValueRef::Arg(self.program.args.len() - 1)
@@ -271,7 +271,7 @@ impl Generator<'_> {
     }
 
     /// Records that argument `v` takes values in `[0, bound)`.
-    fn bound(&mut self, v: ValueRef, bound: usize) {
+    pub(super) fn bound(&mut self, v: ValueRef, bound: usize) {
         if let ValueRef::Arg(i) = v {
             self.program.bounds.push((i, bound as i64));
         }
