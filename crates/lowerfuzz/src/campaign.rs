@@ -79,8 +79,11 @@ pub struct Stats {
     pub rejections: BTreeMap<String, (u64, u64)>,
     /// Signature → the cases that showed it.
     pub findings: BTreeMap<String, FoundCase>,
-    /// Pipeline label, ` (unfused)` when it ran without `host-fuse` → [passed, rejected,
-    /// noise, found].
+    /// Autodiff cases ([`Case::autodiff`]): [cases, passed, refused by `fusion-autodiff`
+    /// (no rule for an op), rejected by the lowering of the joint].
+    pub autodiff: [u64; 4],
+    /// Pipeline label, ` (unfused)` when it ran without `host-fuse`, ` (autodiff)` for an
+    /// autodiff case → [passed, rejected, noise, found].
     pub per_pipeline: BTreeMap<String, [u64; 4]>,
     pub coverage: Coverage,
     /// Time spent checking cases (shrinking excluded).
@@ -97,7 +100,7 @@ impl Stats {
 
     /// One progress line.
     pub fn progress_line(&self) -> String {
-        format!(
+        let mut line = format!(
             "{} cases ({:.0}/min): {} passed, {} rejected, {} noise, {} findings in {} signatures",
             self.cases,
             self.per_minute(),
@@ -106,7 +109,15 @@ impl Stats {
             self.noise,
             self.found,
             self.findings.len()
-        )
+        );
+        let [n, passed, refused, rejected] = self.autodiff;
+        if n > 0 {
+            let _ = write!(
+                line,
+                "; autodiff: {n} cases, {passed} passed, {refused} refused by fusion-autodiff, {rejected} rejected by the lowering"
+            );
+        }
+        line
     }
 
     /// The full summary: counts, rejection reasons, findings, per-pipeline results, coverage.
@@ -165,10 +176,22 @@ impl Stats {
 
     fn record(&mut self, case: &Case, verdict: &Verdict) {
         self.cases += 1;
-        let key = match case.pipeline.fuse() {
-            true => case.pipeline.label().to_string(),
-            false => format!("{} (unfused)", case.pipeline.label()),
-        };
+        let mut key = case.pipeline.label().to_string();
+        if !case.pipeline.fuse() {
+            key.push_str(" (unfused)");
+        }
+        if case.autodiff {
+            key.push_str(" (autodiff)");
+            self.autodiff[0] += 1;
+            match verdict {
+                Verdict::Pass => self.autodiff[1] += 1,
+                Verdict::Rejected { reason } if reason.starts_with(crate::joint::AUTODIFF_REJECTION) => {
+                    self.autodiff[2] += 1
+                }
+                Verdict::Rejected { .. } => self.autodiff[3] += 1,
+                _ => {}
+            }
+        }
         let slot = self.per_pipeline.entry(key).or_default();
         match verdict {
             Verdict::Pass => {
@@ -185,7 +208,8 @@ impl Stats {
                 // The first few, and the first fused-only ones (oracle::FUSED_ONLY_TAG).
                 let fused_only = rel_err.starts_with(crate::oracle::FUSED_ONLY_TAG);
                 if self.noise_cases.len() < 12 || (fused_only && self.noise_cases.len() < 40) {
-                    let label = format!("{} {}", case.pipeline.label(), case.pipeline.fusion_label());
+                    let ad = if case.autodiff { " autodiff" } else { "" };
+                    let label = format!("{} {}{ad}", case.pipeline.label(), case.pipeline.fusion_label());
                     self.noise_cases.push((case.seed, label, rel_err.chars().take(160).collect()));
                 }
                 slot[2] += 1;
@@ -196,7 +220,10 @@ impl Stats {
                 let entry = self.findings.entry(f.signature()).or_insert_with(|| FoundCase {
                     finding: f.clone(),
                     first_seed: case.seed,
-                    pipeline: case.pipeline.text(),
+                    pipeline: match case.autodiff {
+                        true => format!("{} (autodiff)", case.pipeline.text()),
+                        false => case.pipeline.text(),
+                    },
                     seeds: Vec::new(),
                     cases: 0,
                     shrunk: None,

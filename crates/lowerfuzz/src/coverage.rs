@@ -96,6 +96,9 @@ impl Coverage {
         seen.insert(("pipeline", case.pipeline.label().to_string()));
         seen.insert(("fusion", case.pipeline.fusion_label().to_string()));
         seen.insert(("pipeline fusion", format!("{} {}", case.pipeline.label(), case.pipeline.fusion_label())));
+        if case.autodiff {
+            seen.insert(("autodiff pipeline", case.pipeline.label().to_string()));
+        }
         seen.insert(("inputs", if p.big_values { "overflow-prone" } else { "small" }.to_string()));
         seen.insert(("outputs", output_shape(p)));
         for (t, k) in seen {
@@ -109,6 +112,10 @@ impl Coverage {
         let kinds: BTreeSet<&'static str> = case.program.ops.iter().map(|op| op.kind.mnemonic()).collect();
         for k in kinds {
             self.bump("passed with op", k);
+            if case.autodiff {
+                // The op's backward (its autodiff rule) lowered, ran and matched too.
+                self.bump("autodiff passed with op", k);
+            }
         }
         for layout in gradient_layouts(&case.program) {
             self.bump("passed with gradient op layout", layout);

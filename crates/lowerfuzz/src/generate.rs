@@ -43,11 +43,38 @@ pub struct GenConfig {
     pub max_numel: usize,
     /// Forces `host-fuse` on or off in every pipeline (`None`: random, 3 in 4 on).
     pub fuse: Option<bool>,
+    /// Which cases check the program's backward (`@fuzz_vjp` of `fusion-autodiff`) instead
+    /// of the program itself ([`Case::autodiff`]).
+    pub autodiff: Autodiff,
+}
+
+/// Which cases are autodiff cases ([`GenConfig::autodiff`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Autodiff {
+    /// None (the library default: the fixed batch checks forward programs).
+    #[default]
+    Off,
+    /// Every case.
+    On,
+    /// One case in 4 (the command line's default), drawn from the seed apart from the
+    /// program's draws: a case's program and pipeline do not depend on this setting.
+    Mix,
+}
+
+impl Autodiff {
+    /// Whether the case of `seed` is an autodiff case.
+    pub fn pick(self, seed: u64) -> bool {
+        match self {
+            Autodiff::Off => false,
+            Autodiff::On => true,
+            Autodiff::Mix => Rng::new(seed ^ 0xad_d1ff_0000_0000).chance(25),
+        }
+    }
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 5, max_numel: 8192, fuse: None }
+        GenConfig { max_ops: 6, max_devices: 8, two_d_percent: 5, max_numel: 8192, fuse: None, autodiff: Autodiff::Off }
     }
 }
 
@@ -57,6 +84,11 @@ pub struct Case {
     pub seed: u64,
     pub program: Program,
     pub pipeline: Pipeline,
+    /// An autodiff case: the oracle checks the joint `@fuzz_vjp` that
+    /// `fusion-autodiff{func=fuzz}` makes of the program (its arguments, then one cotangent
+    /// per float result; its results, then one gradient per float argument) instead of the
+    /// program.
+    pub autodiff: bool,
 }
 
 /// Generates the case of `seed`.
@@ -67,7 +99,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Case {
     let pipeline = Pipeline::random(&mut rng, devices);
     let pipeline = cfg.fuse.map_or(pipeline, |on| pipeline.with_fuse(on));
     let program = Generator::new(&mut rng, mesh, pipeline.chunk_override(), cfg).run();
-    Case { seed, program, pipeline }
+    Case { seed, program, pipeline, autodiff: cfg.autodiff.pick(seed) }
 }
 
 fn random_mesh(rng: &mut Rng, cfg: &GenConfig) -> Vec<usize> {

@@ -9,7 +9,9 @@
 pub mod campaign;
 pub mod coverage;
 pub mod generate;
+pub mod joint;
 pub mod oracle;
+pub mod passes;
 pub mod pipeline;
 pub mod program;
 pub mod regression;

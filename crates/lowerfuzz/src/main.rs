@@ -3,7 +3,7 @@
 //! stdout; exit status 1 when a finding was made, 2 on bad usage.
 
 use fuser_lowerfuzz::campaign::{CampaignConfig, Stats, run};
-use fuser_lowerfuzz::generate::generate;
+use fuser_lowerfuzz::generate::{Autodiff, generate};
 use fuser_lowerfuzz::shrink::ShrinkLimits;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -44,6 +44,15 @@ OPTIONS:
   --max-ops N       ops per program (default 6)
   --max-devices N   largest mesh (1..8, default 8)
   --fuse on|off     host-fuse in every case (default: 3 cases in 4 fuse, the rest pass fuse=false)
+  --autodiff on|off|mix
+                    autodiff cases: the case runs fusion-autodiff{func=fuzz} on the program
+                    and checks the joint @fuzz_vjp (the program's arguments and one
+                    cotangent per float result; its results and one gradient per float
+                    argument) through all the checks above instead of the program; a
+                    clean fusion-autodiff diagnostic (an op without a rule) is a
+                    rejection, a panic a finding. on: every case, off: none, mix (the
+                    default): 1 case in 4, drawn from the seed (the program and pipeline
+                    of a seed do not depend on it)
   --case-timeout T  seconds before a case counts as a hang (default 60)
   --wait-timeout T  runtime watchdog deadline of a blocking wait (default 5)
   --no-races        run without the race checker
@@ -68,6 +77,7 @@ fn value<T: std::str::FromStr>(it: &mut impl Iterator<Item = String>, flag: &str
 
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut cfg = CampaignConfig { count: None, ..Default::default() };
+    cfg.generator.autodiff = Autodiff::Mix;
     let (mut print, mut quiet, mut no_shrink) = (false, false, false);
     let mut shrink_checks = ShrinkLimits::default().max_checks;
     let mut it = args;
@@ -87,6 +97,14 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
                     "on" => Some(true),
                     "off" => Some(false),
                     other => return Err(format!("--fuse: bad value '{other}' (on or off)")),
+                }
+            }
+            "--autodiff" => {
+                cfg.generator.autodiff = match value::<String>(&mut it, &a)?.as_str() {
+                    "on" => Autodiff::On,
+                    "off" => Autodiff::Off,
+                    "mix" => Autodiff::Mix,
+                    other => return Err(format!("--autodiff: bad value '{other}' (on, off or mix)")),
                 }
             }
             "--case-timeout" => cfg.case_timeout = Duration::from_secs_f64(value(&mut it, &a)?),
@@ -115,7 +133,8 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Args>, String
 fn print_cases(cfg: &CampaignConfig) {
     for i in 0..cfg.count.unwrap_or(1) {
         let case = generate(cfg.first_seed.wrapping_add(i), &cfg.generator);
-        println!("// seed {}: {} on {} device(s)", case.seed, case.pipeline.text(), case.program.devices());
+        let ad = if case.autodiff { " (autodiff: checks @fuzz_vjp of fusion-autodiff{func=fuzz})" } else { "" };
+        println!("// seed {}: {} on {} device(s){ad}", case.seed, case.pipeline.text(), case.program.devices());
         println!("{}", case.program.to_mlir());
     }
 }

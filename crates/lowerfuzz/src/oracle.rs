@@ -14,6 +14,11 @@
 //! 5. The runtime prepares it and runs it on one cpu rank per device with the race checker,
 //!    seeded inputs and a watchdog; the gathered outputs match the unsharded f64 reference.
 //!
+//! An autodiff case ([`Case::autodiff`]) first runs `fusion-autodiff{func=fuzz}` on the
+//! program and keeps only the joint `@fuzz_vjp` ([`crate::joint`]; a clean diagnostic of the
+//! pass is a rejection, a panic a finding); stages 1-5 and every confirmation and triage
+//! re-run below then check the joint (of the variant program) instead of the program.
+//!
 //! A check failure of a program with bf16 values is confirmed on the same program in f32, and
 //! any check failure on the same program in f64 ([`check_case`]): if that passes, the failure
 //! was rounding (reported as noise). A confirmed
@@ -25,17 +30,17 @@
 //! regions compute wrongly).
 
 use crate::generate::Case;
+pub use crate::passes::parse_verified;
+use crate::passes::{found, is_panic, pass_registry, run_pipeline};
 use crate::pipeline::Pipeline;
 use crate::program::Program;
 use crate::verdict::{Finding, FindingClass, Verdict, normalized};
-use fuser_ir::diag::{Diagnostic, SourceFile};
-use fuser_ir::pass::{OpPassManager, PassManager, PassManagerConfig, PassRegistry};
+use fuser_ir::pass::PassRegistry;
 use fuser_ir::printer::{PrintOptions, print_module};
 use fuser_ir::{Context, Ir, OpId};
 use fuser_runtime::driver::{self, RunConfig};
 use fuser_runtime::tensor::HostTensor;
 use std::collections::BTreeSet;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Settings of the oracle.
@@ -82,7 +87,8 @@ pub fn check_case(case: &Case, opts: &OracleOptions) -> Outcome {
     // summary lists the first noise cases for review).
     if let Verdict::Noise { rel_err } = &outcome.verdict
         && case.pipeline.fuse()
-        && check_program(&case.program, &case.pipeline.with_fuse(false), case.seed, opts).verdict == Verdict::Pass
+        && check_program(&case.program, &case.pipeline.with_fuse(false), case.seed, case.autodiff, opts).verdict
+            == Verdict::Pass
     {
         return Outcome { verdict: Verdict::Noise { rel_err: format!("{FUSED_ONLY_TAG} {rel_err}") }, ..outcome };
     }
@@ -90,11 +96,12 @@ pub fn check_case(case: &Case, opts: &OracleOptions) -> Outcome {
 }
 
 fn check_case_untagged_noise(case: &Case, opts: &OracleOptions) -> Outcome {
-    let outcome = check_program(&case.program, &case.pipeline, case.seed, opts);
+    let outcome = check_program(&case.program, &case.pipeline, case.seed, case.autodiff, opts);
     if let Verdict::Found(f) = &outcome.verdict
         && f.class == FindingClass::CheckFail
         && (case.program.has_dtype(crate::program::DType::BF16) || case.program.has_dtype(crate::program::DType::F16))
-        && check_program(&case.program.in_f32(), &case.pipeline, case.seed, opts).verdict == Verdict::Pass
+        && check_program(&case.program.in_f32(), &case.pipeline, case.seed, case.autodiff, opts).verdict
+            == Verdict::Pass
     {
         return Outcome { verdict: Verdict::Noise { rel_err: f.message.clone() }, ..outcome };
     }
@@ -106,7 +113,13 @@ fn check_case_untagged_noise(case: &Case, opts: &OracleOptions) -> Outcome {
     if let Verdict::Found(f) = &outcome.verdict
         && f.class == FindingClass::CheckFail
     {
-        let wide = check_program(&case.program.in_dtype(crate::program::DType::F64), &case.pipeline, case.seed, opts);
+        let wide = check_program(
+            &case.program.in_dtype(crate::program::DType::F64),
+            &case.pipeline,
+            case.seed,
+            case.autodiff,
+            opts,
+        );
         let scales_with_precision = match (&wide.verdict, rel_err_of(&f.message)) {
             (Verdict::Pass, _) => true,
             (Verdict::Found(g), Some(narrow)) if g.class == FindingClass::CheckFail => {
@@ -121,7 +134,8 @@ fn check_case_untagged_noise(case: &Case, opts: &OracleOptions) -> Outcome {
     if let Verdict::Found(f) = &outcome.verdict
         && f.class == FindingClass::CheckFail
         && case.pipeline.fuse()
-        && check_program(&case.program, &case.pipeline.with_fuse(false), case.seed, opts).verdict == Verdict::Pass
+        && check_program(&case.program, &case.pipeline.with_fuse(false), case.seed, case.autodiff, opts).verdict
+            == Verdict::Pass
     {
         let tagged = Finding::new(FindingClass::CheckFail, format!("{FUSED_ONLY_TAG} {}", f.message));
         return Outcome { verdict: Verdict::Found(tagged), ..outcome };
@@ -133,6 +147,7 @@ fn check_case_untagged_noise(case: &Case, opts: &OracleOptions) -> Outcome {
             &case.program,
             &Pipeline::Collective { streams, chunks, copy_engine: false, fuse },
             case.seed,
+            case.autodiff,
             opts,
         )
         .verdict
@@ -144,7 +159,7 @@ fn check_case_untagged_noise(case: &Case, opts: &OracleOptions) -> Outcome {
     if let Verdict::Found(f) = &outcome.verdict
         && f.class == FindingClass::CheckFail
         && let Some(sum_inputs) = with_sum_partial_inputs(&case.program)
-        && check_program(&sum_inputs, &case.pipeline, case.seed, opts).verdict == Verdict::Pass
+        && check_program(&sum_inputs, &case.pipeline, case.seed, case.autodiff, opts).verdict == Verdict::Pass
     {
         let tagged = Finding::new(FindingClass::CheckFail, format!("{SUM_INPUTS_TAG} {}", f.message));
         return Outcome { verdict: Verdict::Found(tagged), ..outcome };
@@ -180,17 +195,31 @@ fn with_sum_partial_inputs(p: &Program) -> Option<Program> {
     changed.then_some(q)
 }
 
-/// Checks one program lowered by one pipeline; input seed `seed`.
-pub fn check_program(program: &Program, pipeline: &Pipeline, seed: u64, opts: &OracleOptions) -> Outcome {
+/// Checks one program lowered by one pipeline; input seed `seed`. With `autodiff`, the
+/// program's joint `@fuzz_vjp` ([`crate::joint`]) is checked instead: `fusion-autodiff`
+/// runs first (a clean diagnostic of it is a rejection), then stages 1-5 run on the joint,
+/// the program's given input values applying to its first arguments.
+pub fn check_program(
+    program: &Program,
+    pipeline: &Pipeline,
+    seed: u64,
+    autodiff: bool,
+    opts: &OracleOptions,
+) -> Outcome {
     let mut lowered = (BTreeSet::new(), BTreeSet::new());
     if let Err(e) = program.well_formed() {
         return Outcome { verdict: found(FindingClass::InvalidProgram, e), lowered_ops: lowered.0, fused: lowered.1 };
     }
     let given = program.input_values(seed);
-    let verdict = match run_stages(&program.to_mlir(), pipeline, program.devices(), (seed, given), opts, &mut lowered) {
-        Ok(()) => Verdict::Pass,
-        Err(v) => v,
+    let text = match autodiff {
+        false => Ok(program.to_mlir()),
+        true => crate::joint::joint_text(&program.to_mlir()),
     };
+    let verdict =
+        match text.and_then(|text| run_stages(&text, pipeline, program.devices(), (seed, given), opts, &mut lowered)) {
+            Ok(()) => Verdict::Pass,
+            Err(v) => v,
+        };
     Outcome { verdict, lowered_ops: lowered.0, fused: lowered.1 }
 }
 
@@ -254,31 +283,6 @@ fn communication_ops(generic_text: &str, into: &mut BTreeSet<String>) {
     }
 }
 
-fn found(class: FindingClass, message: impl Into<String>) -> Verdict {
-    Verdict::Found(Finding::new(class, message))
-}
-
-/// The dialects and passes of fuser.
-fn pass_registry() -> PassRegistry {
-    let mut registry = PassRegistry::new();
-    // The names are fixed and unique; a clash would show as a missing pipeline below.
-    let _ = fuser_passes::register_all(&mut registry);
-    registry
-}
-
-fn messages(diags: &[Diagnostic]) -> String {
-    diags.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; ")
-}
-
-/// Parses and verifies `text` as a module.
-pub fn parse_verified(ctx: &Context, text: &str) -> Result<(Ir, OpId), String> {
-    let mut ir = Ir::new();
-    let source = SourceFile::new("<fuzz>", Arc::from(text));
-    let op = fuser_ir::parser::parse_source_all(ctx, &mut ir, &source).map_err(|d| messages(&d))?;
-    fuser_ir::pass::adapters::verify_op(ctx, &ir, op).map_err(|d| messages(&d))?;
-    Ok((ir, op))
-}
-
 fn generic(ctx: &Context, ir: &Ir, op: OpId) -> String {
     print_module(ctx, ir, op, &PrintOptions { generic: true, ..Default::default() })
 }
@@ -297,30 +301,6 @@ fn round_trip(ctx: &Context, ir: &Ir, op: OpId, what: &str) -> Result<(), Verdic
         ));
     }
     Ok(())
-}
-
-/// Runs `pipeline` on the module; `Err(messages)` with the error diagnostics on failure.
-fn run_pipeline(
-    ctx: &Context,
-    registry: &PassRegistry,
-    ir: &mut Ir,
-    op: OpId,
-    pipeline: &str,
-    verify_each: bool,
-) -> Result<(), String> {
-    let pm = OpPassManager::parse(pipeline, registry).map_err(|e| format!("pipeline '{pipeline}': {e}"))?;
-    let config =
-        PassManagerConfig { threading: false, verify_each, print_op_on_diagnostic: false, ..Default::default() };
-    let result = PassManager { pipeline: pm, config }.run(ctx, ir, op);
-    if result.success {
-        return Ok(());
-    }
-    let errors: Vec<Diagnostic> = result.diagnostics().filter(|d| d.is_error()).cloned().collect();
-    Err(if errors.is_empty() { "the pipeline failed without a diagnostic".into() } else { messages(&errors) })
-}
-
-fn is_panic(message: &str) -> bool {
-    message.contains("internal error") && message.contains("panicked")
 }
 
 /// Classifies a failed lowering of `text` (see the module doc).

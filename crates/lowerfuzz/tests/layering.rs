@@ -9,9 +9,12 @@ use fuser_layering::Layers;
 /// in this list, never below.
 const LAYERS: &[(&str, &[&str])] = &[
     ("programs, randomness and verdicts", &["lib.rs", "main.rs", "program.rs", "rng.rs", "verdict.rs"]),
-    ("pipelines and the watchdog", &["pipeline.rs", "watchdog.rs"]),
+    ("pipelines, running passes and the watchdog", &["passes.rs", "pipeline.rs", "watchdog.rs"]),
     ("the generator", &["generate.rs", "generate/chains.rs", "generate/grad.rs", "generate/transformer.rs"]),
-    ("oracle, shrinking, coverage and regressions", &["coverage.rs", "oracle.rs", "regression.rs", "shrink.rs"]),
+    (
+        "oracle (and its autodiff joints), shrinking, coverage and regressions",
+        &["coverage.rs", "joint.rs", "oracle.rs", "regression.rs", "shrink.rs"],
+    ),
     ("campaigns", &["campaign.rs"]),
 ];
 
