@@ -273,7 +273,7 @@ def torch_losses(t: TrainConfig) -> Optional[List[float]]:
             x = x + F.linear(F.gelu(F.linear(h2, g("w_1"), g("b_1")), approximate="tanh"), g("w_2"), g("b_2"))
         logits = F.linear(F.layer_norm(x, (E,), P["lnf_w"], P["lnf_b"], eps=t.norm_eps), P["w_lm"])
         loss = F.cross_entropy(logits, labels_t)
-        losses.append(float(loss))
+        losses.append(loss.item())
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -290,6 +290,8 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=100)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--plot", default=None, metavar="PNG", help="draw the loss curves (fuser per d, torch) into PNG")
+    p.add_argument("--json", default=None, metavar="PATH", help="write the loss curves as JSON")
     a = p.parse_args(argv)
     t = TrainConfig(steps=a.steps, layers=a.layers, lr=a.lr)
     print(f"GPT: vocab {t.vocab}, hidden {t.hidden}, {t.heads} heads, ffn {t.ffn}, seq {t.seq}, {t.layers} layers; "
@@ -314,7 +316,47 @@ def main(argv=None) -> int:
             err = max_rel(c, ref)
             print(f"d={d} vs torch: max relative difference of the losses {err:.2e} (tolerance 1e-4)")
             ok = ok and err <= 1e-4
+    if a.json:
+        import json
+        with open(a.json, "w") as f:
+            json.dump({"config": vars(t) if hasattr(t, "__dict__") else str(t),
+                       "fuser": {str(d): c for d, c in curves.items()}, "torch": ref}, f, default=str)
+    if a.plot:
+        plot(curves, ref, t, a.plot)
     return 0 if ok else 1
+
+
+def plot(curves, ref, t, path):
+    """The loss curves of fuser (one per d) and torch side by side, and their relative difference."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"matplotlib is not importable: {path} not drawn")
+        return
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+    for d, c in curves.items():
+        ax.plot(range(len(c)), c, label=f"fuser, tp+sp d={d}", linewidth=1.2)
+    if ref is not None:
+        ax.plot(range(len(ref)), ref, "k--", label="torch + torch.optim.AdamW", linewidth=1)
+        for d, c in curves.items():
+            ax2.semilogy(range(len(c)), [abs(a - b) / abs(b) + 1e-12 for a, b in zip(c, ref)], label=f"d={d}")
+        ax2.axhline(1e-4, color="r", linestyle=":", label="tolerance 1e-4")
+        ax2.set_title("relative difference to torch")
+        ax2.set_xlabel("step")
+        ax2.legend(fontsize=8)
+    else:
+        ax2.axis("off")
+    ax.set_yscale("log")
+    ax.set_xlabel("step")
+    ax.set_ylabel("cross-entropy (mean over tokens)")
+    ax.set_title(f"{t.layers}-layer GPT, vocab {t.vocab}, hidden {t.hidden}, f32, cpu backend")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -711,3 +711,28 @@ func.func @f(%x: tensor<8x4xf64>, %labels: tensor<8xi64>) -> tensor<8xf64> {
         " wrt=0",
     );
 }
+
+#[test]
+fn norm_statistics_are_differentiable() {
+    // A program that computes with a norm's statistics: their derivatives reach x.
+    check(
+        r#"
+func.func @f(%x: tensor<3x5xf64>, %w: tensor<5xf64>) -> (tensor<3x5xf64>, tensor<3xf64>) {
+  %y, %m, %r = fusion.layer_norm %x weight %w dims = [1] : (tensor<3x5xf64>, tensor<5xf64>) -> (tensor<3x5xf64>, tensor<3xf64>, tensor<3xf64>)
+  %s = fusion.mul %m, %r : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %y, %s : tensor<3x5xf64>, tensor<3xf64>
+}"#,
+        &[R, POS],
+    );
+    // Only the statistics are used: no gradient for the weight; rms_norm's rstd.
+    check_with(
+        r#"
+func.func @f(%x: tensor<4x6xf64>, %w: tensor<6xf64>) -> tensor<4xf64> {
+  %y, %r = fusion.rms_norm %x weight %w dims = [1] {epsilon = 1.000000e-05 : f64} : (tensor<4x6xf64>, tensor<6xf64>) -> (tensor<4x6xf64>, tensor<4xf64>)
+  %t = fusion.tanh %r : (tensor<4xf64>) -> tensor<4xf64>
+  return %t : tensor<4xf64>
+}"#,
+        &[R, POS],
+        " wrt=0",
+    );
+}

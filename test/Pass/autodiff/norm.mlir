@@ -3,8 +3,9 @@
 
 // Norms read their statistics: layer_norm without them is rebuilt with its mean and rstd
 // results (f32 for bf16 inputs); the backward computes in f32 and casts each gradient to bf16
-// once, as torch's opmath. rms_norm reads its rstd. Statistics are not differentiable (as in
-// torch): the cotangent of a returned rstd (%arg2 of @stats_returned_vjp) is unused.
+// once, as torch's opmath. rms_norm reads its rstd. Statistics are differentiable (a program may
+// compute with them): the cotangent of a returned rstd (%arg2 of @stats_returned_vjp) adds
+// -gr * rstd^2 * xhat / n to dx.
 
 // CHECK-LABEL: func.func @layer_norm_vjp(%arg0: tensor<3x4xbf16>, %arg1: tensor<4xbf16>, %arg2: tensor<4xbf16>, %arg3: tensor<3x4xbf16>) -> (tensor<3x4xbf16>, tensor<3x4xbf16>, tensor<4xbf16>, tensor<4xbf16>)
 // CHECK-NEXT:    %[[V0:[0-9]+]]:3 = fusion.layer_norm %arg0 weight %arg1 bias %arg2 dims = [1]
@@ -54,17 +55,17 @@
 
 // CHECK-LABEL: func.func @stats_returned_vjp(%arg0: tensor<3x4xf32>, %arg1: tensor<3x4xf32>, %arg2: tensor<3xf32>) -> (tensor<3x4xf32>, tensor<3xf32>, tensor<3x4xf32>)
 // CHECK-NEXT:    %[[V0:[0-9]+]]:2 = fusion.rms_norm %arg0 dims = [1]
-// CHECK-NEXT:    %[[V1:[0-9]+]] = fusion.broadcast %[[V0]]#1 dims = [1]
-// CHECK-NEXT:    %[[V2:[0-9]+]] = fusion.mul %arg0, %[[V1]]
-// CHECK-NEXT:    %[[V3:[0-9]+]] = fusion.mul %arg1, %[[V2]]
-// CHECK-NEXT:    %[[V4:[0-9]+]] = fusion.sum %[[V3]] dims = [1]
-// CHECK-NEXT:    %[[V5:[0-9]+]] = fusion.full {value = 2.500000e-01 : f32}
-// CHECK-NEXT:    %[[V6:[0-9]+]] = fusion.mul %[[V4]], %[[V5]]
-// CHECK-NEXT:    %[[V7:[0-9]+]] = fusion.broadcast %[[V6]] dims = [1]
-// CHECK-NEXT:    %[[V8:[0-9]+]] = fusion.mul %[[V2]], %[[V7]]
-// CHECK-NEXT:    %[[V9:[0-9]+]] = fusion.sub %arg1, %[[V8]]
-// CHECK-NEXT:    %[[V10:[0-9]+]] = fusion.mul %[[V1]], %[[V9]]
-// CHECK-NEXT:    return %[[V0]]#0, %[[V0]]#1, %[[V10]]
+// CHECK-NEXT:    %[[R:[0-9]+]] = fusion.broadcast %[[V0]]#1 dims = [1]
+// CHECK-NEXT:    %[[XH:[0-9]+]] = fusion.mul %arg0, %[[R]]
+// CHECK-NEXT:    %[[GR:[0-9]+]] = fusion.broadcast %arg2 dims = [1]
+// CHECK-NEXT:    %[[R2:[0-9]+]] = fusion.mul %[[R]], %[[R]]
+// CHECK-NEXT:    %[[T:[0-9]+]] = fusion.mul %[[R2]], %[[XH]]
+// CHECK-NEXT:    %[[T2:[0-9]+]] = fusion.mul %[[T]], %[[GR]]
+// CHECK-NEXT:    %[[C:[0-9]+]] = fusion.full {value = -2.500000e-01 : f32}
+// CHECK-NEXT:    %[[ST:[0-9]+]] = fusion.mul %[[T2]], %[[C]]
+// CHECK:         %[[MAIN:[0-9]+]] = fusion.mul %[[R]], %{{[0-9]+}}
+// CHECK-NEXT:    %[[DX:[0-9]+]] = fusion.add %[[MAIN]], %[[ST]]
+// CHECK-NEXT:    return %[[V0]]#0, %[[V0]]#1, %[[DX]]
 
 func.func @layer_norm(%x: tensor<3x4xbf16>, %w: tensor<4xbf16>, %b: tensor<4xbf16>) -> tensor<3x4xbf16> {
   %y = fusion.layer_norm %x weight %w bias %b dims = [1] : (tensor<3x4xbf16>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<3x4xbf16>

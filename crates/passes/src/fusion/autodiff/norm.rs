@@ -7,8 +7,10 @@
 //!   `dbias = sum(g)` (means over the normalized axes, sums over the leading ones);
 //! - rms_norm: `dx = rstd * (gw - x̂ * mean(gw * x̂))`, `dweight = sum(g * x̂)`.
 //!
-//! The statistics results (`mean`, `rstd`) are not differentiable, as in torch: a cotangent
-//! reaching them is ignored.
+//! The statistics results are differentiable too (a program may compute with them; torch
+//! marks `native_layer_norm`'s non-differentiable, which would make such a program's gradient
+//! silently wrong here): a cotangent `gm` of `mean` adds `gm / n` to `dx`, a cotangent `gr` of
+//! `rstd` adds `-gr * rstd² * x̂ / n` (`d rstd / d x = -rstd³ (x - mean) / n`; rms: `x`).
 //!
 //! The backward computes in the statistics' element type (`f32` for `bf16`/`f16` inputs, as
 //! torch's `opmath`) and casts each gradient once to its operand's type.
@@ -21,10 +23,14 @@ use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 
 pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Result<Grads, String> {
-    // The statistics results are not differentiable (torch's `native_layer_norm` and
-    // `_fused_rms_norm` mark them so): their cotangents are ignored.
-    let Some(g) = g.first().copied().flatten() else { return Ok(vec![None; b.ir.num_operands(op)]) };
     let layer = name == "fusion.layer_norm";
+    let g_out = g.first().copied().flatten();
+    // The statistics' cotangents: layer_norm's results 1 (mean) and 2 (rstd), rms_norm's 1.
+    let (g_mean, g_rstd) = if layer {
+        (g.get(1).copied().flatten(), g.get(2).copied().flatten())
+    } else {
+        (None, g.get(1).copied().flatten())
+    };
     let (has_w, has_b) = norm_operands(b.ctx, b.ir, op).ok_or_else(|| format!("'{name}' has malformed operands"))?;
     let x = b.ir.operand(op, 0);
     let weight = has_w.then(|| b.ir.operand(op, 1));
@@ -39,7 +45,7 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
     let out_elem = b.elem(x);
     let elem = b.elem(b.ir.result(op, want - 1));
     let x = b.cast(x, elem);
-    let g = b.cast(g, elem);
+    let g_out = g_out.map(|g| b.cast(g, elem));
     let weight = weight.map(|w| b.cast(w, elem));
     let rank = shape.len() as i64;
     let lead: Vec<i64> = (0..rank - dims.len() as i64).collect();
@@ -58,6 +64,31 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
     } else {
         b.mul(x, rstd)
     };
+    let n_inv = 1.0 / n as f64;
+    // The statistics' contributions to dx.
+    let mut stat_terms: Vec<Value> = Vec::new();
+    if let Some(gm) = g_mean {
+        let gm = b.cast(gm, elem);
+        let gm = b.broadcast(gm, &dims, shape.clone());
+        stat_terms.push(b.scale(gm, n_inv));
+    }
+    if let Some(gr) = g_rstd {
+        let gr = b.cast(gr, elem);
+        let gr = b.broadcast(gr, &dims, shape.clone());
+        let r2 = b.mul(rstd, rstd);
+        let t = b.mul(r2, xhat);
+        let t = b.mul(t, gr);
+        stat_terms.push(b.scale(t, -n_inv));
+    }
+    let Some(g) = g_out else {
+        // Only statistics reach the gradient: dx from them alone; weight and bias get none.
+        let mut terms = stat_terms.into_iter();
+        let Some(first) = terms.next() else { return Ok(vec![None; b.ir.num_operands(op)]) };
+        let gx = terms.fold(first, |acc, t| b.add(acc, t));
+        let mut out = vec![Some(b.cast(gx, out_elem))];
+        out.extend(std::iter::repeat_n(None, b.ir.num_operands(op) - 1));
+        return Ok(out);
+    };
     let gw = match weight {
         Some(w) => {
             let wb = b.broadcast(w, &lead, shape.clone());
@@ -67,7 +98,7 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
     };
     let mean_n = |b: &mut Builder<'_>, v: Value| {
         let s = b.sum(v, &dims, false);
-        let m = b.scale(s, 1.0 / n as f64);
+        let m = b.scale(s, n_inv);
         b.broadcast(m, &dims, shape.clone())
     };
     let gwx = b.mul(gw, xhat);
@@ -78,7 +109,10 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
         let m1 = mean_n(b, gw);
         inner = b.sub(inner, m1);
     }
-    let gx = b.mul(rstd, inner);
+    let mut gx = b.mul(rstd, inner);
+    for t in stat_terms {
+        gx = b.add(gx, t);
+    }
     let mut out = vec![Some(b.cast(gx, out_elem))];
     if has_w {
         let gx_hat = b.mul(g, xhat);
