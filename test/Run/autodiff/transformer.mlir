@@ -21,6 +21,11 @@
 // RUN: python3 %S/../../../examples/transformer/gen.py gpt3 --placement tpsp --devices 2 --heads 8 --hidden 64 --dtype bf16 > %t.gb.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=gpt3})' %t.gb.mlir | fuser-run - --entry gpt3_vjp --check --seed 3 | FileCheck %s
 // RUN: python3 %S/../../../examples/transformer/gen.py lmloss --placement tp --devices 2 --hidden 64 --vocab 512 > %t.ce.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=lmloss})' %t.ce.mlir | fuser-run - --entry lmloss_vjp --check | FileCheck %s
 // RUN: python3 %S/../../../examples/transformer/gen.py lmloss --placement tp --devices 4 --hidden 64 --vocab 512 > %t.ce4.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=lmloss})' %t.ce4.mlir | fuser-run - --entry lmloss_bwd --check | FileCheck %s
+// The sequence in two stream chunks (--stream 2): the backward's GEMMs and collectives are
+// chunked too (cotangents of chunked activations take their primal's layout; attention's
+// gradient reads its sequence whole).
+// RUN: python3 %S/../../../examples/transformer/gen.py gpt3 --placement tpsp --devices 2 --heads 8 --hidden 64 --stream 2 > %t.st.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=gpt3})' %t.st.mlir | fuser-run - --entry gpt3_vjp --check --pass-pipeline 'builtin.module(tp-overlap-collective)' | FileCheck %s
+// RUN: python3 %S/../../../examples/transformer/gen.py gpt3 --placement tpsp --devices 4 --heads 8 --hidden 64 --stream 2 > %t.st4.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=gpt3})' %t.st4.mlir | fuser-run - --entry gpt3_vjp --check --pass-pipeline 'builtin.module(tp-overlap-p2p)' | FileCheck %s
 // CHECK: check: PASS
 //
 // The split: the forward saves the attention's log-sum-exp and the norms' statistics.

@@ -5,7 +5,7 @@
 use super::builder::Builder;
 use super::rules;
 use fuser_dialects::func;
-use fuser_dialects::fusion::{NormKind, Sharding, norm_state, strip_sharding};
+use fuser_dialects::fusion::{NormKind, Sharding, Split, norm_state, strip_sharding};
 use fuser_ir::attrs::AttrKind;
 use fuser_ir::context::Context;
 use fuser_ir::diag::Diagnostic;
@@ -147,7 +147,23 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     // The backward, in reverse op order.
     for &op in forward.iter().rev() {
         let res: Vec<Value> = b.ir.results(op).to_vec();
-        let g: Vec<Option<Value>> = res.iter().map(|r| cot.get(r).copied()).collect();
+        // The cotangent of a stream-chunked activation takes its primal's layout before the
+        // rule reads it: the backward's unannotated values then meet one chunked layout per
+        // activation (as in the forward) instead of the contributions' natural layouts (a
+        // partial dgrad `[Stream(2)]` next to a sequence-split `[Stream(2), DIDx]` residual),
+        // which propagation refuses to reconcile ("conflicting shardings"). Unchunked and
+        // partial primals keep the natural layouts (a set into them may not lower).
+        let g: Vec<Option<Value>> = res
+            .iter()
+            .map(|r| {
+                let c = *cot.get(r)?;
+                let want = b.ir.value_type(*r);
+                let chunked = Sharding::of_type(ctx, want).is_some_and(|s| {
+                    s.partial.is_empty() && s.axes.iter().flatten().any(|x| matches!(x, Split::Stream(_)))
+                });
+                Some(if chunked && b.ir.value_type(c) != want { b.set(c, want) } else { c })
+            })
+            .collect();
         if g.iter().all(Option::is_none) {
             continue;
         }
