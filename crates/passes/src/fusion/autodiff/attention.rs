@@ -6,8 +6,8 @@
 
 use super::builder::Builder;
 use super::grads::Grads;
-use fuser_ir::Value;
 use fuser_dialects::fusion::{Sharding, Split};
+use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 
 pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Result<Grads, String> {

@@ -63,9 +63,24 @@ impl<'a> Builder<'a> {
 
     /// `fusion.sdpa_grad q, k, v, out, lse, dout` with the forward's properties `props`
     /// (`causal`, `scale`): `(dq, dk, dv)`, typed like `q`, `k`, `v` (unannotated).
-    pub fn sdpa_grad(&mut self, qkv: [Value; 3], out: Value, lse: Value, dout: Value, props: Option<Attr>) -> Vec<Value> {
+    pub fn sdpa_grad(
+        &mut self,
+        qkv: [Value; 3],
+        out: Value,
+        lse: Value,
+        dout: Value,
+        props: Option<Attr>,
+    ) -> Vec<Value> {
         let types = qkv.map(|v| self.ty(self.shape(v), self.elem(v))).to_vec();
-        let mut state = tensor_op_state(self.ctx, "fusion.sdpa_grad", vec![qkv[0], qkv[1], qkv[2], out, lse, dout], types[0], None, false, self.loc);
+        let mut state = tensor_op_state(
+            self.ctx,
+            "fusion.sdpa_grad",
+            vec![qkv[0], qkv[1], qkv[2], out, lse, dout],
+            types[0],
+            None,
+            false,
+            self.loc,
+        );
         state.result_types = types;
         state.props = props;
         self.emit_all(state)
