@@ -88,7 +88,6 @@ pub struct CopyVecParams {
 /// more (a permutation of the heads of a `[S, H, D]` tensor: runs of `D` elements); `None`
 /// when the element-by-element kernel must do it. Dimensions of extent 1 are dropped and
 /// neighbours contiguous in both views merged, so the kernel divides as little as possible.
-#[allow(clippy::too_many_arguments)]
 pub fn copy_vec_params(
     shape: &[usize],
     src_strides: &[usize],

@@ -232,20 +232,10 @@ pub fn one_hot(labels: &[i64], classes: usize, first_class: i64) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::attention::tests::values;
     use super::super::attention::{SdpaOptions, sdpa};
     use super::*;
     use crate::ops::{Call, Param, lookup, run};
-
-    /// A deterministic pseudo-random sequence in [-1, 1).
-    fn values(n: usize, seed: u64) -> Vec<f64> {
-        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (0..n)
-            .map(|_| {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((x >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-            })
-            .collect()
-    }
 
     /// The loss `<w, sdpa(q, k, v)>`.
     fn loss(q: &[f64], k: &[f64], v: &[f64], w: &[f64], dims: &SdpaDims, opt: &SdpaOptions) -> f64 {

@@ -24,18 +24,16 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
     // stream-chunked forward's operands are read whole (their Stream splits dropped; device
     // splits stay).
     let [q, k, v, out, lse, g] = [x[0], x[1], x[2], out, lse, g].map(|v| unstreamed(b, v));
-    let mut d = b.sdpa_grad([q, k, v], out, lse, g, props);
+    let d = b.sdpa_grad([q, k, v], out, lse, g, props);
     if Sharding::of_type(b.ctx, b.ir.value_type(q)).is_some() {
         // The gradients take the (unstreamed) layouts of q, k and v, so that propagation does
         // not pull a Stream split of their consumers (the chunked dgrads of the projection
         // before the attention) back onto them; a context-parallel dk/dv (partial by nature)
         // is reduced to that layout by fusion-decompose-resharding.
-        let op = b.ir.defining_op(d[0]).expect("sdpa_grad's result");
-        for (i, src) in [q, k, v].into_iter().enumerate() {
+        for (&r, src) in d.iter().zip([q, k, v]) {
             let t = b.ir.value_type(src);
-            b.ir.set_value_type(d[i], t);
+            b.ir.set_value_type(r, t);
         }
-        d = b.ir.results(op).to_vec();
     }
     Ok(d.into_iter().map(Some).collect())
 }

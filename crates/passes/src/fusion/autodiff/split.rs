@@ -2,7 +2,7 @@
 //! then the saved values) and `@NAME_bwd` (the saved values and the cotangents in, the
 //! gradients out). A saved value is a forward value (argument or op result) that a backward op
 //! reads, in the order the backward first reads them. **Saved or recomputed:** a value made by
-//! a cheap op ([`RECOMPUTABLE`]: elementwise and math ops, cast, compare, broadcast, reshape,
+//! a cheap op ([`recomputable`]: elementwise and math ops, cast, compare, broadcast, reshape,
 //! permute, slice, full) whose operands are saved anyway (or recomputed themselves) is not
 //! saved: `@NAME_bwd` recomputes it first, in forward order. Repeated until nothing changes,
 //! this never saves more than before and never needs a new saved value. `@NAME_fwd` carries
@@ -85,39 +85,18 @@ pub fn split(ctx: &Context, ir: &mut Ir, joint: &Joint, name: &str) {
     ir.append_op(entry, r);
 }
 
-/// The ops whose results `@NAME_bwd` recomputes rather than reads from `@NAME_fwd` when
-/// their operands are available there: cheap, pure, with no communication.
-pub const RECOMPUTABLE: &[&str] = &[
-    "fusion.add",
-    "fusion.sub",
-    "fusion.mul",
-    "fusion.div",
-    "fusion.neg",
-    "fusion.cast",
-    "fusion.exp",
-    "fusion.log",
-    "fusion.tanh",
-    "fusion.erf",
-    "fusion.sqrt",
-    "fusion.rsqrt",
-    "fusion.sigmoid",
-    "fusion.abs",
-    "fusion.reciprocal",
-    "fusion.gelu",
-    "fusion.silu",
-    "fusion.maximum",
-    "fusion.minimum",
-    "fusion.pow",
-    "fusion.where",
-    "fusion.compare",
-    "fusion.broadcast",
-    "fusion.reshape",
-    "fusion.permute",
-    "fusion.slice",
-    "fusion.full",
-];
+/// Whether `@NAME_bwd` recomputes the result of `op` rather than reading it from `@NAME_fwd`
+/// when its operands are available there: a cheap, pure op with no communication: every op
+/// that lowers to one `host.elementwise` (the dialect's list, `fusion::math::elementwise_kind`:
+/// arithmetic, math, cast, compare, where), the views and `full`.
+fn recomputable(ctx: &Context, ir: &Ir, op: OpId) -> bool {
+    const VIEWS_AND_FILLS: [&str; 5] =
+        ["fusion.broadcast", "fusion.reshape", "fusion.permute", "fusion.slice", "fusion.full"];
+    fuser_dialects::fusion::math::elementwise_kind(ctx, ir, op).is_some()
+        || VIEWS_AND_FILLS.contains(&ctx.op_name_str(ir.op_name(op)))
+}
 
-/// Takes out of `saved` the values of [`RECOMPUTABLE`] forward ops whose operands are saved
+/// Takes out of `saved` the values of [`recomputable`] forward ops whose operands are saved
 /// (or recomputed); returns those ops.
 fn recompute(ctx: &Context, ir: &Ir, forward: &FxHashSet<OpId>, saved: &mut Vec<Value>) -> FxHashSet<OpId> {
     let mut ops = FxHashSet::default();
@@ -127,7 +106,7 @@ fn recompute(ctx: &Context, ir: &Ir, forward: &FxHashSet<OpId>, saved: &mut Vec<
             ir.defining_op(v).is_some_and(|op| {
                 forward.contains(&op)
                     && ir.num_results(op) == 1
-                    && RECOMPUTABLE.contains(&ctx.op_name_str(ir.op_name(op)))
+                    && recomputable(ctx, ir, op)
                     && ir.operands(op).iter().all(|o| available.contains(o))
             })
         });
