@@ -18,23 +18,9 @@ use std::fmt::Write as _;
 
 const SOURCE: &str = include_str!("../src/cuda/ops/grad.cu");
 
-const SHIM: &str = r#"
-#include <cmath>
-#include <cstring>
-#include <cstdint>
-#include <cstdio>
-#define __device__
-#define __global__
-struct D3 { unsigned x; }; D3 blockDim{1}, gridDim{1}, blockIdx{0}, threadIdx{0};
-// Runs f as `blocks` blocks of `threads` threads, one thread after the other.
-template <class F> static void launch(unsigned blocks, unsigned threads, F f) {
-  gridDim.x = blocks; blockDim.x = threads;
-  for (unsigned b = 0; b < blocks; ++b) for (unsigned t = 0; t < threads; ++t) { blockIdx.x = b; threadIdx.x = t; f(); }
-}
-static float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
-static unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+/// Beyond `support::SEQUENTIAL_GRID`: the intrinsics the gradient kernels use.
+const EXTRA_SHIM: &str = r#"
 static float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
-static float __double2float_rz(double v) { float f = (float)v; if (std::isfinite(v) && std::fabs((double)f) > std::fabs(v)) f = std::nextafter(f, 0.0f); return f; }
 template <class T> static T atomicAdd(T* a, T v) { T old = *a; *a = old + v; return old; }
 "#;
 
@@ -288,7 +274,7 @@ h.out=(unsigned long long)ob; h.dtype=0; launch(3, 4, [&]{{ fuser_one_hot(h); }}
         c_print("oh_bf16", "ob", DType::BF16, 24),
     );
     main += "return 0;\n}\n";
-    let program = format!("{SHIM}{}{main}", host_source());
+    let program = format!("{}{EXTRA_SHIM}{}{main}", support::SEQUENTIAL_GRID, host_source());
     let Some(out) = support::compile_and_run("cuda-grad", "grad source", "c++17", &program) else { return };
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "the host program failed: {}", String::from_utf8_lossy(&out.stderr));

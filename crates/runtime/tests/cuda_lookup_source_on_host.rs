@@ -9,25 +9,6 @@
 
 mod support;
 
-const SHIM: &str = r#"
-#include <cmath>
-#include <cstring>
-#include <cstdint>
-#include <cstdio>
-#define __device__
-#define __global__
-struct D3{unsigned x;}; D3 blockDim{1}, gridDim{1}, blockIdx{0}, threadIdx{0};
-// Runs f as `blocks` blocks of `threads` threads, one thread after the other.
-template <class F> static void launch(unsigned blocks, unsigned threads, F f) {
-  gridDim.x = blocks; blockDim.x = threads;
-  for (unsigned b = 0; b < blocks; ++b) for (unsigned t = 0; t < threads; ++t) { blockIdx.x = b; threadIdx.x = t; f(); }
-}
-static float __uint_as_float(unsigned u){float f; memcpy(&f,&u,4); return f;}
-static unsigned __float_as_uint(float f){unsigned u; memcpy(&u,&f,4); return u;}
-static float __double2float_rz(double v){ float f=(float)v; if (std::isfinite(v) && std::fabs((double)f)>std::fabs(v)) f=std::nextafter(f,0.0f); return f;}
-
-"#;
-
 const LOOKUP_MAIN: &str = r#"
 int main(){
   unsigned kat[3][6] = {{0,0,0,0,0,0},{0xffffffffu,0xffffffffu,0xffffffffu,0xffffffffu,0xffffffffu,0xffffffffu},
@@ -82,9 +63,12 @@ fn the_lookup_kernels_match_the_reference_semantics_on_the_host() {
         )
         .replace(r#"extern "C" "#, "");
     assert!(!source.contains("asm("), "the f16 conversions of the source changed: update the shims here");
-    let Some(out) =
-        support::compile_and_run("cuda-lookup", "lookup source", "c++17", &format!("{SHIM}{source}{LOOKUP_MAIN}"))
-    else {
+    let Some(out) = support::compile_and_run(
+        "cuda-lookup",
+        "lookup source",
+        "c++17",
+        &format!("{}{source}{LOOKUP_MAIN}", support::SEQUENTIAL_GRID),
+    ) else {
         return;
     };
     let text = String::from_utf8_lossy(&out.stdout).to_string();
