@@ -75,11 +75,13 @@ class TrainConfig:
     weight_decay: float = 0.01
     seed: int = 0
     norm_eps: float = 1e-5
+    #: The program's element type for the activations and parameters (the loss is f32).
+    dtype: str = "f32"
 
 
 def layer_config(t: TrainConfig, devices: int) -> transformer.Config:
     return transformer.Config(
-        placement="tpsp", devices=devices, dtype="f32", seq=t.seq, hidden=t.hidden, heads=t.heads,
+        placement="tpsp", devices=devices, dtype=t.dtype, seq=t.seq, hidden=t.hidden, heads=t.heads,
         kv_heads=t.heads, ffn=t.ffn, vocab=t.vocab, dropout=0.0, eps=t.norm_eps,
     )
 
@@ -97,22 +99,24 @@ def build(t: TrainConfig, devices: int) -> fuser.FusionDefinition:
     c = layer_config(t, devices)
     S, E, V = t.seq, t.hidden, t.vocab
     seq = [DIDx] if devices > 1 else []
+    dt = t.dtype
     c.specs.clear()
     with fuser.FusionDefinition(mesh=fuser.Mesh(list(range(devices))), name="gpt") as fd:
         ids = fd.define_tensor([S], "i64")
         labels = fd.define_tensor([S], "i64")
-        table = fd.define_tensor([V, E], "f32", splits=[DIDx, []])  # vocab-parallel rows
-        pos = fd.define_tensor([S, E], "f32", splits=[seq, []])
+        table = fd.define_tensor([V, E], dt, splits=[DIDx, []])  # vocab-parallel rows
+        pos = fd.define_tensor([S, E], dt, splits=[seq, []])
         layers = [gpt3_params(fd, c, f"l{i}.") for i in range(t.layers)]
-        lnf_w = fd.define_tensor([E], "f32")
-        lnf_b = fd.define_tensor([E], "f32")
-        w_lm = fd.define_tensor([V, E], "f32", splits=[DIDx, []])  # vocab-parallel LM head
+        lnf_w = fd.define_tensor([E], dt)
+        lnf_b = fd.define_tensor([E], dt)
+        w_lm = fd.define_tensor([V, E], dt, splits=[DIDx, []])  # vocab-parallel LM head
         x = fd.ops.embedding(table, ids, splits=[seq, []]) + pos
         for p in layers:
             x = gpt3_layer(fd, c, x, p)
         h = fd.ops.layer_norm(x, lnf_w, lnf_b, dims=[1], epsilon=t.norm_eps)
         logits = fd.ops.linear(h, w_lm, splits=[[], DIDx])  # [S, V], V over the ranks
-        loss = fd.ops.cross_entropy(logits, labels, splits=[[]])  # [S], never gathering V
+        # [S] in f32 (from bf16 logits: torch's F.cross_entropy(logits.float())), never gathering V
+        loss = fd.ops.cross_entropy(logits, labels, dtype=None if dt == "f32" else "f32", splits=[[]])
         total = fd.ops.sum(loss, [0], splits=[])
         fd.add_output(total * fd.ops.full([], 1.0 / S, "f32", splits=[]))
     return fd

@@ -63,3 +63,25 @@ def test_the_loss_curve_is_torchs():
     ref = train_gpt.torch_losses(t)
     assert ref is not None
     np.testing.assert_allclose(train_gpt.train(t, 2, log=False), ref, rtol=1e-4)
+
+
+def test_the_gpu_training_script_runs_on_the_cpu(tmp_path):
+    """examples/python/train_gpt_gpu.py (the H200 training step of issue 25) with --device cpu:
+    fuser's joint program through NumPy and torch eager from the same weights and batches give
+    the same losses (to 1e-4, f32), and the JSON it writes holds both curves and the step
+    times (skipped without torch)."""
+    pytest.importorskip("torch", reason="torch is not installed: the GPU training script's smoke run is skipped")
+    import json
+
+    import train_gpt_gpu
+
+    out = tmp_path / "train.json"
+    rc = train_gpt_gpu.main(["--device", "cpu", "--dtype", "f32", "--layers", "2", "--hidden", "32", "--heads", "4",
+                             "--ffn", "128", "--seq", "16", "--vocab", "64", "--period", "8", "--steps", "5",
+                             "--warmup", "1", "--lr", "3e-3", "--no-compile", "--json", str(out)])
+    assert rc == 0
+    got = json.loads(out.read_text())
+    fuser, eager = got["runs"]["fuser"]["losses"], got["runs"]["torch eager"]["losses"]
+    assert len(fuser) == len(eager) == 5 and fuser[-1] < fuser[0]
+    assert got["fuser_vs_eager_max_rel"] <= 1e-4
+    assert got["runs"]["fuser"]["step_ms"] > 0 and got["runs"]["torch eager"]["fwd_bwd_ms"] > 0
