@@ -35,6 +35,7 @@
 # --full, --filter SUBSTRING, --no-compile, --no-graph, --pass-pipeline P (also given to the
 # layer runs), --layer-fuser-args=--cuda-graph (more fuser-run arguments of the layer runs), --budget
 # kernels=S,linear=S,layer=S (seconds per part; later cases are skipped and listed), --iters K,
+# --linear-warmup W (GEMM warmup calls on both sides, default 100: steady clocks),
 # --warmup W. Environment: FUSER_RUN (default .gpu/fuser-run, then target/release/fuser-run),
 # OUT, FUSION_TIMEOUT (default 590 s for the whole script).
 # Without a GPU: `bash benches/gpu/fusion.sh --dry-run` runs every program small on the cpu

@@ -622,7 +622,7 @@ def part_linear(a, fuser, torch_, res, budget):
         if a.dry_run:
             rec["check"] = fuser.check(name, path)
         for lib in libs:
-            rec["fuser"][lib] = fuser.time(f"{name}-{lib}", path, a.warmup, a.linear_iters,
+            rec["fuser"][lib] = fuser.time(f"{name}-{lib}", path, a.linear_warmup, a.linear_iters,
                                            gemm=None if a.dry_run else lib)
         if torch_:
             rec["torch"] = torch_.time(prog, "linear", n, compile_=False)  # F.linear is one cuBLAS(Lt) call
@@ -796,6 +796,11 @@ def main(argv=None):
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--iters", type=int, default=50)
     p.add_argument("--linear-iters", type=int, default=20)
+    p.add_argument("--linear-warmup", type=int, default=100,
+                   help="warmup calls of each GEMM before timing, on both sides (fuser-run --warmup and F.linear): "
+                        "~0.3 s of sustained GEMMs brings the GPU to its power-limited steady clocks, so that "
+                        "neither side is timed on boost clocks the other did not get (session 31: 5 warmups "
+                        "made the same cuBLASLt algorithm 2.40 or 2.71 ms depending on what ran before)")
     p.add_argument("--pass-pipeline", default="", help="fuser-run --pass-pipeline (default: fuser-run's)")
     p.add_argument("--filter", default="", help="only cases whose name contains this")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
@@ -827,8 +832,9 @@ def main(argv=None):
     if a.quick:
         a.iters = min(a.iters, 20)
         a.linear_iters = min(a.linear_iters, 10)
+        a.linear_warmup = min(a.linear_warmup, 20)
     if a.dry_run:
-        a.warmup, a.iters, a.linear_iters = 1, 2, 2
+        a.warmup, a.iters, a.linear_iters, a.linear_warmup = 1, 2, 2, 1
     os.makedirs(a.out, exist_ok=True)
     start = time.time()
     deadline = start + a.deadline
@@ -840,7 +846,7 @@ def main(argv=None):
     meta = {"command": " ".join([os.path.relpath(__file__, ROOT)] + (argv if argv is not None else sys.argv[1:])),
             "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "fuser_run": a.fuser_run, "backend": a.backend, "pipeline": a.pass_pipeline, "warmup": a.warmup,
-            "iters": a.iters, "linear_iters": a.linear_iters, "dtype": a.dtype}
+            "iters": a.iters, "linear_iters": a.linear_iters, "linear_warmup": a.linear_warmup, "dtype": a.dtype}
     torch_ = None
     if not a.dry_run and ("kernels" in parts or "linear" in parts):
         torch_ = Torch(a.warmup, a.iters, compile_=not a.no_compile)
@@ -857,10 +863,10 @@ def main(argv=None):
             part_kernels(a, fuser, torch_, res, budget)
         elif part == "linear":
             if torch_:
-                torch_.iters = a.linear_iters
+                torch_.iters, torch_.warmup = a.linear_iters, a.linear_warmup
             part_linear(a, fuser, torch_, res, budget)
             if torch_:
-                torch_.iters = a.iters
+                torch_.iters, torch_.warmup = a.iters, a.warmup
         else:
             if a.dry_run:
                 res.skip("layer", "the dry run does not run vs_torch.py (torch)")
