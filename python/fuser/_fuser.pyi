@@ -197,6 +197,32 @@ def signature(module: Module) -> Tuple[List[Tuple[List[int], str]], List[Tuple[L
 def pipeline_names() -> List[str]:
     """The names of fuser's named pipelines."""
 
+class CpuProgram:
+    """A module lowered for the cpu backend and prepared once, for a `CpuRank`."""
+
+    def __init__(self, module: Module, pipeline: str = "builtin.module(tp-default)") -> None: ...
+    def arg_types(self) -> List[Tuple[List[int], str]]:
+        """The local (per-rank) shape and element type name of every argument."""
+    def result_types(self) -> List[Tuple[List[int], str]]:
+        """The local (per-rank) shape and element type name of every result."""
+    def ranks(self) -> int:
+        """The number of ranks the program's meshes name."""
+
+class CpuRank:
+    """This process's rank of a cpu run (RANK/WORLD_SIZE/...; rank 0 of 1 without RANK); no GPU."""
+
+    rank: int
+    world: int
+    def __init__(self, timeout_s: float = 60.0) -> None: ...
+    def run(self, program: CpuProgram, inputs: Sequence[object], outputs: Sequence[object]) -> None:
+        """Runs this rank: DLPack capsules of its input and output pieces (CPU tensors)."""
+    def fail(self, message: str) -> None:
+        """This process failed outside a run: the other ranks' runs fail at once, naming this rank."""
+    def aborted(self) -> Optional[str]:
+        """Why the run was aborted (by any rank), if it was."""
+    def close(self) -> None:
+        """Leaves the run; rank 0 waits (at most the timeout) until every other rank left."""
+
 class CudaProgram:
     """A module lowered for the cuda backend and prepared once (cuda builds only)."""
 

@@ -20,12 +20,32 @@ run id, master address and port, which is predictable: set your own secret on sh
 machines). Without RANK the process
 is rank 0 of 1. The GPU is torch's current device unless `device=` says otherwise (ranks may
 share a GPU).
+
+On the cpu backend (no GPU, no CUDA needed), `Rank(backend="cpu")` (a `CpuRank`) has the same
+API with torch CPU tensors:
+
+```python
+rank = fuser.torch.Rank(backend="cpu")       # joins the run: RANK, WORLD_SIZE, MASTER_ADDR
+program = rank.compile(fd)
+(y,) = rank.execute(program, [x_piece, w_piece])   # this rank's pieces, torch CPU tensors
+```
+
+The ranks meet as the cpu backend's multi-process runs do (`fuser-run --launch --backend cpu`):
+rank 0 serves fuser's store (same variables and defaults as above) and the communication hub
+every rank links to. Inputs are checked (local shape, element type, dense row-major) and
+copied once into the runtime's buffers (the cpu backend's buffers own their bytes); outputs
+are new torch tensors. A run that fails on one rank fails the others at once, naming it; so
+does a process that ends with an uncaught exception, or that dies, between runs. The rank
+leaves the run when the process exits (or at `close()`); rank 0, which serves the hub, waits
+then (at most `timeout`) until the other ranks have left.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
+import sys
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import torch
@@ -61,9 +81,19 @@ def _torchrun_defaults() -> None:
 
 
 class Rank:
-    """This process's rank of a run on the cuda backend."""
+    """This process's rank of a run on the cuda backend (`backend="cpu"`: a `CpuRank`)."""
 
-    def __init__(self, device: Optional[int] = None, timeout: float = 60.0) -> None:
+    def __new__(cls, device: Optional[int] = None, timeout: float = 60.0, backend: str = "cuda") -> Any:
+        with arguments():
+            if backend not in ("cuda", "cpu"):
+                raise ValueError(f"backend must be 'cuda' or 'cpu', got {backend!r}")
+            if backend == "cpu" and device is not None:
+                raise ValueError("device= names a GPU: a cpu rank takes none")
+        if backend == "cpu":
+            return CpuRank(timeout)
+        return super().__new__(cls)
+
+    def __init__(self, device: Optional[int] = None, timeout: float = 60.0, backend: str = "cuda") -> None:
         with arguments():
             timeout = check_timeout(timeout)
             if device is not None and (isinstance(device, bool) or not hasattr(device, "__index__")):
@@ -94,3 +124,49 @@ class Rank:
         stream = torch.cuda.current_stream(device).cuda_stream
         self._native.run(program, [to_dlpack(t) for t in inputs], [to_dlpack(t) for t in outputs], stream)
         return outputs
+
+
+class CpuRank:
+    """This process's rank of a run on the cpu backend (see the module doc); needs no GPU."""
+
+    def __init__(self, timeout: float = 60.0) -> None:
+        with arguments():
+            timeout = check_timeout(timeout)
+        _torchrun_defaults()
+        self._native = _fuser.CpuRank(timeout)
+        self.rank: int = self._native.rank
+        self.world: int = self._native.world
+        atexit.register(_leave, self._native)
+
+    def compile(self, program: Any, pipeline: str = DEFAULT_PIPELINE) -> _fuser.CpuProgram:
+        """`program` (a FusionDefinition or a Module) lowered by `pipeline` and prepared."""
+        module = program.module() if hasattr(program, "module") else program
+        return _fuser.CpuProgram(module, pipeline)
+
+    def execute(
+        self, program: Union[_fuser.CpuProgram, Any], inputs: Sequence[torch.Tensor], pipeline: str = DEFAULT_PIPELINE
+    ) -> List[torch.Tensor]:
+        """Runs this rank of `program` on its input pieces (torch CPU tensors); returns its
+        output pieces (new torch CPU tensors)."""
+        if not isinstance(program, _fuser.CpuProgram):
+            program = self.compile(program, pipeline)
+        outputs = [torch.empty(shape, dtype=_TORCH_DTYPES[dtype]) for shape, dtype in program.result_types()]
+        self._native.run(program, [to_dlpack(t) for t in inputs], [to_dlpack(t) for t in outputs])
+        return outputs
+
+    def close(self) -> None:
+        """Leaves the run (done when the process exits; see the module doc)."""
+        self._native.close()
+
+
+def _leave(native: Any) -> None:
+    """At exit: a process ending with an uncaught exception fails the run first (the other
+    ranks hear it, naming this rank, instead of waiting for it), then the rank leaves."""
+    error = getattr(sys, "last_value", None)
+    if error is not None and native.aborted() is None:
+        native.fail(f"its process ended with an uncaught {type(error).__name__}: {error}")
+    try:
+        native.close()
+    except _fuser.FuserError as e:
+        if native.aborted() is None:
+            print(f"fuser: rank {native.rank}: leaving the run: {e}", file=sys.stderr)

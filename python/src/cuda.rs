@@ -11,184 +11,28 @@
 //! program's local (per-rank) shape and element type, on this rank's GPU, dense row-major.
 
 use crate::compiler::Module;
-use crate::errors::{self, Diagnostic, Sources};
+use crate::errors::{self, Diagnostic};
 use crate::execute::{self, Fail};
-use fuser_ir::{Context, Ir, OpId};
+use crate::prepared::{Borrowed, KDL_CUDA, Local, Prepared, TensorDesc, describe, take_capsule};
 use fuser_runtime::cuda::CudaBackend;
 use fuser_runtime::cuda::api::RawStream;
 use fuser_runtime::dtype::DType;
-use fuser_runtime::exec::{Program, prepare, run_program};
+use fuser_runtime::exec::run_program;
 use fuser_runtime::process::ProcessEnv;
 use fuser_runtime::store::{Store, StoreConfig};
 use pyo3::prelude::*;
-use std::ffi::c_void;
 use std::sync::Arc;
 use std::time::Duration;
 
-#[repr(C)]
-struct DLDevice {
-    device_type: i32,
-    device_id: i32,
-}
-
-#[repr(C)]
-struct DLDataType {
-    code: u8,
-    bits: u8,
-    lanes: u16,
-}
-
-#[repr(C)]
-struct DLTensor {
-    data: *mut c_void,
-    device: DLDevice,
-    ndim: i32,
-    dtype: DLDataType,
-    shape: *const i64,
-    strides: *const i64,
-    byte_offset: u64,
-}
-
-#[repr(C)]
-struct DLManagedTensor {
-    dl_tensor: DLTensor,
-    manager_ctx: *mut c_void,
-    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensor)>,
-}
-
-const KDL_CUDA: i32 = 2;
-
-/// A DLPack tensor taken from its capsule: the capsule is marked used, and the producer's
-/// deleter runs when this is dropped (after the run).
-struct Borrowed {
-    managed: *mut DLManagedTensor,
-}
-
-impl Drop for Borrowed {
-    fn drop(&mut self) {
-        // SAFETY: `managed` came from a `dltensor` capsule we marked used: we own it now.
-        unsafe {
-            if let Some(d) = (*self.managed).deleter {
-                d(self.managed);
-            }
-        }
-    }
-}
-
-/// What a capsule holds: device address, shape, element type, GPU.
-struct TensorDesc {
-    ptr: u64,
-    shape: Vec<usize>,
-    dtype: Option<DType>,
-    device: (i32, i32),
-    dense: bool,
-}
-
-fn take_capsule(obj: &Bound<'_, PyAny>) -> Result<Borrowed, String> {
-    let name = c"dltensor";
-    // SAFETY: plain CPython capsule calls on a live object, under the GIL.
-    unsafe {
-        let raw = obj.as_ptr();
-        if pyo3::ffi::PyCapsule_IsValid(raw, name.as_ptr()) != 1 {
-            return Err("expected a DLPack capsule (torch.utils.dlpack.to_dlpack(t)) not yet consumed".into());
-        }
-        let p = pyo3::ffi::PyCapsule_GetPointer(raw, name.as_ptr()) as *mut DLManagedTensor;
-        if p.is_null() || pyo3::ffi::PyCapsule_SetName(raw, c"used_dltensor".as_ptr()) != 0 {
-            pyo3::ffi::PyErr_Clear();
-            return Err("cannot take the DLPack capsule".into());
-        }
-        Ok(Borrowed { managed: p })
-    }
-}
-
-fn describe(b: &Borrowed) -> TensorDesc {
-    // SAFETY: a valid DLManagedTensor (DLPack's contract) owned by `b`.
-    let t = unsafe { &(*b.managed).dl_tensor };
-    let ndim = t.ndim.max(0) as usize;
-    let shape: Vec<i64> =
-        if ndim == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(t.shape, ndim) }.to_vec() };
-    let dense = if t.strides.is_null() {
-        true
-    } else {
-        let strides = unsafe { std::slice::from_raw_parts(t.strides, ndim) };
-        let mut expect = 1i64;
-        let mut ok = true;
-        for (d, s) in shape.iter().zip(strides).rev() {
-            ok &= *d <= 1 || *s == expect;
-            expect *= *d;
-        }
-        ok
-    };
-    let dtype = match (t.dtype.code, t.dtype.bits, t.dtype.lanes) {
-        (2, 64, 1) => Some(DType::F64),
-        (2, 32, 1) => Some(DType::F32),
-        (2, 16, 1) => Some(DType::F16),
-        (4, 16, 1) => Some(DType::BF16),
-        (0, 64, 1) => Some(DType::I64),
-        (0, 32, 1) => Some(DType::I32),
-        (0, 16, 1) => Some(DType::I16),
-        (0, 8, 1) => Some(DType::I8),
-        // kDLBool: one byte per element, 0 or 1 (torch.bool), as the runtime's i1.
-        (6, 8, 1) => Some(DType::I1),
-        _ => None,
-    };
-    TensorDesc {
-        ptr: t.data as u64 + t.byte_offset,
-        shape: shape.iter().map(|&d| d.max(0) as usize).collect(),
-        dtype,
-        device: (t.device.device_type, t.device.device_id),
-        dense,
-    }
-}
-
-/// A local (per-rank) shape and element type.
-type Local = (Vec<usize>, DType);
-
 /// A module lowered for the cuda backend and prepared once; runs on a `CudaRank`.
 #[pyclass(module = "fuser._fuser", frozen)]
-pub struct CudaProgram {
-    ctx: Context,
-    #[allow(dead_code)]
-    ir: Ir,
-    prog: Program,
-    sources: Sources,
-    /// Local (per-rank) shapes and element types of the arguments and results.
-    args: Vec<Local>,
-    results: Vec<Local>,
-    /// The devices of the program's meshes (the ranks it needs).
-    ranks: usize,
-}
+pub struct CudaProgram(Prepared);
 
-fn local_types(ctx: &Context, ir: &Ir, func: OpId) -> Result<(Vec<Local>, Vec<Local>), String> {
-    let (ins, outs) = fuser_dialects::func::signature(ctx, ir, func).ok_or("the function has no signature")?;
-    let one = |t| -> Result<Local, String> {
-        let b =
-            fuser_dialects::host::types::BufferType::of(ctx, t).ok_or("an argument or result is not a host buffer")?;
-        let shape = b
-            .shape
-            .iter()
-            .map(|&d| usize::try_from(d).map_err(|_| "dynamic shapes are not supported".to_string()))
-            .collect::<Result<_, _>>()?;
-        Ok((shape, DType::of(ctx, b.elem).map_err(|e| e.message)?))
-    };
-    Ok((
-        ins.iter().map(|&t| one(t)).collect::<Result<_, _>>()?,
-        outs.iter().map(|&t| one(t)).collect::<Result<_, _>>()?,
-    ))
-}
-
-fn prepare_program(module: &Module, pipeline: &str) -> Result<CudaProgram, Fail> {
-    let sources = module.sources.clone();
-    let (text, lowered) = execute::lowered_texts(module, pipeline)?;
-    let ctx = Context::new(fuser_dialects::registry());
-    let parsed = execute::parse(&ctx, &sources, lowered.as_deref().unwrap_or(&text))?;
-    let ranks = execute::default_ranks(&ctx, &execute::parse(&ctx, &sources, &text)?);
-    let func = execute::function(&ctx, &sources, &parsed)?;
-    let prog =
-        prepare(&ctx, &parsed.ir, func).map_err(|(loc, m)| vec![execute::diagnostic(&ctx, &sources, Some(loc), &m)])?;
-    let (args, results) = local_types(&ctx, &parsed.ir, func)
-        .map_err(|m| vec![execute::diagnostic(&ctx, &sources, Some(parsed.ir.loc(func)), &m)])?;
-    Ok(CudaProgram { ctx, ir: parsed.ir, prog, sources, args, results, ranks })
+impl std::ops::Deref for CudaProgram {
+    type Target = Prepared;
+    fn deref(&self) -> &Prepared {
+        &self.0
+    }
 }
 
 #[pymethods]
@@ -197,7 +41,7 @@ impl CudaProgram {
     #[new]
     #[pyo3(signature = (module, pipeline = "builtin.module(tp-default)"))]
     fn new(py: Python<'_>, module: &Module, pipeline: &str) -> PyResult<CudaProgram> {
-        py.detach(|| prepare_program(module, pipeline)).map_err(|d| errors::raise(py, d))
+        py.detach(|| Prepared::new(module, pipeline)).map(CudaProgram).map_err(|d| errors::raise(py, d))
     }
 
     /// The local (per-rank) shape and element type name of every argument.

@@ -7,18 +7,24 @@
 //! - `autodiff.rs`: `autodiff`, `Gradients`: the reverse-mode derivative of a module's
 //!   function as three modules (`_vjp`, `_fwd`, `_bwd`), behind `FusionDefinition.backward`.
 //! - `execute.rs`: `run_cpu`, running a module on the cpu backend with global inputs.
+//! - `prepared.rs`: DLPack capsules, and a module prepared once with its per-rank types (what
+//!   the rank classes share).
 //! - `cuda.rs`: `CudaProgram`, `CudaRank`: one rank per process on the cuda backend, torch
 //!   tensors through DLPack.
+//! - `cpu_rank.rs`: `CpuProgram`, `CpuRank`: one rank per process on the cpu backend, torch
+//!   CPU tensors through DLPack (no GPU, no CUDA).
 //!
 //! Nothing here prints or exits; every failure is a `FuserError` carrying diagnostics, and
 //! the facade turns panics inside the compiler into error diagnostics.
 
 mod autodiff;
 mod compiler;
+mod cpu_rank;
 #[cfg(feature = "cuda")]
 mod cuda;
 mod errors;
 mod execute;
+mod prepared;
 mod program;
 
 use pyo3::prelude::*;
@@ -47,6 +53,8 @@ fn _fuser(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(autodiff::signature, m)?)?;
     m.add_function(wrap_pyfunction!(execute::run_cpu, m)?)?;
     m.add_function(wrap_pyfunction!(pipeline_names, m)?)?;
+    m.add_class::<cpu_rank::CpuProgram>()?;
+    m.add_class::<cpu_rank::CpuRank>()?;
     #[cfg(feature = "cuda")]
     m.add_class::<cuda::CudaProgram>()?;
     #[cfg(feature = "cuda")]

@@ -109,7 +109,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("the unsharded reference", &["reference.rs"]),
     ("one process per rank (cpu)", &["procs/msg.rs", "procs/hub.rs", "procs/link.rs"]),
-    ("the driver", &["driver.rs", "process.rs", "procs/run.rs"]),
+    ("the driver", &["driver.rs", "process.rs", "procs/run.rs", "procs/rank.rs"]),
     (
         "facades and tools",
         &["lib.rs", "exec/mod.rs", "cpu/mod.rs", "cuda/mod.rs", "procs/mod.rs", "bin/fuser-contention.rs"],

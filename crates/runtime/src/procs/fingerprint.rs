@@ -80,6 +80,18 @@ impl Fingerprint {
         f
     }
 
+    /// The decisive parts of a long-lived rank ([`super::rank::ProcessRank`], fuser.torch's
+    /// cpu ranks), which joins before it knows the programs it will run: what it is (`kind`),
+    /// the world size and fuser's version. (Its programs are not compared: ranks that run
+    /// different ones fail at their first mismatched communication, as in one process.)
+    pub fn of_session(kind: &str, world: usize) -> Fingerprint {
+        let mut f = Fingerprint::default();
+        f.push("kind of rank", kind.to_string(), true, true);
+        f.push("world size", world.to_string(), true, true);
+        f.push("fuser version", env!("CARGO_PKG_VERSION").to_string(), true, true);
+        f
+    }
+
     /// Adds an explanatory part: the hash of `text` under `name` (e.g. `input file text`).
     pub fn explained_by(mut self, name: &str, text: &str) -> Fingerprint {
         self.push(name, format!("{:016x}", fnv1a(text.as_bytes())), false, false);

@@ -7,9 +7,11 @@
 //! behind): each process's [`crate::cpu::comm::Communicator`] hands its posts to its [`link`],
 //! the hub replays them on an in-process communicator of all ranks, so collectives, send/recv
 //! with NCCL's and CUDA IPC get/put's blocking rules, groups, `share_handles` and every
-//! mismatch message are those of a single-process run. [`run`] is the rank's whole run.
+//! mismatch message are those of a single-process run. [`run`] is the rank's whole run;
+//! [`rank`] a rank that lives as long as its process and runs any number of programs on the
+//! caller's pieces (fuser.torch's cpu ranks under torchrun).
 //!
-//! Layering: `frame` → `msg`, `fingerprint` → `fault`, `outbox` → `hub`, `link` → `run`.
+//! Layering: `frame` → `msg`, `fingerprint` → `fault`, `outbox` → `hub`, `link` → `run` → `rank`.
 
 pub mod fault;
 pub mod fingerprint;
@@ -18,10 +20,12 @@ pub mod hub;
 pub mod link;
 pub mod msg;
 pub mod outbox;
+pub mod rank;
 pub mod run;
 
 pub use fault::{FAULT_VAR, Fault};
 pub use fingerprint::Fingerprint;
+pub use rank::ProcessRank;
 pub use run::run_cpu_process;
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ const GATHER_AT_LEAST: Duration = Duration::from_secs(30);
 /// How long rank 0's process, about to end with a failure, waits for the hub to hand the
 /// abort to the other ranks (so that they fail with the cause rather than with "rank 0
 /// exited").
-const LAST_WORDS: Duration = Duration::from_secs(1);
+pub(super) const LAST_WORDS: Duration = Duration::from_secs(1);
 
 /// Runs this process's rank; rank 0 gets the outcome of all ranks. `about`: explanatory
 /// parts of the rank's fingerprint, `(name, text)` (the input file's text, the pipeline).
@@ -88,15 +88,16 @@ pub fn run_cpu_process(
 }
 
 /// A rank that joined the run: rank 0's hub (rank 0 only), its link, its watchdog.
-struct Joined {
-    hub: Option<Arc<Hub>>,
-    link: Arc<Link>,
-    watchdog: Arc<Watchdog>,
+pub(super) struct Joined {
+    pub(super) hub: Option<Arc<Hub>>,
+    pub(super) link: Arc<Link>,
+    pub(super) watchdog: Arc<Watchdog>,
 }
 
 /// Meets the other ranks: rank 0 serves the store and starts the hub, every rank connects
 /// to the hub and waits until all joined (`--timeout` from now). Rank 0 gets the hub.
-fn join_run(
+/// (Also the join of a [`super::rank::ProcessRank`], which runs any number of programs.)
+pub(super) fn join_run(
     cfg: &RunConfig,
     env: &ProcessEnv,
     fault: Option<Fault>,

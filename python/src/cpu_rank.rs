@@ -1,0 +1,222 @@
+//! One rank of a run on the cpu backend, in this process (one process per rank, as torchrun
+//! starts them): `CpuRank` joins the run through the store and rank 0's communication hub of
+//! the cpu backend's multi-process runs (`fuser_runtime::procs::ProcessRank`: RANK,
+//! WORLD_SIZE, MASTER_ADDR and the store port and token of
+//! `fuser_runtime::process::ProcessEnv`; a single process without RANK is rank 0 of 1) and
+//! runs a `CpuProgram` (a module lowered and prepared once) on the caller's tensors.
+//!
+//! Tensors cross as DLPack capsules of host memory (`torch.utils.dlpack.to_dlpack` of CPU
+//! tensors), checked against the program's local (per-rank) shape and element type, dense
+//! row-major. The cpu backend's buffers own their bytes, so each input is copied once into
+//! the rank's argument buffer, and each result once into the caller's output tensor; the run
+//! is complete when `run` returns. Needs no GPU and no CUDA (not behind the `cuda` feature).
+//!
+//! The rank lives until `close` (fuser.torch calls it when the process exits): see
+//! `ProcessRank` for leaving the run, and `fail`, which tells the other ranks that this
+//! process failed outside a run.
+
+use crate::compiler::Module;
+use crate::errors::{self, Diagnostic};
+use crate::execute::{self, Fail};
+use crate::prepared::{Borrowed, KDL_CPU, Local, Prepared, TensorDesc, describe, take_capsule};
+use fuser_runtime::dtype::DType;
+use fuser_runtime::process::ProcessEnv;
+use fuser_runtime::procs::rank::{copy_view_into, view_of_bytes};
+use fuser_runtime::procs::{Fault, ProcessRank};
+use pyo3::prelude::*;
+use std::time::Duration;
+
+/// What the ranks of a fuser.torch cpu run present when they join (a process of another
+/// kind, e.g. `fuser-run`, is refused by name).
+const KIND: &str = "fuser.torch cpu rank";
+
+/// A module lowered for the cpu backend and prepared once; runs on a `CpuRank`.
+#[pyclass(module = "fuser._fuser", frozen)]
+pub struct CpuProgram(Prepared);
+
+impl std::ops::Deref for CpuProgram {
+    type Target = Prepared;
+    fn deref(&self) -> &Prepared {
+        &self.0
+    }
+}
+
+#[pymethods]
+impl CpuProgram {
+    /// Lowers `module` by `pipeline` (when fusion-level) and prepares it.
+    #[new]
+    #[pyo3(signature = (module, pipeline = "builtin.module(tp-default)"))]
+    fn new(py: Python<'_>, module: &Module, pipeline: &str) -> PyResult<CpuProgram> {
+        py.detach(|| Prepared::new(module, pipeline)).map(CpuProgram).map_err(|d| errors::raise(py, d))
+    }
+
+    /// The local (per-rank) shape and element type name of every argument.
+    fn arg_types(&self) -> Vec<(Vec<usize>, &'static str)> {
+        self.args.iter().map(|(s, d)| (s.clone(), d.name())).collect()
+    }
+
+    /// The local (per-rank) shape and element type name of every result.
+    fn result_types(&self) -> Vec<(Vec<usize>, &'static str)> {
+        self.results.iter().map(|(s, d)| (s.clone(), d.name())).collect()
+    }
+
+    /// The number of ranks the program's meshes name.
+    fn ranks(&self) -> usize {
+        self.ranks
+    }
+}
+
+/// This process's rank of a cpu run (see the module docs).
+#[pyclass(module = "fuser._fuser", frozen)]
+pub struct CpuRank {
+    inner: ProcessRank,
+    #[pyo3(get)]
+    rank: usize,
+    #[pyo3(get)]
+    world: usize,
+}
+
+fn join(timeout: Duration) -> Result<ProcessRank, String> {
+    let var = |k: &str| std::env::var(k).ok();
+    let env = ProcessEnv::from_env(var).map_err(|e| e.message)?;
+    let fault = Fault::from_env(var).map_err(|e| e.message)?;
+    ProcessRank::join(env.as_ref(), timeout, KIND, fault).map_err(|e| e.to_string())
+}
+
+/// Whether the tensor `d`, `what` #`i`, fits the program's local type `want` on rank `rank`.
+fn check(rank: usize, what: &str, i: usize, d: &TensorDesc, want: &Local) -> Result<(), String> {
+    let name = format!("{what} #{i}");
+    if d.device.0 != KDL_CPU {
+        return Err(format!("{name}: on DLPack device {:?}, this rank runs on the cpu (a CPU tensor)", d.device));
+    }
+    if d.dtype != Some(want.1) {
+        return Err(format!("{name}: element type {:?}, the program's is {}", d.dtype.map(DType::name), want.1.name()));
+    }
+    if d.shape != want.0 {
+        return Err(format!("{name}: shape {:?}, rank {rank} of the program takes {:?}", d.shape, want.0));
+    }
+    if !d.dense {
+        return Err(format!("{name}: not dense row-major (call .contiguous())"));
+    }
+    Ok(())
+}
+
+/// The bytes of a described host tensor (`d` checked: dense, of a known element type).
+fn nbytes(d: &TensorDesc) -> usize {
+    d.shape.iter().product::<usize>() * d.dtype.map_or(0, DType::size)
+}
+
+impl CpuRank {
+    fn run_inner(&self, p: &CpuProgram, ins: &[TensorDesc], outs: &[TensorDesc]) -> Result<(), Fail> {
+        let plain = |m: String| vec![errors::located(None, &m, &p.sources)];
+        if p.ranks != self.world {
+            return Err(plain(format!(
+                "the program's meshes name {} devices but the run has {} rank(s) (WORLD_SIZE)",
+                p.ranks, self.world
+            )));
+        }
+        if ins.len() != p.args.len() || outs.len() != p.results.len() {
+            return Err(plain(format!(
+                "the program takes {} inputs and {} outputs, {} and {} given",
+                p.args.len(),
+                p.results.len(),
+                ins.len(),
+                outs.len()
+            )));
+        }
+        for (i, (d, want)) in ins.iter().zip(&p.args).enumerate() {
+            check(self.rank, "input", i, d, want).map_err(plain)?;
+        }
+        for (i, (d, want)) in outs.iter().zip(&p.results).enumerate() {
+            check(self.rank, "output", i, d, want).map_err(plain)?;
+        }
+        let fail = |e: fuser_runtime::RtError| {
+            let loc = e.op.as_ref().map(|_| p.prog.error_loc(&e));
+            vec![execute::failure(&p.ctx, &p.sources, &fuser_runtime::driver::Failure { loc, error: e })]
+        };
+        let args = ins
+            .iter()
+            .map(|d| {
+                let n = nbytes(d);
+                // SAFETY: a dense host tensor of `n` bytes at `ptr` (checked above), alive while
+                // its capsule is (until `run` returns).
+                let bytes = if n == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(d.ptr as *const u8, n) } };
+                view_of_bytes(d.dtype.unwrap_or(DType::F32), &d.shape, bytes)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(fail)?;
+        let results = self.inner.run(&p.prog, &args).map_err(fail)?;
+        if results.len() != outs.len() {
+            return Err(plain(format!("the function returned {} values, its signature {}", results.len(), outs.len())));
+        }
+        for (r, d) in results.iter().zip(outs) {
+            let n = nbytes(d);
+            if n == 0 {
+                continue;
+            }
+            // SAFETY: as above, and the caller's output tensors are distinct fresh tensors.
+            let out = unsafe { std::slice::from_raw_parts_mut(d.ptr as *mut u8, n) };
+            copy_view_into(r, out).map_err(fail)?;
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl CpuRank {
+    /// Joins the run as the rank of the environment (RANK, WORLD_SIZE, ...; rank 0 of 1
+    /// without RANK) within `timeout_s`, also the deadline of every wait of its runs.
+    #[new]
+    #[pyo3(signature = (timeout_s = 60.0))]
+    fn new(py: Python<'_>, timeout_s: f64) -> PyResult<CpuRank> {
+        let timeout = crate::execute::timeout(py, "timeout", timeout_s, &Vec::new())?;
+        match py.detach(|| join(timeout)) {
+            Ok(inner) => Ok(CpuRank { rank: inner.rank(), world: inner.world(), inner }),
+            Err(m) => Err(errors::raise(py, vec![errors::located(None, &m, &Vec::new())])),
+        }
+    }
+
+    /// Runs `program` on this rank: `inputs` and `outputs` are DLPack capsules of this
+    /// rank's pieces, CPU tensors (outputs are written).
+    fn run(
+        &self,
+        py: Python<'_>,
+        program: &CpuProgram,
+        inputs: Vec<Bound<'_, PyAny>>,
+        outputs: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let take = |objs: &[Bound<'_, PyAny>]| -> Result<Vec<Borrowed>, Vec<Diagnostic>> {
+            objs.iter()
+                .map(|o| take_capsule(o).map_err(|m| vec![errors::located(None, &m, &program.sources)]))
+                .collect()
+        };
+        let ins = take(&inputs).map_err(|d| errors::raise(py, d))?;
+        let outs = take(&outputs).map_err(|d| errors::raise(py, d))?;
+        let (in_descs, out_descs): (Vec<TensorDesc>, Vec<TensorDesc>) =
+            (ins.iter().map(describe).collect(), outs.iter().map(describe).collect());
+        let result = py.detach(|| self.run_inner(program, &in_descs, &out_descs));
+        // The producers' deleters run now, after the run.
+        drop(ins);
+        drop(outs);
+        result.map_err(|d| errors::raise(py, d))
+    }
+
+    /// This process failed outside a run (`message`, e.g. an uncaught exception): the other
+    /// ranks' runs fail at once with it, naming this rank; so do this rank's later runs.
+    fn fail(&self, message: &str) {
+        self.inner.fail(message);
+    }
+
+    /// Why the run was aborted (by this rank or another), if it was.
+    fn aborted(&self) -> Option<String> {
+        self.inner.aborted().map(|e| e.to_string())
+    }
+
+    /// Leaves the run (a second call does nothing): a rank other than 0 tells rank 0 and
+    /// goes; rank 0, which serves the run's hub, waits (at most the timeout) until every other
+    /// rank left, and raises naming those that did not.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.inner.close())
+            .map_err(|e| errors::raise(py, vec![errors::located(None, &e.to_string(), &Vec::new())]))
+    }
+}
