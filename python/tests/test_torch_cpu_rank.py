@@ -140,6 +140,17 @@ def test_a_rank_raising_before_its_run_fails_the_others_naming_it(tmp_path) -> N
         assert "FAILED" in out and "rank 1" in out and "RuntimeError: boom on rank 1" in out, out
 
 
+def test_a_rank_killed_in_its_run_is_named_by_the_others(tmp_path) -> None:
+    # FUSER_TEST_RANK_FAULT (test-only): rank 1 sends itself SIGKILL at its first communication.
+    env = fuser_env({"WORKER_TIMEOUT": "120", "FUSER_TEST_RANK_FAULT": "1:kill"})
+    start = time.monotonic()
+    results = launch(2, [str(tmp_path), "run"], env, timeout=100)
+    assert time.monotonic() - start < 60, results
+    (s0, out0), (s1, _) = results
+    assert s1 == -9, results
+    assert s0 == 3 and "rank 1 left the run before finishing" in out0, out0
+
+
 def test_a_rank_that_never_joins_is_named_within_the_timeout(tmp_path) -> None:
     env = fuser_env({"WORKER_TIMEOUT": "5"})
     results = launch(2, [str(tmp_path), "raise-before-join", "1"], env, timeout=60)

@@ -33,6 +33,8 @@ use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
 use crate::exec::{Backend, Program, run_program};
 use crate::process::ProcessEnv;
+use crate::watchdog::lock;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -45,6 +47,9 @@ pub struct ProcessRank {
     joined: Option<Joined>,
     timeout: Duration,
     closed: AtomicBool,
+    /// Held while a program runs: runs of one rank are one after the other (callers on
+    /// several threads take turns), as the other ranks expect them.
+    running: Mutex<()>,
 }
 
 impl ProcessRank {
@@ -61,7 +66,15 @@ impl ProcessRank {
         let closed = AtomicBool::new(false);
         let Some(env) = env else {
             let backend = CpuBackend::new(1, false, timeout);
-            return Ok(ProcessRank { rank: 0, world: 1, backend, joined: None, timeout, closed });
+            return Ok(ProcessRank {
+                rank: 0,
+                world: 1,
+                backend,
+                joined: None,
+                timeout,
+                closed,
+                running: Mutex::new(()),
+            });
         };
         if let Some(f) = fault {
             f.before_joining(env.rank);
@@ -70,7 +83,8 @@ impl ProcessRank {
         let joined = join_run(&cfg, env, fault, &Fingerprint::of_session(kind, env.world)).map_err(|f| f.error)?;
         let comm = Communicator::with_remote(env.world, joined.watchdog.clone(), joined.link.clone());
         let backend = CpuBackend::with_communicator(comm, false);
-        Ok(ProcessRank { rank: env.rank, world: env.world, backend, joined: Some(joined), timeout, closed })
+        let running = Mutex::new(());
+        Ok(ProcessRank { rank: env.rank, world: env.world, backend, joined: Some(joined), timeout, closed, running })
     }
 
     pub fn rank(&self) -> usize {
@@ -84,6 +98,7 @@ impl ProcessRank {
     /// Runs `prog` as this rank on `args` (this rank's pieces, e.g. from [`view_of_bytes`]);
     /// its results. A failure of a run with other ranks aborts the run for all of them.
     pub fn run(&self, prog: &Program, args: &[View]) -> RtResult<Vec<View>> {
+        let _turn = lock(&self.running);
         if self.closed.load(Ordering::SeqCst) {
             return Err(RtError::new("this rank left the run (closed): it runs no more programs").on_rank(self.rank));
         }
@@ -269,6 +284,10 @@ func.func @f(%a: !host.buf<2xf32>) -> !host.buf<2xf32> {
                             .expect("joins");
                         let e = if r == 1 {
                             rank.fail("the caller raised ValueError: boom");
+                            // Its own runs fail at once too.
+                            let arg = view_of_bytes(DType::F32, &[2], &f32s(&[1.0, 1.0])).unwrap();
+                            let own = rank.run(prog, &[arg]).unwrap_err().to_string();
+                            assert!(own.contains("aborted: rank 1: the caller raised"), "{own}");
                             None
                         } else {
                             let arg = view_of_bytes(DType::F32, &[2], &f32s(&[1.0, 1.0])).unwrap();
