@@ -10,6 +10,8 @@ Run on the cpu backend (NumPy): python examples/python/tp_mlp.py [ranks]
 Run on GPUs (torch, one process per rank, each holding its weight shards):
     torchrun --nproc_per_node N examples/python/tp_mlp.py --cuda
     torchrun --nproc_per_node 2 examples/python/tp_mlp.py --cuda --share-gpu   # ranks on GPU 0
+Run on cpu processes (torch CPU tensors, no GPU; what CI runs):
+    torchrun --nproc_per_node N examples/python/tp_mlp.py --torch-cpu
 With --share-gpu the allreduce is the copy-engine collective over CUDA IPC
 (tp-overlap-collective{backend=cuda_ipc}): NCCL refuses two ranks of one communicator on one GPU.
 Each rank's output (the replicated y) is compared with torch's own unsharded computation.
@@ -80,7 +82,30 @@ def main_cuda(share_gpu: bool, tokens: int = 128, hidden: int = 512, ffn: int = 
     assert err < 1e-2, err
 
 
+def main_torch_cpu(tokens: int = 32, hidden: int = 64, ffn: int = 128) -> None:
+    """One rank of the torchrun run on the cpu backend: its shards as torch CPU tensors."""
+    import torch
+
+    import fuser.torch
+
+    rank = fuser.torch.Rank(backend="cpu")
+    program = rank.compile(tp_mlp(rank.world, tokens, hidden, ffn))
+    g = torch.Generator().manual_seed(0)
+    x, w1 = torch.randn(tokens, hidden, generator=g), torch.randn(ffn, hidden, generator=g) / 8
+    b1, w2 = torch.randn(ffn, generator=g), torch.randn(hidden, ffn, generator=g) / 8
+    part = ffn // rank.world
+    cols = slice(rank.rank * part, (rank.rank + 1) * part)
+    (y,) = rank.execute(program, [x, w1[cols].contiguous(), b1[cols].contiguous(), w2[:, cols].contiguous()])
+    want = ((x @ w1.T + b1) ** 2) @ w2.T  # torch, unsharded
+    err = float((y - want).abs().max() / want.abs().max())
+    print(f"tp_mlp rank {rank.rank}/{rank.world} on the cpu backend: max rel err vs torch {err:.2e}", flush=True)
+    assert err < 1e-5, err
+
+
 def main() -> None:
+    if "--torch-cpu" in sys.argv:
+        main_torch_cpu()
+        return
     if "--cuda" in sys.argv:
         main_cuda("--share-gpu" in sys.argv)
         return

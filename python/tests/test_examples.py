@@ -33,3 +33,11 @@ def test_the_example_script_runs(capsys, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["tp_mlp.py", "2"])
     runpy.run_path(os.path.join(ROOT, "examples", "python", "tp_mlp.py"), run_name="__main__")
     assert "tp_mlp on 2 cpu ranks" in capsys.readouterr().out
+
+
+@pytest.mark.skipif("RANK" in os.environ, reason="needs a process outside any run (RANK unset)")
+def test_the_example_script_runs_on_a_torch_cpu_rank(capsys, monkeypatch):
+    pytest.importorskip("torch", reason="--torch-cpu needs torch (not importable here)")
+    monkeypatch.setattr(sys, "argv", ["tp_mlp.py", "--torch-cpu"])
+    runpy.run_path(os.path.join(ROOT, "examples", "python", "tp_mlp.py"), run_name="__main__")
+    assert "tp_mlp rank 0/1 on the cpu backend" in capsys.readouterr().out
