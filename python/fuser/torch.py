@@ -33,8 +33,8 @@ program = rank.compile(fd)
 The ranks meet as the cpu backend's multi-process runs do (`fuser-run --launch --backend cpu`):
 rank 0 serves fuser's store (same variables and defaults as above) and the communication hub
 every rank links to. Inputs are checked (local shape, element type, dense row-major) and
-copied once into the runtime's buffers (the cpu backend's buffers own their bytes); outputs
-are new torch tensors. A run that fails on one rank fails the others at once, naming it; so
+used in place, zero-copy through DLPack, as the rank's arguments; outputs are new torch
+tensors (copied from the runtime's buffers). A run that fails on one rank fails the others at once, naming it; so
 does a process that ends with an uncaught exception, or that dies, between runs. The rank
 leaves the run when the process exits (or at `close()`); rank 0, which serves the hub, waits
 then (at most `timeout`) until the other ranks have left.

@@ -7,9 +7,11 @@
 //!
 //! Tensors cross as DLPack capsules of host memory (`torch.utils.dlpack.to_dlpack` of CPU
 //! tensors), checked against the program's local (per-rank) shape and element type, dense
-//! row-major. The cpu backend's buffers own their bytes, so each input is copied once into
-//! the rank's argument buffer, and each result once into the caller's output tensor; the run
-//! is complete when `run` returns. Needs no GPU and no CUDA (not behind the `cuda` feature).
+//! row-major. Inputs are used in place (zero copy) as the rank's arguments: each becomes a
+//! buffer over the tensor's memory that holds the capsule's tensor until it is dropped
+//! (`Buffer::borrowed`). Results are copied into the caller's output tensors (the runtime
+//! allocates its results itself). The run is complete when `run` returns. Needs no GPU and no
+//! CUDA (not behind the `cuda` feature).
 //!
 //! The rank lives until `close` (fuser.torch calls it when the process exits): see
 //! `ProcessRank` for leaving the run, and `fail`, which tells the other ranks that this
@@ -19,9 +21,10 @@ use crate::compiler::Module;
 use crate::errors::{self, Diagnostic};
 use crate::execute::{self, Fail};
 use crate::prepared::{Borrowed, KDL_CPU, Local, Prepared, TensorDesc, describe, take_capsule};
+use fuser_runtime::buffer::{Buffer, View};
 use fuser_runtime::dtype::DType;
 use fuser_runtime::process::ProcessEnv;
-use fuser_runtime::procs::rank::{copy_view_into, view_of_bytes};
+use fuser_runtime::procs::rank::copy_view_into;
 use fuser_runtime::procs::{Fault, ProcessRank};
 use pyo3::prelude::*;
 use std::time::Duration;
@@ -101,13 +104,21 @@ fn check(rank: usize, what: &str, i: usize, d: &TensorDesc, want: &Local) -> Res
     Ok(())
 }
 
+/// An input's capsule, handed to the buffer over its memory (dropped, from any thread, with
+/// the buffer: DLPack deleters may be called without the GIL).
+struct Guard(#[allow(dead_code)] Borrowed);
+
+// SAFETY: the DLPack contract lets the consumer release the tensor from any thread.
+unsafe impl Send for Guard {}
+
 /// The bytes of a described host tensor (`d` checked: dense, of a known element type).
 fn nbytes(d: &TensorDesc) -> usize {
     d.shape.iter().product::<usize>() * d.dtype.map_or(0, DType::size)
 }
 
 impl CpuRank {
-    fn run_inner(&self, p: &CpuProgram, ins: &[TensorDesc], outs: &[TensorDesc]) -> Result<(), Fail> {
+    fn run_inner(&self, p: &CpuProgram, ins: (Vec<Guard>, &[TensorDesc]), outs: &[TensorDesc]) -> Result<(), Fail> {
+        let (guards, ins) = ins;
         let plain = |m: String| vec![errors::located(None, &m, &p.sources)];
         if p.ranks != self.world {
             return Err(plain(format!(
@@ -136,12 +147,15 @@ impl CpuRank {
         };
         let args = ins
             .iter()
-            .map(|d| {
-                let n = nbytes(d);
-                // SAFETY: a dense host tensor of `n` bytes at `ptr` (checked above), alive while
-                // its capsule is (until `run` returns).
-                let bytes = if n == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(d.ptr as *const u8, n) } };
-                view_of_bytes(d.dtype.unwrap_or(DType::F32), &d.shape, bytes)
+            .zip(guards)
+            .map(|(d, guard)| {
+                let dtype = d.dtype.unwrap_or(DType::F32);
+                let numel = d.shape.iter().product();
+                // SAFETY: a dense host tensor of `numel` elements of `dtype` at `ptr` (checked
+                // above), kept alive by its capsule, which the buffer holds; the caller does not
+                // touch it during the run.
+                let buffer = unsafe { Buffer::borrowed(dtype, numel, d.ptr as *mut u8, Box::new(guard)) };
+                View::whole(buffer, &d.shape)
             })
             .collect::<Result<Vec<_>, _>>()
             .map_err(fail)?;
@@ -194,9 +208,9 @@ impl CpuRank {
         let outs = take(&outputs).map_err(|d| errors::raise(py, d))?;
         let (in_descs, out_descs): (Vec<TensorDesc>, Vec<TensorDesc>) =
             (ins.iter().map(describe).collect(), outs.iter().map(describe).collect());
-        let result = py.detach(|| self.run_inner(program, &in_descs, &out_descs));
-        // The producers' deleters run now, after the run.
-        drop(ins);
+        let guards: Vec<Guard> = ins.into_iter().map(Guard).collect();
+        let result = py.detach(|| self.run_inner(program, (guards, &in_descs), &out_descs));
+        // The outputs' deleters run now, after the run (the inputs' went with their buffers).
         drop(outs);
         result.map_err(|d| errors::raise(py, d))
     }

@@ -199,3 +199,18 @@ def test_tensors_are_checked_against_the_program() -> None:
         rank.execute(program, good[:3])
     (y,) = rank.execute(program, good)
     assert float((y - worker.unsharded("tp_mlp", worker.globals_())).abs().max()) < 1e-3
+
+
+@pytest.mark.skipif("RANK" in os.environ, reason="needs a process outside any run (RANK unset)")
+def test_inputs_are_used_in_place() -> None:
+    # A host program that doubles its argument in place and returns it: the caller's tensor
+    # is the argument's memory (zero copy); the output is a new tensor.
+    text = """func.func @twice(%a: !host.buf<4xf32>) -> !host.buf<4xf32> {
+  host.elementwise add %a, %a into %a : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>
+  return %a : !host.buf<4xf32>
+}"""
+    rank = fuser.torch.Rank(backend="cpu")
+    x = torch.arange(4, dtype=torch.float32)
+    (y,) = rank.execute(rank.compile(fuser.parse(text, "twice.mlir")), [x])
+    assert torch.equal(x, torch.tensor([0.0, 2.0, 4.0, 6.0]))
+    assert torch.equal(y, x) and y.data_ptr() != x.data_ptr()

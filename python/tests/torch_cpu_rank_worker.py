@@ -99,8 +99,12 @@ def main() -> int:
         for name, build in (("tp_mlp", tp_mlp), ("sp_mlp", sp_mlp)):
             program = rank.compile(build(rank.world))
             # Twice: a rank runs any number of programs, one after the other.
+            mine = pieces(name, t, rank.rank, rank.world)
+            before = [p.clone() for p in mine]
             for _ in range(2):
-                (y,) = rank.execute(program, pieces(name, t, rank.rank, rank.world))
+                (y,) = rank.execute(program, mine)
+            # Used in place (zero copy), and left as they were.
+            assert all(torch.equal(a, b) for a, b in zip(mine, before)), f"{name} changed its inputs"
             torch.save(y, os.path.join(out_dir, f"{name}.{rank.rank}.pt"))
     except fuser.FuserError as e:
         print(f"FAILED: {e}", flush=True)

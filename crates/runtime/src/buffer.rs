@@ -10,6 +10,10 @@
 //! allocation), more on the heap. Making, cloning and dropping a view of up to that rank thus
 //! never allocates, which keeps the per-op cost of the executor low.
 //!
+//! A buffer's bytes are its own, or, for [`Buffer::borrowed`], memory of the caller's (a
+//! tensor passed zero-copy as a rank's argument, fuser.torch's cpu ranks), kept alive by a
+//! guard the buffer holds until it is dropped.
+//!
 //! Invariant: every element a view addresses lies inside its buffer (checked when the view is
 //! made, see [`View::new`]).
 
@@ -31,26 +35,88 @@ pub struct Buffer {
     pub dtype: DType,
     /// Number of elements.
     pub len: usize,
-    data: Mutex<Vec<u8>>,
+    data: Mutex<Storage>,
+}
+
+/// The bytes of a buffer: its own, or borrowed memory (see [`Buffer::borrowed`]).
+pub enum Storage {
+    Owned(Vec<u8>),
+    Borrowed {
+        ptr: *mut u8,
+        len: usize,
+        /// Keeps the memory alive (and releases it when dropped, with the buffer).
+        _guard: Box<dyn Send>,
+    },
+}
+
+// SAFETY: a borrowed storage's memory is only reached through its buffer's mutex, and
+// `Buffer::borrowed`'s caller guarantees that nothing else touches it meanwhile and that the
+// guard (itself `Send`) keeps it valid.
+unsafe impl Send for Storage {}
+
+impl Deref for Storage {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Storage::Owned(v) => v,
+            Storage::Borrowed { len: 0, .. } => &[],
+            // SAFETY: see `Buffer::borrowed`.
+            Storage::Borrowed { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
+        }
+    }
+}
+
+impl DerefMut for Storage {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match self {
+            Storage::Owned(v) => v,
+            Storage::Borrowed { len: 0, .. } => &mut [],
+            // SAFETY: see `Buffer::borrowed`.
+            Storage::Borrowed { ptr, len, .. } => unsafe { std::slice::from_raw_parts_mut(*ptr, *len) },
+        }
+    }
+}
+
+impl fmt::Debug for Storage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Storage::Owned(v) => write!(f, "Owned({} bytes)", v.len()),
+            Storage::Borrowed { ptr, len, .. } => write!(f, "Borrowed({len} bytes at {ptr:?})"),
+        }
+    }
 }
 
 impl Buffer {
     /// A zero-filled buffer of `len` elements.
     pub fn new(dtype: DType, len: usize) -> Arc<Buffer> {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        Arc::new(Buffer { id, dtype, len, data: Mutex::new(vec![0u8; len * dtype.size()]) })
+        Arc::new(Buffer { id, dtype, len, data: Mutex::new(Storage::Owned(vec![0u8; len * dtype.size()])) })
+    }
+
+    /// A buffer of `len` elements over the caller's memory at `ptr` (used in place, zero copy:
+    /// what the program writes into it the caller sees); `guard` keeps the memory alive and is
+    /// dropped with the buffer.
+    ///
+    /// # Safety
+    /// `ptr` must address `len * dtype.size()` bytes (any alignment: elements are read and
+    /// written bytewise), valid for reads and writes for as long as `guard` lives, and nothing
+    /// but this buffer may read or write them while it is in use.
+    pub unsafe fn borrowed(dtype: DType, len: usize, ptr: *mut u8, guard: Box<dyn Send>) -> Arc<Buffer> {
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let data = Storage::Borrowed { ptr, len: len * dtype.size(), _guard: guard };
+        Arc::new(Buffer { id, dtype, len, data: Mutex::new(data) })
     }
 
     /// A buffer standing for another process's buffer `id` (the hub of a multi-process run
     /// keys CUDA IPC handle pairs by the ids the ranks use), holding `bytes`.
     pub(crate) fn proxy(id: u64, dtype: DType, bytes: Vec<u8>) -> Arc<Buffer> {
         let len = bytes.len() / dtype.size();
-        Arc::new(Buffer { id, dtype, len, data: Mutex::new(bytes) })
+        Arc::new(Buffer { id, dtype, len, data: Mutex::new(Storage::Owned(bytes)) })
     }
 
     /// The bytes, locked (a poisoned lock still yields the data: a panicking kernel elsewhere
     /// must not turn into a second panic here).
-    pub fn bytes(&self) -> MutexGuard<'_, Vec<u8>> {
+    pub fn bytes(&self) -> MutexGuard<'_, Storage> {
         self.data.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -428,6 +494,31 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn borrowed_memory_is_used_in_place_and_released_with_the_buffer() {
+        struct Guard(Arc<std::sync::atomic::AtomicBool>);
+        impl Drop for Guard {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let released = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut memory: Vec<f32> = vec![1.0, 2.0, 3.0, 4.0];
+        // SAFETY: `memory` outlives the buffer (dropped below) and is not touched meanwhile.
+        let b =
+            unsafe { Buffer::borrowed(DType::F32, 4, memory.as_mut_ptr().cast(), Box::new(Guard(released.clone()))) };
+        let v = View::whole(b.clone(), &[2, 2]).unwrap();
+        assert_eq!(v.select(1, 0).unwrap().read(), vec![1.0, 3.0]);
+        v.select(0, 1).unwrap().write(&[30.0, 40.0]).unwrap();
+        assert!(format!("{:?}", b).contains("Borrowed(16 bytes"));
+        drop((v, b));
+        assert!(released.load(Ordering::SeqCst));
+        assert_eq!(memory, vec![1.0, 2.0, 30.0, 40.0]);
+        // An empty borrowed buffer needs no memory.
+        let empty = unsafe { Buffer::borrowed(DType::F64, 0, std::ptr::null_mut(), Box::new(())) };
+        assert!(empty.bytes().is_empty());
+    }
 
     #[test]
     fn views_address_the_right_elements() {
