@@ -6,6 +6,7 @@
 import torch, fuser.torch
 program = fuser.torch.compile(module, (x,))      # an ImportedModule
 (y,) = program(x)                               # runs on the cpu backend, torch tensors out
+(y,) = program.forward(x)                       # the same as a torch.autograd.Function
 program.fd.mlir()                               # the fusion program
 ```
 
@@ -779,6 +780,8 @@ class ImportedModule:
       module's current parameters and buffers first.
     - `execute(*args, **run)` / `program(*args)`: runs the program (`fd.execute`'s keywords:
       `ranks`, `check`, `pipeline`, `timeout`) and returns torch tensors.
+    - `forward(*args)`: the same run as a `torch.autograd.Function` (gradients flow to the
+      module's parameters and to `args`); `backward_program()`: the `fuser.Backward` it uses.
     """
 
     def __init__(self, module: torch.nn.Module, exported: Any, fd: FusionDefinition, inputs: List[InputSpec],
@@ -790,6 +793,7 @@ class ImportedModule:
         self.input_names = [s.name for s in inputs]
         self.outputs = len(out_dtypes)
         self._out_dtypes = out_dtypes
+        self._backward: Any = None
 
     def arguments(self, *args: Any) -> List[np.ndarray]:
         """The program's inputs as NumPy arrays: parameters, buffers and constants from the
@@ -813,15 +817,83 @@ class ImportedModule:
         return out
 
     def execute(self, *args: Any, **run: Any) -> List[torch.Tensor]:
-        """Runs the program on the cpu backend (global tensors); torch tensors out."""
+        """Runs the program on the cpu backend (global tensors); torch tensors out, outside
+        autograd (see `forward` for the differentiable call)."""
         outputs = self.fd.execute(self.arguments(*args), **run)
-        return [torch.from_numpy(np.array(o, order="C")).to(dt) for o, dt in zip(outputs, self._out_dtypes)]
+        return [_torch(o, dt) for o, dt in zip(outputs, self._out_dtypes)]
 
     def __call__(self, *args: Any) -> List[torch.Tensor]:
         return self.execute(*args)
 
+    def backward_program(self) -> Any:
+        """The `fuser.Backward` of the program with respect to every floating-point input
+        (made once)."""
+        if self._backward is None:
+            self._backward = self.fd.backward()
+        return self._backward
+
+    def forward(self, *args: Any) -> List[torch.Tensor]:
+        """Runs the program as a `torch.autograd.Function`: the outputs are torch tensors
+        connected to the module's parameters and to `args`, so `loss.backward()` fills
+        their `.grad` through the program's `fwd`/`bwd` split (`backward_program()`) and torch
+        optimizers work unchanged (cpu backend, one process)."""
+        state = dict(self.module.named_parameters(remove_duplicate=False))
+        state.update(dict(self.module.named_buffers(remove_duplicate=False)))
+        constants = getattr(self.exported, "constants", {})
+        users = list(args)
+        n_user = sum(1 for s in self.inputs if s.kind == "user")
+        if len(users) != n_user:
+            raise argument_error(ValueError(f"{n_user} user inputs expected, {len(users)} given"))
+        tensors = []
+        for spec in self.inputs:
+            if spec.kind == "user":
+                value = users.pop(0)
+            elif spec.kind == "constant":
+                value = constants[spec.name]
+            else:
+                value = state[spec.name]
+            tensors.append(value if isinstance(value, torch.Tensor) else torch.as_tensor(value))
+        return list(_ProgramFunction.apply(self, *tensors))
+
     def __repr__(self) -> str:
         return f"ImportedModule({type(self.module).__name__}: {len(self.inputs)} inputs, {self.outputs} outputs)"
+
+
+def _torch(array: np.ndarray, dtype: Any) -> torch.Tensor:
+    return torch.from_numpy(np.array(array, order="C")).to(dtype)
+
+
+class _ProgramFunction(torch.autograd.Function):
+    """An imported program as an autograd node: forward runs the program's `fwd` (outputs and
+    saved values), backward its `bwd` (the gradients of the floating-point inputs)."""
+
+    @staticmethod
+    def forward(ctx: Any, program: "ImportedModule", *tensors: torch.Tensor) -> Tuple[torch.Tensor, ...]:
+        bw = program.backward_program()
+        outputs, saved = bw.forward([_numpy(t) for t in tensors])
+        ctx.program, ctx.saved = program, saved
+        ctx.input_dtypes = [t.dtype for t in tensors]
+        result = tuple(_torch(o, dt) for o, dt in zip(outputs, program._out_dtypes))
+        ctx.mark_non_differentiable(*[r for r in result if not r.is_floating_point()])
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Optional[torch.Tensor]) -> Tuple[Optional[torch.Tensor], ...]:
+        program = ctx.program
+        bw = program.backward_program()
+        fd = program.fd
+        cotangents = []
+        for out, g in zip(fd.outputs, grads):
+            if not any(out is c for c in bw.cotangents):
+                continue
+            cotangents.append(np.zeros(out.shape) if g is None else _numpy(g))
+        gradients = bw.backward(ctx.saved, cotangents)
+        position = {id(t): i for i, t in enumerate(fd.inputs)}
+        result: List[Optional[torch.Tensor]] = [None] * len(fd.inputs)
+        for t, g in zip(bw.wrt, gradients):
+            i = position[id(t)]
+            result[i] = _torch(g, ctx.input_dtypes[i])
+        return (None, *result)
 
 
 def _numpy(value: Any) -> np.ndarray:

@@ -18,6 +18,7 @@ Importing a torch module (cpu backend, one process; issue 26's first slice, docs
 ```python
 program = fuser.torch.compile(module, (x,))  # torch.export + the ATen op table -> FusionDefinition
 (y,) = program(x)                            # program.fd is the fusion program
+(y,) = program.forward(x)                    # differentiable: loss.backward() reaches the module
 ```
 
 `compile` needs no GPU (a cpu-only torch works); `Rank` needs CUDA.
@@ -119,7 +120,8 @@ def compile(
     """Imports the torch `module` as a fusion program: `torch.export.export(module,
     example_inputs)` (ATen IR; with `decompose`, decomposed to the core ATen opset), each ATen
     op translated by `fuser._torch_import.ATEN_OPS`. Returns an `ImportedModule` (`.fd` the
-    `FusionDefinition`; calling it runs on the cpu backend with torch tensors in and out).
+    `FusionDefinition`; calling it runs on the cpu backend with torch tensors in and out;
+    `.forward(*args)` runs it as a `torch.autograd.Function`).
     `mesh`: the device mesh, every tensor replicated over it. `plan` (tensor-parallel plans) is
     not supported yet and must be None. An unsupported ATen op raises `FuserValueError`
     naming the op, its schema and the user's source line."""

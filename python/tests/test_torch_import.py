@@ -373,6 +373,62 @@ def test_mlp_backward_matches_autograd():
         assert rel_err(torch.from_numpy(grad), want) < 1e-5, program.input_names[i]
 
 
+def grads_of(module: nn.Module):
+    return {n: p.grad.clone() for n, p in module.named_parameters()}
+
+
+@pytest.mark.parametrize("which", ["mlp", "gpt2", "llama"])
+def test_autograd_function_gives_torch_gradients(which):
+    """`program.forward(...)` is a torch.autograd.Function: `loss.backward()` fills the module's
+    parameter gradients (and the input's) as torch autograd does."""
+    torch.manual_seed(9)
+    if which == "mlp":
+        module, args = randomize(MLP(), seed=9), (torch.randn(2, 4, 16),)
+    elif which == "gpt2":
+        module, args = randomize(GPT2Block(), seed=9), (torch.randn(2, 8, 32),)
+    else:
+        module, args = randomize(LlamaBlock(), seed=9), (torch.randn(2, 8, 32), *rope(8, 8))
+    program = fuser.torch.compile(module, args)
+    x = args[0].clone().requires_grad_(True)
+    target = torch.randn(args[0].shape)
+
+    module.zero_grad()
+    ((module(x, *args[1:]) - target) ** 2).mean().backward()
+    want, want_dx = grads_of(module), x.grad.clone()
+
+    module.zero_grad()
+    x.grad = None
+    (y,) = program.forward(x, *args[1:])
+    assert y.requires_grad
+    ((y - target) ** 2).mean().backward()
+    for name, g in grads_of(module).items():
+        assert rel_err(g, want[name]) < 1e-4, (name, rel_err(g, want[name]))
+    assert rel_err(x.grad, want_dx) < 1e-4
+
+
+def test_training_loop_matches_torch():
+    """Ten SGD steps through the imported program give torch's losses (same module, same
+    data, same optimizer)."""
+    torch.manual_seed(10)
+    ref = randomize(GPT2Block(dim=16, heads=2), seed=10)
+    mine = randomize(GPT2Block(dim=16, heads=2), seed=10)
+    xs, targets = torch.randn(10, 2, 4, 16), torch.randn(10, 2, 4, 16)
+    program = fuser.torch.compile(mine, (xs[0],))
+    opt_ref = torch.optim.SGD(ref.parameters(), lr=0.1)
+    opt_mine = torch.optim.SGD(mine.parameters(), lr=0.1)
+    for x, t in zip(xs, targets):
+        opt_ref.zero_grad()
+        loss_ref = ((ref(x) - t) ** 2).mean()
+        loss_ref.backward()
+        opt_ref.step()
+        opt_mine.zero_grad()
+        loss = ((program.forward(x)[0] - t) ** 2).mean()
+        loss.backward()
+        opt_mine.step()
+        got, want = loss.item(), loss_ref.item()
+        assert abs(got - want) < 1e-5 * abs(want), (got, want)
+
+
 # -- errors -----------------------------------------------------------------------------------
 
 
