@@ -718,6 +718,12 @@ def _schema(node: Any) -> str:
     return str(schema) if schema is not None else "(no ATen schema)"
 
 
+def _mutates(node: Any) -> bool:
+    """Whether the op writes one of its arguments (an in-place or out= overload)."""
+    schema = getattr(node.target, "_schema", None)
+    return schema is not None and any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments)
+
+
 def _where_text(node: Any) -> str:
     loc = _user_frame(node)
     module = _module_path(node)
@@ -974,10 +980,16 @@ def import_module(
             key = str(node.target)
             rule = ATEN_OPS.get(key)
             if rule is None:
+                why = "fuser has no translation for it"
+                if _mutates(node):
+                    why = (
+                        "it writes its argument in place (a buffer update such as BatchNorm's in training "
+                        "mode?), and fuser imports pure functions only"
+                    )
                 raise _fail(
                     node,
-                    f"unsupported ATen op {key} (schema: {_schema(node)}) {_where_text(node)}; fuser has no "
-                    "translation for it and never falls back to torch (docs/pytorch.md lists the supported ops)",
+                    f"unsupported ATen op {key} (schema: {_schema(node)}) {_where_text(node)}; {why} and "
+                    "never falls back to torch (docs/pytorch.md lists the supported ops)",
                     caller,
                 )
             try:

@@ -486,6 +486,23 @@ def test_unsupported_arguments_name_the_reason():
     assert info.value.line == line_of("# masked")
 
 
+def test_state_mutation_is_an_error():
+    bn = nn.Sequential(nn.Linear(8, 8), nn.BatchNorm1d(8)).train()
+    with pytest.raises(fuser.FuserValueError, match=r"aten\.add_\.Tensor .* in module 1 \(BatchNorm1d\); it writes its argument in place"):
+        fuser.torch.compile(bn, (torch.randn(4, 8),))
+
+
+def test_replicated_over_a_mesh():
+    """mesh=: every tensor replicated over the mesh; two cpu ranks compute the same block."""
+    torch.manual_seed(11)
+    module, x = randomize(GPT2Block(dim=16, heads=2), seed=11), torch.randn(2, 4, 16)
+    program = fuser.torch.compile(module, (x,), mesh=fuser.Mesh([0, 1]))
+    assert "fusion.mesh" in program.fd.mlir()
+    (y,) = program.execute(x, ranks=2)
+    with torch.no_grad():
+        assert rel_err(y, module(x)) < 1e-5
+
+
 def test_training_dropout_and_plans_are_errors():
     with pytest.raises(fuser.FuserValueError, match="dropout in training mode"):
         fuser.torch.compile(GPT2MLP(8).train(), (torch.randn(2, 8),))
