@@ -184,7 +184,7 @@ def rope(seq: int, head_dim: int, dtype=torch.float32):
 
 # -- imports checked against torch ------------------------------------------------------------
 
-TOL = {torch.float32: 1e-5, torch.float64: 1e-10}
+TOL = {torch.float32: 1e-5, torch.float64: 1e-10, torch.bfloat16: 2e-2}
 
 
 def check(module: nn.Module, args, dtype=torch.float32, tol=None) -> "fuser._torch_import.ImportedModule":
@@ -202,7 +202,7 @@ def check(module: nn.Module, args, dtype=torch.float32, tol=None) -> "fuser._tor
     return program
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
 def test_mlp(dtype):
     torch.manual_seed(0)
     program = check(randomize(MLP()), (torch.randn(2, 4, 16),), dtype)
@@ -223,7 +223,7 @@ def test_mlp_decomposed_to_core_aten():
     assert "fusion.matmul" in program.fd.mlir()  # addmm, not linear
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
 def test_gpt2_block(dtype):
     torch.manual_seed(1)
     program = check(randomize(GPT2Block(), seed=1), (torch.randn(2, 8, 32),), dtype)
@@ -484,6 +484,22 @@ def test_unsupported_arguments_name_the_reason():
     text = str(info.value)
     assert "aten.scaled_dot_product_attention.default" in text and "attn_mask" in text
     assert info.value.line == line_of("# masked")
+
+
+class Repeats(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        return x, y, y
+
+
+def test_outputs_that_repeat_or_are_inputs():
+    """An input returned as is and one value returned twice: values and gradients as torch's."""
+    program = fuser.torch.compile(Repeats(), (torch.randn(3),))
+    x = torch.randn(3, requires_grad=True)
+    outs = program.forward(x)
+    assert [rel_err(o, w) for o, w in zip(outs, (x, 2 * x, 2 * x))] == [0.0, 0.0, 0.0]
+    (outs[0].sum() + outs[1].sum() + 3 * outs[2].sum()).backward()
+    assert torch.equal(x.grad, torch.full((3,), 9.0))
 
 
 def test_state_mutation_is_an_error():
