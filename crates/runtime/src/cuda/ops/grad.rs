@@ -1,12 +1,22 @@
 //! `sdpa_grad`, `embedding_grad` and `one_hot` on the GPU (semantics: `crate::ops::grad`; the
 //! kernels and their designs are in `grad.cu`).
 //!
-//! - `sdpa_grad`: `fuser_sdpa_grad_f32` (bf16, f16, f32 inputs; f32 accumulation) or `_f64`,
-//!   one thread per query row; `dk` and `dv` are summed with atomics into accumulation buffers
-//!   (the f32/f64 outputs themselves, zeroed first, or f32 scratch for bf16/f16) and rounded
-//!   once to the element type by `fuser_acc_store`. `D` at most 256. Correct, not fast: on the
-//!   order of the SIMT forward's throughput divided by the key sequence's serial loop per
-//!   thread (unmeasured).
+//! - `sdpa_grad`, two implementations, chosen by the environment variable `FUSER_SDPA_GRAD`
+//!   ([`SdpaGradMode`]; a run with any other value fails):
+//!   - `rows` (the default, unset): `fuser_sdpa_grad_f32` (bf16, f16, f32 inputs; f32
+//!     accumulation) or `_f64`, one thread per query row; `dk` and `dv` are summed with atomics
+//!     into accumulation buffers (the f32/f64 outputs themselves, zeroed first, or f32 scratch
+//!     for bf16/f16) and rounded once to the element type by `fuser_acc_store`. `D` at most 256.
+//!     Correct, not fast: about 900 ms per iteration for the Llama-3-70B layer's backward (seq
+//!     2048, 64 heads, 8 kv heads, D 128, causal, bf16) on an H200.
+//!   - `gemm`: attention's "math" backward as strided-batched cuBLAS GEMMs and three
+//!     elementwise kernels, in chunks of (batch, kv head) pairs bounded by a 1 GiB scratch
+//!     (`sdpa_grad_plan.rs` has the plan and the derivation of its column-major GEMMs,
+//!     `sdpa_grad_gemm.rs` runs it); P and dS are rounded to the element type before their
+//!     products (as FlashAttention-2), `dk`/`dv` accumulate in f32 (f64 for f64). Any `D`;
+//!     deterministic; the causal mask is applied to P, not used to skip work. Opt-in until it
+//!     has been verified and timed on a GPU (`tests/cuda_fused_on_gpu.rs`); empty extents
+//!     (no keys, no queries) run the row kernel.
 //! - `embedding_grad`: `fuser_embedding_grad`, one thread per element of `g`, atomics into the
 //!   accumulation buffer (as for `dk`), then `fuser_acc_store`.
 //! - `one_hot`: `fuser_one_hot`, one thread per output element (exact).
@@ -16,6 +26,8 @@
 //! match the source's field for field (`#[repr(C)]`, 8-byte fields first).
 
 use super::module::{Module, launch};
+use super::sdpa_grad_gemm;
+use super::sdpa_grad_plan::Plan;
 use crate::cuda::api::RawStream;
 use crate::cuda::gpu::Gpu;
 use crate::cuda::kernels::{dtype_code, launch_dims};
@@ -104,7 +116,7 @@ fn int(what: &str, x: usize) -> RtResult<i32> {
 }
 
 /// Runs `name` of the grad module over `n` elements with one thread each (grid-stride).
-fn run_flat<P>(gpu: &Gpu, name: &str, n: i64, params: &mut P, stream: RawStream) -> RtResult<()> {
+pub(super) fn run_flat<P>(gpu: &Gpu, name: &str, n: i64, params: &mut P, stream: RawStream) -> RtResult<()> {
     if n == 0 {
         return Ok(());
     }
@@ -131,7 +143,7 @@ fn accumulator(gpu: &Gpu, out: &CudaBuf, stream: RawStream) -> RtResult<(CudaBuf
 }
 
 /// Rounds `acc` into `out` once (nothing to do when they are the same buffer).
-fn store(gpu: &Gpu, acc: &CudaBuf, is_out: bool, out: &CudaBuf, stream: RawStream) -> RtResult<()> {
+pub(super) fn store(gpu: &Gpu, acc: &CudaBuf, is_out: bool, out: &CudaBuf, stream: RawStream) -> RtResult<()> {
     if is_out {
         return Ok(());
     }
@@ -155,9 +167,57 @@ pub fn run_sdpa_grad(
     origin: &[usize],
     stream: RawStream,
 ) -> RtResult<()> {
+    run_sdpa_grad_with(gpu, params, inputs, outputs, origin, stream, SdpaGradMode::from_env()?)
+}
+
+/// The implementation of `sdpa_grad` on the GPU (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SdpaGradMode {
+    /// One thread per query row, atomics (`fuser_sdpa_grad_f32`/`_f64`).
+    Rows,
+    /// Strided-batched cuBLAS GEMMs ([`super::sdpa_grad_gemm`]).
+    Gemm,
+}
+
+impl SdpaGradMode {
+    /// `FUSER_SDPA_GRAD`: unset, empty or `rows` → `Rows`, `gemm` → `Gemm`, else an error.
+    pub fn from_env() -> RtResult<SdpaGradMode> {
+        static MODE: std::sync::OnceLock<Result<SdpaGradMode, String>> = std::sync::OnceLock::new();
+        MODE.get_or_init(|| SdpaGradMode::parse(&std::env::var("FUSER_SDPA_GRAD").unwrap_or_default()))
+            .clone()
+            .map_err(RtError::new)
+    }
+
+    /// The mode a value of `FUSER_SDPA_GRAD` names.
+    pub fn parse(value: &str) -> Result<SdpaGradMode, String> {
+        match value {
+            "" | "rows" => Ok(SdpaGradMode::Rows),
+            "gemm" => Ok(SdpaGradMode::Gemm),
+            other => Err(format!("FUSER_SDPA_GRAD must be `rows` or `gemm`, got `{other}`")),
+        }
+    }
+}
+
+/// [`run_sdpa_grad`] with the implementation given (the GEMMs fall back to the row kernel on
+/// empty extents).
+pub fn run_sdpa_grad_with(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    stream: RawStream,
+    mode: SdpaGradMode,
+) -> RtResult<()> {
     let [q, k, v, out, lse, dout] = inputs else { return Err(RtError::new("sdpa_grad expects 6 inputs")) };
     let [dq, dk, dv] = outputs else { return Err(RtError::new("sdpa_grad expects 3 outputs")) };
     let dims = SdpaDims::of_shapes(&q.shape, &k.shape, &v.shape).map_err(RtError::new)?;
+    if mode == SdpaGradMode::Gemm && Plan::applies(&dims, q.dtype) {
+        let scale = params.float_or("scale", dims.default_scale())?;
+        let query_offset = origin.get(2).copied().unwrap_or(0);
+        let (ins, outs) = ([q, k, v, out, lse, dout], [dq, dk, dv]);
+        return sdpa_grad_gemm::run(gpu, &dims, params.flag("causal"), scale, query_offset, ins, outs, stream);
+    }
     if dims.d > MAX_D {
         return Err(RtError::new(format!(
             "sdpa_grad on cuda: the head dimension D = {} must be at most {MAX_D}",
@@ -260,6 +320,10 @@ mod tests {
         assert_eq!(std::mem::size_of::<EmbeddingGradParams>(), 7 * 8 + 3 * 4 + 4);
         assert_eq!(std::mem::size_of::<OneHotParams>(), 5 * 8 + 2 * 4);
         assert_eq!(std::mem::size_of::<AccParams>(), 3 * 8 + 2 * 4);
+        assert_eq!(SdpaGradMode::parse(""), Ok(SdpaGradMode::Rows));
+        assert_eq!(SdpaGradMode::parse("rows"), Ok(SdpaGradMode::Rows));
+        assert_eq!(SdpaGradMode::parse("gemm"), Ok(SdpaGradMode::Gemm));
+        assert!(SdpaGradMode::parse("flash").is_err());
         for name in ["fuser_sdpa_grad_f32", "fuser_sdpa_grad_f64", "fuser_embedding_grad", "fuser_one_hot"] {
             assert!(SOURCE.contains(&format!("__global__ void {name}(")), "{name} is not in the source");
         }

@@ -8,6 +8,8 @@ pub mod grad;
 pub mod lookup;
 pub mod module;
 pub mod norm;
+pub mod sdpa_grad_gemm;
+pub mod sdpa_grad_plan;
 pub mod softmax;
 
 use super::api::RawStream;
