@@ -2,7 +2,7 @@
 //! kernels and their designs are in `grad.cu`).
 //!
 //! - `sdpa_grad`, two implementations, chosen by the environment variable `FUSER_SDPA_GRAD`
-//!   ([`SdpaGradMode`]; a run with any other value fails):
+//!   ([`SdpaGradMode`]; a run with any other value fails) in `sdpa_grad_gemm::run_sdpa_grad`:
 //!   - `rows` (the default, unset): `fuser_sdpa_grad_f32` (bf16, f16, f32 inputs; f32
 //!     accumulation) or `_f64`, one thread per query row; `dk` and `dv` are summed with atomics
 //!     into accumulation buffers (the f32/f64 outputs themselves, zeroed first, or f32 scratch
@@ -26,8 +26,6 @@
 //! match the source's field for field (`#[repr(C)]`, 8-byte fields first).
 
 use super::module::{Module, launch};
-use super::sdpa_grad_gemm;
-use super::sdpa_grad_plan::Plan;
 use crate::cuda::api::RawStream;
 use crate::cuda::gpu::Gpu;
 use crate::cuda::kernels::{dtype_code, launch_dims};
@@ -157,25 +155,12 @@ pub(super) fn store(gpu: &Gpu, acc: &CudaBuf, is_out: bool, out: &CudaBuf, strea
     run_flat(gpu, "fuser_acc_store", p.n, &mut p, stream)
 }
 
-/// Launches `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`;
-/// `origin` is `dq`'s (the causal mask's global query offset).
-pub fn run_sdpa_grad(
-    gpu: &Gpu,
-    params: &Params,
-    inputs: &[CudaBuf],
-    outputs: &[CudaBuf],
-    origin: &[usize],
-    stream: RawStream,
-) -> RtResult<()> {
-    run_sdpa_grad_with(gpu, params, inputs, outputs, origin, stream, SdpaGradMode::from_env()?)
-}
-
 /// The implementation of `sdpa_grad` on the GPU (module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SdpaGradMode {
     /// One thread per query row, atomics (`fuser_sdpa_grad_f32`/`_f64`).
     Rows,
-    /// Strided-batched cuBLAS GEMMs ([`super::sdpa_grad_gemm`]).
+    /// Strided-batched cuBLAS GEMMs (`sdpa_grad_gemm.rs`).
     Gemm,
 }
 
@@ -198,26 +183,20 @@ impl SdpaGradMode {
     }
 }
 
-/// [`run_sdpa_grad`] with the implementation given (the GEMMs fall back to the row kernel on
-/// empty extents).
-pub fn run_sdpa_grad_with(
+/// The row kernel's `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense
+/// `[dq, dk, dv]`; `origin` is `dq`'s (the causal mask's global query offset).
+/// (`sdpa_grad_gemm::run_sdpa_grad` chooses between this and the GEMMs.)
+pub fn run_sdpa_grad_rows(
     gpu: &Gpu,
     params: &Params,
     inputs: &[CudaBuf],
     outputs: &[CudaBuf],
     origin: &[usize],
     stream: RawStream,
-    mode: SdpaGradMode,
 ) -> RtResult<()> {
     let [q, k, v, out, lse, dout] = inputs else { return Err(RtError::new("sdpa_grad expects 6 inputs")) };
     let [dq, dk, dv] = outputs else { return Err(RtError::new("sdpa_grad expects 3 outputs")) };
     let dims = SdpaDims::of_shapes(&q.shape, &k.shape, &v.shape).map_err(RtError::new)?;
-    if mode == SdpaGradMode::Gemm && Plan::applies(&dims, q.dtype) {
-        let scale = params.float_or("scale", dims.default_scale())?;
-        let query_offset = origin.get(2).copied().unwrap_or(0);
-        let (ins, outs) = ([q, k, v, out, lse, dout], [dq, dk, dv]);
-        return sdpa_grad_gemm::run(gpu, &dims, params.flag("causal"), scale, query_offset, ins, outs, stream);
-    }
     if dims.d > MAX_D {
         return Err(RtError::new(format!(
             "sdpa_grad on cuda: the head dimension D = {} must be at most {MAX_D}",

@@ -1,4 +1,6 @@
-//! The GEMM-based `sdpa_grad` on the GPU (`FUSER_SDPA_GRAD=gemm`, see [`super::grad`]): walks
+//! `sdpa_grad` on the GPU: [`run_sdpa_grad`] chooses the implementation ([`SdpaGradMode`],
+//! `FUSER_SDPA_GRAD`; the module docs of [`super::grad`]) and [`run`] is the GEMM-based one,
+//! which walks
 //! the [`Plan`] of [`super::sdpa_grad_plan`], its GEMMs through `cublasGemmStridedBatchedEx`
 //! (bf16/f16 operands with f32 results and `CUBLAS_COMPUTE_32F`, f32 in f32, f64 in f64) and its
 //! elementwise steps through the `fuser_sdpa_grad_{delta,probs,ds}_*` kernels of `grad.cu`.
@@ -6,7 +8,7 @@
 //! probabilities (element type), at most [`WORKSPACE_BYTES`] for those two unless one
 //! `(batch, kv head)` pair needs more, and f32 accumulators for bf16/f16 `dk`, `dv`.
 
-use super::grad::{run_flat, store};
+use super::grad::{SdpaGradMode, run_flat, run_sdpa_grad_rows, store};
 use super::sdpa_grad_plan::{Gemm, Plan, PlanBuf, Step, WORKSPACE_BYTES};
 use crate::cuda::api::RawStream;
 use crate::cuda::gpu::Gpu;
@@ -14,6 +16,7 @@ use crate::cuda::kernels::dtype_code;
 use crate::cuda::memory::CudaBuf;
 use crate::dtype::DType;
 use crate::error::{RtError, RtResult};
+use crate::ops::Params;
 use crate::ops::attention::SdpaDims;
 use cudarc::cublas::sys as cb;
 
@@ -151,8 +154,46 @@ fn gemm(gpu: &Gpu, bufs: &Bufs<'_>, g: &Gemm, stream: RawStream) -> RtResult<()>
     })
 }
 
+/// Launches `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`;
+/// `origin` is `dq`'s (the causal mask's global query offset). The implementation is
+/// `FUSER_SDPA_GRAD`'s ([`SdpaGradMode::from_env`]).
+pub fn run_sdpa_grad(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    stream: RawStream,
+) -> RtResult<()> {
+    run_sdpa_grad_with(gpu, params, inputs, outputs, origin, stream, SdpaGradMode::from_env()?)
+}
+
+/// [`run_sdpa_grad`] with the implementation given (`Gemm` runs the row kernel where the
+/// plan does not apply: an empty extent).
+pub fn run_sdpa_grad_with(
+    gpu: &Gpu,
+    params: &Params,
+    inputs: &[CudaBuf],
+    outputs: &[CudaBuf],
+    origin: &[usize],
+    stream: RawStream,
+    mode: SdpaGradMode,
+) -> RtResult<()> {
+    let ([q, k, v, out, lse, dout], [dq, dk, dv]) = (inputs, outputs) else {
+        return Err(RtError::new("sdpa_grad expects 6 inputs and 3 outputs"));
+    };
+    let dims = SdpaDims::of_shapes(&q.shape, &k.shape, &v.shape).map_err(RtError::new)?;
+    if mode == SdpaGradMode::Rows || !Plan::applies(&dims, q.dtype) {
+        return run_sdpa_grad_rows(gpu, params, inputs, outputs, origin, stream);
+    }
+    let scale = params.float_or("scale", dims.default_scale())?;
+    let query_offset = origin.get(2).copied().unwrap_or(0);
+    let (ins, outs) = ([q, k, v, out, lse, dout], [dq, dk, dv]);
+    run(gpu, &dims, params.flag("causal"), scale, query_offset, ins, outs, stream)
+}
+
 /// The GEMM-based `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`
-/// (`Plan::applies` must hold: the caller runs the row kernel otherwise).
+/// (an error where `Plan::applies` does not hold).
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     gpu: &Gpu,

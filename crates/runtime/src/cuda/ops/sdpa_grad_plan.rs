@@ -1,8 +1,8 @@
 //! The GEMM-based `sdpa_grad` of the cuda backend as a *plan*: the list of strided-batched
 //! GEMMs (in cuBLAS's column-major terms) and elementwise kernels that compute `(dq, dk, dv)`,
 //! built from the dimensions alone (no CUDA types), so that it can be interpreted on the CPU
-//! (this module's tests, `tests/cuda_sdpa_grad_plan_on_host.rs`) and walked by the executor
-//! (`grad::run_sdpa_grad_gemm`). Semantics: `crate::ops::grad::sdpa_grad`.
+//! (this module's tests; `tests/cuda_grad_source_on_host.rs` with the CUDA kernels) and walked
+//! by the executor (`sdpa_grad_gemm::run`). Semantics: `crate::ops::grad::sdpa_grad`.
 //!
 //! The algorithm is attention's "math" backward (as torch's), in chunks of `(batch, kv head)`
 //! pairs so that the `S x Skv` scratch stays under a workspace budget:
