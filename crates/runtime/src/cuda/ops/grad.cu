@@ -121,40 +121,43 @@ template <typename Acc> __device__ void sdpa_grad_delta(const SdpaGradEwParams& 
   }
 }
 
-// Element e of the scratch of the pairs (b, hkv) from p.first, group index p.g: its row of
-// [B, H, S] (query head hkv * group + g) and its local query index i and key index j.
-__device__ long long sdpa_grad_locate(const SdpaGradEwParams& p, long long e, long long* i, long long* j) {
-  long long plane = (long long)p.s * p.skv;
-  long long pair = p.first + e / plane, rem = e % plane;
-  *i = rem / p.skv; *j = rem % p.skv;
+// probs and ds run one block per row r of the chunk's scratch (pair first + r / S, local query
+// i = r % S; grid-stride over the rows), the block's threads over the keys j (coalesced; the
+// index arithmetic once per row). sdpa_grad_row: the row of [B, H, S] (lse, delta) of row r
+// for group index p.g (query head hkv * group + g).
+__device__ long long sdpa_grad_row(const SdpaGradEwParams& p, long long r) {
+  long long pair = p.first + r / p.s, i = r % p.s;
   long long group = p.h / p.hkv, bi = pair / p.hkv, kh = pair % p.hkv;
-  return (bi * p.h + kh * group + p.g) * p.s + *i;
+  return (bi * p.h + kh * group + p.g) * p.s + i;
 }
 
 // probs: P = exp(scale * scores - lse), 0 where the key is masked (causal: j > query_offset
 // + i) or the row attended nothing (lse = -inf); stored in the element type.
 template <typename Acc> __device__ void sdpa_grad_probs(const SdpaGradEwParams& p) {
-  long long total = p.count * p.s * p.skv;
-  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-    long long i, j;
-    long long row = sdpa_grad_locate(p, e, &i, &j);
+  for (long long r = blockIdx.x; r < p.count * p.s; r += gridDim.x) {
+    long long row = sdpa_grad_row(p, r), i = r % p.s;
     Acc l = (Acc)((const float*)p.lse)[row];
-    Acc pr = 0;
-    if (l != -(Acc)__int_as_float(0x7f800000) && !(p.causal && j > p.query_offset + i))
-      pr = acc_exp((Acc)p.scale * ((const Acc*)p.scores)[e] - l);
-    store_float(p.probs, p.dtype, e, (double)pr);
+    bool dead = l == -(Acc)__int_as_float(0x7f800000);
+    // The last key the row attends.
+    long long last = p.causal ? p.query_offset + i : (long long)p.skv;
+    const Acc* sc = (const Acc*)p.scores + r * p.skv;
+    for (long long j = threadIdx.x; j < p.skv; j += blockDim.x) {
+      Acc pr = 0;
+      if (!dead && j <= last) pr = acc_exp((Acc)p.scale * sc[j] - l);
+      store_float(p.probs, p.dtype, r * p.skv + j, (double)pr);
+    }
   }
 }
 
 // ds: dS = P * (dP - delta[row]) with dP in the scores scratch; in place over P.
 template <typename Acc> __device__ void sdpa_grad_ds(const SdpaGradEwParams& p) {
-  long long total = p.count * p.s * p.skv;
-  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
-    long long i, j;
-    long long row = sdpa_grad_locate(p, e, &i, &j);
-    Acc pr = (Acc)load_float(p.probs, p.dtype, e);
-    Acc ds = pr * (((const Acc*)p.scores)[e] - ((const Acc*)p.delta)[row]);
-    store_float(p.probs, p.dtype, e, (double)ds);
+  for (long long r = blockIdx.x; r < p.count * p.s; r += gridDim.x) {
+    Acc delta = ((const Acc*)p.delta)[sdpa_grad_row(p, r)];
+    const Acc* dp = (const Acc*)p.scores + r * p.skv;
+    for (long long j = threadIdx.x; j < p.skv; j += blockDim.x) {
+      Acc pr = (Acc)load_float(p.probs, p.dtype, r * p.skv + j);
+      store_float(p.probs, p.dtype, r * p.skv + j, (double)(pr * (dp[j] - delta)));
+    }
   }
 }
 

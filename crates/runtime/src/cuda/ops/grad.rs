@@ -38,7 +38,7 @@ use crate::ops::attention::SdpaDims;
 /// The CUDA C source (NVRTC, no includes).
 pub const SOURCE: &str = include_str!("grad.cu");
 
-const KEY: &str = "grad";
+pub(super) const KEY: &str = "grad";
 
 /// The largest head dimension `D` of `sdpa_grad` (as `SDPA_GRAD_MAX_D` in the source).
 pub const MAX_D: usize = 256;

@@ -8,7 +8,8 @@
 //! probabilities (element type), at most [`WORKSPACE_BYTES`] for those two unless one
 //! `(batch, kv head)` pair needs more, and f32 accumulators for bf16/f16 `dk`, `dv`.
 
-use super::grad::{SdpaGradMode, run_flat, run_sdpa_grad_rows, store};
+use super::grad::{KEY, SOURCE, SdpaGradMode, run_flat, run_sdpa_grad_rows, store};
+use super::module::{Module, launch};
 use super::sdpa_grad_plan::{Gemm, Plan, PlanBuf, Step, WORKSPACE_BYTES};
 use crate::cuda::api::RawStream;
 use crate::cuda::gpu::Gpu;
@@ -250,7 +251,6 @@ pub fn run(
         g: 0,
         causal: causal as i32,
     };
-    let plane = (dims.s * dims.skv) as i64;
     for step in &plan.steps {
         match *step {
             Step::Delta => {
@@ -261,7 +261,11 @@ pub fn run(
             Step::Probs { first, count, g } | Step::Ds { first, count, g } => {
                 let name = if matches!(step, Step::Probs { .. }) { "probs" } else { "ds" };
                 let mut p = SdpaGradEwParams { first: first as i64, count: count as i64, g: g as i32, ..base };
-                run_flat(gpu, &format!("fuser_sdpa_grad_{name}_{suffix}"), count as i64 * plane, &mut p, stream)?;
+                // One block per row of the scratch (grid-stride), its threads over the keys.
+                let f = Module::get(gpu, KEY, SOURCE)?.func(&format!("fuser_sdpa_grad_{name}_{suffix}"))?;
+                let blocks = (count * dims.s).min(1 << 20) as u32;
+                let threads = dims.skv.next_multiple_of(32).min(256) as u32;
+                launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut p, stream)?;
             }
             Step::Gemm(ref g) => gemm(gpu, &bufs, g, stream)?,
         }

@@ -120,7 +120,8 @@ pub enum Step {
     Delta,
     /// For the `count` pairs from `first` and group index `g`: `Probs[e] = exp(scale *
     /// Scores[e] - lse[row])` or 0 (masked, or `lse = -inf`) for every `e < count * S * Skv`
-    /// (`fuser_sdpa_grad_probs_*`; [`Plan::locate`] maps `e` to its row and key).
+    /// (`fuser_sdpa_grad_probs_*`, one block per row `e / Skv`; [`Plan::locate`] maps `e` to
+    /// its row and key).
     Probs {
         first: usize,
         count: usize,
