@@ -188,7 +188,7 @@ impl Plan {
         for (what, x) in [("S", s), ("Skv", skv), ("D", d), ("Dv", dv), ("pairs", pairs), ("rows", b * h * s)] {
             fits_int(what, x)?;
         }
-        fits_int("query_offset + S", query_offset + s)?;
+        fits_int("query_offset + S", query_offset.saturating_add(s))?;
         let mut steps = vec![Step::Delta];
         let op = |buf, offset, ld, stride| Operand { buf, offset, ld, stride };
         let mut first = 0;
@@ -473,5 +473,6 @@ mod tests {
         assert!(!Plan::applies(&d, DType::I32));
         assert!(Plan::new(&SdpaDims { s: 0, ..d }, false, 1.0, 0, DType::F32, 1).is_err());
         assert!(Plan::new(&d, false, 1.0, usize::MAX / 2, DType::F32, 1).is_err());
+        assert!(Plan::new(&d, false, 1.0, usize::MAX, DType::F32, 1).is_err());
     }
 }
