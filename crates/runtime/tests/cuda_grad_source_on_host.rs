@@ -401,11 +401,11 @@ e.query_offset={}; e.scale={:e}; e.dtype={}; e.h={}; e.hkv={}; e.s={}; e.skv={};
                     d.b * d.h * d.s
                 );
             }
-            Step::Probs { first, count, g } | Step::Ds { first, count, g } => {
+            Step::Probs { first, count, g, heads } | Step::Ds { first, count, g, heads } => {
                 let kind = if matches!(step, Step::Probs { .. }) { "probs" } else { "ds" };
                 let _ = writeln!(
                     s,
-                    "e.first={first}; e.count={count}; e.g={g}; launch(3, 5, [&]{{ fuser_sdpa_grad_{kind}_{suffix}(e); }});"
+                    "e.first={first}; e.count={count}; e.g={g}; e.heads={heads}; launch(3, 5, [&]{{ fuser_sdpa_grad_{kind}_{suffix}(e); }});"
                 );
             }
             Step::Gemm(ref m) => {
@@ -459,7 +459,7 @@ st.acc=(unsigned long long)dv_acc; st.out=(unsigned long long)dv; st.n={nv}; lau
 
 /// The GEMM-based `sdpa_grad`'s plan (`cuda::ops::sdpa_grad_plan`) walked on the host with the
 /// source's `fuser_sdpa_grad_{delta,probs,ds}_*` kernels, a cuBLAS-convention GEMM and
-/// `fuser_acc_store`: grouped-query heads (group 1, 2, 4), causal and not, a query offset,
+/// `fuser_acc_store`: grouped-query heads (group 1, 2, 8), causal and not, a query offset,
 /// `Skv != S`, `Dv != D`, `B > 1`, several chunks (a short last one), a row with `lse = -inf`;
 /// f32 (accumulating in the outputs), bf16 (P and dS in bf16, f32 scratch) and f64.
 #[test]
@@ -468,13 +468,14 @@ fn the_gemm_plan_with_the_kernels_matches_the_reference_on_the_host() {
     let case =
         |dims: SdpaDims, causal, dt, offset| Case { dims, causal, scale: 1.0 / (dims.d as f64).sqrt(), dt, offset };
     let cases = [
-        // Group 2, causal, more queries than keys, B 2, chunks of one pair.
+        // Group 2, causal, more queries than keys, B 2, one pair and one head per step.
         ("p_gqa2", case(dims(2, 4, 2, 6, 5, 6, 4), true, DType::F32, 0), 1),
-        // Group 4, causal, the second half of a split sequence, Skv > S, chunks of 2 of 3 pairs.
-        ("p_gqa4", case(dims(3, 8, 1, 3, 7, 4, 5), true, DType::F32, 4), 2 * 3 * 7 * 8),
+        // Group 8, causal, the second half of a split sequence, Skv > S, one pair and 3 of its 8
+        // heads per step (3, 3, 2).
+        ("p_gqa8", case(dims(3, 8, 1, 3, 7, 4, 5), true, DType::F32, 4), 3 * 3 * 7 * 8),
         // MHA, not causal, f64, one chunk.
         ("p_mha64", case(dims(1, 3, 3, 4, 6, 5, 3), false, DType::F64, 0), 1 << 20),
-        // bf16, group 2, causal, two chunks.
+        // bf16, group 2, causal, both heads of a pair per step, one pair per chunk (4 chunks).
         ("p_bf16", case(dims(2, 4, 2, 8, 8, 8, 8), true, DType::BF16, 0), 2 * 8 * 8 * 6),
     ];
     let mut main = String::from("int main() {\n");

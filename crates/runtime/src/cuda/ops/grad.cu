@@ -19,7 +19,7 @@ struct SdpaGradParams { unsigned long long q; unsigned long long k; unsigned lon
   unsigned long long dv_acc; long long query_offset; double scale; int dtype; int b; int h; int hkv; int s; int skv; int d; int dv; int causal; };
 struct SdpaGradEwParams { unsigned long long scores; unsigned long long probs; unsigned long long lse;
   unsigned long long delta; unsigned long long out; unsigned long long dout; long long query_offset; double scale;
-  long long first; long long count; int dtype; int h; int hkv; int s; int skv; int dv; int g; int causal; };
+  long long first; long long count; int dtype; int h; int hkv; int s; int skv; int dv; int g; int heads; int causal; };
 struct EmbeddingGradParams { unsigned long long ids; unsigned long long g; unsigned long long acc;
   long long n_ids; long long width; long long rows; long long first_row; int id_bytes; int dtype; int acc_double; };
 struct OneHotParams { unsigned long long labels; unsigned long long out; long long n_labels; long long classes;
@@ -121,20 +121,22 @@ template <typename Acc> __device__ void sdpa_grad_delta(const SdpaGradEwParams& 
   }
 }
 
-// probs and ds run one block per row r of the chunk's scratch (pair first + r / S, local query
-// i = r % S; grid-stride over the rows), the block's threads over the keys j (coalesced; the
-// index arithmetic once per row). sdpa_grad_row: the row of [B, H, S] (lse, delta) of row r
-// for group index p.g (query head hkv * group + g).
+// probs and ds run one block per row r of the chunk's scratch ([pair][head][i][Skv]: the
+// pairs from p.first, their query heads p.g .. p.g + p.heads; grid-stride over the rows), the
+// block's threads over the keys j (coalesced; the index arithmetic once per row).
+// sdpa_grad_row: the row of [B, H, S] (lse, delta) of scratch row r.
 __device__ long long sdpa_grad_row(const SdpaGradEwParams& p, long long r) {
-  long long pair = p.first + r / p.s, i = r % p.s;
+  long long hs = (long long)p.heads * p.s;
+  long long pair = p.first + r / hs, rem = r % hs;
+  long long head = p.g + rem / p.s, i = rem % p.s;
   long long group = p.h / p.hkv, bi = pair / p.hkv, kh = pair % p.hkv;
-  return (bi * p.h + kh * group + p.g) * p.s + i;
+  return (bi * p.h + kh * group + head) * p.s + i;
 }
 
 // probs: P = exp(scale * scores - lse), 0 where the key is masked (causal: j > query_offset
 // + i) or the row attended nothing (lse = -inf); stored in the element type.
 template <typename Acc> __device__ void sdpa_grad_probs(const SdpaGradEwParams& p) {
-  for (long long r = blockIdx.x; r < p.count * p.s; r += gridDim.x) {
+  for (long long r = blockIdx.x; r < p.count * p.heads * p.s; r += gridDim.x) {
     long long row = sdpa_grad_row(p, r), i = r % p.s;
     Acc l = (Acc)((const float*)p.lse)[row];
     bool dead = l == -(Acc)__int_as_float(0x7f800000);
@@ -151,7 +153,7 @@ template <typename Acc> __device__ void sdpa_grad_probs(const SdpaGradEwParams& 
 
 // ds: dS = P * (dP - delta[row]) with dP in the scores scratch; in place over P.
 template <typename Acc> __device__ void sdpa_grad_ds(const SdpaGradEwParams& p) {
-  for (long long r = blockIdx.x; r < p.count * p.s; r += gridDim.x) {
+  for (long long r = blockIdx.x; r < p.count * p.heads * p.s; r += gridDim.x) {
     Acc delta = ((const Acc*)p.delta)[sdpa_grad_row(p, r)];
     const Acc* dp = (const Acc*)p.scores + r * p.skv;
     for (long long j = threadIdx.x; j < p.skv; j += blockDim.x) {

@@ -10,9 +10,9 @@
 //!     Correct, not fast: about 900 ms per iteration for the Llama-3-70B layer's backward (seq
 //!     2048, 64 heads, 8 kv heads, D 128, causal, bf16) on an H200.
 //!   - `gemm`: attention's "math" backward as strided-batched cuBLAS GEMMs and three
-//!     elementwise kernels, in chunks of (batch, kv head) pairs bounded by a 1 GiB scratch
-//!     (`sdpa_grad_plan.rs` has the plan and the derivation of its column-major GEMMs,
-//!     `sdpa_grad_gemm.rs` runs it); P and dS are rounded to the element type before their
+//!     elementwise kernels, in chunks of (batch, kv head) pairs (a pair's query heads as the
+//!     rows of one product) bounded by a 1 GiB scratch (`sdpa_grad_plan.rs` has the plan and
+//!     the derivation of its column-major GEMMs, `sdpa_grad_gemm.rs` runs it); P and dS are rounded to the element type before their
 //!     products (as FlashAttention-2), `dk`/`dv` accumulate in f32 (f64 for f64). Any `D`;
 //!     deterministic; the causal mask is applied to P, not used to skip work. Opt-in until it
 //!     has been verified and timed on a GPU (`tests/cuda_fused_on_gpu.rs`); empty extents

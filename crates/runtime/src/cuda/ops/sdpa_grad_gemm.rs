@@ -1,12 +1,12 @@
 //! `sdpa_grad` on the GPU: [`run_sdpa_grad`] chooses the implementation ([`SdpaGradMode`],
 //! `FUSER_SDPA_GRAD`; the module docs of [`super::grad`]) and [`run`] is the GEMM-based one,
-//! which walks
-//! the [`Plan`] of [`super::sdpa_grad_plan`], its GEMMs through `cublasGemmStridedBatchedEx`
-//! (bf16/f16 operands with f32 results and `CUBLAS_COMPUTE_32F`, f32 in f32, f64 in f64) and its
-//! elementwise steps through the `fuser_sdpa_grad_{delta,probs,ds}_*` kernels of `grad.cu`.
-//! Deterministic (no atomics). Scratch: `delta`, the chunk's scores (accumulation type) and
-//! probabilities (element type), at most [`WORKSPACE_BYTES`] for those two unless one
-//! `(batch, kv head)` pair needs more, and f32 accumulators for bf16/f16 `dk`, `dv`.
+//! which walks the [`Plan`] of [`super::sdpa_grad_plan`]: its GEMMs through
+//! `cublasGemmStridedBatchedEx` (bf16/f16 operands with f32 results and `CUBLAS_COMPUTE_32F`,
+//! f32 in f32, f64 in f64), its elementwise steps through the
+//! `fuser_sdpa_grad_{delta,probs,ds}_*` kernels of `grad.cu`. Deterministic (no atomics).
+//! Scratch: `delta`, the chunk's scores (accumulation type) and probabilities (element type),
+//! at most [`WORKSPACE_BYTES`] for those two unless one query head needs more, and f32
+//! accumulators for bf16/f16 `dk`, `dv`.
 
 use super::grad::{KEY, SOURCE, SdpaGradMode, run_flat, run_sdpa_grad_rows, store};
 use super::module::{Module, launch};
@@ -42,6 +42,7 @@ pub struct SdpaGradEwParams {
     pub skv: i32,
     pub dv: i32,
     pub g: i32,
+    pub heads: i32,
     pub causal: i32,
 }
 
@@ -249,6 +250,7 @@ pub fn run(
         skv: int("Skv", dims.skv)?,
         dv: int("Dv", dims.dv)?,
         g: 0,
+        heads: 0,
         causal: causal as i32,
     };
     for step in &plan.steps {
@@ -258,12 +260,13 @@ pub fn run(
                 let mut p = SdpaGradEwParams { count: rows, ..base };
                 run_flat(gpu, &format!("fuser_sdpa_grad_delta_{suffix}"), rows, &mut p, stream)?;
             }
-            Step::Probs { first, count, g } | Step::Ds { first, count, g } => {
+            Step::Probs { first, count, g, heads } | Step::Ds { first, count, g, heads } => {
                 let name = if matches!(step, Step::Probs { .. }) { "probs" } else { "ds" };
-                let mut p = SdpaGradEwParams { first: first as i64, count: count as i64, g: g as i32, ..base };
+                let (first, count, g, heads) = (first as i64, count as i64, g as i32, heads as i32);
+                let mut p = SdpaGradEwParams { first, count, g, heads, ..base };
                 // One block per row of the scratch (grid-stride), its threads over the keys.
                 let f = Module::get(gpu, KEY, SOURCE)?.func(&format!("fuser_sdpa_grad_{name}_{suffix}"))?;
-                let blocks = (count * dims.s).min(1 << 20) as u32;
+                let blocks = (count * heads as i64 * dims.s as i64).min(1 << 20) as u32;
                 let threads = dims.skv.next_multiple_of(32).min(256) as u32;
                 launch(f, (blocks, 1, 1), (threads, 1, 1), 0, &mut p, stream)?;
             }
@@ -281,13 +284,13 @@ mod tests {
 
     #[test]
     fn the_parameters_match_the_source() {
-        // 6 addresses, the offset, a double, first and count, then 8 ints.
-        assert_eq!(std::mem::size_of::<SdpaGradEwParams>(), 10 * 8 + 8 * 4);
+        // 6 addresses, the offset, a double, first and count, then 9 ints (padded to 8 bytes).
+        assert_eq!(std::mem::size_of::<SdpaGradEwParams>(), 10 * 8 + 9 * 4 + 4);
         let src = super::super::grad::SOURCE;
         assert!(src.contains(
             "struct SdpaGradEwParams { unsigned long long scores; unsigned long long probs; unsigned long long lse;\n  \
              unsigned long long delta; unsigned long long out; unsigned long long dout; long long query_offset; double scale;\n  \
-             long long first; long long count; int dtype; int h; int hkv; int s; int skv; int dv; int g; int causal; };"
+             long long first; long long count; int dtype; int h; int hkv; int s; int skv; int dv; int g; int heads; int causal; };"
         ));
         for kind in ["delta", "probs", "ds"] {
             for acc in ["f32", "f64"] {

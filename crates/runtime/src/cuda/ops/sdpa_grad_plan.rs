@@ -4,22 +4,26 @@
 //! (this module's tests; `tests/cuda_grad_source_on_host.rs` with the CUDA kernels) and walked
 //! by the executor (`sdpa_grad_gemm::run`). Semantics: `crate::ops::grad::sdpa_grad`.
 //!
-//! The algorithm is attention's "math" backward (as torch's), in chunks of `(batch, kv head)`
-//! pairs so that the `S x Skv` scratch stays under a workspace budget:
+//! The algorithm is attention's "math" backward (as torch's), in chunks so that the scratch
+//! (`S x Skv` per query head) stays under a workspace budget. The `group = H / Hkv` query heads
+//! of a `(batch, kv head)` pair are contiguous in `q`, `dout` and `dq`: heads `g .. g + n` of a
+//! pair form one matrix of `R = n * S` rows, all of them attending the pair's `k` and `v`. So
+//! a step takes a chunk of pairs and a range of their heads (all `group` of them when they fit
+//! the budget, with as many pairs as fit; else as many heads as fit, one pair at a time), and
+//! every product is one strided-batched GEMM over the chunk's pairs:
 //!
 //! 1. `delta[row] = sum_e dout[row, e] * out[row, e]` ([`Step::Delta`]).
-//! 2. For each chunk of `(b, hkv)` pairs, for each group index `g` (query head
-//!    `h = hkv * group + g`; the query heads of one `g` are equally spaced, so every product
-//!    is one strided-batched GEMM over the chunk's pairs):
-//!    - `scores = q_h · k^T` (accumulation type),
+//! 2. For each chunk of pairs, for each range of heads (`R` rows `q_R`, `dout_R`):
+//!    - `scores = q_R · k^T` (`R x Skv`, accumulation type),
 //!    - `probs = exp(scale * scores - lse)`, 0 where masked or `lse = -inf`, stored in the
 //!      element type ([`Step::Probs`]; bf16 for bf16 inputs, as FlashAttention-2 feeds P to
 //!      its dV product),
-//!    - `dv += probs^T · dout_h` (accumulation type; `beta = 0` for `g = 0`),
-//!    - `scores = dout_h · v^T` (dP, reusing the scores scratch),
+//!    - `dv (+)= probs^T · dout_R` (accumulation type; the sum over the `R` rows is the sum
+//!      over the heads too; `beta = 0` for the pair's first range, else 1),
+//!    - `scores = dout_R · v^T` (dP, reusing the scores scratch),
 //!    - `probs = probs * (scores - delta)` (dS, in place, element type; [`Step::Ds`]),
-//!    - `dq_h = scale * dS · k` (written once in the element type),
-//!    - `dk += scale * dS^T · q_h` (accumulation type).
+//!    - `dq_R = scale * dS · k` (written once in the element type),
+//!    - `dk (+)= scale * dS^T · q_R` (accumulation type).
 //! 3. The executor rounds `dk` and `dv` once to the element type when they were accumulated
 //!    in scratch (bf16/f16: f32 scratch; f32/f64: the outputs themselves).
 //!
@@ -33,23 +37,24 @@
 //! swapped; each of the GEMMs below (row-major on the left, the column-major call on the right;
 //! `N`/`T` say whether cuBLAS reads the stored matrix as is or transposed):
 //!
-//! - `Sc (S x Skv) = Q (S x D) · K^T`: `Sc^T (Skv x S) = K · Q^T`: A = k stored as `K^T`
-//!   (`D x Skv`, ld D) read `T`; B = q stored as `Q^T` (`D x S`, ld D) read `N`; m = Skv, n = S,
+//! - `Sc (R x Skv) = Q (R x D) · K^T`: `Sc^T (Skv x R) = K · Q^T`: A = k stored as `K^T`
+//!   (`D x Skv`, ld D) read `T`; B = q stored as `Q^T` (`D x R`, ld D) read `N`; m = Skv, n = R,
 //!   k = D, ldc = Skv.
 //! - `dV (Skv x Dv) = P^T · dO`: `dV^T (Dv x Skv) = dO^T · P`: A = dout stored as `dO^T`
-//!   (`Dv x S`, ld Dv) `N`; B = probs stored as `P^T` (`Skv x S`, ld Skv) `T`; m = Dv, n = Skv,
-//!   k = S, ldc = Dv.
-//! - `dP (S x Skv) = dO · V^T`: as the scores with `v` for `k`, `dout` for `q` and Dv for D.
-//! - `dQ (S x D) = dS · K`: `dQ^T (D x S) = K^T · dS^T`: A = k stored as `K^T` (ld D) `N`;
-//!   B = dS stored as `dS^T` (`Skv x S`, ld Skv) `N`; m = D, n = S, k = Skv, ldc = D.
+//!   (`Dv x R`, ld Dv) `N`; B = probs stored as `P^T` (`Skv x R`, ld Skv) `T`; m = Dv, n = Skv,
+//!   k = R, ldc = Dv.
+//! - `dP (R x Skv) = dO · V^T`: as the scores with `v` for `k`, `dout` for `q` and Dv for D.
+//! - `dQ (R x D) = dS · K`: `dQ^T (D x R) = K^T · dS^T`: A = k stored as `K^T` (ld D) `N`;
+//!   B = dS stored as `dS^T` (`Skv x R`, ld Skv) `N`; m = D, n = R, k = Skv, ldc = D.
 //! - `dK (Skv x D) = dS^T · Q`: `dK^T (D x Skv) = Q^T · dS`: A = q stored as `Q^T` (ld D) `N`;
-//!   B = dS stored as `dS^T` read `T` (ld Skv); m = D, n = Skv, k = S, ldc = D.
+//!   B = dS stored as `dS^T` read `T` (ld Skv); m = D, n = Skv, k = R, ldc = D.
 //!
 //! The batch index of a GEMM is the chunk-local pair `n` (global pair `first + n`, i.e.
 //! `b = (first + n) / Hkv`, `hkv = (first + n) % Hkv`). Query head `hkv * group + g` of batch
 //! `b` starts at `((b * H + hkv * group + g) * S) * D = ((first + n) * group + g) * S * D`
-//! (since `H = Hkv * group`): a constant stride `group * S * D` between consecutive pairs;
-//! `k`, `v`, `dk`, `dv` have stride `Skv * D` (`Skv * Dv`); the scratch `S * Skv`.
+//! (since `H = Hkv * group`): a constant stride `group * S * D` between consecutive pairs, and
+//! heads `g .. g + n_heads` follow it contiguously; `k`, `v`, `dk`, `dv` have stride `Skv * D`
+//! (`Skv * Dv`); the scratch (`[pair][head][i][j]`) `R * Skv`.
 
 use crate::dtype::DType;
 use crate::ops::attention::SdpaDims;
@@ -118,20 +123,22 @@ pub enum Step {
     /// `delta[row] = sum_e dout * out` for every row of `[B, H, S]`
     /// (`fuser_sdpa_grad_delta_*`).
     Delta,
-    /// For the `count` pairs from `first` and group index `g`: `Probs[e] = exp(scale *
-    /// Scores[e] - lse[row])` or 0 (masked, or `lse = -inf`) for every `e < count * S * Skv`
-    /// (`fuser_sdpa_grad_probs_*`, one block per row `e / Skv`; [`Plan::locate`] maps `e` to
-    /// its row and key).
+    /// For the `count` pairs from `first` and their query heads `g..g + heads` (group indices):
+    /// `Probs[e] = exp(scale * Scores[e] - lse[row])` or 0 (masked, or `lse = -inf`) for every
+    /// `e < count * heads * S * Skv` (`fuser_sdpa_grad_probs_*`, one block per scratch row
+    /// `e / Skv`; [`Plan::locate`] maps `e` to its row and key).
     Probs {
         first: usize,
         count: usize,
         g: usize,
+        heads: usize,
     },
     /// As `Probs`: `Probs[e] = Probs[e] * (Scores[e] - delta[row])` (`fuser_sdpa_grad_ds_*`).
     Ds {
         first: usize,
         count: usize,
         g: usize,
+        heads: usize,
     },
     Gemm(Gemm),
 }
@@ -149,6 +156,9 @@ pub struct Plan {
     pub acc: DType,
     /// `(b, hkv)` pairs per chunk.
     pub chunk: usize,
+    /// Query heads of a pair per step (all of the group's when they fit; the last step of a
+    /// pair may have fewer).
+    pub heads: usize,
     pub steps: Vec<Step>,
 }
 
@@ -183,8 +193,12 @@ impl Plan {
         let acc = if elem == DType::F64 { DType::F64 } else { DType::F32 };
         let group = h / hkv;
         let pairs = b * hkv;
-        let per_pair = s * skv * (acc.size() + elem.size());
-        let chunk = (budget / per_pair).clamp(1, pairs);
+        // Scratch per query head; all of a pair's heads per GEMM when they fit (then as many
+        // pairs as fit), else as many of its heads as fit (at least one), one pair at a time.
+        let per_head = s * skv * (acc.size() + elem.size());
+        let heads_fit = (budget / per_head).max(1);
+        let (heads, chunk) =
+            if heads_fit >= group { (group, (heads_fit / group).clamp(1, pairs)) } else { (heads_fit, 1) };
         for (what, x) in [("S", s), ("Skv", skv), ("D", d), ("Dv", dv), ("pairs", pairs), ("rows", b * h * s)] {
             fits_int(what, x)?;
         }
@@ -194,7 +208,12 @@ impl Plan {
         let mut first = 0;
         while first < pairs {
             let count = chunk.min(pairs - first);
-            for g in 0..group {
+            let mut g = 0;
+            while g < group {
+                let n_heads = heads.min(group - g);
+                // The query rows of heads g..g + n_heads of a pair are contiguous: one matrix of
+                // R = n_heads * S rows.
+                let r = n_heads * s;
                 let beta = if g == 0 { 0.0 } else { 1.0 };
                 let q = op(PlanBuf::Q, (first * group + g) * s * d, d, group * s * d);
                 let dq = Operand { buf: PlanBuf::Dq, ..q };
@@ -203,8 +222,8 @@ impl Plan {
                 let dk = Operand { buf: PlanBuf::DkAcc, ..k };
                 let v = op(PlanBuf::V, first * skv * dv, dv, skv * dv);
                 let dvacc = Operand { buf: PlanBuf::DvAcc, ..v };
-                let scores = op(PlanBuf::Scores, 0, skv, s * skv);
-                let probs = op(PlanBuf::Probs, 0, skv, s * skv);
+                let scores = op(PlanBuf::Scores, 0, skv, r * skv);
+                let probs = op(PlanBuf::Probs, 0, skv, r * skv);
                 let gemm = |trans_a, trans_b, (m, n, kk), alpha, beta, a, b_, c, c_type| {
                     Step::Gemm(Gemm {
                         trans_a,
@@ -222,22 +241,23 @@ impl Plan {
                         c_type,
                     })
                 };
-                // Scores^T (Skv x S) = K · Q^T.
-                steps.push(gemm(true, false, (skv, s, d), 1.0, 0.0, k, q, scores, acc));
-                steps.push(Step::Probs { first, count, g });
-                // dV^T (Dv x Skv) += dO^T · P.
-                steps.push(gemm(false, true, (dv, skv, s), 1.0, beta, dout, probs, dvacc, acc));
-                // dP^T (Skv x S) = V · dO^T.
-                steps.push(gemm(true, false, (skv, s, dv), 1.0, 0.0, v, dout, scores, acc));
-                steps.push(Step::Ds { first, count, g });
-                // dQ^T (D x S) = scale K^T · dS^T.
-                steps.push(gemm(false, false, (d, s, skv), scale, 0.0, k, probs, dq, elem));
-                // dK^T (D x Skv) += scale Q^T · dS.
-                steps.push(gemm(false, true, (d, skv, s), scale, beta, q, probs, dk, acc));
+                // Scores^T (Skv x R) = K · Q^T.
+                steps.push(gemm(true, false, (skv, r, d), 1.0, 0.0, k, q, scores, acc));
+                steps.push(Step::Probs { first, count, g, heads: n_heads });
+                // dV^T (Dv x Skv) (+)= dO^T · P (the sum over the R rows: over the heads too).
+                steps.push(gemm(false, true, (dv, skv, r), 1.0, beta, dout, probs, dvacc, acc));
+                // dP^T (Skv x R) = V · dO^T.
+                steps.push(gemm(true, false, (skv, r, dv), 1.0, 0.0, v, dout, scores, acc));
+                steps.push(Step::Ds { first, count, g, heads: n_heads });
+                // dQ^T (D x R) = scale K^T · dS^T.
+                steps.push(gemm(false, false, (d, r, skv), scale, 0.0, k, probs, dq, elem));
+                // dK^T (D x Skv) (+)= scale Q^T · dS.
+                steps.push(gemm(false, true, (d, skv, r), scale, beta, q, probs, dk, acc));
+                g += n_heads;
             }
             first += count;
         }
-        Ok(Plan { dims: *dims, causal, scale, query_offset, elem, acc, chunk, steps })
+        Ok(Plan { dims: *dims, causal, scale, query_offset, elem, acc, chunk, heads, steps })
     }
 
     /// The element type of `buf`.
@@ -260,7 +280,7 @@ impl Plan {
             PlanBuf::V | PlanBuf::DvAcc => b * hkv * skv * dv,
             PlanBuf::Out | PlanBuf::Dout => b * h * s * dv,
             PlanBuf::Lse | PlanBuf::Delta => b * h * s,
-            PlanBuf::Scores | PlanBuf::Probs => self.chunk * s * skv,
+            PlanBuf::Scores | PlanBuf::Probs => self.chunk * self.heads * s * skv,
         }
     }
 
@@ -269,16 +289,17 @@ impl Plan {
         self.acc != self.elem
     }
 
-    /// Element `e` of the scratch of an elementwise step over pairs from `first`, group index
-    /// `g`: `(row, i, j)`: the row of `[B, H, S]` (lse, delta), the local query index and the
-    /// key index.
-    pub fn locate(&self, first: usize, g: usize, e: usize) -> (usize, usize, usize) {
+    /// Element `e` of the scratch of an elementwise step over pairs from `first`, heads from
+    /// group index `g`, `heads` of them: `(row, i, j)`: the row of `[B, H, S]` (lse, delta), the
+    /// local query index and the key index. The scratch is `[pair][head][i][j]`.
+    pub fn locate(&self, first: usize, g: usize, heads: usize, e: usize) -> (usize, usize, usize) {
         let SdpaDims { h, hkv, s, skv, .. } = self.dims;
         let group = h / hkv;
-        let (pair, rem) = (first + e / (s * skv), e % (s * skv));
-        let (i, j) = (rem / skv, rem % skv);
+        let (r, j) = (e / skv, e % skv);
+        let (pair, rem) = (first + r / (heads * s), r % (heads * s));
+        let (head, i) = (g + rem / s, rem % s);
         let (bi, kh) = (pair / hkv, pair % hkv);
-        ((bi * h + kh * group + g) * s + i, i, j)
+        ((bi * h + kh * group + head) * s + i, i, j)
     }
 
     /// Whether key `j` is masked for local query `i`.
@@ -353,9 +374,9 @@ mod tests {
                         .collect();
                     bufs.insert(PlanBuf::Delta, delta);
                 }
-                Step::Probs { first, count, g } => {
-                    for e in 0..count * s * skv {
-                        let (row, i, j) = plan.locate(first, g, e);
+                Step::Probs { first, count, g, heads } => {
+                    for e in 0..count * heads * s * skv {
+                        let (row, i, j) = plan.locate(first, g, heads, e);
                         let l = bufs[&PlanBuf::Lse][row];
                         let p = if l == f64::NEG_INFINITY || plan.masked(i, j) {
                             0.0
@@ -365,9 +386,9 @@ mod tests {
                         bufs.get_mut(&PlanBuf::Probs).unwrap()[e] = round_to(plan.elem, p);
                     }
                 }
-                Step::Ds { first, count, g } => {
-                    for e in 0..count * s * skv {
-                        let (row, _, _) = plan.locate(first, g, e);
+                Step::Ds { first, count, g, heads } => {
+                    for e in 0..count * heads * s * skv {
+                        let (row, _, _) = plan.locate(first, g, heads, e);
                         let ds = bufs[&PlanBuf::Probs][e] * (bufs[&PlanBuf::Scores][e] - bufs[&PlanBuf::Delta][row]);
                         bufs.get_mut(&PlanBuf::Probs).unwrap()[e] = round_to(plan.elem, ds);
                     }
@@ -429,8 +450,8 @@ mod tests {
             ),
             // Group 2, not causal, Skv != S, Dv != D, B > 1, one pair per chunk.
             ("gqa2", Case { dims: dims(2, 4, 2, 3, 7, 5, 3), causal: false, offset: 0, elem: DType::F64, budget: 1 }),
-            // Group 4, causal with a query offset (the second half of a split sequence), chunks of 2
-            // pairs out of 3 (a short last chunk).
+            // Group 4, causal with a query offset (the second half of a split sequence), 3 of a
+            // pair's 4 heads per step (then the last one), one pair at a time.
             (
                 "gqa4",
                 Case {
@@ -438,11 +459,25 @@ mod tests {
                     causal: true,
                     offset: 3,
                     elem: DType::F64,
-                    budget: 2 * 4 * 9 * 16,
+                    budget: 3 * 4 * 9 * 16,
                 },
             ),
-            // More queries than keys, causal; f32 accumulating in the outputs.
-            ("f32", Case { dims: dims(2, 2, 1, 6, 4, 4, 6), causal: true, offset: 0, elem: DType::F32, budget: 100 }),
+            // Group 4, all heads per step, chunks of 3 pairs out of 4 (a short last chunk), B 2.
+            (
+                "gqa4b",
+                Case {
+                    dims: dims(2, 8, 2, 5, 6, 4, 3),
+                    causal: true,
+                    offset: 2,
+                    elem: DType::F64,
+                    budget: 3 * 4 * 30 * 16,
+                },
+            ),
+            // More queries than keys, causal; f32 accumulating in the outputs; one pair per chunk.
+            (
+                "f32",
+                Case { dims: dims(2, 2, 1, 6, 4, 4, 6), causal: true, offset: 0, elem: DType::F32, budget: 2 * 24 * 8 },
+            ),
             // bf16 into f32 scratch, P and dS in bf16.
             (
                 "bf16",
@@ -453,8 +488,9 @@ mod tests {
             let plan = check(tag, c, 7 * i as u64 + 3);
             let pairs = c.dims.b * c.dims.hkv;
             assert!(plan.chunk >= 1 && plan.chunk <= pairs);
-            let per_pair = c.dims.s * c.dims.skv * (plan.acc.size() + plan.elem.size());
-            assert!(plan.chunk == 1 || plan.chunk * per_pair <= c.budget, "{tag}: the chunk exceeds the budget");
+            let per_head = c.dims.s * c.dims.skv * (plan.acc.size() + plan.elem.size());
+            assert!(plan.heads == 1 || plan.chunk * plan.heads * per_head <= c.budget, "{tag}: over the budget");
+            assert!(plan.chunk == 1 || plan.heads == c.dims.h / c.dims.hkv, "{tag}");
         }
     }
 
@@ -462,13 +498,17 @@ mod tests {
     fn chunks_follow_the_budget_and_degenerate_extents_do_not_apply() {
         let d = SdpaDims { b: 1, h: 64, hkv: 8, s: 2048, skv: 2048, d: 128, dv: 128 };
         let plan = Plan::new(&d, true, d.default_scale(), 0, DType::BF16, WORKSPACE_BYTES).unwrap();
-        // 2048 * 2048 * (4 + 2) bytes per pair: all 8 pairs in one chunk of 1 GiB.
-        assert_eq!(plan.chunk, 8);
-        // delta, then 7 steps per group index.
-        assert_eq!(plan.steps.len(), 1 + 8 * 7);
+        // 2048 * 2048 * (4 + 2) bytes per head: 42 heads fit 1 GiB, so 5 pairs of 8 query
+        // heads per chunk: chunks of 5 and 3 pairs, all heads at once.
+        assert_eq!((plan.chunk, plan.heads), (5, 8));
+        // delta, then 7 steps per chunk.
+        assert_eq!(plan.steps.len(), 1 + 2 * 7);
+        let Step::Gemm(scores) = plan.steps[1] else { panic!("{:?}", plan.steps[1]) };
+        assert_eq!((scores.m, scores.n, scores.k, scores.batch), (2048, 8 * 2048, 128, 5));
+        // 2 heads fit: one pair at a time, 4 steps of 2 heads each.
         let small = Plan::new(&d, true, d.default_scale(), 0, DType::BF16, 50 << 20).unwrap();
-        assert_eq!(small.chunk, 2);
-        assert_eq!(small.steps.len(), 1 + 4 * 8 * 7);
+        assert_eq!((small.chunk, small.heads), (1, 2));
+        assert_eq!(small.steps.len(), 1 + 8 * 4 * 7);
         assert!(!Plan::applies(&SdpaDims { skv: 0, ..d }, DType::BF16));
         assert!(!Plan::applies(&d, DType::I32));
         assert!(Plan::new(&SdpaDims { s: 0, ..d }, false, 1.0, 0, DType::F32, 1).is_err());
