@@ -30,7 +30,8 @@ use fuser_runtime::cuda::fused;
 use fuser_runtime::cuda::gpu::Gpu;
 use fuser_runtime::cuda::memory::CudaBuf;
 use fuser_runtime::cuda::ops::grad::SdpaGradMode;
-use fuser_runtime::cuda::ops::sdpa_grad_gemm::run_sdpa_grad_with;
+use fuser_runtime::cuda::ops::sdpa_grad_gemm::{self, run_sdpa_grad_with};
+use fuser_runtime::cuda::ops::sdpa_grad_plan::Plan;
 use fuser_runtime::dtype::{DType, round_to};
 use fuser_runtime::fused::eval::evaluate;
 use fuser_runtime::fused::{FusedGraph, Kind};
@@ -453,16 +454,26 @@ fn sdpa_grad_case(gpu: &Gpu, s: RawStream, dims: SdpaDims, causal: bool, offset:
         DType::F32 => 1e-4,
         _ => 2e-2,
     };
-    for mode in [SdpaGradMode::Rows, SdpaGradMode::Gemm] {
+    // The row kernel, the GEMMs, and the GEMMs with a plan of one pair and one head per step
+    // (the offsets of every chunk and head range, the accumulation over the ranges).
+    let small = Plan::new(&d, causal, scale, offset, dt, 1).unwrap();
+    for (mode, tiny) in [(SdpaGradMode::Rows, false), (SdpaGradMode::Gemm, false), (SdpaGradMode::Gemm, true)] {
         let outputs = [gpu.new_buf(dt, &qs).unwrap(), gpu.new_buf(dt, &ks).unwrap(), gpu.new_buf(dt, &vs).unwrap()];
-        run_sdpa_grad_with(gpu, &params, &inputs, &outputs, &[0, 0, offset, 0], s, mode).unwrap();
+        if tiny {
+            let [q, k, v, o, l, g] = &inputs;
+            let [dq, dk, dv] = &outputs;
+            sdpa_grad_gemm::run(gpu, &small, [q, k, v, o, l, g], [dq, dk, dv], s).unwrap();
+        } else {
+            run_sdpa_grad_with(gpu, &params, &inputs, &outputs, &[0, 0, offset, 0], s, mode).unwrap();
+        }
         for ((name, buf), w) in ["dq", "dk", "dv"].iter().zip(&outputs).zip([&want.0, &want.1, &want.2]) {
             let got = download(s, buf);
             let top = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
             let err = got.iter().zip(w.iter()).fold(0.0f64, |m, (g, x)| m.max((g - x).abs()));
             assert!(
                 err <= tol * top.max(1e-6),
-                "sdpa_grad {mode:?} {dims:?} causal {causal} offset {offset} {}: {name} max error {err} (largest {top})",
+                "sdpa_grad {mode:?} (one head per step: {tiny}) {dims:?} causal {causal} offset {offset} {}: {name} max \
+                 error {err} (largest {top})",
                 dt.name()
             );
         }

@@ -190,26 +190,38 @@ pub fn run_sdpa_grad_with(
     }
     let scale = params.float_or("scale", dims.default_scale())?;
     let query_offset = origin.get(2).copied().unwrap_or(0);
-    let (ins, outs) = ([q, k, v, out, lse, dout], [dq, dk, dv]);
-    run(gpu, &dims, params.flag("causal"), scale, query_offset, ins, outs, stream)
+    let plan =
+        Plan::new(&dims, params.flag("causal"), scale, query_offset, q.dtype, WORKSPACE_BYTES).map_err(RtError::new)?;
+    run(gpu, &plan, [q, k, v, out, lse, dout], [dq, dk, dv], stream)
 }
 
-/// The GEMM-based `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`
-/// (an error where `Plan::applies` does not hold).
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    gpu: &Gpu,
-    dims: &SdpaDims,
-    causal: bool,
-    scale: f64,
-    query_offset: usize,
-    inputs: [&CudaBuf; 6],
-    outputs: [&CudaBuf; 3],
-    stream: RawStream,
-) -> RtResult<()> {
+/// The GEMM-based `sdpa_grad`: `plan` (built for these buffers' extents and element type) on
+/// dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`.
+pub fn run(gpu: &Gpu, plan: &Plan, inputs: [&CudaBuf; 6], outputs: [&CudaBuf; 3], stream: RawStream) -> RtResult<()> {
     let [q, k, v, out, lse, dout] = inputs;
     let [dq, dk, dv] = outputs;
-    let plan = Plan::new(dims, causal, scale, query_offset, q.dtype, WORKSPACE_BYTES).map_err(RtError::new)?;
+    let dims = &plan.dims;
+    let want = [
+        (plan.buf_len(PlanBuf::Q), plan.elem),
+        (plan.buf_len(PlanBuf::K), plan.elem),
+        (plan.buf_len(PlanBuf::V), plan.elem),
+        (plan.buf_len(PlanBuf::Out), plan.elem),
+        (plan.buf_len(PlanBuf::Lse), DType::F32),
+        (plan.buf_len(PlanBuf::Dout), plan.elem),
+        (plan.buf_len(PlanBuf::Dq), plan.elem),
+        (plan.buf_len(PlanBuf::K), plan.elem),
+        (plan.buf_len(PlanBuf::V), plan.elem),
+    ];
+    for (buf, (n, t)) in inputs.iter().chain(&outputs).zip(want) {
+        if buf.numel() != n || buf.dtype != t || !buf.is_contiguous() {
+            return Err(RtError::new(format!(
+                "sdpa_grad (gemm): a buffer is {} {:?}, the plan wants {n} dense {} values",
+                buf.dtype.name(),
+                buf.shape,
+                t.name()
+            )));
+        }
+    }
     let scratch = |b: PlanBuf| gpu.new_buf(plan.buf_type(b), &[plan.buf_len(b)]);
     // The accumulators need no zeroing: the plan's first GEMM into each element has beta = 0.
     let (dk_acc, dv_acc) = if plan.acc_in_scratch() {
@@ -239,8 +251,8 @@ pub fn run(
         delta: bufs.delta.addr(),
         out: out.addr(),
         dout: dout.addr(),
-        query_offset: query_offset as i64,
-        scale,
+        query_offset: plan.query_offset as i64,
+        scale: plan.scale,
         first: 0,
         count: 0,
         dtype: dtype_code(plan.elem),
@@ -251,7 +263,7 @@ pub fn run(
         dv: int("Dv", dims.dv)?,
         g: 0,
         heads: 0,
-        causal: causal as i32,
+        causal: plan.causal as i32,
     };
     for step in &plan.steps {
         match *step {
