@@ -6,7 +6,8 @@
 //! `fuser_sdpa_grad_{delta,probs,ds}_*` kernels of `grad.cu`. Deterministic (no atomics).
 //! Scratch: `delta`, the chunk's scores (accumulation type) and probabilities (element type),
 //! at most [`WORKSPACE_BYTES`] for those two unless one query head needs more, and f32
-//! accumulators for bf16/f16 `dk`, `dv`.
+//! accumulators for bf16/f16 `dk`, `dv`; returned to the allocator on the stream at the end
+//! (reusable once the stream has passed the last kernel).
 
 use super::grad::{KEY, SOURCE, SdpaGradMode, run_flat, run_sdpa_grad_rows, store};
 use super::module::{Module, launch};
@@ -287,7 +288,17 @@ pub fn run(gpu: &Gpu, plan: &Plan, inputs: [&CudaBuf; 6], outputs: [&CudaBuf; 3]
     }
     let in_scratch = plan.acc_in_scratch();
     store(gpu, &bufs.dk_acc, !in_scratch, dk, stream)?;
-    store(gpu, &bufs.dv_acc, !in_scratch, dv, stream)
+    store(gpu, &bufs.dv_acc, !in_scratch, dv, stream)?;
+    // The scratch goes back to the pool once the stream is past these kernels (not parked
+    // until the next synchronization: a program calls this once per layer).
+    let mut scratch_bufs = vec![&bufs.delta, &bufs.scores, &bufs.probs];
+    if in_scratch {
+        scratch_bufs.extend([&bufs.dk_acc, &bufs.dv_acc]);
+    }
+    for buf in scratch_bufs {
+        gpu.alloc.free_on(&buf.mem, stream)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
