@@ -12,10 +12,11 @@
 //!   - `gemm`: attention's "math" backward as strided-batched cuBLAS GEMMs and three
 //!     elementwise kernels, in chunks of (batch, kv head) pairs (a pair's query heads as the
 //!     rows of one product) bounded by a 1 GiB scratch (`sdpa_grad_plan.rs` has the plan and
-//!     the derivation of its column-major GEMMs, `sdpa_grad_gemm.rs` runs it); P and dS are rounded to the element type before their
-//!     products (as FlashAttention-2), `dk`/`dv` accumulate in f32 (f64 for f64). Any `D`;
-//!     deterministic; the causal mask is applied to P, not used to skip work. Opt-in until it
-//!     has been verified and timed on a GPU (`tests/cuda_fused_on_gpu.rs`); empty extents
+//!     the derivation of its column-major GEMMs, `sdpa_grad_gemm.rs` runs it); P and dS are
+//!     rounded to the element type before their products (as FlashAttention-2), `dk`/`dv`
+//!     accumulate in f32 (f64 for f64). Any `D`; deterministic; the causal mask is applied to
+//!     P, not used to skip work (the products cost twice the causal triangle's). Opt-in until
+//!     it has been verified and timed on a GPU (`tests/cuda_fused_on_gpu.rs`); empty extents
 //!     (no keys, no queries) run the row kernel.
 //! - `embedding_grad`: `fuser_embedding_grad`, one thread per element of `g`, atomics into the
 //!   accumulation buffer (as for `dk`), then `fuser_acc_store`.
