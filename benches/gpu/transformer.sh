@@ -12,7 +12,8 @@
 # Each case prints PASS/FAIL and continues; results: $OUT/results.tsv, logs $OUT/*.log,
 # summary $OUT/summary.txt. Environment: FUSER_RUN (default .gpu/fuser-run, then
 # target/release/fuser-run), OUT (default /tmp/transformer), PARTS (default "A B C"),
-# CASE_TIMEOUT (default 120 s), BACKEND (cuda; cpu dry-runs A and B without --devices).
+# CASE_TIMEOUT (default 120 s), BACKEND (cuda; cpu dry-runs A and B without --devices);
+# FUSER_SDPA_GRAD=gemm reaches fuser-run: sdpa_grad through the GEMMs (cuda/ops/grad.rs).
 # Run from the repository root.
 set -u -o pipefail
 OUT=${OUT:-/tmp/transformer}

@@ -15,6 +15,8 @@
   backend with NumPy arrays (global tensors in, gathered global tensors out), with an
   optional reference check; `fuser.torch.Rank` runs one rank per process on GPUs with torch
   CUDA tensors (DLPack, zero copy), as torchrun starts them.
+- From PyTorch: `fuser.torch.compile(module, example_inputs)` imports a torch module through
+  torch.export into a `FusionDefinition` (docs/pytorch.md).
 
 docs/python.md is the tutorial.
 """

@@ -13,6 +13,17 @@ this rank's GPU; they are passed zero-copy through DLPack. The run first waits f
 current stream, and is complete when `execute` returns; the outputs are new torch tensors
 (this rank's pieces, `program.result_types()`), copied from the runtime's buffers.
 
+Importing a torch module (cpu backend, one process; issue 26's first slice, docs/pytorch.md):
+
+```python
+program = fuser.torch.compile(module, (x,))  # torch.export + the ATen op table -> FusionDefinition
+(y,) = program(x)                            # program.fd is the fusion program
+(y,) = program.forward(x)                    # differentiable: loss.backward() reaches the module
+```
+
+`compile` needs no GPU (a cpu-only torch works); `Rank` needs CUDA, `Rank(backend="cpu")` does
+not (below).
+
 Environment: under torchrun, RANK/WORLD_SIZE/LOCAL_RANK/MASTER_ADDR come from torchrun;
 fuser's own store (NCCL ids, GPU ids) listens on FUSER_STORE_PORT (default: MASTER_PORT + 1)
 and every rank presents FUSER_STORE_TOKEN (default under torchrun: derived from torchrun's
@@ -34,10 +45,10 @@ The ranks meet as the cpu backend's multi-process runs do (`fuser-run --launch -
 rank 0 serves fuser's store (same variables and defaults as above) and the communication hub
 every rank links to. Inputs are checked (local shape, element type, dense row-major) and
 used in place, zero-copy through DLPack, as the rank's arguments; outputs are new torch
-tensors (copied from the runtime's buffers). A run that fails on one rank fails the others at once, naming it; so
-does a process that ends with an uncaught exception, or that dies, between runs. The rank
-leaves the run when the process exits (or at `close()`); rank 0, which serves the hub, waits
-then (at most `timeout`) until the other ranks have left.
+tensors (copied from the runtime's buffers). A run that fails on one rank fails the others
+at once, naming it; so does a process that ends with an uncaught exception, or that dies,
+between runs. The rank leaves the run when the process exits (or at `close()`); rank 0,
+which serves the hub, waits then (at most `timeout`) until the other ranks have left.
 """
 
 from __future__ import annotations
@@ -49,11 +60,11 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import torch
-from torch.utils.dlpack import to_dlpack
 
 from . import _fuser
-from ._errors import arguments
+from ._errors import argument_error, arguments
 from ._execute import DEFAULT_PIPELINE, check_timeout
+from ._location import caller_location
 
 _TORCH_DTYPES: Dict[str, Any] = {
     "f64": torch.float64,
@@ -121,6 +132,8 @@ class Rank:
             program = self.compile(program, pipeline)
         device = torch.device("cuda", self.device)
         outputs = [torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=device) for shape, dtype in program.result_types()]
+        from torch.utils.dlpack import to_dlpack
+
         stream = torch.cuda.current_stream(device).cuda_stream
         self._native.run(program, [to_dlpack(t) for t in inputs], [to_dlpack(t) for t in outputs], stream)
         return outputs
@@ -151,6 +164,8 @@ class CpuRank:
         if not isinstance(program, _fuser.CpuProgram):
             program = self.compile(program, pipeline)
         outputs = [torch.empty(shape, dtype=_TORCH_DTYPES[dtype]) for shape, dtype in program.result_types()]
+        from torch.utils.dlpack import to_dlpack
+
         self._native.run(program, [to_dlpack(t) for t in inputs], [to_dlpack(t) for t in outputs])
         return outputs
 
@@ -170,3 +185,29 @@ def _leave(native: Any) -> None:
     except _fuser.FuserError as e:
         if native.aborted() is None:
             print(f"fuser: rank {native.rank}: leaving the run: {e}", file=sys.stderr)
+
+
+def compile(
+    module: Any,
+    example_inputs: Sequence[Any],
+    *,
+    mesh: Any = None,
+    plan: Any = None,
+    name: str = "fusion",
+    decompose: bool = False,
+) -> Any:
+    """Imports the torch `module` as a fusion program: `torch.export.export(module,
+    example_inputs)` (ATen IR; with `decompose`, decomposed to the core ATen opset), each ATen
+    op translated by `fuser._torch_import.ATEN_OPS`. Returns an `ImportedModule` (`.fd` the
+    `FusionDefinition`; calling it runs on the cpu backend with torch tensors in and out;
+    `.forward(*args)` runs it as a `torch.autograd.Function`).
+    `mesh`: the device mesh, every tensor replicated over it. `plan` (tensor-parallel plans) is
+    not supported yet and must be None. An unsupported ATen op raises `FuserValueError`
+    naming the op, its schema and the user's source line."""
+    if plan is not None:
+        raise argument_error(
+            ValueError("compile: tensor-parallel plans (plan=) are not supported yet; pass plan=None"), caller_location()
+        )
+    from ._torch_import import import_module
+
+    return import_module(module, example_inputs, mesh=mesh, name=name, decompose=decompose)

@@ -304,8 +304,10 @@ fn start_rank(
     start(cmd, &format!("rank{rank}-{port}"))
 }
 
+/// A port for the ranks' store that no outgoing connection takes before rank 0 binds it (the
+/// launcher's choice: below the kernel's ephemeral range; a port from `bind(0)` raced).
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    fuser_runtime::store::free_port().unwrap()
 }
 
 /// Issue 22 1b: rank 0 stopped (SIGSTOP) at its first communication while the others post

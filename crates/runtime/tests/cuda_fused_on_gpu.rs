@@ -13,6 +13,10 @@
 //! 4096-16384 in bf16 and prints each one's bandwidth (bytes read and written once) next to
 //! the device's device-to-device copy bandwidth (the goal: >= 85%):
 //! `FUSER_FUSED_BENCH=1 cargo test --release -p fuser-runtime --test cuda_fused_on_gpu -- --nocapture`.
+//!
+//! `sdpa_grad_matches_the_reference_on_the_gpu` runs both `sdpa_grad` implementations (the row
+//! kernel and the GEMM-based one, `cuda::ops::grad`) against the reference, and with
+//! `FUSER_SDPA_GRAD_BENCH=1` times them on the Llama-3-70B layer's shape.
 #![cfg(feature = "cuda")]
 
 mod fused_cases;
@@ -20,14 +24,20 @@ mod fused_cases;
 use cudarc::driver::sys;
 use fused_cases as cases;
 use fuser_dialects::host::ElementwiseKind as E;
+use fuser_runtime::buffer::contiguous_strides;
 use fuser_runtime::cuda::api::{self, Event, RawStream};
 use fuser_runtime::cuda::fused;
 use fuser_runtime::cuda::gpu::Gpu;
 use fuser_runtime::cuda::memory::CudaBuf;
+use fuser_runtime::cuda::ops::grad::SdpaGradMode;
+use fuser_runtime::cuda::ops::sdpa_grad_gemm::{self, run_sdpa_grad_with};
+use fuser_runtime::cuda::ops::sdpa_grad_plan::Plan;
 use fuser_runtime::dtype::{DType, round_to};
 use fuser_runtime::fused::eval::evaluate;
 use fuser_runtime::fused::{FusedGraph, Kind};
-use fuser_runtime::ops::Dense;
+use fuser_runtime::ops::attention::{SdpaDims, SdpaOptions, sdpa};
+use fuser_runtime::ops::grad::{SdpaTensors, sdpa_grad};
+use fuser_runtime::ops::{Dense, Param, Params};
 
 fn open_gpu() -> Option<Gpu> {
     if let Err(e) = api::load_libraries() {
@@ -399,6 +409,126 @@ fn bench(gpu: &Gpu, s: RawStream) {
                 let gbs = moved as f64 / ms / 1e6;
                 eprintln!("{name:>22} {m:>5} x {n:>5}: {ms:.4} ms {gbs:.0} GB/s = {:.0}% of copy", 100.0 * gbs / copy);
             }
+        }
+    }
+}
+
+/// One `sdpa_grad` case on the GPU: random inputs (the forward's `out` and `lse` from the
+/// reference), every `mode`'s `(dq, dk, dv)` against `fuser_runtime::ops::grad::sdpa_grad`;
+/// the error is measured against the largest reference value of each output.
+fn sdpa_grad_case(gpu: &Gpu, s: RawStream, dims: SdpaDims, causal: bool, offset: usize, dt: DType, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut vals = |n: usize| -> Vec<f64> { (0..n).map(|_| round_to(dt, rng.next())).collect() };
+    let d = dims;
+    let (q, k, v) = (vals(d.b * d.h * d.s * d.d), vals(d.b * d.hkv * d.skv * d.d), vals(d.b * d.hkv * d.skv * d.dv));
+    let dout = vals(d.b * d.h * d.s * d.dv);
+    let scale = d.default_scale();
+    let (out, lse) = sdpa(&q, &k, &v, &d, &SdpaOptions { causal, scale, query_offset: offset });
+    let out: Vec<f64> = out.iter().map(|&x| round_to(dt, x)).collect();
+    let mut lse: Vec<f64> = lse.iter().map(|&x| round_to(DType::F32, x)).collect();
+    // A row that attended nothing (contributes nothing; its dq is 0).
+    lse[1] = f64::NEG_INFINITY;
+    let t = SdpaTensors { q: &q, k: &k, v: &v, out: &out, dout: &dout };
+    let want = sdpa_grad(&t, &lse, &d, causal, scale, offset);
+    let up = |dtype, x: &[f64], shape: &[usize]| {
+        let b = upload(gpu, s, dtype, x);
+        CudaBuf { shape: shape.to_vec(), strides: contiguous_strides(shape), ..b }
+    };
+    let (qs, ks, vs, os) =
+        ([d.b, d.h, d.s, d.d], [d.b, d.hkv, d.skv, d.d], [d.b, d.hkv, d.skv, d.dv], [d.b, d.h, d.s, d.dv]);
+    let inputs = [
+        up(dt, &q, &qs),
+        up(dt, &k, &ks),
+        up(dt, &v, &vs),
+        up(dt, &out, &os),
+        up(DType::F32, &lse, &[d.b, d.h, d.s]),
+        up(dt, &dout, &os),
+    ];
+    let mut entries = vec![("scale".to_string(), Param::Float(scale))];
+    if causal {
+        entries.push(("causal".into(), Param::Flag));
+    }
+    let params = Params::new(entries);
+    let tol = match dt {
+        DType::F64 => 1e-12,
+        DType::F32 => 1e-4,
+        _ => 2e-2,
+    };
+    // The row kernel, the GEMMs, and the GEMMs with a plan of one pair and one head per step
+    // (the offsets of every chunk and head range, the accumulation over the ranges).
+    let small = Plan::new(&d, causal, scale, offset, dt, 1).unwrap();
+    for (mode, tiny) in [(SdpaGradMode::Rows, false), (SdpaGradMode::Gemm, false), (SdpaGradMode::Gemm, true)] {
+        let outputs = [gpu.new_buf(dt, &qs).unwrap(), gpu.new_buf(dt, &ks).unwrap(), gpu.new_buf(dt, &vs).unwrap()];
+        if tiny {
+            let [q, k, v, o, l, g] = &inputs;
+            let [dq, dk, dv] = &outputs;
+            sdpa_grad_gemm::run(gpu, &small, [q, k, v, o, l, g], [dq, dk, dv], s).unwrap();
+        } else {
+            run_sdpa_grad_with(gpu, &params, &inputs, &outputs, &[0, 0, offset, 0], s, mode).unwrap();
+        }
+        for ((name, buf), w) in ["dq", "dk", "dv"].iter().zip(&outputs).zip([&want.0, &want.1, &want.2]) {
+            let got = download(s, buf);
+            let top = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            let err = got.iter().zip(w.iter()).fold(0.0f64, |m, (g, x)| m.max((g - x).abs()));
+            assert!(
+                err <= tol * top.max(1e-6),
+                "sdpa_grad {mode:?} (one head per step: {tiny}) {dims:?} causal {causal} offset {offset} {}: {name} max \
+                 error {err} (largest {top})",
+                dt.name()
+            );
+        }
+    }
+}
+
+/// `sdpa_grad` on the GPU, both implementations (`FUSER_SDPA_GRAD=rows`, the default, and
+/// `gemm`) against the reference: grouped-query heads, the causal mask with a query offset,
+/// `Skv != S`, `Dv != D`, bf16, f16, f32, f64, and B 1 H 8 Hkv 2 S 512 D 64 bf16. With
+/// `FUSER_SDPA_GRAD_BENCH=1` it then times both on the Llama-3-70B layer's shape (B 1, H 64,
+/// Hkv 8, S 2048, D 128, causal, bf16):
+/// `FUSER_SDPA_GRAD_BENCH=1 cargo test --release -p fuser-runtime --test cuda_fused_on_gpu sdpa_grad -- --nocapture`.
+#[test]
+fn sdpa_grad_matches_the_reference_on_the_gpu() {
+    let Some(gpu) = open_gpu() else { return };
+    gpu.bind().unwrap();
+    let s = gpu.stream(0).unwrap();
+    let dims = |b, h, hkv, s, skv, d, dv| SdpaDims { b, h, hkv, s, skv, d, dv };
+    sdpa_grad_case(&gpu, s, dims(2, 4, 2, 6, 5, 6, 4), true, 0, DType::F32, 1);
+    sdpa_grad_case(&gpu, s, dims(1, 8, 2, 33, 70, 16, 24), true, 37, DType::F32, 2);
+    sdpa_grad_case(&gpu, s, dims(2, 4, 1, 40, 40, 32, 32), false, 0, DType::BF16, 3);
+    sdpa_grad_case(&gpu, s, dims(1, 6, 3, 64, 64, 64, 64), true, 0, DType::F16, 4);
+    sdpa_grad_case(&gpu, s, dims(1, 2, 2, 9, 13, 5, 7), true, 4, DType::F64, 5);
+    sdpa_grad_case(&gpu, s, dims(1, 8, 2, 512, 512, 64, 64), true, 0, DType::BF16, 6);
+    if std::env::var("FUSER_SDPA_GRAD_BENCH").is_ok_and(|v| v == "1") {
+        let d = dims(1, 64, 8, 2048, 2048, 128, 128);
+        let bf = DType::BF16;
+        // Zeros (lse too: P = 1 where not masked): the timing does not depend on the values.
+        let buf = |shape: &[usize], dt: DType| {
+            let b = gpu.new_buf(dt, shape).unwrap();
+            api::check(unsafe { sys::cuMemsetD8Async(b.addr(), 0, b.bytes(), s.0) }, "cuMemsetD8Async").unwrap();
+            b
+        };
+        let (qs, ks, os) = ([d.b, d.h, d.s, d.d], [d.b, d.hkv, d.skv, d.d], [d.b, d.h, d.s, d.dv]);
+        let lse = buf(&[d.b, d.h, d.s], DType::F32);
+        let inputs = [buf(&qs, bf), buf(&ks, bf), buf(&ks, bf), buf(&os, bf), lse, buf(&os, bf)];
+        let outputs = [buf(&qs, bf), buf(&ks, bf), buf(&ks, bf)];
+        let params = Params::new(vec![("causal".into(), Param::Flag)]);
+        for (mode, iters) in [(SdpaGradMode::Rows, 2), (SdpaGradMode::Gemm, 10)] {
+            let run = || run_sdpa_grad_with(&gpu, &params, &inputs, &outputs, &[0; 4], s, mode).unwrap();
+            run();
+            // Each call timed alone after a synchronization (which makes the scratch the last
+            // call dropped reusable, as between a program's iterations).
+            let mut ms = 0.0;
+            for _ in 0..iters {
+                gpu.synchronize_all(std::time::Instant::now() + std::time::Duration::from_secs(60)).unwrap();
+                let a = Event::record_timed(s).unwrap();
+                run();
+                let b = Event::record_timed(s).unwrap();
+                api::sync_stream(s).unwrap();
+                ms += Event::elapsed_ms(&a, &b).unwrap() as f64 / iters as f64;
+            }
+            // The products: 5 of 2 * S * Skv * D each per head (the causal half not skipped).
+            let tflops = 5.0 * 2.0 * (d.h * d.s * d.skv * d.d) as f64 / ms / 1e9;
+            eprintln!("sdpa_grad {mode:?} B1 H64 Hkv8 S2048 D128 causal bf16: {ms:.3} ms ({tflops:.1} TFLOP/s dense)");
         }
     }
 }

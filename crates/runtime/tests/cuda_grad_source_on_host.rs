@@ -4,8 +4,10 @@
 //! the other), on shapes with grouped-query heads, the causal mask, more queries than keys, ids
 //! and labels out of range, repeated ids, a vocab-parallel origin and the f32 (direct), bf16
 //! (f32 scratch, rounded once) and f64 paths; results are compared with
-//! `fuser_runtime::ops::grad`, the reference semantics. Skipped (with a note) when no `c++` with
-//! `_Float16` is found; the device runs the real thing (`benches/gpu/transformer.sh` runs
+//! `fuser_runtime::ops::grad`, the reference semantics. The GEMM-based `sdpa_grad`
+//! (`FUSER_SDPA_GRAD=gemm`) runs too: its plan (`cuda::ops::sdpa_grad_plan`) walked with the
+//! source's elementwise kernels and a GEMM of cuBLAS's column-major conventions. Skipped (with
+//! a note) when no `c++` with `_Float16` is found; the device runs the real thing (`benches/gpu/transformer.sh` runs
 //! `test/Run/ops/{sdpa-grad,embedding-grad,one-hot}.mlir` on the cuda backend with `--check`).
 #![cfg(feature = "cuda")]
 
@@ -67,9 +69,15 @@ fn c_array(name: &str, dt: DType, xs: &[f64]) -> String {
     )
 }
 
-/// A C float literal (`-INFINITY` for -inf).
+/// A C float literal (`-INFINITY` for -inf, `NAN` for NaN).
 fn c_literal(x: f64, suffix: &str) -> String {
-    if x.is_infinite() { format!("{}INFINITY", if x < 0.0 { "-" } else { "" }) } else { format!("{x:e}{suffix}") }
+    if x.is_nan() {
+        "NAN".into()
+    } else if x.is_infinite() {
+        format!("{}INFINITY", if x < 0.0 { "-" } else { "" })
+    } else {
+        format!("{x:e}{suffix}")
+    }
 }
 
 /// The C statement printing `n` values of `name` (stored as `dt`) as `label v v v`.
@@ -297,4 +305,234 @@ h.out=(unsigned long long)ob; h.dtype=0; launch(3, 4, [&]{{ fuser_one_hot(h); }}
     assert!(want_emb[..3].iter().any(|&x| x != 0.0) && want_emb[3..6].iter().any(|&x| x != 0.0));
     assert_eq!(line(&text, "oh_f32"), want_oh);
     assert_eq!(line(&text, "oh_bf16"), want_oh);
+}
+
+/// A column-major strided-batched GEMM as cuBLAS documents `cublasGemmStridedBatchedEx`
+/// (`C_i = alpha op(A_i) op(B_i) + beta C_i`, element `(r, c)` of a matrix at `r + c * ld`,
+/// `op = T` reading `(c, r)`; C not read when `beta = 0`), summing in double and storing
+/// through the source's `store_float` (one rounding to C's type).
+const HOST_GEMM: &str = r#"
+static void gemm_sb(int ta, int tb, long long m, long long n, long long k, double alpha,
+    unsigned long long A, int at, long long lda, long long sa, unsigned long long B, int bt, long long ldb, long long sb,
+    double beta, unsigned long long C, int ct, long long ldc, long long sc, long long batch) {
+  for (long long bi = 0; bi < batch; bi++) for (long long col = 0; col < n; col++) for (long long row = 0; row < m; row++) {
+    double sum = 0;
+    for (long long l = 0; l < k; l++) {
+      double x = ta ? load_float(A, at, bi * sa + l + row * lda) : load_float(A, at, bi * sa + row + l * lda);
+      double y = tb ? load_float(B, bt, bi * sb + col + l * ldb) : load_float(B, bt, bi * sb + l + col * ldb);
+      sum += x * y;
+    }
+    long long i = bi * sc + row + col * ldc;
+    store_float(C, ct, i, alpha * sum + (beta == 0.0 ? 0.0 : beta * load_float(C, ct, i)));
+  }
+}
+"#;
+
+/// The C array name of a plan buffer.
+fn plan_buf_name(b: fuser_runtime::cuda::ops::sdpa_grad_plan::PlanBuf) -> &'static str {
+    use fuser_runtime::cuda::ops::sdpa_grad_plan::PlanBuf as B;
+    match b {
+        B::Q => "q",
+        B::K => "k",
+        B::V => "v",
+        B::Out => "o",
+        B::Lse => "lse",
+        B::Dout => "g",
+        B::Dq => "dq",
+        B::DkAcc => "dk_acc",
+        B::DvAcc => "dv_acc",
+        B::Delta => "delta",
+        B::Scores => "scores",
+        B::Probs => "probs",
+    }
+}
+
+/// C code walking the GEMM-based plan of the case (chunks of at most `budget` scratch bytes)
+/// with the source's elementwise kernels and [`HOST_GEMM`], and the expected (dq, dk, dv).
+fn plan_case(tag: &str, c: &Case, budget: usize, seed: u64) -> (String, [Vec<f64>; 3], usize) {
+    use fuser_runtime::cuda::ops::sdpa_grad_plan::{Plan, PlanBuf as B, Step};
+    let d = c.dims;
+    let r = |xs: Vec<f64>| -> Vec<f64> { xs.iter().map(|&x| round_to(c.dt, 2.0 * x)).collect() };
+    let q = r(values(d.b * d.h * d.s * d.d, seed));
+    let k = r(values(d.b * d.hkv * d.skv * d.d, seed + 1));
+    let v = r(values(d.b * d.hkv * d.skv * d.dv, seed + 2));
+    let dout = r(values(d.b * d.h * d.s * d.dv, seed + 3));
+    let (out, mut lse) =
+        sdpa(&q, &k, &v, &d, &SdpaOptions { causal: c.causal, scale: c.scale, query_offset: c.offset });
+    let out: Vec<f64> = out.iter().map(|&x| round_to(c.dt, x)).collect();
+    // A row that attended nothing.
+    lse[1] = f64::NEG_INFINITY;
+    let lse: Vec<f64> = lse.iter().map(|&x| round_to(DType::F32, x)).collect();
+    let t = SdpaTensors { q: &q, k: &k, v: &v, out: &out, dout: &dout };
+    let (dq, dk, dv) = sdpa_grad(&t, &lse, &d, c.causal, c.scale, c.offset);
+    let plan = Plan::new(&d, c.causal, c.scale, c.offset, c.dt, budget).unwrap();
+    let mut s = String::from("{\n");
+    for (name, xs) in [("q", &q), ("k", &k), ("v", &v), ("o", &out), ("g", &dout)] {
+        s += &c_array(name, c.dt, xs);
+    }
+    s += &c_array("lse", DType::F32, &lse);
+    // Garbage where the plan writes before it reads.
+    for b in [B::Dq, B::DkAcc, B::DvAcc, B::Delta, B::Scores, B::Probs] {
+        s += &c_array(plan_buf_name(b), plan.buf_type(b), &vec![f64::NAN; plan.buf_len(b)]);
+    }
+    let code = |t: DType| fuser_runtime::cuda::kernels::dtype_code(t);
+    let suffix = if plan.acc == DType::F64 { "f64" } else { "f32" };
+    let _ = write!(
+        s,
+        "SdpaGradEwParams e{{}}; e.scores=(unsigned long long)scores; e.probs=(unsigned long long)probs; \
+e.lse=(unsigned long long)lse; e.delta=(unsigned long long)delta; e.out=(unsigned long long)o; e.dout=(unsigned long long)g;\n\
+e.query_offset={}; e.scale={:e}; e.dtype={}; e.h={}; e.hkv={}; e.s={}; e.skv={}; e.dv={}; e.causal={};\n",
+        c.offset,
+        c.scale,
+        code(c.dt),
+        d.h,
+        d.hkv,
+        d.s,
+        d.skv,
+        d.dv,
+        c.causal as i32
+    );
+    for step in &plan.steps {
+        match *step {
+            Step::Delta => {
+                let _ = writeln!(
+                    s,
+                    "e.count={}; launch(3, 4, [&]{{ fuser_sdpa_grad_delta_{suffix}(e); }});",
+                    d.b * d.h * d.s
+                );
+            }
+            Step::Probs { first, count, g, heads } | Step::Ds { first, count, g, heads } => {
+                let kind = if matches!(step, Step::Probs { .. }) { "probs" } else { "ds" };
+                let _ = writeln!(
+                    s,
+                    "e.first={first}; e.count={count}; e.g={g}; e.heads={heads}; launch(3, 5, [&]{{ fuser_sdpa_grad_{kind}_{suffix}(e); }});"
+                );
+            }
+            Step::Gemm(ref m) => {
+                let o = |x: &fuser_runtime::cuda::ops::sdpa_grad_plan::Operand| {
+                    format!(
+                        "(unsigned long long)({} + {}), {}, {}, {}",
+                        plan_buf_name(x.buf),
+                        x.offset,
+                        code(plan.buf_type(x.buf)),
+                        x.ld,
+                        x.stride
+                    )
+                };
+                let _ = writeln!(
+                    s,
+                    "gemm_sb({}, {}, {}, {}, {}, {:e}, {}, {}, {:e}, {}, {});",
+                    m.trans_a as i32,
+                    m.trans_b as i32,
+                    m.m,
+                    m.n,
+                    m.k,
+                    m.alpha,
+                    o(&m.a),
+                    o(&m.b),
+                    m.beta,
+                    o(&m.c),
+                    m.batch
+                );
+            }
+        }
+    }
+    let (nk, nv) = (dk.len(), dv.len());
+    if plan.acc_in_scratch() {
+        s += &c_array("dk", c.dt, &vec![-7.0; nk]);
+        s += &c_array("dv", c.dt, &vec![-7.0; nv]);
+        let _ = write!(
+            s,
+            "AccParams st{{}}; st.acc=(unsigned long long)dk_acc; st.out=(unsigned long long)dk; st.n={nk}; st.dtype={}; launch(2, 3, [&]{{ fuser_acc_store(st); }});\n\
+st.acc=(unsigned long long)dv_acc; st.out=(unsigned long long)dv; st.n={nv}; launch(2, 3, [&]{{ fuser_acc_store(st); }});\n",
+            code(c.dt)
+        );
+    } else {
+        s += "auto* dk = dk_acc; auto* dv = dv_acc;\n";
+    }
+    s += &c_print(&format!("{tag}_dq"), "dq", c.dt, dq.len());
+    s += &c_print(&format!("{tag}_dk"), "dk", c.dt, nk);
+    s += &c_print(&format!("{tag}_dv"), "dv", c.dt, nv);
+    s += "}\n";
+    (s, [dq, dk, dv], plan.chunk)
+}
+
+/// The GEMM-based `sdpa_grad`'s plan (`cuda::ops::sdpa_grad_plan`) walked on the host with the
+/// source's `fuser_sdpa_grad_{delta,probs,ds}_*` kernels, a cuBLAS-convention GEMM and
+/// `fuser_acc_store`: grouped-query heads (group 1, 2, 8), causal and not, a query offset,
+/// `Skv != S`, `Dv != D`, `B > 1`, several chunks (a short last one), a row with `lse = -inf`;
+/// f32 (accumulating in the outputs), bf16 (P and dS in bf16, f32 scratch) and f64.
+#[test]
+fn the_gemm_plan_with_the_kernels_matches_the_reference_on_the_host() {
+    let dims = |b, h, hkv, s, skv, d, dv| SdpaDims { b, h, hkv, s, skv, d, dv };
+    let case =
+        |dims: SdpaDims, causal, dt, offset| Case { dims, causal, scale: 1.0 / (dims.d as f64).sqrt(), dt, offset };
+    let cases = [
+        // Group 2, causal, more queries than keys, B 2, one pair and one head per step.
+        ("p_gqa2", case(dims(2, 4, 2, 6, 5, 6, 4), true, DType::F32, 0), 1),
+        // Group 8, causal, the second half of a split sequence, Skv > S, one pair and 3 of its 8
+        // heads per step (3, 3, 2).
+        ("p_gqa8", case(dims(3, 8, 1, 3, 7, 4, 5), true, DType::F32, 4), 3 * 3 * 7 * 8),
+        // MHA, not causal, f64, one chunk.
+        ("p_mha64", case(dims(1, 3, 3, 4, 6, 5, 3), false, DType::F64, 0), 1 << 20),
+        // bf16, group 2, causal, both heads of a pair per step, one pair per chunk (4 chunks).
+        ("p_bf16", case(dims(2, 4, 2, 8, 8, 8, 8), true, DType::BF16, 0), 2 * 8 * 8 * 6),
+    ];
+    let mut main = String::from("int main() {\n");
+    let mut expected = Vec::new();
+    for (i, (tag, c, budget)) in cases.iter().enumerate() {
+        let (code, want, chunk) = plan_case(tag, c, *budget, 13 * i as u64 + 5);
+        assert!(chunk < c.dims.b * c.dims.hkv || *budget == 1 << 20, "{tag}: expected several chunks");
+        main += &code;
+        expected.push((tag, c.dt, want, c.dims.d));
+    }
+    main += "return 0;\n}\n";
+    let program = format!("{}{EXTRA_SHIM}{}{HOST_GEMM}{main}", support::SEQUENTIAL_GRID, host_source());
+    let Some(out) = support::compile_and_run("cuda-grad-plan", "grad source (gemm plan)", "c++17", &program) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "the host program failed: {}", String::from_utf8_lossy(&out.stderr));
+    for (tag, dt, want, d) in &expected {
+        for (which, w) in ["dq", "dk", "dv"].iter().zip(want) {
+            let got = line(&text, &format!("{tag}_{which}"));
+            assert!(w.iter().any(|x| x.abs() > 1e-2), "{tag} {which}: a trivial sample");
+            if *which == "dq" {
+                assert!(got[*d..2 * *d].iter().all(|&x| x == 0.0), "{tag}: the row with lse = -inf has dq = 0");
+            }
+            match dt {
+                DType::F64 => close(&format!("{tag} {which}"), &got, w, 1e-12, 1e-12),
+                DType::F32 => close(&format!("{tag} {which}"), &got, w, 1e-5, 1e-5),
+                // P and dS rounded to bf16 before their products, then one bf16 rounding.
+                _ => close(&format!("{tag} {which}"), &got, w, 2e-2, 2e-2),
+            }
+        }
+    }
+}
+
+/// The source compiles with NVRTC as the cuda backend compiles it (`--std=c++17`, a virtual
+/// architecture), for sm_80 and sm_90, with every kernel the executors launch in the PTX.
+/// Skipped (with a note) where no NVRTC library is found (set `LD_LIBRARY_PATH` to a CUDA 13
+/// `lib` folder, e.g. the `nvidia-cuda-nvrtc` wheel's, to run it without a GPU).
+#[test]
+fn the_grad_source_compiles_with_nvrtc() {
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        eprintln!("skipped: no NVRTC library");
+        return;
+    }
+    assert_eq!(fuser_runtime::cuda::ops::grad::SOURCE, SOURCE);
+    for arch in [(8, 0), (9, 0)] {
+        let ptx = fuser_runtime::cuda::ops::module::compile("grad", SOURCE, arch)
+            .unwrap_or_else(|e| panic!("NVRTC ({arch:?}) refuses the grad source: {}", e.message));
+        let fixed = ["sdpa_grad_f32", "sdpa_grad_f64", "embedding_grad", "one_hot", "acc_zero", "acc_store"];
+        let mut entries: Vec<String> = fixed.iter().map(|e| format!("fuser_{e}")).collect();
+        for kind in ["delta", "probs", "ds"] {
+            for acc in ["f32", "f64"] {
+                entries.push(format!("fuser_sdpa_grad_{kind}_{acc}"));
+            }
+        }
+        for entry in entries {
+            assert!(ptx.contains(&format!(".entry {entry}(")), "{arch:?}: no entry {entry}");
+        }
+    }
 }

@@ -95,6 +95,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cuda/ops/norm.rs",
             "cuda/ops/attention.rs",
             "cuda/ops/grad.rs",
+            "cuda/ops/sdpa_grad_plan.rs",
+            "cuda/ops/sdpa_grad_gemm.rs",
             "cuda/ops/mod.rs",
             "cuda/fused/codegen.rs",
             "cuda/fused/mod.rs",

@@ -35,63 +35,31 @@ pub fn grace(backend: &str, timeout: Duration) -> Duration {
     grace.min(timeout)
 }
 
-/// A TCP port that was free a moment ago on the loopback interface, for rank 0's store.
-///
-/// Chosen at random **below the kernel's ephemeral range** (`ip_local_port_range`, 32768 on
-/// Linux by default): between this check and rank 0's `bind`, a port from the ephemeral range
-/// can be handed to any outgoing connection of the machine (under many concurrent runs one
-/// was: rank 0 failed with "Address already in use" and the ranks met another run's store),
-/// while ports below it are only taken by explicit binds. Falls back to a kernel-chosen port
-/// when the range leaves no room below it.
-fn free_port() -> Result<u16, String> {
-    let lowest_ephemeral = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<u32>().ok()))
-        .unwrap_or(32768);
-    const FLOOR: u32 = 10000;
-    if lowest_ephemeral > FLOOR + 1000 {
-        let mut seed = {
-            use std::hash::{BuildHasher, Hasher};
-            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-            h.write_u32(std::process::id());
-            h.finish()
-        };
-        for _ in 0..64 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let port = FLOOR + ((seed >> 33) as u32) % (lowest_ephemeral - FLOOR);
-            let Ok(port) = u16::try_from(port) else { break };
-            if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
-                return Ok(port);
-            }
-        }
-    }
-    let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("cannot find a free port: {e}"))?;
-    l.local_addr().map(|a| a.port()).map_err(|e| format!("cannot find a free port: {e}"))
-}
-
 /// Runs `ranks` children with `args` (the command line without `--launch`); true when all
 /// succeed.
 pub fn launch(args: &[String], ranks: usize, grace: Duration) -> bool {
     signals::catch_termination();
     let token = fuser_runtime::store::new_token().map_err(|e| format!("cannot make the store token: {e}"));
-    let started = token.and_then(|token| free_port().map(|port| (port, token))).and_then(|(port, token)| {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
-        let child_args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--launch").collect();
-        spawn_all(ranks, |rank| {
-            let mut cmd = Command::new(&exe);
-            signals::die_with_parent(&mut cmd);
-            cmd.args(&child_args)
-                .env("RANK", rank.to_string())
-                .env("WORLD_SIZE", ranks.to_string())
-                .env("LOCAL_RANK", rank.to_string())
-                .env("LOCAL_WORLD_SIZE", ranks.to_string())
-                .env("MASTER_ADDR", "127.0.0.1")
-                .env("MASTER_PORT", port.to_string())
-                .env(fuser_runtime::store::TOKEN_VAR, &token)
-                .spawn()
-                .map_err(|e| format!("cannot start rank {rank}: {e}"))
-        })
-    });
+    let started = token.and_then(|token| fuser_runtime::store::free_port().map(|port| (port, token))).and_then(
+        |(port, token)| {
+            let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+            let child_args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--launch").collect();
+            spawn_all(ranks, |rank| {
+                let mut cmd = Command::new(&exe);
+                signals::die_with_parent(&mut cmd);
+                cmd.args(&child_args)
+                    .env("RANK", rank.to_string())
+                    .env("WORLD_SIZE", ranks.to_string())
+                    .env("LOCAL_RANK", rank.to_string())
+                    .env("LOCAL_WORLD_SIZE", ranks.to_string())
+                    .env("MASTER_ADDR", "127.0.0.1")
+                    .env("MASTER_PORT", port.to_string())
+                    .env(fuser_runtime::store::TOKEN_VAR, &token)
+                    .spawn()
+                    .map_err(|e| format!("cannot start rank {rank}: {e}"))
+            })
+        },
+    );
     match started {
         Ok(children) => match wait_all(children, grace) {
             Ended::Ran(ok) => ok,
@@ -210,22 +178,6 @@ fn stop_all(children: &mut [Child], done: &[Option<bool>], sig: i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_store_port_is_free_and_below_the_ephemeral_range() {
-        let lowest = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
-            .ok()
-            .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<u32>().ok()));
-        let ports: Vec<u16> = (0..8).map(|_| free_port().unwrap()).collect();
-        for &p in &ports {
-            assert!(std::net::TcpListener::bind(("127.0.0.1", p)).is_ok(), "port {p} is not free");
-            if let Some(lo) = lowest.filter(|&lo| lo > 11000) {
-                assert!((10000..lo).contains(&u32::from(p)), "port {p} is not in [10000, {lo})");
-            }
-        }
-        // Random, not one fixed port for every launcher.
-        assert!(ports.iter().any(|&p| p != ports[0]), "{ports:?}");
-    }
 
     #[test]
     fn a_rank_that_cannot_start_stops_those_started_before_it() {

@@ -695,6 +695,17 @@ impl Gpu {
         Ok(())
     }
 
+    /// Runs `f` with this GPU's cuBLAS handle set to `stream` (the handle's lock held meanwhile):
+    /// for the kernels that call cuBLAS themselves (the GEMM-based `sdpa_grad`).
+    pub fn with_cublas<R>(&self, stream: RawStream, f: impl FnOnce(cb::cublasHandle_t) -> RtResult<R>) -> RtResult<R> {
+        let handle = lock(&self.cublas);
+        unsafe {
+            cudarc::cublas::result::set_stream(handle.0, stream.0 as _)
+                .map_err(|err| RtError::new(format!("cuda: cublasSetStream failed: {err:?}")))?;
+        }
+        f(handle.0)
+    }
+
     /// `tail` as elementwise kernels on `out` (the GEMM's result): the bias broadcast over the
     /// rows, the residual, then the activation.
     fn separate_tail(&self, tail: Tail<'_>, out: &CudaBuf, stream: RawStream) -> RtResult<()> {

@@ -19,12 +19,14 @@
 //! so a stopped rank 0 makes a request fail after its wait plus [`REPLY_SLACK`].
 
 pub mod gate;
+pub mod port;
 pub mod server;
 pub mod token;
 pub mod wire;
 
 use crate::error::{RtError, RtResult};
 use gate::{Admission, Gate};
+pub use port::free_port;
 use server::{Log, Server};
 use std::collections::HashMap;
 use std::io::{Read, Write};

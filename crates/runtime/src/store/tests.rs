@@ -26,7 +26,7 @@ fn config(addr: &str, rank: usize, token: &str, logged: &Arc<Mutex<Vec<String>>>
 }
 
 fn live() -> Live {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = super::free_port().unwrap();
     let addr = format!("127.0.0.1:{port}");
     let logged = Arc::new(Mutex::new(Vec::new()));
     let rank0 = Store::connect(&config(&addr, 0, TOKEN, &logged)).unwrap();
@@ -227,7 +227,7 @@ pub(crate) fn trickle(
 /// one deadline, and strangers still presenting theirs are evicted for newer connections.
 #[test]
 fn slow_hellos_lose_their_slot_and_never_keep_a_rank_out() {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = super::free_port().unwrap();
     let addr = format!("127.0.0.1:{port}");
     let logged = Arc::new(Mutex::new(Vec::new()));
     let admission = Admission { hello_timeout: Duration::from_millis(1500), max_pending: 4, max_joined: 12 };
@@ -256,7 +256,7 @@ fn slow_hellos_lose_their_slot_and_never_keep_a_rank_out() {
 /// A rank answered BUSY (every joined slot taken) retries until its timeout.
 #[test]
 fn a_rank_turned_away_while_the_store_is_full_retries() {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = super::free_port().unwrap();
     let addr = format!("127.0.0.1:{port}");
     let logged = Arc::new(Mutex::new(Vec::new()));
     let admission = Admission { max_joined: 2, ..Admission::for_world(2) };

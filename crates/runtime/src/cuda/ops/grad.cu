@@ -8,13 +8,18 @@
 // contributions to dk and dv with atomics into accumulation buffers (float, or double for f64):
 // the order of those additions, hence the last bits of dk and dv, varies between runs. No
 // shared memory, no tiles: a correct kernel, not a fast one (flash-attention's backward tiles
-// keys and queries through shared memory and runs the products on tensor cores).
+// keys and queries through shared memory and runs the products on tensor cores). The
+// GEMM-based sdpa_grad (FUSER_SDPA_GRAD=gemm) runs its products in cuBLAS and only its
+// elementwise steps here (fuser_sdpa_grad_{delta,probs,ds}_*, below).
 
 #define SDPA_GRAD_MAX_D 256
 
 struct SdpaGradParams { unsigned long long q; unsigned long long k; unsigned long long v; unsigned long long out;
   unsigned long long lse; unsigned long long dout; unsigned long long dq; unsigned long long dk_acc;
   unsigned long long dv_acc; long long query_offset; double scale; int dtype; int b; int h; int hkv; int s; int skv; int d; int dv; int causal; };
+struct SdpaGradEwParams { unsigned long long scores; unsigned long long probs; unsigned long long lse;
+  unsigned long long delta; unsigned long long out; unsigned long long dout; long long query_offset; double scale;
+  long long first; long long count; int dtype; int h; int hkv; int s; int skv; int dv; int g; int heads; int causal; };
 struct EmbeddingGradParams { unsigned long long ids; unsigned long long g; unsigned long long acc;
   long long n_ids; long long width; long long rows; long long first_row; int id_bytes; int dtype; int acc_double; };
 struct OneHotParams { unsigned long long labels; unsigned long long out; long long n_labels; long long classes;
@@ -101,6 +106,69 @@ template <typename Acc> __device__ void sdpa_grad_rows(const SdpaGradParams& p) 
 
 extern "C" __global__ void fuser_sdpa_grad_f32(SdpaGradParams p) { sdpa_grad_rows<float>(p); }
 extern "C" __global__ void fuser_sdpa_grad_f64(SdpaGradParams p) { sdpa_grad_rows<double>(p); }
+
+// The GEMM-based sdpa_grad's elementwise steps (cuda/ops/sdpa_grad_plan.rs has the plan; the
+// GEMMs run in cuBLAS). Acc is the accumulation type (float; double for f64 inputs): delta and
+// the scores scratch hold Acc, the probs scratch holds the element type (dtype).
+//
+// delta: one thread per row of [B, H, S] (count rows): delta[row] = sum_e dout * out.
+template <typename Acc> __device__ void sdpa_grad_delta(const SdpaGradEwParams& p) {
+  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < p.count; row += (long long)gridDim.x * blockDim.x) {
+    Acc sum = 0;
+    for (int e = 0; e < p.dv; e++)
+      sum += (Acc)load_float(p.dout, p.dtype, row * p.dv + e) * (Acc)load_float(p.out, p.dtype, row * p.dv + e);
+    ((Acc*)p.delta)[row] = sum;
+  }
+}
+
+// probs and ds run one block per row r of the chunk's scratch ([pair][head][i][Skv]: the
+// pairs from p.first, their query heads p.g .. p.g + p.heads; grid-stride over the rows), the
+// block's threads over the keys j (coalesced; the index arithmetic once per row).
+// sdpa_grad_row: the row of [B, H, S] (lse, delta) of scratch row r.
+__device__ long long sdpa_grad_row(const SdpaGradEwParams& p, long long r) {
+  long long hs = (long long)p.heads * p.s;
+  long long pair = p.first + r / hs, rem = r % hs;
+  long long head = p.g + rem / p.s, i = rem % p.s;
+  long long group = p.h / p.hkv, bi = pair / p.hkv, kh = pair % p.hkv;
+  return (bi * p.h + kh * group + head) * p.s + i;
+}
+
+// probs: P = exp(scale * scores - lse), 0 where the key is masked (causal: j > query_offset
+// + i) or the row attended nothing (lse = -inf); stored in the element type.
+template <typename Acc> __device__ void sdpa_grad_probs(const SdpaGradEwParams& p) {
+  for (long long r = blockIdx.x; r < p.count * p.heads * p.s; r += gridDim.x) {
+    long long row = sdpa_grad_row(p, r), i = r % p.s;
+    Acc l = (Acc)((const float*)p.lse)[row];
+    bool dead = l == -(Acc)__int_as_float(0x7f800000);
+    // The last key the row attends.
+    long long last = p.causal ? p.query_offset + i : (long long)p.skv;
+    const Acc* sc = (const Acc*)p.scores + r * p.skv;
+    for (long long j = threadIdx.x; j < p.skv; j += blockDim.x) {
+      Acc pr = 0;
+      if (!dead && j <= last) pr = acc_exp((Acc)p.scale * sc[j] - l);
+      store_float(p.probs, p.dtype, r * p.skv + j, (double)pr);
+    }
+  }
+}
+
+// ds: dS = P * (dP - delta[row]) with dP in the scores scratch; in place over P.
+template <typename Acc> __device__ void sdpa_grad_ds(const SdpaGradEwParams& p) {
+  for (long long r = blockIdx.x; r < p.count * p.heads * p.s; r += gridDim.x) {
+    Acc delta = ((const Acc*)p.delta)[sdpa_grad_row(p, r)];
+    const Acc* dp = (const Acc*)p.scores + r * p.skv;
+    for (long long j = threadIdx.x; j < p.skv; j += blockDim.x) {
+      Acc pr = (Acc)load_float(p.probs, p.dtype, r * p.skv + j);
+      store_float(p.probs, p.dtype, r * p.skv + j, (double)(pr * (dp[j] - delta)));
+    }
+  }
+}
+
+extern "C" __global__ void fuser_sdpa_grad_delta_f32(SdpaGradEwParams p) { sdpa_grad_delta<float>(p); }
+extern "C" __global__ void fuser_sdpa_grad_delta_f64(SdpaGradEwParams p) { sdpa_grad_delta<double>(p); }
+extern "C" __global__ void fuser_sdpa_grad_probs_f32(SdpaGradEwParams p) { sdpa_grad_probs<float>(p); }
+extern "C" __global__ void fuser_sdpa_grad_probs_f64(SdpaGradEwParams p) { sdpa_grad_probs<double>(p); }
+extern "C" __global__ void fuser_sdpa_grad_ds_f32(SdpaGradEwParams p) { sdpa_grad_ds<float>(p); }
+extern "C" __global__ void fuser_sdpa_grad_ds_f64(SdpaGradEwParams p) { sdpa_grad_ds<double>(p); }
 
 // embedding_grad: one thread per element of g; the elements whose id is a held row are added
 // into the accumulation buffer (rows x width, float or double) with atomics.

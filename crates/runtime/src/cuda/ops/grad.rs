@@ -1,12 +1,23 @@
 //! `sdpa_grad`, `embedding_grad` and `one_hot` on the GPU (semantics: `crate::ops::grad`; the
 //! kernels and their designs are in `grad.cu`).
 //!
-//! - `sdpa_grad`: `fuser_sdpa_grad_f32` (bf16, f16, f32 inputs; f32 accumulation) or `_f64`,
-//!   one thread per query row; `dk` and `dv` are summed with atomics into accumulation buffers
-//!   (the f32/f64 outputs themselves, zeroed first, or f32 scratch for bf16/f16) and rounded
-//!   once to the element type by `fuser_acc_store`. `D` at most 256. Correct, not fast: on the
-//!   order of the SIMT forward's throughput divided by the key sequence's serial loop per
-//!   thread (unmeasured).
+//! - `sdpa_grad`, two implementations, chosen by the environment variable `FUSER_SDPA_GRAD`
+//!   ([`SdpaGradMode`]; a run with any other value fails) in `sdpa_grad_gemm::run_sdpa_grad`:
+//!   - `rows` (the default, unset): `fuser_sdpa_grad_f32` (bf16, f16, f32 inputs; f32
+//!     accumulation) or `_f64`, one thread per query row; `dk` and `dv` are summed with atomics
+//!     into accumulation buffers (the f32/f64 outputs themselves, zeroed first, or f32 scratch
+//!     for bf16/f16) and rounded once to the element type by `fuser_acc_store`. `D` at most 256.
+//!     Correct, not fast: about 900 ms per iteration for the Llama-3-70B layer's backward (seq
+//!     2048, 64 heads, 8 kv heads, D 128, causal, bf16) on an H200.
+//!   - `gemm`: attention's "math" backward as strided-batched cuBLAS GEMMs and three
+//!     elementwise kernels, in chunks of (batch, kv head) pairs (a pair's query heads as the
+//!     rows of one product) bounded by a 1 GiB scratch (`sdpa_grad_plan.rs` has the plan and
+//!     the derivation of its column-major GEMMs, `sdpa_grad_gemm.rs` runs it); P and dS are
+//!     rounded to the element type before their products (as FlashAttention-2), `dk`/`dv`
+//!     accumulate in f32 (f64 for f64). Any `D`; deterministic; the causal mask is applied to
+//!     P, not used to skip work (the products cost twice the causal triangle's). Opt-in until
+//!     it has been verified and timed on a GPU (`tests/cuda_fused_on_gpu.rs`); empty extents
+//!     (no keys, no queries) run the row kernel.
 //! - `embedding_grad`: `fuser_embedding_grad`, one thread per element of `g`, atomics into the
 //!   accumulation buffer (as for `dk`), then `fuser_acc_store`.
 //! - `one_hot`: `fuser_one_hot`, one thread per output element (exact).
@@ -28,7 +39,7 @@ use crate::ops::attention::SdpaDims;
 /// The CUDA C source (NVRTC, no includes).
 pub const SOURCE: &str = include_str!("grad.cu");
 
-const KEY: &str = "grad";
+pub(super) const KEY: &str = "grad";
 
 /// The largest head dimension `D` of `sdpa_grad` (as `SDPA_GRAD_MAX_D` in the source).
 pub const MAX_D: usize = 256;
@@ -104,7 +115,7 @@ fn int(what: &str, x: usize) -> RtResult<i32> {
 }
 
 /// Runs `name` of the grad module over `n` elements with one thread each (grid-stride).
-fn run_flat<P>(gpu: &Gpu, name: &str, n: i64, params: &mut P, stream: RawStream) -> RtResult<()> {
+pub(super) fn run_flat<P>(gpu: &Gpu, name: &str, n: i64, params: &mut P, stream: RawStream) -> RtResult<()> {
     if n == 0 {
         return Ok(());
     }
@@ -131,7 +142,7 @@ fn accumulator(gpu: &Gpu, out: &CudaBuf, stream: RawStream) -> RtResult<(CudaBuf
 }
 
 /// Rounds `acc` into `out` once (nothing to do when they are the same buffer).
-fn store(gpu: &Gpu, acc: &CudaBuf, is_out: bool, out: &CudaBuf, stream: RawStream) -> RtResult<()> {
+pub(super) fn store(gpu: &Gpu, acc: &CudaBuf, is_out: bool, out: &CudaBuf, stream: RawStream) -> RtResult<()> {
     if is_out {
         return Ok(());
     }
@@ -145,9 +156,38 @@ fn store(gpu: &Gpu, acc: &CudaBuf, is_out: bool, out: &CudaBuf, stream: RawStrea
     run_flat(gpu, "fuser_acc_store", p.n, &mut p, stream)
 }
 
-/// Launches `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense `[dq, dk, dv]`;
-/// `origin` is `dq`'s (the causal mask's global query offset).
-pub fn run_sdpa_grad(
+/// The implementation of `sdpa_grad` on the GPU (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SdpaGradMode {
+    /// One thread per query row, atomics (`fuser_sdpa_grad_f32`/`_f64`).
+    Rows,
+    /// Strided-batched cuBLAS GEMMs (`sdpa_grad_gemm.rs`).
+    Gemm,
+}
+
+impl SdpaGradMode {
+    /// `FUSER_SDPA_GRAD`: unset, empty or `rows` → `Rows`, `gemm` → `Gemm`, else an error.
+    pub fn from_env() -> RtResult<SdpaGradMode> {
+        static MODE: std::sync::OnceLock<Result<SdpaGradMode, String>> = std::sync::OnceLock::new();
+        MODE.get_or_init(|| SdpaGradMode::parse(&std::env::var("FUSER_SDPA_GRAD").unwrap_or_default()))
+            .clone()
+            .map_err(RtError::new)
+    }
+
+    /// The mode a value of `FUSER_SDPA_GRAD` names.
+    pub fn parse(value: &str) -> Result<SdpaGradMode, String> {
+        match value {
+            "" | "rows" => Ok(SdpaGradMode::Rows),
+            "gemm" => Ok(SdpaGradMode::Gemm),
+            other => Err(format!("FUSER_SDPA_GRAD must be `rows` or `gemm`, got `{other}`")),
+        }
+    }
+}
+
+/// The row kernel's `sdpa_grad` on dense `[q, k, v, out, lse, dout]` into dense
+/// `[dq, dk, dv]`; `origin` is `dq`'s (the causal mask's global query offset).
+/// (`sdpa_grad_gemm::run_sdpa_grad` chooses between this and the GEMMs.)
+pub fn run_sdpa_grad_rows(
     gpu: &Gpu,
     params: &Params,
     inputs: &[CudaBuf],
@@ -263,5 +303,13 @@ mod tests {
         for name in ["fuser_sdpa_grad_f32", "fuser_sdpa_grad_f64", "fuser_embedding_grad", "fuser_one_hot"] {
             assert!(SOURCE.contains(&format!("__global__ void {name}(")), "{name} is not in the source");
         }
+    }
+
+    #[test]
+    fn the_sdpa_grad_mode_parses() {
+        assert_eq!(SdpaGradMode::parse(""), Ok(SdpaGradMode::Rows));
+        assert_eq!(SdpaGradMode::parse("rows"), Ok(SdpaGradMode::Rows));
+        assert_eq!(SdpaGradMode::parse("gemm"), Ok(SdpaGradMode::Gemm));
+        assert!(SdpaGradMode::parse("flash").unwrap_err().contains("FUSER_SDPA_GRAD"));
     }
 }

@@ -8,6 +8,8 @@ pub mod grad;
 pub mod lookup;
 pub mod module;
 pub mod norm;
+pub mod sdpa_grad_gemm;
+pub mod sdpa_grad_plan;
 pub mod softmax;
 
 use super::api::RawStream;
@@ -72,10 +74,11 @@ static DROPOUT: CudaImpl = CudaImpl {
     name: "dropout",
     run: |c| lookup::run_dropout(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.global_shape, c.stream),
 };
-/// `fusion.sdpa_grad`, `fusion.embedding_grad`, `fusion.one_hot` (`grad.rs`).
+/// `fusion.sdpa_grad` (`sdpa_grad_gemm.rs`: the GEMMs or `grad.rs`'s row kernel),
+/// `fusion.embedding_grad`, `fusion.one_hot` (`grad.rs`).
 static SDPA_GRAD: CudaImpl = CudaImpl {
     name: "sdpa_grad",
-    run: |c| grad::run_sdpa_grad(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.stream),
+    run: |c| sdpa_grad_gemm::run_sdpa_grad(c.gpu, c.params, c.inputs, c.outputs, c.origin, c.stream),
 };
 static EMBEDDING_GRAD: CudaImpl = CudaImpl {
     name: "embedding_grad",
