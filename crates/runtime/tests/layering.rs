@@ -53,6 +53,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "the store and the process wire",
         &[
+            "store/port.rs",
             "store/wire.rs",
             "store/token.rs",
             "store/gate.rs",

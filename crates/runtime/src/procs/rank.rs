@@ -224,7 +224,7 @@ func.func @f(%a: !host.buf<2xf32>) -> !host.buf<2xf32> {
     }
 
     fn port() -> u16 {
-        std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+        crate::store::port::free_port().unwrap()
     }
 
     fn f32s(values: &[f32]) -> Vec<u8> {
