@@ -9,7 +9,8 @@
 //! tensors), checked against the program's local (per-rank) shape and element type, dense
 //! row-major. Inputs are used in place (zero copy) as the rank's arguments: each becomes a
 //! buffer over the tensor's memory that holds the capsule's tensor until it is dropped
-//! (`Buffer::borrowed`). Results are copied into the caller's output tensors (the runtime
+//! (`Buffer::borrowed`); an input whose memory overlaps an earlier one's (a tensor passed twice)
+//! is copied instead, so that no two argument buffers share bytes. Results are copied into the caller's output tensors (the runtime
 //! allocates its results itself). The run is complete when `run` returns. Needs no GPU and no
 //! CUDA (not behind the `cuda` feature).
 //!
@@ -24,7 +25,7 @@ use crate::prepared::{Borrowed, KDL_CPU, Local, Prepared, TensorDesc, describe, 
 use fuser_runtime::buffer::{Buffer, View};
 use fuser_runtime::dtype::DType;
 use fuser_runtime::process::ProcessEnv;
-use fuser_runtime::procs::rank::copy_view_into;
+use fuser_runtime::procs::rank::{copy_view_into, view_of_bytes};
 use fuser_runtime::procs::{Fault, ProcessRank};
 use pyo3::prelude::*;
 use std::time::Duration;
@@ -145,15 +146,25 @@ impl CpuRank {
             let loc = e.op.as_ref().map(|_| p.prog.error_loc(&e));
             vec![execute::failure(&p.ctx, &p.sources, &fuser_runtime::driver::Failure { loc, error: e })]
         };
+        let mut held: Vec<(usize, usize)> = Vec::new();
         let args = ins
             .iter()
             .zip(guards)
             .map(|(d, guard)| {
                 let dtype = d.dtype.unwrap_or(DType::F32);
-                let numel = d.shape.iter().product();
+                let (start, n) = (d.ptr as usize, nbytes(d));
+                if n > 0 && held.iter().any(|&(s, e)| start < e && s < start + n) {
+                    // The memory of an earlier input (a tensor passed twice, or views of one):
+                    // a copy, so that no two argument buffers share bytes.
+                    // SAFETY: as below; read before the run, while the capsule is alive.
+                    let bytes = unsafe { std::slice::from_raw_parts(d.ptr as *const u8, n) };
+                    return view_of_bytes(dtype, &d.shape, bytes);
+                }
+                held.push((start, start + n));
                 // SAFETY: a dense host tensor of `numel` elements of `dtype` at `ptr` (checked
                 // above), kept alive by its capsule, which the buffer holds; the caller does not
-                // touch it during the run.
+                // touch it during the run, and no other argument buffer covers it.
+                let numel = d.shape.iter().product();
                 let buffer = unsafe { Buffer::borrowed(dtype, numel, d.ptr as *mut u8, Box::new(guard)) };
                 View::whole(buffer, &d.shape)
             })

@@ -214,3 +214,30 @@ def test_inputs_are_used_in_place() -> None:
     (y,) = rank.execute(rank.compile(fuser.parse(text, "twice.mlir")), [x])
     assert torch.equal(x, torch.tensor([0.0, 2.0, 4.0, 6.0]))
     assert torch.equal(y, x) and y.data_ptr() != x.data_ptr()
+
+
+@pytest.mark.skipif("RANK" in os.environ, reason="needs a process outside any run (RANK unset)")
+def test_a_tensor_passed_twice_is_borrowed_once() -> None:
+    # The second argument shares the first's memory: it is copied, the first used in place.
+    text = """func.func @f(%a: !host.buf<4xf32>, %b: !host.buf<4xf32>) -> !host.buf<4xf32> {
+  host.elementwise add %b, %b into %a : !host.buf<4xf32>, !host.buf<4xf32>, !host.buf<4xf32>
+  return %a : !host.buf<4xf32>
+}"""
+    rank = fuser.torch.Rank(backend="cpu")
+    x = torch.arange(4, dtype=torch.float32)
+    (y,) = rank.execute(rank.compile(fuser.parse(text, "twice2.mlir")), [x, x])
+    assert torch.equal(x, torch.tensor([0.0, 2.0, 4.0, 6.0])) and torch.equal(y, x)
+
+
+@pytest.mark.skipif("RANK" in os.environ, reason="needs a process outside any run (RANK unset)")
+def test_bf16_pieces_match_torch() -> None:
+    with fuser.FusionDefinition(mesh=fuser.Mesh([0]), name="bf16_linear") as fd:
+        x = fd.define_tensor([8, 16], "bf16")
+        w = fd.define_tensor([32, 16], "bf16")
+        fd.add_output(fd.ops.linear(x, w))
+    rank = fuser.torch.Rank(backend="cpu")
+    g = torch.Generator().manual_seed(1)
+    x, w = torch.randn(8, 16, generator=g).bfloat16(), torch.randn(32, 16, generator=g).bfloat16()
+    (y,) = rank.execute(fd, [x, w])
+    want = x.float() @ w.float().T
+    assert y.dtype == torch.bfloat16 and float((y.float() - want).abs().max() / want.abs().max()) < 1e-2
