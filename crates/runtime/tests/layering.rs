@@ -55,6 +55,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "store/wire.rs",
             "store/token.rs",
+            "store/port.rs",
             "store/gate.rs",
             "store/server.rs",
             "store/mod.rs",
