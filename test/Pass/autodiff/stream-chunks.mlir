@@ -13,7 +13,7 @@
 fusion.mesh @tp = [0, 1]
 
 // CHECK-LABEL: func.func @qkv_vjp(
-// CHECK:         %[[DQ:.*]] = fusion.matmul %arg4, %arg1 : {{.*}} -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[}}Stream(2)], []], partial = [DIDx]>>
+// CHECK:         %[[DQ:.*]] = fusion.matmul %arg4, %arg1 {fusion.grad_of = "dgrad of fusion.linear (forward op 0)"} : {{.*}} -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[}}Stream(2)], []], partial = [DIDx]>>
 // CHECK:         %[[RS:.*]] = fusion.sum %[[DQ]] dims = [] : {{.*}} -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[}}Stream(2), DIDx], [{{\]\]}}>>
 // CHECK-NEXT:    %[[DX:.*]] = fusion.add %{{.*}}, %[[RS]] : {{.*}} -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[}}Stream(2), DIDx], [{{\]\]}}>>
 // CHECK:         return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} :

@@ -2,7 +2,9 @@
 //! axes when `b` was a broadcast `[K, N]`). `linear x·wᵀ + bias`: `g·w` for `x`, `gᵀ·x` for `w`
 //! (batched over leading axes and summed), the sum of `g` over every axis but the last for the
 //! bias. Every product is an ordinary `fusion.matmul`, so the backward shards and lowers as the
-//! forward does.
+//! forward does; each is named by `fusion.grad_of = "dgrad of ..."` (the gradient of the first
+//! operand) or `"wgrad of ..."` (of the second), which the overlap report of `fusion-to-host`
+//! quotes.
 
 use super::builder::Builder;
 use super::grads::{Grads, first};
@@ -61,12 +63,16 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
             let y = b.ir.result(op, 0);
             let g = rows_like_input(b, g, a, y);
             let (ra, rw) = (b.shape(a).len(), b.shape(w).len());
-            let wt = b.transpose(w);
-            let ga = b.matmul(g, wt);
+            // The wgrad first, the dgrad last: the dgrad's consumers (its reduction, the
+            // next rule's set) then follow it directly, in its stream loop (GEMM + RS).
             let at = b.transpose(a);
             let gw = b.matmul(at, g);
+            b.name_grad(gw, "wgrad");
             let batch: Vec<i64> = if rw == 2 { (0..ra as i64 - 2).collect() } else { Vec::new() };
             let gw = b.sum(gw, &batch, false);
+            let wt = b.transpose(w);
+            let ga = b.matmul(g, wt);
+            b.name_grad(ga, "dgrad");
             vec![Some(ga), Some(gw)]
         }
         "fusion.linear" => {
@@ -84,17 +90,23 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
             } else {
                 (input, g)
             };
-            let gx = b.matmul(g2, w);
-            let gx = b.reshape(gx, xs.clone());
+            // The wgrad and the bias first, the dgrad last: the dgrad's consumers (its
+            // reduction, the next rule's set) then follow it directly, in its stream loop
+            // (GEMM + RS) instead of after the wgrad, which closes the loop.
             let gt = b.transpose(g2);
             let gw = b.matmul(gt, x2);
+            b.name_grad(gw, "wgrad");
             let batch: Vec<i64> = (0..b.shape(gw).len() as i64 - 2).collect();
             let gw = b.sum(gw, &batch, false);
-            let mut out = vec![Some(gx), Some(gw)];
-            if x.len() == 3 {
+            let gb = (x.len() == 3).then(|| {
                 let rows: Vec<i64> = (0..gs.len() as i64 - 1).collect();
-                out.push(Some(b.sum(g, &rows, false)));
-            }
+                b.sum(g, &rows, false)
+            });
+            let gx = b.matmul(g2, w);
+            b.name_grad(gx, "dgrad");
+            let gx = b.reshape(gx, xs.clone());
+            let mut out = vec![Some(gx), Some(gw)];
+            out.extend(gb.map(Some));
             out
         }
         _ => return Err(format!("no gradient rule for '{name}' yet")),

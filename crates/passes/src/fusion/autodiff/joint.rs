@@ -145,7 +145,7 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     }
 
     // The backward, in reverse op order.
-    for &op in forward.iter().rev() {
+    for (index, &op) in forward.iter().enumerate().rev() {
         let res: Vec<Value> = b.ir.results(op).to_vec();
         // The cotangent of a stream-chunked activation takes its primal's layout before the
         // rule reads it: the backward's unannotated values then meet one chunked layout per
@@ -174,6 +174,7 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
             continue;
         }
         b.loc = b.ir.loc(op);
+        b.origin = format!("{} (forward op {index})", ctx.op_name_str(b.ir.op_name(op)));
         let grads = rules::vjp(&mut b, op, &g).map_err(|m| error_at(b.ir, op, m))?;
         for ((&v, n), gv) in operands.iter().zip(needed).zip(grads) {
             if let (true, Some(gv)) = (n, gv) {
