@@ -32,8 +32,8 @@
 // GPT-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 25)): none (in a loop of 2 stream chunks without a collective of its own; operand #0 comes from an allgather outside its loop)
 // GPT-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 23)): none (not stream-chunked: its result is {{\[\[DIDx\], \[\]\]}}; operand #1 comes from an allgather run whole)
 // GPT-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 23)): GEMM+RS (reduce_scatter per chunk), in a loop of 2 stream chunks
-// The projection's dgrad reads the attention's gradient whole (no stream split); QKV's dgrad is
-// GEMM+RS.
+// The projection's dgrad is not chunked (its result feeds attention's gradient, which reads the
+// sequence whole); QKV's dgrad is GEMM+RS.
 // GPT-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 19)): none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; no collective next to it)
 // GPT-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 19)): none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; operand #0 comes from an allgather run whole)
 // GPT-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 1)): none (not stream-chunked: its result is {{\[\[DIDx\], \[\]\]}}; operand #1 comes from an allgather run whole)
@@ -48,9 +48,8 @@
 // LLAMA-NEXT: remark: overlap: fusion.linear: none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; operand #0 comes from an allgather run whole)
 // LLAMA-NEXT: remark: overlap: fusion.linear: GEMM+RS (reduce_scatter per chunk), in a loop of 2 stream chunks
 // @llama_vjp's backward: down (forward op 42), up (39), gate (38), the projection (35), V (27),
-// K (14), Q (1). The K, V, gate and up dgrads are partial sums added to another dgrad: each is
-// allreduced outside its loop before the add (propagation keeps no pending sum through an add)
-// and only the last dgrad of each sum (Q) gets GEMM+RS.
+// K (14), Q (1). Every column-parallel dgrad (up, gate, V, K, Q) is GEMM+RS: each contribution
+// to the sequence-split cotangent is reduce-scattered in its GEMM's loop before the sum.
 // LLAMA-NEXT: remark: overlap: fusion.linear: none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; operand #0 comes from an allgather run whole)
 // LLAMA-NEXT: remark: overlap: fusion.linear: none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; operand #0 comes from an allgather run whole)
 // LLAMA-NEXT: remark: overlap: fusion.linear: none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; operand #0 comes from an allgather run whole)
@@ -61,14 +60,14 @@
 // LLAMA-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 42)): none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; no collective next to it)
 // LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 42)): none (in a loop of 2 stream chunks without a collective of its own; operand #0 comes from an allgather outside its loop)
 // LLAMA-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 39)): none (not stream-chunked: its result is {{\[\[DIDx\], \[\]\]}}; operand #1 comes from an allgather run whole)
-// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 39)): none (in a loop of 2 stream chunks without a collective of its own; its result goes to an allreduce outside its loop)
+// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 39)): GEMM+RS (reduce_scatter per chunk), in a loop of 2 stream chunks
 // LLAMA-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 38)): none (not stream-chunked: its result is {{\[\[DIDx\], \[\]\]}}; operand #1 comes from an allgather run whole)
-// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 38)): none (in a loop of 2 stream chunks without a collective of its own; its result goes to an allreduce outside its loop)
+// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 38)): GEMM+RS (reduce_scatter per chunk), in a loop of 2 stream chunks
 // LLAMA-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 35)): none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; no collective next to it)
 // LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 35)): none (not stream-chunked: its result is {{\[\[\], \[DIDx\]\]}}; operand #0 comes from an allgather run whole)
 // LLAMA-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 27)): none (not stream-chunked: its result is {{\[\[DIDx\], \[\]\]}}; operand #1 comes from an allgather run whole)
-// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 27)): none (in a loop of 2 stream chunks without a collective of its own; its result goes to an allreduce outside its loop)
+// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 27)): GEMM+RS (reduce_scatter per chunk), in a loop of 2 stream chunks
 // LLAMA-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 14)): none (not stream-chunked: its result is {{\[\[DIDx\], \[\]\]}}; operand #1 comes from an allgather run whole)
-// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 14)): none (in a loop of 2 stream chunks without a collective of its own; its result goes to an allreduce outside its loop)
+// LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 14)): GEMM+RS (reduce_scatter per chunk), in a loop of 2 stream chunks
 // LLAMA-NEXT: remark: overlap: fusion.matmul (wgrad of fusion.linear (forward op 1)): none (not stream-chunked: its result is {{\[\[DIDx\], \[\]\]}}; operand #1 comes from an allgather run whole)
 // LLAMA-NEXT: remark: overlap: fusion.matmul (dgrad of fusion.linear (forward op 1)): GEMM+RS (reduce_scatter per chunk), in a loop of 2 stream chunks
