@@ -463,8 +463,9 @@ def resolve(
 ) -> Resolved:
     """The shardings the placements, the output placements and the plan `entries` (from
     `match_plan`) give the exported graph's values; `stream = (n, axis)`: `Stream(n)` on that
-    axis of the activations laid out replicated or sharded elsewhere than on their last axis
-    (the residual stream). ValueError naming the module and the reason on any conflict."""
+    axis of the activations `[..., S, E]` (rank >= axis + 2: user inputs and the values the
+    plan fixes) laid out replicated or sharded elsewhere than on their last axis (the residual
+    stream; column-parallel outputs are not chunked, as examples/transformer/gen.py --stream). ValueError naming the module and the reason on any conflict."""
     from torch.export.graph_signature import InputKind
 
     sig = exported.graph_signature
@@ -583,7 +584,7 @@ def resolve(
         node = graph_nodes[name]
         shape = _shape_of(node)
         axis = None
-        if stream is not None and kinds.get(name) != "state" and _is_float(node) and len(shape) > stream[1]:
+        if stream is not None and kinds.get(name) != "state" and _is_float(node) and len(shape) >= stream[1] + 2:
             last = len(shape) - 1
             sharded_last = any(isinstance(p, Shard) and (p.dim % len(shape)) == last for p in lay)
             if not sharded_last and not any(isinstance(p, Partial) for p in lay):
@@ -597,7 +598,7 @@ def resolve(
         out.origin[name] = origin[name]
     if stream is not None:
         for name, kind in kinds.items():
-            if kind == "user" and name not in out.inputs:
+            if kind == "user" and name not in out.inputs and len(_shape_of(graph_nodes[name])) >= stream[1] + 2:
                 out.inputs[name] = with_stream(name, (Replicate(),) * len(mesh.shape), f"the input {name}")
     for (fqn, name), lay in converts.items():
         out.converts[(fqn, name)] = with_stream(name, lay, f"desired_input_layouts of {fqn!r} ({name})")
@@ -615,5 +616,5 @@ def resolve(
             if value is None:
                 continue
             node = outputs[j]
-            out.outputs[j] = sharding_of(layout_of(value, mesh, f"output_placements[{j}]"), _shape_of(node), mesh, f"output_placements[{j}]")
+            out.outputs[j] = with_stream(node.name, layout_of(value, mesh, f"output_placements[{j}]"), f"output_placements[{j}]")
     return out
