@@ -877,6 +877,17 @@ class ImportedModule:
             tensors.append(value if isinstance(value, torch.Tensor) else torch.as_tensor(value))
         return list(_ProgramFunction.apply(self, *tensors))
 
+    def report(self, pipeline: str = "builtin.module(tp-default)") -> Any:
+        """The program lowered by `pipeline`, summarized: every GEMM (`host.linear`/
+        `host.matmul`) with the torch module and source line it comes from, its shardings and
+        the stream loop / collectives it runs with (the overlap it got), and every collective
+        the reshardings became (`comm.allgather`, `reduce_scatter`, `allreduce`, ...) with its
+        line and module. A `fuser._torch_report.Report` (`gemms`, `collectives` as dicts;
+        `str()` as text)."""
+        from ._torch_report import report
+
+        return report(self, pipeline)
+
     def __repr__(self) -> str:
         return f"ImportedModule({type(self.module).__name__}: {len(self.inputs)} inputs, {self.outputs} outputs)"
 
