@@ -327,3 +327,19 @@ def test_prepare_module_output_reshards_for_the_consumers():
     with torch.no_grad():
         assert rel_err(y, module(x)) < TOL
     assert program.placement.out_converts
+
+
+def test_docs_report_is_the_one_printed():
+    """docs/pytorch.md's report text is what its sequence-parallel example prints."""
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.path.join(root, "docs", "pytorch.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    namespace = {"__file__": path, "__name__": "docs"}
+    for m in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M):
+        exec(compile("\n" * text.count("\n", 0, m.start(1)) + m.group(1), path, "exec"), namespace)
+    shown = text.split("pipeline builtin.module(tp-default)\nGEMMs (2):")[1].split("```")[0]
+    got = str(namespace["sp"].report()).replace(os.path.relpath(path), "docs/pytorch.md")
+    assert got == ("pipeline builtin.module(tp-default)\nGEMMs (2):" + shown).rstrip("\n")
