@@ -13,12 +13,14 @@ this rank's GPU; they are passed zero-copy through DLPack. The run first waits f
 current stream, and is complete when `execute` returns; the outputs are new torch tensors
 (this rank's pieces, `program.result_types()`), copied from the runtime's buffers.
 
-Importing a torch module (cpu backend, one process; issue 26's first slice, docs/pytorch.md):
+Importing a torch module (cpu backend, one process; issue 26, docs/pytorch.md):
 
 ```python
 program = fuser.torch.compile(module, (x,))  # torch.export + the ATen op table -> FusionDefinition
 (y,) = program(x)                            # program.fd is the fusion program
 (y,) = program.forward(x)                    # differentiable: loss.backward() reaches the module
+tp = fuser.torch.compile(module, (x,), mesh=2, plan={"fc1": ColwiseParallel(), "fc2": RowwiseParallel()})
+(y,) = tp.execute(x, ranks=2)                # Megatron TP on 2 cpu ranks; tp.report(): GEMMs, collectives
 ```
 
 `compile` needs no GPU (a cpu-only torch works); `Rank` needs CUDA.
