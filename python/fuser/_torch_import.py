@@ -89,6 +89,11 @@ class _ImportDefinition(FusionDefinition):
     #: given no sharding and produce a result of that rank (a placement the plan fixes).
     _node_sharding: Optional[Tuple[int, Dict[str, Any]]] = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The resharding `set`s made for the plan's conversions, by (value, steps).
+        self._conversions: Dict[Tuple[Any, ...], Tensor] = {}
+
     def _op(self, name, operands, rank, sharding, keeps=None, **attrs):  # type: ignore[override]
         if not sharding and self._node_sharding is not None and rank == self._node_sharding[0]:
             sharding = dict(self._node_sharding[1])
@@ -1129,7 +1134,7 @@ def _converted(fd: FusionDefinition, resolved: Any, node: Any, env: Dict[Any, An
 
     stack = _module_fqns(node) if node is not None else []
     reads = [only] if node is None else list(node.all_input_nodes)
-    cache = fd.__dict__.setdefault("_conversions", {})
+    cache = fd._conversions
     changed: Dict[Any, Any] = {}
     for v in reads:
         if not isinstance(v, torch.fx.Node) or v not in env or not isinstance(env[v], Tensor):

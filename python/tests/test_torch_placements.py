@@ -204,10 +204,12 @@ def test_two_dimensional_mesh_annotations():
         plan={"fc2": RowwiseParallel()},
     )
     text = program.fd.mlir()
-    assert "fusion.mesh @tp = [[0, 1], [2, 3]]" in text or "fusion.mesh @tp" in text
+    assert "fusion.mesh @tp = [[0, 1], [2, 3]]" in text
     assert "tensor<2x4x16xf32, #fusion.shard<@tp, [[DIDy], [], []]>>" in text
     assert "tensor<32x16xf32, #fusion.shard<@tp, [[DIDy, DIDx], []]>>" in text
     assert "tensor<16x32xf32, #fusion.shard<@tp, [[], [DIDx]]>>" in text
+    with pytest.raises(fuser.FuserError, match="resharding changes 2 device axes"):  # the compiler's limits
+        program.execute(x, ranks=4)
 
 
 def test_stream_chunks_pipeline_the_row_parallel_gemms():
@@ -238,7 +240,7 @@ def test_report_lists_gemms_and_collectives():
         "self_attn.q_proj (Linear)", "self_attn.k_proj (Linear)", "self_attn.v_proj (Linear)", "self_attn.o_proj (Linear)",
         "mlp.gate_proj (Linear)", "mlp.up_proj (Linear)", "mlp.down_proj (Linear)",
     ]
-    assert all(g["source"].endswith(tuple(f":{n}" for n in range(1, 10000))) and "torch_modules.py" in g["source"] for g in report.gemms)
+    assert all(re.fullmatch(r".*torch_modules\.py:\d+", g["source"]) for g in report.gemms), report.gemms
     assert [(c["kind"], c["module"]) for c in report.collectives] == [
         ("allreduce", "self_attn.o_proj (Linear)"), ("allreduce", "mlp.down_proj (Linear)"),
     ]
@@ -306,6 +308,12 @@ def test_bad_arguments():
         compile_mlp(mesh=2, plan={"mlp": PrepareModuleInput(input_kwarg_layouts={"x": Shard(1)})})
     with pytest.raises(fuser.FuserValueError, match=r"matched by both 'mlp\.\*' and 'mlp\.fc1'"):
         compile_mlp(mesh=2, plan={"mlp.*": ColwiseParallel(), "mlp.fc1": ColwiseParallel()})
+    with pytest.raises(
+        fuser.FuserValueError,
+        match=r"ColwiseParallel of 'mlp\.fc1' shards mlp\.fc1\.weight as \[Shard\(dim=0\)\], but "
+        r"placements\['mlp\.fc1\.weight'\] says \[Replicate\(\)\]",
+    ):
+        compile_mlp(mesh=2, placements={"mlp.fc1.weight": [Replicate()]}, plan={"mlp.fc1": ColwiseParallel()})
     with pytest.raises(fuser.FuserValueError, match=r"stream must be a positive number"):
         compile_mlp(mesh=2, stream=0)
     with pytest.raises(fuser.FuserValueError, match=r"output_placements: no output #3"):
