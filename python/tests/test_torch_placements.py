@@ -229,6 +229,10 @@ def test_stream_chunks_pipeline_the_row_parallel_gemms():
         assert rows[name]["chunks"] == 2 and "reduce_scatter" in rows[name]["collectives_in_loop"], rows[name]
         assert "pipelined in a stream loop of 2 chunks" in rows[name]["overlap"]
     assert "pipelined" in str(report)
+    # The ring pipeline finds no allgather + GEMM loop to turn into a ring: same program.
+    (y,) = program.execute(*args, ranks=2, pipeline="builtin.module(tp-overlap-p2p{chunks=2})")
+    with torch.no_grad():
+        assert rel_err(y, module(*args)) < TOL
 
 
 def test_report_lists_gemms_and_collectives():
