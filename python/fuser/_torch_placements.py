@@ -404,16 +404,21 @@ def match_plan(module: Any, plan: Dict[str, Any]) -> List[Tuple[str, str, Style]
 
 
 def check_linear(module: Any, fqn: str, style: Style, mesh: Mesh) -> Dict[str, Layout]:
-    """The parameter layouts of `ColwiseParallel`/`RowwiseParallel` on the module `fqn`."""
+    """The parameter layouts of `ColwiseParallel`/`RowwiseParallel` on the module `fqn`: an
+    `nn.Linear` (weight `Shard(0)`/`Shard(1)`, bias `Shard(0)`/replicated) or an
+    `nn.Embedding` (table `Shard(1)`/`Shard(0)`, vocabulary-parallel when rowwise)."""
     import torch
 
     sub = module.get_submodule(fqn)
+    rest = (Replicate(),) * (len(mesh.shape) - 1)
+    if isinstance(sub, torch.nn.Embedding):
+        # Vocabulary-parallel (rowwise: rows of the table) or embedding-dim-parallel (colwise).
+        return {f"{fqn}.weight": rest + (Shard(0) if style.kind == "RowwiseParallel" else Shard(1),)}
     if not isinstance(sub, torch.nn.Linear):
         raise ValueError(
-            f"plan: module {fqn!r} is a {type(sub).__name__}, but {style.kind} applies to nn.Linear only "
-            "(use PrepareModuleInput/PrepareModuleOutput or SequenceParallel for other modules)"
+            f"plan: module {fqn!r} is a {type(sub).__name__}, but {style.kind} applies to nn.Linear and "
+            "nn.Embedding only (use PrepareModuleInput/PrepareModuleOutput or SequenceParallel for other modules)"
         )
-    rest = (Replicate(),) * (len(mesh.shape) - 1)
     w = Shard(0) if style.kind == "ColwiseParallel" else Shard(1)
     b = Shard(0) if style.kind == "ColwiseParallel" else Replicate()
     out = {f"{fqn}.weight": rest + (w,)}
@@ -492,6 +497,12 @@ def resolve(
         annot[node] = layout_of(value, mesh, f"placements[{label!r}]")
         origin[node] = f"placements[{label!r}]"
 
+    import torch
+
+    for i, (fqn, pattern, style) in enumerate(entries):
+        if style.kind == "RowwiseParallel" and isinstance(module.get_submodule(fqn), torch.nn.Embedding):
+            # An embedding reads its ids whole (torch's RowwiseParallel does the same).
+            entries[i] = (fqn, pattern, Style(style.kind, style.given_in, (Replicate(),), style.given_out, style.desired_out))
     for fqn, pattern, style in entries:
         if style.kind not in ("ColwiseParallel", "RowwiseParallel"):
             continue

@@ -268,7 +268,7 @@ def test_a_pattern_that_matches_nothing():
 
 
 def test_colwise_on_a_non_linear():
-    with pytest.raises(fuser.FuserValueError, match=r"module 'mlp\.act' is a GELU, but ColwiseParallel applies to nn\.Linear only"):
+    with pytest.raises(fuser.FuserValueError, match=r"module 'mlp\.act' is a GELU, but ColwiseParallel applies to nn\.Linear and nn\.Embedding only"):
         compile_mlp(mesh=2, plan={"mlp.act": ColwiseParallel()})
 
 
@@ -389,3 +389,40 @@ def test_plan_with_core_aten_decomposition():
     with torch.no_grad():
         assert rel_err(y, module(x)) < TOL
     assert collectives(program) == {"allreduce"}
+
+
+class TinyLM(torch.nn.Module):
+    """Embedding, norm, LM head: torchtitan's tok_embeddings / norm / output."""
+
+    def __init__(self, vocab: int = 64, dim: int = 16) -> None:
+        super().__init__()
+        self.tok_embeddings = torch.nn.Embedding(vocab, dim)
+        self.norm = torch.nn.LayerNorm(dim)
+        self.output = torch.nn.Linear(dim, vocab, bias=False)
+
+    def forward(self, ids):
+        return self.output(self.norm(self.tok_embeddings(ids)))
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+@pytest.mark.parametrize("sp", [False, True], ids=["tp", "tpsp"])
+def test_vocab_parallel_embedding_and_lm_head(sp, ranks):
+    """RowwiseParallel on nn.Embedding: the table split by vocabulary rows (each rank looks up
+    its rows, the partial embeddings summed); the LM head column-parallel (logits split by
+    vocabulary)."""
+    torch.manual_seed(16)
+    module, ids = randomize(TinyLM(), seed=16), torch.randint(0, 64, (1, 8))
+    if sp:
+        plan = {
+            "tok_embeddings": RowwiseParallel(input_layouts=Replicate(), output_layouts=Shard(1)),
+            "norm": SequenceParallel(),
+            "output": ColwiseParallel(input_layouts=Shard(1)),
+        }
+    else:
+        plan = {"tok_embeddings": RowwiseParallel(input_layouts=Replicate()), "output": ColwiseParallel()}
+    program = fuser.torch.compile(module, (ids,), mesh=ranks, plan=plan)
+    assert "tensor<64x16xf32, #fusion.shard<@tp, [[DIDx], []]>>" in program.fd.mlir()
+    (y,) = program.execute(ids, ranks=ranks)
+    with torch.no_grad():
+        assert rel_err(y, module(ids)) < TOL
+    assert collectives(program) == ({"allgather", "reduce_scatter"} if sp else {"allreduce"})
