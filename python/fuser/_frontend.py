@@ -142,7 +142,14 @@ class FusionDefinition(TransformerOps):
     """A fusion program being defined: inputs, ops, outputs on an optional device mesh.
 
     Use it as a context manager (`with fuser.FusionDefinition(mesh=...) as fd:`); the program
-    is complete when the block ends. `fd.ops` is `fd` itself (nvFuser's spelling)."""
+    is complete when the block ends. `fd.ops` is `fd` itself (nvFuser's spelling).
+
+    `annotate_defaults` (default True): an op given no sharding on a mesh gets the default
+    described in the module docstring. Set it to False before adding ops to leave such ops
+    *unannotated*: `fusion-propagate-sharding` then decides their shardings from the annotated
+    inputs and ops (what the torch importer does with placements and plans)."""
+
+    annotate_defaults: bool = True
 
     def __init__(self, mesh: Optional[Mesh] = None, name: str = "fusion", compiler: Optional[_fuser.Compiler] = None) -> None:
         self.mesh = mesh
@@ -366,7 +373,7 @@ class FusionDefinition(TransformerOps):
             for t in operands:
                 self._check_mine(t)
             out = make_sharding(sharding.get("splits"), sharding.get("partial"), sharding.get("reduce", "sum"), rank)
-            if out is None and self.mesh is not None:
+            if out is None and self.mesh is not None and self.annotate_defaults:
                 out = keeps.sharding if keeps is not None and keeps.sharding is not None else Sharding.replicated(rank)
             index = self._program.op(name, [t.index for t in operands], out, loc, **attrs)
         return Tensor(self, index, out)
@@ -404,7 +411,7 @@ class FusionDefinition(TransformerOps):
             for t in operands:
                 self._check_mine(t)
             out = make_sharding(sharding.get("splits"), sharding.get("partial"), sharding.get("reduce", "sum"), rank)
-            if out is None and self.mesh is not None:
+            if out is None and self.mesh is not None and self.annotate_defaults:
                 # The operand's splits, never its pending reduction: these ops are not linear
                 # (a partial operand is reduced first).
                 kept = keeps.sharding if keeps is not None else None

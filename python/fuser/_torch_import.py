@@ -31,7 +31,7 @@ import numpy as np
 import torch
 
 from ._dtypes import dtype_name
-from ._errors import argument_error
+from ._errors import argument_error, arguments
 from ._frontend import FusionDefinition, Tensor
 from ._location import Loc, caller_location
 from ._sharding import Mesh
@@ -85,6 +85,24 @@ class _ImportDefinition(FusionDefinition):
     (the user's torch source line) instead of the importer's caller."""
 
     _here: Optional[Loc] = None
+    #: (result rank, sharding keywords) the ops of the node being translated get when they are
+    #: given no sharding and produce a result of that rank (a placement the plan fixes).
+    _node_sharding: Optional[Tuple[int, Dict[str, Any]]] = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The resharding `set`s made for the plan's conversions, by (value, steps).
+        self._conversions: Dict[Tuple[Any, ...], Tensor] = {}
+
+    def _op(self, name, operands, rank, sharding, keeps=None, **attrs):  # type: ignore[override]
+        if not sharding and self._node_sharding is not None and rank == self._node_sharding[0]:
+            sharding = dict(self._node_sharding[1])
+        return super()._op(name, operands, rank, sharding, keeps, **attrs)
+
+    def _generic(self, name, operands, rank, sharding, keeps=None, **kw):  # type: ignore[override]
+        if not sharding and self._node_sharding is not None and rank == self._node_sharding[0]:
+            sharding = dict(self._node_sharding[1])
+        return super()._generic(name, operands, rank, sharding, keeps, **kw)
 
     def _loc(self) -> Tuple[str, int, int]:
         if self._here is None:
@@ -800,6 +818,9 @@ class ImportedModule:
         self.outputs = len(out_dtypes)
         self._out_dtypes = out_dtypes
         self._backward: Any = None
+        #: Where placements and the plan put layouts (`fuser._torch_placements.Resolved`),
+        #: None for a replicated or mesh-less import.
+        self.placement: Any = None
 
     def arguments(self, *args: Any) -> List[np.ndarray]:
         """The program's inputs as NumPy arrays: parameters, buffers and constants from the
@@ -861,6 +882,17 @@ class ImportedModule:
             tensors.append(value if isinstance(value, torch.Tensor) else torch.as_tensor(value))
         return list(_ProgramFunction.apply(self, *tensors))
 
+    def report(self, pipeline: str = "builtin.module(tp-default)") -> Any:
+        """The program lowered by `pipeline`, summarized: every GEMM (`host.linear`/
+        `host.matmul`) with the torch module and source line it comes from, its shardings and
+        the stream loop / collectives it runs with (the overlap it got), and every collective
+        the reshardings became (`comm.allgather`, `reduce_scatter`, `allreduce`, ...) with its
+        line and module. A `fuser._torch_report.Report` (`gemms`, `collectives` as dicts;
+        `str()` as text)."""
+        from ._torch_report import report
+
+        return report(self, pipeline)
+
     def __repr__(self) -> str:
         return f"ImportedModule({type(self.module).__name__}: {len(self.inputs)} inputs, {self.outputs} outputs)"
 
@@ -915,23 +947,57 @@ def import_module(
     module: torch.nn.Module,
     example_inputs: Sequence[Any],
     *,
-    mesh: Optional[Mesh] = None,
+    mesh: Any = None,
     name: str = "fusion",
     decompose: bool = False,
+    placements: Optional[Dict[str, Any]] = None,
+    output_placements: Any = None,
+    plan: Optional[Dict[str, Any]] = None,
+    stream: Optional[int] = None,
+    stream_dim: int = 1,
 ) -> ImportedModule:
     """Captures `module` with `torch.export.export(module, example_inputs)` and translates
     its ATen graph into a `FusionDefinition` through `ATEN_OPS` (with `decompose`, the graph is
     first decomposed to the core ATen opset). `mesh`: the program's device mesh (every tensor
     replicated over it). An ATen op without a rule, or one whose arguments the rule cannot
-    translate, raises `FuserValueError` at the user's source line."""
+    translate, raises `FuserValueError` at the user's source line.
+
+    `placements`, `output_placements`, `plan`, `stream`: see `fuser.torch.compile` and
+    docs/pytorch.md; with any of them the ops the plan does not fix are left unannotated
+    (`fusion-propagate-sharding` decides their shardings)."""
     caller = caller_location()
     if not isinstance(module, torch.nn.Module):
         raise argument_error(TypeError(f"module must be a torch.nn.Module, not {type(module).__name__}"), caller)
     if isinstance(example_inputs, torch.Tensor) or not isinstance(example_inputs, (list, tuple)):
         example_inputs = (example_inputs,)
-    exported = torch.export.export(module, tuple(example_inputs))
+    sharded = placements is not None or output_placements is not None or plan is not None or stream is not None
+    entries: List[Any] = []
+    if sharded or (mesh is not None and not isinstance(mesh, Mesh)):
+        from ._torch_placements import match_plan, mesh_of
+
+        with arguments(caller):
+            if mesh is None:
+                raise ValueError("placements, output_placements, plan and stream need a mesh (mesh=fuser.Mesh(...) or a mesh shape)")
+            mesh = mesh_of(mesh)
+            if placements is not None and not isinstance(placements, dict):
+                raise TypeError(f"placements must be a dict of input name -> placements, not {type(placements).__name__}")
+            if stream is not None and (isinstance(stream, bool) or not hasattr(stream, "__index__") or int(stream) < 1):
+                raise ValueError(f"stream must be a positive number of stream chunks, not {stream!r}")
+            if plan is not None:
+                entries = match_plan(module, plan)
+    preserve = tuple(fqn for fqn, _, _ in entries)
+    exported = torch.export.export(module, tuple(example_inputs), preserve_module_call_signature=preserve)
     if decompose:
         exported = exported.run_decompositions()
+    resolved = None
+    if sharded:
+        from ._torch_placements import resolve
+
+        with arguments(caller):
+            resolved = resolve(
+                module, exported, mesh, placements, output_placements, entries,
+                (int(stream), int(stream_dim)) if stream is not None else None,
+            )
     sig = exported.graph_signature
     from torch.export.graph_signature import InputKind, OutputKind
 
@@ -950,6 +1016,8 @@ def import_module(
             )
 
     fd = _ImportDefinition(mesh=mesh, name=name)
+    if resolved is not None:
+        fd.annotate_defaults = False
     env: Dict[Any, Any] = {}
     inputs: List[InputSpec] = []
     out_dtypes: List[Any] = []
@@ -970,7 +1038,13 @@ def import_module(
                 raise argument_error(ValueError(f"input {node.name}: {e}"), caller) from None
             label = spec.target if kind != "user" else node.name
             fd._here = None
-            env[node] = fd.define_tensor([int(s) for s in v.shape], dtype)
+            given = resolved.inputs.get(node.name) if resolved is not None else None
+            if given is not None:
+                from ._torch_placements import sharding_kwargs
+
+                env[node] = fd.define_tensor([int(s) for s in v.shape], dtype, **sharding_kwargs(given))
+            else:
+                env[node] = fd.define_tensor([int(s) for s in v.shape], dtype)
             inputs.append(InputSpec(label, kind, tuple(int(s) for s in v.shape), dtype))
         elif node.op == "call_function":
             fd._here = _user_frame(node)
@@ -993,7 +1067,15 @@ def import_module(
                     caller,
                 )
             try:
-                env[node] = rule(fd, node, _bind(node, env))
+                if resolved is not None:
+                    bound = _bind(node, _converted(fd, resolved, node, env))
+                    fd._node_sharding = _node_sharding(resolved, node)
+                else:
+                    bound = _bind(node, env)
+                try:
+                    env[node] = rule(fd, node, bound)
+                finally:
+                    fd._node_sharding = None
             except _Unsupported as e:
                 raise _fail(
                     node,
@@ -1003,14 +1085,76 @@ def import_module(
         elif node.op == "output":
             fd._here = None
             results = node.args[0]
-            for r in results if isinstance(results, (list, tuple)) else (results,):
+            for j, r in enumerate(results if isinstance(results, (list, tuple)) else (results,)):
                 value = env.get(r) if isinstance(r, torch.fx.Node) else r
                 if not isinstance(value, Tensor):
                     raise argument_error(ValueError(f"output {r} is not a tensor (got {value!r})"), caller)
+                if resolved is not None:
+                    value = _converted(fd, resolved, None, env, r).get(r, value)
+                    if j in resolved.outputs:
+                        from ._torch_placements import sharding_kwargs
+
+                        fd._here = _user_frame(r) if isinstance(r, torch.fx.Node) else None
+                        value = fd.set(value, **sharding_kwargs(resolved.outputs[j]))
+                        fd._here = None
                 fd.add_output(value)
                 out_dtypes.append(_val(r).dtype)
         else:
             raise argument_error(ValueError(f"graph node {node.name} of kind {node.op} is not supported"), caller)
     fd._here = None
     fd.module()  # verified
-    return ImportedModule(module, exported, fd, inputs, out_dtypes)
+    program = ImportedModule(module, exported, fd, inputs, out_dtypes)
+    program.placement = resolved
+    return program
+
+
+def _module_fqns(node: Any) -> List[str]:
+    """The fully qualified names of the modules `node` was emitted in, outermost first."""
+    return [fqn for fqn, _ in (node.meta.get("nn_module_stack") or {}).values()]
+
+
+def _node_sharding(resolved: Any, node: Any) -> Optional[Tuple[int, Dict[str, Any]]]:
+    from ._torch_placements import sharding_kwargs
+
+    s = resolved.nodes.get(node.name)
+    if s is None:
+        return None
+    return (len(s.axes), sharding_kwargs(s))
+
+
+def _converted(fd: FusionDefinition, resolved: Any, node: Any, env: Dict[Any, Any], only: Any = None) -> Any:
+    """`env` with the values `node` reads replaced by their resharded versions where the plan
+    reshards them for it: `desired_output_layouts` of a module `node` is outside of,
+    `desired_input_layouts` of the modules `node` is in (outermost first). `node` None: a
+    graph output (outside every module), for the value `only`. The resharding `set`s are made
+    once per value and module, at the line of their first reader."""
+    from collections import ChainMap
+
+    from ._torch_placements import _inside, sharding_kwargs
+
+    stack = _module_fqns(node) if node is not None else []
+    reads = [only] if node is None else list(node.all_input_nodes)
+    cache = fd._conversions
+    changed: Dict[Any, Any] = {}
+    for v in reads:
+        if not isinstance(v, torch.fx.Node) or v not in env or not isinstance(env[v], Tensor):
+            continue
+        steps = []
+        for (pf, name), s in resolved.out_converts.items():
+            if name == v.name and not any(_inside(f, pf) for f in stack):
+                steps.append(("out", pf, s))
+        for fqn in stack:
+            if (fqn, v.name) in resolved.converts:
+                steps.append(("in", fqn, resolved.converts[(fqn, v.name)]))
+        value, key = env[v], (v.name,)
+        for kind, fqn, s in steps:
+            key = key + ((kind, fqn),)
+            if key not in cache:
+                saved = fd._here
+                fd._here = (_user_frame(node) if node is not None else None) or _user_frame(v)
+                cache[key] = fd.set(value, **sharding_kwargs(s))
+                fd._here = saved
+            value = cache[key]
+        if steps:
+            changed[v] = value
+    return ChainMap(changed, env) if node is not None else changed

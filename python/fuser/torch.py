@@ -13,12 +13,14 @@ this rank's GPU; they are passed zero-copy through DLPack. The run first waits f
 current stream, and is complete when `execute` returns; the outputs are new torch tensors
 (this rank's pieces, `program.result_types()`), copied from the runtime's buffers.
 
-Importing a torch module (cpu backend, one process; issue 26's first slice, docs/pytorch.md):
+Importing a torch module (cpu backend, one process; issue 26, docs/pytorch.md):
 
 ```python
 program = fuser.torch.compile(module, (x,))  # torch.export + the ATen op table -> FusionDefinition
 (y,) = program(x)                            # program.fd is the fusion program
 (y,) = program.forward(x)                    # differentiable: loss.backward() reaches the module
+tp = fuser.torch.compile(module, (x,), mesh=2, plan={"fc1": ColwiseParallel(), "fc2": RowwiseParallel()})
+(y,) = tp.execute(x, ranks=2)                # Megatron TP on 2 cpu ranks; tp.report(): GEMMs, collectives
 ```
 
 `compile` needs no GPU (a cpu-only torch works); `Rank` needs CUDA, `Rank(backend="cpu")` does
@@ -192,7 +194,11 @@ def compile(
     example_inputs: Sequence[Any],
     *,
     mesh: Any = None,
-    plan: Any = None,
+    placements: Optional[Dict[str, Any]] = None,
+    output_placements: Any = None,
+    plan: Optional[Dict[str, Any]] = None,
+    stream: Optional[int] = None,
+    stream_dim: int = 1,
     name: str = "fusion",
     decompose: bool = False,
 ) -> Any:
@@ -200,14 +206,42 @@ def compile(
     example_inputs)` (ATen IR; with `decompose`, decomposed to the core ATen opset), each ATen
     op translated by `fuser._torch_import.ATEN_OPS`. Returns an `ImportedModule` (`.fd` the
     `FusionDefinition`; calling it runs on the cpu backend with torch tensors in and out;
-    `.forward(*args)` runs it as a `torch.autograd.Function`).
-    `mesh`: the device mesh, every tensor replicated over it. `plan` (tensor-parallel plans) is
-    not supported yet and must be None. An unsupported ATen op raises `FuserValueError`
-    naming the op, its schema and the user's source line."""
-    if plan is not None:
-        raise argument_error(
-            ValueError("compile: tensor-parallel plans (plan=) are not supported yet; pass plan=None"), caller_location()
-        )
+    `.forward(*args)` runs it as a `torch.autograd.Function`; `.report()` lists the GEMMs and
+    collectives of the lowered program).
+
+    `mesh`: the device mesh (a `fuser.Mesh`, a device count or a mesh shape such as `(2, 2)`);
+    alone, every tensor is replicated over it. `placements`: `{input name: [placement per mesh
+    axis]}` for parameters (by fully qualified name) and user inputs (by `forward` argument
+    name), with `Shard(d)`, `Replicate()`, `Partial()` (fuser.torch's or torch's own).
+    `output_placements`: a placement list per output (a list, or a dict by output position).
+    `plan`: `{module path pattern: style}` (fnmatch patterns as torchtitan's, e.g.
+    `"layers.*.attention.wq"`) with `ColwiseParallel`, `RowwiseParallel`, `SequenceParallel`,
+    `PrepareModuleInput`, `PrepareModuleOutput` (fuser.torch's or torch's own), sharding over
+    the last mesh axis. `stream=N`: `Stream(N)` chunks on axis `stream_dim` (the sequence) of
+    the residual-stream activations, for the overlap pipelines (`tp-overlap-collective`).
+    Everything the placements and the plan do not fix is left to fuser's sharding
+    propagation. An unsupported ATen op, or a bad placement or plan, raises `FuserValueError`
+    naming the op or module path and why. docs/pytorch.md has the details."""
     from ._torch_import import import_module
 
-    return import_module(module, example_inputs, mesh=mesh, name=name, decompose=decompose)
+    return import_module(
+        module, example_inputs, mesh=mesh, name=name, decompose=decompose, placements=placements,
+        output_placements=output_placements, plan=plan, stream=stream, stream_dim=stream_dim,
+    )
+
+
+from ._torch_placements import (  # noqa: E402
+    ColwiseParallel,
+    Partial,
+    PrepareModuleInput,
+    PrepareModuleOutput,
+    Replicate,
+    RowwiseParallel,
+    SequenceParallel,
+    Shard,
+)
+
+__all__ = [
+    "Rank", "compile", "Shard", "Replicate", "Partial", "ColwiseParallel", "RowwiseParallel",
+    "SequenceParallel", "PrepareModuleInput", "PrepareModuleOutput",
+]

@@ -38,6 +38,7 @@
 // CHECK-NEXT:   --fusion-set-stream-chunks -   Set the chunk count of every Stream split of a fusion function (on 'func.func')
 // CHECK-NEXT:     --chunks=<long> - {{.*}}(default: 0)
 // CHECK-NEXT:   --fusion-to-host -   Lower a function of fusion tensor ops to a rank-generic host program (on 'func.func')
+// CHECK-NEXT:     --report - {{.*}}(default: false)
 // CHECK-NEXT:   --host-assign-streams -   Run the iterations of top-level host loops on worker streams (on 'func.func')
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --host-forward-copies -   Remove copies that materialize views: read through the composed views instead (on 'func.func')

@@ -122,6 +122,22 @@ func.func @two_matmuls(%in: tensor<6x3xf32>, %w1: tensor<3x5xf32>, %w2: tensor<5
 
 // -----
 
+// Splits that refine one another are no conflict: with the same stream chunks, a
+// sequence-split operand next to a partial one (the residual cotangent and a column-parallel
+// dgrad in a stream-chunked backward) gives the result the finer [Stream(2), DIDx], in either
+// operand order.
+fusion.mesh @tp = [0, 1]
+// CHECK-LABEL: func.func @refines
+// CHECK:       fusion.add %arg0, %arg1 {{.*}} -> tensor<8x4xf32, #fusion.shard<@tp, {{\[\[}}Stream(2), DIDx], [{{\]\]}}>>
+// CHECK:       fusion.add %arg1, %arg0 {{.*}} -> tensor<8x4xf32, #fusion.shard<@tp, {{\[\[}}Stream(2), DIDx], [{{\]\]}}>>
+func.func @refines(%a: tensor<8x4xf32, #fusion.shard<@tp, [[Stream(2), DIDx], []]>>, %b: tensor<8x4xf32, #fusion.shard<@tp, [[Stream(2)], []], partial = [DIDx]>>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %0 = fusion.add %a, %b : (tensor<8x4xf32, #fusion.shard<@tp, [[Stream(2), DIDx], []]>>, tensor<8x4xf32, #fusion.shard<@tp, [[Stream(2)], []], partial = [DIDx]>>) -> tensor<8x4xf32>
+  %1 = fusion.add %b, %a : (tensor<8x4xf32, #fusion.shard<@tp, [[Stream(2)], []], partial = [DIDx]>>, tensor<8x4xf32, #fusion.shard<@tp, [[Stream(2), DIDx], []]>>) -> tensor<8x4xf32>
+  return %0, %1 : tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
 // Without any mesh nothing changes.
 // CHECK-LABEL: func.func @no_mesh
 // CHECK:       fusion.neg {{.*}} -> tensor<4xf32>

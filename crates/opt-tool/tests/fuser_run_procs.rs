@@ -333,9 +333,20 @@ fn a_stopped_rank_0_ends_a_launched_run_within_the_timeout() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(stderr.contains("rank 1: "), "{}", text(&out));
     assert!(stderr.contains("allgather #0 of team [0, 1]"), "{}", text(&out));
-    assert!(stderr.contains("rank 0's process is stopped or the network to it is down"), "{}", text(&out));
+    assert!(blames_stopped_rank_0(&stderr), "{}", text(&out));
     assert!(stderr.contains("rank 0 killed after another rank failed"), "{}", text(&out));
     assert!(processes_marked(&mark).is_empty());
+}
+
+/// What rank 1 says when rank 0 stopped at its first communication. Which wait runs out first
+/// depends on timing: when rank 1 posts before rank 0 stops, rank 0's hub has acknowledged the
+/// post and rank 1's watchdog ends the allgather's wait ("deadlock or timeout"); when rank 0 is
+/// already stopped, the hub never answers the post and rank 1 says rank 0's process is stopped
+/// (under load on 2 cores the first order was seen 3 times in 5 runs). Either way the run ends
+/// within --timeout, naming rank 1 and the allgather it waited in.
+fn blames_stopped_rank_0(stderr: &str) -> bool {
+    stderr.contains("rank 0's process is stopped or the network to it is down")
+        || stderr.contains("rank 1: deadlock or timeout after")
 }
 
 /// The same under an outside launcher: rank 1 ends by itself within --timeout (rank 0 stays
@@ -356,7 +367,7 @@ fn a_stopped_rank_0_ends_the_other_ranks_of_an_outside_launcher() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(stderr.contains("rank 1: ") && stderr.contains("allgather #0 of team [0, 1]"), "{}", text(&out));
-    assert!(stderr.contains("rank 0's process is stopped or the network to it is down"), "{}", text(&out));
+    assert!(blames_stopped_rank_0(&stderr), "{}", text(&out));
     assert!(processes_marked(&mark).is_empty());
 }
 

@@ -83,10 +83,24 @@ static COLLECTIVE_BACKENDS: &[fuser_ir::pass::EnumCase] = &[
     },
 ];
 
+/// The `report` option of the overlap pipelines (`fusion-to-host{report=true}`).
+const REPORT_OPTION: OptionDef = OptionDef::new(
+    "report",
+    OptionType::Bool,
+    "false",
+    "One remark per GEMM naming the overlap it got (AG+GEMM, GEMM+RS, GEMM+AR, or none and why; fusion-to-host's report)",
+);
+
+/// `fusion-to-host`, with `{report=true}` when the pipeline's `report` is set.
+fn to_host_text(o: &OptionValues) -> String {
+    if o.get_bool("report") { "fusion-to-host{report=true}".to_string() } else { "fusion-to-host".to_string() }
+}
+
 static OVERLAP_OPTIONS: &[OptionDef] = &[
     STREAMS_OPTION,
     FUSE_OPTION,
     CHUNKS_OPTION,
+    REPORT_OPTION,
     OptionDef::new(
         "backend",
         OptionType::Enum(COLLECTIVE_BACKENDS),
@@ -111,6 +125,7 @@ static P2P_OPTIONS: &[OptionDef] = &[
     STREAMS_OPTION,
     FUSE_OPTION,
     CHUNKS_OPTION,
+    REPORT_OPTION,
     OptionDef::new("backend", OptionType::Enum(P2P_BACKENDS), "nccl", "Transport of the rings"),
     OptionDef::new("protocol", OptionType::Enum(P2P_PROTOCOLS), "get", "CUDA IPC protocol (ignored with nccl)"),
 ];
@@ -119,13 +134,13 @@ static P2P_OPTIONS: &[OptionDef] = &[
 pub static TP_OVERLAP_COLLECTIVE: PipelineInfo = PipelineInfo {
     name: "tp-overlap-collective",
     summary: "Lower with one collective per stream chunk, overlapped with the compute of other chunks",
-    description: "Expands to `func.func(fusion-set-stream-chunks{chunks=S}, fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: every stream split gets `chunks` chunks (0 keeps the program's), then the program lowers as with `tp-default` (allgather, allreduce or reduce_scatter per chunk, in the same loop as the matmul that produces or consumes the chunk). With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows `fusion-to-host`: every collective uses the copy-engine implementation (docs/dev/copy-engine.md), so the collectives take no SMs from the GEMMs of other chunks, and no NCCL op remains (ranks may share a GPU).",
+    description: "Expands to `func.func(fusion-set-stream-chunks{chunks=S}, fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize, cse`: every stream split gets `chunks` chunks (0 keeps the program's), then the program lowers as with `tp-default` (allgather, allreduce or reduce_scatter per chunk, in the same loop as the matmul that produces or consumes the chunk). With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows `fusion-to-host`: every collective uses the copy-engine implementation (docs/dev/copy-engine.md), so the collectives take no SMs from the GEMMs of other chunks, and no NCCL op remains (ranks may share a GPU). With `report=true`, `fusion-to-host{report=true}` emits one remark per GEMM naming the overlap it got (`AG+GEMM`, `GEMM+RS`, `GEMM+AR`, or `none` and why), backward GEMMs named by their `fusion.grad_of`.",
     options: OVERLAP_OPTIONS,
     build: |o, registry, pm| {
         let chunks = chunks_option(&TP_OVERLAP_COLLECTIVE, o)?;
         let mut passes = vec![format!("fusion-set-stream-chunks{{chunks={chunks}}}")];
         for p in TP_DEFAULT_FUNC_PASSES {
-            passes.push(p.to_string());
+            passes.push(if *p == "fusion-to-host" { to_host_text(o) } else { p.to_string() });
             if *p == "fusion-to-host" && o.get_str("backend") != "nccl" {
                 passes.push(format!("comm-collective-backend{{backend={}}}", o.get_str("backend")));
             }
@@ -138,14 +153,14 @@ pub static TP_OVERLAP_COLLECTIVE: PipelineInfo = PipelineInfo {
 pub static TP_OVERLAP_P2P: PipelineInfo = PipelineInfo {
     name: "tp-overlap-p2p",
     summary: "Lower AllGather + Matmul pipelines to point-to-point rings",
-    description: "Like `tp-overlap-collective`, with `comm-p2p-ring{backend=B protocol=P}` after `fusion-to-host` (the per-chunk broadcasts of a DID→Stream resharding become a ring of sends and receives between neighbours; with `cuda_ipc` the buffers become persistent and their handles are exchanged once) and `licm` before the cleanup. With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows the ring: the other communications use the copy-engine implementation too, and no NCCL op remains. Use `chunks` equal to the team size for a ring.",
+    description: "Like `tp-overlap-collective`, with `comm-p2p-ring{backend=B protocol=P}` after `fusion-to-host` (the per-chunk broadcasts of a DID→Stream resharding become a ring of sends and receives between neighbours; with `cuda_ipc` the buffers become persistent and their handles are exchanged once) and `licm` before the cleanup. With `backend=cuda_ipc`, `comm-collective-backend{backend=cuda_ipc}` follows the ring: the other communications use the copy-engine implementation too, and no NCCL op remains. Use `chunks` equal to the team size for a ring. `report=true` as for `tp-overlap-collective`.",
     options: P2P_OPTIONS,
     build: |o, registry, pm| {
         let chunks = chunks_option(&TP_OVERLAP_P2P, o)?;
         let ring = format!("comm-p2p-ring{{backend={} protocol={}}}", o.get_str("backend"), o.get_str("protocol"));
         let mut passes = vec![format!("fusion-set-stream-chunks{{chunks={chunks}}}")];
         for p in TP_DEFAULT_FUNC_PASSES {
-            passes.push(p.to_string());
+            passes.push(if *p == "fusion-to-host" { to_host_text(o) } else { p.to_string() });
             if *p == "fusion-to-host" {
                 passes.push(ring.clone());
                 if o.get_str("backend") != "nccl" {
@@ -294,12 +309,23 @@ mod tests {
     }
 
     #[test]
+    fn overlap_report_option_reaches_fusion_to_host() {
+        let r = registry();
+        for p in ["tp-overlap-collective", "tp-overlap-p2p"] {
+            let on = expand(&format!("builtin.module({p}{{report=true}})"), &r).unwrap();
+            assert!(on.contains("fusion-to-host{report=true}"), "{on}");
+            let off = expand(&format!("builtin.module({p})"), &r).unwrap();
+            assert!(off.contains("fusion-to-host{report=false}"), "{off}");
+        }
+    }
+
+    #[test]
     fn overlap_collective_selects_the_collective_backend_after_fusion_to_host() {
         let r = registry();
         let ce = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})", &r).unwrap();
         assert!(
             ce.contains(
-                "fusion-to-host,comm-collective-backend{backend=cuda_ipc},host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"
+                "fusion-to-host{report=false},comm-collective-backend{backend=cuda_ipc},host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"
             ),
             "{ce}"
         );
@@ -398,10 +424,10 @@ mod tests {
             }
         }
         let text = expand("builtin.module(tp-default{streams=2})", &r).unwrap();
-        let func = "builtin.module(func.func(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host,\
+        let func = "builtin.module(func.func(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host{report=false},\
 host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
         let off = expand("builtin.module(tp-default{streams=2 fuse=false})", &r).unwrap();
-        assert!(off.contains("fusion-to-host,host-assign-streams{streams=2}"), "{off}");
+        assert!(off.contains("fusion-to-host{report=false},host-assign-streams{streams=2}"), "{off}");
         assert!(text.starts_with(func), "{text}");
         assert!(text.ends_with("},cse)"), "{text}");
     }

@@ -73,6 +73,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fusion/to_host/kernel.rs",
             "fusion/to_host/slicing.rs",
             "fusion/to_host/plan.rs",
+            "fusion/to_host/report.rs",
             "fusion/vocab_parallel.rs",
         ],
     ),

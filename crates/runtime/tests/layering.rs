@@ -53,9 +53,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "the store and the process wire",
         &[
-            "store/port.rs",
             "store/wire.rs",
             "store/token.rs",
+            "store/port.rs",
             "store/gate.rs",
             "store/server.rs",
             "store/mod.rs",

@@ -14,26 +14,29 @@
 // The backward's intermediates are unannotated; the gradients reach their arguments' sharding
 // through fusion.set.
 // The linear's cotangent is first pinned to its input's row sharding (here its natural one).
+// Each backward GEMM names what it computes (fusion.grad_of, quoted by the overlap report);
+// the wgrad comes first, the dgrad last, next to its consumers.
 // CHECK:         %[[G:.*]] = fusion.set %{{.*}} : (tensor<8x32xf32>) -> tensor<8x32xf32, #fusion.shard<@tp, {{\[\[\], \[DIDx\]\]}}>>
-// CHECK-NEXT:    %[[DX:.*]] = fusion.matmul %[[G]], %arg1 : (tensor<8x32xf32, {{.*}}>, tensor<32x16xf32, {{.*}}>) -> tensor<8x16xf32>
+// CHECK:         fusion.matmul %{{.*}}, %arg0 {fusion.grad_of = "wgrad of fusion.linear (forward op 0)"}
+// CHECK:         %[[DX:.*]] = fusion.matmul %[[G]], %arg1 {fusion.grad_of = "dgrad of fusion.linear (forward op 0)"} : (tensor<8x32xf32, {{.*}}>, tensor<32x16xf32, {{.*}}>) -> tensor<8x16xf32>
 // CHECK:         fusion.set %[[DX]] : (tensor<8x16xf32>) -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[\], \[\]\]}}>>
 // CHECK:         return
 
 // CHECK-LABEL: func.func @mlp_fwd(
 // The gelu's result is not saved: its operand is, and @mlp_bwd recomputes it first.
-// CHECK-SAME:    fusion.saved = ["argument 3", "result 0 of fusion.linear (forward op 0)", "argument 1", "argument 0"]
+// CHECK-SAME:    fusion.saved = ["argument 3", "result 0 of fusion.linear (forward op 0)", "argument 0", "argument 1"]
 // CHECK:         %[[H:.*]] = fusion.linear %arg0, %arg1, %arg2
 // CHECK-NEXT:    %[[G:.*]] = fusion.gelu %[[H]]
 // CHECK-NEXT:    %[[Y:.*]] = fusion.linear %[[G]], %arg3
-// CHECK-NEXT:    return %[[Y]], %arg3, %[[H]], %arg1, %arg0 :
+// CHECK-NEXT:    return %[[Y]], %arg3, %[[H]], %arg0, %arg1 :
 
 // CHECK-LABEL: func.func @mlp_bwd(
-// CHECK-SAME:    %arg0: tensor<16x32xf32, {{.*}}>, %arg1: tensor<8x32xf32, {{.*}}>, %arg2: tensor<32x16xf32, {{.*}}>, %arg3: tensor<8x16xf32, {{.*}}>, %arg4: tensor<8x16xf32, {{.*}}>)
+// CHECK-SAME:    %arg0: tensor<16x32xf32, {{.*}}>, %arg1: tensor<8x32xf32, {{.*}}>, %arg2: tensor<8x16xf32, {{.*}}>, %arg3: tensor<32x16xf32, {{.*}}>, %arg4: tensor<8x16xf32, {{.*}}>)
 // CHECK-NEXT:    %[[G:.*]] = fusion.gelu %arg1
-// CHECK-NOT:     fusion.linear
+// CHECK-NOT:     = fusion.linear
 // CHECK-NOT:     fusion.gelu
 // CHECK:         fusion.matmul %{{.*}}, %[[G]]
-// CHECK-NOT:     fusion.linear
+// CHECK-NOT:     = fusion.linear
 // CHECK-NOT:     fusion.gelu
 // CHECK:         return
 
@@ -41,8 +44,8 @@
 // becomes an allreduce where it meets the replicated x's type; dw1, db1 and dw2 are split like
 // their weights, with no communication.
 // SHARD-LABEL: func.func @mlp_vjp(
-// SHARD:         %[[DX:.*]] = fusion.matmul %{{.*}}, %arg1 : {{.*}} -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[\], \[\]\]}}, partial = [DIDx]>>
-// SHARD:         %[[DW1:.*]] = fusion.matmul %{{.*}}, %arg0 : {{.*}} -> tensor<32x16xf32, #fusion.shard<@tp, {{\[\[DIDx\], \[\]\]}}>>
+// SHARD:         %[[DW1:.*]] = fusion.matmul %{{.*}}, %arg0 {fusion.grad_of = "wgrad of fusion.linear (forward op 0)"} : {{.*}} -> tensor<32x16xf32, #fusion.shard<@tp, {{\[\[DIDx\], \[\]\]}}>>
+// SHARD:         %[[DX:.*]] = fusion.matmul %{{.*}}, %arg1 {fusion.grad_of = "dgrad of fusion.linear (forward op 0)"} : {{.*}} -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[\], \[\]\]}}, partial = [DIDx]>>
 // SHARD:         fusion.set %[[DX]] : (tensor<8x16xf32, #fusion.shard<@tp, {{\[\[\], \[\]\]}}, partial = [DIDx]>>) -> tensor<8x16xf32, #fusion.shard<@tp, {{\[\[\], \[\]\]}}>>
 
 // The joint lowers through tp-default: two allreduces (the forward's and dx's) and no other collective.

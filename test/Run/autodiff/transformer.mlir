@@ -26,6 +26,15 @@
 // gradient reads its sequence whole).
 // RUN: python3 %S/../../../examples/transformer/gen.py gpt3 --placement tpsp --devices 2 --heads 8 --hidden 64 --stream 2 > %t.st.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=gpt3})' %t.st.mlir | fuser-run - --entry gpt3_vjp --check --pass-pipeline 'builtin.module(tp-overlap-collective)' | FileCheck %s
 // RUN: python3 %S/../../../examples/transformer/gen.py gpt3 --placement tpsp --devices 4 --heads 8 --hidden 64 --stream 2 > %t.st4.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=gpt3})' %t.st4.mlir | fuser-run - --entry gpt3_vjp --check --pass-pipeline 'builtin.module(tp-overlap-p2p)' | FileCheck %s
+// The stream-chunked Llama layer (separate Q/K/V projections, rotary, GQA): the sum of the
+// partial Q/K/V dgrads meets the sequence-split cotangent in [Stream(2), DIDx], which refines
+// the dgrads' [Stream(2)] (test/Pass/autodiff/stream-chunks.mlir).
+// RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 2 --heads 16 --kv-heads 8 --hidden 128 --stream 2 > %t.ls2.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=llama})' %t.ls2.mlir > %t.ls2j.mlir
+// RUN: fuser-run %t.ls2j.mlir --entry llama_vjp --check --pass-pipeline 'builtin.module(tp-overlap-collective)' | FileCheck %s
+// RUN: fuser-run %t.ls2j.mlir --entry llama_vjp --check --pass-pipeline 'builtin.module(tp-overlap-p2p)' | FileCheck %s
+// RUN: python3 %S/../../../examples/transformer/gen.py llama --placement tpsp --devices 4 --heads 16 --kv-heads 8 --hidden 128 --stream 2 > %t.ls4.mlir && fuser-opt --pass-pipeline='builtin.module(fusion-autodiff{func=llama})' %t.ls4.mlir > %t.ls4j.mlir
+// RUN: fuser-run %t.ls4j.mlir --entry llama_vjp --check --pass-pipeline 'builtin.module(tp-overlap-collective)' | FileCheck %s
+// RUN: fuser-run %t.ls4j.mlir --entry llama_vjp --check --pass-pipeline 'builtin.module(tp-overlap-p2p)' | FileCheck %s
 // CHECK: check: PASS
 //
 // The split: the forward saves the attention's log-sum-exp and the norms' statistics.

@@ -14,7 +14,8 @@
 //! 3. Tensors that nothing reached become replicated when the module has exactly one mesh.
 //!
 //! Conflicts are diagnosed: operands of equal priority putting different splits on one result
-//! axis. User annotations (encodings present before the pass) are never changed, except that
+//! axis, unless one refines the other (the same stream splits, more device splits: the result
+//! takes the finer, [`refines`]). User annotations (encodings present before the pass) are never changed, except that
 //! arguments may gain a `Stream` split. Afterwards the function signature matches its entry
 //! block and return.
 
@@ -34,7 +35,9 @@ pub static FUSION_PROPAGATE_SHARDING: PassInfo = PassInfo {
     description: "Forward (operands to results, in op order) then backward (results to operands) \
 propagation of `DIDx/DIDy/DIDz` and `Stream(n)` splits along each op's axis map; a device split \
 of a contracted axis makes the result `partial`. User annotations are kept (arguments may gain a \
-`Stream` split); operands of equal priority that disagree on a result axis are diagnosed.",
+`Stream` split); operands of equal priority that disagree on a result axis are diagnosed, \
+unless one refines the other (the same stream splits and more device splits: the result takes the \
+finer).",
     anchor: Some("func.func"),
     options: &[],
     create: |_| Ok(Box::new(Propagate)),
@@ -217,6 +220,23 @@ pub fn natural_sharding(ctx: &Context, ir: &Ir, op: OpId) -> Result<Option<Shard
             }
             if let Some((j, p)) = set_by[m] {
                 if p == priority && target.axes[m] != *splits {
+                    // The same stream chunks, one operand split over more device axes: not a
+                    // conflict (as an unsplit axis next to a split one is not): the result
+                    // takes the finer layout, and fusion-decompose-resharding brings the
+                    // coarser operand to it (a local slice, or the reduce-scatter of a
+                    // partial sum: the sum of a sequence-split residual cotangent and a
+                    // partial dgrad under stream chunks).
+                    if refines(&target.axes[m], splits) {
+                        continue;
+                    }
+                    if refines(splits, &target.axes[m]) {
+                        let extra: Vec<Split> =
+                            splits.iter().copied().filter(|x| !target.axes[m].contains(x)).collect();
+                        if extra.iter().all(|&x| !has_kind(target, x)) && divisible(extents[m], splits, mesh.as_ref()) {
+                            target.axes[m] = splits.clone();
+                            continue;
+                        }
+                    }
                     let msg = format!(
                         "conflicting shardings for result axis {m}: {} from operand #{j}, {} from operand #{i}",
                         splits_text(&target.axes[m]),
@@ -236,6 +256,14 @@ pub fn natural_sharding(ctx: &Context, ir: &Ir, op: OpId) -> Result<Option<Shard
     let Some(mut out) = out else { return Ok(None) };
     add_partial(ctx, ir, op, &axes, &mut out);
     Ok(Some(out))
+}
+
+/// Whether the splits `fine` of one axis refine `coarse`: the same stream splits, and
+/// `coarse`'s device splits among `fine`'s in order (`[Stream(2), DIDx]` refines `[Stream(2)]`;
+/// `[Stream(2), DIDx]` does not refine `[DIDx]`, whose chunks hold other rows).
+pub fn refines(fine: &[Split], coarse: &[Split]) -> bool {
+    let streams = |l: &[Split]| l.iter().copied().filter(|&x| is_stream(x)).collect::<Vec<_>>();
+    streams(fine) == streams(coarse) && is_subsequence(coarse, fine)
 }
 
 /// A device axis splitting a contracted axis of every contracting operand makes the result

@@ -9,6 +9,11 @@ use fuser_ir::context::Context;
 use fuser_ir::ir::{BlockId, Ir, OpId, OperationState, Value};
 use fuser_ir::types::{FloatKind, Type, TypeKind};
 
+/// The discardable attribute naming what a backward GEMM computes
+/// (`"dgrad of fusion.linear (forward op 3)"`), set by [`Builder::name_grad`] and quoted by the
+/// overlap report of `fusion-to-host{report=true}`.
+pub const GRAD_OF_ATTR: &str = "fusion.grad_of";
+
 /// Appends fusion ops to `block` at location `loc`; records every op it creates (so that the
 /// pass can erase the unused ones afterwards).
 pub struct Builder<'a> {
@@ -17,11 +22,25 @@ pub struct Builder<'a> {
     pub block: BlockId,
     pub loc: Attr,
     pub created: Vec<OpId>,
+    /// The forward op whose rule is being applied, as the backward GEMMs name it
+    /// (`"fusion.linear (forward op 3)"`; see [`Builder::name_grad`]).
+    pub origin: String,
 }
 
 impl<'a> Builder<'a> {
     pub fn new(ctx: &'a Context, ir: &'a mut Ir, block: BlockId, loc: Attr) -> Self {
-        Builder { ctx, ir, block, loc, created: Vec::new() }
+        Builder { ctx, ir, block, loc, created: Vec::new(), origin: String::new() }
+    }
+
+    /// Names the op defining `v` (a backward GEMM) by the discardable attribute
+    /// `fusion.grad_of = "WHAT of ORIGIN"` (`"dgrad of fusion.linear (forward op 3)"`), which
+    /// survives printing and the lowering passes, so that `fusion-to-host{report=true}` says
+    /// which overlap each backward GEMM got.
+    pub fn name_grad(&mut self, v: Value, what: &str) {
+        let Some(op) = self.ir.defining_op(v) else { return };
+        let text = self.ctx.string_attr(&format!("{what} of {}", self.origin));
+        let attrs = self.ctx.dict_set(self.ir.attrs(op), GRAD_OF_ATTR, Some(text));
+        self.ir.set_attrs(op, attrs);
     }
 
     /// The shape of the tensor `v`.

@@ -145,7 +145,7 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
     }
 
     // The backward, in reverse op order.
-    for &op in forward.iter().rev() {
+    for (index, &op) in forward.iter().enumerate().rev() {
         let res: Vec<Value> = b.ir.results(op).to_vec();
         // The cotangent of a stream-chunked activation takes its primal's layout before the
         // rule reads it: the backward's unannotated values then meet one chunked layout per
@@ -158,10 +158,7 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
             .map(|r| {
                 let c = *cot.get(r)?;
                 let want = b.ir.value_type(*r);
-                let chunked = Sharding::of_type(ctx, want).is_some_and(|s| {
-                    s.partial.is_empty() && s.axes.iter().flatten().any(|x| matches!(x, Split::Stream(_)))
-                });
-                Some(if chunked && b.ir.value_type(c) != want { b.set(c, want) } else { c })
+                Some(if is_chunked(ctx, want) && b.ir.value_type(c) != want { b.set(c, want) } else { c })
             })
             .collect();
         if g.iter().all(Option::is_none) {
@@ -174,9 +171,16 @@ pub fn build_joint(ctx: &Context, ir: &mut Ir, func: OpId, name: &str, wrt: &[us
             continue;
         }
         b.loc = b.ir.loc(op);
+        b.origin = format!("{} (forward op {index})", ctx.op_name_str(b.ir.op_name(op)));
         let grads = rules::vjp(&mut b, op, &g).map_err(|m| error_at(b.ir, op, m))?;
         for ((&v, n), gv) in operands.iter().zip(needed).zip(grads) {
             if let (true, Some(gv)) = (n, gv) {
+                // A contribution to a stream-chunked activation takes its layout right away,
+                // next to the op that made it (a partial dgrad is reduce-scattered in its GEMM's
+                // stream loop, GEMM + RS, instead of being allreduced after it has been added to
+                // another contribution); the sum is then computed in that layout.
+                let want = b.ir.value_type(v);
+                let gv = if is_chunked(ctx, want) && b.ir.value_type(gv) != want { b.set(gv, want) } else { gv };
                 accumulate(&mut b, &mut cot, v, gv);
             }
         }
@@ -240,10 +244,25 @@ fn pad_attr_arrays(ctx: &Context, ir: &mut Ir, vjp: OpId, num_args: usize, num_r
     ir.set_props(vjp, Some(props));
 }
 
-/// Adds the contribution `c` to the cotangent of `v`.
+/// Whether `t` is a stream-chunked layout without a pending reduction (the layout the
+/// cotangents of such activations take, see [`build_joint`]).
+fn is_chunked(ctx: &Context, t: Type) -> bool {
+    Sharding::of_type(ctx, t)
+        .is_some_and(|s| s.partial.is_empty() && s.axes.iter().flatten().any(|x| matches!(x, Split::Stream(_))))
+}
+
+/// Adds the contribution `c` to the cotangent of `v`; a sum of two contributions of `v`'s
+/// stream-chunked type keeps that type.
 fn accumulate(b: &mut Builder<'_>, cot: &mut FxHashMap<Value, Value>, v: Value, c: Value) {
     let sum = match cot.get(&v) {
-        Some(&old) => b.add(old, c),
+        Some(&old) => {
+            let sum = b.add(old, c);
+            let t = b.ir.value_type(v);
+            if is_chunked(b.ctx, t) && b.ir.value_type(old) == t && b.ir.value_type(c) == t {
+                b.ir.set_value_type(sum, t);
+            }
+            sum
+        }
         None => c,
     };
     cot.insert(v, sum);

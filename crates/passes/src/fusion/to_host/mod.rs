@@ -18,6 +18,7 @@ pub mod emit;
 pub mod info;
 mod kernel;
 pub mod plan;
+pub mod report;
 pub mod slicing;
 pub mod value_map;
 
@@ -26,7 +27,7 @@ use fuser_dialects::host::types::{MemoryKind, buf_type};
 use fuser_ir::attrs::AttrKind;
 use fuser_ir::context::Context;
 use fuser_ir::ir::{Ir, OpId, Value};
-use fuser_ir::pass::{Pass, PassInfo, PassOutcome};
+use fuser_ir::pass::{OptionDef, OptionType, OptionValues, Pass, PassInfo, PassOutcome};
 use fuser_ir::types::TypeKind;
 use fuser_ir::{Attr, Diagnostic, Type};
 
@@ -42,20 +43,38 @@ loop and written through `host.shard_by_stream` views. Local ops become host com
 resharding points (`fusion.set`, `fusion.sum dims = []`) become a `comm` collective followed by \
 its `comm.wait` (allgather, allreduce, reduce_scatter, or a broadcast per chunk for a device \
 split turned into stream chunks), or a local slice copy. Meshes must be 1-D with consecutive \
-devices.",
+devices. With `report=true`, one remark per GEMM (`fusion.matmul`, `fusion.linear`) says which \
+overlap its loop gives it: `AG+GEMM` (a collective per chunk gathers an operand), `GEMM+RS` \
+(`GEMM+AR`: a collective per chunk reduces its result), or `none` with the reason; a GEMM made by \
+`fusion-autodiff` is named by its `fusion.grad_of` attribute (`dgrad of fusion.linear (forward \
+op 3)`).",
     anchor: Some("func.func"),
-    options: &[],
-    create: |_| Ok(Box::new(FusionToHost)),
+    options: OPTIONS,
+    create: |o| Ok(Box::new(FusionToHost { report: o.get_bool("report"), values: o.clone() })),
 };
 
-struct FusionToHost;
+static OPTIONS: &[OptionDef] = &[OptionDef::new(
+    "report",
+    OptionType::Bool,
+    "false",
+    "Emit one remark per GEMM naming its overlap decomposition (AG+GEMM, GEMM+RS, GEMM+AR, or none and why)",
+)];
+
+struct FusionToHost {
+    report: bool,
+    values: OptionValues,
+}
 
 impl Pass for FusionToHost {
     fn info(&self) -> &'static PassInfo {
         &FUSION_TO_HOST
     }
+    fn options(&self) -> OptionValues {
+        self.values.clone()
+    }
     fn run(&self, ctx: &Context, ir: &mut Ir, func: OpId) -> Result<PassOutcome, Diagnostic> {
-        lower_to_host(ctx, ir, func).map(PassOutcome::from_changed)
+        let (changed, remarks) = lower_to_host_reporting(ctx, ir, func, self.report)?;
+        Ok(remarks.into_iter().fold(PassOutcome::from_changed(changed), PassOutcome::with_diagnostic))
     }
 }
 
@@ -68,17 +87,31 @@ fn has_tensor(ctx: &Context, types: &[Type]) -> bool {
 
 /// Lowers one function; returns whether it changed (a function without tensors is left alone).
 pub fn lower_to_host(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Diagnostic> {
-    let Some(body) = ir.regions(func).first().and_then(|&r| ir.region_entry(r)) else { return Ok(false) };
-    let Some((inputs, results)) = fuser_dialects::func::signature(ctx, ir, func) else { return Ok(false) };
+    lower_to_host_reporting(ctx, ir, func, false).map(|(changed, _)| changed)
+}
+
+/// [`lower_to_host`], with the overlap report's remarks ([`report::overlap_report`]) when
+/// `report` is set.
+pub fn lower_to_host_reporting(
+    ctx: &Context,
+    ir: &mut Ir,
+    func: OpId,
+    report: bool,
+) -> Result<(bool, Vec<Diagnostic>), Diagnostic> {
+    let Some(body) = ir.regions(func).first().and_then(|&r| ir.region_entry(r)) else { return Ok((false, Vec::new())) };
+    let Some((inputs, results)) = fuser_dialects::func::signature(ctx, ir, func) else {
+        return Ok((false, Vec::new()));
+    };
     let (inputs, results) = (inputs.to_vec(), results.to_vec());
     let all: Vec<OpId> = ir.block_ops(body).collect();
     let ops: Vec<OpId> = all.iter().copied().filter(|&op| op_axes(ctx, ir, op).is_some()).collect();
     if ops.is_empty() && !has_tensor(ctx, &inputs) && !has_tensor(ctx, &results) {
-        return Ok(false);
+        return Ok((false, Vec::new()));
     }
     check_other_ops(ctx, ir, &all, &ops)?;
     let args: Vec<Value> = ir.block_args(body).to_vec();
     let plan = plan::plan(ctx, ir, func, &ops, &args)?;
+    let remarks = if report { report::overlap_report(ctx, ir, &plan) } else { Vec::new() };
     let result_infos: Vec<Option<plan::TensorInfo>> = results
         .iter()
         .map(|&t| plan::tensor_info(ctx, ir, func, t))
@@ -120,7 +153,7 @@ pub fn lower_to_host(ctx: &Context, ir: &mut Ir, func: OpId) -> Result<bool, Dia
     fuser_dialects::func::set_signature(ctx, ir, func, new_inputs, new_results);
     set_global_types(ctx, ir, func, "arg_attrs", &inputs);
     set_global_types(ctx, ir, func, "res_attrs", &results);
-    Ok(true)
+    Ok((true, remarks))
 }
 
 /// Only fusion tensor ops and the terminator may touch tensors. `fusion` is the subsequence of
