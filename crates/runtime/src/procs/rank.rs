@@ -130,17 +130,18 @@ impl ProcessRank {
     /// every other rank left, or with an error naming those that did not within the timeout
     /// (or that vanished without leaving).
     pub fn close(&self) -> RtResult<()> {
+        // After a run in progress on another thread (at most its waits' timeout).
+        let _turn = lock(&self.running);
         if self.closed.swap(true, Ordering::SeqCst) {
             return Ok(());
         }
         let Some(j) = &self.joined else { return Ok(()) };
-        let last_words = Instant::now() + LAST_WORDS.min(self.timeout);
         match &j.hub {
             None => {
                 let sent = j.link.send_result(Vec::new());
                 let delivered = j.link.flush(Instant::now() + self.timeout);
                 j.link.goodbye();
-                let _ = j.link.flush(last_words.max(Instant::now() + LAST_WORDS.min(self.timeout)));
+                let _ = j.link.flush(Instant::now() + LAST_WORDS.min(self.timeout));
                 sent?;
                 delivered
             }
