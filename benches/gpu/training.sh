@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Training on ONE H200 (issue 25 item 4; issue 26 on the GPU), in one device call that writes
+# everything under $OUT/training as it goes (each step's log, JSON and PNG), in this order:
+#   1. sdpa_grad on the GPU: the row kernel, the GEMM path (FUSER_SDPA_GRAD=gemm) and the GEMM
+#      path one head per step against the reference, then old vs new time at the Llama-3-70B
+#      attention (B1 H64 Hkv8 S2048 D128 causal bf16): .gpu/cuda_fused_on_gpu, filter sdpa_grad.
+#   2. the Llama-3-70B layer's gradients vs torch autograd (bf16, real size) with the GEMM
+#      sdpa_grad: correctness and fuser's forward+backward time against torch eager.
+#   3. examples/python/train_gpt_gpu.py with the GEMM sdpa_grad: a 4-layer GPT (1.07 B
+#      parameters) trained --steps steps by fuser and by torch eager and torch.compile from the
+#      same weights: loss curves (PNG) and step times.
+#   4. the Python cuda rank after the prepared.rs move: examples/python/tp_mlp.py --cuda.
+#
+# Device command (repository root; .gpu/ holds the stripped release binaries, the
+# cuda_fused_on_gpu test binary and the wheel unpacked as .gpu/py):
+#   cargo build --release -p fuser-opt-tool --bin fuser-run --bin fuser-opt
+#   cargo test --release -p fuser-runtime --test cuda_fused_on_gpu --no-run   # copy the binary to .gpu/
+#   (cd python && maturin build --release -o /tmp/w) && python3 -m zipfile -e /tmp/w/fuser-*.whl .gpu/py
+#   strip .gpu/fuser-run .gpu/fuser-opt .gpu/cuda_fused_on_gpu
+#   run(command="bash benches/gpu/training.sh", carry=[".gpu"], timeout_s=600)
+# Options (environment): STEPS (default 60), PARTS (default "1 2 3 4"), TRAINING_BUDGET
+# (seconds for the whole script, default 580).
+set -u -o pipefail
+OUT=${OUT:-/tmp/fuser-gpu-out}/training
+mkdir -p "$OUT"
+export NCCL_NVLS_ENABLE=0
+export PYTHONPATH="$PWD/.gpu/py${PYTHONPATH:+:$PYTHONPATH}"
+END=$(( $(date +%s) + ${TRAINING_BUDGET:-580} ))
+STEPS=${STEPS:-60}
+PARTS=${PARTS:-"1 2 3 4"}
+left() { echo $(( END - $(date +%s) )); }
+step() {
+  local name=$1 cap=$2; shift 2
+  local t; t=$(left); [ "$t" -gt "$cap" ] && t=$cap
+  if [ "$t" -le 5 ]; then echo "skipped $name: out of time" | tee -a "$OUT/skipped.txt"; return; fi
+  echo "=== $name (limit ${t}s) $(date +%T)"
+  local s; s=$(date +%s)
+  timeout "$t" "$@" > "$OUT/$name.log" 2>&1
+  echo "rc=$? $(( $(date +%s) - s ))s" | tee -a "$OUT/$name.log"
+  tail -6 "$OUT/$name.log" | cut -c1-400
+}
+has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+if has 1; then
+  step sdpa-grad-gpu 150 env FUSER_SDPA_GRAD_BENCH=1 .gpu/cuda_fused_on_gpu sdpa_grad --nocapture --test-threads 1
+fi
+if has 2; then
+  step grad-llama-gemm 200 env FUSER_SDPA_GRAD=gemm python3 examples/transformer/grad_vs_torch.py \
+    --fuser-run .gpu/fuser-run --fuser-opt .gpu/fuser-opt --layer llama --seq 2048 --hidden 8192 --heads 64 \
+    --kv-heads 8 --ffn 28672 --backend cuda --dtype bf16 --out "$OUT/grad_llama_gemm.json"
+fi
+if has 3; then
+  step train-gpt-gpu 360 env FUSER_SDPA_GRAD=gemm python3 examples/python/train_gpt_gpu.py --steps "$STEPS" \
+    --peak-tflops 800 --plot "$OUT/train_gpt_gpu.png" --json "$OUT/train_gpt_gpu.json"
+fi
+if has 4; then
+  step tp-mlp-cuda 60 torchrun --standalone --nproc-per-node 1 examples/python/tp_mlp.py --cuda
+fi
+echo "training.sh: done $(date +%T)"
