@@ -305,6 +305,8 @@ class RankModule(torch.nn.Module):
                 if not hasattr(rank, what):
                     raise TypeError(f"rank must be a fuser.torch.Rank, not {type(rank).__name__}")
         self.rank = rank
+        #: Where this rank's tensors live: its GPU for a cuda `Rank`, the CPU for a cpu one.
+        self.device = torch.device("cuda", rank.device) if hasattr(rank, "device") else torch.device("cpu")
         self.program = program
         self.pipeline = pipeline
         fd = program.fd
@@ -324,7 +326,7 @@ class RankModule(torch.nn.Module):
             if spec.kind not in ("parameter", "buffer"):
                 continue
             full = state.get(spec.name, buffers.get(spec.name))
-            local = full.to_local() if _is_dtensor(full) else self.shard(spec.name, full)
+            local = full.to_local().to(self.device) if _is_dtensor(full) else self.shard(spec.name, full)
             owner, leaf = self._owner(spec.name)
             if spec.kind == "parameter":
                 owner.register_parameter(leaf, torch.nn.Parameter(local.detach().clone(), requires_grad=full.requires_grad))
@@ -353,7 +355,7 @@ class RankModule(torch.nn.Module):
                 raise ValueError(f"no program input named {name!r} (inputs: {list(self.layouts)})")
             if not isinstance(full, torch.Tensor):
                 raise TypeError(f"{name}: a torch tensor expected, not {type(full).__name__}")
-            return self.layouts[name].piece(full, self.rank.rank)
+            return self.layouts[name].piece(full.detach().cpu(), self.rank.rank).to(self.device)
 
     def shard_input(self, i: int, full: torch.Tensor) -> torch.Tensor:
         """This rank's piece of user input `i` (the `i`-th `forward` argument)."""
@@ -484,7 +486,7 @@ class _RankFunction(torch.autograd.Function):
                 continue
             lay = local.output_layouts[j]
             shape = [int(s) for s in local._plain.native.result_types()[j][0]]
-            cotangents.append(torch.zeros(shape, dtype=_DTYPES[lay.dtype]) if g is None else _dense(g).to(_DTYPES[lay.dtype]))
+            cotangents.append(torch.zeros(shape, dtype=_DTYPES[lay.dtype], device=local.device) if g is None else _dense(g).to(_DTYPES[lay.dtype]))
         gradients = local.rank.execute(bwd.native, list(ctx.saved_values) + cotangents)
         ctx.saved_values = None
         result: List[Optional[torch.Tensor]] = [None] * len(fd.inputs)

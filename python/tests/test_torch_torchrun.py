@@ -7,8 +7,8 @@ equal the unsharded torch module's; AdamW on the local shards gives torch's loss
 GPT-2's backward program does not lower yet: the gradient of the row-parallel `attn.c_proj`'s
 input (sliced from the replicated attention output) is gathered on its last axis, an inner
 axis, which fuser's lowering rejects today ("resharding on an inner axis is not lowerable");
-its forward is checked, and its backward is a strict xfail that turns into a failure when
-the inner-axis resharding lands."""
+its forward is checked, and its backward test is an expected failure (by that message) until
+the inner-axis resharding lands, when it runs in full."""
 
 from __future__ import annotations
 
@@ -64,25 +64,19 @@ def test_gpt2_local_shards_forward_matches_torch(tmp_path, world: int) -> None:
     assert rel_err(got, want) < TOL, rel_err(got, want)
 
 
-@pytest.mark.parametrize(
-    "model, world",
-    [
-        ("llama", 1),
-        ("llama", 2),
-        ("llama", 4),
-        pytest.param(
-            "gpt2", 2,
-            marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason="inner-axis resharding in the bwd program"),
-        ),
-    ],
-)
+@pytest.mark.parametrize("model, world", [("llama", 1), ("llama", 2), ("llama", 4), ("gpt2", 2), ("gpt2", 4)])
 def test_local_shards_forward_and_backward_match_torch(tmp_path, model: str, world: int) -> None:
-    try:
-        run_worker(tmp_path, world, model, "grads")
-    except AssertionError as e:
-        if model == "gpt2" and "resharding on an inner axis is not lowerable" not in str(e):
-            raise RuntimeError(f"gpt2 failed otherwise than the known inner-axis limit: {e}") from None
-        raise
+    if model == "gpt2":
+        # Until the inner-axis resharding lands, GPT-2's bwd program does not lower: an
+        # expected failure, checked by its message (cheaply, before starting processes);
+        # the test runs in full once it lowers.
+        _, _, program = worker.compile_case(model, world)
+        try:
+            program.backward_program().bwd.lower()
+        except fuser.FuserError as e:
+            assert "resharding on an inner axis is not lowerable" in str(e), str(e)
+            pytest.xfail("GPT-2's bwd program: resharding on an inner axis is not lowerable yet")
+    run_worker(tmp_path, world, model, "grads")
     got = [torch.load(os.path.join(tmp_path, f"{model}.grads.{r}.pt")) for r in range(world)]
     ins, outs = layouts(model, world)
     module, args, _ = worker.case(model)
@@ -164,3 +158,34 @@ def test_to_rank_needs_a_mesh_of_the_run_size() -> None:
     _, _, program = worker.compile_case("gpt2", 2)
     with pytest.raises(fuser.FuserValueError, match=r"runs on 2 ranks .* the run has 1"):
         program.to_rank(OneRank())
+
+
+def test_dtensor_inputs_give_dtensor_outputs(tmp_path) -> None:
+    """With torch.distributed initialized (gloo), a DTensor input (sharded on the sequence)
+    is taken by `.to_local()`, the output comes back a DTensor with the plan's placement, and
+    the gradient reaches the input DTensor."""
+    world = 2
+    run_worker(tmp_path, world, "llama", "dtensor")
+    module, args, _ = worker.case("llama")
+    x = args[0].clone().requires_grad_(True)
+    y = module(x, *args[1:])
+    (y * worker.weights(x.shape)).sum().backward()
+    for r in range(world):
+        got = torch.load(os.path.join(tmp_path, f"llama.dtensor.{r}.pt"))
+        assert got["placements"] == ["Shard(dim=1)"]
+        assert rel_err(got["y"], y.detach()) < TOL
+        assert rel_err(got["x"], x.grad) < TOL
+
+
+def test_the_example_script_trains_under_torchrun() -> None:
+    """examples/python/torch_tp_train.py (docs/pytorch.md's torchrun section) on 2 processes:
+    its losses match the unsharded torch module's (the script exits 1 otherwise)."""
+    exe = torchrun()
+    if exe is None:
+        pytest.skip("torchrun is not installed next to this Python")
+    script = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "python", "torch_tp_train.py")
+    cmd = [exe, "--standalone", "--nproc-per-node", "2", script, "--backend", "cpu", "--steps", "5"]
+    done = subprocess.run(cmd, env=fuser_env({"OMP_NUM_THREADS": "1"}), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "5 AdamW steps on 2 cpu ranks (TP+SP)" in done.stdout
+    assert "step  4:" in done.stdout and "largest relative difference" in done.stdout

@@ -6,10 +6,12 @@ compare with the unsharded torch module.
     python torch_torchrun_worker.py OUT_DIR MODEL forward        # one forward, no gradients
     python torch_torchrun_worker.py OUT_DIR MODEL grads          # one forward and backward
     python torch_torchrun_worker.py OUT_DIR MODEL train STEPS    # AdamW on the local shards
+    python torch_torchrun_worker.py OUT_DIR MODEL dtensor        # DTensor input and output (gloo)
 
 MODEL: llama or gpt2. `forward` saves `MODEL.forward.RANK.pt` (the local output); `grads` saves `MODEL.grads.RANK.pt` (the local output, the input's
 local gradient, every parameter's local gradient); `train` saves `MODEL.train.RANK.pt` (this
-rank's part of each step's loss). A rank whose run fails prints `FAILED: <message>` and exits
+rank's part of each step's loss); `dtensor` saves `MODEL.dtensor.RANK.pt` (the output's and
+the input gradient's `full_tensor()` and the output's placements). A rank whose run fails prints `FAILED: <message>` and exits
 with status 3.
 """
 
@@ -80,6 +82,23 @@ def main() -> int:
     local = program.to_rank(rank)
     me = rank.rank
     try:
+        if mode == "dtensor":
+            import torch.distributed as dist
+            from torch.distributed.device_mesh import init_device_mesh
+            from torch.distributed.tensor import distribute_tensor
+            from torch.distributed.tensor import Shard as TorchShard
+
+            dist.init_process_group("gloo")
+            mesh = init_device_mesh("cpu", (rank.world,))
+            x = distribute_tensor(args[0], mesh, [TorchShard(1)]).requires_grad_(True)
+            (y,) = local(x, *args[1:])
+            w = distribute_tensor(weights(args[0].shape), mesh, [TorchShard(1)])
+            (y * w).sum().backward()
+            found = {"y": y.full_tensor().detach(), "x": x.grad.full_tensor(), "placements": [repr(p) for p in y.placements]}
+            torch.save(found, os.path.join(out_dir, f"{model}.dtensor.{me}.pt"))
+            dist.destroy_process_group()
+            print(f"rank {me}/{rank.world} done", flush=True)
+            return 0
         x = local.shard_input(0, args[0]).requires_grad_(True)
         rest = [local.shard_input(i, a) for i, a in enumerate(args[1:], 1)]
         if mode == "forward":
