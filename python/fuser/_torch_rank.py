@@ -34,14 +34,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
-from ._errors import argument_error, arguments
+from ._errors import arguments
 from ._execute import DEFAULT_PIPELINE
+from .torch import _TORCH_DTYPES as _DTYPES
 
 _AXES = {"DIDx": 0, "DIDy": 1, "DIDz": 2}  # offset from the last mesh axis
-_DTYPES = {
-    "f64": torch.float64, "f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-    "i64": torch.int64, "i32": torch.int32, "i16": torch.int16, "i8": torch.int8, "i1": torch.bool,
-}
 
 
 class Layout:
