@@ -806,6 +806,8 @@ class ImportedModule:
       `ranks`, `check`, `pipeline`, `timeout`) and returns torch tensors.
     - `forward(*args)`: the same run as a `torch.autograd.Function` (gradients flow to the
       module's parameters and to `args`); `backward_program()`: the `fuser.Backward` it uses.
+    - `to_rank(rank)`: the program on one rank of a multi-process run (a `RankModule`: local
+      shards in and out, forward and backward; `fuser._torch_rank`).
     """
 
     def __init__(self, module: torch.nn.Module, exported: Any, fd: FusionDefinition, inputs: List[InputSpec],
@@ -881,6 +883,17 @@ class ImportedModule:
                 value = state[spec.name]
             tensors.append(value if isinstance(value, torch.Tensor) else torch.as_tensor(value))
         return list(_ProgramFunction.apply(self, *tensors))
+
+    def to_rank(self, rank: Any, pipeline: str = "builtin.module(tp-default)") -> Any:
+        """This program on `rank` (a `fuser.torch.Rank`, one process of a torchrun run): a
+        `fuser._torch_rank.RankModule`, the torch module whose parameters are this rank's
+        shards of the module's (sliced from their current values, or a DTensor's local
+        tensor) and whose forward takes this rank's local shards of the inputs and returns
+        its local shards of the outputs, differentiably (the program's `fwd`/`bwd` on the
+        rank). The program's mesh must have the run's `rank.world` devices."""
+        from ._torch_rank import RankModule
+
+        return RankModule(self, rank, pipeline)
 
     def report(self, pipeline: str = "builtin.module(tp-default)") -> Any:
         """The program lowered by `pipeline`, summarized: every GEMM (`host.linear`/

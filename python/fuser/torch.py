@@ -21,6 +21,8 @@ program = fuser.torch.compile(module, (x,))  # torch.export + the ATen op table 
 (y,) = program.forward(x)                    # differentiable: loss.backward() reaches the module
 tp = fuser.torch.compile(module, (x,), mesh=2, plan={"fc1": ColwiseParallel(), "fc2": RowwiseParallel()})
 (y,) = tp.execute(x, ranks=2)                # Megatron TP on 2 cpu ranks; tp.report(): GEMMs, collectives
+local = tp.to_rank(Rank(backend="cpu"))      # under torchrun: this rank's shards, a torch module
+(y_local,) = local(local.shard_input(0, x))  # local shards in and out; loss.backward() reaches them
 ```
 
 `compile` needs no GPU (a cpu-only torch works); `Rank` needs CUDA, `Rank(backend="cpu")` does
