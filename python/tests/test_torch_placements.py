@@ -310,6 +310,27 @@ def test_sequence_parallel_with_batch(ranks):
     assert {"allgather", "reduce_scatter"} <= collectives(program)
 
 
+class EmbeddingNorm(torch.nn.Module):
+    """norm(embedding(ids)): with a column-parallel embedding the norm reads the hidden axis,
+    split over the ranks and inner to [batch, sequence], whole."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.emb = torch.nn.Embedding(32, 16)
+        self.norm = torch.nn.LayerNorm(16)
+
+    def forward(self, ids):
+        return self.norm(self.emb(ids))
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_colwise_embedding_then_norm(ranks):
+    torch.manual_seed(ranks)
+    module, ids = randomize(EmbeddingNorm(), seed=6), torch.randint(0, 32, (2, 8))
+    program = run_case(module, (ids,), {"emb": ColwiseParallel()}, {}, ranks)
+    assert "allgather" in collectives(program)
+
+
 def test_bad_arguments():
     with pytest.raises(fuser.FuserValueError, match="need a mesh"):
         compile_mlp(plan={"mlp.fc1": ColwiseParallel()})
