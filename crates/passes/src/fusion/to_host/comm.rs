@@ -178,7 +178,11 @@ not lowerable",
             let (out_c, back) = contiguous_output(em, out, site)?;
             let d = team.len() as i64;
             if !outer_extents_are_one(em, in_c, out_c, *axis)? {
-                staged_on_inner_axis(em, r, (in_c, out_c), (*axis, d), (&ii.sharding, &oi.sharding, looped), &team, site)?;
+                // The rank's pieces along the axis: of the input when gathering, of the result
+                // when scattering.
+                let local = if matches!(r, Reshard::Allgather { .. }) { &ii.sharding } else { &oi.sharding };
+                let p = pieces(local, *axis)?;
+                staged_on_inner_axis(em, r, (in_c, out_c), (*axis, p, d), &team, site)?;
                 copy_back(em, out_c, back, site);
                 return Ok(());
             }
@@ -358,11 +362,11 @@ fn outer_axis_first(
     Ok((a, b))
 }
 
-/// An allgather or reduce-scatter on `axis` when an axis before it has local extent > 1, so
-/// that a rank's block is not contiguous: staged through a contiguous buffer `T` whose leading
-/// axis is the rank index (the technique of [`emit_all_to_all`]). With `P` stream chunks
-/// outside the device split (see [`outer_chunks`]) the axis is `[P, d, b]` globally and a
-/// rank holds `[P, b]`:
+/// An allgather or reduce-scatter on `axis` over `d` ranks when an axis before it has local
+/// extent > 1, so that a rank's block is not contiguous: staged through a contiguous buffer `T`
+/// whose leading axis is the rank index (the technique of [`emit_all_to_all`]). With `P = p`
+/// stream chunks outside the device split (see [`outer_chunks`]) the axis is `[P, d, b]`
+/// globally and a rank holds `[P, b]`:
 /// - allgather: the contiguous local `X [..., P·b, ...]` is gathered on a new leading axis into
 ///   `T [d, ...X]`, then `T` (its axis viewed as `[P, b]`) is copied into the output `Y`
 ///   through `Y`'s view with the axis reshaped to `[P, d, b]` and `d` permuted first;
@@ -376,15 +380,13 @@ fn staged_on_inner_axis(
     em: &mut Emitter<'_>,
     r: &Reshard,
     (x, y): (Value, Value),
-    (axis, d): (usize, i64),
-    (input, output, looped): (&Sharding, &Sharding, Option<usize>),
+    (axis, p, d): (usize, i64, i64),
     team: &[i64],
     site: &Site,
 ) -> Result<(), String> {
     let (ctx, loc) = (em.ctx, site.loc);
     match r {
         Reshard::Allgather { .. } => {
-            let p = outer_chunks(&input.axes[axis], looped == Some(axis))?;
             let tx = em.buffer_type(x)?;
             let staged: Vec<i64> = std::iter::once(d).chain(tx.shape.iter().copied()).collect();
             let t = em.alloc(&staged, tx.elem, site.at, loc);
@@ -394,7 +396,6 @@ fn staged_on_inner_axis(
             em.new_op(site, copy_state(ctx, src, dst, loc));
         }
         Reshard::ReduceScatter { kind, .. } => {
-            let p = outer_chunks(&output.axes[axis], looped == Some(axis))?;
             let ty = em.buffer_type(y)?;
             let staged: Vec<i64> = std::iter::once(d).chain(ty.shape.iter().copied()).collect();
             let t = em.alloc(&staged, ty.elem, site.at, loc);
@@ -425,7 +426,13 @@ fn pieces_view(em: &mut Emitter<'_>, v: Value, axis: usize, p: i64, site: &Site)
 
 /// A view of the contiguous `v` with `axis` split into `[p, d, extent / (p·d)]` (`[d, ...]`
 /// when `p == 1`) and the `d` axis moved to the front: `[d, ..., p, b, ...]`.
-fn rank_first_view(em: &mut Emitter<'_>, v: Value, axis: usize, (p, d): (i64, i64), site: &Site) -> Result<Value, String> {
+fn rank_first_view(
+    em: &mut Emitter<'_>,
+    v: Value,
+    axis: usize,
+    (p, d): (i64, i64),
+    site: &Site,
+) -> Result<Value, String> {
     let t = em.buffer_type(v)?;
     if t.shape[axis] % (p * d) != 0 {
         return Err(format!("axis {axis} of extent {} does not split into {p} x {d} pieces", t.shape[axis]));
