@@ -61,8 +61,8 @@ def mlp_case(sp: bool):
 
 
 def gpt2_case(sp: bool):
-    # The fused QKV projection stays replicated: split by columns, q/k/v would mix over the
-    # ranks (see test_fused_qkv_colwise_is_a_clear_error).
+    # The fused QKV projection stays replicated here (split by columns, it is gathered before
+    # q/k/v are sliced: test_fused_qkv_colwise_matches_torch).
     module = randomize(GPT2Block(), seed=4)
     x = torch.randn(1 if sp else 2, 8, 32)
     if not sp:
@@ -287,14 +287,48 @@ def test_inconsistent_layouts_name_the_module():
         compile_mlp(mesh=2, plan={"norm": SequenceParallel(), "mlp.fc1": ColwiseParallel()})
 
 
-def test_fused_qkv_colwise_is_a_clear_error():
-    """GPT-2's fused c_attn split by columns puts q, k and v pieces on different ranks; the
-    split into q/k/v is then a resharding of an inner axis, which fuser reports at the line."""
-    module, x = randomize(GPT2Block()), torch.randn(2, 8, 32)
-    program = fuser.torch.compile(module, (x,), mesh=2, plan={"attn.c_attn": ColwiseParallel()})
-    with pytest.raises(fuser.FuserError, match=r"resharding on an inner axis is not lowerable") as e:
-        program.execute(x, ranks=2)
-    assert e.value.file.endswith("torch_modules.py")
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_fused_qkv_colwise_matches_torch(ranks):
+    """GPT-2's fused c_attn split by columns: its [B, S, 3E] output is split on the last axis,
+    and `.split(E, dim=-1)` cuts q/k/v at column 32 and 64, inside the ranks' blocks. The
+    slices read the axis whole, so it is gathered on an inner axis (B and S outer), through a
+    staging buffer whose leading axis is the rank (docs/dev/lowering.md §5)."""
+    torch.manual_seed(ranks)
+    module, x = randomize(GPT2Block(), seed=4), torch.randn(2, 8, 32)
+    program = run_case(module, (x,), {"attn.c_attn": ColwiseParallel()}, {}, ranks)
+    assert "allgather" in collectives(program)
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_sequence_parallel_with_batch(ranks):
+    """Megatron SP on [batch, sequence, hidden] activations with batch 2: the allgather and
+    reduce-scatter of the sequence axis work on an inner axis."""
+    torch.manual_seed(ranks)
+    module, args, plan, extra = mlp_case(sp=True)
+    args = (torch.randn(2, 8, 16),)
+    program = run_case(module, args, plan, extra, ranks)
+    assert {"allgather", "reduce_scatter"} <= collectives(program)
+
+
+class EmbeddingNorm(torch.nn.Module):
+    """norm(embedding(ids)): with a column-parallel embedding the norm reads the hidden axis,
+    split over the ranks and inner to [batch, sequence], whole."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.emb = torch.nn.Embedding(32, 16)
+        self.norm = torch.nn.LayerNorm(16)
+
+    def forward(self, ids):
+        return self.norm(self.emb(ids))
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_colwise_embedding_then_norm(ranks):
+    torch.manual_seed(ranks)
+    module, ids = randomize(EmbeddingNorm(), seed=6), torch.randint(0, 32, (2, 8))
+    program = run_case(module, (ids,), {"emb": ColwiseParallel()}, {}, ranks)
+    assert "allgather" in collectives(program)
 
 
 def test_bad_arguments():

@@ -12,17 +12,6 @@ func.func @stream_on_normalized(%x: tensor<8x16xf32, #fusion.shard<@tp, [[DIDx],
 
 // -----
 
-// The hidden axis split over DIDx with more than one row per rank: the gather it needs is an
-// allgather of an inner axis, which the lowering does not do.
-fusion.mesh @tp = [0, 1]
-func.func @inner_normalized_split(%x: tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>> {
-  // expected-error @+1 {{resharding on an inner axis is not lowerable: axis 1 is split but an outer axis has local extent > 1}}
-  %y = fusion.rms_norm %x dims = [1] : (tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>>
-  return %y : tensor<8x16xf32, #fusion.shard<@tp, [[], [DIDx]]>>
-}
-
-// -----
-
 // Streamed along the hidden axis of y only, which the statistics do not have.
 fusion.mesh @tp = [0, 1]
 func.func @stats_without_the_stream_axis(%x: tensor<4x16xf32, #fusion.shard<@tp, [[], []]>>) -> (tensor<4x16xf32, #fusion.shard<@tp, [[], [Stream(2)]]>>, tensor<4xf32, #fusion.shard<@tp, [[]]>>) {

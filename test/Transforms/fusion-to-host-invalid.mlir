@@ -27,15 +27,6 @@ func.func @mesh_with_gaps(%x: tensor<4x8xf32, #fusion.shard<@gaps, [[DIDx], []]>
 // -----
 
 fusion.mesh @tp = [0, 1]
-func.func @inner_axis_allgather(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []]>> {
-  // expected-error @+1 {{resharding on an inner axis is not lowerable}}
-  %y = fusion.set %x : (tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []]>>
-  return %y : tensor<4x8xf32, #fusion.shard<@tp, [[], []]>>
-}
-
-// -----
-
-fusion.mesh @tp = [0, 1]
 func.func @to_partial(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []], partial = [DIDx]>> {
   // expected-error @+1 {{resharding into a partial value over DIDx is not lowerable}}
   %y = fusion.set %x : (tensor<4x8xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []], partial = [DIDx]>>

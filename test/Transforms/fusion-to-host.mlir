@@ -537,3 +537,45 @@ func.func @sum_keep_dims(%x: tensor<4x6x8xf32>) -> tensor<4x1x1xf32> {
   %y = fusion.sum %x dims = [1, 2] keep_dims : (tensor<4x6x8xf32>) -> tensor<4x1x1xf32>
   return %y : tensor<4x1x1xf32>
 }
+
+// -----
+
+// Allgather on an inner axis (axis 0 has local extent 4, so a rank's block is not contiguous):
+// gathered on a new leading axis into a [d, 4, 4] staging buffer, then copied into the output
+// through its view with axis 1 as (d, 4), d first.
+// CHECK-LABEL: func.func @inner_axis_allgather
+// CHECK-SAME:    (%[[X:[^:]*]]: !host.buf<4x4xf32>
+// CHECK:         %[[Y:.*]] = host.alloc() : !host.buf<4x8xf32>
+// CHECK-NEXT:    %[[T:.*]] = host.alloc() : !host.buf<2x4x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = comm.allgather %[[X]] into %[[T]] team = [0, 1] : !host.buf<4x4xf32>, !host.buf<2x4x4xf32>
+// CHECK-NEXT:    comm.wait %[[R]]
+// CHECK-NEXT:    %[[S:.*]] = host.reshape %[[Y]] : !host.buf<4x8xf32> -> !host.view<4x2x4xf32, strides = [8, 4, 1]>
+// CHECK-NEXT:    %[[V:.*]] = host.permute %[[S]] dims = [1, 0, 2] : !host.view<4x2x4xf32, strides = [8, 4, 1]> -> !host.view<2x4x4xf32, strides = [4, 8, 1]>
+// CHECK-NEXT:    host.copy %[[T]], %[[V]]
+// CHECK-NEXT:    return %[[Y]]
+fusion.mesh @tp = [0, 1]
+func.func @inner_axis_allgather(%x: tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []]>> {
+  %y = fusion.set %x : (tensor<4x8xf32, #fusion.shard<@tp, [[], [DIDx]]>>) -> tensor<4x8xf32, #fusion.shard<@tp, [[], []]>>
+  return %y : tensor<4x8xf32, #fusion.shard<@tp, [[], []]>>
+}
+
+// -----
+
+// Reduce-scatter onto an inner axis ([B, S, E] with B = 2 > 1, scattered on S): the partial is
+// copied through its view with S as (d, S/d), d first, into a [d, B, S/d, E] staging buffer,
+// whose leading-axis reduce-scatter is the local result.
+// CHECK-LABEL: func.func @inner_axis_reduce_scatter
+// CHECK-SAME:    (%[[P:[^:]*]]: !host.buf<2x8x4xf32>
+// CHECK:         %[[Q:.*]] = host.alloc() : !host.buf<2x4x4xf32>
+// CHECK-NEXT:    %[[T:.*]] = host.alloc() : !host.buf<2x2x4x4xf32>
+// CHECK-NEXT:    %[[S:.*]] = host.reshape %[[P]] : !host.buf<2x8x4xf32> -> !host.view<2x2x4x4xf32, strides = [32, 16, 4, 1]>
+// CHECK-NEXT:    %[[V:.*]] = host.permute %[[S]] dims = [1, 0, 2, 3] : {{.*}} -> !host.view<2x2x4x4xf32, strides = [16, 32, 4, 1]>
+// CHECK-NEXT:    host.copy %[[V]], %[[T]]
+// CHECK-NEXT:    %[[R:.*]] = comm.reduce_scatter sum %[[T]] into %[[Q]] team = [0, 1] : !host.buf<2x2x4x4xf32>, !host.buf<2x4x4xf32>
+// CHECK-NEXT:    comm.wait %[[R]]
+// CHECK-NEXT:    return %[[Q]]
+fusion.mesh @tp = [0, 1]
+func.func @inner_axis_reduce_scatter(%p: tensor<2x8x4xf32, #fusion.shard<@tp, [[], [], []], partial = [DIDx]>>) -> tensor<2x8x4xf32, #fusion.shard<@tp, [[], [DIDx], []]>> {
+  %q = fusion.sum %p dims = [] : (tensor<2x8x4xf32, #fusion.shard<@tp, [[], [], []], partial = [DIDx]>>) -> tensor<2x8x4xf32, #fusion.shard<@tp, [[], [DIDx], []]>>
+  return %q : tensor<2x8x4xf32, #fusion.shard<@tp, [[], [DIDx], []]>>
+}

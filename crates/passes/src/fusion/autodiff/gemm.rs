@@ -19,7 +19,7 @@ use fuser_ir::ir::OpId;
 /// Under sequence parallelism, or after a norm on sequence-split rows, the row-parallel
 /// linear's `g` is split on the rows; it is gathered here once, on the outer axis, for both
 /// products (Megatron's backward), instead of after the transpose of `gᵀ·x`, an inner axis
-/// that the lowering cannot gather. The last axis keeps `y`'s split (or `g`'s when `y` has
+/// whose gather needs a staging copy. The last axis keeps `y`'s split (or `g`'s when `y` has
 /// none). Device splits are taken, and on the rows the stream chunk outermost on an annotated
 /// `g` (`[Stream(2), DIDx]` gathered to `[Stream(2)]`: one allgather per chunk, in the dgrad's
 /// loop); other stream chunks are left to propagation. A partial input or a device axis that

@@ -176,8 +176,17 @@ not lowerable",
         Reshard::Allgather { axis } | Reshard::ReduceScatter { axis, .. } => {
             let in_c = contiguous_input(em, input, site)?;
             let (out_c, back) = contiguous_output(em, out, site)?;
-            let (in_s, out_s) = outer_axis_first(em, in_c, out_c, *axis, site)?;
             let d = team.len() as i64;
+            if !outer_extents_are_one(em, in_c, out_c, *axis)? {
+                // The rank's pieces along the axis: of the input when gathering, of the result
+                // when scattering.
+                let local = if matches!(r, Reshard::Allgather { .. }) { &ii.sharding } else { &oi.sharding };
+                let p = pieces(local, *axis)?;
+                staged_on_inner_axis(em, r, (in_c, out_c), (*axis, p, d), &team, site)?;
+                copy_back(em, out_c, back, site);
+                return Ok(());
+            }
+            let (in_s, out_s) = outer_axis_first(em, in_c, out_c, *axis, site)?;
             match r {
                 Reshard::ReduceScatter { kind, .. } => {
                     // The global partial in rank-block order [d, P, ...] (a copy when P > 1).
@@ -330,8 +339,15 @@ fn copy_back(em: &mut Emitter<'_>, tmp: Value, target: Option<Value>, site: &Sit
     }
 }
 
-/// Drops the axes before `axis` (which must have extent 1) from both buffers, so that the
-/// gathered or scattered axis is axis 0.
+/// Whether every axis before `axis` has extent 1 in both buffers (the collective then runs on
+/// views of them without copies).
+fn outer_extents_are_one(em: &Emitter<'_>, a: Value, b: Value, axis: usize) -> Result<bool, String> {
+    let (ta, tb) = (em.buffer_type(a)?, em.buffer_type(b)?);
+    Ok(ta.shape[..axis].iter().chain(&tb.shape[..axis]).all(|&e| e == 1))
+}
+
+/// Drops the axes before `axis` (which have extent 1, see [`outer_extents_are_one`]) from both
+/// buffers, so that the gathered or scattered axis is axis 0.
 fn outer_axis_first(
     em: &mut Emitter<'_>,
     mut a: Value,
@@ -339,19 +355,99 @@ fn outer_axis_first(
     axis: usize,
     site: &Site,
 ) -> Result<(Value, Value), String> {
-    let (ta, tb) = (em.buffer_type(a)?, em.buffer_type(b)?);
-    if ta.shape[..axis].iter().chain(&tb.shape[..axis]).any(|&e| e != 1) {
-        return Err(format!(
-            "resharding on an inner axis is not lowerable: axis {axis} is split but an outer axis has local extent > 1 \
-(shape [{}])",
-            ta.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-        ));
-    }
     for _ in 0..axis {
         a = em.drop_leading(a, site)?;
         b = em.drop_leading(b, site)?;
     }
     Ok((a, b))
+}
+
+/// An allgather or reduce-scatter on `axis` over `d` ranks when an axis before it has local
+/// extent > 1, so that a rank's block is not contiguous: staged through a contiguous buffer `T`
+/// whose leading axis is the rank index (the technique of [`emit_all_to_all`]). With `P = p`
+/// stream chunks outside the device split (see [`outer_chunks`]) the axis is `[P, d, b]`
+/// globally and a rank holds `[P, b]`:
+/// - allgather: the contiguous local `X [..., P·b, ...]` is gathered on a new leading axis into
+///   `T [d, ...X]`, then `T` (its axis viewed as `[P, b]`) is copied into the output `Y`
+///   through `Y`'s view with the axis reshaped to `[P, d, b]` and `d` permuted first;
+/// - reduce-scatter: the partial `X [..., P·d·b, ...]` is copied through the same kind of view
+///   into `T [d, ..., P·b, ...]`, whose leading-axis reduce-scatter is the contiguous local
+///   result.
+///
+/// One extra copy of the local data on each side of the collective compared with the
+/// outer-axis path.
+fn staged_on_inner_axis(
+    em: &mut Emitter<'_>,
+    r: &Reshard,
+    (x, y): (Value, Value),
+    (axis, p, d): (usize, i64, i64),
+    team: &[i64],
+    site: &Site,
+) -> Result<(), String> {
+    let (ctx, loc) = (em.ctx, site.loc);
+    match r {
+        Reshard::Allgather { .. } => {
+            let tx = em.buffer_type(x)?;
+            let staged: Vec<i64> = std::iter::once(d).chain(tx.shape.iter().copied()).collect();
+            let t = em.alloc(&staged, tx.elem, site.at, loc);
+            post_and_wait(em, site, allgather_state(ctx, x, t, team, loc));
+            let src = pieces_view(em, t, axis + 1, p, site)?;
+            let dst = rank_first_view(em, y, axis, (p, d), site)?;
+            em.new_op(site, copy_state(ctx, src, dst, loc));
+        }
+        Reshard::ReduceScatter { kind, .. } => {
+            let ty = em.buffer_type(y)?;
+            let staged: Vec<i64> = std::iter::once(d).chain(ty.shape.iter().copied()).collect();
+            let t = em.alloc(&staged, ty.elem, site.at, loc);
+            let src = rank_first_view(em, x, axis, (p, d), site)?;
+            let dst = pieces_view(em, t, axis + 1, p, site)?;
+            em.new_op(site, copy_state(ctx, src, dst, loc));
+            post_and_wait(em, site, reduce_scatter_state(ctx, *kind, t, y, team, loc));
+        }
+        _ => return Err(format!("internal error: {r:?} is not staged")),
+    }
+    Ok(())
+}
+
+/// `v` (contiguous) with `axis` viewed as `[p, extent / p]` (itself when `p == 1`).
+fn pieces_view(em: &mut Emitter<'_>, v: Value, axis: usize, p: i64, site: &Site) -> Result<Value, String> {
+    if p == 1 {
+        return Ok(v);
+    }
+    let t = em.buffer_type(v)?;
+    if t.shape[axis] % p != 0 {
+        return Err(format!("axis of extent {} does not split into {p} pieces", t.shape[axis]));
+    }
+    let mut shape = t.shape.clone();
+    shape[axis] /= p;
+    shape.insert(axis, p);
+    Ok(em.new_value(site.at, reshape_state(em.ctx, em.ir, v, &shape, site.loc)?))
+}
+
+/// A view of the contiguous `v` with `axis` split into `[p, d, extent / (p·d)]` (`[d, ...]`
+/// when `p == 1`) and the `d` axis moved to the front: `[d, ..., p, b, ...]`.
+fn rank_first_view(
+    em: &mut Emitter<'_>,
+    v: Value,
+    axis: usize,
+    (p, d): (i64, i64),
+    site: &Site,
+) -> Result<Value, String> {
+    let t = em.buffer_type(v)?;
+    if t.shape[axis] % (p * d) != 0 {
+        return Err(format!("axis {axis} of extent {} does not split into {p} x {d} pieces", t.shape[axis]));
+    }
+    let mut shape = t.shape[..axis].to_vec();
+    if p > 1 {
+        shape.push(p);
+    }
+    let d_axis = shape.len() as i64;
+    shape.push(d);
+    shape.push(t.shape[axis] / (p * d));
+    shape.extend_from_slice(&t.shape[axis + 1..]);
+    let reshaped = em.new_value(site.at, reshape_state(em.ctx, em.ir, v, &shape, site.loc)?);
+    let dims: Vec<i64> = std::iter::once(d_axis).chain((0..shape.len() as i64).filter(|&a| a != d_axis)).collect();
+    Ok(em.new_value(site.at, permute_state(em.ctx, em.ir, reshaped, &dims, site.loc)?))
 }
 
 /// Split on `from` → split on `to` over `d` ranks. With `X` the local input (axis `to` whole)
