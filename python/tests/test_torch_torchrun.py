@@ -4,11 +4,8 @@ backward (python/tests/torch_torchrun_worker.py is each rank's program). The out
 gradients of the input and of every parameter, gathered here from the ranks' local pieces,
 equal the unsharded torch module's; AdamW on the local shards gives torch's losses.
 
-GPT-2's backward program does not lower yet: the gradient of the row-parallel `attn.c_proj`'s
-input (sliced from the replicated attention output) is gathered on its last axis, an inner
-axis, which fuser's lowering rejects today ("resharding on an inner axis is not lowerable");
-its forward is checked, and its backward test is an expected failure (by that message) until
-the inner-axis resharding lands, when it runs in full."""
+GPT-2's backward gathers the gradient of the row-parallel `attn.c_proj`'s input on its last
+axis (an inner axis, lowered through a rank-leading staging buffer: docs/dev/lowering.md §5)."""
 
 from __future__ import annotations
 
@@ -66,16 +63,6 @@ def test_gpt2_local_shards_forward_matches_torch(tmp_path, world: int) -> None:
 
 @pytest.mark.parametrize("model, world", [("llama", 1), ("llama", 2), ("llama", 4), ("gpt2", 2), ("gpt2", 4)])
 def test_local_shards_forward_and_backward_match_torch(tmp_path, model: str, world: int) -> None:
-    if model == "gpt2":
-        # Until the inner-axis resharding lands, GPT-2's bwd program does not lower: an
-        # expected failure, checked by its message (cheaply, before starting processes);
-        # the test runs in full once it lowers.
-        _, _, program = worker.compile_case(model, world)
-        try:
-            program.backward_program().bwd.lower()
-        except fuser.FuserError as e:
-            assert "resharding on an inner axis is not lowerable" in str(e), str(e)
-            pytest.xfail("GPT-2's bwd program: resharding on an inner axis is not lowerable yet")
     run_worker(tmp_path, world, model, "grads")
     got = [torch.load(os.path.join(tmp_path, f"{model}.grads.{r}.pt")) for r in range(world)]
     ins, outs = layouts(model, world)
