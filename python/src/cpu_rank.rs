@@ -18,10 +18,9 @@
 //! `ProcessRank` for leaving the run, and `fail`, which tells the other ranks that this
 //! process failed outside a run.
 
-use crate::compiler::Module;
 use crate::errors::{self, Diagnostic};
 use crate::execute::{self, Fail};
-use crate::prepared::{Borrowed, KDL_CPU, Local, Prepared, TensorDesc, describe, take_capsule};
+use crate::prepared::{Borrowed, KDL_CPU, Local, TensorDesc, describe, take_capsule};
 use fuser_runtime::buffer::{Buffer, View};
 use fuser_runtime::dtype::DType;
 use fuser_runtime::process::ProcessEnv;
@@ -34,41 +33,10 @@ use std::time::Duration;
 /// kind, e.g. `fuser-run`, is refused by name).
 const KIND: &str = "fuser.torch cpu rank";
 
-/// A module lowered for the cpu backend and prepared once; runs on a `CpuRank`.
-#[pyclass(module = "fuser._fuser", frozen)]
-pub struct CpuProgram(Prepared);
-
-impl std::ops::Deref for CpuProgram {
-    type Target = Prepared;
-    fn deref(&self) -> &Prepared {
-        &self.0
-    }
-}
-
-#[pymethods]
-impl CpuProgram {
-    /// Lowers `module` by `pipeline` (when fusion-level) and prepares it.
-    #[new]
-    #[pyo3(signature = (module, pipeline = "builtin.module(tp-default)"))]
-    fn new(py: Python<'_>, module: &Module, pipeline: &str) -> PyResult<CpuProgram> {
-        py.detach(|| Prepared::new(module, pipeline)).map(CpuProgram).map_err(|d| errors::raise(py, d))
-    }
-
-    /// The local (per-rank) shape and element type name of every argument.
-    fn arg_types(&self) -> Vec<(Vec<usize>, &'static str)> {
-        self.args.iter().map(|(s, d)| (s.clone(), d.name())).collect()
-    }
-
-    /// The local (per-rank) shape and element type name of every result.
-    fn result_types(&self) -> Vec<(Vec<usize>, &'static str)> {
-        self.results.iter().map(|(s, d)| (s.clone(), d.name())).collect()
-    }
-
-    /// The number of ranks the program's meshes name.
-    fn ranks(&self) -> usize {
-        self.ranks
-    }
-}
+crate::prepared::prepared_program!(
+    /// A module lowered for the cpu backend and prepared once; runs on a `CpuRank`.
+    CpuProgram
+);
 
 /// This process's rank of a cpu run (see the module docs).
 #[pyclass(module = "fuser._fuser", frozen)]

@@ -10,10 +10,9 @@
 //! the outputs are complete when `run` returns. Every capsule is checked against the
 //! program's local (per-rank) shape and element type, on this rank's GPU, dense row-major.
 
-use crate::compiler::Module;
 use crate::errors::{self, Diagnostic};
 use crate::execute::{self, Fail};
-use crate::prepared::{Borrowed, KDL_CUDA, Local, Prepared, TensorDesc, describe, take_capsule};
+use crate::prepared::{Borrowed, KDL_CUDA, Local, TensorDesc, describe, take_capsule};
 use fuser_runtime::cuda::CudaBackend;
 use fuser_runtime::cuda::api::RawStream;
 use fuser_runtime::dtype::DType;
@@ -24,41 +23,10 @@ use pyo3::prelude::*;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A module lowered for the cuda backend and prepared once; runs on a `CudaRank`.
-#[pyclass(module = "fuser._fuser", frozen)]
-pub struct CudaProgram(Prepared);
-
-impl std::ops::Deref for CudaProgram {
-    type Target = Prepared;
-    fn deref(&self) -> &Prepared {
-        &self.0
-    }
-}
-
-#[pymethods]
-impl CudaProgram {
-    /// Lowers `module` by `pipeline` (when fusion-level) and prepares it.
-    #[new]
-    #[pyo3(signature = (module, pipeline = "builtin.module(tp-default)"))]
-    fn new(py: Python<'_>, module: &Module, pipeline: &str) -> PyResult<CudaProgram> {
-        py.detach(|| Prepared::new(module, pipeline)).map(CudaProgram).map_err(|d| errors::raise(py, d))
-    }
-
-    /// The local (per-rank) shape and element type name of every argument.
-    fn arg_types(&self) -> Vec<(Vec<usize>, &'static str)> {
-        self.args.iter().map(|(s, d)| (s.clone(), d.name())).collect()
-    }
-
-    /// The local (per-rank) shape and element type name of every result.
-    fn result_types(&self) -> Vec<(Vec<usize>, &'static str)> {
-        self.results.iter().map(|(s, d)| (s.clone(), d.name())).collect()
-    }
-
-    /// The number of ranks the program's meshes name.
-    fn ranks(&self) -> usize {
-        self.ranks
-    }
-}
+crate::prepared::prepared_program!(
+    /// A module lowered for the cuda backend and prepared once; runs on a `CudaRank`.
+    CudaProgram
+);
 
 /// This process's rank of a cuda run (see the module docs).
 #[pyclass(module = "fuser._fuser", frozen)]

@@ -183,3 +183,50 @@ impl Prepared {
         Ok(Prepared { ctx, ir: parsed.ir, prog, sources, args, results, ranks })
     }
 }
+
+/// Declares the Python class of a program prepared for one backend (`CpuProgram`,
+/// `CudaProgram`): a frozen `#[pyclass]` over [`Prepared`] with its constructor (lower by
+/// `pipeline`, prepare) and its accessors (`arg_types`, `result_types`, `ranks`), the same for
+/// every backend.
+macro_rules! prepared_program {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[pyclass(module = "fuser._fuser", frozen)]
+        pub struct $name(crate::prepared::Prepared);
+
+        impl std::ops::Deref for $name {
+            type Target = crate::prepared::Prepared;
+            fn deref(&self) -> &crate::prepared::Prepared {
+                &self.0
+            }
+        }
+
+        #[pymethods]
+        impl $name {
+            /// Lowers `module` by `pipeline` (when fusion-level) and prepares it.
+            #[new]
+            #[pyo3(signature = (module, pipeline = "builtin.module(tp-default)"))]
+            fn new(py: Python<'_>, module: &crate::compiler::Module, pipeline: &str) -> PyResult<$name> {
+                py.detach(|| crate::prepared::Prepared::new(module, pipeline))
+                    .map($name)
+                    .map_err(|d| crate::errors::raise(py, d))
+            }
+
+            /// The local (per-rank) shape and element type name of every argument.
+            fn arg_types(&self) -> Vec<(Vec<usize>, &'static str)> {
+                self.args.iter().map(|(s, d)| (s.clone(), d.name())).collect()
+            }
+
+            /// The local (per-rank) shape and element type name of every result.
+            fn result_types(&self) -> Vec<(Vec<usize>, &'static str)> {
+                self.results.iter().map(|(s, d)| (s.clone(), d.name())).collect()
+            }
+
+            /// The number of ranks the program's meshes name.
+            fn ranks(&self) -> usize {
+                self.ranks
+            }
+        }
+    };
+}
+pub(crate) use prepared_program;
