@@ -115,11 +115,13 @@ def train(
     device: torch.device,
     fwd_bwd: Callable,
     warmup: int,
+    initial: Dict[str, np.ndarray],
 ) -> Dict[str, object]:
     """`t.steps` mixed-precision AdamW steps with `fwd_bwd(ids, labels, master) -> (loss, grads
-    or None)` (None: it called `.backward()` itself). Returns the losses and step times."""
+    or None)` (None: it called `.backward()` itself), from copies of the `initial` weights.
+    Returns the losses and step times."""
     names = param_names(t)
-    master = [torch.nn.Parameter(torch.from_numpy(init_params(t)[n]).to(device)) for n in names]
+    master = [torch.nn.Parameter(torch.tensor(initial[n], device=device)) for n in names]
     opt = torch.optim.AdamW(master, lr=t.lr, betas=t.betas, eps=t.eps, weight_decay=t.weight_decay)
     losses, fb_ms, step_ms = [], [], []
     start = time.time()
@@ -232,7 +234,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     period=min(a.period, a.vocab), steps=a.steps, lr=a.lr, dtype=a.dtype)
     dt = _TORCH[a.dtype]
     names = param_names(t)
-    n_params = sum(int(np.prod(v.shape)) for v in init_params(t).values())
+    initial = init_params(t)  # drawn once (1 B values at the default size), copied by each run
+    n_params = sum(int(v.size) for v in initial.values())
     title = (f"{t.layers}-layer GPT, hidden {t.hidden}, {t.heads} heads, ffn {t.ffn}, seq {t.seq}, vocab {t.vocab} "
              f"({n_params / 1e9:.2f} B params), {a.dtype}, AdamW lr {t.lr}")
     print(title, flush=True)
@@ -255,11 +258,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         fstep = FuserStep(t, device)
         results["fuser"] = train("fuser", t, data, device,
                                  lambda ids, labels, master: fstep(ids, labels, [m.detach().to(dt) for m in master]),
-                                 a.warmup)
+                                 a.warmup, initial)
     if "eager" in only:
-        results["torch eager"] = train("torch eager", t, data, device, torch_step(loss_fn), a.warmup)
+        results["torch eager"] = train("torch eager", t, data, device, torch_step(loss_fn), a.warmup, initial)
     if "compile" in only:
-        results["torch.compile"] = train("torch.compile", t, data, device, torch_step(torch.compile(loss_fn)), a.warmup)
+        results["torch.compile"] = train("torch.compile", t, data, device, torch_step(torch.compile(loss_fn)),
+                                         a.warmup, initial)
 
     flops = flops_per_step(t)
     summary = {"config": {k: getattr(t, k) for k in t.__dataclass_fields__}, "params": n_params,

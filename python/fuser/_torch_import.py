@@ -824,9 +824,9 @@ class ImportedModule:
         #: None for a replicated or mesh-less import.
         self.placement: Any = None
 
-    def arguments(self, *args: Any) -> List[np.ndarray]:
-        """The program's inputs as NumPy arrays: parameters, buffers and constants from the
-        module (their current values), then `args` (torch tensors or arrays)."""
+    def _values(self, args: Sequence[Any]) -> List[Any]:
+        """The program's inputs in order: the module's parameters, buffers and constants
+        (their current values), then `args`, checked in number."""
         state = dict(self.module.named_parameters(remove_duplicate=False))
         state.update(dict(self.module.named_buffers(remove_duplicate=False)))
         constants = getattr(self.exported, "constants", {})
@@ -834,16 +834,20 @@ class ImportedModule:
         n_user = sum(1 for s in self.inputs if s.kind == "user")
         if len(users) != n_user:
             raise argument_error(ValueError(f"{n_user} user inputs expected, {len(users)} given"))
-        out: List[np.ndarray] = []
+        out: List[Any] = []
         for spec in self.inputs:
             if spec.kind == "user":
-                value = users.pop(0)
+                out.append(users.pop(0))
             elif spec.kind == "constant":
-                value = constants[spec.name]
+                out.append(constants[spec.name])
             else:
-                value = state[spec.name]
-            out.append(_numpy(value))
+                out.append(state[spec.name])
         return out
+
+    def arguments(self, *args: Any) -> List[np.ndarray]:
+        """The program's inputs as NumPy arrays: parameters, buffers and constants from the
+        module (their current values), then `args` (torch tensors or arrays)."""
+        return [_numpy(v) for v in self._values(args)]
 
     def execute(self, *args: Any, **run: Any) -> List[torch.Tensor]:
         """Runs the program on the cpu backend (global tensors); torch tensors out, outside
@@ -866,22 +870,7 @@ class ImportedModule:
         connected to the module's parameters and to `args`, so `loss.backward()` fills
         their `.grad` through the program's `fwd`/`bwd` split (`backward_program()`) and torch
         optimizers work unchanged (cpu backend, one process)."""
-        state = dict(self.module.named_parameters(remove_duplicate=False))
-        state.update(dict(self.module.named_buffers(remove_duplicate=False)))
-        constants = getattr(self.exported, "constants", {})
-        users = list(args)
-        n_user = sum(1 for s in self.inputs if s.kind == "user")
-        if len(users) != n_user:
-            raise argument_error(ValueError(f"{n_user} user inputs expected, {len(users)} given"))
-        tensors = []
-        for spec in self.inputs:
-            if spec.kind == "user":
-                value = users.pop(0)
-            elif spec.kind == "constant":
-                value = constants[spec.name]
-            else:
-                value = state[spec.name]
-            tensors.append(value if isinstance(value, torch.Tensor) else torch.as_tensor(value))
+        tensors = [v if isinstance(v, torch.Tensor) else torch.as_tensor(v) for v in self._values(args)]
         return list(_ProgramFunction.apply(self, *tensors))
 
     def to_rank(self, rank: Any, pipeline: str = "builtin.module(tp-default)") -> Any:

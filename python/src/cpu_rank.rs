@@ -19,8 +19,8 @@
 //! process failed outside a run.
 
 use crate::errors::{self, Diagnostic};
-use crate::execute::{self, Fail};
-use crate::prepared::{Borrowed, KDL_CPU, Local, TensorDesc, describe, take_capsule};
+use crate::execute::Fail;
+use crate::prepared::{Borrowed, KDL_CPU, Placement, TensorDesc, describe, take_capsule};
 use fuser_runtime::buffer::{Buffer, View};
 use fuser_runtime::dtype::DType;
 use fuser_runtime::process::ProcessEnv;
@@ -56,23 +56,6 @@ fn join(timeout: Duration) -> Result<ProcessRank, String> {
 }
 
 /// Whether the tensor `d`, `what` #`i`, fits the program's local type `want` on rank `rank`.
-fn check(rank: usize, what: &str, i: usize, d: &TensorDesc, want: &Local) -> Result<(), String> {
-    let name = format!("{what} #{i}");
-    if d.device.0 != KDL_CPU {
-        return Err(format!("{name}: on DLPack device {:?}, this rank runs on the cpu (a CPU tensor)", d.device));
-    }
-    if d.dtype != Some(want.1) {
-        return Err(format!("{name}: element type {:?}, the program's is {}", d.dtype.map(DType::name), want.1.name()));
-    }
-    if d.shape != want.0 {
-        return Err(format!("{name}: shape {:?}, rank {rank} of the program takes {:?}", d.shape, want.0));
-    }
-    if !d.dense {
-        return Err(format!("{name}: not dense row-major (call .contiguous())"));
-    }
-    Ok(())
-}
-
 /// An input's capsule, handed to the buffer over its memory (dropped, from any thread, with
 /// the buffer: DLPack deleters may be called without the GIL).
 struct Guard(#[allow(dead_code)] Borrowed);
@@ -88,32 +71,9 @@ fn nbytes(d: &TensorDesc) -> usize {
 impl CpuRank {
     fn run_inner(&self, p: &CpuProgram, ins: (Vec<Guard>, &[TensorDesc]), outs: &[TensorDesc]) -> Result<(), Fail> {
         let (guards, ins) = ins;
-        let plain = |m: String| vec![errors::located(None, &m, &p.sources)];
-        if p.ranks != self.world {
-            return Err(plain(format!(
-                "the program's meshes name {} devices but the run has {} rank(s) (WORLD_SIZE)",
-                p.ranks, self.world
-            )));
-        }
-        if ins.len() != p.args.len() || outs.len() != p.results.len() {
-            return Err(plain(format!(
-                "the program takes {} inputs and {} outputs, {} and {} given",
-                p.args.len(),
-                p.results.len(),
-                ins.len(),
-                outs.len()
-            )));
-        }
-        for (i, (d, want)) in ins.iter().zip(&p.args).enumerate() {
-            check(self.rank, "input", i, d, want).map_err(plain)?;
-        }
-        for (i, (d, want)) in outs.iter().zip(&p.results).enumerate() {
-            check(self.rank, "output", i, d, want).map_err(plain)?;
-        }
-        let fail = |e: fuser_runtime::RtError| {
-            let loc = e.op.as_ref().map(|_| p.prog.error_loc(&e));
-            vec![execute::failure(&p.ctx, &p.sources, &fuser_runtime::driver::Failure { loc, error: e })]
-        };
+        let cpu = Placement { kind: KDL_CPU, ordinal: None, name: "the cpu (a CPU tensor)".into() };
+        p.check_call((self.rank, self.world), &cpu, ins, outs)?;
+        let fail = |e: fuser_runtime::RtError| p.run_failure(e);
         let mut held: Vec<(usize, usize)> = Vec::new();
         let args = ins
             .iter()
@@ -140,7 +100,11 @@ impl CpuRank {
             .map_err(fail)?;
         let results = self.inner.run(&p.prog, &args).map_err(fail)?;
         if results.len() != outs.len() {
-            return Err(plain(format!("the function returned {} values, its signature {}", results.len(), outs.len())));
+            return Err(p.error(format!(
+                "the function returned {} values, its signature {}",
+                results.len(),
+                outs.len()
+            )));
         }
         for (r, d) in results.iter().zip(outs) {
             let n = nbytes(d);

@@ -11,8 +11,8 @@
 //! program's local (per-rank) shape and element type, on this rank's GPU, dense row-major.
 
 use crate::errors::{self, Diagnostic};
-use crate::execute::{self, Fail};
-use crate::prepared::{Borrowed, KDL_CUDA, Local, TensorDesc, describe, take_capsule};
+use crate::execute::Fail;
+use crate::prepared::{Borrowed, KDL_CUDA, Placement, TensorDesc, describe, take_capsule};
 use fuser_runtime::cuda::CudaBackend;
 use fuser_runtime::cuda::api::RawStream;
 use fuser_runtime::dtype::DType;
@@ -62,54 +62,11 @@ fn join(device: usize, timeout: Duration) -> Result<(CudaBackend, usize, usize),
 
 impl CudaRank {
     /// Whether the tensor `d`, `what` #`i`, fits the program's local type `want` on this rank.
-    fn check(&self, what: &str, i: usize, d: &TensorDesc, want: &Local) -> Result<(), String> {
-        let name = format!("{what} #{i}");
-        if d.device != (KDL_CUDA, self.device as i32) {
-            return Err(format!("{name}: on DLPack device {:?}, this rank runs on cuda:{}", d.device, self.device));
-        }
-        if d.dtype != Some(want.1) {
-            return Err(format!(
-                "{name}: element type {:?}, the program's is {}",
-                d.dtype.map(DType::name),
-                want.1.name()
-            ));
-        }
-        if d.shape != want.0 {
-            return Err(format!("{name}: shape {:?}, rank {} of the program takes {:?}", d.shape, self.rank, want.0));
-        }
-        if !d.dense {
-            return Err(format!("{name}: not dense row-major (call .contiguous())"));
-        }
-        Ok(())
-    }
-
     fn run_inner(&self, p: &CudaProgram, ins: &[TensorDesc], outs: &[TensorDesc], stream: usize) -> Result<(), Fail> {
-        let plain = |m: String| vec![errors::located(None, &m, &p.sources)];
-        if p.ranks != self.world {
-            return Err(plain(format!(
-                "the program's meshes name {} devices but the run has {} rank(s) (WORLD_SIZE)",
-                p.ranks, self.world
-            )));
-        }
-        if ins.len() != p.args.len() || outs.len() != p.results.len() {
-            return Err(plain(format!(
-                "the program takes {} inputs and {} outputs, {} and {} given",
-                p.args.len(),
-                p.results.len(),
-                ins.len(),
-                outs.len()
-            )));
-        }
-        for (i, (d, want)) in ins.iter().zip(&p.args).enumerate() {
-            self.check("input", i, d, want).map_err(plain)?;
-        }
-        for (i, (d, want)) in outs.iter().zip(&p.results).enumerate() {
-            self.check("output", i, d, want).map_err(plain)?;
-        }
-        let fail = |e: fuser_runtime::RtError| {
-            let loc = e.op.as_ref().map(|_| p.prog.error_loc(&e));
-            vec![execute::failure(&p.ctx, &p.sources, &fuser_runtime::driver::Failure { loc, error: e })]
-        };
+        let gpu =
+            Placement { kind: KDL_CUDA, ordinal: Some(self.device as i32), name: format!("cuda:{}", self.device) };
+        p.check_call((self.rank, self.world), &gpu, ins, outs)?;
+        let fail = |e: fuser_runtime::RtError| p.run_failure(e);
         let bufs = ins
             .iter()
             .map(|d| self.backend.borrowed_buf(self.rank, d.ptr, d.dtype.unwrap_or(DType::F32), &d.shape))

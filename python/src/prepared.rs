@@ -167,7 +167,80 @@ pub(crate) fn local_types(ctx: &Context, ir: &Ir, func: OpId) -> Result<(Vec<Loc
     ))
 }
 
+/// Where a rank's tensors must live: a DLPack device type, the device ordinal (`None`: any,
+/// as for host memory) and how the rank says it in errors ("the cpu (a CPU tensor)",
+/// "cuda:0").
+pub(crate) struct Placement {
+    pub(crate) kind: i32,
+    pub(crate) ordinal: Option<i32>,
+    pub(crate) name: String,
+}
+
 impl Prepared {
+    /// Checks a call of rank `rank` of `world` with `ins` and `outs` against the program:
+    /// its rank count, the tensor counts, and each tensor's device, element type, local shape
+    /// and density. The errors are diagnostics at no location (the caller's Python line).
+    pub(crate) fn check_call(
+        &self,
+        (rank, world): (usize, usize),
+        at: &Placement,
+        ins: &[TensorDesc],
+        outs: &[TensorDesc],
+    ) -> Result<(), Fail> {
+        let plain = |m: String| self.error(m);
+        if self.ranks != world {
+            return Err(plain(format!(
+                "the program's meshes name {} devices but the run has {world} rank(s) (WORLD_SIZE)",
+                self.ranks
+            )));
+        }
+        if ins.len() != self.args.len() || outs.len() != self.results.len() {
+            return Err(plain(format!(
+                "the program takes {} inputs and {} outputs, {} and {} given",
+                self.args.len(),
+                self.results.len(),
+                ins.len(),
+                outs.len()
+            )));
+        }
+        let tensors = ins.iter().zip(&self.args).map(|t| ("input", t)).enumerate();
+        let tensors = tensors.chain(outs.iter().zip(&self.results).map(|t| ("output", t)).enumerate());
+        for (i, (what, (d, want))) in tensors {
+            let name = format!("{what} #{i}");
+            if d.device.0 != at.kind || at.ordinal.is_some_and(|o| d.device.1 != o) {
+                return Err(plain(format!("{name}: on DLPack device {:?}, this rank runs on {}", d.device, at.name)));
+            }
+            if d.dtype != Some(want.1) {
+                return Err(plain(format!(
+                    "{name}: element type {:?}, the program's is {}",
+                    d.dtype.map(DType::name),
+                    want.1.name()
+                )));
+            }
+            if d.shape != want.0 {
+                return Err(plain(format!(
+                    "{name}: shape {:?}, rank {rank} of the program takes {:?}",
+                    d.shape, want.0
+                )));
+            }
+            if !d.dense {
+                return Err(plain(format!("{name}: not dense row-major (call .contiguous())")));
+            }
+        }
+        Ok(())
+    }
+
+    /// `message` as a diagnostic at no location (the caller's Python line).
+    pub(crate) fn error(&self, message: String) -> Fail {
+        vec![crate::errors::located(None, &message, &self.sources)]
+    }
+
+    /// A runtime error of a run of this program as a diagnostic at the op it names.
+    pub(crate) fn run_failure(&self, e: fuser_runtime::RtError) -> Fail {
+        let loc = e.op.as_ref().map(|_| self.prog.error_loc(&e));
+        vec![execute::failure(&self.ctx, &self.sources, &fuser_runtime::driver::Failure { loc, error: e })]
+    }
+
     /// Lowers `module` by `pipeline` (when fusion-level) and prepares it.
     pub(crate) fn new(module: &Module, pipeline: &str) -> Result<Prepared, Fail> {
         let sources = module.sources.clone();
