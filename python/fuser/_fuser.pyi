@@ -240,6 +240,7 @@ class CudaRank:
     rank: int
     world: int
     device: int
+    shared_gpu: Optional[str]
     def __init__(self, device: int, timeout_s: float = 60.0) -> None: ...
     def run(self, program: CudaProgram, inputs: Sequence[object], outputs: Sequence[object], stream: int) -> None:
         """Runs this rank: DLPack capsules of its input and output pieces; waits for `stream` first."""

@@ -32,6 +32,7 @@ import torch
 
 from ._dtypes import dtype_name
 from ._errors import argument_error, arguments
+from ._execute import DEFAULT_PIPELINE
 from ._frontend import FusionDefinition, Tensor
 from ._location import Loc, caller_location
 from ._sharding import Mesh
@@ -873,8 +874,10 @@ class ImportedModule:
         tensors = [v if isinstance(v, torch.Tensor) else torch.as_tensor(v) for v in self._values(args)]
         return list(_ProgramFunction.apply(self, *tensors))
 
-    def to_rank(self, rank: Any, pipeline: str = "builtin.module(tp-default)") -> Any:
-        """This program on `rank` (a `fuser.torch.Rank`, one process of a torchrun run): a
+    def to_rank(self, rank: Any, pipeline: Optional[str] = None) -> Any:
+        """This program on `rank` (a `fuser.torch.Rank`, one process of a torchrun run),
+        lowered by `pipeline` (default: the rank's `pipeline`, `tp-default`, with cuda_ipc
+        collectives where ranks share a GPU): a
         `fuser._torch_rank.RankModule`, the torch module whose parameters are this rank's
         shards of the module's (sliced from their current values, or a DTensor's local
         tensor) and whose forward takes this rank's local shards of the inputs and returns
@@ -882,7 +885,7 @@ class ImportedModule:
         rank). The program's mesh must have the run's `rank.world` devices."""
         from ._torch_rank import RankModule
 
-        return RankModule(self, rank, pipeline)
+        return RankModule(self, rank, pipeline or getattr(rank, "pipeline", DEFAULT_PIPELINE))
 
     def report(self, pipeline: str = "builtin.module(tp-default)") -> Any:
         """The program lowered by `pipeline`, summarized: every GEMM (`host.linear`/

@@ -95,6 +95,11 @@ def _torchrun_defaults() -> None:
         env["FUSER_STORE_TOKEN"] = hashlib.sha256(seed.encode()).hexdigest()[:32]
 
 
+#: A cuda rank's default pipeline when ranks share a GPU: tp-default's lowering with every
+#: collective on the copy engines over CUDA IPC (no NCCL op remains).
+SHARED_GPU_PIPELINE = "builtin.module(tp-overlap-collective{backend=cuda_ipc})"
+
+
 class Rank:
     """This process's rank of a run on the cuda backend (`backend="cpu"`: a `CpuRank`)."""
 
@@ -122,14 +127,22 @@ class Rank:
         self.rank: int = self._native.rank
         self.world: int = self._native.world
         self.device: int = self._native.device
+        #: Why NCCL cannot serve this run (two ranks share a GPU), or None.
+        self.shared_gpu: Optional[str] = self._native.shared_gpu
+        #: The pipeline `compile`, `execute` and `to_rank` use when given none: `tp-default`,
+        #: or, when two ranks of the run share a GPU (NCCL refuses them), the same lowering
+        #: with every collective on cuda_ipc (`tp-overlap-collective{backend=cuda_ipc}`,
+        #: which keeps the program's stream chunks).
+        self.pipeline: str = SHARED_GPU_PIPELINE if self.shared_gpu else DEFAULT_PIPELINE
 
-    def compile(self, program: Any, pipeline: str = DEFAULT_PIPELINE) -> _fuser.CudaProgram:
-        """`program` (a FusionDefinition or a Module) lowered by `pipeline` and prepared."""
+    def compile(self, program: Any, pipeline: Optional[str] = None) -> _fuser.CudaProgram:
+        """`program` (a FusionDefinition or a Module) lowered by `pipeline` (default:
+        `self.pipeline`) and prepared."""
         module = program.module() if hasattr(program, "module") else program
-        return _fuser.CudaProgram(module, pipeline)
+        return _fuser.CudaProgram(module, pipeline or self.pipeline)
 
     def execute(
-        self, program: Union[_fuser.CudaProgram, Any], inputs: Sequence[torch.Tensor], pipeline: str = DEFAULT_PIPELINE
+        self, program: Union[_fuser.CudaProgram, Any], inputs: Sequence[torch.Tensor], pipeline: Optional[str] = None
     ) -> List[torch.Tensor]:
         """Runs this rank of `program` on its input pieces; returns its output pieces."""
         if not isinstance(program, _fuser.CudaProgram):
@@ -153,6 +166,8 @@ class CpuRank:
         self._native = _fuser.CpuRank(timeout)
         self.rank: int = self._native.rank
         self.world: int = self._native.world
+        #: The pipeline `compile`, `execute` and `to_rank` use when given none.
+        self.pipeline: str = DEFAULT_PIPELINE
         atexit.register(_leave, self._native)
 
     def compile(self, program: Any, pipeline: str = DEFAULT_PIPELINE) -> _fuser.CpuProgram:

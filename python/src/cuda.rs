@@ -101,6 +101,13 @@ impl CudaRank {
         }
     }
 
+    /// Why NCCL cannot serve this run (two of its ranks share a GPU; programs must then
+    /// communicate through cuda_ipc), or None when every rank has a GPU of its own.
+    #[getter]
+    fn shared_gpu(&self) -> Option<String> {
+        self.backend.shared_gpu()
+    }
+
     /// Runs `program` on this rank: `inputs` and `outputs` are DLPack capsules of this
     /// rank's pieces (outputs are written); `stream` is the caller's CUDA stream handle, which
     /// the run waits for first.

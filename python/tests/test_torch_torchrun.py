@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from typing import Optional
 
 import pytest
 
@@ -31,12 +32,13 @@ from torch_modules import rel_err  # noqa: E402
 TOL = 1e-5
 
 
-def run_worker(tmp_path, world: int, *args: str) -> None:
+def run_worker(tmp_path, world: int, *args: str, backend: str = "cpu") -> None:
     exe = torchrun()
     if exe is None:
         pytest.skip("torchrun is not installed next to this Python")
     cmd = [exe, "--standalone", "--nproc-per-node", str(world), WORKER, str(tmp_path), *args]
-    done = subprocess.run(cmd, env=fuser_env({"OMP_NUM_THREADS": "1"}), capture_output=True, text=True, timeout=300)
+    env = fuser_env({"OMP_NUM_THREADS": "1", "FUSER_TEST_BACKEND": backend})
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -61,9 +63,33 @@ def test_gpt2_local_shards_forward_matches_torch(tmp_path, world: int) -> None:
     assert rel_err(got, want) < TOL, rel_err(got, want)
 
 
+def gpu_missing() -> Optional[str]:
+    """Why the cuda ranks cannot run here (None when they can)."""
+    if not hasattr(fuser._fuser, "CudaRank"):
+        return "built without the cuda feature"
+    if not torch.cuda.is_available():
+        return "no CUDA device visible to torch"
+    return None
+
+
 @pytest.mark.parametrize("model, world", [("llama", 1), ("llama", 2), ("llama", 4), ("gpt2", 2), ("gpt2", 4)])
 def test_local_shards_forward_and_backward_match_torch(tmp_path, model: str, world: int) -> None:
-    run_worker(tmp_path, world, model, "grads")
+    check_grads(tmp_path, model, world, "cpu", TOL)
+
+
+@pytest.mark.parametrize("model, world", [("llama", 1), ("llama", 2), ("gpt2", 1), ("gpt2", 2)])
+def test_cuda_ranks_forward_and_backward_match_torch(tmp_path, model: str, world: int) -> None:
+    """The same blocks on the cuda backend (f32): every rank on the current GPU, so at
+    world 2 two processes share it and the collectives go through cuda_ipc."""
+    why = gpu_missing()
+    if why is not None:
+        pytest.skip(f"GPU test skipped: {why}")
+    check_grads(tmp_path, model, world, "cuda", 1e-4)
+
+
+def check_grads(tmp_path, model: str, world: int, backend: str, tol: float) -> None:
+    """The workers' gathered output and gradients against the unsharded torch module's (cpu)."""
+    run_worker(tmp_path, world, model, "grads", backend=backend)
     got = [torch.load(os.path.join(tmp_path, f"{model}.grads.{r}.pt")) for r in range(world)]
     ins, outs = layouts(model, world)
     module, args, _ = worker.case(model)
@@ -72,9 +98,9 @@ def test_local_shards_forward_and_backward_match_torch(tmp_path, model: str, wor
     (y * worker.weights(x.shape)).sum().backward()
 
     y_got = outs[0].gather([g["y"] for g in got])
-    assert rel_err(y_got, y.detach()) < TOL, rel_err(y_got, y.detach())
+    assert rel_err(y_got, y.detach()) < tol, rel_err(y_got, y.detach())
     x_got = ins["x"].gather([g["x"] for g in got])
-    assert rel_err(x_got, x.grad) < TOL, rel_err(x_got, x.grad)
+    assert rel_err(x_got, x.grad) < tol, rel_err(x_got, x.grad)
     names = [n for n, _ in module.named_parameters()]
     assert sorted(got[0]["params"]) == sorted(names)
     for name, p in module.named_parameters():
@@ -83,7 +109,7 @@ def test_local_shards_forward_and_backward_match_torch(tmp_path, model: str, wor
         if world > 1 and not ins[name].replicated:
             assert pieces[0].shape != p.shape, f"{name}: not sharded"
         g_got = ins[name].gather(pieces)
-        assert rel_err(g_got, p.grad) < TOL, (name, rel_err(g_got, p.grad))
+        assert rel_err(g_got, p.grad) < tol, (name, rel_err(g_got, p.grad))
 
 
 def test_adamw_on_local_shards_matches_torch_losses(tmp_path) -> None:

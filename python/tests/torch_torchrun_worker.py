@@ -30,6 +30,10 @@ from fuser.torch import ColwiseParallel, PrepareModuleInput, Replicate, RowwiseP
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from torch_modules import GPT2Block, LlamaBlock, randomize, rope  # noqa: E402
 
+# FUSER_TEST_BACKEND=cuda runs the ranks on the GPU (every rank on the current device, so two
+# ranks share one GPU: the programs' collectives go through cuda_ipc, no NCCL).
+BACKEND = os.environ.get("FUSER_TEST_BACKEND", "cpu")
+
 SP = {"placements": {"x": [Shard(1)]}, "output_placements": [[Shard(1)]]}
 
 
@@ -77,7 +81,7 @@ def compile_case(model: str, world: int):
 
 def main() -> int:
     out_dir, model, mode = sys.argv[1], sys.argv[2], sys.argv[3]
-    rank = fuser.torch.Rank(backend="cpu")
+    rank = fuser.torch.Rank(backend=BACKEND)
     module, args, program = compile_case(model, rank.world)
     local = program.to_rank(rank)
     me = rank.rank
@@ -104,16 +108,16 @@ def main() -> int:
         if mode == "forward":
             with torch.no_grad():
                 (y,) = local(x, *rest)
-            torch.save(y, os.path.join(out_dir, f"{model}.forward.{me}.pt"))
+            torch.save(y.cpu(), os.path.join(out_dir, f"{model}.forward.{me}.pt"))
         elif mode == "grads":
             (y,) = local(x, *rest)
-            w = local.output_layouts[0].piece(weights(args[0].shape), me)
+            w = local.output_layouts[0].piece(weights(args[0].shape), me).to(y.device)
             (y * w).sum().backward()
-            grads = {name: p.grad for name, p in local.named_parameters()}
-            torch.save({"y": y.detach(), "x": x.grad, "params": grads}, os.path.join(out_dir, f"{model}.grads.{me}.pt"))
+            grads = {name: p.grad.cpu() for name, p in local.named_parameters()}
+            torch.save({"y": y.detach().cpu(), "x": x.grad.cpu(), "params": grads}, os.path.join(out_dir, f"{model}.grads.{me}.pt"))
         else:
             steps = int(sys.argv[4])
-            target = local.output_layouts[0].piece(weights(args[0].shape), me)
+            target = local.output_layouts[0].piece(weights(args[0].shape), me).to(x.device)
             opt = torch.optim.AdamW(local.parameters(), lr=1e-2)
             losses = []
             for _ in range(steps):

@@ -24,6 +24,7 @@ mod fused_cases;
 use cudarc::driver::sys;
 use fused_cases as cases;
 use fuser_dialects::host::ElementwiseKind as E;
+use fuser_dialects::host::ReduceKind;
 use fuser_runtime::buffer::contiguous_strides;
 use fuser_runtime::cuda::api::{self, Event, RawStream};
 use fuser_runtime::cuda::fused;
@@ -480,8 +481,8 @@ fn sdpa_grad_case(gpu: &Gpu, s: RawStream, dims: SdpaDims, causal: bool, offset:
     }
 }
 
-/// `sdpa_grad` on the GPU, both implementations (`FUSER_SDPA_GRAD=rows`, the default, and
-/// `gemm`) against the reference: grouped-query heads, the causal mask with a query offset,
+/// `sdpa_grad` on the GPU, both implementations (`FUSER_SDPA_GRAD=rows` and `gemm`, the
+/// default) against the reference: grouped-query heads, the causal mask with a query offset,
 /// `Skv != S`, `Dv != D`, bf16, f16, f32, f64, and B 1 H 8 Hkv 2 S 512 D 64 bf16. With
 /// `FUSER_SDPA_GRAD_BENCH=1` it then times both on the Llama-3-70B layer's shape (B 1, H 64,
 /// Hkv 8, S 2048, D 128, causal, bf16):
@@ -530,5 +531,97 @@ fn sdpa_grad_matches_the_reference_on_the_gpu() {
             let tflops = 5.0 * 2.0 * (d.h * d.s * d.skv * d.d) as f64 / ms / 1e9;
             eprintln!("sdpa_grad {mode:?} B1 H64 Hkv8 S2048 D128 causal bf16: {ms:.3} ms ({tflops:.1} TFLOP/s dense)");
         }
+    }
+}
+
+/// `values` (row-major `shape`) reduced over `dims` on the host, in order: sums and means in
+/// f64 (integers wrapping in i64), max/min NaN-propagating (`None`: sum).
+fn reduce_on_host(values: &[f64], shape: &[usize], dims: &[usize], kind: Option<ReduceKind>, ints: bool) -> Vec<f64> {
+    let kept: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).collect();
+    let n_out: usize = kept.iter().map(|&d| shape[d]).product();
+    let mut parts: Vec<Vec<f64>> = vec![Vec::new(); n_out];
+    for (i, &v) in values.iter().enumerate() {
+        let (mut rest, mut idx) = (i, vec![0; shape.len()]);
+        for d in (0..shape.len()).rev() {
+            idx[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        let o = kept.iter().fold(0, |o, &d| o * shape[d] + idx[d]);
+        parts[o].push(v);
+    }
+    parts
+        .iter()
+        .map(|xs| match kind {
+            Some(ReduceKind::Max) if xs.iter().any(|x| x.is_nan()) => f64::NAN,
+            Some(ReduceKind::Min) if xs.iter().any(|x| x.is_nan()) => f64::NAN,
+            Some(ReduceKind::Max) => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            Some(ReduceKind::Min) => xs.iter().copied().fold(f64::INFINITY, f64::min),
+            Some(ReduceKind::Mean { count }) => xs.iter().sum::<f64>() / count as f64,
+            _ if ints => xs.iter().fold(0i64, |a, &x| a.wrapping_add(x as i64)) as f64,
+            _ => xs.iter().sum(),
+        })
+        .collect()
+}
+
+/// `host.reduce`/`host.sum` over long axes on the GPU (`fuser_sum_tiled`, both layouts, and
+/// `fuser_sum` for short ones) against the host: column sums (the bias and norm-weight
+/// gradients of a training step), row sums, reductions over two axes either way, max/min with a
+/// NaN, a mean, and wrapping integer sums.
+#[test]
+fn long_reductions_match_the_host_on_the_gpu() {
+    let Some(gpu) = open_gpu() else { return };
+    gpu.bind().unwrap();
+    let s = gpu.stream(0).unwrap();
+    let mut rng = Rng(7);
+    type Case = (DType, Vec<usize>, Vec<usize>, Option<ReduceKind>);
+    let cases: Vec<Case> = vec![
+        (DType::F32, vec![300, 4100], vec![0], None),
+        (DType::F32, vec![300, 4100], vec![1], None),
+        (DType::BF16, vec![2048, 96], vec![0], None),
+        (DType::BF16, vec![3, 70, 130], vec![0, 2], None),
+        (DType::F32, vec![3, 70, 130], vec![1], None),
+        (DType::F32, vec![5, 7, 9, 11], vec![0, 1, 2, 3], None),
+        (DType::F32, vec![100, 40], vec![0], Some(ReduceKind::Max)),
+        (DType::F32, vec![40, 100], vec![1], Some(ReduceKind::Min)),
+        (DType::F64, vec![90, 33], vec![0], Some(ReduceKind::Mean { count: 90 })),
+        (DType::F32, vec![20, 40], vec![0], None), // short: fuser_sum
+        (DType::I32, vec![700, 3], vec![0], None),
+        (DType::I8, vec![5, 300], vec![1], None),
+    ];
+    for (n, (dt, shape, dims, kind)) in cases.iter().enumerate() {
+        let count: usize = shape.iter().product();
+        let ints = dt.is_int();
+        let mut vals: Vec<f64> = (0..count)
+            .map(|_| if ints { (rng.next() * 1e9).trunc() } else { round_to(*dt, rng.next()) })
+            .map(|v| if *dt == DType::I8 { ((v as i64) as i8) as f64 } else { v })
+            .collect();
+        if matches!(kind, Some(ReduceKind::Max | ReduceKind::Min)) {
+            vals[37] = f64::NAN; // one NaN in one output's reduction
+        }
+        let buf = upload(&gpu, s, *dt, &vals).relayout(0, shape.clone(), contiguous_strides(shape)).unwrap();
+        let kept: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).map(|d| shape[d]).collect();
+        let out = gpu.new_buf(*dt, &kept).unwrap();
+        match kind {
+            None => gpu.sum(&buf, dims, &out, s).unwrap(),
+            Some(k) => gpu.reduce(*k, &buf, dims, &out, s).unwrap(),
+        }
+        let got = download(s, &out);
+        let want = reduce_on_host(&vals, shape, dims, *kind, ints);
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            let w = if ints {
+                match dt {
+                    DType::I8 => ((*w as i64) as i8) as f64,
+                    _ => ((*w as i64) as i32) as f64,
+                }
+            } else {
+                round_to(*dt, *w)
+            };
+            let tol = if ints { 0.0 } else { 2.0 * (w.abs() * if *dt == DType::BF16 { 8e-3 } else { 1.2e-7 }) };
+            assert!(
+                (g.is_nan() && w.is_nan()) || (g - w).abs() <= tol,
+                "case {n} {dt:?} {shape:?} over {dims:?} {kind:?}: output {i} is {g}, the host's {w}"
+            );
+        }
+        eprintln!("long reduction case {n}: {dt:?} {shape:?} over {dims:?} {kind:?}: ok");
     }
 }

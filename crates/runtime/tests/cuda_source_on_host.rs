@@ -19,7 +19,9 @@ using std::signbit;
 #include <cstdio>
 #define __device__
 #define __global__
-struct D3{unsigned x;}; D3 blockDim{1}, gridDim{1}, blockIdx{0}, threadIdx{0};
+#define __shared__ static
+struct D3{unsigned x, y, z;}; D3 blockDim{1,1,1}, gridDim{1,1,1}, blockIdx{0,0,0}, threadIdx{0,0,0};
+static void __syncthreads(){}
 static float __uint_as_float(unsigned u){float f; memcpy(&f,&u,4); return f;}
 static unsigned __float_as_uint(float f){unsigned u; memcpy(&u,&f,4); return u;}
 static float __double2float_rz(double v){ float f=(float)v; if (std::isfinite(v) && std::fabs((double)f)>std::fabs(v)) f=std::nextafter(f,0.0f); return f;}
@@ -129,6 +131,12 @@ int main(){
   long long li[4]={-5, 9, (long long)0x8000000000000000ULL, 3}; long long lo[1];
   SumParams ip{}; ip.n_out=1; ip.n_red=4; ip.nd=1; ip.nkept=0; ip.shape[0]=4; ip.input=op(li,7,1); ip.out=op(lo,7,1);
   ip.kind=1; fuser_sum(ip); printf(" max_i64 %lld", lo[0]); ip.kind=2; fuser_sum(ip); printf(" min_i64 %lld\n", lo[0]);
+  // the same through fuser_sum_tiled (one thread: one slot, one lane), both modes
+  rp.kind=1; rp.mode=2; fuser_sum_tiled(rp); printf("tiled max_f32 %g %g", ro[0], ro[1]);
+  rp.kind=2; rp.mode=1; fuser_sum_tiled(rp); printf(" min_f32 %g %g", ro[0], ro[1]);
+  rp.kind=3; rp.count=8; fuser_sum_tiled(rp); printf(" mean_f32 %g", ro[0]);
+  sp.mode=1; so[0]=so[1]=0; fuser_sum_tiled(sp); printf(" sum_i8 %d %d", so[0], so[1]);
+  ip.kind=1; ip.mode=2; fuser_sum_tiled(ip); printf(" max_i64 %lld\n", lo[0]);
   // int gemm i8: [1x2]*[2x1] with 100*2 + 100*2 = 400 -> -112, accumulate adds 1
   signed char ga[2]={100,100}, gb[2]={2,2}, gc[1]={1};
   IntGemmParams gp{}; gp.m=1; gp.n=1; gp.k=2; gp.a=op(ga,4,2,1); gp.b=op(gb,4,1,1); gp.c=op(gc,4,1,1); gp.accumulate=1;
@@ -178,6 +186,7 @@ max_min_zero 0 -0
 fill 1 -56 1
 sum_i8 -112 43
 max_f32 5 nan min_f32 0 nan mean_f32 1 var_f32 4.66667 var_big 5 max_i64 9 min_i64 -9223372036854775808
+tiled max_f32 5 nan min_f32 0 nan mean_f32 1 sum_i8 -112 43 max_i64 9
 gemm_i8 -111
 copy_vec_bad 0
 ";

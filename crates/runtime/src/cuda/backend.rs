@@ -883,6 +883,12 @@ impl CudaBackend {
         Ok(g)
     }
 
+    /// Why NCCL cannot serve the whole run (two of its ranks share a GPU: only cuda_ipc
+    /// communication works between them), or None when every rank has its own GPU.
+    pub fn shared_gpu(&self) -> Option<String> {
+        self.nccl.world_shares_gpu()
+    }
+
     /// The GPUs, for the summary.
     pub fn device_names(&self) -> Vec<String> {
         self.gpus.iter().map(|g| g.dev.name.clone()).collect()

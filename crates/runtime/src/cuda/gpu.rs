@@ -53,6 +53,7 @@ pub struct Gpu {
     model: u64,
     elementwise: Func,
     sum: Func,
+    sum_tiled: Func,
     int_gemm: Func,
     fill: Func,
     copy_vec: Func,
@@ -95,6 +96,7 @@ impl Gpu {
             Ok(Func(f))
         };
         let (elementwise, sum, int_gemm) = (func("fuser_elementwise")?, func("fuser_sum")?, func("fuser_int_gemm")?);
+        let sum_tiled = func("fuser_sum_tiled")?;
         let (fill, copy_vec) = (func("fuser_fill")?, func("fuser_copy_vec")?);
         let handle = cudarc::cublas::result::create_handle()
             .map_err(|e| RtError::new(format!("cuda: cublasCreate failed: {e:?}")))?;
@@ -117,6 +119,7 @@ impl Gpu {
             model,
             elementwise,
             sum,
+            sum_tiled,
             int_gemm,
             fill,
             copy_vec,
@@ -312,7 +315,37 @@ impl Gpu {
         for (i, &d) in order.iter().enumerate() {
             p.shape[i] = input.shape[d] as i64;
         }
-        self.launch(self.sum, &mut p, n_out, stream)
+        match kernels::sum_layout(code, p.n_red, &in_strides, kept.len()) {
+            None => self.launch(self.sum, &mut p, n_out, stream),
+            Some(mode) => {
+                p.mode = mode;
+                self.launch_sum_tiled(&mut p, stream)
+            }
+        }
+    }
+
+    /// `fuser_sum_tiled`: blocks of 32 x 32 threads, 32 outputs each.
+    fn launch_sum_tiled(&self, p: &mut SumParams, stream: RawStream) -> RtResult<()> {
+        let blocks = (p.n_out as u64).div_ceil(32).clamp(1, 65535 * 8) as u32;
+        let mut args = [(p as *mut SumParams).cast::<std::ffi::c_void>()];
+        api::check(
+            unsafe {
+                sys::cuLaunchKernel(
+                    self.sum_tiled.0,
+                    blocks,
+                    1,
+                    1,
+                    32,
+                    32,
+                    1,
+                    0,
+                    stream.0,
+                    args.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            },
+            "cuLaunchKernel",
+        )
     }
 
     fn launch<P>(&self, f: Func, params: &mut P, n: i64, stream: RawStream) -> RtResult<()> {

@@ -153,8 +153,16 @@ pub struct SumParams {
     pub nd: i32,
     pub nkept: i32,
     pub kind: i32,
-    pub pad: i32,
+    /// `fuser_sum_tiled`'s layout ([`SUM_COLUMNS`] or [`SUM_ROWS`]); `fuser_sum` ignores it.
+    pub mode: i32,
 }
+
+/// `fuser_sum_tiled` with a block's x threads on 32 consecutive outputs and its y threads
+/// splitting the reduction (the innermost kept axis is contiguous: column sums).
+pub const SUM_COLUMNS: i32 = 1;
+/// `fuser_sum_tiled` with a block's y threads on 32 outputs and each output's reduction split
+/// over the 32 x threads of a warp (contiguous reduced elements: row sums).
+pub const SUM_ROWS: i32 = 2;
 
 /// The `kind` code of `fuser_sum`: 0 sum, 1 max, 2 min, 3 mean, 4 var (with the count or
 /// correction it needs).
@@ -167,6 +175,22 @@ pub fn reduce_code(kind: Option<ReduceKind>) -> (i32, f64, i64) {
         Some(ReduceKind::Var { correction }) => (4, 0.0, correction),
     }
 }
+
+/// Which kernel reduces: `None` for `fuser_sum` (one thread per output: variances, and
+/// reductions shorter than [`TILED_MIN`]), else `fuser_sum_tiled`'s mode: [`SUM_COLUMNS`] when the
+/// innermost kept axis is contiguous and the innermost reduced one is not (`in_strides` lists
+/// the kept axes' input strides first, `nkept` of them), [`SUM_ROWS`] otherwise.
+pub fn sum_layout(kind_code: i32, n_red: i64, in_strides: &[usize], nkept: usize) -> Option<i32> {
+    if kind_code == 4 || n_red < TILED_MIN {
+        return None;
+    }
+    let inner_kept = nkept.checked_sub(1).map(|k| in_strides[k]);
+    let inner_red = in_strides.last().copied();
+    Some(if inner_kept == Some(1) && inner_red != Some(1) { SUM_COLUMNS } else { SUM_ROWS })
+}
+
+/// The shortest reduction `fuser_sum_tiled` takes (shorter ones: one thread per output).
+pub const TILED_MIN: i64 = 64;
 
 /// Parameters of `fuser_int_gemm`: `c (+)= a · b` on integer matrices (`a` is `m x k`, `b`
 /// `k x n`, `c` `m x n`; each operand's `strides[0]`/`strides[1]` are its row/column strides),
@@ -263,7 +287,7 @@ struct EwParams { long long n; long long shape[MAX_DIMS]; Operand out; Operand a
 struct FillParams { long long n; long long shape[MAX_DIMS]; Operand out; double fval; long long ival; int nd; int is_int; };
 struct CopyVecParams { long long n; long long shape[MAX_DIMS]; long long src_strides[MAX_DIMS]; long long dst_strides[MAX_DIMS];
   unsigned long long src, dst; int nd; int width; };
-struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; double count; long long correction; int nd; int nkept; int kind; int pad; };
+struct SumParams { long long n_out; long long n_red; long long shape[MAX_DIMS]; Operand input; Operand out; double count; long long correction; int nd; int nkept; int kind; int mode; };
 struct IntGemmParams { long long m; long long n; long long k; Operand a; Operand b; Operand c; int accumulate; int pad; };
 
 __device__ float bf16_to_float(unsigned short h) { return __uint_as_float(((unsigned)h) << 16); }
@@ -521,6 +545,7 @@ extern "C" __global__ void fuser_int_gemm(IntGemmParams p) {
 
 // The input offset of reduced element r of the slice starting at `base`.
 __device__ long long reduced_offset(const SumParams& p, long long base, long long r) {
+  if (p.nd - p.nkept == 1) return base + r * p.input.strides[p.nd - 1];
   long long off = base;
   for (int d = p.nd - 1; d >= p.nkept; --d) {
     long long c = r % p.shape[d];
@@ -577,6 +602,79 @@ extern "C" __global__ void fuser_sum(SumParams p) {
     } else if (p.kind == 3) store(p.out, oo, acc / p.count);
     else if (ints) store_int(p.out, oo, (long long)iacc);
     else store(p.out, oo, acc);
+  }
+}
+
+// Partial results of fuser_sum_tiled: `f` (floats, in double) or `i` (integers; sums wrap),
+// `has` false while no element has been seen (max/min have no identity).
+struct SumPart { double f; long long i; int has; };
+__device__ SumPart sum_combine(int kind, bool ints, SumPart a, SumPart b) {
+  if (!b.has) return a;
+  if (!a.has) return b;
+  if (kind == 1 || kind == 2) {
+    if (ints) a.i = kind == 1 ? (b.i > a.i ? b.i : a.i) : (b.i < a.i ? b.i : a.i);
+    else a.f = apply(kind == 1 ? 5 : 6, a.f, b.f);
+  } else {
+    a.f += b.f;
+    a.i = (long long)((unsigned long long)a.i + (unsigned long long)b.i);
+  }
+  return a;
+}
+// Sum, max, min or mean (kinds 0-3; the variance stays with fuser_sum) with the reduction
+// spread over threads, for long reductions. A block holds 32 output slots of `lanes` threads
+// each: SUM_COLUMNS puts the slots on threadIdx.x (consecutive outputs, coalesced when the
+// innermost kept axis is contiguous) and the lanes on threadIdx.y; SUM_ROWS the slots on
+// threadIdx.y and the lanes on threadIdx.x (a warp reads 32 consecutive reduced elements).
+// Lane l takes reduced elements l, l + lanes, ...; the lanes' partials combine in a fixed tree
+// in shared memory, so the result does not depend on timing (floats sum in double as in
+// fuser_sum, in another order; integer sums wrap, max/min propagate NaN).
+extern "C" __global__ void fuser_sum_tiled(SumParams p) {
+  __shared__ double sf[32][33];
+  __shared__ long long si[32][33];
+  __shared__ int sh[32][33];
+  bool cols = p.mode == 1;
+  int slot = cols ? threadIdx.x : threadIdx.y, lane = cols ? threadIdx.y : threadIdx.x;
+  int slots = cols ? blockDim.x : blockDim.y, lanes = cols ? blockDim.y : blockDim.x;
+  bool ints = is_int(p.out.dtype);
+  for (long long tile = blockIdx.x; tile * slots < p.n_out; tile += gridDim.x) {
+    long long i = tile * slots + slot, oi = 0, oo = 0;
+    SumPart acc = {0.0, 0, 0};
+    if (i < p.n_out) {
+      long long rest = i;
+      for (int d = p.nkept - 1; d >= 0; --d) {
+        long long c = rest % p.shape[d];
+        rest /= p.shape[d];
+        oi += c * p.input.strides[d];
+        oo += c * p.out.strides[d];
+      }
+      for (long long r = lane; r < p.n_red; r += lanes) {
+        long long off = reduced_offset(p, oi, r);
+        SumPart v = {0.0, 0, 1};
+        if (ints) v.i = load_int(p.input, off); else v.f = load(p.input, off);
+        acc = sum_combine(p.kind, ints, acc, v);
+      }
+    }
+    sf[lane][slot] = acc.f; si[lane][slot] = acc.i; sh[lane][slot] = acc.has;
+    __syncthreads();
+    for (int s = lanes / 2; s > 0; s >>= 1) {
+      if (lane < s) {
+        SumPart a = {sf[lane][slot], si[lane][slot], sh[lane][slot]};
+        SumPart b = {sf[lane + s][slot], si[lane + s][slot], sh[lane + s][slot]};
+        a = sum_combine(p.kind, ints, a, b);
+        sf[lane][slot] = a.f; si[lane][slot] = a.i; sh[lane][slot] = a.has;
+      }
+      __syncthreads();
+    }
+    if (lane == 0 && i < p.n_out) {
+      SumPart a = {sf[0][slot], si[0][slot], sh[0][slot]};
+      // max/min of nothing: no identity (the verifiers refuse it); a sum of nothing is 0.
+      if (!((p.kind == 1 || p.kind == 2) && !a.has)) {
+        if (p.kind == 3) store(p.out, oo, a.f / p.count);
+        else if (ints) store_int(p.out, oo, a.i);
+        else store(p.out, oo, a.f);
+      }
+    }
+    __syncthreads();
   }
 }
 "#;

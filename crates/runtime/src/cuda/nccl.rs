@@ -144,9 +144,14 @@ impl NcclHub {
         })
     }
 
+    /// Why no world communicator exists (two ranks of the run share a GPU), or None.
+    pub fn world_shares_gpu(&self) -> Option<String> {
+        shared_gpu(&self.gpus, &(0..self.world_size).collect::<Vec<_>>())
+    }
+
     /// The world communicator of `rank`; an error when ranks share a GPU.
     pub fn world(&self, rank: usize) -> RtResult<Comm> {
-        if let Some(why) = shared_gpu(&self.gpus, &(0..self.world_size).collect::<Vec<_>>()) {
+        if let Some(why) = self.world_shares_gpu() {
             return Err(RtError::new(why));
         }
         self.world

@@ -51,8 +51,8 @@ pub struct CrossEntropyParams {
 }
 
 /// Parameters of `fuser_ce_parts` (`logits [n, v]` whose first column is global column
-/// `col0`, labels, maxima, `parts [n, 2]`) and `fuser_ce_finish` (`parts`, labels, maxima,
-/// `loss [n]`, `vocab`, `ignore_index`); one thread per row.
+/// `col0`, labels, maxima, `parts [n, 2]`; one block per row) and `fuser_ce_finish` (`parts`,
+/// labels, maxima, `loss [n]`, `vocab`, `ignore_index`; one thread per row).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CePhaseParams {
@@ -180,7 +180,11 @@ pub fn run_ce_parts(
         max_dtype: dtype_code(max.dtype),
         ..CePhaseParams::default()
     };
-    phase(gpu, "fuser_ce_parts", &mut p, stream)
+    if n == 0 {
+        return Ok(());
+    }
+    let f = Module::get(gpu, "softmax", SOURCE)?.func("fuser_ce_parts")?;
+    launch(f, ((n as i64).min(MAX_BLOCKS) as u32, 1, 1), (THREADS, 1, 1), 0, &mut p, stream)
 }
 
 /// `cross_entropy_finish` (vocab-parallel phase 3).
@@ -351,20 +355,24 @@ extern "C" __global__ void fuser_cross_entropy(CrossEntropyParams p) {
   else cross_entropy_rows<float>(p, (float*)slots);
 }
 
-// Vocab-parallel phase 2, one thread per row: [sum_j exp(x_j - max), x[label] or 0].
-template <typename T> __device__ void ce_parts_rows(const CePhaseParams& p) {
-  long long step = (long long)blockDim.x * gridDim.x;
-  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < p.n; row += step) {
+// Vocab-parallel phase 2, one block per row (the threads stride over the row, coalesced, and
+// sum with block_reduce): [sum_j exp(x_j - max), x[label] or 0].
+template <typename T> __device__ void ce_parts_rows(const CePhaseParams& p, T* slots) {
+  for (long long row = blockIdx.x; row < p.n; row += gridDim.x) {
     T m = sm_load<T>(p.max, p.max_dtype, row), sum = 0;
-    for (long long j = 0; j < p.v; ++j) sum += sm_exp(sm_load<T>(p.a, p.dtype, row * p.v + j) - m);
-    long long j = ((const long long*)p.labels)[row] - p.col0;
-    sm_store<T>(p.out, p.out_dtype, 2 * row, sum);
-    sm_store<T>(p.out, p.out_dtype, 2 * row + 1, j >= 0 && j < p.v ? sm_load<T>(p.a, p.dtype, row * p.v + j) : (T)0);
+    for (long long j = threadIdx.x; j < p.v; j += blockDim.x) sum += sm_exp(sm_load<T>(p.a, p.dtype, row * p.v + j) - m);
+    sum = block_reduce(sum, false, slots);
+    if (threadIdx.x == 0) {
+      long long j = ((const long long*)p.labels)[row] - p.col0;
+      sm_store<T>(p.out, p.out_dtype, 2 * row, sum);
+      sm_store<T>(p.out, p.out_dtype, 2 * row + 1, j >= 0 && j < p.v ? sm_load<T>(p.a, p.dtype, row * p.v + j) : (T)0);
+    }
   }
 }
 extern "C" __global__ void fuser_ce_parts(CePhaseParams p) {
-  if (p.dtype == 3) ce_parts_rows<double>(p);
-  else ce_parts_rows<float>(p);
+  __shared__ double slots[32];
+  if (p.dtype == 3) ce_parts_rows<double>(p, slots);
+  else ce_parts_rows<float>(p, (float*)slots);
 }
 
 // Vocab-parallel phase 3: ln(parts0) - (parts1 - max); ignore_index 0, out of range NaN.
