@@ -244,3 +244,6 @@ class CudaRank:
     def __init__(self, device: int, timeout_s: float = 60.0) -> None: ...
     def run(self, program: CudaProgram, inputs: Sequence[object], outputs: Sequence[object], stream: int) -> None:
         """Runs this rank: DLPack capsules of its input and output pieces; waits for `stream` first."""
+    def run_returning(self, program: CudaProgram, inputs: Sequence[object], stream: int) -> List[object]:
+        """Runs this rank on DLPack capsules of its input pieces; returns one capsule per result,
+        owning the runtime's buffer (no copy)."""

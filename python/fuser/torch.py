@@ -144,16 +144,21 @@ class Rank:
     def execute(
         self, program: Union[_fuser.CudaProgram, Any], inputs: Sequence[torch.Tensor], pipeline: Optional[str] = None
     ) -> List[torch.Tensor]:
-        """Runs this rank of `program` on its input pieces; returns its output pieces."""
+        """Runs this rank of `program` on its input pieces; returns its output pieces.
+
+        Both ways without a copy (DLPack): the inputs are read in place, and each output is
+        the runtime's own result buffer, returned to it when torch frees the tensor. The run
+        first waits for torch's current stream and ends synchronized; a later run reuses a
+        freed output's memory only after waiting for the stream it is called on, so use the
+        outputs on torch's current stream (or synchronize before switching streams)."""
         if not isinstance(program, _fuser.CudaProgram):
             program = self.compile(program, pipeline)
         device = torch.device("cuda", self.device)
-        outputs = [torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=device) for shape, dtype in program.result_types()]
-        from torch.utils.dlpack import to_dlpack
+        from torch.utils.dlpack import from_dlpack, to_dlpack
 
         stream = torch.cuda.current_stream(device).cuda_stream
-        self._native.run(program, [to_dlpack(t) for t in inputs], [to_dlpack(t) for t in outputs], stream)
-        return outputs
+        capsules = self._native.run_returning(program, [to_dlpack(t) for t in inputs], stream)
+        return [from_dlpack(c) for c in capsules]
 
 
 class CpuRank:

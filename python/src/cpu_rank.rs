@@ -18,9 +18,10 @@
 //! `ProcessRank` for leaving the run, and `fail`, which tells the other ranks that this
 //! process failed outside a run.
 
+use crate::dlpack::{Borrowed, KDL_CPU, TensorDesc, describe, take_capsule};
 use crate::errors::{self, Diagnostic};
 use crate::execute::Fail;
-use crate::prepared::{Borrowed, KDL_CPU, Placement, TensorDesc, describe, take_capsule};
+use crate::prepared::Placement;
 use fuser_runtime::buffer::{Buffer, View};
 use fuser_runtime::dtype::DType;
 use fuser_runtime::process::ProcessEnv;
@@ -72,7 +73,7 @@ impl CpuRank {
     fn run_inner(&self, p: &CpuProgram, ins: (Vec<Guard>, &[TensorDesc]), outs: &[TensorDesc]) -> Result<(), Fail> {
         let (guards, ins) = ins;
         let cpu = Placement { kind: KDL_CPU, ordinal: None, name: "the cpu (a CPU tensor)".into() };
-        p.check_call((self.rank, self.world), &cpu, ins, outs)?;
+        p.check_call((self.rank, self.world), &cpu, ins, Some(outs))?;
         let fail = |e: fuser_runtime::RtError| p.run_failure(e);
         let mut held: Vec<(usize, usize)> = Vec::new();
         let args = ins

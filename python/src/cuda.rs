@@ -4,17 +4,20 @@
 //! 1) and runs a `CudaProgram` (a module lowered and prepared once) on the caller's tensors.
 //!
 //! Tensors cross as DLPack capsules (`torch.utils.dlpack.to_dlpack`): inputs are used in place
-//! (zero copy) as the rank's arguments, outputs are copied into the caller's tensors (the
-//! runtime allocates its results itself). Before the run the rank waits for the caller's
+//! (zero copy) as the rank's arguments; the results (which the runtime allocates itself) are
+//! either copied into the caller's tensors (`run`) or handed out as they are (`run_returning`:
+//! capsules owning the runtime's buffers). Before the run the rank waits for the caller's
 //! stream (torch's current stream), and the run ends with the rank's streams synchronized, so
 //! the outputs are complete when `run` returns. Every capsule is checked against the
 //! program's local (per-rank) shape and element type, on this rank's GPU, dense row-major.
 
+use crate::dlpack::{Borrowed, KDL_CUDA, TensorDesc, describe, take_capsule};
 use crate::errors::{self, Diagnostic};
 use crate::execute::Fail;
-use crate::prepared::{Borrowed, KDL_CUDA, Placement, TensorDesc, describe, take_capsule};
+use crate::prepared::Placement;
 use fuser_runtime::cuda::CudaBackend;
 use fuser_runtime::cuda::api::RawStream;
+use fuser_runtime::cuda::memory::CudaBuf;
 use fuser_runtime::dtype::DType;
 use fuser_runtime::exec::run_program;
 use fuser_runtime::process::ProcessEnv;
@@ -61,8 +64,17 @@ fn join(device: usize, timeout: Duration) -> Result<(CudaBackend, usize, usize),
 }
 
 impl CudaRank {
-    /// Whether the tensor `d`, `what` #`i`, fits the program's local type `want` on this rank.
-    fn run_inner(&self, p: &CudaProgram, ins: &[TensorDesc], outs: &[TensorDesc], stream: usize) -> Result<(), Fail> {
+    /// Runs `p` on the inputs `ins` (borrowed in place) after the caller's `stream`. With
+    /// `outs`, the results are copied into those tensors and nothing is returned; without,
+    /// the results are returned as the runtime's buffers, each its own block (a result that
+    /// is an argument, or the same buffer as an earlier result, is copied into a new one).
+    fn run_inner(
+        &self,
+        p: &CudaProgram,
+        ins: &[TensorDesc],
+        outs: Option<&[TensorDesc]>,
+        stream: usize,
+    ) -> Result<Vec<CudaBuf>, Fail> {
         let gpu =
             Placement { kind: KDL_CUDA, ordinal: Some(self.device as i32), name: format!("cuda:{}", self.device) };
         p.check_call((self.rank, self.world), &gpu, ins, outs)?;
@@ -75,15 +87,32 @@ impl CudaRank {
         self.backend.wait_external(self.rank, RawStream(stream as *mut _)).map_err(fail)?;
         let results = run_program(&p.prog, &self.backend, self.rank, &bufs).map_err(fail)?;
         // A result may be an argument itself, or the same buffer as another result: those are
-        // copied but not released.
-        let mut released: Vec<u64> = bufs.iter().map(|b| b.mem.ptr).collect();
+        // copied but not released (or handed out).
+        let mut taken: Vec<u64> = bufs.iter().map(|b| b.mem.ptr).collect();
+        let Some(outs) = outs else {
+            let mut owned = Vec::with_capacity(results.len());
+            for r in results {
+                let fresh = !taken.contains(&r.mem.ptr);
+                taken.push(r.mem.ptr);
+                owned.push(if fresh && r.is_contiguous() {
+                    r
+                } else {
+                    self.backend.copy_to_new(self.rank, &r).map_err(fail)?
+                });
+            }
+            return Ok(owned);
+        };
         for (r, d) in results.iter().zip(outs) {
             let bytes = d.shape.iter().product::<usize>() * d.dtype.map_or(0, DType::size);
-            let release = !released.contains(&r.mem.ptr);
+            let release = !taken.contains(&r.mem.ptr);
             self.backend.copy_out(self.rank, r, d.ptr, bytes, release).map_err(fail)?;
-            released.push(r.mem.ptr);
+            taken.push(r.mem.ptr);
         }
-        Ok(())
+        Ok(Vec::new())
+    }
+
+    fn take_all(program: &CudaProgram, objs: &[Bound<'_, PyAny>]) -> Result<Vec<Borrowed>, Vec<Diagnostic>> {
+        objs.iter().map(|o| take_capsule(o).map_err(|m| vec![errors::located(None, &m, &program.sources)])).collect()
     }
 }
 
@@ -119,19 +148,41 @@ impl CudaRank {
         outputs: Vec<Bound<'_, PyAny>>,
         stream: usize,
     ) -> PyResult<()> {
-        let take = |objs: &[Bound<'_, PyAny>]| -> Result<Vec<Borrowed>, Vec<Diagnostic>> {
-            objs.iter()
-                .map(|o| take_capsule(o).map_err(|m| vec![errors::located(None, &m, &program.sources)]))
-                .collect()
-        };
-        let ins = take(&inputs).map_err(|d| errors::raise(py, d))?;
-        let outs = take(&outputs).map_err(|d| errors::raise(py, d))?;
+        let ins = Self::take_all(program, &inputs).map_err(|d| errors::raise(py, d))?;
+        let outs = Self::take_all(program, &outputs).map_err(|d| errors::raise(py, d))?;
         let (in_descs, out_descs): (Vec<TensorDesc>, Vec<TensorDesc>) =
             (ins.iter().map(describe).collect(), outs.iter().map(describe).collect());
-        let result = py.detach(|| self.run_inner(program, &in_descs, &out_descs, stream));
+        let result = py.detach(|| self.run_inner(program, &in_descs, Some(&out_descs), stream));
         // The producers' deleters run now, after the run.
         drop(ins);
         drop(outs);
-        result.map_err(|d| errors::raise(py, d))
+        result.map(drop).map_err(|d| errors::raise(py, d))
+    }
+
+    /// Runs `program` on this rank as `run` does, but returns its results without a copy: one
+    /// DLPack capsule per result (`torch.utils.dlpack.from_dlpack`), each owning the runtime's
+    /// buffer, which goes back to the runtime when the consumer frees the tensor. The block
+    /// is reused only by a later run, which first waits for the stream it is given: use the
+    /// results on that stream (torch's current one), or synchronize first.
+    fn run_returning(
+        &self,
+        py: Python<'_>,
+        program: &CudaProgram,
+        inputs: Vec<Bound<'_, PyAny>>,
+        stream: usize,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let ins = Self::take_all(program, &inputs).map_err(|d| errors::raise(py, d))?;
+        let in_descs: Vec<TensorDesc> = ins.iter().map(describe).collect();
+        let result = py.detach(|| self.run_inner(program, &in_descs, None, stream));
+        drop(ins);
+        let owned = result.map_err(|d| errors::raise(py, d))?;
+        let device = (KDL_CUDA, self.device as i32);
+        owned
+            .into_iter()
+            .map(|b| {
+                let (ptr, shape, dtype) = (b.addr(), b.shape.clone(), b.dtype);
+                crate::dlpack::export(py, b, ptr, &shape, dtype, device)
+            })
+            .collect()
     }
 }

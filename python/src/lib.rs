@@ -22,6 +22,7 @@ mod compiler;
 mod cpu_rank;
 #[cfg(feature = "cuda")]
 mod cuda;
+mod dlpack;
 mod errors;
 mod execute;
 mod prepared;

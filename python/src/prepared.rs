@@ -1,135 +1,14 @@
-//! What the per-rank classes share (`cuda.rs`'s `CudaRank`, `cpu_rank.rs`'s `CpuRank`): DLPack
-//! capsules taken and described (a tensor's address, shape, element type, device and whether
-//! it is dense row-major), and a module lowered and prepared once with the local (per-rank)
-//! types of its arguments and results.
+//! What the per-rank classes share (`cuda.rs`'s `CudaRank`, `cpu_rank.rs`'s `CpuRank`): a
+//! module lowered and prepared once with the local (per-rank) types of its arguments and
+//! results, and the checks of a call against them (the DLPack side is `dlpack.rs`).
 
 use crate::compiler::Module;
+use crate::dlpack::TensorDesc;
 use crate::errors::Sources;
 use crate::execute::{self, Fail};
 use fuser_ir::{Context, Ir, OpId};
 use fuser_runtime::dtype::DType;
 use fuser_runtime::exec::{Program, prepare};
-use pyo3::prelude::*;
-use std::ffi::c_void;
-
-#[repr(C)]
-pub(crate) struct DLDevice {
-    device_type: i32,
-    device_id: i32,
-}
-
-#[repr(C)]
-pub(crate) struct DLDataType {
-    code: u8,
-    bits: u8,
-    lanes: u16,
-}
-
-#[repr(C)]
-pub(crate) struct DLTensor {
-    data: *mut c_void,
-    device: DLDevice,
-    ndim: i32,
-    dtype: DLDataType,
-    shape: *const i64,
-    strides: *const i64,
-    byte_offset: u64,
-}
-
-#[repr(C)]
-pub(crate) struct DLManagedTensor {
-    dl_tensor: DLTensor,
-    manager_ctx: *mut c_void,
-    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensor)>,
-}
-
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-pub(crate) const KDL_CUDA: i32 = 2;
-/// DLPack's host memory device type.
-pub(crate) const KDL_CPU: i32 = 1;
-
-/// A DLPack tensor taken from its capsule: the capsule is marked used, and the producer's
-/// deleter runs when this is dropped (after the run).
-pub(crate) struct Borrowed {
-    managed: *mut DLManagedTensor,
-}
-
-impl Drop for Borrowed {
-    fn drop(&mut self) {
-        // SAFETY: `managed` came from a `dltensor` capsule we marked used: we own it now.
-        unsafe {
-            if let Some(d) = (*self.managed).deleter {
-                d(self.managed);
-            }
-        }
-    }
-}
-
-/// What a capsule holds: device address, shape, element type, GPU.
-pub(crate) struct TensorDesc {
-    pub(crate) ptr: u64,
-    pub(crate) shape: Vec<usize>,
-    pub(crate) dtype: Option<DType>,
-    pub(crate) device: (i32, i32),
-    pub(crate) dense: bool,
-}
-
-pub(crate) fn take_capsule(obj: &Bound<'_, PyAny>) -> Result<Borrowed, String> {
-    let name = c"dltensor";
-    // SAFETY: plain CPython capsule calls on a live object, under the GIL.
-    unsafe {
-        let raw = obj.as_ptr();
-        if pyo3::ffi::PyCapsule_IsValid(raw, name.as_ptr()) != 1 {
-            return Err("expected a DLPack capsule (torch.utils.dlpack.to_dlpack(t)) not yet consumed".into());
-        }
-        let p = pyo3::ffi::PyCapsule_GetPointer(raw, name.as_ptr()) as *mut DLManagedTensor;
-        if p.is_null() || pyo3::ffi::PyCapsule_SetName(raw, c"used_dltensor".as_ptr()) != 0 {
-            pyo3::ffi::PyErr_Clear();
-            return Err("cannot take the DLPack capsule".into());
-        }
-        Ok(Borrowed { managed: p })
-    }
-}
-
-pub(crate) fn describe(b: &Borrowed) -> TensorDesc {
-    // SAFETY: a valid DLManagedTensor (DLPack's contract) owned by `b`.
-    let t = unsafe { &(*b.managed).dl_tensor };
-    let ndim = t.ndim.max(0) as usize;
-    let shape: Vec<i64> =
-        if ndim == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(t.shape, ndim) }.to_vec() };
-    let dense = if t.strides.is_null() {
-        true
-    } else {
-        let strides = unsafe { std::slice::from_raw_parts(t.strides, ndim) };
-        let mut expect = 1i64;
-        let mut ok = true;
-        for (d, s) in shape.iter().zip(strides).rev() {
-            ok &= *d <= 1 || *s == expect;
-            expect *= *d;
-        }
-        ok
-    };
-    let dtype = match (t.dtype.code, t.dtype.bits, t.dtype.lanes) {
-        (2, 64, 1) => Some(DType::F64),
-        (2, 32, 1) => Some(DType::F32),
-        (2, 16, 1) => Some(DType::F16),
-        (4, 16, 1) => Some(DType::BF16),
-        (0, 64, 1) => Some(DType::I64),
-        (0, 32, 1) => Some(DType::I32),
-        (0, 16, 1) => Some(DType::I16),
-        (0, 8, 1) => Some(DType::I8),
-        // kDLBool: one byte per element, 0 or 1 (torch.bool), as the runtime's i1.
-        (6, 8, 1) => Some(DType::I1),
-        _ => None,
-    };
-    TensorDesc {
-        ptr: t.data as u64 + t.byte_offset,
-        shape: shape.iter().map(|&d| d.max(0) as usize).collect(),
-        dtype,
-        device: (t.device.device_type, t.device.device_id),
-        dense,
-    }
-}
 
 /// A local (per-rank) shape and element type.
 pub(crate) type Local = (Vec<usize>, DType);
@@ -185,22 +64,25 @@ impl Prepared {
         (rank, world): (usize, usize),
         at: &Placement,
         ins: &[TensorDesc],
-        outs: &[TensorDesc],
+        outs: Option<&[TensorDesc]>,
     ) -> Result<(), Fail> {
         let plain = |m: String| self.error(m);
+        // Without outputs (the runtime's own results returned), only the inputs are checked.
+        let n_outs = outs.map_or(self.results.len(), <[TensorDesc]>::len);
+        let outs = outs.unwrap_or(&[]);
         if self.ranks != world {
             return Err(plain(format!(
                 "the program's meshes name {} devices but the run has {world} rank(s) (WORLD_SIZE)",
                 self.ranks
             )));
         }
-        if ins.len() != self.args.len() || outs.len() != self.results.len() {
+        if ins.len() != self.args.len() || n_outs != self.results.len() {
             return Err(plain(format!(
                 "the program takes {} inputs and {} outputs, {} and {} given",
                 self.args.len(),
                 self.results.len(),
                 ins.len(),
-                outs.len()
+                n_outs
             )));
         }
         let tensors = ins.iter().zip(&self.args).map(|t| ("input", t)).enumerate();

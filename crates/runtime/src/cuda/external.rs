@@ -53,4 +53,11 @@ impl CudaBackend {
         self.dealloc(rank, &main, src, &Default::default())?;
         api::sync_stream(main.raw())
     }
+
+    /// A dense copy of `src` (dense) in a new block of rank `rank`'s GPU; complete on return.
+    pub fn copy_to_new(&self, rank: usize, src: &CudaBuf) -> RtResult<CudaBuf> {
+        let dst = self.rank_gpu(rank)?.new_buf(src.dtype, &src.shape)?;
+        self.copy_out(rank, src, dst.addr(), dst.bytes(), false)?;
+        Ok(dst)
+    }
 }
