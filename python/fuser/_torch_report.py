@@ -1,12 +1,13 @@
 """`ImportedModule.report()`: the GEMMs of an imported program and the collectives its
 reshardings became, read from the lowered host program (issue 26, item 2).
 
-fuser's passes emit no per-GEMM remarks about overlap, so the report reads the lowered
-program itself: each `host.linear`/`host.matmul` and each `comm.*` collective, with its
-source location (the torch module's line, which the importer puts on every op) and the
-`host.for` stream loop it runs in. A GEMM whose loop also runs collectives is pipelined
-chunk by chunk with them (the overlap the `tp-overlap-*` pipelines build); the shardings of
-the GEMMs are those after `fusion-propagate-sharding`.
+Each GEMM's overlap is the lowering's own verdict: the pipeline runs with `report=true`
+(`fusion-to-host{report=true}`, one remark per GEMM: `AG+GEMM`, `GEMM+RS`, `GEMM+AR`, or
+`none` and why), matched to the GEMMs by source location (the torch module's line, which the
+importer puts on every op) in program order. The report also reads the lowered program: each
+`host.linear`/`host.matmul` and each `comm.*` collective with its location and the `host.for`
+stream loop it runs in, so every resharding is listed with the collective it became; the
+shardings of the GEMMs are those after `fusion-propagate-sharding`.
 """
 
 from __future__ import annotations
@@ -92,15 +93,16 @@ class Report:
     gemms: List[Dict[str, Any]] = field(default_factory=list)
     collectives: List[Dict[str, Any]] = field(default_factory=list)
     missing: str = (
-        "fuser's passes report no per-GEMM overlap decision; the overlap shown is read from the lowered "
-        "program (a GEMM and collectives in one host.for stream loop run chunk by chunk, each chunk's "
-        "communication overlapping other chunks' compute on the worker streams)"
+        "each GEMM's overlap is fusion-to-host's own report (report=true); a pipeline that takes no "
+        "report option gives none, and the overlap is then read from the lowered program's stream loops"
     )
 
     def text(self) -> str:
         lines = [f"pipeline {self.pipeline}", f"GEMMs ({len(self.gemms)}):"]
         for g in self.gemms:
             lines.append(f"  {g['op']} at {g['source']} in {g['module'] or '?'}: {g['overlap']}")
+            if g.get("lowering"):
+                lines.append(f"      lowering: {g['lowering']}")
             lines.append(f"      {g['shardings']}")
         lines.append(f"collectives ({len(self.collectives)}):")
         for c in self.collectives:
@@ -123,6 +125,23 @@ _GEMM_TARGETS = ("aten.linear.", "aten.mm.", "aten.bmm.", "aten.matmul.", "aten.
 #: Collectives that feed a GEMM (attached to the next GEMM of their line) and those that
 #: finish one (attached to the previous GEMM of their line).
 _BEFORE = ("allgather", "all_to_all", "broadcast", "scatter", "collective_permute", "send", "recv")
+
+
+_REPORTING = re.compile(r"\b(tp-default|tp-overlap-collective|tp-overlap-p2p)(\{([^}]*)\})?")
+
+
+def with_report(pipeline: str) -> str:
+    """`pipeline` with `report=true` on its tp pipelines (the lowering's per-GEMM remarks)."""
+
+    def add(m: "re.Match[str]") -> str:
+        opts = m.group(3) or ""
+        if re.search(r"\breport=", opts):
+            opts = re.sub(r"\breport=\w+", "report=true", opts)
+        else:
+            opts = f"{opts} report=true".strip()
+        return f"{m.group(1)}{{{opts}}}"
+
+    return _REPORTING.sub(add, pipeline)
 
 
 def report(program: Any, pipeline: str) -> Report:
@@ -151,7 +170,14 @@ def report(program: Any, pipeline: str) -> Report:
     propagated = fd.module()
     propagated.run_pipeline("builtin.module(func.func(fusion-propagate-sharding))")
     fusion_gemms = _parse(propagated.print(debug_info=True), ("fusion.linear", "fusion.matmul"))
-    host = fd.lower(pipeline).print(debug_info=True)
+    lowered = fd.module()
+    remarks = lowered.run_pipeline(with_report(pipeline))
+    verdicts: Dict[Optional[Loc], List[str]] = {}
+    for d in remarks:
+        if d.severity == "remark" and d.message.startswith("overlap: "):
+            where = key((d.file, d.line)) if d.file else None
+            verdicts.setdefault(where, []).append(d.message[len("overlap: "):])
+    host = lowered.print(debug_info=True)
     host_ops = _parse(host, ("host.linear", "host.matmul", "comm."))
     out = Report(pipeline)
     collectives = [op for op in host_ops if op.name.startswith("comm.") and op.name not in ("comm.group", "comm.share_handles")]
@@ -212,7 +238,10 @@ def report(program: Any, pipeline: str) -> Report:
         if mine:
             where = ", ".join(f"{c.name[len('comm.'):]} {'before' if c.index < op.index else 'after'}" for c in mine)
             overlap += f"; its reshardings: {where}"
+        said = verdicts.get(key(op.loc), [])
+        verdict = said.pop(0) if said else None
         out.gemms.append({
+            "lowering": verdict,
             "op": op.name[len("host."):],
             "source": _source(op.loc),
             "module": gemm_module[gi],

@@ -228,7 +228,9 @@ def test_stream_chunks_pipeline_the_row_parallel_gemms():
     for name in ("self_attn.o_proj (Linear)", "mlp.down_proj (Linear)"):
         assert rows[name]["chunks"] == 2 and "reduce_scatter" in rows[name]["collectives_in_loop"], rows[name]
         assert "pipelined in a stream loop of 2 chunks" in rows[name]["overlap"]
-    assert "pipelined" in str(report)
+        # The lowering's own verdict (fusion-to-host{report=true}).
+        assert rows[name]["lowering"].startswith("fusion.linear: GEMM+RS (reduce_scatter per chunk)"), rows[name]
+    assert "pipelined" in str(report) and "lowering: fusion.linear: GEMM+RS" in str(report)
     # The ring pipeline finds no allgather + GEMM loop to turn into a ring: same program.
     (y,) = program.execute(*args, ranks=2, pipeline="builtin.module(tp-overlap-p2p{chunks=2})")
     with torch.no_grad():
@@ -250,6 +252,7 @@ def test_report_lists_gemms_and_collectives():
     ]
     q = report.gemms[0]
     assert "[[DIDx], []]" in q["shardings"] and q["overlap"] == "not chunked (no overlap)"
+    assert all(g["lowering"].startswith("fusion.linear: none (not stream-chunked") for g in report.gemms), report.gemms
     assert report.gemms[3]["collectives"] == ["allreduce"]
     text = str(report)
     assert "allreduce at" in text and "mlp.down_proj (Linear)" in text

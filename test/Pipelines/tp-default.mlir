@@ -17,6 +17,7 @@
 // LIST:      Pass Pipelines:
 // LIST-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program
 // LIST-NEXT:     --fuse - {{.*}}(default: true)
+// LIST-NEXT:     --report - {{.*}}(default: false)
 // LIST-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // LIST-NEXT:   --tp-host -   Schedule a host program on streams and free its buffers
 // LIST-NEXT:     --fuse - {{.*}}(default: true)

@@ -1,6 +1,6 @@
 //! Named pipelines of the tensor-parallel compilation flow (`docs/dev/lowering.md` §6):
 //!
-//! - `tp-default{streams=N}`: fusion program → host program, then the host passes and cleanup:
+//! - `tp-default{streams=N report=R}`: fusion program → host program, then the host passes and cleanup:
 //!   `func.func(fusion-propagate-sharding, fusion-decompose-resharding, fusion-to-host,
 //!   host-forward-copies, host-fuse-epilogue, host-fuse, host-assign-streams{streams=N}, host-insert-dealloc), canonicalize,
 //!   cse` (`fuse=false` drops the three fusion passes: every pipeline takes that option, docs/dev/fusion.md);
@@ -26,6 +26,7 @@
 use fuser_ir::pass::{Anchor, OpPassManager, OptionDef, OptionType, OptionValues, PassRegistry, PipelineInfo};
 
 static OPTIONS: &[OptionDef] = &[STREAMS_OPTION, FUSE_OPTION];
+static TP_DEFAULT_OPTIONS: &[OptionDef] = &[STREAMS_OPTION, FUSE_OPTION, REPORT_OPTION];
 
 /// `tp-default`.
 pub static TP_DEFAULT: PipelineInfo = PipelineInfo {
@@ -37,9 +38,17 @@ are propagated, resharding ops decomposed into single communications, the fusion
 and comm ops, stream loops spread over `streams` worker streams, buffers freed after their last \
 use, and the result cleaned up. With `fuse=true` (the default) every pipeline fuses chains of \
 elementwise ops, reductions and norms into `host.fused` regions before assigning streams \
-(docs/dev/fusion.md); `fuse=false` leaves one kernel per op. Use it at module level: `builtin.module(tp-default{streams=2})`.",
-    options: OPTIONS,
-    build: |o, registry, pm| build(&TP_DEFAULT, TP_DEFAULT_FUNC_PASSES, o, registry, pm),
+(docs/dev/fusion.md); `fuse=false` leaves one kernel per op. With `report=true`, \
+`fusion-to-host{report=true}` emits one remark per GEMM naming the overlap it got (as the overlap \
+pipelines' `report`). Use it at module level: `builtin.module(tp-default{streams=2})`.",
+    options: TP_DEFAULT_OPTIONS,
+    build: |o, registry, pm| {
+        let passes: Vec<String> = TP_DEFAULT_FUNC_PASSES
+            .iter()
+            .map(|p| if *p == "fusion-to-host" { to_host_text(o) } else { p.to_string() })
+            .collect();
+        build_texts(&TP_DEFAULT, &passes, o, registry, pm)
+    },
 };
 
 /// `tp-host`.
