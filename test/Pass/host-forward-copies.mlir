@@ -4,6 +4,7 @@
 // RUN: diff %t.once %t.twice
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(host-forward-copies, host-insert-dealloc))' | FileCheck %s --check-prefix=DEALLOC
 // RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(host-forward-copies{elementwise-strided=true}))' | FileCheck %s --check-prefix=STRIDED
+// RUN: fuser-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(host-forward-copies{gemm-strided=false}))' | FileCheck %s --check-prefix=NOGEMM
 
 // Forwarding: the copy of a reshaped buffer into %t is read by copies of slices of %t; they
 // read the slices of the reshape of %a instead, and %t and its copy go.
@@ -415,6 +416,53 @@ func.func @strided_gemm(%b: !host.buf<32xf32>, %x: !host.buf<8x32xf32>, %w: !hos
   %z = host.alloc() : !host.buf<8x4xf32>
   host.linear %t, %w into %z : !host.buf<8x32xf32>, !host.buf<4x32xf32>, !host.buf<8x4xf32>
   return %y, %z : !host.buf<8x32xf32>, !host.buf<8x4xf32>
+}
+
+// -----
+
+// gemm-strided (the default): a transposed matrix (dY^T of a weight gradient: a permuted
+// row-major buffer, column-major) copied into a buffer read only as host.matmul inputs is read
+// in place (both backends' GEMMs take a column-major operand); with gemm-strided=false, or a
+// reader that is not a GEMM input (here also an elementwise op), or a layout no GEMM reads
+// (a broadcast: stride 0), the copy stays.
+
+// CHECK-LABEL: func.func @gemm_transposed
+// CHECK-SAME:    (%[[DY:.*]]: !host.buf<32x64xbf16>, %[[X:.*]]: !host.buf<32x16xbf16>)
+// CHECK-NEXT:    %[[T:.*]] = host.permute %[[DY]] dims = [1, 0] : !host.buf<32x64xbf16> -> !host.view<64x32xbf16, strides = [1, 64]>
+// CHECK-NEXT:    %[[W:.*]] = host.alloc() : !host.buf<64x16xf32>
+// CHECK-NEXT:    host.matmul %[[T]], %[[X]] into %[[W]] : !host.view<64x32xbf16, strides = [1, 64]>, !host.buf<32x16xbf16>, !host.buf<64x16xf32>
+// CHECK-NEXT:    return %[[W]]
+// CHECK-LABEL: func.func @gemm_and_elementwise
+// CHECK:         host.copy
+// CHECK-LABEL: func.func @gemm_broadcast
+// CHECK:         host.copy
+// NOGEMM-LABEL: func.func @gemm_transposed
+// NOGEMM:         host.copy
+func.func @gemm_transposed(%dy: !host.buf<32x64xbf16>, %x: !host.buf<32x16xbf16>) -> !host.buf<64x16xf32> {
+  %t = host.alloc() : !host.buf<64x32xbf16>
+  %p = host.permute %dy dims = [1, 0] : !host.buf<32x64xbf16> -> !host.view<64x32xbf16, strides = [1, 64]>
+  host.copy %p, %t : !host.view<64x32xbf16, strides = [1, 64]>, !host.buf<64x32xbf16>
+  %w = host.alloc() : !host.buf<64x16xf32>
+  host.matmul %t, %x into %w : !host.buf<64x32xbf16>, !host.buf<32x16xbf16>, !host.buf<64x16xf32>
+  return %w : !host.buf<64x16xf32>
+}
+func.func @gemm_and_elementwise(%dy: !host.buf<32x64xf32>, %x: !host.buf<32x16xf32>) -> (!host.buf<64x16xf32>, !host.buf<64x32xf32>) {
+  %t = host.alloc() : !host.buf<64x32xf32>
+  %p = host.permute %dy dims = [1, 0] : !host.buf<32x64xf32> -> !host.view<64x32xf32, strides = [1, 64]>
+  host.copy %p, %t : !host.view<64x32xf32, strides = [1, 64]>, !host.buf<64x32xf32>
+  %w = host.alloc() : !host.buf<64x16xf32>
+  host.matmul %t, %x into %w : !host.buf<64x32xf32>, !host.buf<32x16xf32>, !host.buf<64x16xf32>
+  %n = host.alloc() : !host.buf<64x32xf32>
+  host.elementwise neg %t into %n : !host.buf<64x32xf32>, !host.buf<64x32xf32>
+  return %w, %n : !host.buf<64x16xf32>, !host.buf<64x32xf32>
+}
+func.func @gemm_broadcast(%b: !host.buf<32xf32>, %x: !host.buf<32x16xf32>) -> !host.buf<8x16xf32> {
+  %e = host.expand %b dims = [0] : !host.buf<32xf32> -> !host.view<8x32xf32, strides = [0, 1]>
+  %t = host.alloc() : !host.buf<8x32xf32>
+  host.copy %e, %t : !host.view<8x32xf32, strides = [0, 1]>, !host.buf<8x32xf32>
+  %w = host.alloc() : !host.buf<8x16xf32>
+  host.matmul %t, %x into %w : !host.buf<8x32xf32>, !host.buf<32x16xf32>, !host.buf<8x16xf32>
+  return %w : !host.buf<8x16xf32>
 }
 
 // -----

@@ -43,6 +43,7 @@
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --host-forward-copies -   Remove copies that materialize views: read through the composed views instead (on 'func.func')
 // CHECK-NEXT:     --elementwise-strided - {{.*}}(default: false)
+// CHECK-NEXT:     --gemm-strided - {{.*}}(default: true)
 // CHECK-NEXT:   --host-fuse -   Group chains of elementwise ops, reductions and norms into fused regions (on 'func.func')
 // CHECK-NEXT:     --enabled - {{.*}}(default: true)
 // CHECK-NEXT:   --host-fuse-epilogue -   Fuse a linear's gelu_tanh or residual add into its GEMM epilogue (on 'func.func')
@@ -54,6 +55,7 @@
 // CHECK-NEXT: Pass Pipelines:
 // CHECK-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program
 // CHECK-NEXT:     --fuse - {{.*}}(default: true)
+// CHECK-NEXT:     --report - {{.*}}(default: false)
 // CHECK-NEXT:     --streams=<long> - {{.*}}(default: 4)
 // CHECK-NEXT:   --tp-host -   Schedule a host program on streams and free its buffers
 // CHECK-NEXT:     --fuse - {{.*}}(default: true)

@@ -12,7 +12,7 @@
 // RUN: not fuser-opt %s --pass-pipeline='builtin.module(func.func(tp-default))' 2>&1 | FileCheck %s --check-prefix=NESTED
 
 // The dump shows the expansion.
-// DUMP: {{builtin.module\(func.func\(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host\{report=false\},host-forward-copies\{elementwise-strided=false\},host-fuse-epilogue,host-fuse\{enabled=true\},host-assign-streams\{streams=2\},host-insert-dealloc\),canonicalize\{.*\},cse\)}}
+// DUMP: {{builtin.module\(func.func\(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host\{report=false\},host-forward-copies\{elementwise-strided=false gemm-strided=true\},host-fuse-epilogue,host-fuse\{enabled=true\},host-assign-streams\{streams=2\},host-insert-dealloc\),canonicalize\{.*\},cse\)}}
 
 // LIST:      Pass Pipelines:
 // LIST-NEXT:   --tp-default -   Lower a sharded fusion program to a stream-parallel host program

@@ -15,7 +15,7 @@
 // output is returned (never freed); a temporary used after the loop is freed after its use.
 
 // DUMP:      Pass Manager with 3 passes:
-// DUMP-NEXT: builtin.module(func.func(host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{{[{] *}}max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},cse)
+// DUMP-NEXT: builtin.module(func.func(host-forward-copies{elementwise-strided=false gemm-strided=true},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{{[{] *}}max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true},cse)
 
 // ZERO:      error: tp-host: 'streams' must be at least 1, got 0
 // ZERO-NEXT: failed to add `tp-host` with options `streams=0`

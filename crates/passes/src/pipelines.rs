@@ -334,7 +334,7 @@ mod tests {
         let ce = expand("builtin.module(tp-overlap-collective{streams=2 chunks=2 backend=cuda_ipc})", &r).unwrap();
         assert!(
             ce.contains(
-                "fusion-to-host{report=false},comm-collective-backend{backend=cuda_ipc},host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"
+                "fusion-to-host{report=false},comm-collective-backend{backend=cuda_ipc},host-forward-copies{elementwise-strided=false gemm-strided=true},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"
             ),
             "{ce}"
         );
@@ -350,7 +350,7 @@ mod tests {
         let ipc =
             expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2 backend=cuda_ipc protocol=put})", &r).unwrap();
         assert!(
-            ipc.contains("comm-p2p-ring{backend=cuda_ipc protocol=put stage-buffers=true},comm-collective-backend{backend=cuda_ipc},host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"),
+            ipc.contains("comm-p2p-ring{backend=cuda_ipc protocol=put stage-buffers=true},comm-collective-backend{backend=cuda_ipc},host-forward-copies{elementwise-strided=false gemm-strided=true},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams"),
             "{ipc}"
         );
         let nccl = expand("builtin.module(tp-overlap-p2p{streams=2 chunks=2})", &r).unwrap();
@@ -375,7 +375,7 @@ mod tests {
         let default = expand("builtin.module(tp-host)", &r).unwrap();
         assert!(
             default.starts_with(
-                "builtin.module(func.func(host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=4},host-insert-dealloc),canonicalize{"
+                "builtin.module(func.func(host-forward-copies{elementwise-strided=false gemm-strided=true},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=4},host-insert-dealloc),canonicalize{"
             ),
             "{default}"
         );
@@ -434,7 +434,7 @@ mod tests {
         }
         let text = expand("builtin.module(tp-default{streams=2})", &r).unwrap();
         let func = "builtin.module(func.func(fusion-propagate-sharding,fusion-decompose-resharding,fusion-to-host{report=false},\
-host-forward-copies{elementwise-strided=false},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
+host-forward-copies{elementwise-strided=false gemm-strided=true},host-fuse-epilogue,host-fuse{enabled=true},host-assign-streams{streams=2},host-insert-dealloc),canonicalize{";
         let off = expand("builtin.module(tp-default{streams=2 fuse=false})", &r).unwrap();
         assert!(off.contains("fusion-to-host{report=false},host-assign-streams{streams=2}"), "{off}");
         assert!(text.starts_with(func), "{text}");

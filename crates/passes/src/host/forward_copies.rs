@@ -20,6 +20,11 @@
 //!    use of `%b` is a direct input of `host.elementwise`, which reads any strided operand
 //!    element by element, as the copy did (off by default: it trades the copy for strided reads
 //!    in the elementwise kernel, which a backend or a fusing pass may handle less well).
+//!    With `gemm-strided=true` (the default), `%v` may also be a matrix in column-major order
+//!    (its last two axes strided `[1, ld]`, `ld` at least the rows: a transposed row-major
+//!    buffer, as autodiff's weight gradients read `dY^T`) or row-major with a leading stride
+//!    above the columns, when every use of `%b` is a direct input of `host.matmul`: both
+//!    backends' GEMMs read such operands in place (cuBLAS through its transpose flag).
 //!
 //! Re-applying a chain: `host.slice`, `host.select`, `host.shard_by_stream`, `host.expand` and
 //! `host.permute` accept any strided source and keep their properties (the result type is
@@ -89,18 +94,38 @@ source is not written while the new reads are pending, and a function without st
 before `host-assign-streams` and `host-insert-dealloc`.",
     anchor: Some("func.func"),
     options: OPTIONS,
-    create: |o| Ok(Box::new(ForwardCopies { strided: o.get_bool("elementwise-strided"), values: o.clone() })),
+    create: |o| {
+        let strided = Strided { elementwise: o.get_bool("elementwise-strided"), gemm: o.get_bool("gemm-strided") };
+        Ok(Box::new(ForwardCopies { strided, values: o.clone() }))
+    },
 };
 
-static OPTIONS: &[OptionDef] = &[OptionDef::new(
-    "elementwise-strided",
-    OptionType::Bool,
-    "false",
-    "Also elide copies of strided (e.g. broadcast or permuted) views whose only readers are host.elementwise inputs",
-)];
+static OPTIONS: &[OptionDef] = &[
+    OptionDef::new(
+        "elementwise-strided",
+        OptionType::Bool,
+        "false",
+        "Also elide copies of strided (e.g. broadcast or permuted) views whose only readers are host.elementwise inputs",
+    ),
+    OptionDef::new(
+        "gemm-strided",
+        OptionType::Bool,
+        "true",
+        "Also elide copies of transposed (column-major) matrix views whose only readers are host.matmul inputs",
+    ),
+];
+
+/// Which strided views elision may keep (the pass options).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Strided {
+    /// Any strided view read only by `host.elementwise` inputs.
+    pub elementwise: bool,
+    /// Column-major (or padded row-major) matrices read only by `host.matmul` inputs.
+    pub gemm: bool,
+}
 
 struct ForwardCopies {
-    strided: bool,
+    strided: Strided,
     values: OptionValues,
 }
 
@@ -119,9 +144,9 @@ impl Pass for ForwardCopies {
 /// The view ops: a view of their first operand; other operands are indices.
 const VIEW_OPS: [&str; 6] = [SHARD_BY_STREAM.name, SELECT.name, SLICE.name, EXPAND.name, PERMUTE.name, RESHAPE.name];
 
-/// Runs both rewrites on `func` until neither applies; returns whether anything changed. With
-/// `strided`, elision also takes strided views read only by `host.elementwise` inputs.
-pub fn forward_copies(ctx: &Context, ir: &mut Ir, func: OpId, strided: bool) -> bool {
+/// Runs both rewrites on `func` until neither applies; returns whether anything changed.
+/// `strided` says which strided views elision may also keep (see [`Strided`]).
+pub fn forward_copies(ctx: &Context, ir: &mut Ir, func: OpId, strided: Strided) -> bool {
     if body_block(ir, func).is_none() || has_stream_ops(ctx, ir, func) {
         return false;
     }
@@ -227,7 +252,7 @@ fn erase_dead_views(ctx: &Context, ir: &mut Ir, mut v: Value) {
 // ----- rewrite 2: elision ---------------------------------------------------------------------
 
 /// Removes `copy` (`host.copy %v, %b`) when `%b` can be replaced by the contiguous `%v`.
-fn elide_copy(ctx: &Context, ir: &mut Ir, func: OpId, copy: OpId, strided: bool) -> bool {
+fn elide_copy(ctx: &Context, ir: &mut Ir, func: OpId, copy: OpId, strided: Strided) -> bool {
     let (v, b) = (ir.operand(copy, 0), ir.operand(copy, 1));
     let Some(alloc) = ir.defining_op(b) else { return false };
     if !is(ctx, ir, alloc, ALLOC.name)
@@ -251,7 +276,14 @@ fn elide_copy(ctx: &Context, ir: &mut Ir, func: OpId, copy: OpId, strided: bool)
     let elementwise_only = uses.views.is_empty()
         && uses.readers.is_empty()
         && uses.others.iter().all(|&op| is(ctx, ir, op, host::ELEMENTWISE.name));
-    if !(contiguous || strided && elementwise_only) {
+    // A matrix a GEMM reads in place (row- or column-major in its last two axes) replaces the
+    // buffer only as a direct input of `host.matmul`.
+    let gemm_only = uses.views.is_empty()
+        && uses.readers.is_empty()
+        && !uses.others.is_empty()
+        && uses.others.iter().all(|&op| is(ctx, ir, op, host::MATMUL.name));
+    let gemm_ok = strided.gemm && gemm_only && vt.strides.as_ref().is_some_and(|s| gemm_readable(&vt.shape, s));
+    if !(contiguous || strided.elementwise && elementwise_only || gemm_ok) {
         return false;
     }
     let (root, _) = view_root(ctx, ir, v);
@@ -274,6 +306,20 @@ fn elide_copy(ctx: &Context, ir: &mut Ir, func: OpId, copy: OpId, strided: bool)
     ir.erase_op(copy);
     ir.erase_op(alloc);
     true
+}
+
+/// Whether a GEMM reads a view of `shape` and `strides` in place: its last two axes `[r, c]`
+/// strided `[ld, 1]` with `ld >= c` (row-major) or `[1, ld]` with `ld >= r` (column-major),
+/// extents of 1 ignored; the batch axes any.
+fn gemm_readable(shape: &[i64], strides: &[i64]) -> bool {
+    let n = shape.len();
+    if n < 2 || strides.len() != n {
+        return false;
+    }
+    let (r, c, sr, sc) = (shape[n - 2], shape[n - 1], strides[n - 2], strides[n - 1]);
+    let row_major = (c <= 1 || sc == 1) && (r <= 1 || sr >= c.max(1));
+    let col_major = (r <= 1 || sr == 1) && (c <= 1 || sc >= r.max(1));
+    row_major || col_major
 }
 
 // ----- uses and accesses ----------------------------------------------------------------------
@@ -690,8 +736,8 @@ func.func @f(%x: !host.buf<4x6xf32>, %w: !host.buf<2x6xf32>) -> !host.buf<2x3x4x
         let func = func.expect("a function");
         let copies = |ir: &Ir| ir.nested_ops(func).into_iter().filter(|&o| is(&ctx, ir, o, COPY.name)).count();
         assert_eq!(copies(&ir), 3);
-        assert!(forward_copies(&ctx, &mut ir, func, false));
-        assert!(!forward_copies(&ctx, &mut ir, func, false), "a second run finds nothing");
+        assert!(forward_copies(&ctx, &mut ir, func, Strided::default()));
+        assert!(!forward_copies(&ctx, &mut ir, func, Strided::default()), "a second run finds nothing");
         if let Err(d) = fuser_ir::verifier::verify(&ctx, &ir, module) {
             panic!("{}", d[0].message);
         }
