@@ -79,3 +79,18 @@ func.func @column_parallel(%x: tensor<64x128xbf16, #fusion.shard<@tp, [[DIDx], [
   %y = fusion.linear %xg, %w : (tensor<64x128xbf16, #fusion.shard<@tp, [[Stream(4)], []]>>, tensor<96x128xbf16, #fusion.shard<@tp, [[], []]>>) -> tensor<64x96xbf16, #fusion.shard<@tp, [[Stream(4)], []]>>
   return %y : tensor<64x96xbf16, #fusion.shard<@tp, [[Stream(4)], []]>>
 }
+
+// -----
+
+// The annotated stream chunks inside the operand's device split would not divide the result
+// (`[Stream(4), DIDx]` of 4 rows on 2 devices; fuser-lowerfuzz seed 400782): the op computes
+// in its annotated layout, its operand gathered before it.
+fusion.mesh @tp = [0, 1]
+// CHECK-LABEL: func.func @stream_chunks_do_not_fit
+// CHECK-NEXT:  %[[A:.*]] = fusion.set %arg0 : ({{.*}}) -> tensor<4x4xf32, #fusion.shard<@tp, {{\[\[}}], [{{\]\]}}>>
+// CHECK-NEXT:  %[[Y:.*]] = fusion.matmul %[[A]], %arg1 : ({{.*}}) -> tensor<4x4xf32, #fusion.shard<@tp, {{\[\[}}Stream(4)], [{{\]\]}}>>
+// CHECK-NEXT:  return %[[Y]]
+func.func @stream_chunks_do_not_fit(%a: tensor<4x4xf32, #fusion.shard<@tp, [[DIDx], []]>>, %b: tensor<4x4xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<4x4xf32, #fusion.shard<@tp, [[Stream(4)], []]>> {
+  %0 = fusion.matmul %a, %b : (tensor<4x4xf32, #fusion.shard<@tp, [[DIDx], []]>>, tensor<4x4xf32, #fusion.shard<@tp, [[], []]>>) -> tensor<4x4xf32, #fusion.shard<@tp, [[Stream(4)], []]>>
+  return %0 : tensor<4x4xf32, #fusion.shard<@tp, [[Stream(4)], []]>>
+}

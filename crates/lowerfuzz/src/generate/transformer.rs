@@ -60,11 +60,22 @@ impl Generator<'_> {
     }
 
     /// `fusion.max`/`min` (any element type), `mean`/`var` (floats) over some axes.
+    ///
+    /// With overflow-prone inputs a float max/min reads only [`Generator::exact`] values: their
+    /// short periods make many elements equal in exact arithmetic (the rows of a matmul of
+    /// periodic inputs), which an accumulation leaves equal or a last bit apart depending on its
+    /// order. The value of the max does not care, but its gradient splits the cotangent among
+    /// the elements equal to the max (torch's `amax`), so the run and the reference, rounding
+    /// differently, split it among different elements (fuser-lowerfuzz seed 301668: 6 to 20 tied
+    /// rows per column, rel err 0.18 in f32 and in f64); no tolerance separates that from a bug.
     pub(super) fn reduction(&mut self) -> Option<Op> {
         let name = *self.rng.pick(&["max", "min", "mean", "var"])?;
         let x = if matches!(name, "mean" | "var") { self.float_value(1)? } else { self.any_value() };
         let t = self.program.type_of(x).clone();
         if t.rank() == 0 {
+            return None;
+        }
+        if matches!(name, "max" | "min") && !t.dtype.is_int() && self.program.big_values && !self.exact(x) {
             return None;
         }
         let dims = self.some_dims(t.rank());

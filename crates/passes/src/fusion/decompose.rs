@@ -10,7 +10,9 @@
 //!   `OpAxes::free`: a vocab-parallel `embedding_grad`, a class-split `one_hot`) is compared
 //!   with its annotation, ignoring stream splits; when they
 //!   differ the op gets the natural device layout (keeping its stream splits) and a resharding
-//!   point to the annotated type follows it. A row-parallel `linear` with a bias becomes a
+//!   point to the annotated type follows it. Where the stream splits and the natural device
+//!   splits together do not divide the result's extents, the op computes in its annotated
+//!   layout instead (its operands are resharded to it, below). A row-parallel `linear` with a bias becomes a
 //!   linear without bias, the reduction, and an `add` of the broadcast bias, so that the bias is
 //!   added once and not once per rank;
 //! - an operand whose device layout is not the one the op needs (the inverse image of the
@@ -136,8 +138,23 @@ annotate the result without `partial`, or add the bias after the reduction";
     }
     let mut changed = false;
     let mut layout = annotated.clone();
-    if !same_device_layout(&natural, &annotated) {
-        layout = with_device_layout_of(&stream_schedule(&annotated, &natural), &natural);
+    let computed = with_device_layout_of(&stream_schedule(&annotated, &natural), &natural);
+    // Where the stream chunks inside the natural device splits are too many for the extent
+    // (`[Stream(4)]` rows of 4 computed from `[DIDx]` rows on 2 devices would be
+    // `[Stream(4), DIDx]`, 8 pieces; fuser-lowerfuzz seed 400782), the op computes in its
+    // annotated layout, its operands resharded to it before it (`fix_operands`), unless that is
+    // a pending reduction the operands cannot give it.
+    let differs = !same_device_layout(&natural, &annotated);
+    let fits = divides(ctx, ir, result, &computed);
+    let same_partial = annotated.partial.len() == natural.partial.len()
+        && annotated.partial.iter().all(|d| natural.partial.contains(d));
+    if differs && !fits && !same_partial && !annotated.partial.is_empty() {
+        let msg = "the op's stream chunks and the device splits of its operands do not divide its result, and \
+its annotated partial layout cannot be computed from resharded operands; not lowerable";
+        return Err(fuser_ir::pass::op_error(ctx, ir, op, msg));
+    }
+    if differs && fits {
+        layout = computed;
         if is_linear_with_bias(ctx, ir, op) && !layout.partial.is_empty() {
             split_off_bias(ctx, ir, op, &layout, &annotated)?;
             return Ok(true);
@@ -280,6 +297,15 @@ fn fix_operands(
         changed = true;
     }
     Ok(changed)
+}
+
+/// Whether `layout` divides the extents of `v` (a value of an op on the mesh `layout` names);
+/// true when the mesh or the shape is unknown (the verifier reports those).
+fn divides(ctx: &Context, ir: &Ir, v: Value, layout: &Sharding) -> bool {
+    let Some(op) = ir.defining_op(v) else { return true };
+    let Some(mesh) = Mesh::lookup(ctx, ir, op, &layout.mesh) else { return true };
+    let Some(global) = ctx.type_kind(ir.value_type(v)).shape() else { return true };
+    layout.local_shape(global, &mesh, true).is_ok()
 }
 
 /// The layout `wanted` for operand `i` (`v`) of `op` must divide its extents: an axis that maps

@@ -9,7 +9,7 @@
 
 use super::builder::Builder;
 use super::grads::{Grads, first};
-use fuser_dialects::fusion::{Sharding, Split};
+use fuser_dialects::fusion::{Mesh, Sharding, Split};
 use fuser_ir::Value;
 use fuser_ir::ir::OpId;
 
@@ -24,10 +24,14 @@ use fuser_ir::ir::OpId;
 /// `g` (`[Stream(2), DIDx]` gathered to `[Stream(2)]`: one allgather per chunk, in the dgrad's
 /// loop); other stream chunks are left to propagation. A partial input or a device axis that
 /// would be used twice leaves `g` as it is.
+/// The layout must divide `g`'s extents: a kept stream chunk that does not fit with the
+/// device splits (`[Stream(4)]` rows of extent 4 under `DIDx` of 2 would be `[Stream(4), DIDx]`,
+/// 8 pieces of 4 rows) is dropped (the set gives `[DIDx]`), and a layout whose device splits do
+/// not divide `g` leaves `g` as it is (propagation decides).
 ///
 /// Returns the cotangent to read and whether it is a gather of `g` (an annotated `g` split
 /// over devices on the rows, unsplit there after the set).
-fn rows_like_input(b: &mut Builder<'_>, g: Value, x: Value, y: Value) -> (Value, bool) {
+fn rows_like_input(b: &mut Builder<'_>, op: OpId, g: Value, x: Value, y: Value) -> (Value, bool) {
     let Some(xs) = Sharding::of_type(b.ctx, b.ir.value_type(x)) else { return (g, false) };
     let gs = Sharding::of_type(b.ctx, b.ir.value_type(g));
     let ys = Sharding::of_type(b.ctx, b.ir.value_type(y));
@@ -50,6 +54,21 @@ fn rows_like_input(b: &mut Builder<'_>, g: Value, x: Value, y: Value) -> (Value,
         let outer = gs.as_ref().and_then(|s| s.axes[i].first().copied()).filter(|s| matches!(s, Split::Stream(_)));
         if let Some(stream) = outer.filter(|_| i + 1 < r) {
             a.insert(0, stream);
+        }
+    }
+    // Only a layout that divides `g`'s extents: without the kept stream chunks if they do not
+    // fit, else none.
+    let shape = b.shape(g);
+    let fits = |axes: &[Vec<Split>]| {
+        let s = Sharding { mesh: xs.mesh.clone(), axes: axes.to_vec(), partial: Vec::new(), reduce: xs.reduce };
+        Mesh::lookup(b.ctx, b.ir, op, &xs.mesh).is_some_and(|m| s.local_shape(&shape, &m, true).is_ok())
+    };
+    if !fits(&axes) {
+        for a in axes.iter_mut() {
+            a.retain(|s| matches!(s, Split::Device(_)));
+        }
+        if !fits(&axes) {
+            return (g, false);
         }
     }
     let splits: Vec<&Split> = axes.iter().flatten().filter(|s| matches!(s, Split::Device(_))).collect();
@@ -81,7 +100,7 @@ pub fn vjp(b: &mut Builder<'_>, op: OpId, name: &str, g: &[Option<Value>]) -> Re
     let g = first(g, name)?;
     let x = b.ir.operands(op).to_vec();
     let y = b.ir.result(op, 0);
-    let (g, dgrad_first) = rows_like_input(b, g, x[0], y);
+    let (g, dgrad_first) = rows_like_input(b, op, g, x[0], y);
     // The order of the two products decides which one shares a stream loop with the
     // cotangent's gather or with the dgrad's reduction (an op without a stream split, the wgrad
     // contracting the rows, closes the loop): a gathered cotangent (the row-parallel linear

@@ -1,6 +1,10 @@
 // Found by fuser-lowerfuzz (`fuser-lowerfuzz --seed 400782 --count 1 --autodiff on`), shrunk:
 // verifier-after-pass of the joint @fuzz_vjp of fusion-autodiff{func=fuzz} with builtin.module(tp-default{streams=1 fuse=false}) on 2 rank(s), input seed 400782.
 // message: 'fusion.set' op result: axis 0 of extent 4 is not divisible by 8, the product of its splits
+// Fixed: the GEMM rule (autodiff/gemm.rs) no longer keeps a stream chunk that does not fit with the
+// input's device split on the cotangent (`[DIDx]`, not `[Stream(4), DIDx]`), and
+// fusion-decompose-resharding computes the forward matmul in its annotated `[Stream(4)]` (its
+// `[DIDx]` operand gathered) instead of `[Stream(4), DIDx]`.
 
 // REQUIRES: fuser-run
 // RUN: fuser-opt %s --pass-pipeline='builtin.module(fusion-autodiff{func=fuzz})' | fuser-opt --pass-pipeline='builtin.module(tp-default{streams=1 fuse=false})' | fuser-opt --pass-pipeline='builtin.module(func.func(comm-verify))' | FileCheck %s --check-prefix=LOWERED
