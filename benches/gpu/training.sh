@@ -17,6 +17,8 @@
 #      --backend cuda at 1 and 2 processes (20 AdamW steps against torch's losses).
 #   6. where fuser's training step spends its GPU time: train_gpt_gpu.py --profile (8 steps of
 #      fuser and torch eager under torch.profiler, kernels by GPU time).
+#   7. every op family's gradient on the cuda backend against torch autograd in f64
+#      (grad_vs_torch.py --ops: the 47 programs of the rules table).
 #
 # Device command (repository root; .gpu/ holds the stripped release binaries, the
 # cuda_fused_on_gpu test binary and the wheel unpacked as .gpu/py):
@@ -25,7 +27,7 @@
 #   (cd python && maturin build --release -o /tmp/w) && python3 -m zipfile -e /tmp/w/fuser-*.whl .gpu/py
 #   strip .gpu/fuser-run .gpu/fuser-opt .gpu/cuda_fused_on_gpu
 #   run(command="bash benches/gpu/training.sh", carry=[".gpu"], timeout_s=600)
-# Options (environment): STEPS (default 60), PARTS (default "1 2 3 4 5 6"), TRAINING_BUDGET
+# Options (environment): STEPS (default 60), PARTS (default "1 2 3 4 5 6 7"), TRAINING_BUDGET
 # (seconds for the whole script, default 580).
 set -u -o pipefail
 OUT=${OUT:-/tmp/fuser-gpu-out}/training
@@ -34,7 +36,7 @@ export NCCL_NVLS_ENABLE=0
 export PYTHONPATH="$PWD/.gpu/py${PYTHONPATH:+:$PYTHONPATH}"
 END=$(( $(date +%s) + ${TRAINING_BUDGET:-580} ))
 STEPS=${STEPS:-60}
-PARTS=${PARTS:-"1 2 3 4 5 6"}
+PARTS=${PARTS:-"1 2 3 4 5 6 7"}
 left() { echo $(( END - $(date +%s) )); }
 step() {
   local name=$1 cap=$2; shift 2
@@ -71,5 +73,9 @@ if has 5; then
   step torch-rank-cuda-tests 120 python3 -m pytest -q -x -p no:cacheprovider python/tests/test_torch_torchrun.py -k cuda -rs
   step torch-tp-train-cuda-1 60 torchrun --standalone --nproc-per-node 1 examples/python/torch_tp_train.py --backend cuda
   step torch-tp-train-cuda-2 60 torchrun --standalone --nproc-per-node 2 examples/python/torch_tp_train.py --backend cuda
+fi
+if has 7; then
+  step grad-ops-cuda 150 python3 examples/transformer/grad_vs_torch.py --fuser-run .gpu/fuser-run \
+    --fuser-opt .gpu/fuser-opt --ops --backend cuda --out "$OUT/grad_ops_cuda.json"
 fi
 echo "training.sh: done $(date +%T)"
