@@ -10,8 +10,13 @@ program = rank.compile(fd)                   # fd: a FusionDefinition (or a Modu
 
 Inputs are this rank's pieces (the local shapes `program.arg_types()` lists), dense and on
 this rank's GPU; they are passed zero-copy through DLPack. The run first waits for torch's
-current stream, and is complete when `execute` returns; the outputs are new torch tensors
-(this rank's pieces, `program.result_types()`), copied from the runtime's buffers.
+current stream, and is complete when `execute` returns; the outputs (this rank's pieces,
+`program.result_types()`) are the runtime's own result buffers as torch tensors, zero-copy
+through DLPack too, returned to the runtime when torch frees them (a later run reuses their
+memory only after waiting for the stream it is called on: use them on torch's current
+stream). `rank.pipeline` is the pipeline `compile` uses by default: `tp-default`, or, when two
+ranks of the run share a GPU (`rank.shared_gpu` says why NCCL cannot serve them),
+`tp-overlap-collective{backend=cuda_ipc}`, the same lowering with every collective on CUDA IPC.
 
 Importing a torch module (cpu backend, one process; issue 26, docs/pytorch.md):
 
