@@ -680,8 +680,7 @@ pub fn check_against_reference(
         .enumerate()
         .map(|(i, ((out, reference), origin))| {
             let rel_err = out.rel_error(reference).map_err(|e| output_failure(i, origin.as_ref(), e))?;
-            let precision =
-                returned.get(i).map_or(out.dtype, |&v| check_precision(ctx, ref_ir, v, out.dtype));
+            let precision = returned.get(i).map_or(out.dtype, |&v| check_precision(ctx, ref_ir, v, out.dtype));
             Ok(OutputCheck { rel_err, tolerance: precision.tolerance(), dtype: out.dtype, precision, origin })
         })
         .collect()
