@@ -7,7 +7,8 @@ program's element types (as fuser-run's inputs are; integers exactly up to 2**53
 as 0/1); outputs come back in the NumPy dtype of their element type (float32 for bf16, bool
 for i1). `check=True` compares every output with the reference
 evaluation of the fusion-level program (as `fuser-run --check`) and raises `FuserError` at
-the op behind an output that differs by more than its element type's tolerance.
+the op behind an output that differs by more than its tolerance (that of the least precise
+float type the output is computed through: bf16's for an f32 cast of a bf16 sum).
 """
 
 from __future__ import annotations

@@ -215,7 +215,7 @@ fn run_cpu_inner(
                     "check: {what} differs from the reference: rel err {:.3e} > tolerance {:.0e} ({})",
                     c.rel_err,
                     c.tolerance,
-                    c.dtype.name()
+                    c.type_text()
                 );
                 diagnostic(&ctx, sources, c.origin.as_ref().map(|o| o.loc), &msg)
             })

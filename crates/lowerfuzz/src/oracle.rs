@@ -472,7 +472,7 @@ fn compare_with_reference(
                 Some((r, o)) => format!(", abs err {:.3e}", abs_err(o, r)),
                 None => String::new(),
             };
-            format!("output #{i} ({}): rel err {:.3e} > tolerance {:.0e}{abs}", c.dtype.name(), c.rel_err, c.tolerance)
+            format!("output #{i} ({}): rel err {:.3e} > tolerance {:.0e}{abs}", c.type_text(), c.rel_err, c.tolerance)
         })
         .collect();
     if !failed.is_empty() {

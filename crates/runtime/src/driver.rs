@@ -13,7 +13,8 @@ use crate::dtype::DType;
 use crate::error::{OpKey, RtError, RtResult, rank_range};
 use crate::exec::backend::RankStats;
 use crate::exec::{Backend, Program, capture, run_program};
-use crate::origin::{OutputOrigin, output_origins};
+use crate::origin::{OutputOrigin, output_origins, returned_values};
+use crate::precision::check_precision;
 use crate::reference;
 use crate::tensor::{HostTensor, gather_global, local_piece};
 use crate::trace::TraceEvent;
@@ -630,6 +631,10 @@ pub struct OutputCheck {
     pub rel_err: f64,
     pub tolerance: f64,
     pub dtype: DType,
+    /// The type whose tolerance applies: `dtype`, or the least precise float type the reference
+    /// computes a float output through (`precision.rs`: an f32 cast of a bf16 sum is held to
+    /// bf16's tolerance).
+    pub precision: DType,
     /// The value behind the output in the reference function.
     pub origin: Option<OutputOrigin>,
 }
@@ -638,9 +643,20 @@ impl OutputCheck {
     pub fn passed(&self) -> bool {
         self.rel_err <= self.tolerance
     }
+
+    /// The output's type for reports, with the type whose tolerance applies when that is
+    /// another: `f32`, `f32 computed in bf16`.
+    pub fn type_text(&self) -> String {
+        if self.precision == self.dtype {
+            self.dtype.name().to_string()
+        } else {
+            format!("{} computed in {}", self.dtype.name(), self.precision.name())
+        }
+    }
 }
 
-/// Evaluates the fusion-level `ref_func` on the global inputs and compares every output.
+/// Evaluates the fusion-level `ref_func` on the global inputs and compares every output, each
+/// at the tolerance of the least precise type it is computed through ([`check_precision`]).
 pub fn check_against_reference(
     ctx: &Context,
     ref_ir: &Ir,
@@ -656,6 +672,7 @@ pub fn check_against_reference(
         );
     }
     let origins = output_origins(ctx, ref_ir, ref_func, outputs.len());
+    let returned = returned_values(ctx, ref_ir, ref_func);
     outputs
         .iter()
         .zip(&expected)
@@ -663,7 +680,8 @@ pub fn check_against_reference(
         .enumerate()
         .map(|(i, ((out, reference), origin))| {
             let rel_err = out.rel_error(reference).map_err(|e| output_failure(i, origin.as_ref(), e))?;
-            Ok(OutputCheck { rel_err, tolerance: out.dtype.tolerance(), dtype: out.dtype, origin })
+            let precision = returned.get(i).map_or(out.dtype, |&v| check_precision(ctx, ref_ir, v, out.dtype));
+            Ok(OutputCheck { rel_err, tolerance: precision.tolerance(), dtype: out.dtype, precision, origin })
         })
         .collect()
 }
@@ -803,6 +821,51 @@ mod tests {
             let checks = check_against_reference(&ctx, &ir, f, &inputs, &[off]).unwrap();
             assert!(!checks[0].passed(), "{op} {from}: an element off by one passes the check");
         }
+    }
+
+    /// An f32 cast of a bf16 sum over rows split over 3 ranks: each rank rounds its partial
+    /// sum to bf16 and the allreduce rounds their sum again (fusion.md, "Numeric semantics"),
+    /// one bf16 unit away from the reference's single rounding. The check holds the output to
+    /// bf16's tolerance (it is computed in bf16), not f32's; a partial sum left out still
+    /// fails, and the same values fail an f32 computation.
+    #[test]
+    fn an_f32_cast_of_a_bf16_sharded_sum_is_checked_at_bf16_tolerance() {
+        use crate::dtype::round_to;
+        use fuser_ir::diag::SourceFile;
+        let ctx = Context::new(fuser_dialects::registry());
+        let program = |elem: &str| {
+            let text = format!(
+                "func.func @f(%a: tensor<6x1xbf16>) -> tensor<1x1xf32> {{
+  %w = fusion.cast %a : (tensor<6x1xbf16>) -> tensor<6x1x{elem}>
+  %s = fusion.sum %w dims = [0] keep_dims : (tensor<6x1x{elem}>) -> tensor<1x1x{elem}>
+  %c = fusion.cast %s : (tensor<1x1x{elem}>) -> tensor<1x1xf32>
+  return %c : tensor<1x1xf32>
+}}"
+            );
+            let mut ir = Ir::new();
+            let m = fuser_ir::parser::parse_source_all(&ctx, &mut ir, &SourceFile::new("t.mlir", text.into())).unwrap();
+            let f = first_function(&ctx, &ir, m).unwrap();
+            (ir, f)
+        };
+        // Rows 1 + 5/1024 per rank: each partial rounds up to 1 + 1/128, their sum ties to even.
+        let rows = vec![1.0, 5.0 / 1024.0, 1.0, 5.0 / 1024.0, 1.0, 5.0 / 1024.0];
+        let inputs = [HostTensor::new(DType::BF16, vec![6, 1], rows.clone()).unwrap()];
+        let bf16 = |v: f64| round_to(DType::BF16, v);
+        let partials: Vec<f64> = rows.chunks(2).map(|c| bf16(c[0] + c[1])).collect();
+        let sharded = bf16(partials.iter().sum());
+        assert_ne!(sharded, bf16(rows.iter().sum()), "the partials' rounding must show");
+        let out = |v: f64| [HostTensor::new(DType::F32, vec![1, 1], vec![v]).unwrap()];
+        let (ir, f) = program("bf16");
+        let checks = check_against_reference(&ctx, &ir, f, &inputs, &out(sharded)).unwrap();
+        assert!(checks[0].passed(), "{checks:?}");
+        assert!(checks[0].rel_err > DType::F32.tolerance(), "{checks:?}");
+        assert_eq!((checks[0].precision, checks[0].type_text().as_str()), (DType::BF16, "f32 computed in bf16"));
+        let missing = bf16(partials[0] + partials[1]);
+        assert!(!check_against_reference(&ctx, &ir, f, &inputs, &out(missing)).unwrap()[0].passed());
+        let (ir, f) = program("f32");
+        let checks = check_against_reference(&ctx, &ir, f, &inputs, &out(sharded)).unwrap();
+        assert!(!checks[0].passed(), "{checks:?}");
+        assert_eq!(checks[0].precision, DType::F32);
     }
 
     /// Rank 0 of a multi-process run assembles what the other processes reported: a rank

@@ -23,6 +23,7 @@ pub mod numerics;
 pub mod ops;
 pub mod origin;
 pub mod partial;
+pub mod precision;
 pub mod process;
 pub mod procs;
 pub mod reference;

@@ -5,7 +5,7 @@
 
 use fuser_ir::attrs::Attr;
 use fuser_ir::context::Context;
-use fuser_ir::ir::{Ir, OpId, ValueDef};
+use fuser_ir::ir::{Ir, OpId, Value, ValueDef};
 
 /// The value behind output `index` of a function.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +43,11 @@ impl OutputOrigin {
 fn return_op(ctx: &Context, ir: &Ir, func: OpId) -> Option<OpId> {
     let entry = ir.regions(func).first().and_then(|&r| ir.region_entry(r))?;
     ir.last_op(entry).filter(|&op| ctx.op_name_str(ir.op_name(op)) == "func.return")
+}
+
+/// The operands of the `func.return` ending `func` (empty without one).
+pub fn returned_values(ctx: &Context, ir: &Ir, func: OpId) -> Vec<Value> {
+    return_op(ctx, ir, func).map(|ret| ir.operands(ret).to_vec()).unwrap_or_default()
 }
 
 /// What the returned value is: the result of its op (numbered when the op has several).

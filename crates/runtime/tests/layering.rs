@@ -110,7 +110,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cuda/external.rs",
         ],
     ),
-    ("the unsharded reference", &["reference.rs"]),
+    ("the unsharded reference", &["reference.rs", "precision.rs"]),
     ("one process per rank (cpu)", &["procs/msg.rs", "procs/hub.rs", "procs/link.rs"]),
     ("the driver", &["driver.rs", "process.rs", "procs/run.rs", "procs/rank.rs"]),
     (

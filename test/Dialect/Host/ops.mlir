@@ -339,3 +339,14 @@ func.func @layout_views(%b: !host.buf<64xf32>, %m: !host.buf<4x8xf32>) -> (!host
   %f = host.reshape %m : !host.buf<4x8xf32> -> !host.view<32xf32, strides = [1]>
   return %v, %t, %f : !host.view<48x64xf32, strides = [0, 1]>, !host.view<8x4xf32, strides = [1, 8]>, !host.view<32xf32, strides = [1]>
 }
+
+// -----
+
+// A stream chunk [1, 5] of a [1, 15] buffer is contiguous: the stride of its extent-1 axis is
+// never stepped (fusion-to-host reshapes such chunks; fuser-lowerfuzz seed 803988).
+// CHECK-LABEL: func.func @reshape_unit_axis_stride
+// CHECK:       host.reshape %arg0 : !host.view<1x5xf32, strides = [15, 1]> -> !host.view<5xf32, strides = [1]>
+func.func @reshape_unit_axis_stride(%c: !host.view<1x5xf32, strides = [15, 1]>) -> !host.view<5xf32, strides = [1]> {
+  %f = host.reshape %c : !host.view<1x5xf32, strides = [15, 1]> -> !host.view<5xf32, strides = [1]>
+  return %f : !host.view<5xf32, strides = [1]>
+}

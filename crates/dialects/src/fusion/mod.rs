@@ -114,8 +114,17 @@ NaN gives 1, `-0` gives 0); from `i1` gives 0 or 1. Integer arithmetic on `i1` k
 the wrapped result.\n- Floats follow IEEE 754: every op's result is rounded to the element type; `bf16`/`f16` ops \
 compute in `f32` and round each result (as torch does), so an `f16` `300 * 300` is `inf`. \
 `sum`, `matmul` and `linear` on `bf16`/`f16`/`f32` accumulate in `f32` (the cuda backend's sums \
-in `f64`) and round the result once; the check accumulates in `f64` and allows a relative \
-error (bf16 2e-2, f16 2e-3, f32 1e-5, f64 1e-12; integers must match exactly). NaN propagates; \
+in `f64`) and round the result once. Over a device-split axis (and `mean` likewise) the \
+result is a `partial` value of the element type: each rank rounds its local sum once, and the \
+collective adds the ranks' rounded sums and rounds the total (the cpu collectives add in `f64` \
+and round once; NCCL and the ring reduce-scatter of `comm-p2p-ring`, which accumulates each GEMM \
+into the running sum it receives, may round the running sum at every step), as a row-parallel \
+`bf16` linear does in torch: on `d` ranks at least `d + 1` roundings where the unsharded op \
+rounds once. The check accumulates in `f64` and allows a \
+relative error `||out - ref|| / ||ref||` of the least precise float type the output is \
+computed through, its own or that of an op result on the way (bf16 2e-2, f16 2e-3, f32 1e-5, \
+f64 1e-12: an `f32` cast of a `bf16` sum holds a `bf16` value and is checked at 2e-2; function \
+arguments do not count, the run reads them exactly; integers must match exactly). NaN propagates; \
 infinities and NaN must appear where the check's reference has them. The transcendental ops \
 (`exp`, `log`, `tanh`, `erf`, `sigmoid`, `silu`, `gelu`, `pow`, ...) compute in `f32` for \
 `bf16`/`f16`/`f32` on the cpu (in `f64` on the cuda backend) and round once; the check's \

@@ -61,8 +61,8 @@ fuser_ir::declare_op! {
     pub static RESHAPE: "host.reshape" {
         summary: "A contiguous source seen with another shape",
         description: "Returns a row-major view of the same elements with the result's shape. \
-The source must be contiguous (row-major without gaps) and hold as many elements as the \
-result.\n\n\
+The source must be contiguous (row-major without gaps; the stride of an axis of extent 1 does \
+not matter, it is never stepped) and hold as many elements as the result.\n\n\
 ```mlir\n%f = host.reshape %b : !host.buf<4x8xf32> -> !host.view<32xf32, strides = [1]>\n```",
         traits: [PURE],
         operands: { source: BUFFER_LIKE },
@@ -118,10 +118,17 @@ pub fn permute_type(source: &BufferType, dims: &[i64]) -> Result<BufferType, Lay
     Ok(BufferType { shape, elem: source.elem, memory: source.memory, strides: Some(strides) })
 }
 
-/// A contiguous `source` seen with `shape`.
+/// Whether `t`'s elements are row-major without gaps. An axis of extent 1 is never stepped, so
+/// its stride does not matter: a stream chunk `[1, 5]` of a `[1, 15]` buffer (strides
+/// `[15, 1]`) is contiguous.
+pub fn is_contiguous(t: &BufferType) -> bool {
+    let dense = BufferType::contiguous_strides(&t.shape);
+    t.shape.iter().zip(strides_of(t)).zip(dense).all(|((&e, s), d)| e == 1 || s == d)
+}
+
+/// A contiguous `source` ([`is_contiguous`]) seen with `shape`.
 pub fn reshape_type(source: &BufferType, shape: &[i64]) -> Result<BufferType, LayoutError> {
-    let contiguous = BufferType::contiguous_strides(&source.shape);
-    if strides_of(source) != contiguous {
+    if !is_contiguous(source) {
         return Err("the source must be contiguous (copy it into a buffer first)".into());
     }
     let count = |s: &[i64]| s.iter().try_fold(1i64, |acc, &d| if d == DYNAMIC { None } else { acc.checked_mul(d) });

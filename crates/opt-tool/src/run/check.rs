@@ -19,9 +19,9 @@ fn output_name(rep: &Reporter, index: usize, c: &OutputCheck) -> String {
     o.describe_named(name.as_deref())
 }
 
-/// `rel err 1.2e-1 > tolerance 2e-2 (bf16)`.
+/// `rel err 1.2e-1 > tolerance 2e-2 (bf16)`, `... (f32 computed in bf16)`.
 fn excess(c: &OutputCheck) -> String {
-    format!("rel err {:.3e} > tolerance {:.0e} ({})", c.rel_err, c.tolerance, c.dtype.name())
+    format!("rel err {:.3e} > tolerance {:.0e} ({})", c.rel_err, c.tolerance, c.type_text())
 }
 
 /// The error for a failed output, at its value in the reference; with a note at the value the

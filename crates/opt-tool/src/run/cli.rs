@@ -101,7 +101,9 @@ OPTIONS:
                          name is wrapped in builtin.module(...) (default: tp-default)
   --check                evaluate the fusion-level program unsharded in f64 and compare the
                          gathered outputs: relative error ||out-ref||/||ref|| against the
-                         tolerance of the output dtype; prints `check: PASS (max rel err X)`
+                         tolerance of the least precise float type the output is computed
+                         through (its dtype, or bf16 for an f32 cast of a bf16 sum: `f32
+                         computed in bf16` in reports); prints `check: PASS (max rel err X)`
                          or `check: FAIL` naming each output that differs (`output #i (result
                          #i of @f, %y, the result of 'fusion.linear')`) and exits with status 1;
                          each failed output is also an error on stderr at the line of its value

@@ -337,12 +337,9 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// Whether a buffer or view type is dense row-major (axes of extent 1 have any stride).
-pub fn is_contiguous(t: &BufferType) -> bool {
-    let Some(strides) = &t.strides else { return true };
-    let dense = BufferType::contiguous_strides(&t.shape);
-    t.shape.iter().zip(strides).zip(dense).all(|((&e, &s), d)| e == 1 || s == d)
-}
+/// Whether a buffer or view type is dense row-major (axes of extent 1 have any stride): the
+/// dialect's rule, which `host.reshape` checks.
+pub use fuser_dialects::host::layout_views::is_contiguous;
 
 #[cfg(test)]
 mod tests {
