@@ -128,12 +128,14 @@ pub(crate) fn describe(b: &Borrowed) -> TensorDesc {
 
 /// What an exported capsule owns: the result's owner (its buffer) and the shape the
 /// DLTensor points at.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 struct Export<T> {
     _owner: T,
     shape: Vec<i64>,
 }
 
 /// DLPack's type code of `dtype` (the inverse of [`describe`]'s table).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 fn dl_type(dtype: DType) -> DLDataType {
     let (code, bits) = match dtype {
         DType::F64 => (2, 64),
@@ -149,6 +151,7 @@ fn dl_type(dtype: DType) -> DLDataType {
     DLDataType { code, bits, lanes: 1 }
 }
 
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 unsafe extern "C" fn delete_export<T>(m: *mut DLManagedTensor) {
     // SAFETY: `m` and its context were made by `export::<T>` with Box::into_raw; DLPack calls
     // the deleter once.
@@ -158,17 +161,20 @@ unsafe extern "C" fn delete_export<T>(m: *mut DLManagedTensor) {
     }
 }
 
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 unsafe extern "C" fn capsule_destructor(capsule: *mut pyo3::ffi::PyObject) {
     // SAFETY: CPython calls this with the capsule; an unconsumed one still has its name
     // `dltensor` and owns the tensor (a consumer renames it `used_dltensor`).
     unsafe {
+        // PyCapsule_IsValid sets no error (a pending one, if the capsule dies while an
+        // exception propagates, is left alone).
         if pyo3::ffi::PyCapsule_IsValid(capsule, c"dltensor".as_ptr()) == 1 {
             let m = pyo3::ffi::PyCapsule_GetPointer(capsule, c"dltensor".as_ptr()) as *mut DLManagedTensor;
-            if let Some(d) = (*m).deleter {
+            if !m.is_null()
+                && let Some(d) = (*m).deleter
+            {
                 d(m);
             }
-        } else {
-            pyo3::ffi::PyErr_Clear();
         }
     }
 }
@@ -176,6 +182,7 @@ unsafe extern "C" fn capsule_destructor(capsule: *mut pyo3::ffi::PyObject) {
 /// A DLPack capsule of the dense row-major tensor of `shape` and `dtype` at `ptr` on DLPack
 /// device `device`, owning `owner` (the memory's keeper): dropped by the capsule's deleter,
 /// when the consumer (torch) frees the tensor, or by the capsule if never consumed.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn export<T: Send + 'static>(
     py: Python<'_>,
     owner: T,
