@@ -251,37 +251,48 @@ def torch_losses(t: TrainConfig) -> Optional[List[float]]:
     None when torch is not importable."""
     try:
         import torch
-        import torch.nn.functional as F
     except ImportError:
         return None
     torch.manual_seed(0)
-    S, E, H = t.seq, t.hidden, t.heads
-    D = E // H
     names = param_names(t)
     params = {k: torch.nn.Parameter(torch.from_numpy(v.copy())) for k, v in init_params(t).items()}
     opt = torch.optim.AdamW([params[n] for n in names], lr=t.lr, betas=t.betas, eps=t.eps, weight_decay=t.weight_decay)
-    P = params
+    loss_fn = torch_loss_function(t, names)
     losses = []
     for ids, labels in batches(t):
-        ids_t, labels_t = torch.from_numpy(ids), torch.from_numpy(labels)
-        x = F.embedding(ids_t, P["table"]) + P["pos"]
+        loss = loss_fn(torch.from_numpy(ids), torch.from_numpy(labels), *[params[n] for n in names])
+        losses.append(loss.item())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return losses
+
+
+def torch_loss_function(t: TrainConfig, names: List[str]):
+    """The model's mean cross-entropy in torch.nn.functional: `(ids, labels, *params) -> loss`
+    (params in `names` order, in any float type; the loss in float32). Also
+    train_gpt_gpu.py's torch runs."""
+    import torch.nn.functional as F
+
+    S, E, H = t.seq, t.hidden, t.heads
+    D = E // H
+
+    def loss_fn(ids, labels, *ps):
+        P = dict(zip(names, ps))
+        x = F.embedding(ids, P["table"]) + P["pos"]
         for i in range(t.layers):
             g = lambda n: P[f"l{i}.{n}"]  # noqa: E731
             h = F.layer_norm(x, (E,), g("ln1_w"), g("ln1_b"), eps=t.norm_eps)
             qkv = F.linear(h, g("w_qkv"), g("b_qkv")).view(S, H, 3, D)
             q, k, v = (qkv[:, :, j, :].permute(1, 0, 2).unsqueeze(0) for j in range(3))
             att = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-            a2 = att[0].permute(1, 0, 2).reshape(S, E)
-            x = x + F.linear(a2, g("w_o"), g("b_o"))
+            x = x + F.linear(att[0].permute(1, 0, 2).reshape(S, E), g("w_o"), g("b_o"))
             h2 = F.layer_norm(x, (E,), g("ln2_w"), g("ln2_b"), eps=t.norm_eps)
             x = x + F.linear(F.gelu(F.linear(h2, g("w_1"), g("b_1")), approximate="tanh"), g("w_2"), g("b_2"))
         logits = F.linear(F.layer_norm(x, (E,), P["lnf_w"], P["lnf_b"], eps=t.norm_eps), P["w_lm"])
-        loss = F.cross_entropy(logits, labels_t)
-        losses.append(loss.item())
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-    return losses
+        return F.cross_entropy(logits.float(), labels)
+
+    return loss_fn
 
 
 def max_rel(a: List[float], b: List[float]) -> float:
@@ -330,14 +341,22 @@ def main(argv=None) -> int:
     return 0 if ok else 1
 
 
-def plot(curves, ref, t, path):
-    """The loss curves of fuser (one per d) and torch side by side, and their relative difference."""
+def pyplot(path):
+    """matplotlib's pyplot on the file backend, or None (saying `path` is not drawn)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         print(f"matplotlib is not importable: {path} not drawn")
+        return None
+    return plt
+
+
+def plot(curves, ref, t, path):
+    """The loss curves of fuser (one per d) and torch side by side, and their relative difference."""
+    plt = pyplot(path)
+    if plt is None:
         return
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     for d, c in curves.items():

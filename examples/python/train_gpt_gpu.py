@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -43,37 +42,11 @@ from typing import Callable, Dict, List, Optional
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import train_gpt  # noqa: E402
-from train_gpt import TrainConfig, batches, build, init_params, param_names  # noqa: E402
+from train_gpt import TrainConfig, batches, build, init_params, max_rel, param_names, pyplot, torch_loss_function  # noqa: E402
 
 _TORCH = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
-
-
-def loss_function(t: TrainConfig, names: List[str]) -> Callable:
-    """The model's mean cross-entropy in torch.nn.functional: `(ids, labels, *params) -> loss`
-    (params in `names` order, in the compute dtype; the loss in float32)."""
-    S, E, H = t.seq, t.hidden, t.heads
-    D = E // H
-
-    def loss_fn(ids, labels, *ps):
-        P = dict(zip(names, ps))
-        x = F.embedding(ids, P["table"]) + P["pos"]
-        for i in range(t.layers):
-            g = lambda n: P[f"l{i}.{n}"]  # noqa: E731
-            h = F.layer_norm(x, (E,), g("ln1_w"), g("ln1_b"), eps=t.norm_eps)
-            qkv = F.linear(h, g("w_qkv"), g("b_qkv")).view(S, H, 3, D)
-            q, k, v = (qkv[:, :, j, :].permute(1, 0, 2).unsqueeze(0) for j in range(3))
-            att = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-            x = x + F.linear(att[0].permute(1, 0, 2).reshape(S, E), g("w_o"), g("b_o"))
-            h2 = F.layer_norm(x, (E,), g("ln2_w"), g("ln2_b"), eps=t.norm_eps)
-            x = x + F.linear(F.gelu(F.linear(h2, g("w_1"), g("b_1")), approximate="tanh"), g("w_2"), g("b_2"))
-        logits = F.linear(F.layer_norm(x, (E,), P["lnf_w"], P["lnf_b"], eps=t.norm_eps), P["w_lm"])
-        return F.cross_entropy(logits.float(), labels)
-
-    return loss_fn
 
 
 def sync(device: torch.device) -> None:
@@ -190,18 +163,9 @@ def flops_per_step(t: TrainConfig) -> float:
     return 6.0 * gemm_params * S + 12.0 * t.layers * S * S * E / 2
 
 
-def max_rel(a: List[float], b: List[float]) -> float:
-    return max(abs(x - y) / max(abs(y), 1e-30) for x, y in zip(a, b))
-
-
 def plot(results: Dict[str, Dict[str, object]], t: TrainConfig, path: str, title: str) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"matplotlib is not importable: {path} not drawn")
+    plt = pyplot(path)
+    if plt is None:
         return
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4.2))
     styles = {"fuser": "-", "torch eager": "--", "torch.compile": ":"}
@@ -280,7 +244,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if a.no_compile:
         only.discard("compile")
     results: Dict[str, Dict[str, object]] = {}
-    loss_fn = loss_function(t, names)
+    loss_fn = torch_loss_function(t, names)
 
     def torch_step(fn):
         def step(ids, labels, master):

@@ -18,8 +18,8 @@
 //! `ProcessRank` for leaving the run, and `fail`, which tells the other ranks that this
 //! process failed outside a run.
 
-use crate::dlpack::{Borrowed, KDL_CPU, TensorDesc, describe, take_capsule};
-use crate::errors::{self, Diagnostic};
+use crate::dlpack::{Borrowed, KDL_CPU, TensorDesc, describe, take_all};
+use crate::errors;
 use crate::execute::Fail;
 use crate::prepared::Placement;
 use fuser_runtime::buffer::{Buffer, View};
@@ -143,13 +143,8 @@ impl CpuRank {
         inputs: Vec<Bound<'_, PyAny>>,
         outputs: Vec<Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let take = |objs: &[Bound<'_, PyAny>]| -> Result<Vec<Borrowed>, Vec<Diagnostic>> {
-            objs.iter()
-                .map(|o| take_capsule(o).map_err(|m| vec![errors::located(None, &m, &program.sources)]))
-                .collect()
-        };
-        let ins = take(&inputs).map_err(|d| errors::raise(py, d))?;
-        let outs = take(&outputs).map_err(|d| errors::raise(py, d))?;
+        let ins = take_all(&inputs, &program.sources).map_err(|d| errors::raise(py, d))?;
+        let outs = take_all(&outputs, &program.sources).map_err(|d| errors::raise(py, d))?;
         let (in_descs, out_descs): (Vec<TensorDesc>, Vec<TensorDesc>) =
             (ins.iter().map(describe).collect(), outs.iter().map(describe).collect());
         let guards: Vec<Guard> = ins.into_iter().map(Guard).collect();

@@ -11,8 +11,8 @@
 //! the outputs are complete when `run` returns. Every capsule is checked against the
 //! program's local (per-rank) shape and element type, on this rank's GPU, dense row-major.
 
-use crate::dlpack::{Borrowed, KDL_CUDA, TensorDesc, describe, take_capsule};
-use crate::errors::{self, Diagnostic};
+use crate::dlpack::{KDL_CUDA, TensorDesc, describe, take_all};
+use crate::errors;
 use crate::execute::Fail;
 use crate::prepared::Placement;
 use fuser_runtime::cuda::CudaBackend;
@@ -92,13 +92,15 @@ impl CudaRank {
         let Some(outs) = outs else {
             let mut owned = Vec::with_capacity(results.len());
             for r in results {
+                // A capsule describes a dense tensor (as `copy_out` needs one for `run`).
+                if !r.is_contiguous() {
+                    return Err(fail(fuser_runtime::RtError::new(
+                        "a strided result cannot be returned as a dense tensor",
+                    )));
+                }
                 let fresh = !taken.contains(&r.mem.ptr);
                 taken.push(r.mem.ptr);
-                owned.push(if fresh && r.is_contiguous() {
-                    r
-                } else {
-                    self.backend.copy_to_new(self.rank, &r).map_err(fail)?
-                });
+                owned.push(if fresh { r } else { self.backend.copy_to_new(self.rank, &r).map_err(fail)? });
             }
             return Ok(owned);
         };
@@ -109,10 +111,6 @@ impl CudaRank {
             taken.push(r.mem.ptr);
         }
         Ok(Vec::new())
-    }
-
-    fn take_all(program: &CudaProgram, objs: &[Bound<'_, PyAny>]) -> Result<Vec<Borrowed>, Vec<Diagnostic>> {
-        objs.iter().map(|o| take_capsule(o).map_err(|m| vec![errors::located(None, &m, &program.sources)])).collect()
     }
 }
 
@@ -148,8 +146,8 @@ impl CudaRank {
         outputs: Vec<Bound<'_, PyAny>>,
         stream: usize,
     ) -> PyResult<()> {
-        let ins = Self::take_all(program, &inputs).map_err(|d| errors::raise(py, d))?;
-        let outs = Self::take_all(program, &outputs).map_err(|d| errors::raise(py, d))?;
+        let ins = take_all(&inputs, &program.sources).map_err(|d| errors::raise(py, d))?;
+        let outs = take_all(&outputs, &program.sources).map_err(|d| errors::raise(py, d))?;
         let (in_descs, out_descs): (Vec<TensorDesc>, Vec<TensorDesc>) =
             (ins.iter().map(describe).collect(), outs.iter().map(describe).collect());
         let result = py.detach(|| self.run_inner(program, &in_descs, Some(&out_descs), stream));
@@ -171,7 +169,7 @@ impl CudaRank {
         inputs: Vec<Bound<'_, PyAny>>,
         stream: usize,
     ) -> PyResult<Vec<Py<PyAny>>> {
-        let ins = Self::take_all(program, &inputs).map_err(|d| errors::raise(py, d))?;
+        let ins = take_all(&inputs, &program.sources).map_err(|d| errors::raise(py, d))?;
         let in_descs: Vec<TensorDesc> = ins.iter().map(describe).collect();
         let result = py.detach(|| self.run_inner(program, &in_descs, None, stream));
         drop(ins);

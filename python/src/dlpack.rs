@@ -86,6 +86,15 @@ pub(crate) fn take_capsule(obj: &Bound<'_, PyAny>) -> Result<Borrowed, String> {
     }
 }
 
+/// Every capsule of `objs` taken (each marked used), or the first refusal as a diagnostic at
+/// no location (the caller's Python line; `sources` for rendering).
+pub(crate) fn take_all(
+    objs: &[Bound<'_, PyAny>],
+    sources: &crate::errors::Sources,
+) -> Result<Vec<Borrowed>, Vec<crate::errors::Diagnostic>> {
+    objs.iter().map(|o| take_capsule(o).map_err(|m| vec![crate::errors::located(None, &m, sources)])).collect()
+}
+
 pub(crate) fn describe(b: &Borrowed) -> TensorDesc {
     // SAFETY: a valid DLManagedTensor (DLPack's contract) owned by `b`.
     let t = unsafe { &(*b.managed).dl_tensor };

@@ -25,7 +25,7 @@ from fuser.torch import (  # noqa: E402
     Shard,
 )
 from fuser._torch_placements import placement  # noqa: E402
-from torch_modules import MLP, GPT2Block, LlamaBlock, randomize, rel_err, rope  # noqa: E402
+from torch_modules import MLP, GPT2Block, LlamaBlock, gpt2_plan, llama_plan, randomize, rel_err, rope  # noqa: E402
 
 TOL = 1e-5
 
@@ -66,41 +66,8 @@ def gpt2_case(sp: bool):
     module = randomize(GPT2Block(), seed=4)
     x = torch.randn(1 if sp else 2, 8, 32)
     if not sp:
-        plan = {"attn.c_proj": RowwiseParallel(), "mlp.c_fc": ColwiseParallel(), "mlp.c_proj": RowwiseParallel()}
-        return module, (x,), plan, {}
-    plan = {
-        "ln_1": SequenceParallel(),
-        "ln_2": SequenceParallel(),
-        "attn": PrepareModuleInput(input_layouts=Shard(1), desired_input_layouts=Replicate()),
-        "attn.c_proj": RowwiseParallel(input_layouts=Replicate(), output_layouts=Shard(1)),
-        "mlp": PrepareModuleInput(input_layouts=(Shard(1),), desired_input_layouts=(Replicate(),)),
-        "mlp.c_fc": ColwiseParallel(),
-        "mlp.c_proj": RowwiseParallel(output_layouts=Shard(1)),
-    }
-    return module, (x,), plan, {"placements": {"x": [Shard(1)]}, "output_placements": [[Shard(1)]]}
-
-
-def llama_plan(sp: bool, styles=None) -> dict:
-    """torchtitan's Llama plan (patterns over the block's module paths)."""
-    s = styles or fuser.torch
-    plan = {
-        "self_attn.[qkv]_proj": s.ColwiseParallel(),
-        "self_attn.o_proj": s.RowwiseParallel(),
-        "mlp.gate_proj": s.ColwiseParallel(),
-        "mlp.up_proj": s.ColwiseParallel(),
-        "mlp.down_proj": s.RowwiseParallel(),
-    }
-    if sp:
-        plan.update({
-            "*_layernorm": s.SequenceParallel(),
-            "self_attn": s.PrepareModuleInput(
-                input_layouts=(s.Shard(1), None, None), desired_input_layouts=(s.Replicate(), None, None)
-            ),
-            "self_attn.o_proj": s.RowwiseParallel(output_layouts=s.Shard(1)),
-            "mlp": s.PrepareModuleInput(input_layouts=(s.Shard(1),), desired_input_layouts=(s.Replicate(),)),
-            "mlp.down_proj": s.RowwiseParallel(output_layouts=s.Shard(1)),
-        })
-    return plan
+        return module, (x,), gpt2_plan(False), {}
+    return module, (x,), gpt2_plan(True), {"placements": {"x": [Shard(1)]}, "output_placements": [[Shard(1)]]}
 
 
 def llama_case(sp: bool):

@@ -1,6 +1,7 @@
 """torch modules shared by the torch importer's tests (test_torch_import.py,
-test_torch_placements.py): plain modules with random weights, no downloads. Import it only
-after `pytest.importorskip("torch")`."""
+test_torch_placements.py, the torchrun workers): plain modules with random weights, no
+downloads, and the TP plans the tests shard them with. Import it only after
+`pytest.importorskip("torch")`."""
 
 from __future__ import annotations
 
@@ -168,3 +169,49 @@ def rope(seq: int, head_dim: int, dtype=torch.float32):
     freqs = torch.outer(torch.arange(seq, dtype=torch.float64), inv)
     emb = torch.cat((freqs, freqs), dim=-1)
     return emb.cos().to(dtype), emb.sin().to(dtype)
+
+
+def _fuser_styles():
+    import fuser.torch
+
+    return fuser.torch
+
+
+def llama_plan(sp: bool, styles=None) -> dict:
+    """torchtitan's Llama plan (patterns over the block's module paths)."""
+    s = styles or _fuser_styles()
+    plan = {
+        "self_attn.[qkv]_proj": s.ColwiseParallel(),
+        "self_attn.o_proj": s.RowwiseParallel(),
+        "mlp.gate_proj": s.ColwiseParallel(),
+        "mlp.up_proj": s.ColwiseParallel(),
+        "mlp.down_proj": s.RowwiseParallel(),
+    }
+    if sp:
+        plan.update({
+            "*_layernorm": s.SequenceParallel(),
+            "self_attn": s.PrepareModuleInput(
+                input_layouts=(s.Shard(1), None, None), desired_input_layouts=(s.Replicate(), None, None)
+            ),
+            "self_attn.o_proj": s.RowwiseParallel(output_layouts=s.Shard(1)),
+            "mlp": s.PrepareModuleInput(input_layouts=(s.Shard(1),), desired_input_layouts=(s.Replicate(),)),
+            "mlp.down_proj": s.RowwiseParallel(output_layouts=s.Shard(1)),
+        })
+    return plan
+
+
+def gpt2_plan(sp: bool, styles=None) -> dict:
+    """Megatron's GPT-2 plan; with `sp`, sequence parallelism of the norms and the residual
+    stream. The fused QKV projection stays replicated (split by columns, q/k/v would mix)."""
+    s = styles or _fuser_styles()
+    if not sp:
+        return {"attn.c_proj": s.RowwiseParallel(), "mlp.c_fc": s.ColwiseParallel(), "mlp.c_proj": s.RowwiseParallel()}
+    return {
+        "ln_1": s.SequenceParallel(),
+        "ln_2": s.SequenceParallel(),
+        "attn": s.PrepareModuleInput(input_layouts=s.Shard(1), desired_input_layouts=s.Replicate()),
+        "attn.c_proj": s.RowwiseParallel(input_layouts=s.Replicate(), output_layouts=s.Shard(1)),
+        "mlp": s.PrepareModuleInput(input_layouts=(s.Shard(1),), desired_input_layouts=(s.Replicate(),)),
+        "mlp.c_fc": s.ColwiseParallel(),
+        "mlp.c_proj": s.RowwiseParallel(output_layouts=s.Shard(1)),
+    }

@@ -25,10 +25,10 @@ import torch
 
 import fuser
 import fuser.torch
-from fuser.torch import ColwiseParallel, PrepareModuleInput, Replicate, RowwiseParallel, SequenceParallel, Shard
+from fuser.torch import Shard
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from torch_modules import GPT2Block, LlamaBlock, randomize, rope  # noqa: E402
+from torch_modules import GPT2Block, LlamaBlock, gpt2_plan, llama_plan, randomize, rope  # noqa: E402
 
 # FUSER_TEST_BACKEND=cuda runs the ranks on the GPU (every rank on the current device, so two
 # ranks share one GPU: the programs' collectives go through cuda_ipc, no NCCL).
@@ -38,35 +38,12 @@ SP = {"placements": {"x": [Shard(1)]}, "output_placements": [[Shard(1)]]}
 
 
 def case(model: str) -> Tuple[torch.nn.Module, tuple, Dict[str, Any]]:
-    """The module (seeded), its example inputs and its TP+SP plan (test_torch_placements.py's)."""
+    """The module (seeded), its example inputs and its TP+SP plan (torch_modules.py's)."""
     g = torch.Generator().manual_seed(11)
     if model == "llama":
         module = randomize(LlamaBlock(heads=8, kv_heads=4), seed=5)
-        args = (torch.randn(1, 8, 32, generator=g),) + rope(8, 4)
-        plan = {
-            "self_attn.[qkv]_proj": ColwiseParallel(),
-            "mlp.gate_proj": ColwiseParallel(),
-            "mlp.up_proj": ColwiseParallel(),
-            "*_layernorm": SequenceParallel(),
-            "self_attn": PrepareModuleInput(input_layouts=(Shard(1), None, None), desired_input_layouts=(Replicate(), None, None)),
-            "self_attn.o_proj": RowwiseParallel(output_layouts=Shard(1)),
-            "mlp": PrepareModuleInput(input_layouts=(Shard(1),), desired_input_layouts=(Replicate(),)),
-            "mlp.down_proj": RowwiseParallel(output_layouts=Shard(1)),
-        }
-        return module, args, plan
-    # GPT-2: the fused QKV projection stays replicated (split by columns, q/k/v would mix).
-    module = randomize(GPT2Block(), seed=4)
-    args = (torch.randn(1, 8, 32, generator=g),)
-    plan = {
-        "ln_1": SequenceParallel(),
-        "ln_2": SequenceParallel(),
-        "attn": PrepareModuleInput(input_layouts=Shard(1), desired_input_layouts=Replicate()),
-        "attn.c_proj": RowwiseParallel(input_layouts=Replicate(), output_layouts=Shard(1)),
-        "mlp": PrepareModuleInput(input_layouts=(Shard(1),), desired_input_layouts=(Replicate(),)),
-        "mlp.c_fc": ColwiseParallel(),
-        "mlp.c_proj": RowwiseParallel(output_layouts=Shard(1)),
-    }
-    return module, args, plan
+        return module, (torch.randn(1, 8, 32, generator=g),) + rope(8, 4), llama_plan(True)
+    return randomize(GPT2Block(), seed=4), (torch.randn(1, 8, 32, generator=g),), gpt2_plan(True)
 
 
 def weights(shape) -> torch.Tensor:

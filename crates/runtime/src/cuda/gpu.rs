@@ -327,29 +327,24 @@ impl Gpu {
     /// `fuser_sum_tiled`: blocks of 32 x 32 threads, 32 outputs each.
     fn launch_sum_tiled(&self, p: &mut SumParams, stream: RawStream) -> RtResult<()> {
         let blocks = (p.n_out as u64).div_ceil(32).clamp(1, 65535 * 8) as u32;
-        let mut args = [(p as *mut SumParams).cast::<std::ffi::c_void>()];
-        api::check(
-            unsafe {
-                sys::cuLaunchKernel(
-                    self.sum_tiled.0,
-                    blocks,
-                    1,
-                    1,
-                    32,
-                    32,
-                    1,
-                    0,
-                    stream.0,
-                    args.as_mut_ptr(),
-                    std::ptr::null_mut(),
-                )
-            },
-            "cuLaunchKernel",
-        )
+        self.launch_grid(self.sum_tiled, p, blocks, (32, 32), stream)
     }
 
+    /// One thread per element of `n` (`kernels::launch_dims`).
     fn launch<P>(&self, f: Func, params: &mut P, n: i64, stream: RawStream) -> RtResult<()> {
         let (blocks, threads) = kernels::launch_dims(n);
+        self.launch_grid(f, params, blocks, (threads, 1), stream)
+    }
+
+    /// `blocks` blocks of `threads` (x, y) threads, `params` the kernel's one argument.
+    fn launch_grid<P>(
+        &self,
+        f: Func,
+        params: &mut P,
+        blocks: u32,
+        threads: (u32, u32),
+        stream: RawStream,
+    ) -> RtResult<()> {
         let mut args = [(params as *mut P).cast::<std::ffi::c_void>()];
         api::check(
             unsafe {
@@ -358,8 +353,8 @@ impl Gpu {
                     blocks,
                     1,
                     1,
-                    threads,
-                    1,
+                    threads.0,
+                    threads.1,
                     1,
                     0,
                     stream.0,

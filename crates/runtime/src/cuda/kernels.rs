@@ -702,6 +702,20 @@ mod tests {
     }
 
     #[test]
+    fn long_reductions_pick_the_coalesced_layout() {
+        // [2048, 4096] over rows (kept axis 1 first, stride 1; reduced axis 0, stride 4096).
+        assert_eq!(sum_layout(0, 2048, &[1, 4096], 1), Some(SUM_COLUMNS));
+        // The same over columns: the reduced axis is contiguous.
+        assert_eq!(sum_layout(0, 4096, &[4096, 1], 1), Some(SUM_ROWS));
+        // Everything into one value, and max/min/mean alike.
+        assert_eq!(sum_layout(1, 100, &[1], 0), Some(SUM_ROWS));
+        assert_eq!(sum_layout(3, 100, &[1, 100], 1), Some(SUM_COLUMNS));
+        // Variances and short reductions stay one thread per output.
+        assert_eq!(sum_layout(4, 2048, &[1, 4096], 1), None);
+        assert_eq!(sum_layout(0, TILED_MIN - 1, &[1, 4096], 1), None);
+    }
+
+    #[test]
     fn launch_covers_small_and_large_sizes() {
         assert_eq!(launch_dims(0), (1, 256));
         assert_eq!(launch_dims(257), (2, 256));

@@ -200,12 +200,12 @@ pub fn sdpa(q: &[f64], k: &[f64], v: &[f64], dims: &SdpaDims, opt: &SdpaOptions)
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ops::params::Param;
 
     /// A deterministic pseudo-random sequence in [-1, 1) (also the gradient tests' inputs).
-    pub(in crate::ops) fn values(n: usize, seed: u64) -> Vec<f64> {
+    pub(crate) fn values(n: usize, seed: u64) -> Vec<f64> {
         let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (0..n)
             .map(|_| {

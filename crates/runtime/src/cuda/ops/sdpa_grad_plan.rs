@@ -312,19 +312,10 @@ impl Plan {
 mod tests {
     use super::*;
     use crate::dtype::round_to;
+    use crate::ops::attention::tests::values;
     use crate::ops::attention::{SdpaOptions, sdpa};
     use crate::ops::grad::{SdpaTensors, sdpa_grad};
     use std::collections::HashMap;
-
-    fn values(n: usize, seed: u64) -> Vec<f64> {
-        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (0..n)
-            .map(|_| {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((x >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-            })
-            .collect()
-    }
 
     /// A column-major strided-batched GEMM as cuBLAS documents it, in f64, rounding C to its
     /// type on store.
